@@ -1,0 +1,56 @@
+// Atomic publication of a dataset folder: shards move in under new (content-hashed) names, the manifest
+// replaces the old one in a single rename, and only then are shards that no manifest needs removed.
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Manifest } from '../runtime/format.js';
+import { datasetFiles } from './indexPages.js';
+
+export const MANIFEST_FILE = 'manifest.json';
+/** Prefix of the build's temporary folder inside the output folder (same file system, so renames are atomic). */
+export const TEMP_PREFIX = '.build-';
+
+/** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
+function publishedFiles(out: string): string[] {
+  try {
+    return datasetFiles(JSON.parse(readFileSync(join(out, MANIFEST_FILE), 'utf8')) as Manifest, out);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Publishes `manifest` and its shards from `tmp` into `out`. Until the manifest rename, readers keep the
+ * previous dataset; the previous generation's shards are kept too, for readers still holding its manifest.
+ */
+export function publish(tmp: string, out: string, manifest: Manifest): void {
+  const files = datasetFiles(manifest, tmp);
+  const keep = new Set([...files, ...publishedFiles(out)]);
+  for (const file of files) renameSync(join(tmp, file), join(out, file));
+  const manifestPath = join(out, MANIFEST_FILE);
+  const staged = join(tmp, MANIFEST_FILE);
+  writeFileSync(staged, JSON.stringify(manifest, null, 1) + '\n');
+  renameSync(staged, manifestPath);
+  for (const file of readdirSync(out)) {
+    if ((file.endsWith('.msgpack') || /^index-.*\.json$/.test(file)) && !keep.has(file)) rmSync(join(out, file), { force: true });
+  }
+}
+
+/** Removes temporary folders left by builds that were killed (their process is gone). */
+export function removeStaleTemps(out: string): void {
+  if (!existsSync(out)) return;
+  for (const name of readdirSync(out)) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const pid = Number(name.slice(TEMP_PREFIX.length).split('-')[0]);
+    if (Number.isInteger(pid) && isAlive(pid)) continue;
+    rmSync(join(out, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

@@ -1,0 +1,94 @@
+// Seeded synthetic UniProt-style FASTA for scale benchmarks ONLY (never served as real data): residue
+// frequencies, protein lengths and taxIds are drawn from the bundled real sample.
+// `tsx build/synthetic.ts --out big.fasta [--proteins 570000] [--residues 206000000] [--seed 1]`
+import { createWriteStream } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createGzip } from 'node:zlib';
+import { readFasta } from './fasta.js';
+
+export const SWISS_PROT = { proteins: 570_000, residues: 206_000_000 };
+export const REAL_SAMPLE = 'data/uniprot-sample.fasta.gz';
+
+/** mulberry32: a small, fast, seeded PRNG giving floats in [0, 1). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface SampleStats {
+  /** Residue letters repeated in proportion to their frequency (65,536 slots): a uniform pick samples them. */
+  residueTable: string[];
+  lengths: number[];
+  taxIds: number[];
+}
+
+/** Residue frequencies, protein lengths and taxIds of a real FASTA file. */
+export async function sampleStats(path = REAL_SAMPLE): Promise<SampleStats> {
+  const counts = new Map<string, number>();
+  const lengths: number[] = [];
+  const taxIds: number[] = [];
+  for await (const record of readFasta(path, () => {})) {
+    lengths.push(record.sequence.length);
+    taxIds.push(record.taxId ?? 9606);
+    for (const residue of record.sequence) counts.set(residue, (counts.get(residue) ?? 0) + 1);
+  }
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const residueTable: string[] = [];
+  for (const [residue, count] of [...counts].sort()) {
+    for (let i = Math.round((count / total) * 65536); i > 0; i--) residueTable.push(residue);
+  }
+  return { residueTable, lengths, taxIds };
+}
+
+/** Writes `proteins` synthetic records of about `residues` residues in all; returns the residue count. */
+export async function writeSynthetic(out: string, proteins: number, residues: number, seed: number, stats: SampleStats): Promise<number> {
+  const random = prng(seed);
+  const meanLength = stats.lengths.reduce((a, b) => a + b, 0) / stats.lengths.length;
+  const scale = residues / proteins / meanLength;
+  const file = createWriteStream(out);
+  const sink = out.endsWith('.gz') ? createGzip({ level: 1 }) : file;
+  if (sink !== file) (sink as ReturnType<typeof createGzip>).pipe(file);
+  const table = stats.residueTable;
+  let written = 0;
+  for (let i = 1; i <= proteins; i++) {
+    const length = Math.max(1, Math.round(stats.lengths[Math.floor(random() * stats.lengths.length)] * scale));
+    const taxId = stats.taxIds[Math.floor(random() * stats.taxIds.length)];
+    const chars = new Array<string>(length);
+    for (let j = 0; j < length; j++) chars[j] = table[Math.floor(random() * table.length)];
+    const id = `SYN${String(i).padStart(7, '0')}`;
+    const lines = [`>sp|${id}|${id}_SYNTH Synthetic benchmark protein ${i} OS=Synthetic OX=${taxId} PE=5 SV=1`];
+    const sequence = chars.join('');
+    for (let j = 0; j < length; j += 60) lines.push(sequence.slice(j, j + 60));
+    written += length;
+    if (!sink.write(lines.join('\n') + '\n')) await new Promise<void>((resolve) => sink.once('drain', () => resolve()));
+  }
+  await new Promise<void>((resolve, reject) => {
+    file.on('finish', resolve).on('error', reject);
+    sink.end();
+  });
+  return written;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { out: { type: 'string' }, proteins: { type: 'string' }, residues: { type: 'string' }, seed: { type: 'string' } },
+  });
+  if (!values.out) throw new Error('--out is required');
+  const proteins = Number(values.proteins ?? SWISS_PROT.proteins);
+  const residues = Number(values.residues ?? (SWISS_PROT.residues / SWISS_PROT.proteins) * proteins);
+  const written = await writeSynthetic(values.out, proteins, residues, Number(values.seed ?? 1), await sampleStats());
+  process.stderr.write(`wrote ${proteins} synthetic proteins, ${written} residues → ${values.out}\n`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((e: Error) => {
+    process.stderr.write(`synthetic: error: ${e.message}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,4 @@
+// Netlify function for /search-peptide.php (netlify.toml redirects the path here).
+import { endpointFunction } from '../netlifyFunction.js';
+
+export default endpointFunction('/search-peptide.php');

@@ -1,0 +1,117 @@
+// The shard index of a dataset, flat (manifest.shards) or two-level (manifest.shardIndex: a small root of
+// index pages, each listing consecutive shards): find shards by mass key or by global group ordinal,
+// loading only the index pages a query touches.
+import type { IndexPageEntry, Manifest, ShardEntry } from './format.js';
+
+/** A shard entry with its position: global index and the count of mass groups in all shards before it. */
+export interface LocatedShard {
+  index: number;
+  entry: ShardEntry;
+  groupsBefore: number;
+}
+
+interface Page {
+  firstShard: number;
+  entries: readonly ShardEntry[];
+  /** groupsBefore[j] = groups in this page's shards before shard j, plus all earlier pages' groups. */
+  groupsBefore: Float64Array;
+}
+
+/** First index in [0, n) where `isAfter(i)` holds, for a predicate false then true along the range; n if never. */
+export function partitionPoint(n: number, isAfter: (i: number) => boolean): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (isAfter(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function makePage(firstShard: number, groupsBeforePage: number, entries: readonly ShardEntry[]): Page {
+  const groupsBefore = new Float64Array(entries.length + 1);
+  groupsBefore[0] = groupsBeforePage;
+  entries.forEach((e, j) => (groupsBefore[j + 1] = groupsBefore[j] + e.massGroups));
+  return { firstShard, entries, groupsBefore };
+}
+
+export class ShardIndex {
+  /** Total shards and mass groups in the dataset. */
+  readonly shardCount: number;
+  readonly groupCount: number;
+  private roots: readonly IndexPageEntry[];
+  private pageGroupsBefore: Float64Array;
+  private pages = new Map<number, Promise<Page>>();
+
+  /**
+   * @param loadPage fetches and checks index page `p` (a list of shard entries); unused for a flat manifest.
+   */
+  constructor(
+    manifest: Manifest,
+    private loadPage: (entry: IndexPageEntry) => Promise<ShardEntry[]>,
+  ) {
+    if (manifest.shardIndex) {
+      this.roots = manifest.shardIndex.pages;
+    } else {
+      // A flat index is one page, already in memory.
+      const shards = manifest.shards ?? [];
+      const whole = (field: 'massGroups' | 'peptides' | 'bytes') => shards.reduce((sum, s) => sum + s[field], 0);
+      const root: IndexPageEntry = {
+        file: '', sha256: '', bytes: 0, firstShard: 0, shards: shards.length,
+        firstKey: shards[0]?.firstKey ?? 0, lastKey: shards[shards.length - 1]?.lastKey ?? 0,
+        massGroups: whole('massGroups'), peptides: whole('peptides'),
+      };
+      this.roots = shards.length ? [root] : [];
+      this.pages.set(0, Promise.resolve(makePage(0, 0, shards)));
+    }
+    this.pageGroupsBefore = new Float64Array(this.roots.length + 1);
+    this.roots.forEach((r, p) => (this.pageGroupsBefore[p + 1] = this.pageGroupsBefore[p] + r.massGroups));
+    this.shardCount = this.roots.reduce((sum, r) => sum + r.shards, 0);
+    this.groupCount = this.pageGroupsBefore[this.roots.length];
+  }
+
+  /** Index pages in the root (1 for a flat manifest). */
+  get pageCount(): number {
+    return this.roots.length;
+  }
+
+  private page(p: number): Promise<Page> {
+    let page = this.pages.get(p);
+    if (!page) {
+      const root = this.roots[p];
+      page = this.loadPage(root).then((entries) => makePage(root.firstShard, this.pageGroupsBefore[p], entries));
+      page.catch(() => this.pages.delete(p)); // a failed load is tried again next time
+      this.pages.set(p, page);
+    }
+    return page;
+  }
+
+  private async locate(p: number, j: number): Promise<LocatedShard> {
+    const page = await this.page(p);
+    return { index: page.firstShard + j, entry: page.entries[j], groupsBefore: page.groupsBefore[j] };
+  }
+
+  /** The first shard whose lastKey >= key, or undefined when every shard lies below key. */
+  async firstEndingAtOrAbove(key: number): Promise<LocatedShard | undefined> {
+    const p = partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= key);
+    if (p === this.roots.length) return undefined;
+    const page = await this.page(p);
+    return this.locate(p, partitionPoint(page.entries.length, (j) => page.entries[j].lastKey >= key));
+  }
+
+  /** The last shard whose firstKey <= key, or undefined when every shard lies above key. */
+  async lastStartingAtOrBelow(key: number): Promise<LocatedShard | undefined> {
+    const p = partitionPoint(this.roots.length, (i) => this.roots[i].firstKey > key) - 1;
+    if (p < 0) return undefined;
+    const page = await this.page(p);
+    return this.locate(p, partitionPoint(page.entries.length, (j) => page.entries[j].firstKey > key) - 1);
+  }
+
+  /** The shard holding mass group number `ordinal` (0-based over the whole dataset, ascending mass). */
+  async shardOfGroup(ordinal: number): Promise<LocatedShard> {
+    const p = partitionPoint(this.roots.length, (i) => this.pageGroupsBefore[i + 1] > ordinal);
+    const page = await this.page(p);
+    return this.locate(p, partitionPoint(page.entries.length, (j) => page.groupsBefore[j + 1] > ordinal));
+  }
+}

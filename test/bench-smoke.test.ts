@@ -1,0 +1,57 @@
+// The benchmark script, scaled down, so that it cannot rot: every step runs and yields sane figures.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { report, runBench, type BenchResults } from './bench/run.js';
+import { loadSqlite } from './bench/sqlite.js';
+
+describe('npm run bench (smoke scale)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let results: BenchResults;
+
+  it('runs every step', async () => {
+    results = await runBench(
+      { dir, proteins: 300, queries: 60, coldQueries: 20, httpSeconds: 1, tinyShardBytes: 1024, tinyInput: join(dir, 'synthetic-300.fasta') },
+      () => {},
+    );
+  }, 240_000);
+
+  it('measures the build', () => {
+    expect(results.build.seconds).toBeGreaterThan(0);
+    expect(results.build.peakRssMb).toBeGreaterThan(10);
+    expect(results.build.tempMb).toBeGreaterThanOrEqual(0);
+    expect(results.build.manifest.totals.proteins).toBe(300);
+    // The original's parameters (1 missed cleavage, 7..30) give fewer peptides than ours (2, 6..50).
+    expect(results.original.manifest.totals.peptides).toBeLessThan(results.build.manifest.totals.peptides);
+  });
+
+  it('answers every query set with hits', () => {
+    for (const run of [...Object.values(results.warm), ...Object.values(results.budget), ...Object.values(results.cold)]) {
+      expect(run.latency.count).toBeGreaterThan(0);
+      expect(run.latency.p50).toBeGreaterThan(0);
+      expect(run.latency.p50).toBeLessThanOrEqual(run.latency.p99);
+    }
+    // Every search-peptide query is a peptide of the dataset: at least its own group matches.
+    expect(results.warm['search-peptide'].hitsMean).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts cold reads and builds a many-shard index', () => {
+    for (const run of Object.values(results.cold)) expect(run.reads!.bytesMean).toBeGreaterThan(0);
+    expect(results.tiny.build.manifest.totals.shards).toBeGreaterThan(results.build.manifest.totals.shards);
+    expect(results.tiny.rootBytes).toBeGreaterThan(0);
+  });
+
+  it.runIf(loadSqlite() !== undefined)('runs the SQLite baseline on the same windows', () => {
+    expect(results.sqlite!['±0.1 Da'].hitsMean).toBeCloseTo(results.warm['±0.1 Da'].hitsMean, 6);
+  });
+
+  it('drives the HTTP server without errors and writes a report', () => {
+    expect(results.http.requests).toBeGreaterThan(0);
+    expect(results.http.errors).toBe(0);
+    expect(results.http.non2xx).toBe(0);
+    const text = report(results, 'smoke');
+    for (const heading of ['## Build', '## Queries in process', '## Cold queries', '## SQLite', '## HTTP']) expect(text).toContain(heading);
+  });
+});

@@ -1,0 +1,89 @@
+// In-process query benchmarks: the real handler over a dataset folder, warm, under a cache budget, and cold.
+import { prng } from '../../build/synthetic.js';
+import { Dataset } from '../../runtime/dataset.js';
+import { sequenceOf } from '../../runtime/format.js';
+import { createAnswerer, type Call } from '../../runtime/handler.js';
+import type { Answer } from '../../runtime/respond.js';
+import { FileSource } from '../../runtime/source.js';
+import { CountingSource, summarize, type Summary } from './measure.js';
+
+export interface QueryRun {
+  latency: Summary;
+  /** Mean and max of matching mass groups per query (totalResult). */
+  hitsMean: number;
+  hitsMax: number;
+  /** Cold runs only: dataset files read per query (shards; index pages counted apart) and bytes. */
+  reads?: { shardsMean: number; shardsMax: number; pagesMax: number; bytesMean: number; bytesMax: number };
+}
+
+export const searchUrl = ([m1, m2]: [string, string]) => `http://bench/search.php?mass1=${m1}&mass2=${m2}&pageSize=1000`;
+export const peptideUrl = (seq: string) => `http://bench/search-peptide.php?peptide=${seq}`;
+
+/** `count` peptides of the dataset, drawn at random groups (seeded). */
+export async function samplePeptides(dir: string, count: number, seed: number): Promise<string[]> {
+  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 31 });
+  const random = prng(seed);
+  const peptides: string[] = [];
+  while (peptides.length < count) {
+    const located = await dataset.index.shardOfGroup(Math.floor(random() * dataset.index.groupCount));
+    const shard = await dataset.shard(located.entry);
+    for (let k = 0; k < 20 && peptides.length < count; k++) {
+      const p = Math.floor(random() * shard.sequenceEnds.length);
+      peptides.push(sequenceOf(shard, p));
+    }
+  }
+  return peptides;
+}
+
+/** Times the service core (parse, search, page objects, JSON body text) on each URL. */
+async function timeAll(answerer: (call: Call) => Promise<Answer>, urls: string[]) {
+  const ms: number[] = [];
+  const hits: number[] = [];
+  for (const url of urls) {
+    const t = performance.now();
+    const answer = await answerer({ method: 'GET', url: new URL(url) });
+    ms.push(performance.now() - t);
+    if (answer.status !== 200) throw new Error(`${url}: HTTP ${answer.status} ${answer.body}`);
+    hits.push((JSON.parse(answer.body!) as { totalResult: number }).totalResult);
+  }
+  return { ms, hits };
+}
+
+function run(ms: number[], hits: number[]): QueryRun {
+  return { latency: summarize(ms), hitsMean: hits.reduce((a, b) => a + b, 0) / hits.length, hitsMax: Math.max(...hits) };
+}
+
+/** Warm: one pass to fill the cache, then the measured pass. `cacheBytes` below the working set forces evictions. */
+export async function benchWarm(dir: string, urls: string[], cacheBytes: number): Promise<QueryRun> {
+  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes });
+  const handler = createAnswerer(async () => dataset);
+  await timeAll(handler, urls);
+  const { ms, hits } = await timeAll(handler, urls);
+  return run(ms, hits);
+}
+
+/** Cold: every query on a freshly opened dataset (manifest already parsed), counting what it reads. */
+export async function benchCold(dir: string, urls: string[]): Promise<QueryRun> {
+  const source = new CountingSource(new FileSource(dir));
+  const shards: number[] = [];
+  const pages: number[] = [];
+  const bytes: number[] = [];
+  const ms: number[] = [];
+  const hits: number[] = [];
+  for (const url of urls) {
+    const dataset = await Dataset.open(source, { cacheBytes: 2 ** 30 });
+    source.reset();
+    const handler = createAnswerer(async () => dataset);
+    const timed = await timeAll(handler, [url]);
+    ms.push(...timed.ms);
+    hits.push(...timed.hits);
+    shards.push(source.files.filter((f) => f.endsWith('.msgpack')).length);
+    pages.push(source.files.filter((f) => f.startsWith('index-')).length);
+    bytes.push(source.bytes);
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return {
+    ...run(ms, hits),
+    reads: { shardsMean: mean(shards), shardsMax: Math.max(...shards), pagesMax: Math.max(...pages), bytesMean: mean(bytes), bytesMax: Math.max(...bytes) },
+  };
+}

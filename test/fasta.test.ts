@@ -1,0 +1,371 @@
+// FASTA input edge cases: the reader on its own (build/fasta.ts) and what a build makes of small fixture files.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BuildError, cleanSequence, parseHeader, readFasta, type ProteinRecord, type SkipReason } from '../build/fasta.js';
+import { build, readDataset, removeTempDirs, tempDir, writeFixture, type StoredPeptide } from './helpers/dataset.js';
+import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from './helpers/reference.js';
+
+afterAll(removeTempDirs);
+
+describe('parseHeader', () => {
+  it('reads UniProt accession and OX= taxId', () => {
+    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin subunit alpha OS=Homo sapiens OX=9606 GN=HBA1 PE=1 SV=2')).toEqual({ accession: 'P69905', taxId: 9606 });
+    expect(parseHeader('tr|W0FSK4|W0FSK4_9FLAV Genome polyprotein (Fragment) OS=Dengue virus 3 OX=11069 PE=4 SV=1')).toEqual({ accession: 'W0FSK4', taxId: 11069 });
+    expect(parseHeader('sp|Q9XYZ1|NAME_ECOLI desc OX=562')).toEqual({ accession: 'Q9XYZ1', taxId: 562 });
+  });
+
+  it('has no taxId without an OX= field', () => {
+    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin OS=Homo sapiens')).toEqual({ accession: 'P69905', taxId: undefined });
+    expect(parseHeader('sp|P69905|HBA_HUMAN XOX=9606 OX=abc')).toEqual({ accession: 'P69905', taxId: undefined });
+  });
+
+  it('takes OX= values up to the int32 maximum only (shards store taxIds as int32)', () => {
+    expect(parseHeader('X1 OX=2147483647').taxId).toBe(2_147_483_647);
+    expect(parseHeader('X1 OX=2147483648').taxId).toBeUndefined();
+    expect(parseHeader('X1 OX=99999999999999999999').taxId).toBeUndefined();
+  });
+
+  it('takes the first token of a non-UniProt header', () => {
+    expect(parseHeader('ENSP00000354587 pep chromosome:GRCh38')).toEqual({ accession: 'ENSP00000354587', taxId: undefined });
+    expect(parseHeader('MYPROT')).toEqual({ accession: 'MYPROT', taxId: undefined });
+    expect(parseHeader('gi|123|ref|NP_1.1| thing OX=9606')).toEqual({ accession: 'gi|123|ref|NP_1.1|', taxId: 9606 });
+    expect(parseHeader('')).toEqual({ accession: '', taxId: undefined });
+  });
+});
+
+describe('cleanSequence', () => {
+  it('joins lines, drops white space and a trailing *, upper-cases', () => {
+    expect(cleanSequence(['acdef', '', '  GHI K ', 'lm*'])).toBe('ACDEFGHIKLM');
+    expect(cleanSequence(['ACDEF\r', 'GHI\t'])).toBe('ACDEFGHI');
+  });
+
+  it('reports empty and invalid sequences', () => {
+    expect(cleanSequence([])).toBe('noSequence');
+    expect(cleanSequence(['', '  '])).toBe('noSequence');
+    expect(cleanSequence(['*'])).toBe('noSequence');
+    expect(cleanSequence(['ACD1EF'])).toBe('invalidCharacters');
+    expect(cleanSequence(['ACD-EF'])).toBe('invalidCharacters');
+    expect(cleanSequence(['AC*DEF'])).toBe('invalidCharacters');
+    expect(cleanSequence(['ACDEF**'])).toBe('invalidCharacters');
+  });
+
+  it('rejects non-ASCII letters, even those that upper-case to ASCII', () => {
+    // latin1 'ß' upper-cases to 'SS', 'ÿ' to 'Ÿ': neither is an amino-acid letter.
+    expect(cleanSequence(['ACDßEF'])).toBe('invalidCharacters');
+    expect(cleanSequence(['ACDÿEF'])).toBe('invalidCharacters');
+    expect(cleanSequence(['acdé'])).toBe('invalidCharacters');
+  });
+});
+
+async function readAll(path: string): Promise<{ records: ProteinRecord[]; skipped: SkipReason[] }> {
+  const skipped: SkipReason[] = [];
+  const records: ProteinRecord[] = [];
+  for await (const record of readFasta(path, (reason) => skipped.push(reason))) records.push(record);
+  return { records, skipped };
+}
+
+// One fixture with every record kind. Expected clean records, written by hand:
+const FIXTURE = [
+  '>sp|P00001|ONE_HUMAN Protein one OS=Homo sapiens OX=9606 GN=ONE PE=1 SV=1',
+  'ACDEFGHI',
+  'MNQSTVWY',
+  '',
+  '>tr|Q00002|TWO_MOUSE Protein two OS=Mus musculus OX=10090',
+  'gggsss',
+  '',
+  'tttvvv*',
+  '>sp|P00003|THREE_YEAST Protein three, no taxon field OS=yeast',
+  'WWWYYYFFF',
+  '>ENSP00000004 a non-UniProt header',
+  'HHHMMMNNN',
+  '>MYPROT5',
+  'QQQEEEDDD',
+  '>sp|P00006|EMPTY_HUMAN No sequence OX=9606',
+  '>sp|P00007|BAD_HUMAN Invalid characters OX=9606',
+  'ACD1EFG',
+  '>sp|P00008|BAD2_HUMAN Invalid characters OX=9606',
+  'ACDE-FGHI',
+  '>',
+  'AAAAAAAA',
+  '>sp|P00001|ONE_AGAIN A duplicate accession OX=1234',
+  'PPPGGGAAA',
+  '>sp|P00009|NINE_ECOLI Two tryptic pieces OX=562',
+  'MAGICKSEQVENCER',
+  '>sp|P00010|TEN_HUMAN Shares a peptide with P00001 OX=9606',
+  'SHAREDPEPK',
+  'ACDEFGHIMNQSTVWY',
+  '',
+].join('\n');
+
+const RECORDS: ProteinRecord[] = [
+  { accession: 'P00001', taxId: 9606, sequence: 'ACDEFGHIMNQSTVWY' },
+  { accession: 'Q00002', taxId: 10090, sequence: 'GGGSSSTTTVVV' },
+  { accession: 'P00003', taxId: undefined, sequence: 'WWWYYYFFF' },
+  { accession: 'ENSP00000004', taxId: undefined, sequence: 'HHHMMMNNN' },
+  { accession: 'MYPROT5', taxId: undefined, sequence: 'QQQEEEDDD' },
+  { accession: 'P00001', taxId: 1234, sequence: 'PPPGGGAAA' },
+  { accession: 'P00009', taxId: 562, sequence: 'MAGICKSEQVENCER' },
+  { accession: 'P00010', taxId: 9606, sequence: 'SHAREDPEPKACDEFGHIMNQSTVWY' },
+];
+
+/** What the dataset must hold for RECORDS (default trypsin digest), with accession → taxId as given. */
+function expectedPeptides(taxIdOf: Record<string, number>): Map<string, StoredPeptide> {
+  const byPeptide = new Map<string, Set<string>>();
+  for (const record of RECORDS) {
+    for (const peptide of referenceDigest(record.sequence, REFERENCE_ENZYMES.trypsin, 2, 6, 50)) {
+      byPeptide.set(peptide, (byPeptide.get(peptide) ?? new Set()).add(record.accession));
+    }
+  }
+  const expected = new Map<string, StoredPeptide>();
+  for (const [peptide, set] of byPeptide) {
+    const accessions = [...set].sort();
+    expected.set(peptide, { key: referenceKey(referenceUnits(peptide)!), accessions, taxIds: accessions.map((a) => taxIdOf[a]) });
+  }
+  return expected;
+}
+
+const TAXIDS_WITHOUT_TSV: Record<string, number> = {
+  P00001: 9606, // the first record of a duplicated accession gives its taxId
+  Q00002: 10090,
+  P00003: -1,
+  ENSP00000004: -1,
+  MYPROT5: -1,
+  P00009: 562,
+  P00010: 9606,
+};
+
+describe('readFasta', () => {
+  it('reads the fixture records and reports the skipped ones', async () => {
+    const dir = tempDir('read');
+    const { records, skipped } = await readAll(writeFixture(dir, 'fixture.fasta', FIXTURE));
+    expect(records).toEqual(RECORDS);
+    expect(skipped).toEqual(['noSequence', 'invalidCharacters', 'invalidCharacters', 'noAccession']);
+  });
+
+  it('reads CRLF, gzip, and CRLF gzip input alike', async () => {
+    const dir = tempDir('read-variants');
+    const crlf = FIXTURE.replace(/\n/g, '\r\n');
+    for (const path of [
+      writeFixture(dir, 'crlf.fasta', crlf),
+      writeFixture(dir, 'lf.fasta.gz', FIXTURE, true),
+      writeFixture(dir, 'crlf.fa.gz', crlf, true),
+      writeFixture(dir, 'gzip-without-extension.txt', FIXTURE, true),
+    ]) {
+      expect((await readAll(path)).records).toEqual(RECORDS);
+    }
+  });
+
+  it('reads a gzip of several concatenated members', async () => {
+    const dir = tempDir('read-members');
+    const half = FIXTURE.indexOf('>MYPROT5');
+    const bytes = Buffer.concat([gzipSync(FIXTURE.slice(0, half)), gzipSync(FIXTURE.slice(half))]);
+    expect((await readAll(writeFixture(dir, 'members.fasta.gz', bytes))).records).toEqual(RECORDS);
+  });
+
+  it("skips a record holding 'ß' (latin1) as invalid", async () => {
+    const dir = tempDir('read-latin1');
+    const { records, skipped } = await readAll(writeFixture(dir, 'l1.fasta', '>X1 OX=1\nACDEFGH\n>X2 OX=1\nGGGßGGG\n'));
+    expect(records.map((r) => r.accession)).toEqual(['X1']);
+    expect(skipped).toEqual(['invalidCharacters']);
+  });
+
+  it('handles a last record without a final newline, and leading blank lines', async () => {
+    const dir = tempDir('read-edges');
+    const { records } = await readAll(writeFixture(dir, 'a.fasta', '\n\n>X1 OX=5\nACDEF\nGH'));
+    expect(records).toEqual([{ accession: 'X1', taxId: 5, sequence: 'ACDEFGH' }]);
+  });
+
+  it('rejects a non-FASTA text file, a binary file, and an empty file', async () => {
+    const dir = tempDir('read-bad');
+    await expect(readAll(writeFixture(dir, 'notes.txt', 'hello\n>but too late\nACDEF\n'))).rejects.toThrow(BuildError);
+    await expect(readAll(writeFixture(dir, 'image.png', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])))).rejects.toThrow(BuildError);
+    await expect(readAll(writeFixture(dir, 'nul.fasta', Buffer.from('>X1\nACD\0\0\0EF\n', 'latin1')))).rejects.toThrow(/binary/);
+    await expect(readAll(writeFixture(dir, 'empty.fasta', ''))).rejects.toThrow(BuildError);
+  });
+
+  it('rejects a truncated gzip', async () => {
+    const dir = tempDir('read-trunc');
+    const gz = gzipSync(Buffer.from(FIXTURE.repeat(200)));
+    await expect(readAll(writeFixture(dir, 'cut.fasta.gz', gz.subarray(0, gz.length >> 1)))).rejects.toThrow(/truncated or corrupt gzip/);
+  });
+});
+
+describe('a build of the fixture', () => {
+  it('holds exactly the expected peptides, accessions and taxIds, and counts what it skipped', async () => {
+    const dir = tempDir('fixture');
+    const out = join(dir, 'out');
+    const manifest = await build([writeFixture(dir, 'fixture.fasta', FIXTURE)], out);
+    const { peptides, repeated } = readDataset(out);
+    expect(repeated).toEqual([]);
+    expect(peptides).toEqual(expectedPeptides(TAXIDS_WITHOUT_TSV));
+    // Spot checks of the expectation itself.
+    expect(peptides.get('ACDEFGHIMNQSTVWY')?.accessions).toEqual(['P00001', 'P00010']);
+    expect(peptides.get('PPPGGGAAA')?.accessions).toEqual(['P00001']);
+    expect([...peptides.keys()].filter((p) => p.includes('MAGICK')).sort()).toEqual(['MAGICK', 'MAGICKSEQVENCER']);
+    expect(peptides.get('HHHMMMNNN')).toMatchObject({ accessions: ['ENSP00000004'], taxIds: [-1] });
+    expect(peptides.get('WWWYYYFFF')).toMatchObject({ accessions: ['P00003'], taxIds: [-1] });
+    expect(manifest.totals).toEqual({
+      proteins: 8,
+      peptides: peptides.size,
+      massGroups: new Set([...peptides.values()].map((p) => p.key)).size,
+      shards: 1,
+      bytes: readFileSync(join(out, manifest.shards![0].file)).length,
+      accessions: 7,
+      accessionsWithoutTaxId: 3,
+      duplicateAccessions: 1,
+      skippedRecords: { noAccession: 1, noSequence: 1, invalidCharacters: 2 },
+    });
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toEqual(manifest);
+  });
+
+  it('CRLF, gzip and CRLF+gzip inputs build the same dataset as LF', async () => {
+    const dir = tempDir('variants');
+    const crlf = FIXTURE.replace(/\n/g, '\r\n');
+    const inputs = {
+      lf: writeFixture(dir, 'lf.fasta', FIXTURE),
+      crlf: writeFixture(dir, 'crlf.fasta', crlf),
+      gz: writeFixture(dir, 'lf.fasta.gz', FIXTURE, true),
+      crlfGz: writeFixture(dir, 'crlf.fasta.gz', crlf, true),
+    };
+    const expected = expectedPeptides(TAXIDS_WITHOUT_TSV);
+    const results = [];
+    for (const [name, input] of Object.entries(inputs)) {
+      const out = join(dir, `out-${name}`);
+      const manifest = await build([input], out);
+      const { peptides } = readDataset(out);
+      expect(peptides, name).toEqual(expected);
+      for (const [sequence, p] of peptides) {
+        expect(sequence).toMatch(/^[A-Z]+$/);
+        for (const accession of p.accessions) expect(accession).toMatch(/^[A-Z0-9]+$/);
+      }
+      results.push({ totals: manifest.totals, shards: manifest.shards!.map((s) => s.sha256) });
+    }
+    // The shard bytes do not depend on how the input was encoded.
+    for (const r of results) expect(r).toEqual(results[0]);
+  });
+
+  it('takes taxIds of headers without OX= from --taxonomy; OX= wins over the TSV', async () => {
+    const dir = tempDir('taxonomy');
+    const out = join(dir, 'out');
+    const tsv = writeFixture(dir, 'taxonomy.tsv', '# accession\ttaxId\nENSP00000004\t4242\r\nP00001\t1\nUNUSED9\t77\n\n');
+    const manifest = await build([writeFixture(dir, 'fixture.fasta', FIXTURE)], out, { taxonomy: tsv });
+    const { peptides } = readDataset(out);
+    expect(peptides).toEqual(expectedPeptides({ ...TAXIDS_WITHOUT_TSV, ENSP00000004: 4242 }));
+    expect(manifest.totals.accessionsWithoutTaxId).toBe(2);
+    expect(manifest.sources.map((s) => s.file)).toEqual(['fixture.fasta', 'taxonomy.tsv']);
+  });
+
+  it('an OX= value beyond int32 is stored as unknown (-1), never wrapped around', async () => {
+    const dir = tempDir('big-ox');
+    const out = join(dir, 'out');
+    const manifest = await build([writeFixture(dir, 'a.fasta', '>X1 OX=3000000000\nACDEFGH\n>X2 OX=2147483647\nGGGHHHH\n')], out);
+    const { peptides } = readDataset(out);
+    expect(peptides.get('ACDEFGH')).toMatchObject({ accessions: ['X1'], taxIds: [-1] });
+    expect(peptides.get('GGGHHHH')).toMatchObject({ accessions: ['X2'], taxIds: [2_147_483_647] });
+    expect(manifest.totals.accessionsWithoutTaxId).toBe(1);
+  });
+
+  it('a --taxonomy taxId beyond int32 is a BuildError', async () => {
+    const dir = tempDir('big-tsv');
+    const tsv = writeFixture(dir, 'taxonomy.tsv', 'ENSP00000004\t3000000000\n');
+    await expect(build([writeFixture(dir, 'fixture.fasta', FIXTURE)], join(dir, 'out'), { taxonomy: tsv })).rejects.toThrow(/taxonomy.tsv line 1/);
+  });
+
+  it('a malformed --taxonomy file is a BuildError and publishes nothing', async () => {
+    const dir = tempDir('taxonomy-bad');
+    const out = join(dir, 'out');
+    const tsv = writeFixture(dir, 'taxonomy.tsv', 'ENSP00000004 4242\n');
+    await expect(build([writeFixture(dir, 'fixture.fasta', FIXTURE)], out, { taxonomy: tsv })).rejects.toThrow(BuildError);
+    expect(existsSync(join(out, 'manifest.json'))).toBe(false);
+  });
+
+  it('reads several input files as one protein set, in sorted file order', async () => {
+    const dir = tempDir('multi');
+    const out = join(dir, 'out');
+    writeFixture(dir, 'b.fasta', '>sp|P00002|B OX=2\nPPPGGGAAA\n');
+    writeFixture(dir, 'a.fasta.gz', '>sp|P00001|A OX=1\nPPPGGGAAA\n>sp|P00002|B_DUP OX=3\nGGGAAAPPP\n', true);
+    const manifest = await build([join(dir, '*.fasta'), join(dir, '*.fasta.gz')], out);
+    const { peptides } = readDataset(out);
+    // a.fasta.gz sorts first, so its record of P00002 (OX=3) gives P00002's taxId.
+    expect(peptides.get('PPPGGGAAA')).toMatchObject({ accessions: ['P00001', 'P00002'], taxIds: [1, 3] });
+    expect(peptides.get('GGGAAAPPP')).toMatchObject({ accessions: ['P00002'], taxIds: [3] });
+    expect(manifest.totals).toMatchObject({ proteins: 3, accessions: 2, duplicateAccessions: 1 });
+    expect(manifest.sources.map((s) => s.file)).toEqual(['a.fasta.gz', 'b.fasta']);
+  });
+});
+
+describe('bad input fails the build and publishes nothing', () => {
+  const noManifest = (out: string) => {
+    expect(existsSync(join(out, 'manifest.json'))).toBe(false);
+    if (existsSync(out)) expect(readdirSync(out).filter((n) => n.startsWith('.build-') || n.endsWith('.msgpack'))).toEqual([]);
+  };
+
+  it('a glob matching no file is a BuildError', async () => {
+    const dir = tempDir('noglob');
+    const out = join(dir, 'out');
+    await expect(build([join(dir, 'nothing-*.fasta')], out)).rejects.toThrow(BuildError);
+    await expect(build([join(dir, 'nothing-*.fasta')], out)).rejects.toThrow(/matches no file/);
+    noManifest(out);
+  });
+
+  it('one good glob and one matching nothing is still a BuildError', async () => {
+    const dir = tempDir('halfglob');
+    const out = join(dir, 'out');
+    const good = writeFixture(dir, 'good.fasta', FIXTURE);
+    await expect(build([good, join(dir, 'missing*.fa')], out)).rejects.toThrow(BuildError);
+    noManifest(out);
+  });
+
+  it('a binary (non-FASTA) file is a BuildError', async () => {
+    const dir = tempDir('binary');
+    const out = join(dir, 'out');
+    const bytes = Buffer.alloc(4096);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;
+    await expect(build([writeFixture(dir, 'blob.bin', bytes)], out)).rejects.toThrow(BuildError);
+    noManifest(out);
+  });
+
+  it('a FASTA header followed by binary content is a BuildError', async () => {
+    const dir = tempDir('binary2');
+    const out = join(dir, 'out');
+    await expect(build([writeFixture(dir, 'x.fasta', Buffer.from('>sp|P1|X OX=1\nACDEF\0\u0001\u0002GH\n', 'latin1'))], out)).rejects.toThrow(BuildError);
+    noManifest(out);
+  });
+
+  it('a gzip holding binary data is a BuildError', async () => {
+    const dir = tempDir('binary-gz');
+    const out = join(dir, 'out');
+    await expect(build([writeFixture(dir, 'x.fasta.gz', Uint8Array.from({ length: 1000 }, (_, i) => i % 256), true)], out)).rejects.toThrow(BuildError);
+    noManifest(out);
+  });
+
+  it('a truncated gzip is a BuildError', async () => {
+    const dir = tempDir('truncated');
+    const out = join(dir, 'out');
+    const gz = gzipSync(Buffer.from(FIXTURE.repeat(300)));
+    const input = writeFixture(dir, 'cut.fasta.gz', gz.subarray(0, Math.floor(gz.length * 0.6)));
+    await expect(build([input], out)).rejects.toThrow(/truncated or corrupt gzip/);
+    await expect(build([input], out, { threads: 2 })).rejects.toThrow(BuildError);
+    noManifest(out);
+  });
+
+  it('a corrupt gzip (damaged deflate data) is a BuildError', async () => {
+    const dir = tempDir('corrupt');
+    const out = join(dir, 'out');
+    const gz = Buffer.from(gzipSync(Buffer.from(FIXTURE.repeat(300))));
+    for (let i = 100; i < 140; i++) gz[i] ^= 0xff;
+    await expect(build([writeFixture(dir, 'bad.fasta.gz', gz)], out)).rejects.toThrow(BuildError);
+    noManifest(out);
+  });
+
+  it('a gzip with a wrong checksum is a BuildError', async () => {
+    const dir = tempDir('crc');
+    const out = join(dir, 'out');
+    const gz = Buffer.from(gzipSync(Buffer.from(FIXTURE)));
+    gz[gz.length - 8] ^= 0xff; // CRC32 in the trailer
+    await expect(build([writeFixture(dir, 'crc.fasta.gz', gz)], out)).rejects.toThrow(BuildError);
+    noManifest(out);
+  });
+});

@@ -1,0 +1,328 @@
+// A brute-force answer to the API, computed straight from FASTA bytes. Deliberately plain and independent: it
+// imports nothing from build/ or runtime/ (own gunzip call, header parsing, residue masses, trypsin rule,
+// exact BigInt masses, half-up rounding, Java-style key text), so it cannot share a bug with them.
+import { gunzipSync } from 'node:zlib';
+
+/** Monoisotopic residue masses in Da (exact decimal text); J is I/L. B, X and Z have none. */
+const RESIDUES: Record<string, string> = {
+  G: '57.02146372', A: '71.03711378', S: '87.03202840', P: '97.05276385', V: '99.06841391',
+  T: '101.04767847', C: '103.00918478', L: '113.08406398', I: '113.08406398', J: '113.08406398',
+  N: '114.04292744', D: '115.02694302', Q: '128.05857751', K: '128.09496301', E: '129.04259309',
+  M: '131.04048491', H: '137.05891186', F: '147.06841391', R: '156.10111102', Y: '163.06332853',
+  W: '186.07931295', U: '150.95363508', O: '237.14772686',
+};
+const WATER = '18.0105646837';
+
+/** Decimal text → integer count of 1e-10 Da (exact: parsed with BigInt, well inside 2^53). */
+function units(text: string): number {
+  const [whole, fraction] = text.split('.');
+  const exact = BigInt(whole) * 10n ** 10n + BigInt(fraction.padEnd(10, '0'));
+  if (exact > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`mass ${text} is too large`);
+  return Number(exact);
+}
+
+const RESIDUE_UNITS = new Map<string, number>(Object.entries(RESIDUES).map(([r, m]) => [r, units(m)]));
+const WATER_UNITS = units(WATER);
+
+/**
+ * Mass of residues in 1e-10 Da (no water); null when a residue has no defined mass. Sums of integers stay
+ * exact: a 1,000-residue sequence is below 2.4e15 units, under 2^53.
+ */
+function residueUnits(sequence: string): number | null {
+  let total = 0;
+  for (const residue of sequence) {
+    const u = RESIDUE_UNITS.get(residue);
+    if (u === undefined) return null;
+    total += u;
+  }
+  if (!Number.isSafeInteger(total)) throw new Error('mass beyond exact integers');
+  return total;
+}
+
+/** Mass (1e-10 Da units, water included) rounded half-up to a key (count of 0.0001 Da), on integers. */
+function keyOfUnits(total: number): number {
+  const withWater = total + WATER_UNITS;
+  const remainder = withWater % 1_000_000;
+  return (withWater - remainder) / 1_000_000 + (remainder >= 500_000 ? 1 : 0);
+}
+
+/** Key of a sequence's mass with water; null when a residue has no mass. */
+export function bruteKey(sequence: string): number | null {
+  const total = residueUnits(sequence);
+  return total === null ? null : keyOfUnits(total);
+}
+
+/** A key as Java's Double.toString writes key/10^4 (JS shortest round-trip text, plus ".0" for integers). */
+export function bruteKeyText(key: number): string {
+  const text = String(key / 10_000);
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+interface Protein {
+  accession: string;
+  taxId: number;
+}
+
+/** Proteins of a FASTA text as the build keeps them (accession, usable sequence). */
+function* records(text: string): Generator<{ accession: string; taxId: number; sequence: string }> {
+  const lines = text.split('\n');
+  let header: string | null = null;
+  let body: string[] = [];
+  const emit = () => {
+    if (header === null) return null;
+    let accession: string;
+    const fields = header.split('|');
+    if ((fields[0] === 'sp' || fields[0] === 'tr') && fields.length >= 3 && fields[1] !== '' && !/\s/.test(fields[1])) accession = fields[1];
+    else accession = header.trim().split(/\s+/)[0] ?? '';
+    let taxId = -1;
+    for (const word of header.split(/\s+/)) if (/^OX=\d+$/.test(word)) { taxId = Number(word.slice(3)); break; }
+    let sequence = body.join('').replace(/\s+/g, '').toUpperCase();
+    if (sequence.endsWith('*')) sequence = sequence.slice(0, -1);
+    if (accession === '' || sequence === '' || !/^[A-Z]+$/.test(sequence)) return null;
+    return { accession, taxId, sequence };
+  };
+  for (const raw of lines) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.startsWith('>')) {
+      const r = emit();
+      if (r) yield r;
+      header = line.slice(1);
+      body = [];
+    } else if (header !== null) body.push(line);
+  }
+  const r = emit();
+  if (r) yield r;
+}
+
+/** Pieces of a protein cut by trypsin: after K or R, unless P follows. */
+function trypsinPieces(protein: string): string[] {
+  const pieces: string[] = [];
+  let start = 0;
+  for (let i = 0; i < protein.length - 1; i++) {
+    if ((protein[i] === 'K' || protein[i] === 'R') && protein[i + 1] !== 'P') {
+      pieces.push(protein.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  if (start < protein.length) pieces.push(protein.slice(start));
+  return pieces;
+}
+
+export interface BruteEntry {
+  seq: string;
+  acc: string[];
+}
+export interface BruteTaxEntry {
+  seq: string;
+  accsTax: { acc: string; taxId: number }[];
+}
+export type BruteGroup = Record<string, BruteEntry[] | BruteTaxEntry[]>;
+
+export interface BruteAnswer {
+  totalResult: number;
+  page: number;
+  pageSize: number;
+  result: BruteGroup[];
+}
+
+/** A growable Int32 column. */
+class Column {
+  data = new Int32Array(1 << 16);
+  length = 0;
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = value;
+  }
+  done(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+}
+
+/** Indexes 0..n-1 ordered by `keys` (stable LSD radix sort on non-negative 32-bit keys, 16 bits a pass). */
+function orderByKey(keys: Int32Array): Uint32Array {
+  let order = Uint32Array.from({ length: keys.length }, (_, i) => i);
+  let next = new Uint32Array(keys.length);
+  for (const shift of [0, 16]) {
+    const counts = new Uint32Array(65_537);
+    for (let i = 0; i < keys.length; i++) counts[((keys[i] >>> shift) & 0xffff) + 1]++;
+    for (let b = 0; b < 65_536; b++) counts[b + 1] += counts[b];
+    for (let i = 0; i < order.length; i++) next[counts[(keys[order[i]] >>> shift) & 0xffff]++] = order[i];
+    [order, next] = [next, order];
+  }
+  return order;
+}
+
+/** Every tryptic peptide (≤ 2 missed cleavages, 6..50 residues, no B/X/Z) of the FASTA with its proteins. */
+export class BruteForce {
+  /** Distinct mass keys, ascending. */
+  readonly keys: Int32Array;
+  /** Peptides of group g: sequences[groupStarts[g] .. groupStarts[g+1]), ascending within a group. */
+  private groupStarts: Int32Array;
+  private peptideSequences: string[] = [];
+  /** Protein ordinals of peptide p: proteinRefs[refStarts[p] .. refStarts[p+1]), ascending. */
+  private refStarts: Int32Array;
+  private proteinRefs: Int32Array;
+  private proteins: Protein[] = [];
+  private taxIdOf = new Map<string, number>();
+
+  constructor(fasta: Uint8Array) {
+    const gz = fasta[0] === 0x1f && fasta[1] === 0x8b;
+    const text = Buffer.from(gz ? gunzipSync(fasta) : fasta).toString('latin1');
+    // 1. Every (peptide, protein) pair, with duplicates: key, sequence, protein ordinal.
+    const candidateKeys = new Column();
+    const candidateProteins = new Column();
+    const candidateSequences: string[] = [];
+    for (const record of records(text)) {
+      const ordinal = this.proteins.length;
+      this.proteins.push({ accession: record.accession, taxId: record.taxId });
+      // The first record of an accession gives its taxId.
+      if (!this.taxIdOf.has(record.accession)) this.taxIdOf.set(record.accession, record.taxId);
+      const pieces = trypsinPieces(record.sequence);
+      const pieceUnits = pieces.map(residueUnits);
+      for (let i = 0; i < pieces.length; i++) {
+        let peptide = '';
+        let total: number | null = 0;
+        for (let j = i; j < pieces.length && j <= i + 2; j++) {
+          peptide += pieces[j];
+          const u = pieceUnits[j];
+          total = total === null || u === null ? null : total + u;
+          if (peptide.length > 50) break;
+          if (peptide.length < 6 || total === null) continue; // too short, or B, X or Z
+          candidateKeys.push(keyOfUnits(total));
+          candidateProteins.push(ordinal);
+          candidateSequences.push(peptide);
+        }
+      }
+    }
+    // 2. Order by key (radix), then by sequence and protein within a key; merge equal sequences.
+    const keys = candidateKeys.done();
+    const proteinOf = candidateProteins.done();
+    const order = orderByKey(keys);
+    const groupKeys = new Column();
+    const groupStarts = new Column();
+    const refStarts = new Column();
+    const refs = new Column();
+    const bySequence = (a: number, b: number) =>
+      candidateSequences[a] < candidateSequences[b] ? -1 : candidateSequences[a] > candidateSequences[b] ? 1 : proteinOf[a] - proteinOf[b];
+    for (let run = 0; run < order.length; ) {
+      let end = run + 1;
+      while (end < order.length && keys[order[end]] === keys[order[run]]) end++;
+      const members = Array.from(order.subarray(run, end));
+      if (members.length > 1) members.sort(bySequence);
+      groupKeys.push(keys[members[0]]);
+      groupStarts.push(this.peptideSequences.length);
+      let previous: string | undefined;
+      for (const m of members) {
+        const sequence = candidateSequences[m];
+        if (sequence !== previous) {
+          this.peptideSequences.push(sequence);
+          refStarts.push(refs.length);
+          previous = sequence;
+          refs.push(proteinOf[m]);
+        } else if (refs.data[refs.length - 1] !== proteinOf[m]) refs.push(proteinOf[m]);
+      }
+      run = end;
+    }
+    groupStarts.push(this.peptideSequences.length);
+    refStarts.push(refs.length);
+    this.keys = groupKeys.done();
+    this.groupStarts = groupStarts.done();
+    this.refStarts = refStarts.done();
+    this.proteinRefs = refs.done();
+  }
+
+  get peptideCount(): number {
+    return this.peptideSequences.length;
+  }
+
+  /** All distinct peptide sequences, by ascending key then sequence. */
+  sequences(): readonly string[] {
+    return this.peptideSequences;
+  }
+
+  /** Index of the group with this key, or -1. */
+  private groupIndex(key: number): number {
+    const g = this.lowerBound(key);
+    return this.keys[g] === key ? g : -1;
+  }
+
+  /** Sequences of the group with this key, ascending (empty when none). */
+  sequencesAt(key: number): readonly string[] {
+    const g = this.groupIndex(key);
+    return g < 0 ? [] : this.peptideSequences.slice(this.groupStarts[g], this.groupStarts[g + 1]);
+  }
+
+  /** Accessions of a peptide, ascending and unique (empty when it is not in the data). */
+  accessionsOf(sequence: string): string[] {
+    const key = bruteKey(sequence);
+    const g = key === null ? -1 : this.groupIndex(key);
+    if (g < 0) return [];
+    for (let p = this.groupStarts[g]; p < this.groupStarts[g + 1]; p++) {
+      if (this.peptideSequences[p] !== sequence) continue;
+      const ordinals = this.proteinRefs.subarray(this.refStarts[p], this.refStarts[p + 1]);
+      const accessions = new Set(Array.from(ordinals, (o) => this.proteins[o].accession));
+      return [...accessions].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    }
+    return [];
+  }
+
+  taxIdOfAccession(accession: string): number {
+    return this.taxIdOf.get(accession) ?? -1;
+  }
+
+  /** First index in keys with keys[i] >= key. */
+  private lowerBound(key: number): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Keys with lowKey <= key <= highKey, ascending. */
+  keysIn(lowKey: number, highKey: number): number[] {
+    if (lowKey > highKey) return [];
+    return Array.from(this.keys.subarray(this.lowerBound(lowKey), this.lowerBound(highKey + 1)));
+  }
+
+  group(key: number, shape: 'acc' | 'accsTax'): BruteGroup {
+    const entries = this.sequencesAt(key).map((seq) => {
+      const acc = this.accessionsOf(seq);
+      return shape === 'acc' ? { seq, acc } : { seq, accsTax: acc.map((a) => ({ acc: a, taxId: this.taxIdOfAccession(a) })) };
+    });
+    return { [bruteKeyText(key)]: entries } as BruteGroup;
+  }
+
+  /** The envelope fields (less memory and duration) the API must answer for a key range and page. */
+  answer(lowKey: number, highKey: number, page: number, pageSize: number, shape: 'acc' | 'accsTax'): BruteAnswer {
+    const keys = this.keysIn(lowKey, highKey);
+    const from = (page - 1) * pageSize;
+    return { totalResult: keys.length, page, pageSize, result: keys.slice(from, from + pageSize).map((k) => this.group(k, shape)) };
+  }
+}
+
+/**
+ * Key bounds of a decimal mass text (plain digits, optional fraction), exactly: ceilKey = smallest key whose
+ * mass is >= the text, floorKey = largest key whose mass is <= it.
+ */
+export function bruteBounds(text: string): { ceilKey: number; floorKey: number } {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new Error(`bruteBounds: ${text}`);
+  const fraction = match[2] ?? '';
+  const scale = 10n ** BigInt(Math.max(fraction.length, 4));
+  const value = BigInt(match[1] + fraction.padEnd(Math.max(fraction.length, 4), '0')); // mass * scale
+  const perKey = scale / 10_000n;
+  const floor = value / perKey;
+  const ceil = value % perKey === 0n ? floor : floor + 1n;
+  return { ceilKey: Number(ceil), floorKey: Number(floor) };
+}
+
+/** Seeded PRNG for test inputs (randomness only; nothing of the reference depends on project code). */
+export { prng } from '../../build/synthetic.js';

@@ -1,0 +1,257 @@
+// A brute-force reference for the search API, independent of runtime/search.ts, shardIndex.ts, params.ts,
+// keys.ts, chemistry.ts and respond.ts: it decodes EVERY shard of a dataset (flat manifest or index pages)
+// into plain global arrays, checks the dataset's invariants on the way, and answers a query by filtering
+// all mass groups one by one and slicing the page. Masses typed by a user are compared exactly (BigInt
+// rationals); a peptide's mass key comes from this file's own residue table, summed with BigInt.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeShard, type IndexPage, type Manifest, type ShardEntry } from '../../runtime/format.js';
+
+/** Monoisotopic residue masses in Da (10 decimals at most), from the elemental formulas; J weighs as I/L. */
+const RESIDUES: Record<string, string> = {
+  G: '57.02146372', A: '71.03711378', S: '87.0320284', P: '97.05276385', V: '99.06841391', T: '101.04767847',
+  C: '103.00918478', L: '113.08406398', I: '113.08406398', J: '113.08406398', N: '114.04292744', D: '115.02694302',
+  Q: '128.05857751', K: '128.09496301', E: '129.04259309', M: '131.04048491', H: '137.05891186', F: '147.06841391',
+  R: '156.10111102', Y: '163.06332853', W: '186.07931295', U: '150.95363508', O: '237.14772686',
+};
+const WATER = '18.0105646837';
+
+/** Decimal text to 1e-10 Da. */
+function tenths(text: string): bigint {
+  const [whole, fraction = ''] = text.split('.');
+  return BigInt(whole) * 10n ** 10n + BigInt(fraction.padEnd(10, '0'));
+}
+const RESIDUE_UNITS = new Map(Object.entries(RESIDUES).map(([k, v]) => [k, tenths(v)]));
+const WATER_UNITS = tenths(WATER);
+
+/** Mass key (0.0001 Da, rounded half up) of an upper-case peptide, or null if a letter has no mass. */
+export function referencePeptideKey(sequence: string): number | null {
+  let units = WATER_UNITS;
+  for (const c of sequence) {
+    const r = RESIDUE_UNITS.get(c);
+    if (r === undefined) return null;
+    units += r;
+  }
+  return Number((units + 500_000n) / 1_000_000n);
+}
+
+/** An exact non-negative decimal `num / 10^scale`, from text like " 1234.5678e-1 ", or null. */
+export function referenceDecimal(text: string): { num: bigint; scale: number } | null {
+  const m = /^[ \t\n\r]*\+?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?[ \t\n\r]*$/.exec(text);
+  if (!m || (m[1] === '' && (m[2] ?? '') === '')) return null;
+  const digits = `${m[1]}${m[2] ?? ''}`;
+  let scale = (m[2] ?? '').length - Number(m[3] ?? 0);
+  let num = BigInt(digits || '0');
+  if (scale < 0) {
+    num *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { num, scale };
+}
+
+/** Smallest key >= the decimal (ceil) and largest key <= it (floor), in 0.0001 Da. */
+export function keyBounds(d: { num: bigint; scale: number }): { ceil: bigint; floor: bigint } {
+  // key >= num / 10^scale  <=>  key * 10^scale >= num * 10^4
+  const numerator = d.num * 10_000n;
+  const denominator = 10n ** BigInt(d.scale);
+  const floor = numerator / denominator;
+  return { floor, ceil: floor * denominator === numerator ? floor : floor + 1n };
+}
+
+export interface ReferenceData {
+  manifest: Manifest;
+  shardEntries: ShardEntry[];
+  /** Per mass group over the whole dataset, ascending. */
+  keys: Uint32Array;
+  /** groupEnds[g]: one past group g's last peptide (global peptide numbering). */
+  groupEnds: Uint32Array;
+  sequences: string[];
+  /** accessionEnds[p]: one past peptide p's last reference in `accessionIds`. */
+  accessionEnds: Uint32Array;
+  accessionIds: Uint32Array;
+  accessionNames: string[];
+  accessionTaxIds: number[];
+  /** Problems with the dataset itself found while loading (must stay empty). */
+  problems: string[];
+}
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** The shard entries of a dataset: the flat list or the concatenated index pages (each checked by sha256). */
+export function readShardEntries(dir: string, manifest: Manifest, problems: string[] = []): ShardEntry[] {
+  if (manifest.shards) return manifest.shards;
+  const entries: ShardEntry[] = [];
+  for (const page of manifest.shardIndex?.pages ?? []) {
+    const bytes = readFileSync(join(dir, page.file));
+    if (sha256(bytes) !== page.sha256 || bytes.length !== page.bytes) problems.push(`index page ${page.file} does not match its root entry`);
+    const parsed = JSON.parse(bytes.toString('utf8')) as IndexPage;
+    if (parsed.firstShard !== entries.length || parsed.shards.length !== page.shards) problems.push(`index page ${page.file} has wrong position/count`);
+    entries.push(...parsed.shards);
+  }
+  return entries;
+}
+
+/** Decodes every shard of the dataset in `dir` into global arrays. */
+export function loadReference(dir: string): ReferenceData {
+  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+  const problems: string[] = [];
+  const shardEntries = readShardEntries(dir, manifest, problems);
+  const keys: number[] = [];
+  const groupEnds: number[] = [];
+  const sequences: string[] = [];
+  const accessionEnds: number[] = [];
+  const accessionIds: number[] = [];
+  const accessionNames: string[] = [];
+  const accessionTaxIds: number[] = [];
+  const accessionId = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const entry of shardEntries) {
+    const bytes = readFileSync(join(dir, entry.file));
+    if (sha256(bytes) !== entry.sha256 || bytes.length !== entry.bytes) problems.push(`shard ${entry.file} does not match its entry`);
+    const s = decodeShard(bytes);
+    const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
+    const local: number[] = [];
+    for (let a = 0; a < s.accessionEnds.length; a++) {
+      const name = cut(s.accessions, s.accessionEnds, a);
+      let id = accessionId.get(name);
+      if (id === undefined) {
+        id = accessionNames.length;
+        accessionId.set(name, id);
+        accessionNames.push(name);
+        accessionTaxIds.push(s.taxIds[a]);
+      } else if (accessionTaxIds[id] !== s.taxIds[a]) problems.push(`accession ${name} has two taxIds`);
+      local.push(id);
+    }
+    if (s.massKeys.length !== entry.massGroups || s.sequenceEnds.length !== entry.peptides) problems.push(`shard ${entry.file} counts differ from its entry`);
+    if (s.massKeys[0] !== entry.firstKey || s.massKeys[s.massKeys.length - 1] !== entry.lastKey) problems.push(`shard ${entry.file} keys differ from its entry`);
+    let p = 0;
+    for (let g = 0; g < s.massKeys.length; g++) {
+      const key = s.massKeys[g];
+      if (keys.length > 0 && !(keys[keys.length - 1] < key)) problems.push(`mass keys not ascending at ${key}`);
+      keys.push(key);
+      for (; p < s.groupEnds[g]; p++) {
+        const seq = cut(s.sequences, s.sequenceEnds, p);
+        if (seen.has(seq)) problems.push(`peptide ${seq} appears twice`);
+        seen.add(seq);
+        sequences.push(seq);
+        for (let r = p === 0 ? 0 : s.accessionRefEnds[p - 1]; r < s.accessionRefEnds[p]; r++) accessionIds.push(local[s.accessionRefs[r]]);
+        accessionEnds.push(accessionIds.length);
+      }
+      groupEnds.push(sequences.length);
+    }
+  }
+  return {
+    manifest,
+    shardEntries,
+    keys: Uint32Array.from(keys),
+    groupEnds: Uint32Array.from(groupEnds),
+    sequences,
+    accessionEnds: Uint32Array.from(accessionEnds),
+    accessionIds: Uint32Array.from(accessionIds),
+    accessionNames,
+    accessionTaxIds,
+    problems,
+  };
+}
+
+/** Every peptide whose stored mass key differs from the reference chemistry's key for its sequence. */
+export function keyMismatches(ref: ReferenceData, every = 1): string[] {
+  const wrong: string[] = [];
+  for (let g = 0, p = 0; g < ref.keys.length; g++) {
+    for (; p < ref.groupEnds[g]; p++) {
+      if (p % every !== 0) continue;
+      if (referencePeptideKey(ref.sequences[p]) !== ref.keys[g]) wrong.push(ref.sequences[p]);
+    }
+  }
+  return wrong;
+}
+
+export type EndpointPath = '/search.php' | '/search-peptide.php' | '/search-taxonomy.php';
+export const ENDPOINT_PATHS: readonly EndpointPath[] = ['/search.php', '/search-peptide.php', '/search-taxonomy.php'];
+
+/** A query as typed parameters (absent = not sent). */
+export interface RefQuery {
+  endpoint: EndpointPath;
+  mass1?: string;
+  mass2?: string;
+  peptide?: string;
+  page?: string;
+  pageSize?: string;
+}
+
+export function queryPath(q: RefQuery): string {
+  const params = new URLSearchParams();
+  for (const name of ['mass1', 'mass2', 'peptide', 'page', 'pageSize'] as const) if (q[name] !== undefined) params.set(name, q[name]!);
+  const search = params.toString();
+  return search ? `${q.endpoint}?${search}` : q.endpoint;
+}
+
+export interface RefAnswer {
+  status: number;
+  body?: { totalResult: number; page: number; pageSize: number; result: Record<string, unknown[]>[] };
+}
+
+const DEFAULT_PAGE_SIZE: Record<EndpointPath, number> = { '/search.php': 10, '/search-peptide.php': 1000, '/search-taxonomy.php': 1000 };
+
+/** Java's Double.toString of key / 10^4 for the masses of a peptide dataset: shortest decimal, at least one decimal. */
+export function referenceMassText(key: number): string {
+  const text = String(key / 10_000);
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+/**
+ * The answer the API must give, for queries in the generator's domain: valid parameters, or exactly one
+ * invalid one of the kinds the generator makes (a page/pageSize out of range, mass1 > mass2, a peptide with
+ * a letter that has no mass).
+ */
+export function referenceAnswer(ref: ReferenceData, q: RefQuery): RefAnswer {
+  const integer = (text: string | undefined, fallback: number, max: number): number | RefAnswer => {
+    if (text === undefined) return fallback;
+    if (!/^\d{1,10}$/.test(text) || Number(text) > 2 ** 31 - 1) throw new Error(`reference: page text ${text} outside the generator's domain`);
+    const n = Number(text);
+    return n >= 1 && n <= max ? n : { status: 400 };
+  };
+  const page = integer(q.page, 1, 2 ** 31 - 1);
+  const pageSize = integer(q.pageSize, DEFAULT_PAGE_SIZE[q.endpoint], 1000);
+  if (typeof page !== 'number') return page;
+  if (typeof pageSize !== 'number') return pageSize;
+  let low: bigint;
+  let high: bigint;
+  const peptide = q.peptide?.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '');
+  if (q.endpoint === '/search-peptide.php' || (q.endpoint === '/search.php' && peptide)) {
+    if (!peptide) return { status: 400 };
+    const key = referencePeptideKey(peptide.replace(/[a-z]/g, (c) => c.toUpperCase()));
+    if (key === null || peptide.length > 1000) return { status: 400 };
+    low = high = BigInt(key);
+  } else {
+    const m1 = referenceDecimal(q.mass1 ?? '');
+    const m2 = referenceDecimal(q.mass2 ?? '');
+    if (!m1 || !m2) throw new Error(`reference: masses ${q.mass1} ${q.mass2} outside the generator's domain`);
+    // mass1 > mass2, compared exactly: m1.num * 10^m2.scale > m2.num * 10^m1.scale
+    if (m1.num * 10n ** BigInt(m2.scale) > m2.num * 10n ** BigInt(m1.scale)) return { status: 400 };
+    low = keyBounds(m1).ceil;
+    high = keyBounds(m2).floor;
+  }
+  // Brute force: every mass group, in order.
+  const clamp = (b: bigint) => (b < 0n ? -1 : b > 2n ** 40n ? 2 ** 40 : Number(b)); // keys are 32-bit
+  const [lo, hi] = [clamp(low), clamp(high)];
+  const matching: number[] = [];
+  for (let g = 0; g < ref.keys.length; g++) {
+    if (ref.keys[g] >= lo && ref.keys[g] <= hi) matching.push(g);
+  }
+  const taxonomy = q.endpoint === '/search-taxonomy.php';
+  const result = matching.slice((page - 1) * pageSize, page * pageSize).map((g) => {
+    const entries: unknown[] = [];
+    for (let p = g === 0 ? 0 : ref.groupEnds[g - 1]; p < ref.groupEnds[g]; p++) {
+      const ids = Array.from(ref.accessionIds.subarray(p === 0 ? 0 : ref.accessionEnds[p - 1], ref.accessionEnds[p]));
+      entries.push(
+        taxonomy
+          ? { seq: ref.sequences[p], accsTax: ids.map((id) => ({ acc: ref.accessionNames[id], taxId: ref.accessionTaxIds[id] })) }
+          : { seq: ref.sequences[p], acc: ids.map((id) => ref.accessionNames[id]) },
+      );
+    }
+    return { [referenceMassText(ref.keys[g])]: entries };
+  });
+  return { status: 200, body: { totalResult: matching.length, page, pageSize, result } };
+}

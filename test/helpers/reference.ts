@@ -1,0 +1,168 @@
+// An independent, deliberately plain reference for the build: its own FASTA parsing, its own residue masses
+// (decimal text, summed exactly with BigInt), its own cleavage rules and digestion. It imports nothing from
+// build/ or runtime/, so it cannot share a bug with them.
+import { gunzipSync } from 'node:zlib';
+
+/** Monoisotopic residue masses (Da, 8 decimals) from the elemental formulas; J = I/L. */
+export const REFERENCE_RESIDUE_MASS: Readonly<Record<string, string>> = {
+  G: '57.02146372', // C2H3NO
+  A: '71.03711378', // C3H5NO
+  S: '87.03202840', // C3H5NO2
+  P: '97.05276385', // C5H7NO
+  V: '99.06841391', // C5H9NO
+  T: '101.04767847', // C4H7NO2
+  C: '103.00918478', // C3H5NOS
+  L: '113.08406398', // C6H11NO
+  I: '113.08406398', // C6H11NO
+  J: '113.08406398', // I or L
+  N: '114.04292744', // C4H6N2O2
+  D: '115.02694302', // C4H5NO3
+  Q: '128.05857751', // C5H8N2O2
+  K: '128.09496301', // C6H12N2O
+  E: '129.04259309', // C5H7NO3
+  M: '131.04048491', // C5H9NOS
+  H: '137.05891186', // C6H7N3O
+  F: '147.06841391', // C9H9NO
+  R: '156.10111102', // C6H12N4O
+  Y: '163.06332853', // C9H9NO2
+  W: '186.07931295', // C11H10N2O
+  U: '150.95363508', // C3H5NOSe (selenocysteine)
+  O: '237.14772686', // C12H19N3O2 (pyrrolysine)
+};
+export const REFERENCE_WATER = '18.0105646837'; // H2O
+
+/** Decimal text to an exact count of 1e-10 Da. */
+export function decimalToUnits(text: string): bigint {
+  const match = /^(\d+)\.(\d{1,10})$/.exec(text);
+  if (!match) throw new Error(`bad decimal ${text}`);
+  return BigInt(match[1]) * 10_000_000_000n + BigInt(match[2].padEnd(10, '0'));
+}
+
+// Residue masses as integer 1e-10 Da units by char code. Each is below 2.4e12 units, so a sum of even
+// thousands of residues stays far below 2^53: plain integer arithmetic on Numbers is exact (checked below).
+const RESIDUE_UNITS: number[] = new Array(128).fill(-1);
+for (const [letter, mass] of Object.entries(REFERENCE_RESIDUE_MASS)) RESIDUE_UNITS[letter.charCodeAt(0)] = Number(decimalToUnits(mass));
+const WATER_UNITS = Number(decimalToUnits(REFERENCE_WATER));
+
+/** Peptide mass with water in 1e-10 Da units (an exact integer), or null when a residue has no defined mass. */
+export function referenceUnits(peptide: string): number | null {
+  let units = WATER_UNITS;
+  for (let i = 0; i < peptide.length; i++) {
+    const r = RESIDUE_UNITS[peptide.charCodeAt(i)] ?? -1;
+    if (r < 0) return null;
+    units += r;
+  }
+  if (!Number.isSafeInteger(units)) throw new Error(`${peptide}: mass beyond exact integer range`);
+  return units;
+}
+
+/** Mass rounded half-up to 0.0001 Da, as an integer count of 0.0001 Da (exact, in BigInt). */
+export function referenceKey(units: number): number {
+  return Number((BigInt(units) + 500_000n) / 1_000_000n);
+}
+
+export interface ReferenceEnzyme {
+  after: string;
+  notBefore: string;
+}
+
+export const REFERENCE_ENZYMES: Readonly<Record<string, ReferenceEnzyme>> = {
+  trypsin: { after: 'KR', notBefore: 'P' },
+  'trypsin/p': { after: 'KR', notBefore: '' },
+  'lys-c': { after: 'K', notBefore: '' },
+  chymotrypsin: { after: 'FWY', notBefore: 'P' },
+};
+
+/** Where the protein is cut: 0, each position after a cleavage site, and the protein's length. */
+export function referenceBoundaries(protein: string, enzyme: ReferenceEnzyme): number[] {
+  const boundaries = [0];
+  for (let i = 0; i + 1 < protein.length; i++) {
+    if (enzyme.after.includes(protein[i]) && !enzyme.notBefore.includes(protein[i + 1])) boundaries.push(i + 1);
+  }
+  if (protein.length > 0) boundaries.push(protein.length);
+  return boundaries;
+}
+
+/** The protein cut into pieces at every cleavage site. */
+export function referencePieces(protein: string, enzyme: ReferenceEnzyme): string[] {
+  const boundaries = referenceBoundaries(protein, enzyme);
+  return boundaries.slice(1).map((end, i) => protein.slice(boundaries[i], end));
+}
+
+/** Distinct peptides of 1..missed+1 consecutive pieces, length within [min, max], without B/X/Z. */
+export function referenceDigest(protein: string, enzyme: ReferenceEnzyme, missed: number, min: number, max: number): Set<string> {
+  const boundaries = referenceBoundaries(protein, enzyme);
+  const pieces = boundaries.length - 1;
+  const peptides = new Set<string>();
+  for (let i = 0; i < pieces; i++) {
+    for (let j = i; j <= i + missed && j < pieces; j++) {
+      const peptide = protein.slice(boundaries[i], boundaries[j + 1]);
+      if (peptide.length >= min && peptide.length <= max && !/[BXZ]/.test(peptide)) peptides.add(peptide);
+    }
+  }
+  return peptides;
+}
+
+export interface ReferenceProtein {
+  accession: string;
+  taxId: number | null;
+  sequence: string;
+}
+
+/** Parses (gzip or plain) FASTA bytes: UniProt `sp|ACC|...` or first-token accessions, OX= taxIds. */
+export function referenceFasta(bytes: Uint8Array): ReferenceProtein[] {
+  const isGzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const text = Buffer.from(isGzip ? gunzipSync(bytes) : bytes).toString('latin1');
+  const proteins: ReferenceProtein[] = [];
+  let current: { header: string; lines: string[] } | null = null;
+  const close = () => {
+    if (!current) return;
+    const parts = current.header.split('|');
+    const accession = (parts[0] === 'sp' || parts[0] === 'tr') && parts.length >= 3 ? parts[1] : current.header.trim().split(/\s+/)[0];
+    const ox = current.header.split(/\s+/).find((word) => word.startsWith('OX='));
+    const sequence = current.lines.join('').replace(/\s/g, '').toUpperCase().replace(/\*$/, '');
+    proteins.push({ accession, taxId: ox ? Number(ox.slice(3)) : null, sequence });
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('>')) {
+      close();
+      current = { header: line.slice(1).replace(/\r$/, ''), lines: [] };
+    } else if (current) current.lines.push(line);
+  }
+  close();
+  return proteins;
+}
+
+export interface ReferencePeptide {
+  key: number;
+  accessions: string[];
+  taxIds: number[];
+}
+
+/**
+ * What a dataset built from `proteins` must hold: every distinct peptide with its mass key and its sorted
+ * accessions with their taxIds (the first record of an accession gives its taxId; -1 when it has none).
+ */
+export function referenceDataset(
+  proteins: readonly ReferenceProtein[],
+  enzyme: string,
+  missed: number,
+  min: number,
+  max: number,
+): Map<string, ReferencePeptide> {
+  const taxIdOf = new Map<string, number>();
+  const dataset = new Map<string, ReferencePeptide>();
+  for (const protein of proteins) {
+    if (!taxIdOf.has(protein.accession)) taxIdOf.set(protein.accession, protein.taxId ?? -1);
+    for (const peptide of referenceDigest(protein.sequence, REFERENCE_ENZYMES[enzyme], missed, min, max)) {
+      const entry = dataset.get(peptide);
+      if (entry === undefined) dataset.set(peptide, { key: referenceKey(referenceUnits(peptide)!), accessions: [protein.accession], taxIds: [] });
+      else if (!entry.accessions.includes(protein.accession)) entry.accessions.push(protein.accession);
+    }
+  }
+  for (const entry of dataset.values()) {
+    entry.accessions.sort();
+    entry.taxIds = entry.accessions.map((a) => taxIdOf.get(a)!);
+  }
+  return dataset;
+}

@@ -1,0 +1,334 @@
+// The offline query tool (runtime/query.ts): its JSON is the handler's answer, its TSV is the JSON's
+// peptide–accession pairs, export equals all pages of the API, errors are the API's, over a folder and a URL.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDataset } from '../build/pipeline.js';
+import { DEFAULT_DIGEST } from '../runtime/chemistry.js';
+import { Dataset } from '../runtime/dataset.js';
+import { accessionRefsOf } from '../runtime/format.js';
+import { createHandler, datasetOnce, type Handler } from '../runtime/handler.js';
+import { formatMassKey } from '../runtime/keys.js';
+import { main } from '../runtime/query.js';
+import { createListener } from '../runtime/server.js';
+import { createAnswerer } from '../runtime/handler.js';
+import { FileSource, HttpSource } from '../runtime/source.js';
+import { Collector, listen, REPO, runNode, runTsx, type Run } from './helpers/process.js';
+
+let dir: string;
+let shards: string;
+let handler: Handler;
+let dataset: Dataset;
+
+/** Runs the tool in process; returns exit code and both outputs. */
+async function query(...argv: string[]): Promise<Run> {
+  const stdout = new Collector();
+  const stderr = new Collector();
+  const code = await main(argv, { stdout, stderr });
+  return { code, stdout: stdout.text, stderr: stderr.text };
+}
+
+/** The handler's answer to `path?params` (body text and status). */
+async function api(path: string, params: Record<string, string>, h: Handler = handler): Promise<{ status: number; text: string }> {
+  const response = await h(new Request(`http://localhost${path}?${new URLSearchParams(params)}`));
+  return { status: response.status, text: await response.text() };
+}
+
+/** Envelope text with its two time- and process-dependent fields blanked. */
+const stable = (text: string) => text.replace(/"memory":"[^"]*","duration":"[^"]*"/, '"memory":"-","duration":"-"');
+
+type Group = Record<string, ({ seq: string; acc: string[] } | { seq: string; accsTax: { acc: string; taxId: number }[] })[]>;
+
+/** TSV rows from a JSON answer: acc-shaped answers give `mass, seq, acc`, accsTax ones add the taxId. */
+function pairs(text: string): string[] {
+  const rows: string[] = [];
+  for (const group of (JSON.parse(text) as { result: Group[] }).result) {
+    for (const [mass, entries] of Object.entries(group)) {
+      for (const entry of entries) {
+        if ('acc' in entry) for (const acc of entry.acc) rows.push(`${mass}\t${entry.seq}\t${acc}`);
+        else for (const { acc, taxId } of entry.accsTax) rows.push(`${mass}\t${entry.seq}\t${acc}\t${taxId}`);
+      }
+    }
+  }
+  return rows;
+}
+
+/** Data rows of TSV output, after checking its header. */
+function tsvRows(text: string): string[] {
+  const lines = text.split('\n');
+  expect(lines[0]).toBe('mass\tsequence\taccession\ttaxId');
+  expect(lines.at(-1)).toBe('');
+  return lines.slice(1, -1);
+}
+
+/** Every page of search-taxonomy over a range, as TSV rows (the export's expected output). */
+async function allPages(mass1: string, mass2: string, h: Handler = handler): Promise<string[]> {
+  const rows: string[] = [];
+  for (let page = 1; ; page++) {
+    const { status, text } = await api('/search-taxonomy.php', { mass1, mass2, page: String(page), pageSize: '1000' }, h);
+    expect(status).toBe(200);
+    const { totalResult, result } = JSON.parse(text) as { totalResult: number; result: unknown[] };
+    rows.push(...pairs(text));
+    if (page * 1000 >= totalResult) return rows;
+    expect(result).toHaveLength(1000);
+  }
+}
+
+/** Mass ranges that exercise the export's shard walk: shard-aligned, cutting two shards, inside one, one key, empty. */
+async function ranges(): Promise<[string, string][]> {
+  const a = (await dataset.index.shardOfGroup(100_000)).entry;
+  const b = (await dataset.index.shardOfGroup(112_000)).entry;
+  return [
+    [formatMassKey(a.firstKey), formatMassKey(b.lastKey)],
+    [formatMassKey(a.firstKey + 1), formatMassKey(b.lastKey - 1)],
+    [formatMassKey(a.firstKey + 1), formatMassKey(a.lastKey - 1)],
+    [formatMassKey(a.firstKey), formatMassKey(a.firstKey)],
+    ['0', '100'],
+    ['1e5', '2e5'],
+  ];
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'dp-test-query-'));
+  shards = join(dir, 'shards');
+  // Small shards: the bundled sample then has over 2,048 of them, so the two-level index is exercised too.
+  await buildDataset({ ...DEFAULT_DIGEST, inputs: [join(REPO, 'data/uniprot-sample.fasta.gz')], out: shards, shardBytes: 16 * 1024, threads: 2 });
+  handler = createHandler(datasetOnce(() => new FileSource(shards)));
+  dataset = await Dataset.open(new FileSource(shards));
+  expect(dataset.manifest.shardIndex).toBeDefined();
+});
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+const QUERIES: [command: string, path: string, args: string[], params: Record<string, string>][] = [
+  ['search', '/search.php', ['--mass1', '1247.6', '--mass2', '1247.62'], { mass1: '1247.6', mass2: '1247.62' }],
+  ['search', '/search.php', ['--mass1', '1000', '--mass2', '1100', '--page', '3', '--page-size', '7'], { mass1: '1000', mass2: '1100', page: '3', pageSize: '7' }],
+  ['search', '/search.php', ['--peptide', 'ewecfcgk'], { peptide: 'ewecfcgk' }],
+  ['search-peptide', '/search-peptide.php', ['--peptide', 'SNFEGCNCK'], { peptide: 'SNFEGCNCK' }],
+  ['search-peptide', '/search-peptide.php', ['--peptide', 'GAWLELETDSK', '--page-size', '2', '--page', '2'], { peptide: 'GAWLELETDSK', pageSize: '2', page: '2' }],
+  ['search-taxonomy', '/search-taxonomy.php', ['--mass1', '1000.37', '--mass2', '1000.38'], { mass1: '1000.37', mass2: '1000.38' }],
+  ['search-taxonomy', '/search-taxonomy.php', ['--mass1', '2000', '--mass2', '2001', '--page-size', '50', '--page', '2'], { mass1: '2000', mass2: '2001', pageSize: '50', page: '2' }],
+  ['search-taxonomy', '/search-taxonomy.php', ['--mass1', '1500', '--mass2', '1500.5', '--page', '999'], { mass1: '1500', mass2: '1500.5', page: '999' }],
+];
+
+describe('query tool: JSON', () => {
+  it('prints exactly the handler answer for each endpoint, paging included', async () => {
+    for (const [command, path, args, params] of QUERIES) {
+      const expected = await api(path, params);
+      expect(expected.status).toBe(200);
+      const run = await query(command, ...args, '--shards', shards);
+      expect(run.code, `${command} ${args.join(' ')}`).toBe(0);
+      expect(stable(run.stdout)).toBe(stable(expected.text) + '\n');
+    }
+    // Not vacuous: the queries above do find peptides.
+    expect(JSON.parse((await api('/search.php', QUERIES[0][3])).text).totalResult).toBeGreaterThan(10);
+  });
+
+  it('runs as `npm run query --` and as the package bin, defaulting --shards to SHARDS_DIR', async () => {
+    const expected = stable((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
+    const viaNpm = await new Promise<Run>((resolve, reject) => {
+      const child = spawn('npm', ['run', '-s', 'query', '--', 'search', '--mass1', '1247.6', '--mass2', '1247.62'], {
+        cwd: REPO,
+        env: { ...process.env, SHARDS_DIR: shards },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (b: Buffer) => (stdout += b));
+      child.stderr.on('data', (b: Buffer) => (stderr += b));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(viaNpm.code, viaNpm.stderr).toBe(0);
+    expect(stable(viaNpm.stdout)).toBe(expected);
+    const viaBin = await runNode(['bin/digested-peptides.mjs', 'search', '--mass1', '1247.6', '--mass2', '1247.62', '--shards', shards]);
+    expect(viaBin.code, viaBin.stderr).toBe(0);
+    expect(stable(viaBin.stdout)).toBe(expected);
+  });
+});
+
+describe('query tool: TSV', () => {
+  it('has one row per peptide–accession pair of the JSON answer, with the taxIds of search-taxonomy', async () => {
+    for (const [command, path, args, params] of QUERIES) {
+      const json = await api(path, params);
+      const run = await query(command, ...args, '--shards', shards, '--format', 'tsv');
+      expect(run.code).toBe(0);
+      const rows = tsvRows(run.stdout);
+      if (path === '/search-taxonomy.php') {
+        expect(rows).toEqual(pairs(json.text));
+      } else {
+        // acc-shaped answers carry no taxId: the first three columns match the JSON, the taxId matches the
+        // search-taxonomy answer of the same range and page.
+        expect(rows.map((r) => r.split('\t').slice(0, 3).join('\t'))).toEqual(pairs(json.text));
+        const keys = (JSON.parse(json.text) as { result: Group[] }).result.map((g) => Object.keys(g)[0]);
+        if (keys.length > 0) {
+          const taxonomy = await api('/search-taxonomy.php', { mass1: keys[0], mass2: keys.at(-1)!, pageSize: '1000' });
+          const taxIds = new Map(pairs(taxonomy.text).map((r) => [r.split('\t').slice(0, 3).join('\t'), r]));
+          for (const row of rows) expect(taxIds.get(row.split('\t').slice(0, 3).join('\t'))).toBe(row);
+        }
+      }
+      if (JSON.parse(json.text).result.length > 0) expect(rows.length).toBeGreaterThan(0);
+      expect(run.stderr).toMatch(/^# \d+ mass groups in range; page \d+ of \d+\n$/);
+    }
+  });
+});
+
+describe('query tool: export', () => {
+  it('equals the concatenation of all pages of the API over the same range', async () => {
+    for (const [mass1, mass2] of await ranges()) {
+      const expected = await allPages(mass1, mass2);
+      const run = await query('export', '--mass1', mass1, '--mass2', mass2, '--shards', shards);
+      expect(run.code, `${mass1}..${mass2}: ${run.stderr}`).toBe(0);
+      expect(tsvRows(run.stdout), `${mass1}..${mass2}`).toEqual(expected);
+    }
+    const [[wide1, wide2]] = await ranges();
+    expect((await allPages(wide1, wide2)).length).toBeGreaterThan(12_000); // spans many shards and pages
+  });
+
+  it('writes every peptide–accession pair of the dataset once over the whole mass range', async () => {
+    let pairsInShards = 0;
+    for (let ordinal = 0; ordinal < dataset.index.groupCount; ) {
+      const { entry } = await dataset.index.shardOfGroup(ordinal);
+      const shard = await dataset.shard(entry);
+      for (let p = 0; p < shard.sequenceEnds.length; p++) pairsInShards += accessionRefsOf(shard, p).length;
+      ordinal += entry.massGroups;
+    }
+    let lines = 0;
+    let last = '';
+    const counter = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        const text = chunk.toString('utf8');
+        for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+        last = text;
+        done();
+      },
+    });
+    expect(await main(['export', '--mass1', '0', '--mass2', '1000000', '--shards', shards], { stdout: counter, stderr: new Collector() })).toBe(0);
+    expect(lines - 1).toBe(pairsInShards);
+    expect(last.endsWith('\n')).toBe(true);
+  });
+
+  it('waits for a slow reader instead of buffering the range (backpressure)', async () => {
+    const [, [mass1, mass2]] = await ranges();
+    const slow = new Collector({ highWaterMark: 1024, delayMs: 1 });
+    expect(await main(['export', '--mass1', mass1, '--mass2', mass2, '--shards', shards], { stdout: slow, stderr: new Collector() })).toBe(0);
+    expect(slow.drains).toBeGreaterThan(5);
+    expect(tsvRows(slow.text)).toEqual(await allPages(mass1, mass2));
+  });
+});
+
+describe('query tool: errors', () => {
+  const ERRORS: [command: string, path: string, args: string[], params: Record<string, string>, status: number][] = [
+    ['search', '/search.php', ['--mass1', 'abc', '--mass2', '1'], { mass1: 'abc', mass2: '1' }, 400],
+    ['search', '/search.php', ['--mass1', '5'], { mass1: '5' }, 400],
+    ['search', '/search.php', ['--mass1', '2', '--mass2', '1'], { mass1: '2', mass2: '1' }, 400],
+    ['search-peptide', '/search-peptide.php', ['--peptide', 'PEPBIDE'], { peptide: 'PEPBIDE' }, 400],
+    ['search-peptide', '/search-peptide.php', ['--peptide', 'PEPTIDE', '--page', 'x'], { peptide: 'PEPTIDE', page: 'x' }, 500],
+    ['search-taxonomy', '/search-taxonomy.php', ['--mass1', '1', '--mass2', '2', '--page-size', '1001'], { mass1: '1', mass2: '2', pageSize: '1001' }, 400],
+  ];
+
+  it('exits 1 with the API JSON error on stdout (json) or stderr (tsv)', async () => {
+    for (const [command, path, args, params, status] of ERRORS) {
+      const expected = await api(path, params);
+      expect(expected.status).toBe(status);
+      const run = await query(command, ...args, '--shards', shards);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe(expected.text + '\n');
+      expect(JSON.parse(run.stdout)).toEqual({ error: expect.any(String) });
+      const tsv = await query(command, ...args, '--shards', shards, '--format', 'tsv');
+      expect(tsv.code).toBe(1);
+      expect(tsv.stdout).toBe('');
+      expect(tsv.stderr).toBe(expected.text + '\n');
+    }
+  });
+
+  it('export refuses a bad range with the API error of search-taxonomy', async () => {
+    for (const [args, params] of [
+      [['--mass1', '1'], { mass1: '1' }],
+      [['--mass1=-1', '--mass2', '5'], { mass1: '-1', mass2: '5' }],
+      [['--mass1', '1e', '--mass2', '5'], { mass1: '1e', mass2: '5' }],
+    ] as [string[], Record<string, string>][]) {
+      const expected = await api('/search-taxonomy.php', params);
+      expect(expected.status).toBe(400);
+      const run = await query('export', ...args, '--shards', shards);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(expected.text + '\n');
+    }
+  });
+
+  it('a missing dataset is the API 503, for queries and export', async () => {
+    const missing = join(dir, 'no-such-dataset');
+    const expected = await api('/search.php', { mass1: '1', mass2: '2' }, createHandler(datasetOnce(() => new FileSource(missing))));
+    expect(expected.status).toBe(503);
+    const run = await query('search', '--mass1', '1', '--mass2', '2', '--shards', missing);
+    expect([run.code, run.stdout]).toEqual([1, expected.text + '\n']);
+    const exported = await query('export', '--mass1', '1', '--mass2', '2', '--shards', missing);
+    expect([exported.code, exported.stdout, exported.stderr]).toEqual([1, '', expected.text + '\n']);
+  });
+
+  it('the command line exits non-zero with the JSON error', async () => {
+    const expected = await api('/search.php', { mass1: 'abc', mass2: '1' });
+    const run = await runTsx(['runtime/query.ts', 'search', '--mass1', 'abc', '--mass2', '1', '--shards', shards]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(expected.text + '\n');
+  });
+
+  it('usage errors exit 2 with a message on stderr', async () => {
+    for (const argv of [[], ['nope'], ['search', '--bogus', '1'], ['search', '--format', 'xml'], ['export', '--page', '2'], ['search', 'stray']]) {
+      const run = await query(...argv);
+      expect(run.code, argv.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/usage: npm run query/);
+    }
+    expect((await query('--help')).code).toBe(0);
+  });
+});
+
+describe('query tool over HTTP (--shards <url>)', () => {
+  let base: string;
+  let close: () => Promise<void>;
+  let httpHandler: Handler;
+
+  beforeAll(async () => {
+    const server = await listen(createListener(shards, createAnswerer(datasetOnce(() => new FileSource(shards)))));
+    base = `${server.url}/shards/`;
+    close = server.close;
+    httpHandler = createHandler(datasetOnce(() => new HttpSource(base)));
+  });
+
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('answers like the folder, JSON and TSV', async () => {
+    for (const [command, path, args, params] of QUERIES.slice(0, 6)) {
+      const expected = await api(path, params);
+      expect(stable((await api(path, params, httpHandler)).text)).toBe(stable(expected.text));
+      const run = await query(command, ...args, '--shards', base);
+      expect(run.code).toBe(0);
+      expect(stable(run.stdout)).toBe(stable(expected.text) + '\n');
+      const tsv = await query(command, ...args, '--shards', base, '--format', 'tsv');
+      expect(tsv.stdout).toBe((await query(command, ...args, '--shards', shards, '--format', 'tsv')).stdout);
+    }
+  });
+
+  it('exports the same rows as the API pages', async () => {
+    const [, [mass1, mass2]] = await ranges();
+    const run = await query('export', '--mass1', mass1, '--mass2', mass2, '--shards', base);
+    expect(run.code, run.stderr).toBe(0);
+    expect(tsvRows(run.stdout)).toEqual(await allPages(mass1, mass2, httpHandler));
+  });
+
+  it('an unreachable URL is the API 503', async () => {
+    const { url, close: stop } = await listen((_req, res) => res.writeHead(404).end());
+    await stop(); // the port is now closed
+    const run = await query('search', '--mass1', '1', '--mass2', '2', '--shards', `${url}/shards/`);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout).error).toMatch(/^dataset unavailable: manifest.json/);
+  });
+});

@@ -1,0 +1,277 @@
+// The bundled UniProt sample, built with worker threads, checked entry by entry against an independent
+// brute-force digestion (test/helpers/reference.ts: its own FASTA parsing, residue table, trypsin rule and
+// BigInt masses); the shard index and every shard file against the manifest; the shards read by a second
+// msgpack implementation; and a second, in-process build byte-identical to the first.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decode, ExtData } from '@msgpack/msgpack';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tilingViolation, type Manifest } from '../runtime/format.js';
+import { build, readDataset, removeTempDirs, shardEntries, snapshot, tempDir, type ReadBack } from './helpers/dataset.js';
+import { referenceDataset, referenceFasta, type ReferencePeptide, type ReferenceProtein } from './helpers/reference.js';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const SAMPLE = join(REPO, 'data/uniprot-sample.fasta.gz');
+/** Published in data/README.md. */
+const SAMPLE_SHA256 = '2f0e9086229537a246140d17e3bd0e0430b889ae7f868d95c57a82a9a29f97dd';
+
+let out: string;
+let manifest: Manifest;
+let dataset: ReadBack;
+let proteins: ReferenceProtein[];
+let reference: Map<string, ReferencePeptide>;
+
+beforeAll(async () => {
+  out = join(tempDir('sample'), 'out');
+  manifest = await build([SAMPLE], out, { threads: 2 });
+  dataset = readDataset(out, { peptides: false });
+  proteins = referenceFasta(readFileSync(SAMPLE));
+  reference = referenceDataset(proteins, 'trypsin', 2, 6, 50);
+}, 120_000);
+afterAll(removeTempDirs);
+
+describe('the bundled sample', () => {
+  it('is the file data/README.md describes (read by the reference parser)', () => {
+    expect(createHash('sha256').update(readFileSync(SAMPLE)).digest('hex')).toBe(SAMPLE_SHA256);
+    expect(proteins).toHaveLength(17_602);
+    expect(proteins.reduce((sum, p) => sum + p.sequence.length, 0)).toBe(7_952_236);
+    expect(new Set(proteins.map((p) => p.taxId)).size).toBe(5_693);
+    expect(proteins.every((p) => p.taxId !== null && /^[A-Z0-9]+$/.test(p.accession) && /^[A-Z]+$/.test(p.sequence))).toBe(true);
+    const count = (letter: string) => proteins.reduce((sum, p) => sum + p.sequence.split(letter).length - 1, 0);
+    expect(count('X')).toBe(2_226);
+    expect(count('B')).toBe(1);
+    expect(count('Z')).toBe(1);
+  });
+
+  it('manifest: defaults, source, totals', () => {
+    expect(manifest.parameters).toEqual({ enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes: 256 * 1024 });
+    expect(manifest.sources).toEqual([{ file: 'uniprot-sample.fasta.gz', bytes: readFileSync(SAMPLE).length, sha256: SAMPLE_SHA256 }]);
+    expect(manifest.totals).toMatchObject({
+      proteins: 17_602,
+      accessions: new Set(proteins.map((p) => p.accession)).size,
+      accessionsWithoutTaxId: 0,
+      duplicateAccessions: 0,
+      skippedRecords: { noAccession: 0, noSequence: 0, invalidCharacters: 0 },
+      peptides: reference.size,
+      massGroups: new Set([...reference.values()].map((p) => p.key)).size,
+    });
+    expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toEqual(manifest);
+  });
+});
+
+describe('brute-force reference', () => {
+  it('every stored peptide is the reference peptide: sequence, mass key, sorted accessions, taxIds', () => {
+    const problems: string[] = [];
+    const found = new Set<ReferencePeptide>();
+    let stored = 0;
+    const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
+    for (const { entry, shard } of dataset.shards) {
+      let p = 0;
+      for (let g = 0; g < shard.massKeys.length && problems.length < 20; g++) {
+        for (; p < shard.groupEnds[g]; p++) {
+          stored++;
+          const sequence = cut(shard.sequences, shard.sequenceEnds, p);
+          const expected = reference.get(sequence);
+          if (!expected) {
+            problems.push(`${sequence}: not a reference peptide (${entry.file})`);
+            continue;
+          }
+          if (found.has(expected)) problems.push(`${sequence}: stored twice`);
+          found.add(expected);
+          if (shard.massKeys[g] !== expected.key) problems.push(`${sequence}: key ${shard.massKeys[g]}, reference ${expected.key}`);
+          const from = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
+          const refs = shard.accessionRefEnds[p] - from;
+          let same = refs === expected.accessions.length;
+          for (let r = 0; same && r < refs; r++) {
+            const a = shard.accessionRefs[from + r];
+            same = cut(shard.accessions, shard.accessionEnds, a) === expected.accessions[r] && shard.taxIds[a] === expected.taxIds[r];
+          }
+          if (!same) {
+            const stored = Array.from(shard.accessionRefs.subarray(from, from + refs), (a) => `${cut(shard.accessions, shard.accessionEnds, a)}:${shard.taxIds[a]}`);
+            problems.push(`${sequence}: accessions ${stored}, reference ${expected.accessions.map((a, i) => `${a}:${expected.taxIds[i]}`)}`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(stored).toBe(reference.size);
+    expect(found.size).toBe(reference.size);
+  });
+
+  it('the reference is not trivially small: shared peptides and many groups', () => {
+    expect(reference.size).toBeGreaterThan(1_000_000);
+    expect([...reference.values()].some((p) => p.accessions.length > 1)).toBe(true);
+  });
+
+  it('groups ascend strictly by key across all shards; sequences ascend within a group', () => {
+    let lastKey = -1;
+    let problems = 0;
+    for (const { shard } of dataset.shards) {
+      let p = 0;
+      for (let g = 0; g < shard.massKeys.length; g++) {
+        if (!(shard.massKeys[g] > lastKey)) problems++;
+        lastKey = shard.massKeys[g];
+        let previous = '';
+        for (; p < shard.groupEnds[g]; p++) {
+          const sequence = shard.sequences.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
+          if (!(sequence > previous)) problems++;
+          previous = sequence;
+        }
+      }
+    }
+    expect(problems).toBe(0);
+  });
+});
+
+describe('shard index and shard files', () => {
+  it('the shards tile the mass line', () => {
+    const entries = shardEntries(manifest, out);
+    expect(entries.length).toBeGreaterThan(100);
+    expect(entries).toHaveLength(manifest.totals.shards);
+    expect(tilingViolation(entries)).toBeNull();
+  });
+
+  it('each shard file agrees with its manifest entry', () => {
+    for (const { entry, bytes, shard } of dataset.shards) {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      expect(entry.sha256).toBe(sha256);
+      expect(entry.file).toBe(`${sha256.slice(0, 20)}.msgpack`);
+      expect(entry.bytes).toBe(bytes.length);
+      expect(entry.firstKey).toBe(shard.massKeys[0]);
+      expect(entry.lastKey).toBe(shard.massKeys[shard.massKeys.length - 1]);
+      expect(entry.massGroups).toBe(shard.massKeys.length);
+      expect(entry.peptides).toBe(shard.sequenceEnds.length);
+      expect(entry.peptides).toBe(shard.groupEnds[shard.groupEnds.length - 1]);
+    }
+    const sum = (f: (s: (typeof dataset.shards)[number]) => number) => dataset.shards.reduce((total, s) => total + f(s), 0);
+    expect(sum((s) => s.bytes.length)).toBe(manifest.totals.bytes);
+    expect(sum((s) => s.shard.massKeys.length)).toBe(manifest.totals.massGroups);
+    expect(sum((s) => s.shard.sequenceEnds.length)).toBe(manifest.totals.peptides);
+  });
+
+  it('the folder holds exactly the manifest and its shards', () => {
+    expect(readdirSync(out).sort()).toEqual(['manifest.json', ...dataset.shards.map((s) => s.entry.file)].sort());
+  });
+});
+
+describe('a second msgpack implementation (@msgpack/msgpack)', () => {
+  const COLUMNS = ['massKeys', 'groupEnds', 'sequenceEnds', 'accessionRefEnds', 'accessionRefs', 'accessionEnds'] as const;
+
+  /** Little-endian 32-bit integers of a bin value. */
+  const le = (bin: Uint8Array, signed: boolean) => {
+    const view = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+    return Array.from({ length: bin.length / 4 }, (_, i) => (signed ? view.getInt32(i * 4, true) : view.getUint32(i * 4, true)));
+  };
+
+  /** Fails on anything that is not a plain msgpack value (extension data, dates, maps, bigints...). */
+  const plain = (value: unknown, path = '$'): string[] => {
+    if (value === null || typeof value === 'string' || typeof value === 'boolean') return [];
+    if (typeof value === 'number') return Number.isInteger(value) ? [] : [`${path}: float`];
+    if (value instanceof Uint8Array) return value.constructor === Uint8Array ? [] : [`${path}: ${value.constructor.name}`];
+    if (Array.isArray(value)) return value.flatMap((v, i) => plain(v, `${path}[${i}]`));
+    if (value instanceof ExtData) return [`${path}: extension type ${value.type}`];
+    if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+      return Object.entries(value as object).flatMap(([k, v]) => plain(v, `${path}.${k}`));
+    }
+    return [`${path}: ${typeof value} ${Object.prototype.toString.call(value)}`];
+  };
+
+  /**
+   * Walks the msgpack bytes themselves and lists the type of every value: FORMAT.md allows map, array, str,
+   * bin and integers only. Returns the first offending format byte, or the count of values read.
+   */
+  const walk = (bytes: Uint8Array): { values: number; offending?: string } => {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let at = 0;
+    let values = 0;
+    const skip = (n: number) => (at += n);
+    const one = (): string | undefined => {
+      values++;
+      const b = bytes[at++];
+      if (b <= 0x7f || b >= 0xe0) return; // fixint
+      if (b >= 0x80 && b <= 0x8f) return many((b & 0x0f) * 2);
+      if (b >= 0x90 && b <= 0x9f) return many(b & 0x0f);
+      if (b >= 0xa0 && b <= 0xbf) return void skip(b & 0x1f);
+      switch (b) {
+        case 0xc4: return void skip(1 + bytes[at]); // bin 8
+        case 0xc5: return void skip(2 + view.getUint16(at));
+        case 0xc6: return void skip(4 + view.getUint32(at));
+        case 0xd9: return void skip(1 + bytes[at]); // str 8
+        case 0xda: return void skip(2 + view.getUint16(at));
+        case 0xdb: return void skip(4 + view.getUint32(at));
+        case 0xcc: case 0xd0: return void skip(1); // (u)int 8
+        case 0xcd: case 0xd1: return void skip(2);
+        case 0xce: case 0xd2: return void skip(4);
+        case 0xcf: case 0xd3: return void skip(8);
+        case 0xdc: { const n = view.getUint16(at); skip(2); return many(n); }
+        case 0xdd: { const n = view.getUint32(at); skip(4); return many(n); }
+        case 0xde: { const n = view.getUint16(at); skip(2); return many(2 * n); }
+        case 0xdf: { const n = view.getUint32(at); skip(4); return many(2 * n); }
+        default: return `0x${b.toString(16)} at byte ${at - 1}`; // nil, bool, float, ext, fixext, never used
+      }
+    };
+    const many = (n: number): string | undefined => {
+      for (let i = 0; i < n; i++) {
+        const bad = one();
+        if (bad) return bad;
+      }
+    };
+    const offending = one();
+    if (!offending && at !== bytes.length) return { values, offending: `${bytes.length - at} bytes after the map` };
+    return { values, offending };
+  };
+
+  it('decodes every shard to the same columns as runtime/format.ts decodeShard', () => {
+    for (const { entry, bytes, shard } of dataset.shards) {
+      const raw = decode(new Uint8Array(bytes)) as Record<string, unknown>; // a plain Uint8Array in, so bins come out as plain Uint8Arrays
+      expect(Object.getPrototypeOf(raw)).toBe(Object.prototype);
+      expect(Object.keys(raw).sort()).toEqual([...COLUMNS, 'accessions', 'formatVersion', 'sequences', 'taxIds'].sort());
+      expect(raw.formatVersion).toBe(1);
+      expect(raw.sequences).toBe(shard.sequences);
+      expect(raw.accessions).toBe(shard.accessions);
+      for (const column of [...COLUMNS, 'taxIds'] as const) {
+        const bin = raw[column];
+        expect(bin, `${entry.file} ${column}`).toBeInstanceOf(Uint8Array);
+        expect((bin as Uint8Array).length % 4).toBe(0);
+        const values = le(bin as Uint8Array, column === 'taxIds');
+        const decoded = Array.from(shard[column] as ArrayLike<number>);
+        if (values.length !== decoded.length || values.some((v, i) => v !== decoded[i])) {
+          expect.fail(`${entry.file} ${column}: @msgpack/msgpack and decodeShard disagree`);
+        }
+      }
+      expect(plain(raw)).toEqual([]);
+    }
+  });
+
+  it('the shard bytes use no msgpack extension (or other non-listed) types', () => {
+    for (const { entry, bytes } of dataset.shards) {
+      const { values, offending } = walk(bytes);
+      expect(offending, entry.file).toBeUndefined();
+      expect(values).toBe(1 + 2 * 10); // one map of ten entries, all scalars, strings or bins
+    }
+  });
+
+  it('the plain-value check and the byte walker themselves catch extension types', () => {
+    // {"t": fixext 4 of application type 5}; and a timestamp (type -1), which decodes to a Date.
+    expect(plain(decode(Uint8Array.from([0x81, 0xa1, 0x74, 0xd6, 0x05, 0, 0, 0, 1])))).toEqual(['$.t: extension type 5']);
+    expect(plain(decode(Uint8Array.from([0x81, 0xa1, 0x74, 0xd6, 0xff, 0, 0, 0, 1])))).toHaveLength(1);
+    // fixext 4 (0xd6) holding a timestamp, as a map value: {"t": ext}.
+    expect(walk(Uint8Array.from([0x81, 0xa1, 0x74, 0xd6, 0xff, 0, 0, 0, 1])).offending).toMatch(/0xd6/);
+    expect(walk(Uint8Array.from([0x81, 0xa1, 0x74, 0xc4, 0x02, 1, 2])).offending).toBeUndefined();
+  });
+});
+
+describe('determinism', () => {
+  it('an in-process build (threads: 0) is byte-identical to the worker-thread build', async () => {
+    const again = join(tempDir('sample-again'), 'out');
+    await build([SAMPLE], again, { threads: 0 });
+    const first = snapshot(out);
+    const second = snapshot(again);
+    expect([...second.keys()]).toEqual([...first.keys()]);
+    expect(second.get('manifest.json')!.equals(first.get('manifest.json')!)).toBe(true);
+    const differing = [...first].filter(([file, bytes]) => !second.get(file)!.equals(bytes!)).map(([file]) => file);
+    expect(differing).toEqual([]);
+  }, 120_000);
+});

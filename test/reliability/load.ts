@@ -1,7 +1,7 @@
 // `npm run load`: 60 s of mixed HTTP load (autocannon) against `npm start`'s server on 127.0.0.1 over the
 // bundled dataset: valid and invalid queries, narrow and wide ranges, dataset files, conditional requests.
 // Every request kind has an expected status; any other status is counted as unexpected (must be 0).
-// Reports latency percentiles, server RSS before/after (/proc/<pid>/status) and the longest event-loop
+// Reports latency percentiles, server RSS before/after and every 5 s (/proc/<pid>/status) and the longest event-loop
 // stall measured inside the server (LOOP_MONITOR=1, read on SIGUSR2), and writes them into RELIABILITY.md.
 // Options: --seconds N (default 60), --connections N (default 16), --no-write.
 // test/hard-load.test.ts runs the same code for ~3 s.
@@ -40,6 +40,8 @@ export interface LoadFigures {
   rssBeforeMb: number;
   rssAfterMb: number;
   rssPeakMb: number;
+  /** Server RSS sampled every 5 s during the run (MB), to show whether it levels off. */
+  rssSeriesMb: number[];
   loop: { maxMs: number; p99Ms: number; meanMs: number };
 }
 
@@ -179,6 +181,8 @@ export async function runLoad(options: { dir: string; seconds: number; connectio
     const examples: string[] = [];
     let unexpected = 0;
     let next = 0;
+    const rssSeriesMb: number[] = [];
+    const sampler = setInterval(() => rssSeriesMb.push(rssMb(child.pid!)), 5000);
     const result = await autocannon({
       url: `http://127.0.0.1:${port}`,
       connections,
@@ -206,6 +210,7 @@ export async function runLoad(options: { dir: string; seconds: number; connectio
         },
       ],
     });
+    clearInterval(sampler);
     const loop = await loopReport();
     return {
       seconds: options.seconds,
@@ -222,11 +227,21 @@ export async function runLoad(options: { dir: string; seconds: number; connectio
       rssBeforeMb,
       rssAfterMb: rssMb(child.pid!),
       rssPeakMb: peakRssMb(child.pid!),
+      rssSeriesMb,
       loop,
     };
   } finally {
     child.kill('SIGTERM');
   }
+}
+
+/** RSS change from the middle sample to the last one: near zero once the shard cache has filled. */
+function rssGrowth(series: number[]): { text: string; fraction: number } {
+  if (series.length < 2) return { text: 'n/a (run too short)', fraction: 0 };
+  const mid = series[Math.floor(series.length / 2)];
+  const last = series[series.length - 1];
+  const fraction = (last - mid) / mid;
+  return { text: `${mid.toFixed(0)} MB → ${last.toFixed(0)} MB (${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %)`, fraction };
 }
 
 function report(f: LoadFigures): string {
@@ -247,6 +262,8 @@ function report(f: LoadFigures): string {
     `| connection errors / timeouts | ${f.errors} / ${f.timeouts} |`,
     `| latency p50 / p90 / p99 / p99.9 / max | ${f.latency.p50} / ${f.latency.p90} / ${f.latency.p99} / ${f.latency.p999} / ${f.latency.max} ms (mean ${f.latency.mean.toFixed(1)} ms) |`,
     `| server RSS before → after (peak) | ${f.rssBeforeMb.toFixed(0)} MB → ${f.rssAfterMb.toFixed(0)} MB (${f.rssPeakMb.toFixed(0)} MB) |`,
+    `| server RSS every 5 s | ${f.rssSeriesMb.map((v) => v.toFixed(0)).join(', ')} MB |`,
+    `| RSS growth over the second half of the run | ${rssGrowth(f.rssSeriesMb).text} |`,
     `| **event-loop stall (max)** | **${f.loop.maxMs} ms** (p99 ${f.loop.p99Ms} ms, mean ${f.loop.meanMs} ms) |`,
     '',
     '| request kind | expected status | responses | statuses seen |',
@@ -260,7 +277,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = await runLoad({ dir: await bundledDataset(), seconds: Number(values.seconds), connections: Number(values.connections) });
   console.log(JSON.stringify(figures, null, 1));
   if (!values['no-write']) writeSection('Load', report(figures));
-  const ok = figures.unexpected === 0 && figures.errors === 0 && figures.timeouts === 0 && figures.loop.maxMs < 100;
-  if (!ok) console.error('load: FAILED (unexpected statuses, errors, or an event-loop stall of 100 ms or more)');
+  const flat = rssGrowth(figures.rssSeriesMb).fraction < 0.1;
+  const ok = figures.unexpected === 0 && figures.errors === 0 && figures.timeouts === 0 && figures.loop.maxMs < 100 && flat;
+  if (!ok) console.error('load: FAILED (unexpected statuses, errors, an event-loop stall of 100 ms or more, or RSS still growing by 10 % or more in the second half)');
   process.exitCode = ok ? 0 : 1;
 }

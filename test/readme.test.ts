@@ -1,0 +1,54 @@
+// The README's API examples are real: every `$ curl 'http://localhost:8888/...'` line followed by its printed
+// answer is replayed through the handler over the bundled dataset (built as `npm start` builds it), and the
+// answer must equal the printed one, `memory` and `duration` aside (they differ on every run).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Handler } from '../runtime/handler.js';
+import { call, folderHandler, stable } from './helpers/api.js';
+import { bundledDataset, REPO } from './helpers/hard-datasets.js';
+
+interface Example {
+  path: string;
+  printed: string;
+}
+
+/** `$ curl '<url>'` lines of the README, each with the line printed under it. */
+function examples(readme: string): Example[] {
+  const lines = readme.split('\n');
+  const found: Example[] = [];
+  lines.forEach((line, i) => {
+    const m = /^\s+\$ curl '(http:\/\/localhost:8888)(\/[^']*)'$/.exec(line);
+    if (m) found.push({ path: m[2], printed: lines[i + 1].trim() });
+  });
+  return found;
+}
+
+const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+const cases = examples(readme);
+let handler: Handler;
+
+beforeAll(async () => {
+  handler = folderHandler(await bundledDataset());
+}, 180_000);
+
+describe("the README's curl examples", () => {
+  it('are found (one per endpoint at least, and the errors)', () => {
+    const paths = cases.map((c) => c.path.split('?')[0]);
+    expect(new Set(paths)).toEqual(new Set(['/search.php', '/search-peptide.php', '/search-taxonomy.php']));
+    expect(cases.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each(cases.map((c) => [c.path, c]))('%s prints what the service answers', async (_path, example) => {
+    const { printed, path } = example as Example;
+    const got = await call(handler, path);
+    const expected = JSON.parse(printed) as Record<string, unknown>;
+    if ('error' in expected) {
+      expect(got.status).toBe(400);
+      expect(got.body).toEqual(expected);
+    } else {
+      expect(got.status).toBe(200);
+      expect(stable(got.body)).toEqual(stable(expected));
+    }
+  });
+});

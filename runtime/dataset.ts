@@ -3,6 +3,8 @@
 import { createHash } from 'node:crypto';
 import pLimit from 'p-limit';
 import { decodeShard, FORMAT_NAME, FORMAT_VERSION, tilingViolation, type IndexPage, type IndexPageEntry, type Manifest, type Shard, type ShardEntry } from './format.js';
+import { entryJson, entryJsonBytes, type EntryJson } from './entryJson.js';
+import type { EntryShape } from './params.js';
 import { ShardIndex } from './shardIndex.js';
 import { SourceError, type ShardSource } from './source.js';
 
@@ -14,6 +16,13 @@ export class DatasetError extends Error {
   ) {
     super(message);
   }
+}
+
+/** A decoded shard in the cache, with the entry JSON built from it so far; cost = bytes charged for both. */
+interface CacheEntry {
+  shard: Shard;
+  cost: number;
+  json: Partial<Record<EntryShape, EntryJson>>;
 }
 
 export interface DatasetOptions {
@@ -36,12 +45,15 @@ function getWithin(source: ShardSource, file: string, ms: number): Promise<Uint8
   return Promise.race([source.get(file), timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Decoded shards take about this many times their file size in memory (strings and typed columns). */
+/** Decoded shards take about this many times their file size in memory (strings and typed columns); their
+ * entry JSON (entryJson.ts) is charged at its own size when it is built. */
 const DECODED_PER_FILE_BYTE = 2;
 
 export class Dataset {
   readonly index: ShardIndex;
-  private cache = new Map<string, { shard: Shard; cost: number }>();
+  private cache = new Map<string, CacheEntry>();
+  /** The cache key of each shard object still in the cache. */
+  private fileOf = new WeakMap<Shard, string>();
   private cachedBytes = 0;
   private loading = new Map<string, Promise<Shard>>();
   private limit: ReturnType<typeof pLimit>;
@@ -130,11 +142,36 @@ export class Dataset {
     return shard;
   }
 
+  /**
+   * The entries of a shard as JSON in `shape`: built on first use and kept with the shard while it stays
+   * in the cache, its bytes added to the shard's cost (a shard no longer cached gets a fresh, unkept copy).
+   */
+  entryJson(shard: Shard, shape: EntryShape): EntryJson {
+    const file = this.fileOf.get(shard);
+    const cached = file === undefined ? undefined : this.cache.get(file);
+    if (!cached || cached.shard !== shard) return entryJson(shard, shape);
+    let json = cached.json[shape];
+    if (!json) {
+      json = cached.json[shape] = entryJson(shard, shape);
+      cached.cost += entryJsonBytes(json);
+      this.cachedBytes += entryJsonBytes(json);
+      this.evict(file!);
+    }
+    return json;
+  }
+
   private remember(file: string, shard: Shard, cost: number): void {
-    this.cache.set(file, { shard, cost });
+    this.cache.set(file, { shard, cost, json: {} });
+    this.fileOf.set(shard, file);
     this.cachedBytes += cost;
+    this.evict(file);
+  }
+
+  /** Drops least recently used shards until the cache fits its budget; never `keep`. */
+  private evict(keep: string): void {
     for (const [oldest, { cost }] of this.cache) {
-      if (this.cachedBytes <= this.cacheBytes || oldest === file) break;
+      if (this.cachedBytes <= this.cacheBytes) break;
+      if (oldest === keep) continue;
       this.cache.delete(oldest);
       this.cachedBytes -= cost;
     }

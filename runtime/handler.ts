@@ -3,7 +3,7 @@
 import { Dataset, DatasetError, type DatasetOptions } from './dataset.js';
 import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
 import { ApiError, ENDPOINTS, parseQuery, type Endpoint } from './params.js';
-import { envelopeJson, errorAnswer, formatDuration, formatMemory, groupJson, jsonTextAnswer, toResponse, type Answer } from './respond.js';
+import { errorAnswer, formatDuration, formatMemory, jsonTextAnswer, successJson, toResponse, type Answer } from './respond.js';
 import { searchRange } from './search.js';
 import type { ShardSource } from './source.js';
 
@@ -52,9 +52,8 @@ export async function answer(endpoint: Endpoint, call: Call, dataset: OpenDatase
       return { status: 304, headers: { 'Access-Control-Allow-Origin': '*', ...cacheHeaders }, body: null };
     }
     const { totalResult, groups } = await searchRange(data, query.lowKey, query.highKey, query.page, query.pageSize);
-    const result = groups.map((g) => groupJson(g, endpoint.entries));
-    const envelope = { totalResult, memory: formatMemory(), duration: formatDuration(performance.now() - started), page: query.page, pageSize: query.pageSize };
-    return jsonTextAnswer(200, envelopeJson(envelope, result), cacheHeaders, head);
+    const envelope = () => ({ totalResult, memory: formatMemory(), duration: formatDuration(performance.now() - started), page: query.page, pageSize: query.pageSize });
+    return jsonTextAnswer(200, successJson(groups, (shard) => data.entryJson(shard, endpoint.entries), envelope), cacheHeaders, head);
   } catch (e) {
     if (e instanceof ApiError || e instanceof DatasetError) return errorAnswer(e.status, e.message, {}, head);
     // Never a stack trace or a path: the detail goes to the log only.

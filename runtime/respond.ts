@@ -1,5 +1,6 @@
 // Building the API's answers: the envelope, its entries per endpoint, headers, and JSON error bodies.
-import { accessionOf, accessionRefsOf, sequenceOf } from './format.js';
+import { AsciiWriter, type EntryJson } from './entryJson.js';
+import type { Shard } from './format.js';
 import { formatMassKey } from './keys.js';
 import type { EntryShape } from './params.js';
 import type { GroupRef } from './search.js';
@@ -28,24 +29,34 @@ export function formatMemory(): string {
   return memory.text;
 }
 
+const writer = new AsciiWriter();
+
+/** Room for the envelope's fields in front of `result` (they take under 150 bytes). */
+const HEADROOM = 256;
+
 /**
- * One mass group as JSON text, `{"<mass>":[{"seq":..,"acc":[..]}, ..]}` (or `accsTax` entries), written
- * directly rather than through objects and JSON.stringify (3× faster). Sequences are upper-case letters
- * (decodeShard checks it); accessions are JSON-encoded.
+ * The success body: the envelope's fields in the original's order, then `result`, one object per group:
+ * `[{"<mass>":[{"seq":..,"acc":[..]}, ..]}, ..]`, or `accsTax` entries, copied from each shard's entry
+ * JSON in the endpoint's shape (`entries`). `envelope` is called once the result is written, so that its
+ * duration includes the writing.
  */
-export function groupJson({ shard, group }: GroupRef, shape: EntryShape): string {
-  let out = `{"${formatMassKey(shard.massKeys[group])}":[`;
-  const first = group === 0 ? 0 : shard.groupEnds[group - 1];
-  for (let p = first; p < shard.groupEnds[group]; p++) {
-    out += `${p > first ? ',' : ''}{"seq":"${sequenceOf(shard, p)}","${shape}":[`;
-    const refs = accessionRefsOf(shard, p);
-    for (let i = 0; i < refs.length; i++) {
-      const acc = JSON.stringify(accessionOf(shard, refs[i]));
-      out += `${i > 0 ? ',' : ''}${shape === 'acc' ? acc : `{"acc":${acc},"taxId":${shard.taxIds[refs[i]]}}`}`;
-    }
-    out += ']}';
-  }
-  return out + ']}';
+export function successJson(groups: readonly GroupRef[], entries: (shard: Shard) => EntryJson, envelope: () => Envelope): Uint8Array<ArrayBuffer> {
+  const w = writer;
+  w.start(HEADROOM);
+  w.write('[');
+  groups.forEach(({ shard, group }, g) => {
+    const json = entries(shard);
+    w.write(g > 0 ? ',{"' : '{"');
+    w.write(formatMassKey(shard.massKeys[group]));
+    w.write('":[');
+    const first = group === 0 ? 0 : shard.groupEnds[group - 1];
+    const last = shard.groupEnds[group] - 1;
+    w.copy(json.bytes, first === 0 ? 0 : json.ends[first - 1], json.ends[last] - 1); // without the last comma
+    w.write(']}');
+  });
+  w.write(']}');
+  const e = envelope();
+  return w.take(`{"totalResult":${e.totalResult},"memory":${JSON.stringify(e.memory)},"duration":"${e.duration}","page":${e.page},"pageSize":${e.pageSize},"result":`, HEADROOM);
 }
 
 export interface Envelope {
@@ -56,24 +67,19 @@ export interface Envelope {
   pageSize: number;
 }
 
-/** The success body: the envelope's fields in the original's order, then `result` (groups as JSON text). */
-export function envelopeJson(e: Envelope, groups: string[]): string {
-  return `{"totalResult":${e.totalResult},"memory":${JSON.stringify(e.memory)},"duration":"${e.duration}","page":${e.page},"pageSize":${e.pageSize},"result":[${groups.join(',')}]}`;
-}
-
 /** An answer before any platform wraps it: the Fetch API's Response, or Node's ServerResponse. */
 export interface Answer {
   status: number;
   headers: Record<string, string>;
-  /** The JSON text; null for HEAD and 304. */
-  body: string | null;
+  /** The JSON text (success bodies as its ASCII bytes); null for HEAD and 304. */
+  body: string | Uint8Array<ArrayBuffer> | null;
 }
 
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}, head = false): Answer {
   return jsonTextAnswer(status, JSON.stringify(body), headers, head);
 }
 
-export function jsonTextAnswer(status: number, json: string, headers: Record<string, string> = {}, head = false): Answer {
+export function jsonTextAnswer(status: number, json: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}, head = false): Answer {
   return { status, headers: { ...COMMON_HEADERS, ...headers }, body: head ? null : json };
 }
 

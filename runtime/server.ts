@@ -85,9 +85,13 @@ export async function start(): Promise<void> {
     });
   }
   if (process.env.LOOP_MONITOR === '1') monitorLoop();
-  const answerer = createAnswerer(datasetOnce(() => new FileSource(dir)));
+  const cacheBytes = Number(process.env.SHARD_CACHE_BYTES ?? 256 * 2 ** 20);
+  if (!Number.isFinite(cacheBytes) || cacheBytes < 0) throw new Error(`SHARD_CACHE_BYTES must be a number of bytes, not ${process.env.SHARD_CACHE_BYTES}`);
+  const answerer = createAnswerer(datasetOnce(() => new FileSource(dir), { cacheBytes }));
   const server = createServer(createListener(dir, answerer));
   server.listen(port, () => process.stderr.write(`serving ${dir} on http://localhost:${port}/search.php\n`));
+  // Stop on SIGTERM/SIGINT with a normal exit (exit handlers run: the loop monitor's report, --cpu-prof).
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => server.close() && process.exit(0));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -14,9 +14,9 @@ export interface HttpRun {
 }
 
 /** Starts the local server (same entry as npm start) on `port` over `dir`; resolves once it listens. */
-export function startServer(dir: string, port: number): Promise<ChildProcess> {
+export function startServer(dir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/server.ts'], {
-    env: { ...process.env, SHARDS_DIR: dir, PORT: String(port) },
+    env: { ...process.env, SHARDS_DIR: dir, PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   return new Promise((resolve, reject) => {
@@ -38,13 +38,16 @@ export function rssMb(pid: number): number {
   }
 }
 
-/** Drives `paths` round-robin at the server for `seconds` with `connections` concurrent connections. */
-export async function load(port: number, paths: string[], seconds: number, connections = 16): Promise<Omit<HttpRun, 'rssBeforeMb' | 'rssAfterMb'>> {
+/**
+ * Drives `paths` round-robin at the server for `seconds` with `connections` concurrent connections, or, with
+ * `amount`, for that many requests (a warm-up pass over every path).
+ */
+export async function load(port: number, paths: string[], seconds: number, connections = 16, amount?: number): Promise<Omit<HttpRun, 'rssBeforeMb' | 'rssAfterMb'>> {
   let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
-    duration: seconds,
+    ...(amount ? { amount } : { duration: seconds }),
     requests: [{ setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length] }) }],
   });
   return {

@@ -1,0 +1,113 @@
+// JSON text of a shard's peptide entries, built once per cached shard and entry shape: every peptide's
+// `{"seq":..,"acc":[..]}` (or `"accsTax":[{"acc":..,"taxId":..}]`) back to back, each followed by a comma.
+// A group's peptides are consecutive, so a page copies each mass group's entries with one native copy
+// instead of writing tens of thousands of accessions character by character on every request. The Dataset
+// keeps them with the shard in its cache (Dataset.entryJson), charged to the cache budget.
+import { accessionOf, type Shard } from './format.js';
+import type { EntryShape } from './params.js';
+
+/** ASCII text written into one growing byte buffer. */
+export class AsciiWriter {
+  private bytes: Buffer;
+  length = 0;
+
+  constructor(initialBytes = 1 << 16) {
+    this.bytes = Buffer.allocUnsafe(initialBytes);
+  }
+
+  private reserve(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.length + n));
+    this.bytes.copy(grown, 0, 0, this.length);
+    this.bytes = grown;
+  }
+
+  /** Characters start..end of `text`, which must be ASCII. */
+  write(text: string, start = 0, end = text.length): void {
+    this.reserve(end - start);
+    const bytes = this.bytes;
+    let at = this.length;
+    for (let i = start; i < end; i++) bytes[at++] = text.charCodeAt(i);
+    this.length = at;
+  }
+
+  /** Bytes start..end of `source` (ASCII), in one native copy. */
+  copy(source: Uint8Array, start: number, end: number): void {
+    this.reserve(end - start);
+    this.bytes.set(source.subarray(start, end), this.length);
+    this.length += end - start;
+  }
+
+  /** Starts a text, keeping `headroom` bytes free in front of it for a prefix written last. */
+  start(headroom: number): void {
+    this.length = headroom;
+  }
+
+  /** `prefix` (ASCII, at most `headroom` long) and the bytes written since start(headroom), copied out. */
+  take(prefix: string, headroom: number): Uint8Array<ArrayBuffer> {
+    if (prefix.length > headroom) throw new Error('prefix longer than its headroom');
+    const from = headroom - prefix.length;
+    for (let i = 0; i < prefix.length; i++) this.bytes[from + i] = prefix.charCodeAt(i);
+    return this.takeBytes(from);
+  }
+
+  /** A copy of the bytes written from `from` on, and an empty writer. */
+  takeBytes(from = 0): Uint8Array<ArrayBuffer> {
+    const bytes = new Uint8Array(this.length - from);
+    bytes.set(this.bytes.subarray(from, this.length));
+    this.clear();
+    return bytes;
+  }
+
+  private clear(): void {
+    this.length = 0;
+    if (this.bytes.length > 1 << 24) this.bytes = Buffer.allocUnsafe(1 << 16); // do not keep a huge buffer
+  }
+}
+
+/** A shard's entries as JSON: entry p is bytes[ends[p-1] ?? 0 .. ends[p]), its trailing comma included. */
+export interface EntryJson {
+  bytes: Uint8Array;
+  ends: Uint32Array;
+}
+
+/** Accession tables that can be copied between quotes as they are: printable ASCII without `"` or `\`. */
+const PLAIN_ACCESSIONS = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/** JSON string literal of any text, in ASCII (other characters as \u escapes). */
+const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+const builder = new AsciiWriter();
+
+/** Every entry of `shard` in `shape`, as JSON. Sequences are upper-case letters (decodeShard checks it). */
+export function entryJson(shard: Shard, shape: EntryShape): EntryJson {
+  const w = builder;
+  const plain = PLAIN_ACCESSIONS.test(shard.accessions);
+  const peptides = shard.sequenceEnds.length;
+  const ends = new Uint32Array(peptides);
+  for (let p = 0; p < peptides; p++) {
+    w.write('{"seq":"');
+    w.write(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
+    w.write(shape === 'acc' ? '","acc":[' : '","accsTax":[');
+    const firstRef = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
+    for (let r = firstRef; r < shard.accessionRefEnds[p]; r++) {
+      const a = shard.accessionRefs[r];
+      if (r > firstRef) w.write(',');
+      if (shape === 'accsTax') w.write('{"acc":');
+      if (plain) {
+        w.write('"');
+        w.write(shard.accessions, a === 0 ? 0 : shard.accessionEnds[a - 1], shard.accessionEnds[a]);
+        w.write('"');
+      } else {
+        w.write(asciiJson(accessionOf(shard, a)));
+      }
+      if (shape === 'accsTax') w.write(`,"taxId":${shard.taxIds[a]}}`);
+    }
+    w.write(']},');
+    ends[p] = w.length;
+  }
+  return { bytes: w.takeBytes(), ends };
+}
+
+/** Memory an EntryJson holds. */
+export const entryJsonBytes = (json: EntryJson) => json.bytes.byteLength + json.ends.byteLength;

@@ -1,0 +1,147 @@
+// The answer body written from per-shard entry JSON (runtime/entryJson.ts, runtime/respond.ts successJson)
+// equals the same answer built from plain objects with JSON.stringify, for both entry shapes, any run of
+// groups, and accessions that need escaping (quotes, backslashes, control and non-ASCII characters).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Dataset } from '../runtime/dataset.js';
+import { entryJson } from '../runtime/entryJson.js';
+import { accessionOf, sequenceOf, type Shard } from '../runtime/format.js';
+import { formatMassKey } from '../runtime/keys.js';
+import type { EntryShape } from '../runtime/params.js';
+import { successJson, type Envelope } from '../runtime/respond.js';
+import { FileSource } from '../runtime/source.js';
+import { smallShardsDataset } from './helpers/hard-datasets.js';
+
+/** A shard from plain lists: groups of [massKey, [[sequence, accessionIndexes]]] over an accession table. */
+function shardOf(table: [string, number][], groups: [number, [string, number[]][]][]): Shard {
+  const peptides = groups.flatMap(([, ps]) => ps);
+  const cumulative = (lengths: number[]) => Uint32Array.from(lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0)));
+  return {
+    massKeys: Uint32Array.from(groups.map(([key]) => key)),
+    groupEnds: cumulative(groups.map(([, ps]) => ps.length)),
+    sequences: peptides.map(([seq]) => seq).join(''),
+    sequenceEnds: cumulative(peptides.map(([seq]) => seq.length)),
+    accessionRefEnds: cumulative(peptides.map(([, refs]) => refs.length)),
+    accessionRefs: Uint32Array.from(peptides.flatMap(([, refs]) => refs)),
+    accessions: table.map(([acc]) => acc).join(''),
+    accessionEnds: cumulative(table.map(([acc]) => acc.length)),
+    taxIds: Int32Array.from(table.map(([, taxId]) => taxId)),
+  };
+}
+
+/** The same answer through objects and JSON.stringify. */
+function expected(shard: Shard, groups: number[], shape: EntryShape, e: Envelope): unknown {
+  const result = groups.map((g) => {
+    const entries = [];
+    for (let p = g === 0 ? 0 : shard.groupEnds[g - 1]; p < shard.groupEnds[g]; p++) {
+      const refs = [...shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p])];
+      entries.push(
+        shape === 'acc'
+          ? { seq: sequenceOf(shard, p), acc: refs.map((a) => accessionOf(shard, a)) }
+          : { seq: sequenceOf(shard, p), accsTax: refs.map((a) => ({ acc: accessionOf(shard, a), taxId: shard.taxIds[a] })) },
+      );
+    }
+    return { [formatMassKey(shard.massKeys[g])]: entries };
+  });
+  return { ...e, result };
+}
+
+const envelope: Envelope = { totalResult: 3, memory: '41 MB', duration: '00:00:00.001', page: 1, pageSize: 10 };
+const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+
+const plain = shardOf(
+  [['A0A023GPI8', 9606], ['P69905', 9606], ['Q9XYZ1', -1]],
+  [
+    [7993600, [['PEPTIDE', [0, 1]]]],
+    [8024007, [['SAMPLER', [2]], ['SAMPLRE', [0, 1, 2]]]],
+    [10003783, [['EWECFCGK', [1]]]],
+  ],
+);
+const odd = shardOf(
+  [['acc"quote', 1], ['back\\slash', 2], ['tab\there', 3], ['caf\u00e9', 4], ['\u{1F9EA}x', 5], ['</script>', 6]],
+  [
+    [5000000, [['AAAAAK', [0, 1, 2]]]],
+    [5000001, [['CCCCCK', [3, 4, 5]], ['DDDDDK', [5]]]],
+  ],
+);
+
+describe('successJson over entry JSON', () => {
+  for (const [name, shard] of [['plain accessions', plain], ['accessions that need escaping', odd]] as const) {
+    for (const shape of ['acc', 'accsTax'] as const) {
+      it(`${name}, ${shape}: every run of consecutive groups equals the JSON.stringify answer`, () => {
+        const count = shard.massKeys.length;
+        for (let from = 0; from < count; from++) {
+          for (let to = from; to <= count; to++) {
+            const groups = Array.from({ length: to - from }, (_, i) => from + i);
+            const body = text(successJson(groups.map((group) => ({ shard, group })), (s) => entryJson(s, shape), () => envelope));
+            expect(/^[\x20-\x7e]*$/.test(body)).toBe(true); // ASCII only: non-ASCII is \u-escaped
+            expect(JSON.parse(body)).toEqual(expected(shard, groups, shape, envelope));
+          }
+        }
+      });
+    }
+  }
+
+  it('keeps the envelope fields in the original order, before result', () => {
+    const body = text(successJson([{ shard: plain, group: 1 }], (s) => entryJson(s, 'acc'), () => envelope));
+    expect(body.startsWith('{"totalResult":3,"memory":"41 MB","duration":"00:00:00.001","page":1,"pageSize":10,"result":[{"802.4007":')).toBe(true);
+  });
+
+  it('lays out one entry per peptide, each ending in a comma', () => {
+    const { bytes, ends } = entryJson(plain, 'acc');
+    expect(ends).toHaveLength(plain.sequenceEnds.length);
+    expect(ends[ends.length - 1]).toBe(bytes.length);
+    expect(text(bytes)).toBe('{"seq":"PEPTIDE","acc":["A0A023GPI8","P69905"]},{"seq":"SAMPLER","acc":["Q9XYZ1"]},{"seq":"SAMPLRE","acc":["A0A023GPI8","P69905","Q9XYZ1"]},{"seq":"EWECFCGK","acc":["P69905"]},');
+  });
+
+  it('an empty page is an empty result array', () => {
+    expect(JSON.parse(text(successJson([], (s) => entryJson(s, 'accsTax'), () => ({ ...envelope, totalResult: 0 }))))).toEqual({ ...envelope, totalResult: 0, result: [] });
+  });
+});
+
+describe('Dataset.entryJson: kept with the cached shard and charged to the cache budget', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await smallShardsDataset();
+  }, 180_000);
+
+  // The cache's bookkeeping, read for these checks only.
+  const internals = (d: Dataset) => d as unknown as { cachedBytes: number; cache: Map<string, { cost: number }> };
+
+  it('is built once per shard and shape, and its bytes are added to the cache', async () => {
+    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 30 });
+    const located = await dataset.index.shardOfGroup(100);
+    const shard = await dataset.shard(located.entry);
+    const before = internals(dataset).cachedBytes;
+    const acc = dataset.entryJson(shard, 'acc');
+    expect(dataset.entryJson(shard, 'acc')).toBe(acc);
+    expect(internals(dataset).cachedBytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength);
+    const tax = dataset.entryJson(shard, 'accsTax');
+    expect(tax).not.toBe(acc);
+    expect(internals(dataset).cachedBytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength + tax.bytes.byteLength + tax.ends.byteLength);
+    expect(text(tax.bytes)).toBe(text(entryJson(shard, 'accsTax').bytes));
+  });
+
+  it('stays within the budget: building entry JSON evicts older shards, never the one in use', async () => {
+    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 64 * 1024 });
+    const shards = [];
+    for (let g = 0; g < dataset.index.groupCount && shards.length < 200; g += 997) shards.push(await dataset.shard((await dataset.index.shardOfGroup(g)).entry));
+    let largest = 0;
+    for (const shard of shards) {
+      const json = dataset.entryJson(shard, 'accsTax');
+      const entry = [...internals(dataset).cache.values()].at(-1)!;
+      largest = Math.max(largest, entry.cost);
+      expect(internals(dataset).cachedBytes).toBeLessThanOrEqual(64 * 1024 + largest);
+      expect(json.ends).toHaveLength(shard.sequenceEnds.length);
+    }
+    expect(internals(dataset).cache.size).toBeLessThan(shards.length);
+  });
+
+  it('a shard no longer cached still gets correct entry JSON, not kept', async () => {
+    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 0 });
+    const shard = await dataset.shard((await dataset.index.shardOfGroup(0)).entry);
+    await dataset.shard((await dataset.index.shardOfGroup(dataset.index.groupCount - 1)).entry); // evicts it
+    const json = dataset.entryJson(shard, 'acc');
+    expect(text(json.bytes)).toBe(text(entryJson(shard, 'acc').bytes));
+    expect(dataset.entryJson(shard, 'acc')).not.toBe(json);
+  });
+});

@@ -22,6 +22,8 @@ export class DatasetError extends Error {
 interface CacheEntry {
   shard: Shard;
   cost: number;
+  /** Times the shard was taken from the cache. */
+  hits: number;
   json: Partial<Record<EntryShape, EntryJson>>;
 }
 
@@ -118,6 +120,7 @@ export class Dataset {
   shard(entry: ShardEntry): Promise<Shard> {
     const cached = this.cache.get(entry.file);
     if (cached) {
+      cached.hits++;
       this.cache.delete(entry.file);
       this.cache.set(entry.file, cached);
       return Promise.resolve(cached.shard);
@@ -143,15 +146,19 @@ export class Dataset {
   }
 
   /**
-   * The entries of a shard as JSON in `shape`: built on first use and kept with the shard while it stays
-   * in the cache, its bytes added to the shard's cost (a shard no longer cached gets a fresh, unkept copy).
+   * The entries of a cached shard as JSON in `shape`, once the shard has been asked for again after its
+   * load and the cache has room: built then and kept with the shard while it stays in the cache, its bytes
+   * added to the shard's cost. Otherwise undefined, and the answer writes the few entries it needs directly.
    */
-  entryJson(shard: Shard, shape: EntryShape): EntryJson {
+  entryJson(shard: Shard, shape: EntryShape): EntryJson | undefined {
     const file = this.fileOf.get(shard);
     const cached = file === undefined ? undefined : this.cache.get(file);
-    if (!cached || cached.shard !== shard) return entryJson(shard, shape);
+    if (!cached || cached.shard !== shard) return undefined;
     let json = cached.json[shape];
     if (!json) {
+      // Only for shards used again, and only while it fits without evicting (its size is at most about the
+      // decoded shard's): under a cache that keeps evicting, building it would cost more than it saves.
+      if (cached.hits === 0 || this.cachedBytes + cached.cost > this.cacheBytes) return undefined;
       json = cached.json[shape] = entryJson(shard, shape);
       cached.cost += entryJsonBytes(json);
       this.cachedBytes += entryJsonBytes(json);
@@ -161,7 +168,7 @@ export class Dataset {
   }
 
   private remember(file: string, shard: Shard, cost: number): void {
-    this.cache.set(file, { shard, cost, json: {} });
+    this.cache.set(file, { shard, cost, hits: 0, json: {} });
     this.fileOf.set(shard, file);
     this.cachedBytes += cost;
     this.evict(file);

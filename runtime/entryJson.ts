@@ -2,7 +2,8 @@
 // `{"seq":..,"acc":[..]}` (or `"accsTax":[{"acc":..,"taxId":..}]`) back to back, each followed by a comma.
 // A group's peptides are consecutive, so a page copies each mass group's entries with one native copy
 // instead of writing tens of thousands of accessions character by character on every request. The Dataset
-// keeps them with the shard in its cache (Dataset.entryJson), charged to the cache budget.
+// builds them for shards used more than once and keeps them with the shard, charged to the cache budget;
+// other answers write their entries directly (writeEntries, the same code).
 import { accessionOf, type Shard } from './format.js';
 import type { EntryShape } from './params.js';
 
@@ -51,6 +52,11 @@ export class AsciiWriter {
     return this.takeBytes(from);
   }
 
+  /** Drops the last `n` bytes written. */
+  unwrite(n: number): void {
+    this.length -= n;
+  }
+
   /** A copy of the bytes written from `from` on, and an empty writer. */
   takeBytes(from = 0): Uint8Array<ArrayBuffer> {
     const bytes = new Uint8Array(this.length - from);
@@ -79,13 +85,13 @@ const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff
 
 const builder = new AsciiWriter();
 
-/** Every entry of `shard` in `shape`, as JSON. Sequences are upper-case letters (decodeShard checks it). */
-export function entryJson(shard: Shard, shape: EntryShape): EntryJson {
-  const w = builder;
-  const plain = PLAIN_ACCESSIONS.test(shard.accessions);
-  const peptides = shard.sequenceEnds.length;
-  const ends = new Uint32Array(peptides);
-  for (let p = 0; p < peptides; p++) {
+/**
+ * Writes the entries of peptides from..to-1 of `shard` in `shape`, each followed by a comma, and records
+ * where each one ends in `ends` when given. Sequences are upper-case letters (decodeShard checks it).
+ */
+export function writeEntries(w: AsciiWriter, shard: Shard, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
+  const plain = isPlain(shard);
+  for (let p = from; p < to; p++) {
     w.write('{"seq":"');
     w.write(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
     w.write(shape === 'acc' ? '","acc":[' : '","accsTax":[');
@@ -104,9 +110,23 @@ export function entryJson(shard: Shard, shape: EntryShape): EntryJson {
       if (shape === 'accsTax') w.write(`,"taxId":${shard.taxIds[a]}}`);
     }
     w.write(']},');
-    ends[p] = w.length;
+    if (ends) ends[p] = w.length;
   }
-  return { bytes: w.takeBytes(), ends };
+}
+
+const plainShards = new WeakMap<Shard, boolean>();
+
+function isPlain(shard: Shard): boolean {
+  let plain = plainShards.get(shard);
+  if (plain === undefined) plainShards.set(shard, (plain = PLAIN_ACCESSIONS.test(shard.accessions)));
+  return plain;
+}
+
+/** Every entry of `shard` in `shape`, as JSON. */
+export function entryJson(shard: Shard, shape: EntryShape): EntryJson {
+  const ends = new Uint32Array(shard.sequenceEnds.length);
+  writeEntries(builder, shard, shape, 0, ends.length, ends);
+  return { bytes: builder.takeBytes(), ends };
 }
 
 /** Memory an EntryJson holds. */

@@ -53,7 +53,7 @@ export async function answer(endpoint: Endpoint, call: Call, dataset: OpenDatase
     }
     const { totalResult, groups } = await searchRange(data, query.lowKey, query.highKey, query.page, query.pageSize);
     const envelope = () => ({ totalResult, memory: formatMemory(), duration: formatDuration(performance.now() - started), page: query.page, pageSize: query.pageSize });
-    return jsonTextAnswer(200, successJson(groups, (shard) => data.entryJson(shard, endpoint.entries), envelope), cacheHeaders, head);
+    return jsonTextAnswer(200, successJson(groups, endpoint.entries, (shard) => data.entryJson(shard, endpoint.entries), envelope), cacheHeaders, head);
   } catch (e) {
     if (e instanceof ApiError || e instanceof DatasetError) return errorAnswer(e.status, e.message, {}, head);
     // Never a stack trace or a path: the detail goes to the log only.

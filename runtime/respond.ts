@@ -1,5 +1,5 @@
 // Building the API's answers: the envelope, its entries per endpoint, headers, and JSON error bodies.
-import { AsciiWriter, type EntryJson } from './entryJson.js';
+import { AsciiWriter, writeEntries, type EntryJson } from './entryJson.js';
 import type { Shard } from './format.js';
 import { formatMassKey } from './keys.js';
 import type { EntryShape } from './params.js';
@@ -36,11 +36,16 @@ const HEADROOM = 256;
 
 /**
  * The success body: the envelope's fields in the original's order, then `result`, one object per group:
- * `[{"<mass>":[{"seq":..,"acc":[..]}, ..]}, ..]`, or `accsTax` entries, copied from each shard's entry
- * JSON in the endpoint's shape (`entries`). `envelope` is called once the result is written, so that its
- * duration includes the writing.
+ * `[{"<mass>":[{"seq":..,"acc":[..]}, ..]}, ..]`, or `accsTax` entries: copied from the shard's entry JSON
+ * when `entries` has it, else written from the shard. `envelope` is called once the result is written, so
+ * that its duration includes the writing.
  */
-export function successJson(groups: readonly GroupRef[], entries: (shard: Shard) => EntryJson, envelope: () => Envelope): Uint8Array<ArrayBuffer> {
+export function successJson(
+  groups: readonly GroupRef[],
+  shape: EntryShape,
+  entries: (shard: Shard) => EntryJson | undefined,
+  envelope: () => Envelope,
+): Uint8Array<ArrayBuffer> {
   const w = writer;
   w.start(HEADROOM);
   w.write('[');
@@ -50,8 +55,10 @@ export function successJson(groups: readonly GroupRef[], entries: (shard: Shard)
     w.write(formatMassKey(shard.massKeys[group]));
     w.write('":[');
     const first = group === 0 ? 0 : shard.groupEnds[group - 1];
-    const last = shard.groupEnds[group] - 1;
-    w.copy(json.bytes, first === 0 ? 0 : json.ends[first - 1], json.ends[last] - 1); // without the last comma
+    const end = shard.groupEnds[group];
+    if (json) w.copy(json.bytes, first === 0 ? 0 : json.ends[first - 1], json.ends[end - 1]);
+    else writeEntries(w, shard, shape, first, end);
+    w.unwrite(1); // the last entry's comma
     w.write(']}');
   });
   w.write(']}');

@@ -1,4 +1,4 @@
-// The answer body written from per-shard entry JSON (runtime/entryJson.ts, runtime/respond.ts successJson)
+// The answer body written from per-shard entry JSON or directly (runtime/entryJson.ts, respond.ts successJson)
 // equals the same answer built from plain objects with JSON.stringify, for both entry shapes, any run of
 // groups, and accessions that need escaping (quotes, backslashes, control and non-ASCII characters).
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -66,13 +66,14 @@ const odd = shardOf(
 
 describe('successJson over entry JSON', () => {
   for (const [name, shard] of [['plain accessions', plain], ['accessions that need escaping', odd]] as const) {
-    for (const shape of ['acc', 'accsTax'] as const) {
-      it(`${name}, ${shape}: every run of consecutive groups equals the JSON.stringify answer`, () => {
+    for (const [shape, path] of [['acc', 'entry JSON'], ['accsTax', 'entry JSON'], ['acc', 'direct'], ['accsTax', 'direct']] as const) {
+      const entries = (s: Shard) => (path === 'direct' ? undefined : entryJson(s, shape));
+      it(`${name}, ${shape}, ${path}: every run of consecutive groups equals the JSON.stringify answer`, () => {
         const count = shard.massKeys.length;
         for (let from = 0; from < count; from++) {
           for (let to = from; to <= count; to++) {
             const groups = Array.from({ length: to - from }, (_, i) => from + i);
-            const body = text(successJson(groups.map((group) => ({ shard, group })), (s) => entryJson(s, shape), () => envelope));
+            const body = text(successJson(groups.map((group) => ({ shard, group })), shape, entries, () => envelope));
             expect(/^[\x20-\x7e]*$/.test(body)).toBe(true); // ASCII only: non-ASCII is \u-escaped
             expect(JSON.parse(body)).toEqual(expected(shard, groups, shape, envelope));
           }
@@ -82,7 +83,7 @@ describe('successJson over entry JSON', () => {
   }
 
   it('keeps the envelope fields in the original order, before result', () => {
-    const body = text(successJson([{ shard: plain, group: 1 }], (s) => entryJson(s, 'acc'), () => envelope));
+    const body = text(successJson([{ shard: plain, group: 1 }], 'acc', () => undefined, () => envelope));
     expect(body.startsWith('{"totalResult":3,"memory":"41 MB","duration":"00:00:00.001","page":1,"pageSize":10,"result":[{"802.4007":')).toBe(true);
   });
 
@@ -94,7 +95,7 @@ describe('successJson over entry JSON', () => {
   });
 
   it('an empty page is an empty result array', () => {
-    expect(JSON.parse(text(successJson([], (s) => entryJson(s, 'accsTax'), () => ({ ...envelope, totalResult: 0 }))))).toEqual({ ...envelope, totalResult: 0, result: [] });
+    expect(JSON.parse(text(successJson([], 'accsTax', () => undefined, () => ({ ...envelope, totalResult: 0 }))))).toEqual({ ...envelope, totalResult: 0, result: [] });
   });
 });
 
@@ -107,41 +108,57 @@ describe('Dataset.entryJson: kept with the cached shard and charged to the cache
   // The cache's bookkeeping, read for these checks only.
   const internals = (d: Dataset) => d as unknown as { cachedBytes: number; cache: Map<string, { cost: number }> };
 
-  it('is built once per shard and shape, and its bytes are added to the cache', async () => {
+  it('is built once the shard is used again, once per shape, and its bytes are added to the cache', async () => {
     const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 30 });
     const located = await dataset.index.shardOfGroup(100);
     const shard = await dataset.shard(located.entry);
+    expect(dataset.entryJson(shard, 'acc')).toBeUndefined(); // first use: the answer writes its entries
+    expect(await dataset.shard(located.entry)).toBe(shard);
     const before = internals(dataset).cachedBytes;
-    const acc = dataset.entryJson(shard, 'acc');
+    const acc = dataset.entryJson(shard, 'acc')!;
     expect(dataset.entryJson(shard, 'acc')).toBe(acc);
     expect(internals(dataset).cachedBytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength);
-    const tax = dataset.entryJson(shard, 'accsTax');
+    const tax = dataset.entryJson(shard, 'accsTax')!;
     expect(tax).not.toBe(acc);
     expect(internals(dataset).cachedBytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength + tax.bytes.byteLength + tax.ends.byteLength);
     expect(text(tax.bytes)).toBe(text(entryJson(shard, 'accsTax').bytes));
   });
 
-  it('stays within the budget: building entry JSON evicts older shards, never the one in use', async () => {
-    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 64 * 1024 });
-    const shards = [];
-    for (let g = 0; g < dataset.index.groupCount && shards.length < 200; g += 997) shards.push(await dataset.shard((await dataset.index.shardOfGroup(g)).entry));
+  it('is not built while it would not fit without evicting; when built, the cache stays within its budget', async () => {
+    const probe = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 30 });
+    const { entry } = await probe.index.shardOfGroup(100);
+    const tight = await Dataset.open(new FileSource(dir), { cacheBytes: entry.bytes * 2 + 1 }); // the decoded shard only
+    await tight.shard(entry);
+    expect(tight.entryJson(await tight.shard(entry), 'acc')).toBeUndefined();
+
+    const budget = 256 * 1024;
+    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: budget });
+    let built = 0;
     let largest = 0;
-    for (const shard of shards) {
+    for (let g = 0; g < dataset.index.groupCount; g += 997) {
+      const located = await dataset.index.shardOfGroup(g);
+      await dataset.shard(located.entry);
+      const shard = await dataset.shard(located.entry);
       const json = dataset.entryJson(shard, 'accsTax');
-      const entry = [...internals(dataset).cache.values()].at(-1)!;
-      largest = Math.max(largest, entry.cost);
-      expect(internals(dataset).cachedBytes).toBeLessThanOrEqual(64 * 1024 + largest);
-      expect(json.ends).toHaveLength(shard.sequenceEnds.length);
+      if (json) {
+        built++;
+        expect(text(json.bytes)).toBe(text(entryJson(shard, 'accsTax').bytes));
+      }
+      largest = Math.max(largest, ...[...internals(dataset).cache.values()].map((c) => c.cost));
+      expect(internals(dataset).cachedBytes).toBeLessThanOrEqual(budget + largest);
     }
-    expect(internals(dataset).cache.size).toBeLessThan(shards.length);
+    expect(built).toBeGreaterThan(0);
+    expect(internals(dataset).cache.size).toBeLessThan(dataset.index.groupCount / 997);
   });
 
-  it('a shard no longer cached still gets correct entry JSON, not kept', async () => {
-    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 0 });
-    const shard = await dataset.shard((await dataset.index.shardOfGroup(0)).entry);
-    await dataset.shard((await dataset.index.shardOfGroup(dataset.index.groupCount - 1)).entry); // evicts it
-    const json = dataset.entryJson(shard, 'acc');
-    expect(text(json.bytes)).toBe(text(entryJson(shard, 'acc').bytes));
-    expect(dataset.entryJson(shard, 'acc')).not.toBe(json);
+  it('a shard no longer cached gets none (its answer writes directly)', async () => {
+    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 30 });
+    const { entry } = await dataset.index.shardOfGroup(0);
+    await dataset.shard(entry);
+    const shard = await dataset.shard(entry);
+    expect(dataset.entryJson(shard, 'acc')).toBeDefined();
+    (dataset as unknown as { cacheBytes: number }).cacheBytes = 0; // from now on each load evicts the rest
+    await dataset.shard((await dataset.index.shardOfGroup(dataset.index.groupCount - 1)).entry);
+    expect(dataset.entryJson(shard, 'acc')).toBeUndefined();
   });
 });

@@ -17,6 +17,9 @@ export class ShardWriter {
   private groupEnds: number[] = [];
   private sequences: string[] = [];
   private ranks: number[][] = [];
+  /** Accession ranks the shard being filled uses: its accession table. */
+  private tableRanks = new Set<number>();
+  /** Encoded size of the shard being filled, column by column (msgpack's framing adds ~150 bytes). */
   private estimate = 0;
 
   /**
@@ -39,13 +42,20 @@ export class ShardWriter {
         this.groupEnds.push(this.keys.length);
         if (this.estimate >= this.shardBytes) this.cut();
       }
+      if (key !== this.keys[this.keys.length - 1]) this.estimate += 8; // massKeys and groupEnds
       const sequence = part.sequences.slice(p === 0 ? 0 : part.sequenceEnds[p - 1], part.sequenceEnds[p]);
       const ranks = Array.from(part.ranks.subarray(p === 0 ? 0 : part.rankEnds[p - 1], part.rankEnds[p]));
       this.keys.push(key);
       this.sequences.push(sequence);
       this.ranks.push(ranks);
-      // Sequence, its two end offsets, its accession refs, and (over-counting) an accession table entry each.
-      this.estimate += sequence.length + 8 + ranks.length * 16;
+      // The sequence, its sequenceEnds and accessionRefEnds entries, its accessionRefs, and a table entry
+      // (the accession, accessionEnds, taxIds) for each accession new to this shard.
+      this.estimate += sequence.length + 8 + ranks.length * 4;
+      for (const rank of ranks) {
+        if (this.tableRanks.has(rank)) continue;
+        this.tableRanks.add(rank);
+        this.estimate += this.accessions[rank].length + 8;
+      }
     }
   }
 
@@ -58,7 +68,7 @@ export class ShardWriter {
 
   /** Writes the current shard: complete mass groups only (callers close the last group first). */
   private cut(): void {
-    const usedRanks = [...new Set(this.ranks.flat())].sort((a, b) => a - b);
+    const usedRanks = [...this.tableRanks].sort((a, b) => a - b);
     const local = new Map(usedRanks.map((rank, i) => [rank, i]));
     const groupStarts = [0, ...this.groupEnds.slice(0, -1)];
     let sequenceEnd = 0;
@@ -92,6 +102,7 @@ export class ShardWriter {
     this.sequences = [];
     this.ranks = [];
     this.groupEnds = [];
+    this.tableRanks = new Set();
     this.estimate = 0;
   }
 }

@@ -59,6 +59,16 @@ describe('the bundled sample', () => {
     });
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toEqual(manifest);
   });
+
+  it('shards are cut at the target size: each but the last reaches it and overshoots by at most 1 %', () => {
+    // The sample's mass groups are a few KB at most, so a shard closed after the group that reaches the
+    // target stays close to it: the estimate the writer cuts by must count every column it encodes.
+    const target = manifest.parameters.shardBytes;
+    const sizes = manifest.shards!.map((s) => s.bytes);
+    const early = sizes.slice(0, -1).filter((bytes) => bytes < target || bytes > target * 1.01);
+    expect(early).toEqual([]);
+    expect(sizes.at(-1)!).toBeLessThanOrEqual(target * 1.01);
+  });
 });
 
 describe('brute-force reference', () => {

@@ -72,6 +72,8 @@ function monitorLoop(): void {
 export async function start(): Promise<void> {
   const dir = resolve(process.env.SHARDS_DIR ?? DEFAULT_SHARDS_DIR);
   const port = Number(process.env.PORT ?? 8888);
+  const cacheBytes = Number(process.env.SHARD_CACHE_BYTES ?? 256 * 2 ** 20);
+  if (!Number.isFinite(cacheBytes) || cacheBytes < 0) throw new Error(`SHARD_CACHE_BYTES must be a number of bytes, not ${process.env.SHARD_CACHE_BYTES}`);
   if (!existsSync(resolve(dir, 'manifest.json'))) {
     if (process.env.SHARDS_DIR) throw new Error(`SHARDS_DIR ${dir} holds no manifest.json; build one with npm run build:shards`);
     process.stderr.write(`no dataset in ${dir}: building the bundled sample (${BUNDLED_INPUT})\n`);
@@ -85,13 +87,16 @@ export async function start(): Promise<void> {
     });
   }
   if (process.env.LOOP_MONITOR === '1') monitorLoop();
-  const cacheBytes = Number(process.env.SHARD_CACHE_BYTES ?? 256 * 2 ** 20);
-  if (!Number.isFinite(cacheBytes) || cacheBytes < 0) throw new Error(`SHARD_CACHE_BYTES must be a number of bytes, not ${process.env.SHARD_CACHE_BYTES}`);
   const answerer = createAnswerer(datasetOnce(() => new FileSource(dir), { cacheBytes }));
   const server = createServer(createListener(dir, answerer));
   server.listen(port, () => process.stderr.write(`serving ${dir} on http://localhost:${port}/search.php\n`));
   // Stop on SIGTERM/SIGINT with a normal exit (exit handlers run: the loop monitor's report, --cpu-prof).
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => server.close() && process.exit(0));
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      server.close();
+      process.exit(0);
+    });
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -9,12 +9,8 @@ import type { EntryShape } from './params.js';
 
 /** ASCII text written into one growing byte buffer. */
 export class AsciiWriter {
-  private bytes: Buffer;
+  private bytes = Buffer.allocUnsafe(1 << 16);
   length = 0;
-
-  constructor(initialBytes = 1 << 16) {
-    this.bytes = Buffer.allocUnsafe(initialBytes);
-  }
 
   private reserve(n: number): void {
     if (this.length + n <= this.bytes.length) return;
@@ -83,6 +79,7 @@ const PLAIN_ACCESSIONS = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 /** JSON string literal of any text, in ASCII (other characters as \u escapes). */
 const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
+/** Its own writer: entry JSON is built in the middle of writing an answer (respond.ts has that one). */
 const builder = new AsciiWriter();
 
 /**

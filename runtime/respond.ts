@@ -49,8 +49,9 @@ export function successJson(
   const w = writer;
   w.start(HEADROOM);
   w.write('[');
+  let json: EntryJson | undefined;
   groups.forEach(({ shard, group }, g) => {
-    const json = entries(shard);
+    if (g === 0 || shard !== groups[g - 1].shard) json = entries(shard); // once per shard of the page
     w.write(g > 0 ? ',{"' : '{"');
     w.write(formatMassKey(shard.massKeys[group]));
     w.write('":[');

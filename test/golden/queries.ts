@@ -1,0 +1,113 @@
+// The fixed query set of the golden replay: 2,400 requests over the three seed endpoints (ranges of every
+// width, peptides from the bundled sample, every paging and error edge), generated from a seed.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+
+/** Stands for the dataset's own ETag in ifNoneMatch (known only once the dataset is built). */
+export const ETAG = '$ETAG';
+
+export interface GoldenRequest {
+  method: string;
+  /** Path and query string. */
+  path: string;
+  ifNoneMatch?: string;
+}
+
+/** mulberry32: a small seeded generator, so the set is the same on every machine. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Protein sequences of a FASTA file (gzip or plain). */
+function proteins(fasta: string): string[] {
+  const bytes = readFileSync(fasta);
+  const text = (fasta.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('latin1');
+  return text.split('\n>').map((record) => record.split('\n').slice(1).join('').trim()).filter((s) => s.length > 0);
+}
+
+/** A tryptic piece of a protein (cuts after K/R not before P, 0-2 missed), 6-30 long when one exists. */
+function trypticPiece(protein: string, rand: () => number): string {
+  const sites = [0];
+  for (let i = 0; i < protein.length - 1; i++) if ('KR'.includes(protein[i]) && protein[i + 1] !== 'P') sites.push(i + 1);
+  sites.push(protein.length);
+  for (let tries = 0; tries < 20; tries++) {
+    const a = Math.floor(rand() * (sites.length - 1));
+    const b = Math.min(sites.length - 1, a + 1 + Math.floor(rand() * 3));
+    const piece = protein.slice(sites[a], sites[b]);
+    if (piece.length >= 6 && piece.length <= 30) return piece;
+  }
+  return protein.slice(0, 12);
+}
+
+export function goldenRequests(fasta: string, count = 2400): GoldenRequest[] {
+  const rand = random(20261123);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+  const all = proteins(fasta);
+  const peptide = () => trypticPiece(pick(all), rand);
+  const massText = (mass: number) => {
+    const style = rand();
+    if (style < 0.6) return mass.toFixed(Math.floor(rand() * 7));
+    if (style < 0.7) return mass.toExponential(Math.floor(rand() * 8));
+    if (style < 0.8) return ` ${mass.toFixed(4)} `;
+    return String(Math.round(mass));
+  };
+  const paging = (defaultLike: boolean) => {
+    const parts: string[] = [];
+    if (!defaultLike || rand() < 0.5) {
+      if (rand() < 0.5) parts.push(`page=${pick([1, 1, 2, 3, 5, 40, 100000])}`);
+      if (rand() < 0.6) parts.push(`pageSize=${pick([1, 2, 10, 25, 100, 1000])}`);
+    }
+    return parts;
+  };
+  const range = (path: string) => {
+    const centre = 350 + rand() * rand() * 5500;
+    const width = pick([0, 0.0001, 0.0005, 0.001, 0.01, 0.02, 0.1, 0.2, 1, 5, 20, 300]);
+    const q = [`mass1=${massText(centre - width / 2)}`, `mass2=${massText(centre + width / 2)}`, ...paging(false)];
+    return `${path}?${q.join('&')}`;
+  };
+  const seqText = (seq: string) => {
+    const style = rand();
+    if (style < 0.15) return seq.toLowerCase();
+    if (style < 0.2) return `%20${seq}%20`;
+    if (style < 0.25) return seq.replace(/I/g, 'L');
+    return seq;
+  };
+  const errors = [
+    '/search.php', '/search.php?mass1=1000', '/search.php?mass2=1000', '/search.php?mass1=&mass2=1001',
+    '/search.php?mass1=abc&mass2=1', '/search.php?mass1=1000&mass1=1001&mass2=1002', '/search.php?mass1=-1&mass2=10',
+    '/search.php?mass1=1002&mass2=1001', '/search.php?mass1=NaN&mass2=1001', '/search.php?mass1=Infinity&mass2=1e400',
+    '/search.php?mass1=0x10&mass2=1001', '/search.php?mass1=1000&mass2=1001&page=0', '/search.php?mass1=1000&mass2=1001&page=abc',
+    '/search.php?mass1=1000&mass2=1001&pageSize=1001', '/search.php?mass1=1000&mass2=1001&pageSize=0', '/search.php?mass1=1000&mass2=1001&page=',
+    '/search.php?mass1=1000&mass2=1001&page=1.5', '/search.php?mass1=1000&mass2=1001&page=99999999999', '/search.php?peptide=PEPBIDE',
+    '/search.php?peptide=PEP1IDE', '/search.php?peptide=%20&mass1=1000&mass2=1000.3', '/search.php?peptide=&mass1=1000&mass2=1000.3',
+    '/search-peptide.php', '/search-peptide.php?peptide=', '/search-peptide.php?peptide=XXX', '/search-peptide.php?peptide=PEPTIDE&page=x',
+    '/search-peptide.php?peptide=PEPTIDE&pageSize=1.0', '/search-peptide.php?peptide=PEPTIDE&pageSize=2000', '/search-peptide.php?peptide=PEPTIDE&peptide=K',
+    '/search-peptide.php?peptide=PEPT%C4%B1DE', '/search-peptide.php?peptide=%F0%9F%98%80', `/search-peptide.php?peptide=${'A'.repeat(1001)}`,
+    `/search-peptide.php?peptide=${'G'.repeat(1000)}`, '/search-taxonomy.php', '/search-taxonomy.php?mass1=1&mass2=x', '/search-taxonomy.php?mass1=5&mass2=4',
+    '/search-taxonomy.php?peptide=PEPTIDE', '/search-taxonomy.php?mass1=1000&mass2=1001&page=-1', '/search-taxonomy.php?mass1=1e3&mass2=1.0001e3',
+    '/', '/search', '/search.PHP?mass1=1&mass2=2', '/shards/manifest.json', '/openapi', `/search.php?mass1=1000&mass2=1001&x=${'y'.repeat(4100)}`,
+    '/search.php?mass1=1000&mass2=1001&mass2=1002', '/search.php?mass1=%2B1000&mass2=1000.5', '/search.php?mass1=.5&mass2=500.', '/search.php?mass1=.&mass2=1',
+  ];
+  const requests: GoldenRequest[] = errors.map((path) => ({ method: 'GET', path }));
+  for (const path of ['/search.php?mass1=1000&mass2=1001', '/search-peptide.php?peptide=PEPTIDE', '/nowhere']) {
+    for (const method of ['HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']) requests.push({ method, path });
+  }
+  requests.push({ method: 'GET', path: '/search.php?mass1=1000&mass2=1001', ifNoneMatch: '*' });
+  for (const path of ['/search.php?mass1=1000&mass2=1001', '/search-peptide.php?peptide=PEPTIDE', '/search-taxonomy.php?mass1=1&mass2=x']) {
+    requests.push({ method: 'GET', path, ifNoneMatch: ETAG }, { method: 'HEAD', path, ifNoneMatch: ETAG });
+  }
+  while (requests.length < count) {
+    const kind = rand();
+    if (kind < 0.3) requests.push({ method: 'GET', path: range('/search.php') });
+    else if (kind < 0.45) requests.push({ method: 'GET', path: `/search.php?${[`peptide=${seqText(peptide())}`, ...paging(true)].join('&')}` });
+    else if (kind < 0.7) requests.push({ method: 'GET', path: `/search-peptide.php?${[`peptide=${seqText(peptide())}`, ...paging(true)].join('&')}` });
+    else if (kind < 0.95) requests.push({ method: 'GET', path: range('/search-taxonomy.php') });
+    else requests.push({ method: rand() < 0.5 ? 'HEAD' : 'GET', path: range(pick(['/search.php', '/search-taxonomy.php'])) });
+  }
+  return requests;
+}

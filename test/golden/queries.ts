@@ -92,6 +92,14 @@ export function goldenRequests(fasta: string, count = 2400): GoldenRequest[] {
     '/search-taxonomy.php?peptide=PEPTIDE', '/search-taxonomy.php?mass1=1000&mass2=1001&page=-1', '/search-taxonomy.php?mass1=1e3&mass2=1.0001e3',
     '/', '/search', '/search.PHP?mass1=1&mass2=2', '/shards/manifest.json', '/openapi', `/search.php?mass1=1000&mass2=1001&x=${'y'.repeat(4100)}`,
     '/search.php?mass1=1000&mass2=1001&mass2=1002', '/search.php?mass1=%2B1000&mass2=1000.5', '/search.php?mass1=.5&mass2=500.', '/search.php?mass1=.&mass2=1',
+    // Which error wins when several parameters are wrong (the order of checks is part of the contract).
+    '/search.php?mass2=1&mass2=2', '/search.php?mass1=x&mass2=1&mass2=2', '/search.php?mass1=5&mass2=4&page=0', '/search.php?mass1=x&page=0',
+    '/search.php?mass1=-1&mass2=x', '/search.php?peptide=PEPBIDE&page=0', '/search.php?peptide=PEPTIDE&page=0&mass1=x', '/search.php?page=0&pageSize=0&mass1=1&mass2=2',
+    '/search.php?peptide=A&peptide=B&mass1=x', '/search.php?pageSize=x&page=y&mass1=1&mass2=2', '/search.php?page=1&page=2&mass1=1&mass2=2',
+    '/search-peptide.php?peptide=A&peptide=B&page=x', '/search-peptide.php?page=0&peptide=B', '/search-peptide.php?pageSize=x&peptide=', '/search-peptide.php?peptide=%20%20',
+    '/search-peptide.php?page=2&page=3&peptide=B', '/search-peptide.php?pageSize=0&page=x', '/search-taxonomy.php?mass1=5&mass2=4&pageSize=x',
+    '/search-taxonomy.php?mass1=1&mass2=2&pageSize=1.5', '/search-taxonomy.php?mass1=1&mass2=2&page=2147483648', '/search-taxonomy.php?mass1=1&mass2=2&page=2147483647',
+    '/search.php?mass1=1000&mass2=1001&PAGE=2&pagesize=3', '/search.php?mass1=1e-5&mass2=1E2', '/search.php?mass1=00001000.00&mass2=0001000.50000',
   ];
   const requests: GoldenRequest[] = errors.map((path) => ({ method: 'GET', path }));
   for (const path of ['/search.php?mass1=1000&mass2=1001', '/search-peptide.php?peptide=PEPTIDE', '/nowhere']) {

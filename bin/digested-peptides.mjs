@@ -3,5 +3,5 @@
 // with this process's arguments, e.g. `digested-peptides search --mass1 1000 --mass2 1001 --shards ./shards`.
 import { tsImport } from 'tsx/esm/api';
 
-const { run } = await tsImport('../runtime/query.ts', import.meta.url);
+const { run } = await tsImport('../runtime/entries/cli/query.ts', import.meta.url);
 await run();

@@ -1,7 +1,7 @@
 // Command line of the build: `npm run build:shards -- --input <glob> --out <dir> [options]`.
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { DEFAULT_DIGEST } from '../runtime/chemistry.js';
+import { DEFAULT_DIGEST } from './digest.js';
 import { BuildError } from './fasta.js';
 import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
 

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, type IndexPage, type Manifest, type ShardEntry } from '../runtime/format.js';
+import { FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, type IndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
 
 /** The manifest fields that index `shards`, writing index pages into `dir` when there are many. */
 export function writeShardIndex(dir: string, shards: ShardEntry[], pageShards = INDEX_PAGE_SHARDS, flatLimit = FLAT_INDEX_LIMIT): Pick<Manifest, 'shards' | 'shardIndex'> {

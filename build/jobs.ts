@@ -1,6 +1,6 @@
 // The build's parallel work as plain jobs: digest protein batches into partitions, merge one partition.
 // The same runner serves in-process (threads = 0) and inside worker threads (build/worker.ts).
-import type { DigestOptions } from '../runtime/chemistry.js';
+import type { DigestOptions } from './digest.js';
 import { mergePartition, PartitionWriter, type PartitionPeptides } from './partitions.js';
 
 export type Job =

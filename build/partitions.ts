@@ -2,7 +2,8 @@
 // on its own, so no step of the build holds more than one partition's peptides in memory.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { digest, massKey, type DigestOptions } from '../runtime/chemistry.js';
+import { digest, type DigestOptions } from './digest.js';
+import { massKey } from '../runtime/model/massKey.js';
 
 /** Width of one partition in mass keys (20 Da). A partition holds every peptide whose key / width is its id. */
 export const PARTITION_KEYS = 200_000;

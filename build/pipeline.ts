@@ -5,8 +5,8 @@ import { createReadStream, mkdirSync, mkdtempSync, rmSync, statSync } from 'node
 import { readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import fg from 'fast-glob';
-import { ENZYMES, type DigestOptions } from '../runtime/chemistry.js';
-import { FORMAT_NAME, FORMAT_VERSION, tilingViolation, type Manifest, type SourceEntry } from '../runtime/format.js';
+import { ENZYMES, type DigestOptions } from './digest.js';
+import { FORMAT_NAME, FORMAT_VERSION, tilingViolation, type Manifest, type SourceEntry } from '../runtime/model/format.js';
 import { BuildError, MAX_TAX_ID, readFasta, type SkipReason } from './fasta.js';
 import { partitionFile, type PartitionPeptides } from './partitions.js';
 import { createRunners, leastBusy } from './pool.js';

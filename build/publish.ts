@@ -2,7 +2,7 @@
 // replaces the old one in a single rename, and only then are shards that no manifest needs removed.
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Manifest } from '../runtime/format.js';
+import type { Manifest } from '../runtime/model/format.js';
 import { datasetFiles } from './indexPages.js';
 
 export const MANIFEST_FILE = 'manifest.json';

@@ -13,7 +13,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { fileURLToPath } from 'node:url';
 import fg from 'fast-glob';
 import { expBackoff, fetch, minimist, retry, tmpdir } from 'zx';
-import { DEFAULT_DIGEST } from '../runtime/chemistry.js';
+import { DEFAULT_DIGEST } from './digest.js';
 import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
 
 export const SWISS_PROT_URL = 'https://ftp.uniprot.org/pub/databases/uniprot/current_release/knowledgebase/complete/uniprot_sprot.fasta.gz';

@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeShard, type ShardEntry } from '../runtime/format.js';
+import { encodeShard } from '../runtime/model/shardCodec.js';
+import { type ShardEntry } from '../runtime/model/format.js';
 import type { PartitionPeptides } from './partitions.js';
 
 /** Bytes a shard file name's hash part keeps of the sha256 (hex digits). */

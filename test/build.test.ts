@@ -8,7 +8,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError } from '../build/fasta.js';
-import { tilingViolation, type IndexPage, type Manifest, type ShardEntry } from '../runtime/format.js';
+import { tilingViolation, type IndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
 import { build, readDataset, removeTempDirs, snapshot, tempDir, writeFixture } from './helpers/dataset.js';
 import { referenceDataset, referenceFasta } from './helpers/reference.js';
 

@@ -2,16 +2,8 @@
 // compositions and exact integer arithmetic.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  daTextToUnits,
-  massKey,
-  peptideMass,
-  RESIDUE_MASS_DA,
-  RESIDUE_UNITS,
-  UNDEFINED_MASS_RESIDUES,
-  UNITS_PER_DA,
-  WATER_UNITS,
-} from '../runtime/chemistry.js';
+import { daTextToUnits, peptideMass, RESIDUE_MASS_DA, RESIDUE_UNITS, UNDEFINED_MASS_RESIDUES, UNITS_PER_DA, WATER_UNITS } from '../runtime/model/chemistry.js';
+import { massKey } from '../runtime/model/massKey.js';
 import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER } from './helpers/reference.js';
 
 function unitsOf(sequence: string): number {

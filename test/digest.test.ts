@@ -2,7 +2,9 @@
 // undefined residues, duplicates; and a property test against the plain reference digestion.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digest, ENZYMES, massKey, peptideMass, type DigestOptions } from '../runtime/chemistry.js';
+import { digest, ENZYMES, type DigestOptions } from '../build/digest.js';
+import { massKey } from '../runtime/model/massKey.js';
+import { peptideMass } from '../runtime/model/chemistry.js';
 import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from './helpers/reference.js';
 
 interface Emitted {

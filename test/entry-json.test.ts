@@ -2,13 +2,14 @@
 // equals the same answer built from plain objects with JSON.stringify, for both entry shapes, any run of
 // groups, and accessions that need escaping (quotes, backslashes, control and non-ASCII characters).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Dataset } from '../runtime/dataset.js';
-import { entryJson } from '../runtime/entryJson.js';
-import { accessionOf, sequenceOf, type Shard } from '../runtime/format.js';
-import { formatMassKey } from '../runtime/keys.js';
-import type { EntryShape } from '../runtime/params.js';
-import { successJson, type Envelope } from '../runtime/respond.js';
-import { FileSource } from '../runtime/source.js';
+import { Dataset } from '../runtime/core/dataset.js';
+import { cachedEntryJson, entryJson } from '../runtime/api/entryJson.js';
+import type { GroupRef, QueryResult } from '../runtime/core/search.js';
+import { accessionOf, sequenceOf, type Shard } from '../runtime/model/format.js';
+import { formatMassKey } from '../runtime/model/massKey.js';
+import type { EntryShape } from '../runtime/core/endpoints.js';
+import { successJson, type Envelope } from '../runtime/api/envelope.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
 import { smallShardsDataset } from './helpers/hard-datasets.js';
 
 /** A shard from plain lists: groups of [massKey, [[sequence, accessionIndexes]]] over an accession table. */
@@ -64,16 +65,19 @@ const odd = shardOf(
   ],
 );
 
+/** A query result holding `groups` (the envelope's fields come from the test's own envelope). */
+const page = (groups: GroupRef[]): QueryResult => ({ totalResult: groups.length, page: 1, pageSize: 10, groups });
+
 describe('successJson over entry JSON', () => {
   for (const [name, shard] of [['plain accessions', plain], ['accessions that need escaping', odd]] as const) {
     for (const [shape, path] of [['acc', 'entry JSON'], ['accsTax', 'entry JSON'], ['acc', 'direct'], ['accsTax', 'direct']] as const) {
-      const entries = (s: Shard) => (path === 'direct' ? undefined : entryJson(s, shape));
+      const entries = (s: Shard) => (path === 'direct' ? undefined : entryJson(s, shape).value);
       it(`${name}, ${shape}, ${path}: every run of consecutive groups equals the JSON.stringify answer`, () => {
         const count = shard.massKeys.length;
         for (let from = 0; from < count; from++) {
           for (let to = from; to <= count; to++) {
             const groups = Array.from({ length: to - from }, (_, i) => from + i);
-            const body = text(successJson(groups.map((group) => ({ shard, group })), shape, entries, () => envelope));
+            const body = text(successJson(page(groups.map((group) => ({ shard, group }))), shape, entries, () => envelope));
             expect(/^[\x20-\x7e]*$/.test(body)).toBe(true); // ASCII only: non-ASCII is \u-escaped
             expect(JSON.parse(body)).toEqual(expected(shard, groups, shape, envelope));
           }
@@ -83,45 +87,43 @@ describe('successJson over entry JSON', () => {
   }
 
   it('keeps the envelope fields in the original order, before result', () => {
-    const body = text(successJson([{ shard: plain, group: 1 }], 'acc', () => undefined, () => envelope));
+    const body = text(successJson(page([{ shard: plain, group: 1 }]), 'acc', () => undefined, () => envelope));
     expect(body.startsWith('{"totalResult":3,"memory":"41 MB","duration":"00:00:00.001","page":1,"pageSize":10,"result":[{"802.4007":')).toBe(true);
   });
 
   it('lays out one entry per peptide, each ending in a comma', () => {
-    const { bytes, ends } = entryJson(plain, 'acc');
+    const { bytes, ends } = entryJson(plain, 'acc').value;
     expect(ends).toHaveLength(plain.sequenceEnds.length);
     expect(ends[ends.length - 1]).toBe(bytes.length);
     expect(text(bytes)).toBe('{"seq":"PEPTIDE","acc":["A0A023GPI8","P69905"]},{"seq":"SAMPLER","acc":["Q9XYZ1"]},{"seq":"SAMPLRE","acc":["A0A023GPI8","P69905","Q9XYZ1"]},{"seq":"EWECFCGK","acc":["P69905"]},');
   });
 
   it('an empty page is an empty result array', () => {
-    expect(JSON.parse(text(successJson([], 'accsTax', () => undefined, () => ({ ...envelope, totalResult: 0 }))))).toEqual({ ...envelope, totalResult: 0, result: [] });
+    expect(JSON.parse(text(successJson(page([]), 'accsTax', () => undefined, () => ({ ...envelope, totalResult: 0 }))))).toEqual({ ...envelope, totalResult: 0, result: [] });
   });
 });
 
-describe('Dataset.entryJson: kept with the cached shard and charged to the cache budget', () => {
+describe('cachedEntryJson: kept with the cached shard and charged to the cache budget', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await smallShardsDataset();
   }, 180_000);
 
-  // The cache's bookkeeping, read for these checks only.
-  const internals = (d: Dataset) => d as unknown as { cachedBytes: number; cache: Map<string, { cost: number }> };
-
+  
   it('is built once the shard is used again, once per shape, and its bytes are added to the cache', async () => {
     const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 30 });
     const located = await dataset.index.shardOfGroup(100);
     const shard = await dataset.shard(located.entry);
-    expect(dataset.entryJson(shard, 'acc')).toBeUndefined(); // first use: the answer writes its entries
+    expect(cachedEntryJson(dataset, shard, 'acc')).toBeUndefined(); // first use: the answer writes its entries
     expect(await dataset.shard(located.entry)).toBe(shard);
-    const before = internals(dataset).cachedBytes;
-    const acc = dataset.entryJson(shard, 'acc')!;
-    expect(dataset.entryJson(shard, 'acc')).toBe(acc);
-    expect(internals(dataset).cachedBytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength);
-    const tax = dataset.entryJson(shard, 'accsTax')!;
+    const before = dataset.cacheStats.bytes;
+    const acc = cachedEntryJson(dataset, shard, 'acc')!;
+    expect(cachedEntryJson(dataset, shard, 'acc')).toBe(acc);
+    expect(dataset.cacheStats.bytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength);
+    const tax = cachedEntryJson(dataset, shard, 'accsTax')!;
     expect(tax).not.toBe(acc);
-    expect(internals(dataset).cachedBytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength + tax.bytes.byteLength + tax.ends.byteLength);
-    expect(text(tax.bytes)).toBe(text(entryJson(shard, 'accsTax').bytes));
+    expect(dataset.cacheStats.bytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength + tax.bytes.byteLength + tax.ends.byteLength);
+    expect(text(tax.bytes)).toBe(text(entryJson(shard, 'accsTax').value.bytes));
   });
 
   it('is not built while it would not fit without evicting; when built, the cache stays within its budget', async () => {
@@ -129,7 +131,7 @@ describe('Dataset.entryJson: kept with the cached shard and charged to the cache
     const { entry } = await probe.index.shardOfGroup(100);
     const tight = await Dataset.open(new FileSource(dir), { cacheBytes: entry.bytes * 2 + 1 }); // the decoded shard only
     await tight.shard(entry);
-    expect(tight.entryJson(await tight.shard(entry), 'acc')).toBeUndefined();
+    expect(cachedEntryJson(tight, await tight.shard(entry), 'acc')).toBeUndefined();
 
     const budget = 256 * 1024;
     const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: budget });
@@ -139,26 +141,31 @@ describe('Dataset.entryJson: kept with the cached shard and charged to the cache
       const located = await dataset.index.shardOfGroup(g);
       await dataset.shard(located.entry);
       const shard = await dataset.shard(located.entry);
-      const json = dataset.entryJson(shard, 'accsTax');
+      const json = cachedEntryJson(dataset, shard, 'accsTax');
       if (json) {
         built++;
-        expect(text(json.bytes)).toBe(text(entryJson(shard, 'accsTax').bytes));
+        expect(text(json.bytes)).toBe(text(entryJson(shard, 'accsTax').value.bytes));
       }
-      largest = Math.max(largest, ...[...internals(dataset).cache.values()].map((c) => c.cost));
-      expect(internals(dataset).cachedBytes).toBeLessThanOrEqual(budget + largest);
+      largest = Math.max(largest, entry.bytes * 2 + (json ? json.bytes.byteLength + json.ends.byteLength : 0));
+      expect(dataset.cacheStats.bytes).toBeLessThanOrEqual(budget + largest);
     }
     expect(built).toBeGreaterThan(0);
-    expect(internals(dataset).cache.size).toBeLessThan(dataset.index.groupCount / 997);
+    expect(dataset.cacheStats.shards).toBeLessThan(dataset.index.groupCount / 997);
   });
 
   it('a shard no longer cached gets none (its answer writes directly)', async () => {
-    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 30 });
-    const { entry } = await dataset.index.shardOfGroup(0);
+    const probe = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 30 });
+    const { entry } = await probe.index.shardOfGroup(0);
+    await probe.shard(entry);
+    expect(cachedEntryJson(probe, await probe.shard(entry), 'acc')).toBeDefined();
+    // A budget with room for this shard and its entry JSON (entry JSON is built only while the decoded
+    // shard's size is still free): loading the other shards evicts it.
+    const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: probe.cacheStats.bytes + entry.bytes * 2 });
     await dataset.shard(entry);
     const shard = await dataset.shard(entry);
-    expect(dataset.entryJson(shard, 'acc')).toBeDefined();
-    (dataset as unknown as { cacheBytes: number }).cacheBytes = 0; // from now on each load evicts the rest
-    await dataset.shard((await dataset.index.shardOfGroup(dataset.index.groupCount - 1)).entry);
-    expect(dataset.entryJson(shard, 'acc')).toBeUndefined();
+    expect(cachedEntryJson(dataset, shard, 'acc')).toBeDefined();
+    for (let g = dataset.index.groupCount - 1; g > 0; g -= 500) await dataset.shard((await dataset.index.shardOfGroup(g)).entry);
+    expect(dataset.cacheStats.shards).toBeLessThan(dataset.index.shardCount);
+    expect(cachedEntryJson(dataset, shard, 'acc')).toBeUndefined();
   });
 });

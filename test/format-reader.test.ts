@@ -8,8 +8,8 @@ import { gunzipSync } from 'node:zlib';
 import { decode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataset } from '../build/pipeline.js';
-import { createHandler, datasetOnce } from '../runtime/handler.js';
-import { FileSource } from '../runtime/source.js';
+import { createHandler, datasetOnce } from '../runtime/api/handler.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
 
 type Row = { key: number; seq: string; accs: [string, number][] };
 

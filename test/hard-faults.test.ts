@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Dataset, type DatasetOptions } from '../runtime/dataset.js';
-import { createHandler, datasetOnce, type Handler } from '../runtime/handler.js';
-import { FileSource, HttpSource, SourceError } from '../runtime/source.js';
+import { Dataset, type DatasetOptions } from '../runtime/core/dataset.js';
+import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
+import { HttpSource, SourceError } from '../runtime/core/source.js';
 import { smallShardsDataset } from './helpers/hard-datasets.js';
 import { FaultySource, type FaultKind } from './helpers/hard-faults.js';
 import { difference } from './helpers/hard-fuzz.js';
@@ -195,7 +196,7 @@ describe('slow and hanging storage', () => {
   });
 
   it('has a bounded default timeout', async () => {
-    const { DEFAULT_FETCH_TIMEOUT_MS } = await import('../runtime/dataset.js');
+    const { DEFAULT_FETCH_TIMEOUT_MS } = await import('../runtime/core/fetchFile.js');
     expect(DEFAULT_FETCH_TIMEOUT_MS).toBeGreaterThanOrEqual(1000);
     expect(DEFAULT_FETCH_TIMEOUT_MS).toBeLessThanOrEqual(30_000);
   });
@@ -362,7 +363,6 @@ describe('memory stays bounded', () => {
     const budget = 64 * 1024;
     const source = new FaultySource(new FileSource(dir));
     const dataset = await Dataset.open(source, { cacheBytes: budget });
-    const internals = dataset as unknown as { cachedBytes: number; cache: Map<string, unknown> };
     const handler = createHandler(async () => dataset);
     const largest = Math.max(...ref.shardEntries.map((s) => s.bytes)) * 2;
     setFlagsFromString('--expose-gc');
@@ -378,14 +378,14 @@ describe('memory stays bounded', () => {
         const g = i * step + (i % 7);
         const { status } = await ask(handler, groupQuery(g, i % 2 ? '/search.php' : '/search-taxonomy.php'));
         expect(status).toBe(200);
-        expect(internals.cachedBytes).toBeLessThanOrEqual(budget + largest);
+        expect(dataset.cacheStats.bytes).toBeLessThanOrEqual(budget + largest);
       }
     };
     await run(0, 300);
     const before = heap();
     await run(300, 3000);
     const after = heap();
-    expect(internals.cache.size).toBeLessThan(60);
+    expect(dataset.cacheStats.shards).toBeLessThan(60);
     expect(source.totalCalls).toBeGreaterThan(2500); // distinct shards really were loaded
     // 2,700 distinct shards decode to ~15 MB; the heap must not keep them.
     expect((after - before) / 2 ** 20).toBeLessThan(8);

@@ -8,9 +8,9 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnswerer, createHandler, datasetOnce, type Handler } from '../runtime/handler.js';
-import { createListener } from '../runtime/server.js';
-import { FileSource } from '../runtime/source.js';
+import { createAnswerer, createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
+import { createListener } from '../runtime/entries/node/server.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
 import { bundledDataset, REPO } from './helpers/hard-datasets.js';
 import { listen } from './helpers/process.js';
 

@@ -7,11 +7,13 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataset, DEFAULT_SHARD_BYTES } from '../build/pipeline.js';
-import { DEFAULT_DIGEST } from '../runtime/chemistry.js';
-import { createHandler, datasetOnce, MAX_QUERY_LENGTH, type Handler } from '../runtime/handler.js';
-import { openapiDocument } from '../runtime/openapi.js';
-import { ENDPOINTS } from '../runtime/params.js';
-import { FileSource, type ShardSource } from '../runtime/source.js';
+import { DEFAULT_DIGEST } from '../build/digest.js';
+import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
+import { MAX_QUERY_LENGTH } from '../runtime/api/answer.js';
+import { openapiDocument } from '../runtime/api/openapi.js';
+import { ENDPOINTS } from '../runtime/core/endpoints.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
+import { type ShardSource } from '../runtime/core/source.js';
 import { REPO } from './helpers/process.js';
 
 type Json = Record<string, any>;
@@ -121,9 +123,9 @@ describe('OpenAPI document', () => {
       const get = doc.paths[endpoint.path].get as Json;
       const params = Object.fromEntries((get.parameters as Json[]).map((p) => [p.name, p]));
       expect(params.page.schema).toMatchObject({ type: 'integer', default: 1, minimum: 1 });
-      expect(params.pageSize.schema).toMatchObject({ type: 'integer', default: endpoint.defaultPageSize, minimum: 1, maximum: 1000 });
-      expect(Boolean(params.mass1?.required)).toBe(endpoint.by === 'mass');
-      expect(Boolean(params.peptide?.required)).toBe(endpoint.by === 'peptide');
+      expect(params.pageSize.schema).toMatchObject({ type: 'integer', default: { '/search.php': 10 }[endpoint.path] ?? 1000, minimum: 1, maximum: 1000 });
+      expect(Boolean(params.mass1?.required)).toBe(endpoint.path === '/search-taxonomy.php');
+      expect(Boolean(params.peptide?.required)).toBe(endpoint.path === '/search-peptide.php');
       expect(Object.keys(get.responses).sort()).toEqual(['200', '304', '400', '414', '500', '502', '503']);
       expect(deref(doc.paths[endpoint.path].post.responses['405']).headers.Allow).toBeDefined();
     }

@@ -7,15 +7,16 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataset } from '../build/pipeline.js';
-import { DEFAULT_DIGEST } from '../runtime/chemistry.js';
-import { Dataset } from '../runtime/dataset.js';
-import { accessionRefsOf } from '../runtime/format.js';
-import { createHandler, datasetOnce, type Handler } from '../runtime/handler.js';
-import { formatMassKey } from '../runtime/keys.js';
-import { main } from '../runtime/query.js';
-import { createListener } from '../runtime/server.js';
-import { createAnswerer } from '../runtime/handler.js';
-import { FileSource, HttpSource } from '../runtime/source.js';
+import { DEFAULT_DIGEST } from '../build/digest.js';
+import { Dataset } from '../runtime/core/dataset.js';
+import { accessionRefsOf } from '../runtime/model/format.js';
+import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
+import { formatMassKey } from '../runtime/model/massKey.js';
+import { main } from '../runtime/entries/cli/query.js';
+import { createListener } from '../runtime/entries/node/server.js';
+import { createAnswerer } from '../runtime/api/handler.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
+import { HttpSource } from '../runtime/core/source.js';
 import { Collector, listen, REPO, runNode, runTsx, type Run } from './helpers/process.js';
 
 let dir: string;
@@ -273,7 +274,7 @@ describe('query tool: errors', () => {
 
   it('the command line exits non-zero with the JSON error', async () => {
     const expected = await api('/search.php', { mass1: 'abc', mass2: '1' });
-    const run = await runTsx(['runtime/query.ts', 'search', '--mass1', 'abc', '--mass2', '1', '--shards', shards]);
+    const run = await runTsx(['runtime/entries/cli/bin.ts', 'search', '--mass1', 'abc', '--mass2', '1', '--shards', shards]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(expected.text + '\n');
   });

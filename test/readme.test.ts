@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../runtime/handler.js';
+import type { Handler } from '../runtime/api/handler.js';
 import { call, folderHandler, stable } from './helpers/api.js';
 import { bundledDataset, REPO } from './helpers/hard-datasets.js';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decode, ExtData } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tilingViolation, type Manifest } from '../runtime/format.js';
+import { tilingViolation, type Manifest } from '../runtime/model/format.js';
 import { build, readDataset, removeTempDirs, shardEntries, snapshot, tempDir, type ReadBack } from './helpers/dataset.js';
 import { referenceDataset, referenceFasta, type ReferencePeptide, type ReferenceProtein } from './helpers/reference.js';
 

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../runtime/format.js';
-import { createHandler, datasetOnce } from '../runtime/handler.js';
-import { FileSource } from '../runtime/source.js';
+import type { Manifest } from '../runtime/model/format.js';
+import { createHandler, datasetOnce } from '../runtime/api/handler.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
 import { listen, REPO, runTsx, staticFiles } from './helpers/process.js';
 
 const RECORDS = 40;

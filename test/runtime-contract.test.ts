@@ -4,8 +4,8 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../runtime/handler.js';
-import { formatMassKey } from '../runtime/keys.js';
+import type { Handler } from '../runtime/api/handler.js';
+import { formatMassKey } from '../runtime/model/massKey.js';
 import { call, expectEnvelope, expectErrorBody, folderHandler, stable, type Got } from './helpers/api.js';
 import { BruteForce, bruteKey, bruteKeyText } from './helpers/bruteforce.js';
 import { fixtureDataset, removeTempDirs, sampleSubset, shardEntries, tempDir } from './helpers/datasets.js';

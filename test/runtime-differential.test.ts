@@ -5,8 +5,8 @@
 // build, mass1=0&mass2=100000 reads at most 3 shards for any page.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandler, datasetOnce, type Handler } from '../runtime/handler.js';
-import { FileSource } from '../runtime/source.js';
+import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
 import { call, CountingSource, expectEnvelope, folderHandler, stable } from './helpers/api.js';
 import { BruteForce, bruteBounds, bruteKey, prng, type BruteAnswer } from './helpers/bruteforce.js';
 import { bundledDataset, readManifest, removeTempDirs, SAMPLE_FASTA } from './helpers/datasets.js';

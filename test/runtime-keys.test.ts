@@ -1,8 +1,8 @@
 // Mass keys as text: Java-style formatting of a group's key, exact parsing of user masses into key bounds,
 // and the envelope's duration and memory text.
 import { describe, expect, it } from 'vitest';
-import { formatMassKey, parseMass } from '../runtime/keys.js';
-import { formatDuration, formatMemory } from '../runtime/respond.js';
+import { formatMassKey, parseMass } from '../runtime/model/massKey.js';
+import { formatDuration, memoryText } from '../runtime/api/envelope.js';
 import { bruteBounds, bruteKeyText, prng } from './helpers/bruteforce.js';
 
 describe('formatMassKey (Java Double.toString of key / 10^4)', () => {
@@ -110,7 +110,8 @@ describe('envelope text fields', () => {
     expect(formatDuration(ms)).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3}$/);
   });
 
-  it('formatMemory is whole megabytes', () => {
-    expect(formatMemory()).toMatch(/^\d+ MB$/);
+  it('memoryText is whole megabytes of what the probe says', () => {
+    expect(memoryText(() => process.memoryUsage.rss())()).toMatch(/^\d+ MB$/);
+    expect(memoryText(() => 41.4 * 2 ** 20)()).toBe('41 MB');
   });
 });

@@ -6,10 +6,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAnswerer, datasetOnce, type Handler } from '../runtime/handler.js';
-import { ENDPOINTS } from '../runtime/params.js';
-import { createListener } from '../runtime/server.js';
-import { FileSource } from '../runtime/source.js';
+import { createAnswerer, datasetOnce, type Handler } from '../runtime/api/handler.js';
+import { ENDPOINTS } from '../runtime/core/endpoints.js';
+import { createListener } from '../runtime/entries/node/server.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
 import { call, expectEnvelope, expectErrorBody, folderHandler, listen, stable } from './helpers/api.js';
 import { removeTempDirs, subsetDataset } from './helpers/datasets.js';
 

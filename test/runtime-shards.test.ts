@@ -6,9 +6,9 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShardEntry } from '../runtime/format.js';
-import { createHandler, datasetOnce, type Handler } from '../runtime/handler.js';
-import { FileSource } from '../runtime/source.js';
+import type { ShardEntry } from '../runtime/model/format.js';
+import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
+import { FileSource } from '../runtime/entries/node/fileSource.js';
 import { call, CountingSource, folderHandler, stable } from './helpers/api.js';
 import { BruteForce, bruteKeyText, prng } from './helpers/bruteforce.js';
 import { readManifest, removeTempDirs, sampleSubset, shardEntries, subsetDataset, tempDir } from './helpers/datasets.js';

@@ -15,7 +15,7 @@ export interface HttpRun {
 
 /** Starts the local server (same entry as npm start) on `port` over `dir`; resolves once it listens. */
 export function startServer(dir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/entries/node/start.ts'], {
     env: { ...process.env, SHARDS_DIR: dir, PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,7 +1,7 @@
 // Benchmark measuring tools: seeded query sets, percentiles, a ShardSource that counts reads, machine facts.
 import { cpus, totalmem } from 'node:os';
 import { prng } from '../../build/synthetic.js';
-import type { ShardSource } from '../../runtime/source.js';
+import type { ShardSource } from '../../runtime/core/source.js';
 
 export interface Summary {
   count: number;

@@ -1,10 +1,10 @@
 // In-process query benchmarks: the real handler over a dataset folder, warm, under a cache budget, and cold.
 import { prng } from '../../build/synthetic.js';
-import { Dataset } from '../../runtime/dataset.js';
-import { sequenceOf } from '../../runtime/format.js';
-import { createAnswerer, type Call } from '../../runtime/handler.js';
-import type { Answer } from '../../runtime/respond.js';
-import { FileSource } from '../../runtime/source.js';
+import { Dataset } from '../../runtime/core/dataset.js';
+import { sequenceOf } from '../../runtime/model/format.js';
+import { createAnswerer, type Call } from '../../runtime/api/handler.js';
+import type { Answer } from '../../runtime/api/answer.js';
+import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { CountingSource, summarize, type Summary } from './measure.js';
 
 export interface QueryRun {

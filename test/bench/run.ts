@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { sampleStats, SWISS_PROT, writeSynthetic } from '../../build/synthetic.js';
-import type { Manifest } from '../../runtime/format.js';
+import type { Manifest } from '../../runtime/model/format.js';
 import { load, rssMb, startServer, type HttpRun } from './http.js';
 import { anyWidthRanges, fmt, machine, massWindows } from './measure.js';
 import { benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';

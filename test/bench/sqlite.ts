@@ -2,10 +2,10 @@
 // count + first page of mass groups and building the same JSON body as our API.
 import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Dataset } from '../../runtime/dataset.js';
-import { accessionOf, accessionRefsOf, sequenceOf } from '../../runtime/format.js';
-import { formatMassKey, parseMass } from '../../runtime/keys.js';
-import { FileSource } from '../../runtime/source.js';
+import { Dataset } from '../../runtime/core/dataset.js';
+import { accessionOf, accessionRefsOf, sequenceOf } from '../../runtime/model/format.js';
+import { formatMassKey, parseMass } from '../../runtime/model/massKey.js';
+import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { summarize, type Summary } from './measure.js';
 
 type Db = import('better-sqlite3').Database;

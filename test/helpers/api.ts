@@ -3,8 +3,9 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
-import { createHandler, datasetOnce, type Handler } from '../../runtime/handler.js';
-import { FileSource, type ShardSource } from '../../runtime/source.js';
+import { createHandler, datasetOnce, type Handler } from '../../runtime/api/handler.js';
+import { FileSource } from '../../runtime/entries/node/fileSource.js';
+import { type ShardSource } from '../../runtime/core/source.js';
 
 export const ORIGIN = 'http://api.test';
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildDataset, type BuildOptions } from '../../build/pipeline.js';
-import { decodeShard, type IndexPage, type Manifest, type Shard, type ShardEntry } from '../../runtime/format.js';
+import { decodeShard } from '../../runtime/model/shardCodec.js';
+import { type IndexPage, type Manifest, type Shard, type ShardEntry } from '../../runtime/model/format.js';
 
 const made: string[] = [];
 

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { buildDataset, DEFAULT_SHARD_BYTES } from '../../build/pipeline.js';
-import type { IndexPage, Manifest, ShardEntry } from '../../runtime/format.js';
+import type { IndexPage, Manifest, ShardEntry } from '../../runtime/model/format.js';
 
 export const SAMPLE_FASTA = fileURLToPath(new URL('../../data/uniprot-sample.fasta.gz', import.meta.url));
 export { DEFAULT_SHARD_BYTES };

@@ -27,13 +27,12 @@ export function runBuildCli(args: string[]): Promise<{ code: number | null; stde
   });
 }
 
-/** Hash of the code that decides a dataset's bytes: build/ and the two runtime modules it imports. */
+/** Hash of the code that decides a dataset's bytes: build/ and the model it imports. */
 function builderHash(): string {
   const hash = createHash('sha256');
   const files = [
     ...readdirSync(join(REPO, 'build')).filter((n) => /\.(ts|mjs)$/.test(n)).sort().map((n) => join('build', n)),
-    'runtime/format.ts',
-    'runtime/chemistry.ts',
+    ...readdirSync(join(REPO, 'runtime/model')).sort().map((n) => join('runtime/model', n)),
   ];
   for (const file of files) hash.update(file).update(readFileSync(join(REPO, file)));
   return hash.digest('hex');

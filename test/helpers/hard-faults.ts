@@ -1,6 +1,6 @@
 // Fault injection for the dataset's storage: a ShardSource wrapping another (a FileSource) that fails chosen
 // files in chosen ways, for a chosen number of calls or until cleared.
-import { SourceError, type ShardSource } from '../../runtime/source.js';
+import { SourceError, type ShardSource } from '../../runtime/core/source.js';
 
 export type FaultKind =
   /** A 404-like, non-transient failure. */

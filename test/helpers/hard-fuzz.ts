@@ -3,8 +3,8 @@
 // narrow to very wide ranges, deep pages, real and mutated peptides), and a comparison of full answers.
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { createHandler, datasetOnce, type Handler } from '../../runtime/handler.js';
-import { FileSource } from '../../runtime/source.js';
+import { createHandler, datasetOnce, type Handler } from '../../runtime/api/handler.js';
+import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { queryPath, referenceAnswer, type EndpointPath, type RefQuery, type ReferenceData } from './hard-reference.js';
 
 /** The value N / 10^S as decimal text, written one of several ways Java's Double.parseDouble accepts. */

@@ -6,7 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeShard, type IndexPage, type Manifest, type ShardEntry } from '../../runtime/format.js';
+import { decodeShard } from '../../runtime/model/shardCodec.js';
+import { type IndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
 
 /** Monoisotopic residue masses in Da (10 decimals at most), from the elemental formulas; J weighs as I/L. */
 const RESIDUES: Record<string, string> = {

@@ -11,7 +11,8 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { decodeShard, type Manifest } from '../../runtime/format.js';
+import { decodeShard } from '../../runtime/model/shardCodec.js';
+import { type Manifest } from '../../runtime/model/format.js';
 import { rssMb } from '../bench/http.js';
 import { bundledDataset, REPO } from '../helpers/hard-datasets.js';
 import { writeSection } from './report.js';
@@ -128,10 +129,10 @@ function freePort(): Promise<number> {
   });
 }
 
-/** `npm start`'s entry (runtime/server.ts) with LOOP_MONITOR=1; resolves once it listens. */
+/** `npm start`'s entry (runtime/entries/node/start.ts) with LOOP_MONITOR=1; resolves once it listens. */
 async function startMonitoredServer(dir: string): Promise<{ child: ChildProcess; port: number; loopReport: () => Promise<LoadFigures['loop']> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/entries/node/start.ts'], {
     cwd: REPO,
     env: { ...process.env, SHARDS_DIR: dir, PORT: String(port), LOOP_MONITOR: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,25 +1,23 @@
-// Local entry: builds the bundled dataset when there is none, then answers the API and serves the dataset
-// files under /shards/ (serve-handler) — the same handler as on Netlify, over a local folder.
+// npm start: answers the API and serves the dataset files under /shards/ (serve-handler) — the same handler
+// as on Netlify, over a local folder. (`prestart` builds the bundled dataset first when there is none.)
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import serveHandler from 'serve-handler';
-import { buildDataset, DEFAULT_SHARD_BYTES } from '../build/pipeline.js';
-import { DEFAULT_DIGEST } from './chemistry.js';
-import { createAnswerer, datasetOnce, type Call } from './handler.js';
-import { errorAnswer, type Answer } from './respond.js';
-import { FileSource } from './source.js';
-
-export const DEFAULT_SHARDS_DIR = 'shards';
-export const BUNDLED_INPUT = 'data/*.fasta.gz';
+import { errorAnswer, type Answer } from '../../api/answer.js';
+import { createAnswerer, datasetOnce, type Call } from '../../api/handler.js';
+import { MANIFEST_FILE } from '../../model/format.js';
+import { FileSource } from './fileSource.js';
+import { cacheBytesFromEnv, defaultShards, processMemory } from './platform.js';
 
 /** Dataset file names: a plain name, no separators, no leading dot. */
 const DATASET_FILE = /^\/shards\/[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 export const SHARD_HEADERS = [
   { source: '**/*.msgpack', headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }] },
-  { source: 'manifest.json', headers: [{ key: 'Cache-Control', value: 'public, max-age=60' }] },
+  { source: MANIFEST_FILE, headers: [{ key: 'Cache-Control', value: 'public, max-age=60' }] },
   { source: '**', headers: [{ key: 'Access-Control-Allow-Origin', value: '*' }, { key: 'X-Content-Type-Options', value: 'nosniff' }] },
 ];
 
@@ -69,26 +67,31 @@ function monitorLoop(): void {
   process.on('exit', report);
 }
 
+/**
+ * What Node's HTTP parser refuses before any listener runs (a request head over 16 KB: 431; a malformed
+ * request: 400) is answered with the same JSON error body as every other error, then the socket is closed.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return socket.destroy();
+    const [status, reason, message] =
+      error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'request head is larger than 16 KB'] : [400, 'Bad Request', 'malformed request'];
+    const answer = errorAnswer(status, message);
+    const body = answer.body as string;
+    const headers = Object.entries({ ...answer.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`);
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headers.join('')}\r\n${body}`);
+  });
+}
+
 export async function start(): Promise<void> {
-  const dir = resolve(process.env.SHARDS_DIR ?? DEFAULT_SHARDS_DIR);
+  const dir = resolve(defaultShards());
   const port = Number(process.env.PORT ?? 8888);
-  const cacheBytes = Number(process.env.SHARD_CACHE_BYTES ?? 256 * 2 ** 20);
-  if (!Number.isFinite(cacheBytes) || cacheBytes < 0) throw new Error(`SHARD_CACHE_BYTES must be a number of bytes, not ${process.env.SHARD_CACHE_BYTES}`);
-  if (!existsSync(resolve(dir, 'manifest.json'))) {
-    if (process.env.SHARDS_DIR) throw new Error(`SHARDS_DIR ${dir} holds no manifest.json; build one with npm run build:shards`);
-    process.stderr.write(`no dataset in ${dir}: building the bundled sample (${BUNDLED_INPUT})\n`);
-    await buildDataset({
-      ...DEFAULT_DIGEST,
-      inputs: [BUNDLED_INPUT],
-      out: dir,
-      shardBytes: DEFAULT_SHARD_BYTES,
-      threads: 2,
-      log: (line) => process.stderr.write(line + '\n'),
-    });
-  }
+  const cacheBytes = cacheBytesFromEnv();
+  if (!existsSync(resolve(dir, MANIFEST_FILE))) throw new Error(`${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards`);
   if (process.env.LOOP_MONITOR === '1') monitorLoop();
-  const answerer = createAnswerer(datasetOnce(() => new FileSource(dir), { cacheBytes }));
+  const answerer = createAnswerer(datasetOnce(() => new FileSource(dir), { cacheBytes }), { memory: processMemory });
   const server = createServer(createListener(dir, answerer));
+  answerClientErrors(server);
   server.listen(port, () => process.stderr.write(`serving ${dir} on http://localhost:${port}/search.php\n`));
   // Stop on SIGTERM/SIGINT with a normal exit (exit handlers run: the loop monitor's report, --cpu-prof).
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -97,11 +100,4 @@ export async function start(): Promise<void> {
       process.exit(0);
     });
   }
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  start().catch((e: Error) => {
-    process.stderr.write(`start: error: ${e.message}\n`);
-    process.exitCode = 1;
-  });
 }

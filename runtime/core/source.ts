@@ -1,6 +1,5 @@
-// Where dataset files come from: the ShardSource interface, a local-folder source and an HTTP source.
-import { readFile } from 'node:fs/promises';
-import { join, normalize, sep } from 'node:path';
+// Where dataset files come from: the ShardSource interface and the HTTP source (fetch: any platform). The
+// local-folder source is Node's (runtime/entries/node/fileSource.ts).
 
 /** A failure to get a dataset file; `transient` failures may succeed when tried again. */
 export class SourceError extends Error {
@@ -20,28 +19,8 @@ export interface ShardSource {
 }
 
 /** Dataset file names are plain names inside the dataset folder: no separators, no dot-dot. */
-function checkName(file: string): void {
+export function checkName(file: string): void {
   if (!/^[A-Za-z0-9._-]+$/.test(file) || file.startsWith('.')) throw new SourceError(`invalid dataset file name "${file}"`, false);
-}
-
-export class FileSource implements ShardSource {
-  readonly description: string;
-
-  constructor(private dir: string) {
-    this.description = `folder ${dir}`;
-  }
-
-  async get(file: string): Promise<Uint8Array> {
-    checkName(file);
-    const path = normalize(join(this.dir, file));
-    if (!path.startsWith(normalize(this.dir + sep))) throw new SourceError(`invalid dataset file name "${file}"`, false);
-    try {
-      return await readFile(path);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new SourceError(`${file}: ${code === 'ENOENT' ? 'not found' : code ?? 'unreadable'}`, code !== 'ENOENT');
-    }
-  }
 }
 
 export interface HttpSourceOptions {

@@ -1,7 +1,7 @@
 // The shard index of a dataset, flat (manifest.shards) or two-level (manifest.shardIndex: a small root of
 // index pages, each listing consecutive shards): find shards by mass key or by global group ordinal,
 // loading only the index pages a query touches.
-import type { IndexPageEntry, Manifest, ShardEntry } from './format.js';
+import type { IndexPageEntry, Manifest, ShardEntry } from '../model/format.js';
 
 /** A shard entry with its position: global index and the count of mass groups in all shards before it. */
 export interface LocatedShard {

@@ -1,5 +1,16 @@
-// Mass keys as text: exact parsing of user-typed masses into key bounds, and Java-style key formatting.
-import { KEYS_PER_DA } from './chemistry.js';
+// Mass keys: a mass rounded half-up to 4 decimals, as an integer; exact parsing of user-typed masses into key
+// bounds, and the key's text as Java writes a double.
+import { UNITS_PER_DA } from './chemistry.js';
+
+/** A mass key is a mass rounded half-up to 4 decimals, as an integer count of 0.0001 Da. */
+export const KEYS_PER_DA = 10_000;
+export const UNITS_PER_KEY = UNITS_PER_DA / KEYS_PER_DA;
+
+/** Mass key of a mass in units: rounded half-up to 0.0001 Da, computed exactly on integers. */
+export function massKey(units: number): number {
+  const remainder = units % UNITS_PER_KEY;
+  return (units - remainder) / UNITS_PER_KEY + (remainder >= UNITS_PER_KEY / 2 ? 1 : 0);
+}
 
 /** Decimal number text as Java's Double.parseDouble reads it, less hex, NaN, Infinity and type suffixes. */
 const DECIMAL = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;

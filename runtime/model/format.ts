@@ -1,9 +1,19 @@
-// The shard format, defined once for build and runtime (spec: shards/FORMAT.md): manifest types, shard
-// encoding and decoding, and the tiling invariant of the shard index.
-import { Packr, Unpackr } from 'msgpackr';
+// The dataset format, defined once for build and runtime (spec: shards/FORMAT.md): file names, manifest and
+// shard types, and the tiling invariant of the shard index. Encoding and decoding: shardCodec.ts.
 
 export const FORMAT_NAME = 'digested-peptides';
 export const FORMAT_VERSION = 1;
+
+/** The dataset's root file: read first, replaced last. */
+export const MANIFEST_FILE = 'manifest.json';
+
+/** Hex digits of a file's sha256 in its name: files are named by their content. */
+export const NAME_HASH_DIGITS = 20;
+export const shardFileName = (sha256: string) => `${sha256.slice(0, NAME_HASH_DIGITS)}.msgpack`;
+export const indexPageFileName = (sha256: string) => `index-${sha256.slice(0, NAME_HASH_DIGITS)}.json`;
+
+/** Largest taxId the format holds (an int32 column). */
+export const MAX_TAX_ID = 0x7fffffff;
 
 /** One shard as the manifest lists it. Mass keys are integers in units of 0.0001 Da. */
 export interface ShardEntry {
@@ -113,81 +123,6 @@ export const accessionOf = (shard: Shard, a: number): string =>
 /** Accession-table indexes of peptide p's accessions. */
 export const accessionRefsOf = (shard: Shard, p: number): Uint32Array =>
   shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]);
-
-const packr = new Packr({ useRecords: false, variableMapSize: true });
-const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** Little-endian bytes of an integer column, as a plain msgpack `bin`. */
-function columnBytes(column: Uint32Array | Int32Array): Uint8Array {
-  if (LITTLE_ENDIAN) return new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
-  const bytes = new Uint8Array(column.length * 4);
-  const view = new DataView(bytes.buffer);
-  const signed = column instanceof Int32Array;
-  for (let i = 0; i < column.length; i++) {
-    if (signed) view.setInt32(i * 4, column[i], true);
-    else view.setUint32(i * 4, column[i], true);
-  }
-  return bytes;
-}
-
-function readColumn<T extends Uint32Array | Int32Array>(bytes: unknown, make: (n: number) => T, name: string): T {
-  if (!(bytes instanceof Uint8Array) || bytes.length % 4 !== 0) throw new Error(`shard column ${name} is not 4-byte bin`);
-  if (LITTLE_ENDIAN) {
-    const column = make(0);
-    return new (column.constructor as new (b: ArrayBuffer) => T)(new Uint8Array(bytes).buffer); // aligned copy
-  }
-  const column = make(bytes.length / 4);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const signed = column instanceof Int32Array;
-  for (let i = 0; i < column.length; i++) column[i] = signed ? view.getInt32(i * 4, true) : view.getUint32(i * 4, true);
-  return column;
-}
-
-export function encodeShard(shard: Shard): Uint8Array {
-  return packr.pack({
-    formatVersion: FORMAT_VERSION,
-    massKeys: columnBytes(shard.massKeys),
-    groupEnds: columnBytes(shard.groupEnds),
-    sequences: shard.sequences,
-    sequenceEnds: columnBytes(shard.sequenceEnds),
-    accessionRefEnds: columnBytes(shard.accessionRefEnds),
-    accessionRefs: columnBytes(shard.accessionRefs),
-    accessions: shard.accessions,
-    accessionEnds: columnBytes(shard.accessionEnds),
-    taxIds: columnBytes(shard.taxIds),
-  });
-}
-
-/** Decodes and checks the structure of a shard; throws a short message when the bytes are not one. */
-export function decodeShard(bytes: Uint8Array): Shard {
-  const raw = unpackr.unpack(bytes) as Record<string, unknown>;
-  if (!raw || typeof raw !== 'object') throw new Error('shard is not a msgpack map');
-  if (raw.formatVersion !== FORMAT_VERSION) throw new Error(`shard format version ${String(raw.formatVersion)} is not ${FORMAT_VERSION}`);
-  const u32 = (n: number) => new Uint32Array(n);
-  const shard: Shard = {
-    massKeys: readColumn(raw.massKeys, u32, 'massKeys'),
-    groupEnds: readColumn(raw.groupEnds, u32, 'groupEnds'),
-    sequences: raw.sequences as string,
-    sequenceEnds: readColumn(raw.sequenceEnds, u32, 'sequenceEnds'),
-    accessionRefEnds: readColumn(raw.accessionRefEnds, u32, 'accessionRefEnds'),
-    accessionRefs: readColumn(raw.accessionRefs, u32, 'accessionRefs'),
-    accessions: raw.accessions as string,
-    accessionEnds: readColumn(raw.accessionEnds, u32, 'accessionEnds'),
-    taxIds: readColumn(raw.taxIds, (n) => new Int32Array(n), 'taxIds'),
-  };
-  const peptides = shard.sequenceEnds.length;
-  const groups = shard.massKeys.length;
-  const accessions = shard.accessionEnds.length;
-  if (typeof shard.sequences !== 'string' || typeof shard.accessions !== 'string') throw new Error('shard lacks sequences or accessions');
-  if (shard.groupEnds.length !== groups || (groups > 0 && shard.groupEnds[groups - 1] !== peptides)) throw new Error('shard groupEnds do not cover its peptides');
-  if (shard.accessionRefEnds.length !== peptides || shard.taxIds.length !== accessions) throw new Error('shard columns differ in length');
-  if (accessions > 0 && shard.accessionEnds[accessions - 1] !== shard.accessions.length) throw new Error('shard accessionEnds do not cover its accessions');
-  if (peptides > 0 && shard.sequenceEnds[peptides - 1] !== shard.sequences.length) throw new Error('shard sequenceEnds do not cover its sequences');
-  if (!/^[A-Z]*$/.test(shard.sequences)) throw new Error('shard sequences hold characters other than A-Z');
-  return shard;
-}
 
 /**
  * The load-bearing invariant of the shard index: shards are listed by ascending mass, each non-empty with

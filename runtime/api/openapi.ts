@@ -1,8 +1,8 @@
-// OpenAPI 3.1 description of the API (served at GET /openapi.json), generated from the endpoint table so
-// paths, defaults and limits cannot drift from what params.ts enforces.
-import { MAX_QUERY_LENGTH, type Call } from './handler.js';
-import { ENDPOINTS, MAX_PAGE_SIZE, MAX_PEPTIDE_LENGTH, type Endpoint } from './params.js';
-import { errorAnswer, jsonAnswer, type Answer } from './respond.js';
+// OpenAPI 3.1 description of the API (served at GET /openapi.json), generated from the endpoint tables so
+// paths, parameters, defaults and limits cannot drift from what the parser enforces.
+import { ENDPOINTS, MAX_PAGE_SIZE, type Endpoint } from '../core/endpoints.js';
+import type { Param } from '../core/params.js';
+import { ALLOWED_METHODS, ANSWER_CACHE_CONTROL, jsonAnswer, MAX_QUERY_LENGTH, methodNotAllowed, type Answer } from './answer.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 
@@ -33,7 +33,7 @@ const sharedResponses = () => ({
   NotFound: error('No such path: only the three endpoints and /openapi.json exist.'),
   MethodNotAllowed: {
     description: 'Only GET and HEAD are answered.',
-    headers: { ...errorHeaders, Allow: header('The methods answered.', { type: 'string', const: 'GET, HEAD' }) },
+    headers: { ...errorHeaders, Allow: header('The methods answered.', { type: 'string', const: ALLOWED_METHODS }) },
     content: errorContent,
   },
   UriTooLong: error(`The query string is longer than ${MAX_QUERY_LENGTH} characters.`),
@@ -44,57 +44,35 @@ const sharedResponses = () => ({
 
 const responseRef = (name: keyof ReturnType<typeof sharedResponses>) => ({ $ref: `#/components/responses/${name}` });
 
+/** A parameter row as an OpenAPI query parameter. */
+function parameter(param: Param) {
+  const schema =
+    param.kind === 'mass'
+      ? { type: 'number', minimum: 0 }
+      : param.kind === 'integer'
+        ? { type: 'integer', minimum: param.min, maximum: param.max, default: param.default }
+        : { type: 'string', minLength: 1, maxLength: param.max };
+  return {
+    name: param.name,
+    in: 'query',
+    required: param.required && param.unless === undefined,
+    description: param.description,
+    schema,
+    ...(param.example !== undefined ? { example: param.example } : {}),
+  };
+}
+
 function parameters(endpoint: Endpoint) {
-  const integer = (name: string, fallback: number, max: number, description: string) => ({
-    name,
-    in: 'query',
-    required: false,
-    description,
-    schema: { type: 'integer', minimum: 1, maximum: max, default: fallback },
-  });
-  const mass = (name: string, required: boolean, side: string) => ({
-    name,
-    in: 'query',
-    required,
-    description:
-      `${side} of the mass range in Da (monoisotopic, neutral peptide), inclusive, compared exactly to the mass keys ` +
-      '(masses rounded half-up to 4 decimals). Decimal or exponent notation; must be >= 0 and mass1 <= mass2.' +
-      (required ? '' : ' Required unless `peptide` is given.'),
-    schema: { type: 'number', minimum: 0 },
-    example: side === 'Low end' ? 1000.5 : 1001.5,
-  });
-  const peptide = (required: boolean) => ({
-    name: 'peptide',
-    in: 'query',
-    required,
-    description:
-      'Peptide sequence (one-letter residue codes, case-insensitive, surrounding white space ignored). The range is the ' +
-      "peptide's own mass key: every peptide of the same mass is returned." +
-      (required ? '' : ' When given and not empty, mass1 and mass2 are ignored.'),
-    schema: { type: 'string', minLength: 1, maxLength: MAX_PEPTIDE_LENGTH },
-    example: 'PEPTIDE',
-  });
-  const list: Record<string, unknown>[] = [];
-  if (endpoint.by !== 'peptide') list.push(mass('mass1', endpoint.by === 'mass', 'Low end'), mass('mass2', endpoint.by === 'mass', 'High end'));
-  if (endpoint.by !== 'mass') list.push(peptide(endpoint.by === 'peptide'));
-  const notInteger = endpoint.notIntegerStatus === 500 ? ' A value that is not an integer is answered with 500 (as the original service does).' : '';
-  list.push(
-    integer('page', 1, 2 ** 31 - 1, `Page of mass groups to return, from 1. A page past the end returns an empty result.${notInteger}`),
-    integer('pageSize', endpoint.defaultPageSize, MAX_PAGE_SIZE, `Mass groups per page.${notInteger}`),
+  return [
+    ...endpoint.params.map(parameter),
     { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of an earlier answer: 304 while the dataset is unchanged.', schema: { type: 'string' } },
-  );
-  return list;
+  ];
 }
 
 function operations(endpoint: Endpoint) {
-  const name = endpoint.path.slice(1, -'.php'.length);
-  const id = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+  const id = endpoint.command.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
   const envelope = endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax';
-  const summary = {
-    'mass-or-peptide': 'Peptides in a mass range (or of a peptide\'s mass), with their accessions',
-    peptide: 'Peptides of the same mass as a given peptide, with their accessions',
-    mass: 'Peptides in a mass range, with their accessions and NCBI taxonomy IDs',
-  }[endpoint.by];
+  const summary = endpoint.summary;
   const responses = (withBody: boolean) => ({
     '200': {
       description: 'One page of the mass groups in the range, in ascending mass.',
@@ -155,7 +133,7 @@ const envelope = (group: string) => ({
   },
 });
 
-/** The document (built on first use: handler.ts, which serves it, is imported by this module too). */
+/** The document, built once on first use. */
 export function openapiDocument(): Record<string, unknown> {
   cached ??= build();
   return cached;
@@ -238,7 +216,7 @@ const build = () => ({
       AccessControlAllowOrigin: header('Any origin may read answers.', { type: 'string', const: '*' }),
       XContentTypeOptions: header('No content sniffing.', { type: 'string', const: 'nosniff' }),
       NoStore: header('Errors are not cached.', { type: 'string', const: 'no-store' }),
-      CacheControl: header('Answers may be cached for an hour.', { type: 'string', const: 'public, max-age=3600' }),
+      CacheControl: header('Answers may be cached for an hour.', { type: 'string', const: ANSWER_CACHE_CONTROL }),
       ETag: header('Weak ETag of the dataset version.', { type: 'string', pattern: '^W/"[0-9a-f]{16}"$' }),
       XDatasetVersion: header("The manifest's datasetVersion.", { type: 'string', pattern: '^[0-9a-f]{16}$' }),
     },
@@ -246,8 +224,6 @@ const build = () => ({
 });
 
 /** GET or HEAD /openapi.json; 405 for other methods. */
-export function openapiAnswer(call: Call): Answer {
-  const head = call.method === 'HEAD';
-  if (call.method !== 'GET' && !head) return errorAnswer(405, `method ${call.method.slice(0, 20)} is not allowed; use GET or HEAD`, { Allow: 'GET, HEAD' });
-  return jsonAnswer(200, openapiDocument(), { 'Cache-Control': 'public, max-age=3600' }, head);
+export function openapiAnswer(method: string): Answer {
+  return methodNotAllowed(method) ?? jsonAnswer(200, openapiDocument(), { 'Cache-Control': ANSWER_CACHE_CONTROL }, method === 'HEAD');
 }

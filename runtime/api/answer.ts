@@ -1,0 +1,48 @@
+// Answers before any platform wraps them: status, headers and a JSON body; the headers every answer carries;
+// JSON errors (405 among them, written once here); and the Fetch API Response of an answer.
+
+/** Headers on every answer, errors included. */
+export const COMMON_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'application/json',
+  'Access-Control-Allow-Origin': '*',
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** Cache-Control of successful answers (they change only with the dataset, which their ETag names). */
+export const ANSWER_CACHE_CONTROL = 'public, max-age=3600';
+
+/** Longest query string answered; longer ones get 414 before any parsing. */
+export const MAX_QUERY_LENGTH = 4096;
+
+/** The methods answered. */
+export const ALLOWED_METHODS = 'GET, HEAD';
+
+/** An answer before any platform wraps it: the Fetch API's Response, or Node's ServerResponse. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  /** The JSON text (success bodies as its ASCII bytes); null for HEAD and 304. */
+  body: string | Uint8Array<ArrayBuffer> | null;
+}
+
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}, head = false): Answer {
+  return jsonTextAnswer(status, JSON.stringify(body), headers, head);
+}
+
+export function jsonTextAnswer(status: number, json: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}, head = false): Answer {
+  return { status, headers: { ...COMMON_HEADERS, ...headers }, body: head ? null : json };
+}
+
+export function errorAnswer(status: number, error: string, headers: Record<string, string> = {}, head = false): Answer {
+  return jsonAnswer(status, { error }, { 'Cache-Control': 'no-store', ...headers }, head);
+}
+
+/** 405 for a method other than GET and HEAD; undefined when the method is answered. */
+export function methodNotAllowed(method: string): Answer | undefined {
+  if (method === 'GET' || method === 'HEAD') return undefined;
+  return errorAnswer(405, `method ${method.slice(0, 20)} is not allowed; use GET or HEAD`, { Allow: ALLOWED_METHODS });
+}
+
+export function toResponse(answer: Answer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -1,0 +1,58 @@
+// ASCII text written into one growing byte buffer: how answers are assembled without building JS strings.
+
+/** Bytes a writer starts with; it doubles as needed. */
+const INITIAL_BYTES = 1 << 14;
+
+/** ASCII text written into one growing byte buffer. */
+export class AsciiWriter {
+  private bytes = new Uint8Array(INITIAL_BYTES);
+  length = 0;
+
+  private reserve(n: number): void {
+    if (this.length + n <= this.bytes.length) return;
+    const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
+    grown.set(this.bytes.subarray(0, this.length));
+    this.bytes = grown;
+  }
+
+  /** Characters start..end of `text`, which must be ASCII. */
+  write(text: string, start = 0, end = text.length): void {
+    this.reserve(end - start);
+    const bytes = this.bytes;
+    let at = this.length;
+    for (let i = start; i < end; i++) bytes[at++] = text.charCodeAt(i);
+    this.length = at;
+  }
+
+  /** Bytes start..end of `source` (ASCII), in one native copy. */
+  copy(source: Uint8Array, start: number, end: number): void {
+    this.reserve(end - start);
+    this.bytes.set(source.subarray(start, end), this.length);
+    this.length += end - start;
+  }
+
+  /** Starts a text, keeping `headroom` bytes free in front of it for a prefix written last. */
+  start(headroom: number): void {
+    this.length = headroom;
+  }
+
+  /** `prefix` (ASCII, at most `headroom` long) and the bytes written since start(headroom), copied out. */
+  take(prefix: string, headroom: number): Uint8Array<ArrayBuffer> {
+    if (prefix.length > headroom) throw new Error('prefix longer than its headroom');
+    const from = headroom - prefix.length;
+    for (let i = 0; i < prefix.length; i++) this.bytes[from + i] = prefix.charCodeAt(i);
+    return this.takeBytes(from);
+  }
+
+  /** Drops the last `n` bytes written. */
+  unwrite(n: number): void {
+    this.length -= n;
+  }
+
+  /** A copy of the bytes written from `from` on; the writer is empty again. */
+  takeBytes(from = 0): Uint8Array<ArrayBuffer> {
+    const bytes = this.bytes.slice(from, this.length);
+    this.length = 0;
+    return bytes;
+  }
+}

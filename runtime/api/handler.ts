@@ -1,0 +1,96 @@
+// The API: routes a call to an endpoint (or /openapi.json), parses its parameters by the endpoint's table,
+// runs the query on the dataset and renders the answer — plain answers that each platform wraps (a Fetch
+// `Request → Response` handler for Netlify, the browser and tests; Node's http for npm start).
+import { Dataset, DatasetError, type DatasetOptions } from '../core/dataset.js';
+import { ENDPOINTS, parseRangeQuery, type Endpoint } from '../core/endpoints.js';
+import { QueryError } from '../core/params.js';
+import { runQuery } from '../core/search.js';
+import type { ShardSource } from '../core/source.js';
+import { ANSWER_CACHE_CONTROL, errorAnswer, jsonTextAnswer, MAX_QUERY_LENGTH, methodNotAllowed, toResponse, type Answer } from './answer.js';
+import { memoryText, renderJson, type MemoryProbe } from './envelope.js';
+import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
+
+/** What the API needs of a request. */
+export interface Call {
+  method: string;
+  url: URL;
+  ifNoneMatch?: string | null;
+}
+
+export type OpenDataset = (url: URL) => Promise<Dataset>;
+export type Handler = (req: Request) => Promise<Response>;
+
+export interface ApiOptions {
+  /** The process's memory in bytes, for the envelope's `memory` (platform entries give it; default 0). */
+  memory?: MemoryProbe;
+}
+
+/**
+ * Opens the dataset once and keeps it; a failed open is forgotten, so the next request tries again
+ * (a manifest that is briefly missing does not stop the service for good).
+ */
+export function datasetOnce(source: (url: URL) => ShardSource, options: DatasetOptions = {}): OpenDataset {
+  let opening: Promise<Dataset> | undefined;
+  return (url) => {
+    opening ??= Dataset.open(source(url), options).catch((e) => {
+      opening = undefined;
+      throw e;
+    });
+    return opening;
+  };
+}
+
+/** The API's answer to an error thrown while answering: its own status for refused queries and dataset failures. */
+export function errorOf(e: unknown, head = false): Answer {
+  if (e instanceof QueryError || e instanceof DatasetError) return errorAnswer(e.status, e.message, {}, head);
+  // Never a stack trace or a path: the detail goes to the log only.
+  console.error('unexpected error:', e);
+  return errorAnswer(500, 'internal error', {}, head);
+}
+
+/** Answers one endpoint (known from the route, as on Netlify where each endpoint is its own function). */
+export function endpointAnswerer(endpoint: Endpoint, dataset: OpenDataset, options: ApiOptions = {}): (call: Call) => Promise<Answer> {
+  const memory = memoryText(options.memory ?? (() => 0));
+  return async (call) => {
+    const started = performance.now();
+    const head = call.method === 'HEAD';
+    const refused = methodNotAllowed(call.method);
+    if (refused) return refused;
+    try {
+      if (call.url.search.length > MAX_QUERY_LENGTH) throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
+      const query = parseRangeQuery(endpoint, (name) => call.url.searchParams.getAll(name));
+      const data = await dataset(call.url);
+      const version = `"${data.manifest.datasetVersion}"`;
+      const cacheHeaders = { ETag: `W/${version}`, 'Cache-Control': ANSWER_CACHE_CONTROL, 'X-Dataset-Version': data.manifest.datasetVersion };
+      if (call.ifNoneMatch?.includes(version)) {
+        return { status: 304, headers: { 'Access-Control-Allow-Origin': '*', ...cacheHeaders }, body: null };
+      }
+      const result = await runQuery(data, query);
+      return jsonTextAnswer(200, renderJson(data, result, endpoint.entries, started, memory), cacheHeaders, head);
+    } catch (e) {
+      return errorOf(e, head);
+    }
+  };
+}
+
+/** The whole API: routes the endpoints by path (and GET /openapi.json), 404 JSON for anything else. */
+export function createAnswerer(dataset: OpenDataset, options: ApiOptions = {}): (call: Call) => Promise<Answer> {
+  const routes = new Map(ENDPOINTS.map((e) => [e.path, endpointAnswerer(e, dataset, options)]));
+  return async (call) => {
+    if (call.url.pathname === OPENAPI_PATH) return openapiAnswer(call.method);
+    const answer = routes.get(call.url.pathname);
+    if (!answer) return errorAnswer(404, `no such endpoint; use ${ENDPOINTS.map((e) => e.path).join(', ')}`, {}, call.method === 'HEAD');
+    return answer(call);
+  };
+}
+
+/** A Fetch API call from a Request. */
+export function callOf(req: Request): Call {
+  return { method: req.method, url: new URL(req.url), ifNoneMatch: req.headers.get('If-None-Match') };
+}
+
+/** The whole API as a standard `(req: Request) => Promise<Response>` handler. */
+export function createHandler(dataset: OpenDataset, options: ApiOptions = {}): Handler {
+  const answerer = createAnswerer(dataset, options);
+  return async (req) => toResponse(await answerer(callOf(req)));
+}

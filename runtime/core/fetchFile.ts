@@ -1,0 +1,56 @@
+// Getting one dataset file from a ShardSource the way every query does: within a time limit, checked against
+// the sha256 its manifest entry names (one retry: a body may be cut in transit), failures as 502/503.
+import { SourceError, type ShardSource } from './source.js';
+
+/** A dataset failure as the API reports it: 503 when storage is unavailable, 502 when it answered wrongly. */
+export class DatasetError extends Error {
+  constructor(
+    message: string,
+    readonly status: 502 | 503,
+  ) {
+    super(message);
+  }
+}
+
+export const DEFAULT_FETCH_TIMEOUT_MS = 10_000;
+
+/** `source.get(file)`, abandoned after `ms`: a hanging source fails the request instead of holding it forever. */
+export function getWithin(source: ShardSource, file: string, ms: number): Promise<Uint8Array> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SourceError(`${file}: no answer within ${ms} ms`, true)), ms);
+  });
+  return Promise.race([source.get(file), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Lower-case hex sha256 of `bytes` (Web Crypto: Node, browsers and edge runtimes alike). */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+/**
+ * The bytes of a dataset file, checked against its sha256. `schedule` runs the fetch (a concurrency limit);
+ * a source failure becomes a DatasetError: 503 when it may pass, 502 when the source answered wrongly.
+ */
+export async function fetchChecked(
+  source: ShardSource,
+  file: string,
+  sha256: string,
+  timeoutMs: number,
+  schedule: <T>(task: () => Promise<T>) => Promise<T> = (task) => task(),
+): Promise<Uint8Array> {
+  for (let attempt = 0; ; attempt++) {
+    let bytes: Uint8Array;
+    try {
+      bytes = await schedule(() => getWithin(source, file, timeoutMs));
+    } catch (e) {
+      const error = e as SourceError;
+      throw new DatasetError(`dataset file unavailable: ${error.message}`, error.transient === false ? 502 : 503);
+    }
+    if ((await sha256Hex(bytes)) === sha256) return bytes;
+    if (attempt > 0) throw new DatasetError(`${file} failed its sha256 check`, 502);
+  }
+}

@@ -1,0 +1,25 @@
+// A dataset's manifest, read once and checked before any query uses it: its format and version, and a shard
+// list (or index root) that tiles the mass line.
+import { FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE, tilingViolation, type Manifest } from '../model/format.js';
+import { DatasetError, getWithin } from './fetchFile.js';
+import { SourceError, type ShardSource } from './source.js';
+
+/** The manifest of the dataset at `source`; DatasetError (503) when it is missing or not a valid manifest. */
+export async function readManifest(source: ShardSource, timeoutMs: number): Promise<Manifest> {
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(new TextDecoder().decode(await getWithin(source, MANIFEST_FILE, timeoutMs))) as Manifest;
+  } catch (e) {
+    const reason = e instanceof SourceError ? e.message : `${MANIFEST_FILE} is not valid JSON`;
+    throw new DatasetError(`dataset unavailable: ${reason}`, 503);
+  }
+  const list = manifest?.shards ?? manifest?.shardIndex?.pages;
+  const problem =
+    manifest?.format !== FORMAT_NAME || manifest.formatVersion !== FORMAT_VERSION
+      ? `manifest is not ${FORMAT_NAME} format ${FORMAT_VERSION}`
+      : !Array.isArray(list)
+        ? 'manifest lists no shards'
+        : tilingViolation(list);
+  if (problem) throw new DatasetError(`dataset unavailable: ${problem}`, 503);
+  return manifest;
+}

@@ -1,0 +1,126 @@
+// Query parameters driven by a table: each endpoint lists its parameters (name, kind, required, default,
+// limits, description) in the order they are checked, and this module reads them — one value each, typed,
+// within limits — or throws a QueryError naming the parameter. The same rows drive the OpenAPI document,
+// the CLI flags and the usage text.
+import { peptideMass, type PeptideMass } from '../model/chemistry.js';
+import { parseMass, type MassText } from '../model/massKey.js';
+
+/** A refused query: the HTTP status it is answered with and a message that names the parameter. */
+export class QueryError {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+  ) {}
+}
+
+/**
+ * What a parameter holds. `mass`: Da, >= 0, parsed exactly; two consecutive mass rows form an inclusive
+ * range (both are read, then both checked, then low <= high). `integer`: whole number within [min, max].
+ * `sequence`: a peptide, case-insensitive, letters with a defined mass only.
+ */
+export type ParamKind = 'mass' | 'integer' | 'sequence';
+
+export interface Param {
+  name: string;
+  kind: ParamKind;
+  /** Must be given (not empty). A parameter with `unless` is required only when that one is not given. */
+  required: boolean;
+  /** Not read when the named parameter is given (not empty): e.g. mass1/mass2 when `peptide` is. */
+  unless?: string;
+  default?: number;
+  min?: number;
+  max?: number;
+  description: string;
+  example?: string | number;
+}
+
+/** The values of one query, by parameter name: MassText, number, or a peptide's sequence and mass. */
+export type ParamValues = Record<string, MassText | number | Peptide | undefined>;
+
+export interface Peptide {
+  sequence: string;
+  units: number;
+}
+
+/** Reads a parameter's values, e.g. URLSearchParams.getAll or the CLI's flags. */
+export type ParamSource = (name: string) => string[];
+
+/** The largest int32: integers are 32-bit, as in the service we reproduce. */
+export const INT32_MAX = 2 ** 31 - 1;
+
+/** Echo of user text in messages: short; JSON encoding makes any character safe. */
+const quote = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+
+/** The single value of a parameter; a parameter given twice is refused rather than guessed at. */
+function single(source: ParamSource, name: string): string | undefined {
+  const values = source(name);
+  if (values.length > 1) throw new QueryError(400, `${name} is given ${values.length} times; give it once`);
+  return values[0];
+}
+
+function integer(param: Param, text: string | undefined, notIntegerStatus: number): number | undefined {
+  if (text === undefined) return param.default;
+  const value = /^[+-]?\d{1,10}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isInteger(value) || value > INT32_MAX || value < -(2 ** 31)) {
+    throw new QueryError(notIntegerStatus, `${param.name} must be an integer, got ${quote(text)}`);
+  }
+  const min = param.min ?? -(2 ** 31);
+  const max = param.max ?? INT32_MAX;
+  if (value < min || value > max) {
+    throw new QueryError(400, max === INT32_MAX ? `${param.name} must be at least ${min}, got ${value}` : `${param.name} must be from ${min} to ${max}, got ${value}`);
+  }
+  return value;
+}
+
+/** A peptide typed by a user: case and surrounding white space ignored, at most `max` residues. */
+function sequence(param: Param, text: string): Peptide {
+  // ASCII letters only: Unicode upper-casing turns "ı" into I and "ſ" into S, a peptide nobody typed.
+  const sequence = text.trim().replace(/[a-z]/g, (c) => c.toUpperCase());
+  if (sequence === '') throw new QueryError(400, 'Peptide is required');
+  const length = [...sequence].length;
+  if (param.max !== undefined && length > param.max) throw new QueryError(400, `Peptide is ${length} residues long; at most ${param.max} are allowed`);
+  const mass: PeptideMass = peptideMass(sequence);
+  if ('error' in mass) throw new QueryError(400, `Peptide character ${JSON.stringify(mass.character)} at position ${mass.position} ${mass.error}`);
+  return { sequence, units: mass.units };
+}
+
+/** An inclusive mass range from two mass rows: both read, each checked, then low <= high. */
+function massRange(low: Param, high: Param, source: ParamSource): [MassText, MassText] {
+  const texts = [single(source, low.name), single(source, high.name)];
+  const masses = texts.map((text) => parseMass(text ?? ''));
+  [low, high].forEach((param, i) => {
+    const text = texts[i];
+    const why = text === undefined ? 'is missing' : text.trim() === '' ? 'is empty' : masses[i] ? '' : `is not a finite number (${quote(text)})`;
+    if (why) throw new QueryError(400, `${param.name} ${why}: ${low.name} and ${high.name} are required as doubles (Da), e.g. ${low.name}=1000.5&${high.name}=1001.5`);
+    if (masses[i]!.value < 0) throw new QueryError(400, `${param.name} must not be negative, got ${masses[i]!.value}`);
+  });
+  const [from, to] = masses as [MassText, MassText];
+  if (from.value > to.value) throw new QueryError(400, `${low.name} (${from.value}) must not be greater than ${high.name} (${to.value})`);
+  return [from, to];
+}
+
+/**
+ * The values of `params` read from `source`, checked row by row in table order (so the first problem in that
+ * order is the one reported). `notIntegerStatus` is the status for an integer that is not one.
+ */
+export function readParams(params: readonly Param[], source: ParamSource, notIntegerStatus = 400): ParamValues {
+  const values: ParamValues = {};
+  for (let i = 0; i < params.length; i++) {
+    const param = params[i];
+    if (param.unless !== undefined && values[param.unless] !== undefined) continue;
+    if (param.kind === 'mass') {
+      const high = params[++i];
+      if (high?.kind !== 'mass') throw new Error(`parameter table: ${param.name} is not followed by the other end of its range`);
+      [values[param.name], values[high.name]] = massRange(param, high, source);
+    } else if (param.kind === 'integer') {
+      values[param.name] = integer(param, single(source, param.name), notIntegerStatus);
+    } else {
+      const text = single(source, param.name);
+      if (param.required || (text !== undefined && text.trim() !== '')) values[param.name] = sequence(param, text ?? '');
+    }
+  }
+  return values;
+}
+
+/** `pageSize` → `page-size`: a parameter's command-line flag. */
+export const flagOf = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

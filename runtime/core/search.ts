@@ -1,0 +1,101 @@
+// Range search over a dataset, as data: one page of a range query (runQuery), or every group of a range shard
+// by shard (walkRange). Mass groups are numbered 0.. in ascending mass over the whole dataset, so a key range
+// is a run of group ordinals: its two ends are found in the (at most two) shards the range cuts, its length
+// is a subtraction, and a page is a sub-run whose shards are found by ordinal.
+import type { Shard } from '../model/format.js';
+import type { Dataset } from './dataset.js';
+import type { RangeQuery } from './endpoints.js';
+import { partitionPoint, type LocatedShard } from './shardIndex.js';
+
+/** One matching mass group: group `group` of a decoded shard. */
+export interface GroupRef {
+  shard: Shard;
+  group: number;
+}
+
+/** One page of a range query: the count of every matching group and the page's groups, ascending. */
+export interface QueryResult {
+  /** Mass groups with lowKey <= key <= highKey. */
+  totalResult: number;
+  page: number;
+  pageSize: number;
+  groups: GroupRef[];
+}
+
+/** Index of the first group with key >= `key` (lower bound). */
+export const firstGroupAtOrAbove = (shard: Shard, key: number) => partitionPoint(shard.massKeys.length, (g) => shard.massKeys[g] >= key);
+
+/** Index of the first group with key > `key` (upper bound). */
+export const firstGroupAbove = (shard: Shard, key: number) => partitionPoint(shard.massKeys.length, (g) => shard.massKeys[g] > key);
+
+/** Ordinal of the first group with key >= lowKey, reading the shard only when the range cuts it. */
+async function startOrdinal(dataset: Dataset, first: LocatedShard, lowKey: number): Promise<number> {
+  if (first.entry.firstKey >= lowKey) return first.groupsBefore;
+  return first.groupsBefore + firstGroupAtOrAbove(await dataset.shard(first.entry), lowKey);
+}
+
+/** Ordinal one past the last group with key <= highKey, reading the shard only when the range cuts it. */
+async function endOrdinal(dataset: Dataset, last: LocatedShard, highKey: number): Promise<number> {
+  if (last.entry.lastKey <= highKey) return last.groupsBefore + last.entry.massGroups;
+  return last.groupsBefore + firstGroupAbove(await dataset.shard(last.entry), highKey);
+}
+
+/** The first and last shard a key range touches, or undefined when it touches none. */
+async function rangeShards(dataset: Dataset, lowKey: number, highKey: number): Promise<[LocatedShard, LocatedShard] | undefined> {
+  if (lowKey > highKey) return undefined;
+  const [first, last] = await Promise.all([dataset.index.firstEndingAtOrAbove(lowKey), dataset.index.lastStartingAtOrBelow(highKey)]);
+  return first && last && first.index <= last.index ? [first, last] : undefined;
+}
+
+/** Mass groups with lowKey <= key <= highKey, counted exactly, and the query's page of them in ascending order. */
+export async function runQuery(dataset: Dataset, { lowKey, highKey, page, pageSize }: RangeQuery): Promise<QueryResult> {
+  const none: QueryResult = { totalResult: 0, page, pageSize, groups: [] };
+  const ends = await rangeShards(dataset, lowKey, highKey);
+  if (!ends) return none;
+  const [first, last] = ends;
+  const [start, end] = await Promise.all([startOrdinal(dataset, first, lowKey), endOrdinal(dataset, last, highKey)]);
+  const totalResult = end - start;
+
+  const from = start + (page - 1) * pageSize;
+  const to = Math.min(end, from + pageSize);
+  if (from >= to) return { ...none, totalResult };
+  // The page's shards, in order: the one holding group `from`, then each next one until `to` is covered.
+  const located = [await dataset.index.shardOfGroup(from)];
+  for (let l = located[0]; l.groupsBefore + l.entry.massGroups < to; located.push(l)) {
+    l = await dataset.index.shardOfGroup(l.groupsBefore + l.entry.massGroups);
+  }
+  const shards = await Promise.all(located.map((l) => dataset.shard(l.entry)));
+
+  const groups: GroupRef[] = [];
+  located.forEach((l, k) => {
+    const lo = Math.max(from, l.groupsBefore) - l.groupsBefore;
+    const hi = Math.min(to, l.groupsBefore + l.entry.massGroups) - l.groupsBefore;
+    for (let g = lo; g < hi; g++) groups.push({ shard: shards[k], group: g });
+  });
+  return { totalResult, page, pageSize, groups };
+}
+
+/** Consecutive mass groups from..to-1 of one shard. */
+export interface GroupRun {
+  shard: Shard;
+  from: number;
+  to: number;
+}
+
+/**
+ * Every mass group with lowKey <= key <= highKey, in ascending mass, one shard's run at a time: the next shard
+ * is read only when the consumer asks for it, so a dataset opened with no cache holds one shard at a time.
+ */
+export async function* walkRange(dataset: Dataset, lowKey: number, highKey: number): AsyncGenerator<GroupRun> {
+  const ends = await rangeShards(dataset, lowKey, highKey);
+  if (!ends) return;
+  const [first, last] = ends;
+  for (let located = first; ; ) {
+    const shard = await dataset.shard(located.entry);
+    const from = located.index === first.index ? firstGroupAtOrAbove(shard, lowKey) : 0;
+    const to = located.index === last.index ? firstGroupAbove(shard, highKey) : shard.massKeys.length;
+    if (from < to) yield { shard, from, to };
+    if (located.index >= last.index) return;
+    located = await dataset.index.shardOfGroup(located.groupsBefore + located.entry.massGroups);
+  }
+}

@@ -1,0 +1,137 @@
+// The offline query tool: the API's endpoints and a streaming export over a dataset folder or URL, answered by
+// the core directly (parse by the endpoint's table → runQuery → the JSON or TSV renderer). JSON output is
+// the API's answer; errors are the API's JSON errors. Exit 0 on success, 1 when the API would answer with an
+// error (its JSON body: stdout for json, stderr for tsv and export), 2 on usage errors.
+import type { Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { Dataset, DatasetError } from '../../core/dataset.js';
+import { endpointByCommand, massRangeParams, parseRangeQuery, type Endpoint } from '../../core/endpoints.js';
+import { flagOf, QueryError, readParams, type ParamSource } from '../../core/params.js';
+import { runQuery, walkRange } from '../../core/search.js';
+import { memoryText, renderJson } from '../../api/envelope.js';
+import { openapiDocument } from '../../api/openapi.js';
+import { groupRows, runRows, TSV_HEADER } from '../../api/tsv.js';
+import type { MassText } from '../../model/massKey.js';
+import { defaultShards, processMemory, sourceFor } from '../node/platform.js';
+import { write } from './output.js';
+import { flagOptions, usage } from './usage.js';
+
+/** The export command's parameters: an inclusive mass range, both ends required. */
+const EXPORT_PARAMS = massRangeParams(true);
+
+export const USAGE = usage(EXPORT_PARAMS);
+
+export interface QueryIo {
+  stdout: Writable;
+  stderr: Writable;
+}
+
+class UsageError extends Error {}
+
+const EXIT_API_ERROR = 1;
+const EXIT_USAGE = 2;
+
+type Values = Record<string, string | boolean | undefined>;
+
+const errorBody = (message: string) => JSON.stringify({ error: message });
+const memory = memoryText(processMemory);
+
+function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>): Values {
+  try {
+    return parseArgs({ args, options: { ...options, help: { type: 'boolean' } }, allowPositionals: false }).values as Values;
+  } catch (e) {
+    throw new UsageError((e as Error).message.split('\n')[0]);
+  }
+}
+
+/** A parameter's value from its flag (`pageSize` ← `--page-size`). */
+const flagSource = (values: Values): ParamSource => (name) => {
+  const value = values[flagOf(name)];
+  return typeof value === 'string' ? [value] : [];
+};
+
+const openDataset = (values: Values, cacheBytes?: number) => Dataset.open(sourceFor((values.shards as string | undefined) ?? defaultShards()), { cacheBytes });
+
+/** One page of an endpoint, as JSON (the API's answer) or TSV. */
+async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<number> {
+  const started = performance.now();
+  const format = (values.format as string | undefined) ?? 'json';
+  if (format !== 'json' && format !== 'tsv') throw new UsageError(`--format must be json or tsv, got "${format}"`);
+  try {
+    const query = parseRangeQuery(endpoint, flagSource(values));
+    const dataset = await openDataset(values);
+    const result = await runQuery(dataset, query);
+    if (format === 'json') {
+      await write(io.stdout, renderJson(dataset, result, endpoint.entries, started, memory));
+      await write(io.stdout, '\n');
+      return 0;
+    }
+    await write(io.stdout, TSV_HEADER);
+    for (const group of result.groups) await write(io.stdout, groupRows(group));
+    const pages = Math.max(1, Math.ceil(result.totalResult / result.pageSize));
+    await write(io.stderr, `# ${result.totalResult} mass groups in range; page ${result.page} of ${pages}\n`);
+    return 0;
+  } catch (e) {
+    if (!(e instanceof QueryError) && !(e instanceof DatasetError)) throw e;
+    await write(format === 'json' ? io.stdout : io.stderr, errorBody(e.message) + '\n');
+    return EXIT_API_ERROR;
+  }
+}
+
+/** The whole range as TSV, shard by shard, holding one decoded shard at a time. */
+async function exportCommand(values: Values, io: QueryIo): Promise<number> {
+  try {
+    const range = readParams(EXPORT_PARAMS, flagSource(values));
+    const [low, high] = EXPORT_PARAMS.map((p) => range[p.name] as MassText);
+    const dataset = await openDataset(values, 0);
+    await write(io.stdout, TSV_HEADER);
+    for await (const run of walkRange(dataset, low.ceilKey, high.floorKey)) {
+      for (const chunk of runRows(run)) await write(io.stdout, chunk);
+    }
+    return 0;
+  } catch (e) {
+    if (!(e instanceof QueryError) && !(e instanceof DatasetError)) throw e;
+    await write(io.stderr, errorBody(e.message) + '\n');
+    return EXIT_API_ERROR;
+  }
+}
+
+export async function main(argv: string[], io: QueryIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  const [command, ...args] = argv;
+  try {
+    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+      await write(command === undefined ? io.stderr : io.stdout, USAGE + '\n');
+      return command === undefined ? EXIT_USAGE : 0;
+    }
+    const shards = { shards: { type: 'string' } } as const;
+    const endpoint = endpointByCommand(command);
+    const options =
+      command === 'openapi' ? {} : command === 'export' ? { ...shards, ...flagOptions(EXPORT_PARAMS) } : endpoint ? { ...shards, ...flagOptions(endpoint.params), format: { type: 'string' } as const } : undefined;
+    if (!options) throw new UsageError(`unknown command "${command}"`);
+    const values = parse(args, options);
+    if (values.help) {
+      await write(io.stdout, USAGE + '\n');
+      return 0;
+    }
+    if (command === 'openapi') {
+      await write(io.stdout, JSON.stringify(openapiDocument(), null, 2) + '\n');
+      return 0;
+    }
+    return endpoint ? await page(endpoint, values, io) : await exportCommand(values, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      await write(io.stderr, `query: error: ${e.message}\n${USAGE}\n`).catch(() => {});
+      return EXIT_USAGE;
+    }
+    const error = e as NodeJS.ErrnoException;
+    if (error.code === 'EPIPE') return 0; // the reader stopped early (| head): not a failure of ours
+    await write(io.stderr, `query: error: ${(error.message ?? String(e)).split('\n')[0]}\n`).catch(() => {});
+    return EXIT_API_ERROR;
+  }
+}
+
+/** Runs the command line of this process; stdout errors (a closed pipe) end the output, not the process. */
+export async function run(): Promise<void> {
+  process.stdout.on('error', () => {});
+  process.exitCode = await main(process.argv.slice(2));
+}

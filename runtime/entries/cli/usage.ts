@@ -1,0 +1,47 @@
+// The offline tool's command-line flags and usage text, both generated from the endpoints' parameter tables.
+import { ENDPOINTS, type Endpoint } from '../../core/endpoints.js';
+import { flagOf, type Param } from '../../core/params.js';
+
+/** What stands for a value of each kind in the usage text. */
+const PLACEHOLDER: Record<Param['kind'], string> = { mass: 'Da', integer: 'N', sequence: 'SEQ' };
+
+/** `--page-size N` style text of one parameter. */
+const flagText = (param: Param) => `--${flagOf(param.name)} ${PLACEHOLDER[param.kind]}`;
+
+/**
+ * A command's parameters on one line: required ones plain, optional ones in brackets with their default,
+ * and parameters read only `unless` another is given shown as its alternative (`--peptide SEQ | --mass1 Da ..`).
+ */
+export function paramsText(params: readonly Param[]): string {
+  const alternatives = new Map<string, Param[]>();
+  for (const p of params) if (p.unless !== undefined) alternatives.set(p.unless, [...(alternatives.get(p.unless) ?? []), p]);
+  const parts: string[] = [];
+  for (const p of params) {
+    if (p.unless !== undefined) continue;
+    const others = alternatives.get(p.name);
+    if (others) parts.push(`${flagText(p)} | ${others.map(flagText).join(' ')}`);
+    else if (p.required) parts.push(flagText(p));
+    else parts.push(`[${flagText(p)}${p.default !== undefined ? ` (${p.default})` : ''}]`);
+  }
+  return parts.join(' ');
+}
+
+/** parseArgs options of an endpoint's parameters (every value is text, checked by the table's parser). */
+export function flagOptions(params: readonly Param[]): Record<string, { type: 'string' }> {
+  return Object.fromEntries(params.map((p) => [flagOf(p.name), { type: 'string' as const }]));
+}
+
+const line = (command: string, text: string) => `  ${command.padEnd(16)} ${text}`;
+
+export function usage(exportParams: readonly Param[]): string {
+  const endpointLine = (e: Endpoint) => line(e.command, `${paramsText(e.params)}   (as ${e.path})`);
+  return [
+    'usage: npm run query -- <command> [options]',
+    ...ENDPOINTS.map(endpointLine),
+    line('', '[--format json|tsv]'),
+    line('export', `${paramsText(exportParams)}   the whole range as TSV, no paging`),
+    line('openapi', 'the OpenAPI document of the API'),
+    'options of every command: --shards <dir|url>   dataset folder or base URL (default: $SHARDS_DIR or ./shards)',
+    'TSV columns: mass, sequence, accession, taxId (one row per peptide-accession pair)',
+  ].join('\n');
+}

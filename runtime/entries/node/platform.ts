@@ -1,0 +1,26 @@
+// What Node entries (server, CLI, Netlify functions) share: where a dataset is, how much memory its cache may
+// use, and the process's memory for the answers' `memory` field.
+import { resolve } from 'node:path';
+import { DEFAULT_CACHE_BYTES } from '../../core/dataset.js';
+import { HttpSource, type ShardSource } from '../../core/source.js';
+import { FileSource } from './fileSource.js';
+
+/** Default dataset folder: SHARDS_DIR, else ./shards. */
+export const DEFAULT_SHARDS_DIR = 'shards';
+export const defaultShards = (): string => process.env.SHARDS_DIR ?? DEFAULT_SHARDS_DIR;
+
+/** `http(s)://...` reads over HTTP (e.g. a deployed site's /shards/); anything else is a local folder. */
+export function sourceFor(location: string): ShardSource {
+  return /^https?:\/\//i.test(location) ? new HttpSource(location) : new FileSource(resolve(location));
+}
+
+/** SHARD_CACHE_BYTES, checked (default 256 MB). */
+export function cacheBytesFromEnv(): number {
+  const text = process.env.SHARD_CACHE_BYTES;
+  const bytes = text === undefined ? DEFAULT_CACHE_BYTES : Number(text);
+  if (!Number.isFinite(bytes) || bytes < 0) throw new Error(`SHARD_CACHE_BYTES must be a number of bytes, not ${text}`);
+  return bytes;
+}
+
+/** Resident set size: the `memory` of the answers. */
+export const processMemory = () => process.memoryUsage.rss();

@@ -1,0 +1,71 @@
+// Layering rules of the code, checked by dependency-cruiser in `npm test` (`npm run lint:deps`). The layers and
+// why they are separate are in the README's "How it fits together".
+const NODE_BUILTIN = { dependencyTypes: ['core'] };
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    { name: 'no-cycles', severity: 'error', comment: 'No module depends on itself through others.', from: {}, to: { circular: true } },
+    {
+      name: 'platform-neutral-layers',
+      severity: 'error',
+      comment: 'model, core and api run unchanged in Node, at the edge and in the browser: no node: modules (entries adapt platforms).',
+      from: { path: '^runtime/(model|core|api)/' },
+      to: NODE_BUILTIN,
+    },
+    {
+      name: 'model-is-the-base',
+      severity: 'error',
+      comment: 'runtime/model (chemistry, mass keys, format) imports no other layer: build and runtime share it.',
+      from: { path: '^runtime/model/' },
+      to: { path: '^(runtime/(core|api|entries)|build)/' },
+    },
+    {
+      name: 'core-below-api',
+      severity: 'error',
+      comment: 'runtime/core (sources, dataset, search, parameter tables) knows nothing of answers or platforms.',
+      from: { path: '^runtime/core/' },
+      to: { path: '^(runtime/(api|entries)|build)/' },
+    },
+    {
+      name: 'api-below-entries',
+      severity: 'error',
+      comment: 'runtime/api (answers, renderers, handler, OpenAPI) is wrapped by platform entries, never the reverse.',
+      from: { path: '^runtime/api/' },
+      to: { path: '^(runtime/entries|build)/' },
+    },
+    {
+      name: 'runtime-without-build',
+      severity: 'error',
+      comment: 'Serving never pulls in the build (npm start builds the bundled dataset in its prestart step).',
+      from: { path: '^runtime/' },
+      to: { path: '^build/' },
+    },
+    {
+      name: 'build-imports-only-the-model',
+      severity: 'error',
+      comment: 'The build shares the chemistry and the format with the runtime, nothing else.',
+      from: { path: '^build/' },
+      to: { path: '^runtime/(core|api|entries)/' },
+    },
+    {
+      name: 'entries-are-leaves',
+      severity: 'error',
+      comment: 'A platform entry is imported by no other platform entry folder (node helpers are shared by Node-based entries only).',
+      from: { path: '^runtime/entries/(browser)/' },
+      to: { path: '^runtime/entries/(node|cli|netlify)/' },
+    },
+    {
+      name: 'product-without-tests',
+      severity: 'error',
+      comment: 'Product code never imports test code.',
+      from: { path: '^(build|runtime)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+  },
+};

@@ -1,0 +1,52 @@
+// The layering rules of .dependency-cruiser.cjs: the real tree has no violation, and each rule fires on a
+// violation planted in a scratch copy of the layout (so a rule that silently matches nothing would fail here).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cruise, type ICruiseOptions, type IForbiddenRuleType, type IReporterOutput } from 'dependency-cruiser';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { afterAll, describe, expect, it } from 'vitest';
+import { removeTempDirs, tempDir } from './helpers/datasets.js';
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const config = createRequire(import.meta.url)(join(REPO, '.dependency-cruiser.cjs')) as { forbidden: IForbiddenRuleType[]; options: ICruiseOptions };
+
+afterAll(removeTempDirs);
+
+/** Rule names violated in `baseDir` (its build/ and runtime/ folders, resolved with the repository's tsconfig). */
+async function violations(baseDir: string): Promise<string[]> {
+  const tsConfig = extractTSConfig(join(REPO, 'tsconfig.json'));
+  const { output } = (await cruise(['build', 'runtime'], { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden }, baseDir }, undefined, { tsConfig })) as IReporterOutput & {
+    output: { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
+  };
+  return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+}
+
+describe('dependency rules', () => {
+  it('the repository has no violation', async () => {
+    expect(await violations(REPO)).toEqual([]);
+  });
+
+  it('each rule fires on a planted violation', async () => {
+    const dir = tempDir('deps');
+    const files: Record<string, string> = {
+      'runtime/model/base.ts': "import { core } from '../core/low.js';\nexport const base = core;\n",
+      'runtime/core/low.ts': "import { readFileSync } from 'node:fs';\nimport { api } from '../api/mid.js';\nexport const core = [readFileSync, api];\n",
+      'runtime/api/mid.ts': "import { entry } from '../entries/node/top.js';\nexport const api = entry;\n",
+      'runtime/entries/node/top.ts': "import { build } from '../../../build/step.js';\nexport const entry = build;\n",
+      'runtime/entries/browser/page.ts': "import { entry } from '../node/top.js';\nexport const page = entry;\n",
+      'build/step.ts': "import { core } from '../runtime/core/low.js';\nimport { base } from '../runtime/model/base.js';\nexport const build = [core, base];\n",
+    };
+    for (const [file, text] of Object.entries(files)) {
+      mkdirSync(join(dir, file, '..'), { recursive: true });
+      writeFileSync(join(dir, file), text);
+    }
+    const found = await violations(dir);
+    const rules = new Set(found.map((v) => v.split(':')[0]));
+    expect([...rules].sort()).toEqual(
+      ['api-below-entries', 'build-imports-only-the-model', 'core-below-api', 'entries-are-leaves', 'model-is-the-base', 'no-cycles', 'platform-neutral-layers', 'runtime-without-build'].sort(),
+    );
+    expect(found.filter((v) => /^platform-neutral-layers: runtime\/core\/low\.ts → (node:)?fs$/.test(v))).toHaveLength(1);
+  });
+});

@@ -42,7 +42,8 @@ export class HttpSource implements ShardSource {
     this.base = new URL(base);
     if (!this.base.pathname.endsWith('/')) this.base.pathname += '/';
     this.description = `${this.base.origin}${this.base.pathname}`;
-    this.options = { timeoutMs: 10_000, retries: 2, backoffMs: 100, fetch: globalThis.fetch, ...options };
+    // Called through a function: a browser's fetch refuses to run bound to any object but the window.
+    this.options = { timeoutMs: 10_000, retries: 2, backoffMs: 100, fetch: (input, init) => globalThis.fetch(input, init), ...options };
   }
 
   async get(file: string): Promise<Uint8Array> {

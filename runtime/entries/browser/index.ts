@@ -1,0 +1,38 @@
+// Browser entry: the query core and the API for a web page, over a dataset base URL (e.g. `/shards/`) read with
+// the page's fetch. Bundled by ./bundle.ts (esbuild, platform browser): nothing here or below may need Node.
+import { createHandler, datasetOnce, type ApiOptions, type Handler } from '../../api/handler.js';
+import type { DatasetOptions } from '../../core/dataset.js';
+import { HttpSource, type HttpSourceOptions } from '../../core/source.js';
+
+export { Dataset, DatasetError, DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/dataset.js';
+export { ENDPOINTS, MAX_PAGE_SIZE, parseRangeQuery, type Endpoint, type RangeQuery } from '../../core/endpoints.js';
+export { QueryError } from '../../core/params.js';
+export { runQuery, walkRange, type GroupRef, type QueryResult } from '../../core/search.js';
+export { HttpSource, SourceError, type HttpSourceOptions, type ShardSource } from '../../core/source.js';
+export { accessionOf, accessionRefsOf, sequenceOf, type Manifest, type Shard } from '../../model/format.js';
+export { formatMassKey } from '../../model/massKey.js';
+export type { Handler } from '../../api/handler.js';
+
+export interface BrowserApiOptions extends DatasetOptions, ApiOptions {
+  /** Options of the HTTP source (timeouts, retries, another fetch). */
+  http?: HttpSourceOptions;
+}
+
+/** The JS heap in use where the browser tells it (Chromium's performance.memory), else 0. */
+export const pageMemory = (): number => (performance as { memory?: { usedJSHeapSize?: number } }).memory?.usedJSHeapSize ?? 0;
+
+/** The dataset folder at `baseUrl` (relative to the page) over the page's fetch. */
+export function browserSource(baseUrl: string | URL, options: HttpSourceOptions = {}): HttpSource {
+  return new HttpSource(new URL(baseUrl, globalThis.location?.href), options);
+}
+
+/**
+ * The API as the server answers it — a Fetch `(Request) => Promise<Response>` handler for /search.php,
+ * /search-peptide.php, /search-taxonomy.php and /openapi.json — over the dataset at `baseUrl` (relative to
+ * the page). The dataset is opened on the first query and kept.
+ */
+export function openApi(baseUrl: string | URL, options: BrowserApiOptions = {}): Handler {
+  const { http, memory = pageMemory, ...datasetOptions } = options;
+  const source = browserSource(baseUrl, http);
+  return createHandler(datasetOnce(() => source, datasetOptions), { memory });
+}

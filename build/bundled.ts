@@ -6,7 +6,7 @@ import { MANIFEST_FILE } from '../runtime/model/format.js';
 import { DEFAULT_DIGEST } from './digest.js';
 import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
 
-export const BUNDLED_INPUT = 'data/*.fasta.gz';
+const BUNDLED_INPUT = 'data/*.fasta.gz';
 
 const dir = resolve(process.env.SHARDS_DIR ?? 'shards');
 if (!existsSync(resolve(dir, MANIFEST_FILE))) {

@@ -4,6 +4,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { MAX_TAX_ID } from '../runtime/model/format.js';
 
 export interface ProteinRecord {
   accession: string;
@@ -14,9 +15,6 @@ export interface ProteinRecord {
 
 /** Why a record was skipped; counted in the manifest's totals. */
 export type SkipReason = 'noAccession' | 'noSequence' | 'invalidCharacters';
-
-/** Largest taxId the shard format holds (an int32 column). */
-export const MAX_TAX_ID = 0x7fffffff;
 
 /** A one-line, user-facing build error (the CLI prints its message and exits non-zero). */
 export class BuildError extends Error {}

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, type IndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
+import { FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type IndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
 
 /** The manifest fields that index `shards`, writing index pages into `dir` when there are many. */
 export function writeShardIndex(dir: string, shards: ShardEntry[], pageShards = INDEX_PAGE_SHARDS, flatLimit = FLAT_INDEX_LIMIT): Pick<Manifest, 'shards' | 'shardIndex'> {
@@ -14,7 +14,7 @@ export function writeShardIndex(dir: string, shards: ShardEntry[], pageShards = 
     const page: IndexPage = { formatVersion: FORMAT_VERSION, firstShard, shards: entries };
     const bytes = Buffer.from(JSON.stringify(page) + '\n');
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const file = `index-${sha256.slice(0, 20)}.json`;
+    const file = indexPageFileName(sha256);
     writeFileSync(join(dir, file), bytes);
     const sum = (field: 'massGroups' | 'peptides') => entries.reduce((total, s) => total + s[field], 0);
     pages.push({

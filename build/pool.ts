@@ -59,3 +59,9 @@ export function createRunners(threads: number, config: Omit<RunnerConfig, 'name'
 export function leastBusy(runners: readonly Runner[]): Runner {
   return runners.reduce((best, r) => (r.pending < best.pending ? r : best));
 }
+
+/** The same promise, marked as handled: a failure surfaces where it is awaited, not as an unhandled rejection. */
+export function settled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}

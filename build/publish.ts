@@ -1,13 +1,12 @@
 // Atomic publication of a dataset folder: shards move in under new (content-hashed) names, the manifest
 // replaces the old one in a single rename, and only then are shards that no manifest needs removed.
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Manifest } from '../runtime/model/format.js';
+import { MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
 import { datasetFiles } from './indexPages.js';
 
-export const MANIFEST_FILE = 'manifest.json';
 /** Prefix of the build's temporary folder inside the output folder (same file system, so renames are atomic). */
-export const TEMP_PREFIX = '.build-';
+const TEMP_PREFIX = '.build-';
 
 /** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
 function publishedFiles(out: string): string[] {
@@ -35,8 +34,15 @@ export function publish(tmp: string, out: string, manifest: Manifest): void {
   }
 }
 
+/** A new temporary folder in `out` (created if missing) to stage a build in, after removing dead builds' ones. */
+export function openStaging(out: string): string {
+  mkdirSync(out, { recursive: true });
+  removeStaleTemps(out);
+  return mkdtempSync(join(out, `${TEMP_PREFIX}${process.pid}-`));
+}
+
 /** Removes temporary folders left by builds that were killed (their process is gone). */
-export function removeStaleTemps(out: string): void {
+function removeStaleTemps(out: string): void {
   if (!existsSync(out)) return;
   for (const name of readdirSync(out)) {
     if (!name.startsWith(TEMP_PREFIX)) continue;

@@ -1,23 +1,23 @@
-// Rebuild from a UniProt release: download the FASTA (streamed to a temporary file while hashing), verify its
-// sha256, then build and publish the dataset with the release recorded in the manifest. A failed download or
-// a checksum mismatch stops before the build starts, so the published dataset stays exactly as it was.
+// Command line (`npm run build:release`): rebuild from a UniProt release. Downloads the FASTA (streamed to a
+// temporary file while hashing), verifies its sha256, then builds and publishes the dataset with the release
+// recorded in the manifest. A failed download or a checksum mismatch stops before the build starts, so the
+// published dataset stays exactly as it was.
 //   npm run build:release -- [--url <fasta.gz url>] (--sha256 <hex> | --unverified) [--out dist/shards]
 //                            [--name 2025_01] [--date 05-Feb-2025] [--threads N] [--shard-bytes N]
-import { createHash } from 'node:crypto';
-import { createWriteStream, realpathSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
-import { Readable, Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
-import { expBackoff, fetch, minimist, retry, tmpdir } from 'zx';
+import { tmpdir } from 'zx';
+import { integerFlag, runCommand } from './command.js';
 import { DEFAULT_DIGEST } from './digest.js';
+import { downloadWithRetries } from './download.js';
+import { BuildError } from './fasta.js';
 import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
 
-export const SWISS_PROT_URL = 'https://ftp.uniprot.org/pub/databases/uniprot/current_release/knowledgebase/complete/uniprot_sprot.fasta.gz';
-export const DEFAULT_OUT = 'dist/shards';
+const SWISS_PROT_URL = 'https://ftp.uniprot.org/pub/databases/uniprot/current_release/knowledgebase/complete/uniprot_sprot.fasta.gz';
+const DEFAULT_OUT = 'dist/shards';
 
 const USAGE = `usage: npm run build:release -- [--url <url>] (--sha256 <hex> | --unverified) [--out <dir>]
   [--name <release name>] [--date <release date>] [--threads N] [--shard-bytes N]
@@ -26,16 +26,6 @@ const USAGE = `usage: npm run build:release -- [--url <url>] (--sha256 <hex> | -
   --unverified build without an expected checksum (env RELEASE_UNVERIFIED=1); the sha256 is still recorded
   --out        dataset folder to publish into (default ${DEFAULT_OUT}); its previous dataset is kept on failure
   --name/--date  the release's name and date (env RELEASE_NAME / RELEASE_DATE), recorded in the manifest`;
-
-/** A failure reported as one line; `retry` says whether trying the download again may help. */
-class ReleaseError extends Error {
-  constructor(
-    message: string,
-    readonly retry = false,
-  ) {
-    super(message);
-  }
-}
 
 interface Options {
   url: string;
@@ -47,116 +37,75 @@ interface Options {
   shardBytes: number;
 }
 
-const STRING_FLAGS = ['url', 'sha256', 'out', 'name', 'date', 'threads', 'shard-bytes'];
-const BOOLEAN_FLAGS = ['unverified', 'help'];
+const STRING_FLAGS = ['url', 'sha256', 'out', 'name', 'date', 'threads', 'shard-bytes'] as const;
+const FLAGS = {
+  ...Object.fromEntries(STRING_FLAGS.map((flag) => [flag, { type: 'string' as const }])),
+  unverified: { type: 'boolean' as const },
+  help: { type: 'boolean' as const },
+};
+
+/** Each flag's values in the order given (`true`/`false` for boolean flags); "" for a string flag without a value. */
+function flagValues(argv: string[]): Map<string, (string | boolean)[]> {
+  // A flag (or `--`) right after a string flag is not its value: the string flag has none.
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const isString = (arg: string) => arg.startsWith('--') && (STRING_FLAGS as readonly string[]).includes(arg.slice(2));
+  const args = argv.map((arg, i) => (i < end && isString(arg) && /^(--$|--?[^-])/.test(argv[i + 1] ?? '') ? `${arg}=` : arg));
+  // Not strict: every problem is reported below, in this command's own words. Arguments after `--` are ignored.
+  const { tokens } = parseArgs({ args, options: FLAGS, strict: false, allowPositionals: true, tokens: true });
+  const given = new Map<string, (string | boolean)[]>();
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') break;
+    if (token.kind === 'positional') throw new BuildError(`unexpected argument "${token.value}" (see --help)`);
+    // `--no-<boolean flag>` turns it off.
+    const negated = token.name.startsWith('no-') && FLAGS[token.name.slice(3) as keyof typeof FLAGS]?.type === 'boolean';
+    const name = negated ? token.name.slice(3) : token.name;
+    if (!Object.hasOwn(FLAGS, name)) throw new BuildError(`unknown option ${token.rawName}${token.inlineValue ? `=${token.value}` : ''} (see --help)`);
+    const value = FLAGS[name as keyof typeof FLAGS].type === 'boolean' ? !negated && token.value !== 'false' : (token.value ?? '');
+    given.set(name, [...(given.get(name) ?? []), value]);
+  }
+  return given;
+}
 
 function parseOptions(argv: string[]): Options | 'help' {
-  const args = minimist(argv, {
-    string: STRING_FLAGS,
-    boolean: BOOLEAN_FLAGS,
-    unknown: (arg) => {
-      if (arg.startsWith('-')) throw new ReleaseError(`unknown option ${arg} (see --help)`);
-      throw new ReleaseError(`unexpected argument "${arg}" (see --help)`);
-    },
-  });
-  if (args.help) return 'help';
+  const given = flagValues(argv);
+  if (given.get('help')?.at(-1) === true) return 'help';
   for (const flag of STRING_FLAGS) {
-    if (Array.isArray(args[flag])) throw new ReleaseError(`--${flag} is given more than once`);
-    if (flag in args && args[flag] === '') throw new ReleaseError(`--${flag} needs a value`);
+    const values = given.get(flag) ?? [];
+    if (values.length > 1) throw new BuildError(`--${flag} is given more than once`);
+    if (values[0] === '') throw new BuildError(`--${flag} needs a value`);
   }
   const env = process.env;
-  const text = (flag: string, variable?: string): string | undefined => (args[flag] as string | undefined) ?? (variable ? env[variable] || undefined : undefined);
-  const integer = (flag: string, fallback: number) => {
-    const value = text(flag);
-    if (value === undefined) return fallback;
-    if (!/^\d+$/.test(value)) throw new ReleaseError(`--${flag} must be a non-negative integer, got "${value}"`);
-    return Number(value);
-  };
+  const text = (flag: string, variable?: string): string | undefined => (given.get(flag)?.[0] as string | undefined) ?? (variable ? env[variable] || undefined : undefined);
   const url = text('url', 'RELEASE_URL') ?? SWISS_PROT_URL;
-  if (!/^https?:\/\//i.test(url)) throw new ReleaseError(`--url must be an http(s) URL, got "${url}"`);
+  if (!/^https?:\/\//i.test(url)) throw new BuildError(`--url must be an http(s) URL, got "${url}"`);
   const sha256 = text('sha256', 'RELEASE_SHA256')?.toLowerCase();
-  const unverified = args.unverified === true || env.RELEASE_UNVERIFIED === '1';
-  if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256)) throw new ReleaseError(`--sha256 must be 64 hex digits, got "${sha256}"`);
-  if (sha256 === undefined && !unverified) throw new ReleaseError('no expected checksum: give --sha256 <hex> (or RELEASE_SHA256), or --unverified to build without one');
-  if (sha256 !== undefined && unverified) throw new ReleaseError('give either --sha256 or --unverified, not both');
+  const unverified = given.get('unverified')?.at(-1) === true || env.RELEASE_UNVERIFIED === '1';
+  if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256)) throw new BuildError(`--sha256 must be 64 hex digits, got "${sha256}"`);
+  if (sha256 === undefined && !unverified) throw new BuildError('no expected checksum: give --sha256 <hex> (or RELEASE_SHA256), or --unverified to build without one');
+  if (sha256 !== undefined && unverified) throw new BuildError('give either --sha256 or --unverified, not both');
   return {
     url,
     sha256,
     out: text('out') ?? DEFAULT_OUT,
     name: text('name', 'RELEASE_NAME'),
     date: text('date', 'RELEASE_DATE'),
-    threads: integer('threads', Math.min(4, availableParallelism())),
-    shardBytes: integer('shard-bytes', DEFAULT_SHARD_BYTES),
+    threads: integerFlag('threads', text('threads'), Math.min(4, availableParallelism())),
+    shardBytes: integerFlag('shard-bytes', text('shard-bytes'), DEFAULT_SHARD_BYTES),
   };
 }
 
-interface Download {
-  sha256: string;
-  bytes: number;
-  lastModified?: string;
-}
-
-/** Streams `url` into `file`, hashing on the way; errors that a new attempt may fix are marked `retry`. */
-async function download(url: string, file: string, log: (line: string) => void): Promise<Download> {
-  let response: Response;
+/** Downloads into a temporary folder, verifies, builds and publishes; the download is removed in any case. */
+async function rebuild(options: Options, log: (line: string) => void): Promise<void> {
+  const work = tmpdir('digested-peptides-release-');
   try {
-    response = await fetch(url, { signal: AbortSignal.timeout(6 * 3600_000) });
-  } catch (e) {
-    throw new ReleaseError(`download of ${url} failed: ${(e as Error).message}`, true);
-  }
-  if (!response.ok || !response.body) {
-    await response.body?.cancel();
-    throw new ReleaseError(`download of ${url} failed: HTTP ${response.status}`, response.status >= 500 || response.status === 429);
-  }
-  const hash = createHash('sha256');
-  let bytes = 0;
-  let lastLog = Date.now();
-  const hashing = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      bytes += chunk.length;
-      if (Date.now() - lastLog >= 5000) {
-        lastLog = Date.now();
-        log(`download: ${(bytes / 1e6).toFixed(0)} MB`);
-      }
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), hashing, createWriteStream(file));
-  } catch (e) {
-    throw new ReleaseError(`download of ${url} was cut short after ${bytes} bytes: ${(e as Error).message}`, true);
-  }
-  return { sha256: hash.digest('hex'), bytes, lastModified: response.headers.get('Last-Modified') ?? undefined };
-}
-
-export async function main(argv: string[], log: (line: string) => void = (line) => process.stderr.write(line + '\n')): Promise<number> {
-  let work: string | undefined;
-  try {
-    const options = parseOptions(argv);
-    if (options === 'help') {
-      process.stdout.write(USAGE + '\n');
-      return 0;
-    }
-    work = tmpdir('digested-peptides-release-');
     // The input keeps the release's file name (it is recorded in the manifest's sources).
     const name = basename(new URL(options.url).pathname).replace(/[^A-Za-z0-9._-]/g, '_') || 'release.fasta';
     const file = join(work, name);
     const retrieved = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     log(`download: ${options.url}`);
-    const got = await retry(3, expBackoff('30s', '2s'), async () => {
-      try {
-        return { ok: await download(options.url, file, log) };
-      } catch (e) {
-        if (e instanceof ReleaseError && !e.retry) return { failed: e };
-        log(`${(e as Error).message}; trying again`);
-        throw e;
-      }
-    });
-    if ('failed' in got) throw got.failed;
-    const { sha256, bytes, lastModified } = got.ok;
+    const { sha256, bytes, lastModified } = await downloadWithRetries(options.url, file, log);
     if (options.sha256 !== undefined && sha256 !== options.sha256) {
-      throw new ReleaseError(`sha256 mismatch for ${options.url}: expected ${options.sha256}, got ${sha256} (${bytes} bytes); nothing was built or published`);
+      throw new BuildError(`sha256 mismatch for ${options.url}: expected ${options.sha256}, got ${sha256} (${bytes} bytes); nothing was built or published`);
     }
     log(`download: ${bytes} bytes, sha256 ${sha256} ${options.sha256 ? 'verified' : '(unverified: no expected checksum given)'}`);
 
@@ -179,22 +128,13 @@ export async function main(argv: string[], log: (line: string) => void = (line) 
       release,
     });
     log(`published dataset ${manifest.datasetVersion} (${manifest.totals.shards} shards) of ${options.url} into ${options.out}`);
-    return 0;
-  } catch (e) {
-    const message = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-    process.stderr.write(`build:release: error: ${message}\n`);
-    return 1;
   } finally {
-    if (work) rmSync(work, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
-function isEntry(): boolean {
-  try {
-    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntry()) process.exitCode = await main(process.argv.slice(2));
+await runCommand('build:release', async () => {
+  const options = parseOptions(process.argv.slice(2));
+  if (options === 'help') process.stdout.write(USAGE + '\n');
+  else await rebuild(options, (line) => process.stderr.write(line + '\n'));
+});

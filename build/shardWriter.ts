@@ -4,11 +4,8 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeShard } from '../runtime/model/shardCodec.js';
-import { type ShardEntry } from '../runtime/model/format.js';
+import { shardFileName, type ShardEntry } from '../runtime/model/format.js';
 import type { PartitionPeptides } from './partitions.js';
-
-/** Bytes a shard file name's hash part keeps of the sha256 (hex digits). */
-const NAME_HASH_DIGITS = 20;
 
 export class ShardWriter {
   readonly shards: ShardEntry[] = [];
@@ -87,7 +84,7 @@ export class ShardWriter {
       taxIds: Int32Array.from(usedRanks, (rank) => this.taxIds[rank]),
     });
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const file = `${sha256.slice(0, NAME_HASH_DIGITS)}.msgpack`;
+    const file = shardFileName(sha256);
     writeFileSync(join(this.dir, file), bytes);
     this.shards.push({
       file,

@@ -1,6 +1,6 @@
 // Benchmark measuring tools: seeded query sets, percentiles, a ShardSource that counts reads, machine facts.
 import { cpus, totalmem } from 'node:os';
-import { prng } from '../../build/synthetic.js';
+import { prng } from './synthetic.js';
 import type { ShardSource } from '../../runtime/core/source.js';
 
 export interface Summary {

@@ -1,5 +1,5 @@
 // In-process query benchmarks: the real handler over a dataset folder, warm, under a cache budget, and cold.
-import { prng } from '../../build/synthetic.js';
+import { prng } from './synthetic.js';
 import { Dataset } from '../../runtime/core/dataset.js';
 import { sequenceOf } from '../../runtime/model/format.js';
 import { createAnswerer, type Call } from '../../runtime/api/handler.js';

@@ -1,10 +1,8 @@
 // Seeded synthetic UniProt-style FASTA for scale benchmarks ONLY (never served as real data): residue
-// frequencies, protein lengths and taxIds are drawn from the bundled real sample.
-// `tsx build/synthetic.ts --out big.fasta [--proteins 570000] [--residues 206000000] [--seed 1]`
+// frequencies, protein lengths and taxIds are drawn from the bundled real sample. Used by test/bench/run.ts.
 import { createWriteStream } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { createGzip } from 'node:zlib';
-import { readFasta } from './fasta.js';
+import { readFasta } from '../../build/fasta.js';
 
 export const SWISS_PROT = { proteins: 570_000, residues: 206_000_000 };
 export const REAL_SAMPLE = 'data/uniprot-sample.fasta.gz';
@@ -73,22 +71,4 @@ export async function writeSynthetic(out: string, proteins: number, residues: nu
     sink.end();
   });
   return written;
-}
-
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { out: { type: 'string' }, proteins: { type: 'string' }, residues: { type: 'string' }, seed: { type: 'string' } },
-  });
-  if (!values.out) throw new Error('--out is required');
-  const proteins = Number(values.proteins ?? SWISS_PROT.proteins);
-  const residues = Number(values.residues ?? (SWISS_PROT.residues / SWISS_PROT.proteins) * proteins);
-  const written = await writeSynthetic(values.out, proteins, residues, Number(values.seed ?? 1), await sampleStats());
-  process.stderr.write(`wrote ${proteins} synthetic proteins, ${written} residues → ${values.out}\n`);
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((e: Error) => {
-    process.stderr.write(`synthetic: error: ${e.message}\n`);
-    process.exitCode = 1;
-  });
 }

@@ -325,4 +325,4 @@ export function bruteBounds(text: string): { ceilKey: number; floorKey: number }
 }
 
 /** Seeded PRNG for test inputs (randomness only; nothing of the reference depends on project code). */
-export { prng } from '../../build/synthetic.js';
+export { prng } from '../bench/synthetic.js';

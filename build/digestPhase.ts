@@ -1,0 +1,68 @@
+// Build phase 1, read and digest: every FASTA record in file order, its sequence digested (in batches, on
+// the runners) into mass-partition files on disk; keeps only each protein's accession and header taxId.
+import { statSync } from 'node:fs';
+import type { SourceEntry } from '../runtime/model/format.js';
+import { BuildError, readFasta, type SkipReason } from './fasta.js';
+import { describeSource } from './inputs.js';
+import { partitionFile } from './partitions.js';
+import { leastBusy, settled, type Runner } from './pool.js';
+import type { BuildProgress } from './progress.js';
+
+const BATCH_PROTEINS = 1000;
+
+export interface Digested {
+  /** Accession of each protein, by ordinal (the order of the input). */
+  accessions: string[];
+  /** OX= taxId of each protein's header, by ordinal. */
+  headerTaxIds: (number | undefined)[];
+  skipped: Record<SkipReason, number>;
+  /** The FASTA files as the manifest lists them. */
+  sources: SourceEntry[];
+  /** Each partition's files (one per runner that wrote into it), by partition number. */
+  partitionFiles: Map<number, string[]>;
+}
+
+/** Digests `files` on `runners`, whose partition files are in `partitionDir`. */
+export async function readAndDigest(files: readonly string[], runners: readonly Runner[], partitionDir: string, progress: BuildProgress): Promise<Digested> {
+  const accessions: string[] = [];
+  const headerTaxIds: (number | undefined)[] = [];
+  const skipped: Record<SkipReason, number> = { noAccession: 0, noSequence: 0, invalidCharacters: 0 };
+  const totalBytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
+  let doneBytes = 0;
+  const inFlight: Promise<unknown>[] = [];
+  let batch: string[] = [];
+  const send = async () => {
+    if (batch.length === 0) return;
+    inFlight.push(settled(leastBusy(runners).run({ type: 'digest', firstOrdinal: accessions.length - batch.length, proteins: batch })));
+    batch = [];
+    while (inFlight.length > 2 * runners.length) await inFlight.shift();
+  };
+  const sourcePromises = files.map(describeSource);
+  for (const file of files) {
+    const onBytes = (fileBytes: number) => progress.reading(accessions.length, doneBytes + fileBytes, totalBytes);
+    for await (const record of readFasta(file, (reason) => skipped[reason]++, onBytes)) {
+      accessions.push(record.accession);
+      headerTaxIds.push(record.taxId);
+      batch.push(record.sequence);
+      if (batch.length >= BATCH_PROTEINS) await send();
+    }
+    doneBytes += statSync(file).size;
+  }
+  // Input whose every record was skipped is a mistake, not an empty dataset to publish over the current one.
+  if (accessions.length === 0) {
+    const reasons = Object.entries(skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ${n}`);
+    throw new BuildError(`no usable protein record in the input (skipped: ${reasons.join(', ') || 'none'})`);
+  }
+  await send();
+  await Promise.all(inFlight);
+  const sources = await Promise.all(sourcePromises);
+  const partitionFiles = new Map<number, string[]>();
+  for (const [i, runner] of runners.entries()) {
+    for (const p of (await runner.run({ type: 'flush' })) as number[]) {
+      partitionFiles.set(p, [...(partitionFiles.get(p) ?? []), partitionFile(partitionDir, `w${i}`, p)]);
+    }
+  }
+  const tempBytes = [...partitionFiles.values()].flat().reduce((sum, f) => sum + statSync(f).size, 0);
+  progress.digested(accessions.length, tempBytes);
+  return { accessions, headerTaxIds, skipped, sources, partitionFiles };
+}

@@ -1,0 +1,50 @@
+// Build phase 3, merge into shards: the runners learn the accession ranks, merge the partitions in mass
+// order (a few ahead, in parallel), and the sorted, grouped peptides are cut into shard files.
+import { tilingViolation, type ShardEntry } from '../runtime/model/format.js';
+import type { RankedAccessions } from './accessions.js';
+import type { PartitionPeptides } from './partitions.js';
+import { leastBusy, settled, type Runner } from './pool.js';
+import type { BuildProgress } from './progress.js';
+import { ShardWriter } from './shardWriter.js';
+
+export interface Merged {
+  /** The shards written, ascending by mass; they tile the mass line. */
+  shards: ShardEntry[];
+  /** Bytes of all shard files. */
+  bytes: number;
+  peptides: number;
+}
+
+/** Merges the partitions of `partitionFiles` into shards of about `shardBytes` written into `dir`. */
+export async function mergeIntoShards(
+  runners: readonly Runner[],
+  partitionFiles: ReadonlyMap<number, string[]>,
+  ranked: RankedAccessions,
+  dir: string,
+  shardBytes: number,
+  progress: BuildProgress,
+): Promise<Merged> {
+  await Promise.all(runners.map((r) => r.run({ type: 'ranks', rankOf: ranked.rankOf })));
+  const writer = new ShardWriter(dir, shardBytes, ranked.sorted, ranked.taxIds);
+  const partitions = [...partitionFiles.keys()].sort((a, b) => a - b);
+  const ahead: Promise<PartitionPeptides>[] = [];
+  let next = 0;
+  const launch = () => {
+    if (next >= partitions.length) return;
+    const p = partitions[next++];
+    ahead.push(settled(leastBusy(runners).run({ type: 'merge', partition: p, files: partitionFiles.get(p)! }) as Promise<PartitionPeptides>));
+  };
+  for (let i = 0; i < runners.length + 1; i++) launch();
+  let peptides = 0;
+  for (let done = 0; ahead.length > 0; done++) {
+    const part = await ahead.shift()!;
+    launch();
+    writer.add(part);
+    peptides += part.keys.length;
+    progress.merging(done + 1, partitions.length, peptides, writer.shards.length);
+  }
+  writer.finish();
+  const violation = tilingViolation(writer.shards);
+  if (violation) throw new Error(`internal error: shards do not tile the mass line: ${violation}`);
+  return { shards: writer.shards, bytes: writer.bytes, peptides };
+}

@@ -1,0 +1,40 @@
+// What a build takes (BuildOptions), its defaults, and the check that rejects bad values before any work.
+import { ENZYMES, type DigestOptions } from './digest.js';
+import { BuildError } from './fasta.js';
+
+export interface BuildOptions extends DigestOptions {
+  /** fast-glob patterns of FASTA files (plain or gzip). */
+  inputs: string[];
+  out: string;
+  /** TSV `accession<TAB>taxId` for headers without OX=. */
+  taxonomy?: string;
+  /** Target shard size in bytes; a shard closes at the first mass-group boundary past it. */
+  shardBytes: number;
+  /** Worker threads; 0 digests in process. */
+  threads: number;
+  /** Progress and summary lines (stderr in the CLI). */
+  log?: (line: string) => void;
+  /** The release the inputs come from (e.g. UniProt's name, date and URL), recorded in the manifest. */
+  release?: Record<string, string>;
+}
+
+export const DEFAULT_SHARD_BYTES = 256 * 1024;
+
+/** Throws a BuildError naming the first option out of range. */
+export function checkOptions(options: BuildOptions): void {
+  if (!ENZYMES[options.enzyme]) throw new BuildError(`unknown enzyme "${options.enzyme}" (known: ${Object.keys(ENZYMES).join(', ')})`);
+  const whole = (name: string, value: number, min: number, max: number) => {
+    if (!Number.isInteger(value) || value < min || value > max) throw new BuildError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+  };
+  whole('--missed-cleavages', options.missedCleavages, 0, 100);
+  whole('--min-length', options.minLength, 1, 1000);
+  whole('--max-length', options.maxLength, options.minLength, 1000);
+  whole('--shard-bytes', options.shardBytes, 1, 1 << 30);
+  whole('--threads', options.threads, 0, 64);
+  if (options.inputs.length === 0) throw new BuildError('no --input given');
+}
+
+/** The digest parameters alone, in the order the manifest's `parameters` lists them. */
+export function digestOptionsOf(options: BuildOptions): DigestOptions {
+  return { enzyme: options.enzyme, missedCleavages: options.missedCleavages, minLength: options.minLength, maxLength: options.maxLength };
+}

@@ -2,13 +2,13 @@
 // runs the query on the dataset and renders the answer — plain answers that each platform wraps (a Fetch
 // `Request → Response` handler for Netlify, the browser and tests; Node's http for npm start).
 import { Dataset, DatasetError, type DatasetOptions } from '../core/dataset.js';
-import { ENDPOINTS, parseRangeQuery, type Endpoint } from '../core/endpoints.js';
+import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
 import { QueryError } from '../core/params.js';
-import { runQuery } from '../core/search.js';
 import type { ShardSource } from '../core/source.js';
 import { ANSWER_CACHE_CONTROL, errorAnswer, jsonTextAnswer, MAX_QUERY_LENGTH, methodNotAllowed, toResponse, type Answer } from './answer.js';
-import { memoryText, renderJson, type MemoryProbe } from './envelope.js';
+import { memoryText, type MemoryProbe } from './envelope.js';
 import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
+import { operationOf } from './operations.js';
 
 /** What the API needs of a request. */
 export interface Call {
@@ -51,6 +51,7 @@ export function errorOf(e: unknown, head = false): Answer {
 /** Answers one endpoint (known from the route, as on Netlify where each endpoint is its own function). */
 export function endpointAnswerer(endpoint: Endpoint, dataset: OpenDataset, options: ApiOptions = {}): (call: Call) => Promise<Answer> {
   const memory = memoryText(options.memory ?? (() => 0));
+  const operation = operationOf(endpoint);
   return async (call) => {
     const started = performance.now();
     const head = call.method === 'HEAD';
@@ -58,15 +59,15 @@ export function endpointAnswerer(endpoint: Endpoint, dataset: OpenDataset, optio
     if (refused) return refused;
     try {
       if (call.url.search.length > MAX_QUERY_LENGTH) throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
-      const query = parseRangeQuery(endpoint, (name) => call.url.searchParams.getAll(name));
+      const query = operation.parse((name) => call.url.searchParams.getAll(name));
       const data = await dataset(call.url);
       const version = `"${data.manifest.datasetVersion}"`;
       const cacheHeaders = { ETag: `W/${version}`, 'Cache-Control': ANSWER_CACHE_CONTROL, 'X-Dataset-Version': data.manifest.datasetVersion };
       if (call.ifNoneMatch?.includes(version)) {
         return { status: 304, headers: { 'Access-Control-Allow-Origin': '*', ...cacheHeaders }, body: null };
       }
-      const result = await runQuery(data, query);
-      return jsonTextAnswer(200, renderJson(data, result, endpoint.entries, started, memory), cacheHeaders, head);
+      const result = await operation.run(data, query);
+      return jsonTextAnswer(200, operation.json(data, query, result, started, memory), cacheHeaders, head);
     } catch (e) {
       return errorOf(e, head);
     }

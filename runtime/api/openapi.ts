@@ -46,12 +46,20 @@ const responseRef = (name: keyof ReturnType<typeof sharedResponses>) => ({ $ref:
 
 /** A parameter row as an OpenAPI query parameter. */
 function parameter(param: Param) {
-  const schema =
-    param.kind === 'mass'
-      ? { type: 'number', minimum: 0 }
-      : param.kind === 'integer'
-        ? { type: 'integer', minimum: param.min, maximum: param.max, default: param.default }
-        : { type: 'string', minLength: 1, maxLength: param.max };
+  const schemas: Record<Param['kind'], Record<string, unknown>> = {
+    mass: { type: 'number', minimum: 0 },
+    integer: { type: 'integer', minimum: param.min, maximum: param.max, default: param.default },
+    number: {
+      type: 'number',
+      ...(param.min === undefined ? {} : param.exclusiveMin ? { exclusiveMinimum: param.min } : { minimum: param.min }),
+      ...(param.max === undefined ? {} : { maximum: param.max }),
+      ...(param.default === undefined ? {} : { default: param.default }),
+    },
+    choice: { type: 'string', enum: param.choices, default: param.default },
+    sequence: { type: 'string', minLength: 1, maxLength: param.max },
+    modifications: { type: 'string', pattern: '^[^,@]+@[^,]+(,[^,@]+@[^,]+)*$' },
+  };
+  const schema = schemas[param.kind];
   return {
     name: param.name,
     in: 'query',
@@ -71,7 +79,7 @@ function parameters(endpoint: Endpoint) {
 
 function operations(endpoint: Endpoint) {
   const id = endpoint.command.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-  const envelope = endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax';
+  const envelope = endpoint.kind === 'precursor' ? 'EnvelopePrecursor' : endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax';
   const summary = endpoint.summary;
   const responses = (withBody: boolean) => ({
     '200': {
@@ -177,8 +185,10 @@ const build = () => ({
     schemas: {
       EnvelopeAcc: envelope('MassGroupAcc'),
       EnvelopeAccsTax: envelope('MassGroupAccsTax'),
+      EnvelopePrecursor: envelope('MassGroupPrecursor'),
       MassGroupAcc: massGroup('EntryAcc'),
       MassGroupAccsTax: massGroup('EntryAccsTax'),
+      MassGroupPrecursor: massGroup('EntryPrecursor'),
       EntryAcc: {
         type: 'object',
         required: ['seq', 'acc'],
@@ -202,6 +212,19 @@ const build = () => ({
               properties: { acc: accession, taxId: { type: 'integer', minimum: -1, description: 'NCBI taxonomy ID; -1 when unknown.' } },
             },
           },
+        },
+      },
+      EntryPrecursor: {
+        type: 'object',
+        required: ['seq', 'proforma', 'mass', 'accsTax'],
+        additionalProperties: false,
+        description: 'One modified peptide: a stored peptide with one composition of the query\'s modifications.',
+        properties: {
+          seq: sequence,
+          proforma: { type: 'string', minLength: 1, description: 'ProForma 2.0: fixed modifications as global <[Name]@C> tags, variable ones localised when their count fills all their sites, else [Name]^n? (unlocalised); terminal ones [Name]-SEQ / SEQ-[Name]. Equals seq when unmodified.' },
+          mass: { type: 'number', minimum: 0, description: 'Modified monoisotopic mass in Da (6 decimals).' },
+          ppm: { type: 'number', description: '(query mass − mass) / mass × 10^6, 2 decimals (observed minus theoretical); absent for mass1/mass2 windows.' },
+          accsTax: { $ref: '#/components/schemas/EntryAccsTax/properties/accsTax' },
         },
       },
       Error: {

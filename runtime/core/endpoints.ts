@@ -3,6 +3,10 @@
 // all read these rows: adding a parameter is adding a row.
 import { massKey, type MassText } from '../model/massKey.js';
 import { INT32_MAX, readParams, type Param, type ParamSource, type Peptide } from './params.js';
+import { PRECURSOR_PARAMS } from './precursorQuery.js';
+import type { RangeQuery } from './search.js';
+
+export type { RangeQuery };
 
 /** How a peptide's accessions are written: `acc: [..]`, or `accsTax: [{acc, taxId}]`. */
 export type EntryShape = 'acc' | 'accsTax';
@@ -12,18 +16,12 @@ export interface Endpoint {
   /** Its name on the command line (`npm run query -- <command>`). */
   command: string;
   summary: string;
+  /** What it answers: a range of stored mass groups (the seed's endpoints), or a precursor with modifications. */
+  kind: 'range' | 'precursor';
   entries: EntryShape;
   /** Status for a page or pageSize that is not an integer (the contract we reproduce says 500 on one). */
   notIntegerStatus: 400 | 500;
   params: readonly Param[];
-}
-
-/** A range query over mass keys, one page of its mass groups. */
-export interface RangeQuery {
-  lowKey: number;
-  highKey: number;
-  page: number;
-  pageSize: number;
 }
 
 export const MAX_PAGE_SIZE = 1000;
@@ -64,12 +62,13 @@ const pagingParams = (defaultPageSize: number, notIntegerStatus: 400 | 500): Par
   ];
 };
 
-/** The three endpoints of the service we reproduce. */
+/** The three endpoints of the service we reproduce, then ours. */
 export const ENDPOINTS: readonly Endpoint[] = [
   {
     path: '/search.php',
     command: 'search',
     summary: "Peptides in a mass range (or of a peptide's mass), with their accessions",
+    kind: 'range',
     entries: 'acc',
     notIntegerStatus: 400,
     params: [peptideParam(false), ...massRangeParams(false), ...pagingParams(10, 400)],
@@ -78,6 +77,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/search-peptide.php',
     command: 'search-peptide',
     summary: 'Peptides of the same mass as a given peptide, with their accessions',
+    kind: 'range',
     entries: 'acc',
     notIntegerStatus: 500,
     // Paging is checked before the peptide, as the service we reproduce does.
@@ -87,9 +87,19 @@ export const ENDPOINTS: readonly Endpoint[] = [
     path: '/search-taxonomy.php',
     command: 'search-taxonomy',
     summary: 'Peptides in a mass range, with their accessions and NCBI taxonomy IDs',
+    kind: 'range',
     entries: 'accsTax',
     notIntegerStatus: 400,
     params: [...massRangeParams(true), ...pagingParams(1000, 400)],
+  },
+  {
+    path: '/api/v1/search',
+    command: 'v1',
+    summary: 'Precursor search: peptides whose modified mass is in the window of a precursor (m/z and charge, or mass), with fixed and variable modifications',
+    kind: 'precursor',
+    entries: 'accsTax',
+    notIntegerStatus: 400,
+    params: PRECURSOR_PARAMS,
   },
 ];
 

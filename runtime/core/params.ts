@@ -4,6 +4,7 @@
 // the CLI flags and the usage text.
 import { peptideMass, type PeptideMass } from '../model/chemistry.js';
 import { parseMass, type MassText } from '../model/massKey.js';
+import { ModificationError, parseModifications, type ModSpec } from '../model/modifications.js';
 
 /** A refused query: the HTTP status it is answered with and a message that names the parameter. */
 export class QueryError {
@@ -16,9 +17,11 @@ export class QueryError {
 /**
  * What a parameter holds. `mass`: Da, >= 0, parsed exactly; two consecutive mass rows form an inclusive
  * range (both are read, then both checked, then low <= high). `integer`: whole number within [min, max].
- * `sequence`: a peptide, case-insensitive, letters with a defined mass only.
+ * `sequence`: a peptide, case-insensitive, letters with a defined mass only. `number`: a finite decimal
+ * within [min, max] (above min when `exclusiveMin`). `choice`: one of `choices` (case-insensitive).
+ * `modifications`: a comma-separated `Name@Sites` list (runtime/model/modifications.ts).
  */
-export type ParamKind = 'mass' | 'integer' | 'sequence';
+export type ParamKind = 'mass' | 'integer' | 'sequence' | 'number' | 'choice' | 'modifications';
 
 export interface Param {
   name: string;
@@ -27,15 +30,19 @@ export interface Param {
   required: boolean;
   /** Not read when the named parameter is given (not empty): e.g. mass1/mass2 when `peptide` is. */
   unless?: string;
-  default?: number;
+  default?: number | string;
   min?: number;
   max?: number;
+  /** `number` rows: the value must be above `min`, not equal to it. */
+  exclusiveMin?: boolean;
+  /** `choice` rows: the values accepted, as written in answers. */
+  choices?: readonly string[];
   description: string;
   example?: string | number;
 }
 
-/** The values of one query, by parameter name: MassText, number, or a peptide's sequence and mass. */
-export type ParamValues = Record<string, MassText | number | Peptide | undefined>;
+/** The values of one query, by parameter name: MassText, number, a peptide, a choice or modifications. */
+export type ParamValues = Record<string, MassText | number | Peptide | string | ModSpec[] | undefined>;
 
 export interface Peptide {
   sequence: string;
@@ -59,7 +66,7 @@ function single(source: ParamSource, name: string): string | undefined {
 }
 
 function integer(param: Param, text: string | undefined, notIntegerStatus: number): number | undefined {
-  if (text === undefined) return param.default;
+  if (text === undefined) return param.default as number | undefined;
   const value = /^[+-]?\d{1,10}$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(value) || value > INT32_MAX || value < -(2 ** 31)) {
     throw new QueryError(notIntegerStatus, `${param.name} must be an integer, got ${quote(text)}`);
@@ -82,6 +89,35 @@ function sequence(param: Param, text: string): Peptide {
   const mass: PeptideMass = peptideMass(sequence);
   if ('error' in mass) throw new QueryError(400, `Peptide character ${JSON.stringify(mass.character)} at position ${mass.position} ${mass.error}`);
   return { sequence, units: mass.units };
+}
+
+function number(param: Param, text: string | undefined): number | undefined {
+  if (text === undefined) return param.default as number | undefined;
+  const value = parseMass(text)?.value ?? NaN;
+  if (!Number.isFinite(value)) throw new QueryError(400, `${param.name} must be a number, got ${quote(text)}`);
+  const { min, max } = param;
+  if (min !== undefined && (param.exclusiveMin ? value <= min : value < min)) {
+    throw new QueryError(400, `${param.name} must be ${param.exclusiveMin ? 'greater than' : 'at least'} ${min}, got ${value}`);
+  }
+  if (max !== undefined && value > max) throw new QueryError(400, `${param.name} must be at most ${max}, got ${value}`);
+  return value;
+}
+
+function choice(param: Param, text: string | undefined): string | undefined {
+  if (text === undefined) return param.default as string | undefined;
+  const value = param.choices!.find((c) => c.toLowerCase() === text.trim().toLowerCase());
+  if (value === undefined) throw new QueryError(400, `${param.name} must be one of ${param.choices!.join(', ')}, got ${quote(text)}`);
+  return value;
+}
+
+function modifications(param: Param, text: string | undefined): ModSpec[] {
+  if (text === undefined || text.trim() === '') return [];
+  try {
+    return parseModifications(text);
+  } catch (e) {
+    if (e instanceof ModificationError) throw new QueryError(400, `${param.name}: ${e.message}`);
+    throw e;
+  }
 }
 
 /** An inclusive mass range from two mass rows: both read, each checked, then low <= high. */
@@ -111,9 +147,17 @@ export function readParams(params: readonly Param[], source: ParamSource, notInt
     if (param.kind === 'mass') {
       const high = params[++i];
       if (high?.kind !== 'mass') throw new Error(`parameter table: ${param.name} is not followed by the other end of its range`);
-      [values[param.name], values[high.name]] = massRange(param, high, source);
+      // An optional range (not required, not an alternative to another parameter) may be left out whole.
+      const absent = source(param.name).length === 0 && source(high.name).length === 0;
+      if (!(absent && !param.required && param.unless === undefined)) [values[param.name], values[high.name]] = massRange(param, high, source);
     } else if (param.kind === 'integer') {
       values[param.name] = integer(param, single(source, param.name), notIntegerStatus);
+    } else if (param.kind === 'number') {
+      values[param.name] = number(param, single(source, param.name));
+    } else if (param.kind === 'choice') {
+      values[param.name] = choice(param, single(source, param.name));
+    } else if (param.kind === 'modifications') {
+      values[param.name] = modifications(param, single(source, param.name));
     } else {
       const text = single(source, param.name);
       if (param.required || (text !== undefined && text.trim() !== '')) values[param.name] = sequence(param, text ?? '');

@@ -4,8 +4,15 @@
 // is a subtraction, and a page is a sub-run whose shards are found by ordinal.
 import type { Shard } from '../model/format.js';
 import type { Dataset } from './dataset.js';
-import type { RangeQuery } from './endpoints.js';
 import { partitionPoint, type LocatedShard } from './shardIndex.js';
+
+/** A range query over mass keys, one page of its mass groups. */
+export interface RangeQuery {
+  lowKey: number;
+  highKey: number;
+  page: number;
+  pageSize: number;
+}
 
 /** One matching mass group: group `group` of a decoded shard. */
 export interface GroupRef {

@@ -53,6 +53,9 @@ export function daTextToUnits(text: string): number {
 
 export const WATER_UNITS = daTextToUnits(WATER_MASS_DA);
 
+/** Proton mass in Da (CODATA 2018): a precursor of charge z at m/z weighs (m/z − proton) × z neutral. */
+export const PROTON_MASS_DA = 1.007276466621;
+
 /** Residue mass in units by char code (0..127); -1 where the letter has no defined mass. */
 export const RESIDUE_UNITS: Float64Array = (() => {
   const table = new Float64Array(128).fill(-1);

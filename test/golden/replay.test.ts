@@ -28,7 +28,12 @@ describe('golden answers', () => {
     const mismatches: string[] = [];
     for (const expected of golden) {
       const got = await record(handler, expected.request, etag);
-      if (JSON.stringify(got) !== JSON.stringify(expected)) mismatches.push(`${expected.request.method} ${expected.request.path.slice(0, 120)}`);
+      if (JSON.stringify(got) === JSON.stringify(expected)) continue;
+      // The one recorded text that may grow: a 404 lists the endpoints there are, the seed's three first.
+      const grownList = expected.status === 404 && expected.body !== undefined && got.body?.startsWith(expected.body.slice(0, -2) + ', ') && got.body.endsWith('"}');
+      const rest = (a: GoldenAnswer) => JSON.stringify({ ...a, body: undefined, bodyBytes: undefined, bodySha256: undefined });
+      if (grownList && rest(got) === rest(expected)) continue;
+      mismatches.push(`${expected.request.method} ${expected.request.path.slice(0, 120)}`);
     }
     expect(mismatches.slice(0, 10)).toEqual([]);
     expect(mismatches.length).toBe(0);

@@ -5,12 +5,13 @@
 import type { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { Dataset, DatasetError } from '../../core/dataset.js';
-import { endpointByCommand, massRangeParams, parseRangeQuery, type Endpoint } from '../../core/endpoints.js';
+import { endpointByCommand, massRangeParams, type Endpoint } from '../../core/endpoints.js';
 import { flagOf, QueryError, readParams, type ParamSource } from '../../core/params.js';
-import { runQuery, walkRange } from '../../core/search.js';
-import { memoryText, renderJson } from '../../api/envelope.js';
+import { walkRange } from '../../core/search.js';
+import { memoryText } from '../../api/envelope.js';
 import { openapiDocument } from '../../api/openapi.js';
-import { groupRows, runRows, TSV_HEADER } from '../../api/tsv.js';
+import { operationOf } from '../../api/operations.js';
+import { runRows, TSV_HEADER } from '../../api/tsv.js';
 import type { MassText } from '../../model/massKey.js';
 import { defaultShards, processMemory, sourceFor } from '../node/platform.js';
 import { write } from './output.js';
@@ -57,17 +58,18 @@ async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<nu
   const started = performance.now();
   const format = (values.format as string | undefined) ?? 'json';
   if (format !== 'json' && format !== 'tsv') throw new UsageError(`--format must be json or tsv, got "${format}"`);
+  const operation = operationOf(endpoint);
   try {
-    const query = parseRangeQuery(endpoint, flagSource(values));
+    const query = operation.parse(flagSource(values));
     const dataset = await openDataset(values);
-    const result = await runQuery(dataset, query);
+    const result = await operation.run(dataset, query);
     if (format === 'json') {
-      await write(io.stdout, renderJson(dataset, result, endpoint.entries, started, memory));
+      await write(io.stdout, operation.json(dataset, query, result, started, memory));
       await write(io.stdout, '\n');
       return 0;
     }
-    await write(io.stdout, TSV_HEADER);
-    for (const group of result.groups) await write(io.stdout, groupRows(group));
+    await write(io.stdout, operation.tsvHeader);
+    await write(io.stdout, operation.tsvRows(query, result));
     const pages = Math.max(1, Math.ceil(result.totalResult / result.pageSize));
     await write(io.stderr, `# ${result.totalResult} mass groups in range; page ${result.page} of ${pages}\n`);
     return 0;

@@ -3,10 +3,10 @@ import { ENDPOINTS, type Endpoint } from '../../core/endpoints.js';
 import { flagOf, type Param } from '../../core/params.js';
 
 /** What stands for a value of each kind in the usage text. */
-const PLACEHOLDER: Record<Param['kind'], string> = { mass: 'Da', integer: 'N', sequence: 'SEQ' };
+const PLACEHOLDER: Record<Param['kind'], string> = { mass: 'Da', integer: 'N', sequence: 'SEQ', number: 'X', choice: '', modifications: 'Name@Sites,..' };
 
 /** `--page-size N` style text of one parameter. */
-const flagText = (param: Param) => `--${flagOf(param.name)} ${PLACEHOLDER[param.kind]}`;
+const flagText = (param: Param) => `--${flagOf(param.name)} ${param.kind === 'choice' ? param.choices!.join('|') : PLACEHOLDER[param.kind]}`;
 
 /**
  * A command's parameters on one line: required ones plain, optional ones in brackets with their default,

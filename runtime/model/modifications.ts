@@ -1,0 +1,142 @@
+// Modifications of a query: `Name@Sites` lists parsed into exact mass deltas and sites (Unimod titles from
+// unimod.ts, `UNIMOD:35`, or a custom `Name:+12.3456`), and the slots a site occupies in a peptide.
+import { RESIDUE_UNITS, UNITS_PER_DA } from './chemistry.js';
+import { UNIMOD_ROWS } from './unimod.js';
+
+export interface Modification {
+  /** Unimod title, or the name of a custom modification. */
+  name: string;
+  /** Unimod accession (record_id); undefined for a custom modification. */
+  accession?: number;
+  /** Monoisotopic delta as exact decimal text with its sign ("57.021464", "-17.026549"). */
+  delta: string;
+  /** The delta in integer units of 1e-10 Da. */
+  deltaUnits: number;
+}
+
+/**
+ * Where a modification sits. A peptide has a slot per residue plus its two termini: `residues` takes every
+ * residue of the given letters, `terminus` the N- or C-terminus itself, `terminal residue` the first (N) or
+ * last (C) residue when it is the given letter (pyro-Glu on an N-terminal Q).
+ */
+export type Site =
+  | { kind: 'residues'; letters: string }
+  | { kind: 'terminus'; end: 'N' | 'C' }
+  | { kind: 'terminal residue'; end: 'N' | 'C'; letter: string };
+
+/** One modification at one site, as a query gives it. */
+export interface ModSpec {
+  modification: Modification;
+  site: Site;
+}
+
+/** A list that cannot be read: the message says which item and why. */
+export class ModificationError extends Error {}
+
+/** Items a list may hold. */
+export const MAX_MODIFICATIONS = 8;
+
+/** Signed exact decimal text ("-17.026549") to integer units of 1e-10 Da; undefined past 10 decimals. */
+export function deltaUnits(text: string): number | undefined {
+  const match = /^([+-]?)(\d+)(?:\.(\d{1,10}))?$/.exec(text);
+  if (!match) return undefined;
+  const units = Number(match[2]) * UNITS_PER_DA + Number((match[3] ?? '').padEnd(10, '0'));
+  return match[1] === '-' ? -units : units;
+}
+
+const modification = ([accession, name, delta]: readonly [number, string, string, string]): Modification => ({ name, accession, delta, deltaUnits: deltaUnits(delta)! });
+const BY_TITLE = new Map(UNIMOD_ROWS.map((row) => [row[1].toLowerCase(), modification(row)]));
+const BY_ACCESSION = new Map(UNIMOD_ROWS.map((row) => [row[0], modification(row)]));
+
+/** Largest custom delta accepted, in Da. */
+const MAX_CUSTOM_DELTA = 10_000;
+
+function resolve(name: string, item: string): Modification {
+  const known = BY_TITLE.get(name.toLowerCase()) ?? (/^unimod:\d+$/i.test(name) ? BY_ACCESSION.get(Number(name.slice(7))) : undefined);
+  if (known) return known;
+  const custom = /^([^[\]{}<>@,:]+):([+-]\d+(?:\.\d+)?)$/.exec(name);
+  if (!custom) throw new ModificationError(`unknown modification ${JSON.stringify(name)} in ${JSON.stringify(item)}: use a Unimod title (e.g. Carbamidomethyl, Oxidation, Phospho), UNIMOD:<accession>, or Name:+12.3456 for a custom mass`);
+  const units = deltaUnits(custom[2]);
+  if (units === undefined || Math.abs(units) > MAX_CUSTOM_DELTA * UNITS_PER_DA) {
+    throw new ModificationError(`custom mass ${custom[2]} in ${JSON.stringify(item)} must be a signed number within ±${MAX_CUSTOM_DELTA} Da with at most 10 decimals`);
+  }
+  return { name: custom[1].trim(), delta: custom[2].replace(/^\+/, ''), deltaUnits: units };
+}
+
+const isResidue = (letter: string) => /^[A-Z]$/.test(letter) && RESIDUE_UNITS[letter.charCodeAt(0)] >= 0;
+
+function site(text: string, item: string): Site {
+  const terminus = /^(?:([A-Za-z])@)?([NC])-term$/i.exec(text);
+  if (terminus) {
+    const end = terminus[2].toUpperCase() as 'N' | 'C';
+    if (terminus[1] === undefined) return { kind: 'terminus', end };
+    const letter = terminus[1].toUpperCase();
+    if (!isResidue(letter)) throw new ModificationError(`${JSON.stringify(letter)} in ${JSON.stringify(item)} is not a residue with a defined mass`);
+    return { kind: 'terminal residue', end, letter };
+  }
+  const letters = text.toUpperCase();
+  const bad = [...letters].find((c) => !isResidue(c));
+  if (letters === '' || bad !== undefined) {
+    throw new ModificationError(`site ${JSON.stringify(text)} in ${JSON.stringify(item)} is not residue letters (e.g. STY), N-term, C-term or a residue at a terminus (Q@N-term)`);
+  }
+  return { kind: 'residues', letters: [...new Set(letters)].sort().join('') };
+}
+
+/** `Name@Sites` items separated by commas; the same modification on residues twice is one item of both sites. */
+export function parseModifications(text: string): ModSpec[] {
+  const specs: ModSpec[] = [];
+  const items = text.split(',').map((item) => item.trim());
+  if (items.length > MAX_MODIFICATIONS) throw new ModificationError(`${items.length} modifications given; at most ${MAX_MODIFICATIONS}`);
+  for (const item of items) {
+    const at = item.indexOf('@');
+    if (item === '' || at <= 0 || at === item.length - 1) throw new ModificationError(`${JSON.stringify(item)} is not Name@Sites (e.g. Carbamidomethyl@C, Oxidation@M, TMT6plex@N-term)`);
+    const spec = { modification: resolve(item.slice(0, at).trim(), item), site: site(item.slice(at + 1).trim(), item) };
+    const same = specs.find((s) => s.modification.name === spec.modification.name && s.modification.delta === spec.modification.delta);
+    if (same && same.site.kind === 'residues' && spec.site.kind === 'residues') {
+      same.site = { kind: 'residues', letters: [...new Set(same.site.letters + spec.site.letters)].sort().join('') };
+    } else if (specs.some((s) => s.modification === spec.modification && siteText(s.site) === siteText(spec.site))) {
+      throw new ModificationError(`${JSON.stringify(item)} is given twice`);
+    } else {
+      specs.push(spec);
+    }
+  }
+  return specs;
+}
+
+/** A site as a query writes it: `STY`, `N-term`, `Q@N-term`. */
+export function siteText(site: Site): string {
+  if (site.kind === 'residues') return site.letters;
+  return site.kind === 'terminus' ? `${site.end}-term` : `${site.letter}@${site.end}-term`;
+}
+
+/** `Name@Sites` of a spec. */
+export const specText = (spec: ModSpec) => `${spec.modification.name}@${siteText(spec.site)}`;
+
+/** Letters a site may put a modification on (the residue slots it can take); '' for a bare terminus. */
+const residueLetters = (site: Site) => (site.kind === 'residues' ? site.letters : site.kind === 'terminal residue' ? site.letter : '');
+
+/** Whether two sites can ever take the same slot of a peptide (a conflict for a fixed modification). */
+export function sitesOverlap(a: Site, b: Site): boolean {
+  if (a.kind === 'terminus' || b.kind === 'terminus') return a.kind === 'terminus' && b.kind === 'terminus' && a.end === b.end;
+  return [...residueLetters(a)].some((c) => residueLetters(b).includes(c));
+}
+
+/** Whether residue `i` of `sequence` is a slot of `site`. */
+export function residueSlot(site: Site, sequence: string, i: number): boolean {
+  if (site.kind === 'residues') return site.letters.includes(sequence[i]);
+  if (site.kind === 'terminus') return false;
+  return sequence[i] === site.letter && i === (site.end === 'N' ? 0 : sequence.length - 1);
+}
+
+/**
+ * Slots of `sequence` that at least one of `sites` can take: the size of their union (a terminus counts once
+ * however many sites name it). With one site, the number of places it can be.
+ */
+export function slotCount(sites: readonly Site[], sequence: string): number {
+  let count = 0;
+  for (const end of ['N', 'C'] as const) if (sites.some((s) => s.kind === 'terminus' && s.end === end)) count++;
+  const residueSites = sites.filter((s) => s.kind !== 'terminus');
+  if (residueSites.length === 0) return count;
+  for (let i = 0; i < sequence.length; i++) if (residueSites.some((s) => residueSlot(s, sequence, i))) count++;
+  return count;
+}

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeShard } from '../runtime/model/shardCodec.js';
-import { shardFileName, type ShardEntry } from '../runtime/model/format.js';
+import { residueMaxOf, shardFileName, type ShardEntry } from '../runtime/model/format.js';
 import type { PartitionPeptides } from './partitions.js';
 
 export class ShardWriter {
@@ -94,6 +94,7 @@ export class ShardWriter {
       peptides: this.keys.length,
       bytes: bytes.length,
       sha256,
+      residueMax: residueMaxOf(this.sequences),
     });
     this.bytes += bytes.length;
     this.keys = [];

@@ -33,6 +33,8 @@ export class AsciiWriter {
 
   /** Starts a text, keeping `headroom` bytes free in front of it for a prefix written last. */
   start(headroom: number): void {
+    this.length = 0;
+    this.reserve(headroom);
     this.length = headroom;
   }
 

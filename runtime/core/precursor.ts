@@ -1,10 +1,10 @@
 // Precursor search: the peptides whose modified mass has its key in a window, for every hypothesis of fixed and
 // variable modifications — each hypothesis a range read of unmodified masses, filtered by its site counts,
 // weighed exactly in integer units, merged into mass groups by modified key and paged exactly.
-import { peptideMass } from '../model/chemistry.js';
-import { sequenceOf, type Shard } from '../model/format.js';
+import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
-import { slotCount, type ModSpec } from '../model/modifications.js';
+import { slotCount, type ModSpec, type Site } from '../model/modifications.js';
+import { compositionOf, slotSet, type SlotSet } from './composition.js';
 import type { Dataset } from './dataset.js';
 import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
 import { walkRange } from './search.js';
@@ -56,36 +56,68 @@ export interface PrecursorResult {
  * subset of the specs in use asks for no more slots than the union of their sites offers.
  */
 export function variableFits(variable: readonly ModSpec[], counts: readonly number[], sequence: string): boolean {
-  const used = counts.map((n, i) => i).filter((i) => counts[i] > 0);
+  return hallChecks(variable, counts).every(({ sites, wanted }) => wanted <= slotCount(sites, sequence));
+}
+
+/** Hall's condition as checks: each non-empty subset of the specs in use, its sites and the slots it asks for. */
+function hallChecks(variable: readonly ModSpec[], counts: readonly number[]): { sites: Site[]; wanted: number }[] {
+  const used = counts.map((_, i) => i).filter((i) => counts[i] > 0);
+  const checks = [];
   for (let subset = 1; subset < 1 << used.length; subset++) {
-    let wanted = 0;
-    const sites = [];
-    for (let b = 0; b < used.length; b++) {
-      if (subset & (1 << b)) {
-        wanted += counts[used[b]];
-        sites.push(variable[used[b]].site);
-      }
-    }
-    if (wanted > slotCount(sites, sequence)) return false;
+    const members = used.filter((_, b) => subset & (1 << b));
+    checks.push({ sites: members.map((i) => variable[i].site), wanted: members.reduce((sum, i) => sum + counts[i], 0) });
   }
+  return checks;
+}
+
+/** A hypothesis compiled for the scan: the exact slot counts it needs, as SlotSets. */
+interface Compiled {
+  h: Hypothesis;
+  fixed: { set: SlotSet; count: number }[];
+  variable: { set: SlotSet; wanted: number }[];
+}
+
+function compile(query: PrecursorQuery, h: Hypothesis): Compiled {
+  return {
+    h,
+    fixed: query.fixed.map((spec, i) => ({ set: slotSet([spec.site]), count: h.fixedCounts[i] })),
+    variable: hallChecks(query.variable, h.variableCounts).map(({ sites, wanted }) => ({ set: slotSet(sites), wanted })),
+  };
+}
+
+/** Whether a shard can hold a peptide of the hypothesis, by its entry's residue maxima (true without them). */
+function mayHold(c: Compiled, entry: ShardEntry): boolean {
+  const most = (set: SlotSet) => set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
+  for (const f of c.fixed) if (f.count > 0 && most(f.set) < f.count) return false;
+  for (const v of c.variable) if (most(v.set) < v.wanted) return false;
   return true;
 }
 
-/** Whether a stored peptide is one of the hypothesis's: exactly its fixed counts, room for its variable ones. */
-function matches(query: PrecursorQuery, h: Hypothesis, sequence: string): boolean {
-  for (let i = 0; i < query.fixed.length; i++) if (slotCount([query.fixed[i].site], sequence) !== h.fixedCounts[i]) return false;
-  return variableFits(query.variable, h.variableCounts, sequence);
+/** Found peptides of all hypotheses, as parallel columns (cheap to gather, sort and page). */
+class Found {
+  readonly keys: number[] = [];
+  readonly units: number[] = [];
+  readonly peptides: number[] = [];
+  readonly shards: Shard[] = [];
+  readonly hypotheses: number[] = [];
 }
 
 /** The candidates of one hypothesis, read shard by shard over its window of unmodified keys. */
-async function candidatesOf(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, out: Candidate[]): Promise<void> {
-  for await (const { shard, from, to } of walkRange(dataset, h.baseLowKey, h.baseHighKey)) {
-    for (let p = from === 0 ? 0 : shard.groupEnds[from - 1]; p < shard.groupEnds[to - 1]; p++) {
-      const sequence = sequenceOf(shard, p);
-      if (!matches(query, h, sequence)) continue;
-      const units = (peptideMass(sequence) as { units: number }).units + h.shiftUnits;
+async function scan(dataset: Dataset, query: PrecursorQuery, c: Compiled, index: number, found: Found): Promise<void> {
+  const { h } = c;
+  for await (const { shard, from, to } of walkRange(dataset, h.baseLowKey, h.baseHighKey, (entry) => mayHold(c, entry))) {
+    const comp = compositionOf(dataset, shard);
+    next: for (let p = from === 0 ? 0 : shard.groupEnds[from - 1], end = shard.groupEnds[to - 1]; p < end; p++) {
+      for (const f of c.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
+      for (const v of c.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
+      const units = comp.mass(p) + h.shiftUnits;
       const key = massKey(units);
-      if (key >= query.lowKey && key <= query.highKey) out.push({ shard, peptide: p, sequence, variableCounts: h.variableCounts, units, key });
+      if (key < query.lowKey || key > query.highKey) continue;
+      found.keys.push(key);
+      found.units.push(units);
+      found.peptides.push(p);
+      found.shards.push(shard);
+      found.hypotheses.push(index);
     }
   }
 }
@@ -94,18 +126,31 @@ async function candidatesOf(dataset: Dataset, query: PrecursorQuery, h: Hypothes
 export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery): Promise<PrecursorResult> {
   const { minLength, maxLength } = dataset.manifest.parameters;
   const all = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
-  const found: Candidate[][] = all.map(() => []);
-  await Promise.all(all.map((h, i) => candidatesOf(dataset, query, h, found[i])));
-  const byKey = new Map<number, Candidate[]>();
-  for (const list of found) {
-    for (const c of list) {
-      const group = byKey.get(c.key);
-      if (group) group.push(c);
-      else byKey.set(c.key, [c]);
+  const found = new Found();
+  await Promise.all(all.map((h, i) => scan(dataset, query, compile(query, h), i, found)));
+
+  // Distinct keys in order: the groups. The page is a run of them; only its candidates become objects.
+  const keys = Float64Array.from(found.keys).sort();
+  const distinct: number[] = [];
+  for (let i = 0; i < keys.length; i++) if (i === 0 || keys[i] !== keys[i - 1]) distinct.push(keys[i]);
+  const from = (query.page - 1) * query.pageSize;
+  const pageKeys = distinct.slice(from, from + query.pageSize);
+  const groups = new Map<number, Candidate[]>(pageKeys.map((k) => [k, []]));
+  if (pageKeys.length > 0) {
+    const [low, high] = [pageKeys[0], pageKeys[pageKeys.length - 1]];
+    for (let i = 0; i < found.keys.length; i++) {
+      const key = found.keys[i];
+      if (key < low || key > high) continue;
+      const shard = found.shards[i];
+      const p = found.peptides[i];
+      groups.get(key)!.push({ shard, peptide: p, sequence: sequenceOf(shard, p), variableCounts: all[found.hypotheses[i]].variableCounts, units: found.units[i], key });
     }
   }
-  const keys = [...byKey.keys()].sort((a, b) => a - b);
-  const from = (query.page - 1) * query.pageSize;
-  const groups = keys.slice(from, from + query.pageSize).map((key) => ({ key, candidates: byKey.get(key)! }));
-  return { totalResult: keys.length, page: query.page, pageSize: query.pageSize, groups, hypotheses: all.length };
+  return {
+    totalResult: distinct.length,
+    page: query.page,
+    pageSize: query.pageSize,
+    groups: pageKeys.map((key) => ({ key, candidates: groups.get(key)! })),
+    hypotheses: all.length,
+  };
 }

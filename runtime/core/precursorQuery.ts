@@ -57,7 +57,10 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   const given = (name: string) => source(name).length > 0;
   const forms = [given('mass') && 'mass', given('mz') && 'mz', values.mass1 !== undefined && 'mass1/mass2'].filter(Boolean);
   if (forms.length === 0) throw new QueryError(400, 'a precursor is required: mass, or mz with charge, or mass1 and mass2');
-  if (forms.length > 1) throw new QueryError(400, `give the precursor once: ${forms.join(' and ')} are both given (use mass, or mz with charge, or mass1 and mass2)`);
+  if (forms.length > 1) {
+    const named = forms.length === 2 ? `${forms[0]} and ${forms[1]} are both given` : `${forms.slice(0, -1).join(', ')} and ${forms.at(-1)} are all given`;
+    throw new QueryError(400, `give the precursor once: ${named} (use mass, or mz with charge, or mass1 and mass2)`);
+  }
   if (given('mz') && !given('charge')) throw new QueryError(400, 'charge is required with mz (1 to 10)');
   if (!given('mz') && given('charge')) throw new QueryError(400, 'charge goes with mz; with mass or mass1/mass2 leave it out');
   const tolerances = ['tolerance', 'toleranceLow', 'toleranceHigh', 'unit'].filter(given);
@@ -70,7 +73,8 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
 
   if (values.mass1 !== undefined) {
     const [low, high] = [values.mass1 as MassText, values.mass2 as MassText];
-    if (high.value - low.value > MAX_RANGE_DA) throw new QueryError(400, `mass1 to mass2 spans ${high.value - low.value} Da; at most ${MAX_RANGE_DA} Da`);
+    // Measured on the exact keys, so a window of exactly 10 Da passes whatever its decimals.
+    if (high.floorKey - low.ceilKey > MAX_RANGE_DA * KEYS_PER_DA) throw new QueryError(400, `mass1 to mass2 spans more than ${MAX_RANGE_DA} Da (${low.value} to ${high.value})`);
     return { lowKey: low.ceilKey, highKey: high.floorKey, ...common };
   }
   const unit = values.unit as 'ppm' | 'Da';
@@ -80,9 +84,9 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   const centre = given('mass') ? (values.mass as number) : ((values.mz as number) - PROTON_MASS_DA) * (values.charge as number);
   if (!(centre > 0)) throw new QueryError(400, `mz ${values.mz} with charge ${values.charge} gives no positive neutral mass`);
   const widths = ['toleranceLow', 'toleranceHigh'].map((name) => (values[name] ?? values.tolerance) as number);
-  for (const name of ['tolerance', 'toleranceLow', 'toleranceHigh']) {
-    const t = values[name] as number | undefined;
-    if (t !== undefined && t > MAX_TOLERANCE[unit]) throw new QueryError(400, `${name} must be at most ${MAX_TOLERANCE[unit]} ${unit}, got ${t}`);
+  for (const name of ['tolerance', 'toleranceLow', 'toleranceHigh'].filter(given)) {
+    const t = values[name] as number;
+    if (t > MAX_TOLERANCE[unit]) throw new QueryError(400, `${name} must be at most ${MAX_TOLERANCE[unit]} ${unit}, got ${t}`);
   }
   const [below, above] = widths.map((t) => (unit === 'ppm' ? (centre * t) / 1e6 : t));
   return { lowKey: Math.max(0, Math.ceil((centre - below) * KEYS_PER_DA)), highKey: Math.floor((centre + above) * KEYS_PER_DA), centre, ...common };

@@ -41,6 +41,9 @@ export class ShardCache {
   }
 
   put(file: string, shard: Shard, cost: number): void {
+    const replaced = this.slots.get(file);
+    if (replaced) this.used -= replaced.cost;
+    this.slots.delete(file);
     this.slots.set(file, { shard, cost, hits: 0, derived: new Map() });
     this.fileOf.set(shard, file);
     this.used += cost;

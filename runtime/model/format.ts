@@ -24,6 +24,41 @@ export interface ShardEntry {
   peptides: number;
   bytes: number;
   sha256: string;
+  /** The most residues of each letter of RESIDUE_MAX_LETTERS one peptide of the shard holds, one base-36 digit
+   * each (capped at 35): lets a precursor search skip shards that cannot hold a modification count. Optional. */
+  residueMax?: string;
+}
+
+/** The letters of ShardEntry.residueMax, in order. */
+export const RESIDUE_MAX_LETTERS = 'ACDEFGHIJKLMNOPQRSTUVWY';
+
+/** residueMax of peptides (upper-case sequences). */
+export function residueMaxOf(sequences: Iterable<string>): string {
+  const max = new Uint8Array(RESIDUE_MAX_LETTERS.length);
+  const counts = new Uint8Array(RESIDUE_MAX_LETTERS.length);
+  for (const sequence of sequences) {
+    counts.fill(0);
+    for (let i = 0; i < sequence.length; i++) {
+      const at = RESIDUE_MAX_LETTERS.indexOf(sequence[i]);
+      if (at >= 0 && counts[at] < 35) counts[at]++;
+    }
+    for (let l = 0; l < max.length; l++) if (counts[l] > max[l]) max[l] = counts[l];
+  }
+  return Array.from(max, (n) => n.toString(36)).join('');
+}
+
+/**
+ * Most residues of `letters` one peptide of the shard can hold (the sum of each letter's maximum: an upper
+ * bound); Infinity when the entry has no residueMax.
+ */
+export function residueBound(entry: ShardEntry, letters: string): number {
+  if (entry.residueMax === undefined) return Infinity;
+  let bound = 0;
+  for (const letter of letters) {
+    const at = RESIDUE_MAX_LETTERS.indexOf(letter);
+    bound += at < 0 ? 0 : parseInt(entry.residueMax[at], 36);
+  }
+  return bound;
 }
 
 /** One page of a two-level shard index as the manifest's root lists it. */

@@ -44,9 +44,9 @@ export function deltaUnits(text: string): number | undefined {
   return match[1] === '-' ? -units : units;
 }
 
-const modification = ([accession, name, delta]: readonly [number, string, string, string]): Modification => ({ name, accession, delta, deltaUnits: deltaUnits(delta)! });
-const BY_TITLE = new Map(UNIMOD_ROWS.map((row) => [row[1].toLowerCase(), modification(row)]));
-const BY_ACCESSION = new Map(UNIMOD_ROWS.map((row) => [row[0], modification(row)]));
+const KNOWN: readonly Modification[] = UNIMOD_ROWS.map(([accession, name, delta]) => ({ name, accession, delta, deltaUnits: deltaUnits(delta)! }));
+const BY_TITLE = new Map(KNOWN.map((m) => [m.name.toLowerCase(), m]));
+const BY_ACCESSION = new Map(KNOWN.map((m) => [m.accession, m]));
 
 /** Largest custom delta accepted, in Da. */
 const MAX_CUSTOM_DELTA = 10_000;
@@ -55,6 +55,9 @@ function resolve(name: string, item: string): Modification {
   const known = BY_TITLE.get(name.toLowerCase()) ?? (/^unimod:\d+$/i.test(name) ? BY_ACCESSION.get(Number(name.slice(7))) : undefined);
   if (known) return known;
   const custom = /^([^[\]{}<>@,:]+):([+-]\d+(?:\.\d+)?)$/.exec(name);
+  if (!custom && /^[^:]+: \d/.test(name)) {
+    throw new ModificationError(`${JSON.stringify(item)} reads as "${name}": a + in a URL's query is a space; write it as %2B (Name:%2B12.3456)`);
+  }
   if (!custom) throw new ModificationError(`unknown modification ${JSON.stringify(name)} in ${JSON.stringify(item)}: use a Unimod title (e.g. Carbamidomethyl, Oxidation, Phospho), UNIMOD:<accession>, or Name:+12.3456 for a custom mass`);
   const units = deltaUnits(custom[2]);
   if (units === undefined || Math.abs(units) > MAX_CUSTOM_DELTA * UNITS_PER_DA) {
@@ -66,7 +69,7 @@ function resolve(name: string, item: string): Modification {
 const isResidue = (letter: string) => /^[A-Z]$/.test(letter) && RESIDUE_UNITS[letter.charCodeAt(0)] >= 0;
 
 function site(text: string, item: string): Site {
-  const terminus = /^(?:([A-Za-z])@)?([NC])-term$/i.exec(text);
+  const terminus = /^(?:([A-Za-z])@)?([NC])-?term$/i.exec(text);
   if (terminus) {
     const end = terminus[2].toUpperCase() as 'N' | 'C';
     if (terminus[1] === undefined) return { kind: 'terminus', end };
@@ -82,6 +85,9 @@ function site(text: string, item: string): Site {
   return { kind: 'residues', letters: [...new Set(letters)].sort().join('') };
 }
 
+/** One modification named twice (a title and its UNIMOD: accession, or a custom one repeated). */
+const sameModification = (a: Modification, b: Modification) => a.name === b.name && a.delta === b.delta;
+
 /** `Name@Sites` items separated by commas; the same modification on residues twice is one item of both sites. */
 export function parseModifications(text: string): ModSpec[] {
   const specs: ModSpec[] = [];
@@ -91,10 +97,10 @@ export function parseModifications(text: string): ModSpec[] {
     const at = item.indexOf('@');
     if (item === '' || at <= 0 || at === item.length - 1) throw new ModificationError(`${JSON.stringify(item)} is not Name@Sites (e.g. Carbamidomethyl@C, Oxidation@M, TMT6plex@N-term)`);
     const spec = { modification: resolve(item.slice(0, at).trim(), item), site: site(item.slice(at + 1).trim(), item) };
-    const same = specs.find((s) => s.modification.name === spec.modification.name && s.modification.delta === spec.modification.delta);
+    const same = specs.find((s) => sameModification(s.modification, spec.modification));
     if (same && same.site.kind === 'residues' && spec.site.kind === 'residues') {
       same.site = { kind: 'residues', letters: [...new Set(same.site.letters + spec.site.letters)].sort().join('') };
-    } else if (specs.some((s) => s.modification === spec.modification && siteText(s.site) === siteText(spec.site))) {
+    } else if (specs.some((s) => sameModification(s.modification, spec.modification) && siteText(s.site) === siteText(spec.site))) {
       throw new ModificationError(`${JSON.stringify(item)} is given twice`);
     } else {
       specs.push(spec);

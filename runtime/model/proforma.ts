@@ -30,8 +30,11 @@ function byTag<T>(items: readonly { spec: ModSpec; value: T }[]): Map<string, T[
 
 /** ProForma of `sequence` with every slot of each `fixed` spec modified and `variable` specs applied `count` times. */
 export function proforma(sequence: string, fixed: readonly ModSpec[], variable: readonly Applied[]): string {
-  const globals = byTag(fixed.filter((spec) => slotCount([spec.site], sequence) > 0).map((spec) => ({ spec, value: globalLocations(spec.site) })));
-  let text = [...globals].map(([tag, locations]) => `<[${tag}]@${locations.flat().join(',')}>`).join('');
+  // One global tag per modification (the query's items of one name merged, in first-given order) listing every
+  // site the query gives it, written when the peptide holds at least one of them.
+  const globals = byTag(fixed.map((spec) => ({ spec, value: { locations: globalLocations(spec.site), held: slotCount([spec.site], sequence) > 0 } })));
+  let text = '';
+  for (const [tag, items] of globals) if (items.some((i) => i.held)) text += `<[${tag}]@${items.flatMap((i) => i.locations).join(',')}>`;
 
   const applied = variable.filter((v) => v.count > 0);
   const localised = applied.filter((v) => v.count === slotCount([v.spec.site], sequence));

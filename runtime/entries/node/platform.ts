@@ -17,7 +17,7 @@ export function sourceFor(location: string): ShardSource {
 /** SHARD_CACHE_BYTES, checked (default 256 MB). */
 export function cacheBytesFromEnv(): number {
   const text = process.env.SHARD_CACHE_BYTES;
-  const bytes = text === undefined ? DEFAULT_CACHE_BYTES : Number(text);
+  const bytes = text === undefined ? DEFAULT_CACHE_BYTES : text.trim() === '' ? NaN : Number(text);
   if (!Number.isFinite(bytes) || bytes < 0) throw new Error(`SHARD_CACHE_BYTES must be a number of bytes, not ${text}`);
   return bytes;
 }

@@ -1,0 +1,91 @@
+// What precursor search asks of a shard's peptides, computed once per peptide and kept with the shard: the
+// exact unmodified mass, the count of residues of a letter set, the slots a set of sites offers.
+import { RESIDUE_UNITS, WATER_UNITS } from '../model/chemistry.js';
+import type { Shard } from '../model/format.js';
+import type { Site } from '../model/modifications.js';
+import type { Dataset } from './dataset.js';
+
+const UNKNOWN_COUNT = 255;
+
+/**
+ * A union of sites, compiled for counting: the residue letters (sorted, unique), the termini named, and the
+ * residues at a terminus whose letter is not among those letters (else they are counted already).
+ */
+export interface SlotSet {
+  letters: string;
+  termini: number;
+  terminal: { end: 'N' | 'C'; letter: string }[];
+}
+
+export function slotSet(sites: readonly Site[]): SlotSet {
+  const letters = [...new Set(sites.flatMap((s) => (s.kind === 'residues' ? [...s.letters] : [])))].sort().join('');
+  const termini = new Set(sites.flatMap((s) => (s.kind === 'terminus' ? [s.end] : []))).size;
+  const terminal = sites.flatMap((s) => (s.kind === 'terminal residue' && !letters.includes(s.letter) ? [{ end: s.end, letter: s.letter }] : []));
+  return { letters, termini, terminal };
+}
+
+export class Composition {
+  /** Exact mass with water per peptide, in units; NaN until computed. */
+  private units: Float64Array;
+  /** Per letter set (sorted letters): residue count per peptide; UNKNOWN_COUNT until computed. */
+  private counts = new Map<string, Uint8Array>();
+
+  constructor(readonly shard: Shard) {
+    this.units = new Float64Array(shard.sequenceEnds.length).fill(NaN);
+  }
+
+  private start = (p: number) => (p === 0 ? 0 : this.shard.sequenceEnds[p - 1]);
+
+  /** Exact unmodified mass of peptide p (with water), in units of 1e-10 Da. */
+  mass(p: number): number {
+    let units = this.units[p];
+    if (Number.isNaN(units)) {
+      units = WATER_UNITS;
+      const text = this.shard.sequences;
+      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) units += RESIDUE_UNITS[text.charCodeAt(i)];
+      this.units[p] = units;
+    }
+    return units;
+  }
+
+  /** Residues of peptide p whose letter is in `letters` (a sorted letter set). */
+  count(letters: string, p: number): number {
+    let column = this.counts.get(letters);
+    if (!column) this.counts.set(letters, (column = new Uint8Array(this.units.length).fill(UNKNOWN_COUNT)));
+    let n = column[p];
+    if (n === UNKNOWN_COUNT) {
+      n = 0;
+      const text = this.shard.sequences;
+      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) if (letters.includes(text[i])) n++;
+      column[p] = n;
+    }
+    return n;
+  }
+
+  /**
+   * Slots of peptide p that at least one site of `set` can take (runtime/model/modifications.ts slotCount, from
+   * the counts kept here): residues of its letters, residues at a terminus, and the termini themselves.
+   */
+  slots(set: SlotSet, p: number): number {
+    let slots = set.termini;
+    if (set.letters) slots += this.count(set.letters, p);
+    if (set.terminal.length === 0) return slots;
+    const first = this.start(p);
+    const last = this.shard.sequenceEnds[p] - 1;
+    let atFirst = false;
+    let atLast = false;
+    for (const { end, letter } of set.terminal) {
+      if (end === 'N' && this.shard.sequences[first] === letter) atFirst = true;
+      if (end === 'C' && this.shard.sequences[last] === letter) atLast = true;
+    }
+    return slots + (atFirst ? 1 : 0) + (atLast && (last !== first || !atFirst) ? 1 : 0);
+  }
+}
+
+/** The composition of a cached shard, kept with it (Dataset.derived); a fresh one when the cache keeps none. */
+export function compositionOf(dataset: Dataset, shard: Shard): Composition {
+  return dataset.derived(shard, 'composition', (s) => {
+    // Charged as the masses (8 bytes a peptide) and four letter sets (1 byte each): what one query shape uses.
+    return { value: new Composition(s), bytes: s.sequenceEnds.length * 12 };
+  }) ?? new Composition(shard);
+}

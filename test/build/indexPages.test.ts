@@ -1,0 +1,76 @@
+// Tests build/indexPages.ts: writeShardIndex returns the flat list up to the limit and writes no file; past it,
+// writes index pages named by their sha256 (node:crypto) whose root entries sum their shards; allShards reads the
+// list back either way; datasetFiles lists index pages then shards.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { allShards, datasetFiles, writeShardIndex } from '../../build/indexPages.js';
+import type { Manifest, ShardEntry } from '../../runtime/model/format.js';
+import { removeTempDirs, tempDir } from '../helpers/datasets.js';
+
+afterAll(removeTempDirs);
+
+const shards = (n: number): ShardEntry[] =>
+  Array.from({ length: n }, (_, i) => ({ file: `${String(i).padStart(20, '0')}.msgpack`, firstKey: 100 * i, lastKey: 100 * i + 50, massGroups: 1 + (i % 4), peptides: 2 + (i % 7), bytes: 1000 + i, sha256: `${i}`.repeat(3) }));
+
+const manifestWith = (index: Pick<Manifest, 'shards' | 'shardIndex'>) => ({ format: 'digested-peptides', formatVersion: 1, ...index }) as Manifest;
+
+describe('writeShardIndex', () => {
+  it('returns the shards themselves up to the flat limit, writing nothing', () => {
+    const dir = tempDir('index-flat');
+    const list = shards(4);
+    expect(writeShardIndex(dir, list, 2, 4)).toEqual({ shards: list });
+    expect(writeShardIndex(dir, [], 2, 4)).toEqual({ shards: [] });
+    expect(writeShardIndex(dir, shards(2048))).toEqual({ shards: shards(2048) }); // the format's default limit
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('past the limit writes pages of `pageShards` shards, named and described by their content', () => {
+    const dir = tempDir('index-pages');
+    const list = shards(11);
+    const { shards: flat, shardIndex } = writeShardIndex(dir, list, 3, 4);
+    expect(flat).toBeUndefined();
+    const pages = shardIndex!.pages;
+    expect(pages.map((p) => [p.firstShard, p.shards])).toEqual([[0, 3], [3, 3], [6, 3], [9, 2]]);
+    expect(readdirSync(dir).sort()).toEqual(pages.map((p) => p.file).sort());
+    for (const page of pages) {
+      const bytes = readFileSync(join(dir, page.file));
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const members = list.slice(page.firstShard, page.firstShard + page.shards);
+      expect(page).toEqual({
+        file: `index-${sha256.slice(0, 20)}.json`, sha256, bytes: bytes.length, firstShard: page.firstShard, shards: members.length,
+        firstKey: members[0].firstKey, lastKey: members[members.length - 1].lastKey,
+        massGroups: members.reduce((s, e) => s + e.massGroups, 0), peptides: members.reduce((s, e) => s + e.peptides, 0),
+      });
+      expect(JSON.parse(bytes.toString('utf8'))).toEqual({ formatVersion: 1, firstShard: page.firstShard, shards: members });
+    }
+  });
+
+  it('switches to pages one shard past the limit, with default page size 256 past 2048', () => {
+    expect(writeShardIndex(tempDir('index-edge'), shards(5), 2, 4).shardIndex!.pages).toHaveLength(3);
+    const { shardIndex } = writeShardIndex(tempDir('index-default'), shards(2049));
+    expect(shardIndex!.pages.map((p) => p.shards)).toEqual([...Array(8).fill(256), 1]);
+  });
+});
+
+describe('allShards and datasetFiles', () => {
+  it('read a flat manifest’s list as it is', () => {
+    const list = shards(3);
+    expect(allShards(manifestWith({ shards: list }), '/nonexistent')).toEqual(list);
+    expect(datasetFiles(manifestWith({ shards: list }), '/nonexistent')).toEqual(list.map((s) => s.file));
+  });
+
+  it('read a two-level manifest’s pages back into the full list; files are pages then shards', () => {
+    const dir = tempDir('index-read');
+    const list = shards(10);
+    const index = writeShardIndex(dir, list, 4, 3);
+    expect(allShards(manifestWith(index), dir)).toEqual(list);
+    expect(datasetFiles(manifestWith(index), dir)).toEqual([...index.shardIndex!.pages.map((p) => p.file), ...list.map((s) => s.file)]);
+  });
+
+  it('find nothing in a manifest without a list', () => {
+    expect(allShards(manifestWith({}), '/nonexistent')).toEqual([]);
+    expect(datasetFiles(manifestWith({}), '/nonexistent')).toEqual([]);
+  });
+});

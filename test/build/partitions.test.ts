@@ -1,0 +1,185 @@
+// Tests build/partitions.ts: partitionFile names; PartitionWriter spills records (u32 key, u32 ordinal, u16 length,
+// ASCII sequence, little-endian) to one file per mass partition, across buffer flushes, and digests proteins like
+// the independent reference; mergePartition sorts by (key, sequence) and merges a sequence's proteins into
+// ascending unique accession ranks — all checked against files parsed and results computed here.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mergePartition, PARTITION_KEYS, partitionFile, PartitionWriter } from '../../build/partitions.js';
+import { REFERENCE_ENZYMES, referenceDigest, referenceKey, referenceUnits } from '../helpers/reference.js';
+import { removeTempDirs, tempDir } from '../helpers/datasets.js';
+
+afterAll(removeTempDirs);
+
+interface Record3 {
+  key: number;
+  ordinal: number;
+  sequence: string;
+}
+
+/** Records of a partition file, parsed by the documented layout. */
+function parse(file: string): Record3[] {
+  const bytes = readFileSync(file);
+  const records: Record3[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const length = bytes.readUInt16LE(at + 8);
+    records.push({ key: bytes.readUInt32LE(at), ordinal: bytes.readUInt32LE(at + 4), sequence: bytes.toString('latin1', at + 10, at + 10 + length) });
+    at += 10 + length;
+  }
+  return records;
+}
+
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const letters = (random: () => number, n: number) => Array.from({ length: n }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
+
+describe('partitionFile', () => {
+  it('is <writer>-<partition>.bin in the folder', () => {
+    expect(partitionFile('/tmp/parts', 'w3', 57)).toBe(join('/tmp/parts', 'w3-57.bin'));
+  });
+});
+
+describe('PartitionWriter', () => {
+  it('writes each record to the file of its key’s 20 Da partition, in order, on flush', () => {
+    const dir = tempDir('partitions-add');
+    const writer = new PartitionWriter(dir, 'w0');
+    const added: Record3[] = [
+      { key: 0, ordinal: 0, sequence: 'A' },
+      { key: 199_999, ordinal: 1, sequence: 'PEPTIDE' },
+      { key: 200_000, ordinal: 2, sequence: 'KR' },
+      { key: 10_012_345, ordinal: 4_000_000_000, sequence: 'W'.repeat(300) },
+      { key: 10_000_000, ordinal: 7, sequence: '' },
+      { key: 4_294_967_295, ordinal: 9, sequence: 'MMM' },
+    ];
+    for (const r of added) writer.add(r.key, r.ordinal, r.sequence);
+    expect(readdirSync(dir)).toEqual([]); // buffered until flush
+    writer.flush();
+    expect(writer.records).toBe(6);
+    const byPartition = new Map<number, Record3[]>();
+    for (const r of added) byPartition.set(Math.floor(r.key / 200_000), [...(byPartition.get(Math.floor(r.key / 200_000)) ?? []), r]);
+    expect([...writer.partitions].sort((a, b) => a - b)).toEqual([...byPartition.keys()].sort((a, b) => a - b));
+    expect(readdirSync(dir).sort()).toEqual([...byPartition.keys()].map((p) => `w0-${p}.bin`).sort());
+    for (const [p, records] of byPartition) expect(parse(join(dir, `w0-${p}.bin`))).toEqual(records);
+  });
+
+  it('keeps every record, in order, when a partition’s buffer fills many times, and appends after a flush', () => {
+    const dir = tempDir('partitions-many');
+    const writer = new PartitionWriter(dir, 'big');
+    const random = prng(3);
+    const added: Record3[] = [];
+    for (let i = 0; i < 8000; i++) {
+      const r = { key: 3 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS), ordinal: i, sequence: letters(random, 1 + Math.floor(random() * 40)) };
+      added.push(r);
+      writer.add(r.key, r.ordinal, r.sequence);
+      if (i === 4000) writer.flush();
+    }
+    writer.flush();
+    expect(added.reduce((s, r) => s + 10 + r.sequence.length, 0)).toBeGreaterThan(3 * 65536);
+    expect(parse(partitionFile(dir, 'big', 3))).toEqual(added);
+    expect(writer.records).toBe(8000);
+    expect([...writer.partitions]).toEqual([3]);
+  });
+
+  it('digests proteins into the reference’s peptides and keys, with ordinals from firstOrdinal', () => {
+    const dir = tempDir('partitions-digest');
+    const writer = new PartitionWriter(dir, 'd');
+    const proteins = ['MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFK', 'AAAAAAKPAAAAAARGGGGGGGK', 'MKRPEPTIDEKXXXXXXXKCCCCCCCR', 'KKKK'];
+    writer.digestProteins(100, proteins, { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 });
+    writer.flush();
+    const written = [...writer.partitions].flatMap((p) => parse(partitionFile(dir, 'd', p)).map((r) => ({ ...r, partition: p })));
+    const expected = proteins.flatMap((protein, i) =>
+      [...referenceDigest(protein, REFERENCE_ENZYMES.trypsin, 2, 6, 50)].map((sequence) => {
+        const key = referenceKey(referenceUnits(sequence)!);
+        return { key, ordinal: 100 + i, sequence, partition: Math.floor(key / 200_000) };
+      }),
+    );
+    const order = (a: Record3, b: Record3) => a.ordinal - b.ordinal || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0);
+    expect(written.sort(order)).toEqual(expected.sort(order));
+    expect(writer.records).toBe(expected.length);
+  });
+});
+
+describe('mergePartition', () => {
+  /** Writes `records` with `writers` writers (round robin) and merges partition `p`. */
+  function merged(label: string, p: number, records: Record3[], rankOf: Uint32Array, writers = 2) {
+    const dir = tempDir(label);
+    const ws = Array.from({ length: writers }, (_, w) => new PartitionWriter(dir, `w${w}`));
+    records.forEach((r, i) => ws[i % writers].add(r.key, r.ordinal, r.sequence));
+    ws.forEach((w) => w.flush());
+    const files = ws.map((_, w) => partitionFile(dir, `w${w}`, p)).filter(existsSync);
+    return mergePartition(files, p, rankOf);
+  }
+
+  /** The merge computed here: distinct sequences by (key, sequence), each with its sorted unique ranks. */
+  function expected(records: Record3[], rankOf: Uint32Array) {
+    const bySequence = new Map<string, { key: number; ranks: Set<number> }>();
+    for (const r of records) {
+      const entry = bySequence.get(r.sequence) ?? { key: r.key, ranks: new Set<number>() };
+      entry.ranks.add(rankOf[r.ordinal]);
+      bySequence.set(r.sequence, entry);
+    }
+    return [...bySequence]
+      .map(([sequence, { key, ranks }]) => ({ key, sequence, ranks: [...ranks].sort((a, b) => a - b) }))
+      .sort((a, b) => a.key - b.key || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
+  }
+
+  /** The merged columns back as rows. */
+  function rows(part: ReturnType<typeof mergePartition>) {
+    return Array.from(part.keys, (key, i) => ({
+      key,
+      sequence: part.sequences.slice(i === 0 ? 0 : part.sequenceEnds[i - 1], part.sequenceEnds[i]),
+      ranks: Array.from(part.ranks.subarray(i === 0 ? 0 : part.rankEnds[i - 1], part.rankEnds[i])),
+    }));
+  }
+
+  it('sorts by (key, sequence) and merges a sequence’s proteins into ascending unique ranks', () => {
+    const p = 50;
+    const base = p * PARTITION_KEYS;
+    const rankOf = Uint32Array.from([4, 2, 2, 0, 3, 1]); // ordinals 1 and 2 share an accession
+    const records: Record3[] = [
+      { key: base + 7, ordinal: 5, sequence: 'PEPTIDEK' },
+      { key: base + 7, ordinal: 0, sequence: 'PEPTIDEK' },
+      { key: base + 7, ordinal: 1, sequence: 'EPTIDEPK' },
+      { key: base + 199_999, ordinal: 3, sequence: 'WWWWK' },
+      { key: base, ordinal: 4, sequence: 'GGGGGGR' },
+      { key: base + 7, ordinal: 2, sequence: 'EPTIDEPK' },
+      { key: base + 7, ordinal: 3, sequence: 'PEPTIDEK' },
+      { key: base + 7, ordinal: 0, sequence: 'PEPTIDEK' },
+    ];
+    const part = merged('merge-hand', p, records, rankOf);
+    expect(rows(part)).toEqual([
+      { key: base, sequence: 'GGGGGGR', ranks: [3] },
+      { key: base + 7, sequence: 'EPTIDEPK', ranks: [2] },
+      { key: base + 7, sequence: 'PEPTIDEK', ranks: [0, 1, 4] },
+      { key: base + 199_999, sequence: 'WWWWK', ranks: [0] },
+    ]);
+    expect(part.sequences).toBe('GGGGGGREPTIDEPKPEPTIDEKWWWWK');
+  });
+
+  it('matches the merge computed here on random records from several writers', () => {
+    const random = prng(11);
+    const p = 61;
+    const proteins = 300;
+    const rankOf = Uint32Array.from({ length: proteins }, () => Math.floor(random() * 200));
+    const keyOf = new Map<string, number>();
+    const records: Record3[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const sequence = letters(random, 1 + Math.floor(random() * 4)); // short: many repeats
+      if (!keyOf.has(sequence)) keyOf.set(sequence, p * PARTITION_KEYS + Math.floor(random() * 60)); // many shared keys
+      records.push({ key: keyOf.get(sequence)!, ordinal: Math.floor(random() * proteins), sequence });
+    }
+    expect(rows(merged('merge-random', p, records, rankOf, 3))).toEqual(expected(records, rankOf));
+  });
+
+  it('is empty for no files', () => {
+    const part = mergePartition([], 0, new Uint32Array(0));
+    expect([part.keys.length, part.sequences, part.sequenceEnds.length, part.rankEnds.length, part.ranks.length]).toEqual([0, '', 0, 0, 0]);
+  });
+});

@@ -1,0 +1,398 @@
+// A brute-force reference for /api/v1/search (precursor search with modifications), written from the README's
+// specification alone. It imports nothing from build/ or runtime/: FASTA reading, digestion and residue masses
+// come from test/helpers/reference.ts (itself independent), Unimod deltas from test/helpers/referenceUnimod.ts
+// (derived from elemental compositions), and the modification parsing, slot model, enumeration of positional
+// assignments, exact masses, keys, window, ProForma text and paging are all written here.
+//
+// For one modification setting, every distinct peptide of the data is expanded into every allowed modified
+// form by enumerating POSITIONAL assignments of the variable modifications to the peptide's slots (one
+// modification per slot, at most maxVariable in all; fixed modifications on every slot of their site); the
+// forms are then deduplicated by (sequence, count of each variable modification), weighed exactly in BigInt
+// units of 1e-10 Da, keyed (half-up to 4 decimals), written as ProForma and sorted by key. A query is answered
+// by binary search over the distinct keys.
+import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER, referenceDataset, referenceFasta } from './reference.js';
+import { findUnimod, unimodUnits } from './referenceUnimod.js';
+
+/** Proton mass (CODATA 2018), Da. */
+export const REFERENCE_PROTON = 1.007276466621;
+
+// ---------------------------------------------------------------- seeded randomness
+
+/** mulberry32: a small seeded PRNG giving doubles in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ---------------------------------------------------------------- modifications
+
+/** Where a modification may sit. */
+export type RefSite =
+  | { kind: 'residues'; residues: string }
+  | { kind: 'N-term' }
+  | { kind: 'C-term' }
+  | { kind: 'N-term-residue'; residues: string }
+  | { kind: 'C-term-residue'; residues: string };
+
+export interface RefMod {
+  /** The text it was given as (`Oxidation@M`). */
+  text: string;
+  /** What ProForma writes between the brackets: the Unimod title (`U:` prefixed when it holds a colon) or the signed mass. */
+  tag: string;
+  /** Delta in 1e-10 Da. */
+  units: bigint;
+  site: RefSite;
+  /** The site as a global tag lists it: `S,T,Y`, `N-term`, `C-term`, `N-term:Q`. */
+  siteList: string;
+}
+
+function parseSite(text: string, whole: string): RefSite {
+  if (text === 'N-term') return { kind: 'N-term' };
+  if (text === 'C-term') return { kind: 'C-term' };
+  const terminal = /^([A-Z]+)@([NC])-term$/.exec(text);
+  if (terminal) return { kind: terminal[2] === 'N' ? 'N-term-residue' : 'C-term-residue', residues: terminal[1] };
+  if (/^[A-Z]+$/.test(text)) return { kind: 'residues', residues: text };
+  throw new Error(`reference: cannot read the site of ${whole}`);
+}
+
+function siteList(site: RefSite): string {
+  switch (site.kind) {
+    case 'residues':
+      return site.residues.split('').join(',');
+    case 'N-term':
+    case 'C-term':
+      return site.kind;
+    case 'N-term-residue':
+      return site.residues.split('').map((r) => `N-term:${r}`).join(',');
+    case 'C-term-residue':
+      return site.residues.split('').map((r) => `C-term:${r}`).join(',');
+  }
+}
+
+/** One `Name@Sites` item: a Unimod title, `UNIMOD:<n>`, or a custom `Name:+12.3456`. */
+export function parseRefMod(text: string): RefMod {
+  const at = text.indexOf('@');
+  if (at <= 0) throw new Error(`reference: no site in ${text}`);
+  const name = text.slice(0, at);
+  const site = parseSite(text.slice(at + 1), text);
+  const entry = findUnimod(name);
+  if (entry) {
+    return { text, tag: entry.title.includes(':') ? `U:${entry.title}` : entry.title, units: unimodUnits(entry), site, siteList: siteList(site) };
+  }
+  const custom = /^[^:]+:([+-])(\d+)(?:\.(\d{1,10}))?$/.exec(name);
+  if (!custom) throw new Error(`reference: unknown modification ${name}`);
+  const magnitude = decimalToUnits(`${custom[2]}.${custom[3] ?? '0'}`);
+  const mass = custom[3] === undefined ? custom[2] : `${custom[2]}.${custom[3]}`;
+  return { text, tag: `${custom[1]}${mass}`, units: custom[1] === '-' ? -magnitude : magnitude, site, siteList: siteList(site) };
+}
+
+/** A comma-separated list of `Name@Sites` (empty text: none). */
+export function parseRefMods(text: string): RefMod[] {
+  return text === '' ? [] : text.split(',').map(parseRefMod);
+}
+
+/**
+ * The slots of a site in a peptide of length L: residue i is slot i, the N-terminus slot L, the C-terminus slot
+ * L + 1. A residue at a terminus (`Q@N-term`) is that residue's slot, when the terminal residue is one of them.
+ */
+export function slotsOf(site: RefSite, sequence: string): number[] {
+  const L = sequence.length;
+  switch (site.kind) {
+    case 'residues': {
+      const slots: number[] = [];
+      for (let i = 0; i < L; i++) if (site.residues.includes(sequence[i])) slots.push(i);
+      return slots;
+    }
+    case 'N-term':
+      return [L];
+    case 'C-term':
+      return [L + 1];
+    case 'N-term-residue':
+      return L > 0 && site.residues.includes(sequence[0]) ? [0] : [];
+    case 'C-term-residue':
+      return L > 0 && site.residues.includes(sequence[L - 1]) ? [L - 1] : [];
+  }
+}
+
+export interface RefSetting {
+  fixed: RefMod[];
+  variable: RefMod[];
+  maxVariable: number;
+}
+
+/**
+ * The distinct count vectors (one count per variable modification) reachable by assigning variable
+ * modifications to slots positionally: each slot takes none or one of the modifications whose site it is,
+ * at most maxVariable in all.
+ */
+export function variableCountVectors(sequence: string, variable: readonly RefMod[], maxVariable: number): number[][] {
+  const L = sequence.length;
+  const choices: number[][] = Array.from({ length: L + 2 }, () => []);
+  variable.forEach((mod, m) => {
+    for (const slot of slotsOf(mod.site, sequence)) choices[slot].push(m);
+  });
+  const open = choices.filter((c) => c.length > 0);
+  const seen = new Map<string, number[]>();
+  const counts = new Array<number>(variable.length).fill(0);
+  const walk = (at: number, used: number): void => {
+    if (at === open.length) {
+      const signature = counts.join(',');
+      if (!seen.has(signature)) seen.set(signature, counts.slice());
+      return;
+    }
+    walk(at + 1, used); // this slot left unmodified
+    if (used === maxVariable) return;
+    for (const m of open[at]) {
+      counts[m]++;
+      walk(at + 1, used + 1);
+      counts[m]--;
+    }
+  };
+  walk(0, 0);
+  return [...seen.values()];
+}
+
+/** ProForma 2.0 of a modified form, by the README's rules. */
+export function referenceProforma(sequence: string, setting: RefSetting, counts: readonly number[]): string {
+  // Global tags: one per modification name, in first-given order, listing every site the query gives it;
+  // written when the peptide holds at least one of those sites.
+  const tags = new Map<string, { sites: string[]; held: boolean }>();
+  for (const mod of setting.fixed) {
+    const tag = tags.get(mod.tag) ?? { sites: [], held: false };
+    tag.sites.push(mod.siteList);
+    tag.held ||= slotsOf(mod.site, sequence).length > 0;
+    tags.set(mod.tag, tag);
+  }
+  let globals = '';
+  for (const [tag, { sites, held }] of tags) if (held) globals += `<[${tag}]@${sites.join(',')}>`;
+  let unlocalised = '';
+  let nTerm = '';
+  let cTerm = '';
+  const after: string[] = new Array<string>(sequence.length).fill('');
+  setting.variable.forEach((mod, m) => {
+    const count = counts[m];
+    if (count === 0) return;
+    const slots = slotsOf(mod.site, sequence);
+    if (count < slots.length) {
+      unlocalised += `[${mod.tag}]${count > 1 ? `^${count}` : ''}?`;
+      return;
+    }
+    if (count !== slots.length) throw new Error(`reference: ${count} × ${mod.text} on ${slots.length} slots of ${sequence}`);
+    switch (mod.site.kind) {
+      case 'residues':
+        for (const slot of slots) after[slot] += `[${mod.tag}]`;
+        break;
+      case 'N-term':
+      case 'N-term-residue':
+        nTerm += `[${mod.tag}]`;
+        break;
+      case 'C-term':
+      case 'C-term-residue':
+        cTerm += `[${mod.tag}]`;
+        break;
+    }
+  });
+  let body = '';
+  for (let i = 0; i < sequence.length; i++) body += sequence[i] + after[i];
+  return `${globals}${unlocalised}${nTerm === '' ? '' : `${nTerm}-`}${body}${cTerm === '' ? '' : `-${cTerm}`}`;
+}
+
+// ---------------------------------------------------------------- keys and masses
+
+/** Half-up rounding of a positive count of units to a multiple of `step`, as that multiple. */
+function roundHalfUp(units: bigint, step: bigint): bigint {
+  const q = units / step;
+  return units % step >= step / 2n ? q + 1n : q;
+}
+
+/** A key as Java's Double.toString writes key / 10^4 ("1298.6103", "1000.0"), from the integer. */
+export function referenceKeyText(key: number): string {
+  const whole = Math.floor(key / 10_000);
+  const fraction = String(key % 10_000).padStart(4, '0').replace(/0+$/, '');
+  return `${whole}.${fraction === '' ? '0' : fraction}`;
+}
+
+/** Exact key bounds of a plain decimal text: smallest key ≥ it, largest key ≤ it. */
+export function referenceTextBounds(text: string): { ceilKey: number; floorKey: number } {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new Error(`reference: mass text ${text}`);
+  const fraction = match[2] ?? '';
+  const digits = Math.max(4, fraction.length);
+  const value = BigInt(match[1] + fraction.padEnd(digits, '0'));
+  const perKey = 10n ** BigInt(digits - 4);
+  const floor = value / perKey;
+  return { ceilKey: Number(value % perKey === 0n ? floor : floor + 1n), floorKey: Number(floor) };
+}
+
+/** The key window of a precursor with tolerances, by the README's formula (IEEE doubles). */
+export function referenceWindow(M: number, below: number, above: number, unit: 'ppm' | 'Da'): { lowKey: number; highKey: number } {
+  const low = unit === 'ppm' ? (M * below) / 1e6 : below;
+  const high = unit === 'ppm' ? (M * above) / 1e6 : above;
+  return { lowKey: Math.ceil((M - low) * 10_000), highKey: Math.floor((M + high) * 10_000) };
+}
+
+// ---------------------------------------------------------------- the data
+
+export interface RefPeptide {
+  sequence: string;
+  accsTax: { acc: string; taxId: number }[];
+  /** Unmodified mass with water, 1e-10 Da. */
+  units: bigint;
+}
+
+const RESIDUE_UNITS = new Map<string, bigint>(Object.entries(REFERENCE_RESIDUE_MASS).map(([r, m]) => [r, decimalToUnits(m)]));
+const WATER_UNITS = decimalToUnits(REFERENCE_WATER);
+
+/** Every distinct peptide of a FASTA (trypsin, ≤ 2 missed cleavages, 6..50 residues), with accessions and taxIds. */
+export function referencePeptides(fasta: Uint8Array): RefPeptide[] {
+  // Records the build skips: no sequence, or characters other than letters.
+  const proteins = referenceFasta(fasta).filter((p) => /^[A-Z]+$/.test(p.sequence));
+  const dataset = referenceDataset(proteins, 'trypsin', 2, 6, 50);
+  const peptides: RefPeptide[] = [];
+  for (const [sequence, entry] of dataset) {
+    let units = WATER_UNITS;
+    for (const residue of sequence) units += RESIDUE_UNITS.get(residue)!;
+    peptides.push({ sequence, accsTax: entry.accessions.map((acc, i) => ({ acc, taxId: entry.taxIds[i] })), units });
+  }
+  return peptides;
+}
+
+// ---------------------------------------------------------------- modified forms and answers
+
+export interface RefForm {
+  key: number;
+  /** Exact modified mass, 1e-10 Da. */
+  units: bigint;
+  peptide: RefPeptide;
+  proforma: string;
+}
+
+export interface RefEntry {
+  seq: string;
+  proforma: string;
+  mass: number;
+  ppm?: number;
+  accsTax: { acc: string; taxId: number }[];
+}
+
+export interface RefAnswer {
+  totalResult: number;
+  page: number;
+  pageSize: number;
+  result: Record<string, RefEntry[]>[];
+}
+
+/** Every modified form of the data under one setting, sorted by key, sequence, ProForma; answers windows. */
+export class ReferencePrecursor {
+  readonly forms: RefForm[] = [];
+  /** Distinct keys ascending, and where each key's forms start in `forms` (one extra end mark). */
+  readonly keys: number[] = [];
+  private starts: number[] = [];
+
+  constructor(
+    peptides: readonly RefPeptide[],
+    readonly setting: RefSetting,
+  ) {
+    const { fixed, variable, maxVariable } = setting;
+    for (const peptide of peptides) {
+      const sequence = peptide.sequence;
+      let base = peptide.units;
+      for (const mod of fixed) base += BigInt(slotsOf(mod.site, sequence).length) * mod.units;
+      for (const counts of variableCountVectors(sequence, variable, maxVariable)) {
+        let units = base;
+        counts.forEach((c, m) => (units += BigInt(c) * variable[m].units));
+        if (units <= 0n) continue;
+        const proforma = referenceProforma(sequence, setting, counts);
+        const form: RefForm = { key: Number(roundHalfUp(units, 1_000_000n)), units, peptide, proforma };
+        this.forms.push(form);
+      }
+    }
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    this.forms.sort((a, b) => a.key - b.key || text(a.peptide.sequence, b.peptide.sequence) || text(a.proforma, b.proforma));
+    this.forms.forEach((form, i) => {
+      if (i === 0 || form.key !== this.forms[i - 1].key) {
+        this.keys.push(form.key);
+        this.starts.push(i);
+      }
+    });
+    this.starts.push(this.forms.length);
+  }
+
+  /** First index of `keys` holding a key ≥ key. */
+  private lowerBound(key: number): number {
+    let lo = 0;
+    let hi = this.keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.keys[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Number of distinct keys in [lowKey, highKey]. */
+  countKeys(lowKey: number, highKey: number): number {
+    return lowKey > highKey ? 0 : this.lowerBound(highKey + 1) - this.lowerBound(lowKey);
+  }
+
+  /**
+   * The envelope (less memory and duration) for a key window and page; `centre` set for mass/mz queries (ppm).
+   */
+  answer(lowKey: number, highKey: number, page: number, pageSize: number, centre?: number): RefAnswer {
+    const first = this.lowerBound(lowKey);
+    const end = lowKey > highKey ? first : this.lowerBound(highKey + 1);
+    const result: Record<string, RefEntry[]>[] = [];
+    for (let g = first + (page - 1) * pageSize; g < end && g < first + page * pageSize; g++) {
+      const entries: RefEntry[] = [];
+      for (let f = this.starts[g]; f < this.starts[g + 1]; f++) entries.push(this.entry(this.forms[f], centre));
+      result.push({ [referenceKeyText(this.keys[g])]: entries });
+    }
+    return { totalResult: end - first, page, pageSize, result };
+  }
+
+  /**
+   * One entry: `mass` is the exact modified mass rounded half-up to 6 decimals; `ppm` (mass and mz queries only)
+   * is (M − mass) / mass × 10^6 with the exact modified mass, rounded to 2 decimals.
+   */
+  private entry(form: RefForm, centre: number | undefined): RefEntry {
+    const seq = form.peptide.sequence;
+    const proforma = form.proforma;
+    const mass = Number(roundHalfUp(form.units, 10_000n)) / 1e6;
+    const accsTax = form.peptide.accsTax;
+    if (centre === undefined) return { seq, proforma, mass, accsTax };
+    const exact = Number(form.units) / 1e10;
+    return { seq, proforma, mass, ppm: Math.round(((centre - exact) / exact) * 1e6 * 100) / 100, accsTax };
+  }
+}
+
+/** Where two JSON values first differ, as a path with both sides (undefined when equal). */
+export function firstDifference(expected: unknown, got: unknown, path = '$'): string | undefined {
+  if (Array.isArray(expected) && Array.isArray(got)) {
+    for (let i = 0; i < Math.max(expected.length, got.length); i++) {
+      if (i >= expected.length) return `${path}[${i}]: expected nothing, got ${JSON.stringify(got[i])}`;
+      if (i >= got.length) return `${path}[${i}]: expected ${JSON.stringify(expected[i])}, got nothing`;
+      const d = firstDifference(expected[i], got[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  if (expected !== null && got !== null && typeof expected === 'object' && typeof got === 'object' && !Array.isArray(expected) && !Array.isArray(got)) {
+    const e = expected as Record<string, unknown>;
+    const g = got as Record<string, unknown>;
+    const ek = Object.keys(e);
+    const gk = Object.keys(g);
+    if (ek.join('\u0000') !== gk.join('\u0000')) return `${path}: expected keys ${JSON.stringify(ek)}, got ${JSON.stringify(gk)}`;
+    for (const k of ek) {
+      const d = firstDifference(e[k], g[k], `${path}.${k}`);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  return Object.is(expected, got) || expected === got ? undefined : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`;
+}

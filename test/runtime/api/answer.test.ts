@@ -1,0 +1,94 @@
+// Tests runtime/api/answer.ts: jsonAnswer, jsonTextAnswer, errorAnswer (no-store), methodNotAllowed (GET and HEAD
+// pass; others 405 with Allow and the exact message, long method names cut to 20 characters), toResponse and
+// COMMON_HEADERS on every answer.
+import { describe, expect, it } from 'vitest';
+import { COMMON_HEADERS, errorAnswer, jsonAnswer, jsonTextAnswer, methodNotAllowed, toResponse } from '../../../runtime/api/answer.js';
+
+const COMMON = { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' };
+
+describe('COMMON_HEADERS', () => {
+  it('is JSON, open to any origin, no sniffing', () => {
+    expect(COMMON_HEADERS).toEqual(COMMON);
+  });
+});
+
+describe('jsonAnswer and jsonTextAnswer', () => {
+  it('carry the status, the JSON text and the common headers, extra headers winning', () => {
+    expect(jsonAnswer(200, { a: [1, 'é'] })).toEqual({ status: 200, headers: COMMON, body: '{"a":[1,"é"]}' });
+    expect(jsonAnswer(201, null, { ETag: '"v1"', 'Content-Type': 'application/problem+json' })).toEqual({
+      status: 201,
+      headers: { ...COMMON, ETag: '"v1"', 'Content-Type': 'application/problem+json' },
+      body: 'null',
+    });
+    const bytes = new TextEncoder().encode('{"x":1}') as Uint8Array<ArrayBuffer>;
+    expect(jsonTextAnswer(200, bytes)).toEqual({ status: 200, headers: COMMON, body: bytes });
+  });
+
+  it('have no body for HEAD, keeping status and headers', () => {
+    expect(jsonAnswer(200, { a: 1 }, { ETag: '"e"' }, true)).toEqual({ status: 200, headers: { ...COMMON, ETag: '"e"' }, body: null });
+    expect(jsonTextAnswer(200, '{}', {}, true).body).toBeNull();
+  });
+});
+
+describe('errorAnswer', () => {
+  it('is {"error": message}, never stored by caches', () => {
+    expect(errorAnswer(400, 'page must be at least 1, got 0')).toEqual({
+      status: 400,
+      headers: { ...COMMON, 'Cache-Control': 'no-store' },
+      body: '{"error":"page must be at least 1, got 0"}',
+    });
+    expect(errorAnswer(503, 'x "quoted"\n', { 'Retry-After': '5' }, true)).toEqual({
+      status: 503,
+      headers: { ...COMMON, 'Cache-Control': 'no-store', 'Retry-After': '5' },
+      body: null,
+    });
+    expect(JSON.parse(errorAnswer(500, 'x "quoted"\n').body as string)).toEqual({ error: 'x "quoted"\n' });
+  });
+});
+
+describe('methodNotAllowed', () => {
+  it('lets GET and HEAD through', () => {
+    expect(methodNotAllowed('GET')).toBeUndefined();
+    expect(methodNotAllowed('HEAD')).toBeUndefined();
+  });
+
+  it('answers 405 with Allow and the exact message for any other method', () => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'TRACE', 'get']) {
+      expect(methodNotAllowed(method)).toEqual({
+        status: 405,
+        headers: { ...COMMON, 'Cache-Control': 'no-store', Allow: 'GET, HEAD' },
+        body: JSON.stringify({ error: `method ${method} is not allowed; use GET or HEAD` }),
+      });
+    }
+  });
+
+  it('cuts long method names to 20 characters', () => {
+    const long = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+    expect(JSON.parse(methodNotAllowed(long)!.body as string)).toEqual({ error: 'method ABCDEFGHIJKLMNOPQRST is not allowed; use GET or HEAD' });
+    expect(JSON.parse(methodNotAllowed('X'.repeat(20))!.body as string).error).toBe(`method ${'X'.repeat(20)} is not allowed; use GET or HEAD`);
+  });
+});
+
+describe('toResponse', () => {
+  it('makes a Fetch Response with the status, headers and body', async () => {
+    const response = toResponse(errorAnswer(404, 'no such endpoint', { 'X-Extra': '1' }));
+    expect(response.status).toBe(404);
+    expect(Object.fromEntries(response.headers)).toEqual({
+      'content-type': 'application/json',
+      'access-control-allow-origin': '*',
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'no-store',
+      'x-extra': '1',
+    });
+    expect(await response.json()).toEqual({ error: 'no such endpoint' });
+  });
+
+  it('sends byte bodies as they are and HEAD answers empty', async () => {
+    const bytes = new TextEncoder().encode('{"totalResult":0}') as Uint8Array<ArrayBuffer>;
+    expect(await toResponse(jsonTextAnswer(200, bytes)).text()).toBe('{"totalResult":0}');
+    const head = toResponse(jsonAnswer(200, { a: 1 }, {}, true));
+    expect(head.body).toBeNull();
+    expect(await head.text()).toBe('');
+    expect(toResponse({ status: 304, headers: { ETag: '"v"' }, body: null }).status).toBe(304);
+  });
+});

@@ -1,0 +1,113 @@
+// Tests runtime/api/asciiWriter.ts: write (whole and slices) and copy, growing past the initial 16 KiB and past
+// double it in one write; start/take with headroom for a prefix written last; unwrite; takeBytes copies out and
+// leaves the writer empty and reusable.
+import { describe, expect, it } from 'vitest';
+import { AsciiWriter } from '../../../runtime/api/asciiWriter.js';
+
+const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+
+/** Deterministic ASCII text of `n` characters that differs at every position mod 95. */
+const ascii = (n: number, shift = 0) => Array.from({ length: n }, (_, i) => String.fromCharCode(32 + ((i + shift) % 95))).join('');
+
+describe('AsciiWriter', () => {
+  it('writes text and slices of it', () => {
+    const w = new AsciiWriter();
+    w.write('hello');
+    w.write('[abc]', 1, 4);
+    w.write('xyz', 3);
+    w.write('');
+    expect(w.length).toBe(8);
+    expect(text(w.takeBytes())).toBe('helloabc');
+  });
+
+  it('copies byte ranges', () => {
+    const w = new AsciiWriter();
+    const source = new TextEncoder().encode('0123456789');
+    w.copy(source, 2, 5);
+    w.copy(source, 0, 0);
+    w.copy(source, 9, 10);
+    expect(text(w.takeBytes())).toBe('2349');
+  });
+
+  it('grows across the initial size by many small writes, keeping every byte', () => {
+    const w = new AsciiWriter();
+    let expected = '';
+    for (let i = 0; i < 5000; i++) {
+      const piece = ascii(1 + (i % 23), i);
+      w.write(piece);
+      expected += piece;
+    }
+    expect(expected.length).toBeGreaterThan(3 * 16384);
+    expect(w.length).toBe(expected.length);
+    expect(text(w.takeBytes())).toBe(expected);
+  });
+
+  it('grows past double its size in one write or copy', () => {
+    const w = new AsciiWriter();
+    const big = ascii(100_000);
+    w.write('<');
+    w.write(big);
+    const bytes = new TextEncoder().encode(ascii(70_000, 5));
+    w.copy(bytes, 10, 70_000);
+    expect(text(w.takeBytes())).toBe('<' + big + ascii(70_000, 5).slice(10));
+  });
+
+  it('take writes the prefix just before the text started with headroom', () => {
+    const w = new AsciiWriter();
+    w.start(16);
+    w.write('"body"');
+    expect(text(w.take('{"a":', 16))).toBe('{"a":"body"');
+    w.start(8);
+    w.write('x');
+    expect(text(w.take('12345678', 8))).toBe('12345678x');
+    w.start(4);
+    expect(text(w.take('', 4))).toBe('');
+  });
+
+  it('take keeps the prefix after the buffer grew', () => {
+    const w = new AsciiWriter();
+    const body = ascii(50_000);
+    w.start(256);
+    w.write(body);
+    expect(text(w.take('{"result":', 256))).toBe('{"result":' + body);
+  });
+
+  it('take refuses a prefix longer than its headroom', () => {
+    const w = new AsciiWriter();
+    w.start(3);
+    w.write('x');
+    expect(() => w.take('abcd', 3)).toThrow('prefix longer than its headroom');
+  });
+
+  it('unwrite drops the last bytes written', () => {
+    const w = new AsciiWriter();
+    w.write('[1,2,');
+    w.unwrite(1);
+    w.write(']');
+    expect(text(w.takeBytes())).toBe('[1,2]');
+    w.start(2);
+    w.write('ab,');
+    w.unwrite(1);
+    expect(text(w.take('<>', 2))).toBe('<>ab');
+  });
+
+  it('takeBytes returns a copy from `from` on and leaves the writer empty and reusable', () => {
+    const w = new AsciiWriter();
+    w.write('abcdef');
+    const first = w.takeBytes(2);
+    expect(text(first)).toBe('cdef');
+    expect(w.length).toBe(0);
+    expect(first.byteOffset).toBe(0);
+    expect(first.buffer.byteLength).toBe(4);
+    w.write('XY');
+    expect(text(first)).toBe('cdef');
+    expect(text(w.takeBytes())).toBe('XY');
+    expect(text(w.takeBytes())).toBe('');
+  });
+
+  it('start keeps headroom larger than the writer has yet: take still writes its prefix', () => {
+    const w = new AsciiWriter();
+    w.start(100_000);
+    expect(text(w.take('{"x":', 100_000))).toBe('{"x":');
+  });
+});

@@ -1,0 +1,97 @@
+// Tests runtime/core/manifest.ts: readManifest on in-memory sources — a valid flat and two-level manifest, and
+// every refusal as a DatasetError 503 with its exact message: missing, hanging, not JSON, wrong format or
+// version, no shard list, a shard list or index root that does not tile the mass line.
+import { describe, expect, it } from 'vitest';
+import { DatasetError } from '../../../runtime/core/fetchFile.js';
+import { readManifest } from '../../../runtime/core/manifest.js';
+import { SourceError, type ShardSource } from '../../../runtime/core/source.js';
+
+/** A source holding only manifest.json with `text` (or failing with `error`), recording what is read. */
+function manifestSource(text: string | Error | 'hang') {
+  const reads: string[] = [];
+  const source: ShardSource = {
+    description: 'memory',
+    get(file) {
+      reads.push(file);
+      if (text === 'hang') return new Promise<Uint8Array>(() => {});
+      if (text instanceof Error) return Promise.reject(text);
+      return file === 'manifest.json' ? Promise.resolve(new TextEncoder().encode(text)) : Promise.reject(new SourceError(`${file}: not found`, false));
+    },
+  };
+  return { source, reads };
+}
+
+const shard = (firstKey: number, lastKey: number, massGroups = 2, peptides = 3) => ({ file: `${firstKey}.msgpack`, firstKey, lastKey, massGroups, peptides, bytes: 10, sha256: 'x' });
+const page = (firstKey: number, lastKey: number, massGroups = 4, peptides = 6) => ({ file: `index-${firstKey}.json`, sha256: 'x', bytes: 10, firstShard: 0, shards: 2, firstKey, lastKey, massGroups, peptides });
+const base = { format: 'digested-peptides', formatVersion: 1, datasetVersion: 'v', parameters: {}, sources: [], totals: {} };
+
+async function refusal(text: string | Error | 'hang', timeoutMs = 1000) {
+  const error = await readManifest(manifestSource(text).source, timeoutMs).then(
+    () => {
+      throw new Error('accepted');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(DatasetError);
+  return { status: (error as DatasetError).status, message: (error as DatasetError).message };
+}
+
+describe('readManifest', () => {
+  it('reads a valid flat manifest from manifest.json only', async () => {
+    const manifest = { ...base, shards: [shard(10, 20), shard(21, 21, 1, 1), shard(30, 90)] };
+    const { source, reads } = manifestSource(JSON.stringify(manifest));
+    expect(await readManifest(source, 1000)).toEqual(manifest);
+    expect(reads).toEqual(['manifest.json']);
+  });
+
+  it('reads a valid two-level manifest without reading its pages', async () => {
+    const manifest = { ...base, shardIndex: { pages: [page(10, 20), page(25, 40)] } };
+    const { source, reads } = manifestSource(JSON.stringify(manifest));
+    expect(await readManifest(source, 1000)).toEqual(manifest);
+    expect(reads).toEqual(['manifest.json']);
+  });
+
+  it('answers 503 when the manifest is missing or the source fails, with the source message', async () => {
+    expect(await refusal(new SourceError('manifest.json: not found', false))).toEqual({ status: 503, message: 'dataset unavailable: manifest.json: not found' });
+    expect(await refusal(new SourceError('manifest.json: HTTP 500', true))).toEqual({ status: 503, message: 'dataset unavailable: manifest.json: HTTP 500' });
+  });
+
+  it('answers 503 when the source does not answer within the timeout', async () => {
+    const started = performance.now();
+    expect(await refusal('hang', 30)).toEqual({ status: 503, message: 'dataset unavailable: manifest.json: no answer within 30 ms' });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('answers 503 when manifest.json is not JSON', async () => {
+    for (const text of ['', '{', 'not json', '{"format": "digested-peptides",}', '\u0000']) {
+      expect(await refusal(text)).toEqual({ status: 503, message: 'dataset unavailable: manifest.json is not valid JSON' });
+    }
+  });
+
+  it('answers 503 for another format or version, or JSON that is no manifest', async () => {
+    const wrong = 'dataset unavailable: manifest is not digested-peptides format 1';
+    for (const manifest of [{ ...base, format: 'other' }, { ...base, formatVersion: 2 }, { ...base, formatVersion: '1' }, { shards: [] }, null, 42, 'text', []]) {
+      expect(await refusal(JSON.stringify(manifest)), JSON.stringify(manifest)).toEqual({ status: 503, message: wrong });
+    }
+  });
+
+  it('answers 503 when the manifest lists no shards', async () => {
+    for (const manifest of [base, { ...base, shards: null }, { ...base, shards: {} }, { ...base, shardIndex: {} }, { ...base, shardIndex: { pages: 'x' } }]) {
+      expect(await refusal(JSON.stringify(manifest)), JSON.stringify(manifest)).toEqual({ status: 503, message: 'dataset unavailable: manifest lists no shards' });
+    }
+  });
+
+  it('answers 503 naming the first tiling violation of the shard list or the index root', async () => {
+    const cases: [unknown, string][] = [
+      [{ ...base, shards: [shard(10, 20), shard(20, 30)] }, "shard 1 starts at 20, not above shard 0's last key 20"],
+      [{ ...base, shards: [shard(10, 20), shard(30, 40), shard(35, 50)] }, "shard 2 starts at 35, not above shard 1's last key 40"],
+      [{ ...base, shards: [shard(10, 20), shard(40, 30)] }, 'shard 1 has firstKey 40 > lastKey 30'],
+      [{ ...base, shards: [shard(10, 20, 0, 0)] }, 'shard 0 has 0 groups and 0 peptides'],
+      [{ ...base, shards: [shard(10, 20, 3, 2)] }, 'shard 0 has 3 groups and 2 peptides'],
+      [{ ...base, shardIndex: { pages: [page(10, 20), page(15, 40)] } }, "shard 1 starts at 15, not above shard 0's last key 20"],
+    ];
+    for (const [manifest, problem] of cases) {
+      expect(await refusal(JSON.stringify(manifest))).toEqual({ status: 503, message: `dataset unavailable: ${problem}` });
+    }
+  });
+});

@@ -1,0 +1,238 @@
+// Tests runtime/core/search.ts: runQuery (counts and pages), walkRange (runs shard by shard), firstGroupAtOrAbove and
+// firstGroupAbove, against a brute-force list of every (key, group) pair decoded from the shards, on the same
+// multi-shard dataset served with its flat index and with a two-level index of small pages.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Dataset } from '../../../runtime/core/dataset.js';
+import { firstGroupAbove, firstGroupAtOrAbove, runQuery, walkRange } from '../../../runtime/core/search.js';
+import type { ShardSource } from '../../../runtime/core/source.js';
+import { FileSource } from '../../../runtime/entries/node/fileSource.js';
+import type { Shard, ShardEntry } from '../../../runtime/model/format.js';
+import { decodeShard } from '../../../runtime/model/shardCodec.js';
+import { CountingSource } from '../../helpers/api.js';
+import { readManifest, removeTempDirs, shardEntries, subsetDataset } from '../../helpers/datasets.js';
+
+/** One mass group as the brute force sees it: its key, its shard's position and its index in that shard. */
+interface Pair {
+  key: number;
+  shard: number;
+  group: number;
+}
+
+const MAX_KEY = 2 ** 32 - 1;
+const PAGE_SHARDS = 7;
+
+let dir: string;
+let entries: ShardEntry[];
+let decoded: Shard[];
+let pairs: Pair[];
+
+/** Serves the dataset folder with a two-level index (pages of PAGE_SHARDS shards) instead of its flat manifest. */
+class PagedSource implements ShardSource {
+  readonly description = 'paged test source';
+  private files = new Map<string, Uint8Array>();
+  private inner: FileSource;
+
+  constructor(folder: string) {
+    this.inner = new FileSource(folder);
+    const { shards, ...manifest } = readManifest(folder);
+    const pages = [];
+    for (let first = 0; first < shards!.length; first += PAGE_SHARDS) {
+      const list = shards!.slice(first, first + PAGE_SHARDS);
+      const bytes = Buffer.from(JSON.stringify({ formatVersion: 1, firstShard: first, shards: list }));
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const file = `index-${sha256.slice(0, 20)}.json`;
+      this.files.set(file, bytes);
+      const sum = (f: 'massGroups' | 'peptides') => list.reduce((s, e) => s + e[f], 0);
+      pages.push({ file, sha256, bytes: bytes.length, firstShard: first, shards: list.length, firstKey: list[0].firstKey, lastKey: list[list.length - 1].lastKey, massGroups: sum('massGroups'), peptides: sum('peptides') });
+    }
+    this.files.set('manifest.json', Buffer.from(JSON.stringify({ ...manifest, shardIndex: { pages } })));
+  }
+
+  get(file: string): Promise<Uint8Array> {
+    return this.files.has(file) ? Promise.resolve(this.files.get(file)!) : this.inner.get(file);
+  }
+}
+
+beforeAll(async () => {
+  dir = await subsetDataset(200, 2048);
+  entries = shardEntries(dir);
+  decoded = entries.map((e) => decodeShard(readFileSync(join(dir, e.file))));
+  pairs = decoded.flatMap((shard, s) => Array.from(shard.massKeys, (key, group) => ({ key, shard: s, group })));
+});
+
+afterAll(removeTempDirs);
+
+/** The brute-force answer: every pair with lo <= key <= hi, in dataset order. */
+const inRange = (lo: number, hi: number) => pairs.filter((p) => p.key >= lo && p.key <= hi);
+
+/** A group as search returns it, by key and in-shard index (keys are unique over the dataset). */
+const asPair = (shard: Shard, group: number) => ({ key: shard.massKeys[group], group });
+
+/** Seeded generator (mulberry32), so any failure replays. */
+function prng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Ranges that start and end inside shards, on shard edges, between groups, in gaps and outside the data. */
+function ranges(): [number, number][] {
+  const out: [number, number][] = [];
+  const mid = (s: number) => decoded[s].massKeys[decoded[s].massKeys.length >> 1];
+  const last = entries.length - 1;
+  for (const [i, j] of [[0, 0], [3, 3], [3, 4], [10, 60], [0, last], [last - 2, last]]) {
+    out.push([mid(i), mid(j)], [mid(i) + 1, mid(j) - 1], [entries[i].firstKey, entries[j].lastKey]);
+    out.push([entries[i].lastKey, entries[j].firstKey], [entries[i].lastKey + 1, entries[j].lastKey + 1]);
+  }
+  out.push([0, MAX_KEY], [0, entries[0].firstKey], [entries[last].lastKey, MAX_KEY]);
+  const random = prng(7);
+  for (let n = 0; n < 40; n++) {
+    const a = pairs[Math.floor(random() * pairs.length)].key + Math.floor(random() * 5) - 2;
+    const width = Math.floor(random() ** 3 * 2_000_000);
+    out.push([a, a + width]);
+  }
+  return out;
+}
+
+/** Ranges holding no group: below and above the data, inside a gap between groups, and reversed. */
+function emptyRanges(): [number, number][] {
+  const gap = pairs.findIndex((p, i) => i > 0 && p.key - pairs[i - 1].key >= 3);
+  const shardGap = entries.findIndex((e, i) => i > 0 && e.firstKey - entries[i - 1].lastKey >= 2);
+  return [
+    [0, entries[0].firstKey - 1],
+    [entries[entries.length - 1].lastKey + 1, MAX_KEY],
+    [pairs[gap - 1].key + 1, pairs[gap].key - 1],
+    [entries[shardGap - 1].lastKey + 1, entries[shardGap].firstKey - 1],
+    [pairs[100].key, pairs[100].key - 1],
+    [MAX_KEY, 0],
+  ];
+}
+
+describe.each([
+  ['flat index', (): ShardSource => new FileSource(dir), () => 1],
+  ['two-level index', (): ShardSource => new PagedSource(dir), () => Math.ceil(entries.length / PAGE_SHARDS)],
+])('on a %s', (_, makeSource, expectedPages) => {
+  let dataset: Dataset;
+  beforeAll(async () => {
+    dataset = await Dataset.open(makeSource());
+    expect(dataset.index.shardCount).toBe(entries.length);
+  });
+
+  it('the test dataset spans many shards and, paged, many index pages', () => {
+    expect(entries.length).toBeGreaterThan(100);
+    expect(dataset.index.pageCount).toBe(expectedPages());
+  });
+
+  it('runQuery counts every range exactly and its first page is the brute force page', async () => {
+    for (const [lo, hi] of ranges()) {
+      const expected = inRange(lo, hi);
+      const result = await runQuery(dataset, { lowKey: lo, highKey: hi, page: 1, pageSize: 50 });
+      expect(result.totalResult, `${lo}..${hi}`).toBe(expected.length);
+      expect(result.groups.map((g) => asPair(g.shard, g.group)), `${lo}..${hi}`).toEqual(expected.slice(0, 50).map(({ key, group }) => ({ key, group })));
+    }
+  });
+
+  it('pages tile the range, straddle shard boundaries, and a page past the end is empty with the full count', async () => {
+    const [lo, hi] = [entries[5].firstKey + 1, entries[40].lastKey - 1];
+    const expected = inRange(lo, hi).map(({ key, group }) => ({ key, group }));
+    expect(expected.length).toBeGreaterThan(1000);
+    for (const pageSize of [1, 7, 64, 1000]) {
+      const pages = Math.ceil(expected.length / pageSize);
+      const seen: unknown[] = [];
+      const step = pageSize === 1 ? 97 : 1; // every page for large sizes, a sample of single-group pages
+      for (let page = 1; page <= pages + 1; page += page > pages - 2 ? 1 : step) {
+        const result = await runQuery(dataset, { lowKey: lo, highKey: hi, page, pageSize });
+        expect(result).toMatchObject({ totalResult: expected.length, page, pageSize });
+        const got = result.groups.map((g) => asPair(g.shard, g.group));
+        expect(got, `page ${page} of ${pageSize}`).toEqual(expected.slice((page - 1) * pageSize, page * pageSize));
+        if (step === 1) seen.push(...got);
+      }
+      if (step === 1) expect(seen).toEqual(expected);
+    }
+    const far = await runQuery(dataset, { lowKey: lo, highKey: hi, page: 2 ** 31 - 1, pageSize: 1000 });
+    expect(far).toEqual({ totalResult: expected.length, page: 2 ** 31 - 1, pageSize: 1000, groups: [] });
+  });
+
+  it('runQuery answers zero for ranges holding no group', async () => {
+    for (const [lo, hi] of emptyRanges()) {
+      expect(inRange(lo, hi)).toEqual([]);
+      const result = await runQuery(dataset, { lowKey: lo, highKey: hi, page: 1, pageSize: 10 });
+      expect(result, `${lo}..${hi}`).toEqual({ totalResult: 0, page: 1, pageSize: 10, groups: [] });
+    }
+  });
+
+  it('walkRange yields every group of the range in order, one shard run at a time', async () => {
+    for (const [lo, hi] of [...ranges(), ...emptyRanges()]) {
+      const got: { key: number; group: number }[] = [];
+      let previous: Shard | undefined;
+      const runs: { shard: Shard; from: number; to: number }[] = [];
+      for await (const run of walkRange(dataset, lo, hi)) {
+        expect(run.from).toBeLessThan(run.to);
+        expect(run.shard).not.toBe(previous);
+        previous = run.shard;
+        runs.push(run);
+        for (let g = run.from; g < run.to; g++) got.push(asPair(run.shard, g));
+      }
+      runs.forEach((run, r) => {
+        if (r > 0) expect(run.from).toBe(0);
+        if (r < runs.length - 1) expect(run.to).toBe(run.shard.massKeys.length);
+      });
+      expect(got, `${lo}..${hi}`).toEqual(inRange(lo, hi).map(({ key, group }) => ({ key, group })));
+    }
+  });
+
+  it('walkRange reads the next shard only when the consumer asks for it', async () => {
+    const counting = new CountingSource(makeSource());
+    const fresh = await Dataset.open(counting);
+    const walk = walkRange(fresh, 0, MAX_KEY);
+    expect((await walk.next()).done).toBe(false);
+    expect(counting.shardReads).toEqual([entries[0].file]);
+    await walk.next();
+    expect(counting.shardReads).toEqual([entries[0].file, entries[1].file]);
+    await walk.return(undefined);
+  });
+
+  it('runQuery reads no shard for a range on shard edges whose page is past the end', async () => {
+    const counting = new CountingSource(makeSource());
+    const fresh = await Dataset.open(counting);
+    const result = await runQuery(fresh, { lowKey: entries[20].firstKey, highKey: entries[30].lastKey, page: 1000, pageSize: 1000 });
+    expect(result.totalResult).toBe(entries.slice(20, 31).reduce((s, e) => s + e.massGroups, 0));
+    expect(result.groups).toEqual([]);
+    expect(counting.shardReads).toEqual([]);
+  });
+});
+
+describe('firstGroupAtOrAbove and firstGroupAbove', () => {
+  const linear = (keys: ArrayLike<number>, holds: (k: number) => boolean) => {
+    for (let g = 0; g < keys.length; g++) if (holds(keys[g])) return g;
+    return keys.length;
+  };
+  const shardOf = (keys: number[]) => ({ massKeys: Uint32Array.from(keys) }) as unknown as Shard;
+
+  it('match a linear scan on hand-made key columns, empty included', () => {
+    for (const keys of [[], [5], [5, 9, 20], [0, 1, 2, 3, 100, 4_000_000_000]]) {
+      const shard = shardOf(keys);
+      for (const key of [0, 1, 2, 4, 5, 6, 9, 10, 19, 20, 21, 99, 100, 101, 4_000_000_000, MAX_KEY]) {
+        expect(firstGroupAtOrAbove(shard, key), `${keys} >= ${key}`).toBe(linear(keys, (k) => k >= key));
+        expect(firstGroupAbove(shard, key), `${keys} > ${key}`).toBe(linear(keys, (k) => k > key));
+      }
+    }
+  });
+
+  it('match a linear scan on every shard of the dataset around each of its keys', () => {
+    for (const shard of decoded.slice(0, 60)) {
+      for (const k of shard.massKeys) {
+        for (const key of [k - 1, k, k + 1]) {
+          expect(firstGroupAtOrAbove(shard, key)).toBe(linear(shard.massKeys, (x) => x >= key));
+          expect(firstGroupAbove(shard, key)).toBe(linear(shard.massKeys, (x) => x > key));
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,173 @@
+// Tests runtime/core/shardIndex.ts: partitionPoint against a linear scan (fast-check), and ShardIndex, flat and
+// two-level, on synthetic manifests built in memory: firstEndingAtOrAbove, lastStartingAtOrBelow and
+// shardOfGroup against brute force, counts, index pages loaded only when touched, a failed page load retried.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { partitionPoint, ShardIndex, type LocatedShard } from '../../../runtime/core/shardIndex.js';
+import type { IndexPageEntry, Manifest, ShardEntry } from '../../../runtime/model/format.js';
+
+/** Shards with ascending, non-overlapping keys: each one's first key gap, key span and group count. */
+function makeShards(specs: readonly { gap: number; span: number; groups: number }[]): ShardEntry[] {
+  let key = 0;
+  return specs.map(({ gap, span, groups }, i) => {
+    const firstKey = key + gap;
+    key = firstKey + span;
+    return { file: `s${i}.msgpack`, firstKey, lastKey: firstKey + span, massGroups: groups, peptides: groups + i, bytes: 100 + i, sha256: `h${i}` };
+  });
+}
+
+const flatManifest = (shards: ShardEntry[]) => ({ format: 'digested-peptides', formatVersion: 1, shards }) as unknown as Manifest;
+
+/** A two-level manifest of `shards` in pages of `size`, and a loadPage that serves them and records each load. */
+function pagedManifest(shards: ShardEntry[], size: number) {
+  const pages: IndexPageEntry[] = [];
+  const content = new Map<string, ShardEntry[]>();
+  for (let first = 0; first < shards.length; first += size) {
+    const list = shards.slice(first, first + size);
+    const file = `index-p${pages.length}.json`;
+    content.set(file, list);
+    pages.push({
+      file, sha256: '', bytes: 0, firstShard: first, shards: list.length, firstKey: list[0].firstKey, lastKey: list[list.length - 1].lastKey,
+      massGroups: list.reduce((s, e) => s + e.massGroups, 0), peptides: list.reduce((s, e) => s + e.peptides, 0),
+    });
+  }
+  const loads: string[] = [];
+  const loadPage = async (entry: IndexPageEntry) => {
+    loads.push(entry.file);
+    return content.get(entry.file)!;
+  };
+  const manifest = { format: 'digested-peptides', formatVersion: 1, shardIndex: { pages } } as unknown as Manifest;
+  return { manifest, loadPage, loads };
+}
+
+/** Brute force over the shard list. */
+const groupsBefore = (shards: ShardEntry[], i: number) => shards.slice(0, i).reduce((s, e) => s + e.massGroups, 0);
+const located = (shards: ShardEntry[], i: number): LocatedShard | undefined => (i < 0 || i >= shards.length ? undefined : { index: i, entry: shards[i], groupsBefore: groupsBefore(shards, i) });
+const bruteFirstEnding = (shards: ShardEntry[], key: number) => located(shards, shards.findIndex((s) => s.lastKey >= key));
+const bruteLastStarting = (shards: ShardEntry[], key: number) => located(shards, shards.filter((s) => s.firstKey <= key).length - 1);
+function bruteShardOfGroup(shards: ShardEntry[], ordinal: number) {
+  let before = 0;
+  for (let i = 0; i < shards.length; i++) {
+    if (ordinal < before + shards[i].massGroups) return located(shards, i);
+    before += shards[i].massGroups;
+  }
+  return undefined;
+}
+
+/** Keys worth probing: every shard edge, one either side of it, and beyond both ends. */
+const probeKeys = (shards: ShardEntry[]) => [0, ...shards.flatMap((s) => [s.firstKey - 1, s.firstKey, s.firstKey + 1, s.lastKey - 1, s.lastKey, s.lastKey + 1]), 2 ** 32];
+
+async function expectMatchesBruteForce(index: ShardIndex, shards: ShardEntry[]) {
+  expect(index.shardCount).toBe(shards.length);
+  expect(index.groupCount).toBe(groupsBefore(shards, shards.length));
+  for (const key of probeKeys(shards)) {
+    expect(await index.firstEndingAtOrAbove(key), `firstEndingAtOrAbove(${key})`).toEqual(bruteFirstEnding(shards, key));
+    expect(await index.lastStartingAtOrBelow(key), `lastStartingAtOrBelow(${key})`).toEqual(bruteLastStarting(shards, key));
+  }
+  for (let ordinal = 0; ordinal < index.groupCount; ordinal++) {
+    expect(await index.shardOfGroup(ordinal), `shardOfGroup(${ordinal})`).toEqual(bruteShardOfGroup(shards, ordinal));
+  }
+}
+
+const specArb = fc.array(fc.record({ gap: fc.integer({ min: 1, max: 20 }), span: fc.integer({ min: 0, max: 10 }), groups: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 30 });
+
+describe('partitionPoint', () => {
+  it('is the first index where a monotone predicate holds (n when never), like a linear scan', () => {
+    fc.assert(
+      fc.property(fc.nat(200), fc.nat(220), (n, threshold) => {
+        const calls: number[] = [];
+        const got = partitionPoint(n, (i) => (calls.push(i), i >= threshold));
+        const linear = Array.from({ length: n }, (_, i) => i).find((i) => i >= threshold) ?? n;
+        expect(got).toBe(linear);
+        expect(calls.every((i) => i >= 0 && i < n)).toBe(true);
+        expect(calls.length).toBeLessThanOrEqual(Math.ceil(Math.log2(n + 1)) + 1);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds lower and upper bounds in sorted arrays with duplicates', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -20, max: 20 })), fc.integer({ min: -25, max: 25 }), (values, key) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        const lower = sorted.findIndex((v) => v >= key);
+        const upper = sorted.findIndex((v) => v > key);
+        expect(partitionPoint(sorted.length, (i) => sorted[i] >= key)).toBe(lower < 0 ? sorted.length : lower);
+        expect(partitionPoint(sorted.length, (i) => sorted[i] > key)).toBe(upper < 0 ? sorted.length : upper);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('ShardIndex, flat', () => {
+  it('matches brute force on random shard lists and never loads a page', async () => {
+    await fc.assert(
+      fc.asyncProperty(specArb, async (specs) => {
+        const shards = makeShards(specs);
+        const index = new ShardIndex(flatManifest(shards), () => Promise.reject(new Error('a flat index loads no page')));
+        expect(index.pageCount).toBe(1);
+        await expectMatchesBruteForce(index, shards);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('with no shards, finds nothing', async () => {
+    const index = new ShardIndex(flatManifest([]), () => Promise.reject(new Error('no page')));
+    expect([index.shardCount, index.groupCount, index.pageCount]).toEqual([0, 0, 0]);
+    expect(await index.firstEndingAtOrAbove(0)).toBeUndefined();
+    expect(await index.lastStartingAtOrBelow(2 ** 32)).toBeUndefined();
+  });
+});
+
+describe('ShardIndex, two-level', () => {
+  it('matches brute force on random shard lists and page sizes', async () => {
+    await fc.assert(
+      fc.asyncProperty(specArb, fc.integer({ min: 1, max: 8 }), async (specs, size) => {
+        const shards = makeShards(specs);
+        const { manifest, loadPage } = pagedManifest(shards, size);
+        const index = new ShardIndex(manifest, loadPage);
+        expect(index.pageCount).toBe(Math.ceil(shards.length / size));
+        await expectMatchesBruteForce(index, shards);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('loads a page only when a lookup touches it, and once', async () => {
+    const shards = makeShards(Array.from({ length: 20 }, (_, i) => ({ gap: 10, span: 5, groups: 1 + (i % 3) })));
+    const { manifest, loadPage, loads } = pagedManifest(shards, 4); // pages p0..p4 of 4 shards
+    const index = new ShardIndex(manifest, loadPage);
+    expect(index.shardCount).toBe(20);
+    expect(loads).toEqual([]);
+
+    expect((await index.firstEndingAtOrAbove(shards[9].lastKey))!.index).toBe(9);
+    expect(loads).toEqual(['index-p2.json']);
+    expect((await index.lastStartingAtOrBelow(shards[10].firstKey))!.index).toBe(10);
+    expect(loads).toEqual(['index-p2.json']);
+    expect(await index.firstEndingAtOrAbove(shards[19].lastKey + 1)).toBeUndefined(); // decided by the root alone
+    expect(await index.lastStartingAtOrBelow(shards[0].firstKey - 1)).toBeUndefined();
+    expect(loads).toEqual(['index-p2.json']);
+    const lastGroup = index.groupCount - 1;
+    expect((await index.shardOfGroup(lastGroup)).index).toBe(19);
+    expect(loads).toEqual(['index-p2.json', 'index-p4.json']);
+    await Promise.all([index.shardOfGroup(0), index.shardOfGroup(1), index.firstEndingAtOrAbove(0)]);
+    expect(loads).toEqual(['index-p2.json', 'index-p4.json', 'index-p0.json']);
+  });
+
+  it('retries a page whose load failed, on the next lookup', async () => {
+    const shards = makeShards(Array.from({ length: 6 }, () => ({ gap: 3, span: 2, groups: 2 })));
+    const { manifest, loadPage } = pagedManifest(shards, 2);
+    let failures = 1;
+    const attempts: string[] = [];
+    const index = new ShardIndex(manifest, (entry) => {
+      attempts.push(entry.file);
+      return failures-- > 0 ? Promise.reject(new Error('storage down')) : loadPage(entry);
+    });
+    await expect(index.shardOfGroup(5)).rejects.toThrow('storage down');
+    expect(await index.shardOfGroup(5)).toEqual({ index: 2, entry: shards[2], groupsBefore: 4 });
+    expect(await index.firstEndingAtOrAbove(shards[3].firstKey)).toEqual({ index: 3, entry: shards[3], groupsBefore: 6 });
+    expect(attempts).toEqual(['index-p1.json', 'index-p1.json']);
+  });
+});

@@ -2,7 +2,7 @@
 // exact unmodified mass, the count of residues of a letter set, the slots a set of sites offers.
 import { RESIDUE_UNITS, WATER_UNITS } from '../model/chemistry.js';
 import type { Shard } from '../model/format.js';
-import type { Site } from '../model/modifications.js';
+import { letterTable, type Site } from '../model/modifications.js';
 import type { Dataset } from './dataset.js';
 
 const UNKNOWN_COUNT = 255;
@@ -55,9 +55,10 @@ export class Composition {
     let n = column[p];
     if (n === UNKNOWN_COUNT) {
       n = 0;
+      const member = letterTable(letters);
       const text = this.shard.sequences;
-      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) if (letters.includes(text[i])) n++;
-      column[p] = n;
+      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) n += member[text.charCodeAt(i) & 127];
+      column[p] = Math.min(n, UNKNOWN_COUNT - 1);
     }
     return n;
   }

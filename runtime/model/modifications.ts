@@ -127,6 +127,27 @@ export function sitesOverlap(a: Site, b: Site): boolean {
   return [...residueLetters(a)].some((c) => residueLetters(b).includes(c));
 }
 
+const letterTables = new Map<string, Uint8Array>();
+
+/** 1 at the char codes of `letters`, 0 elsewhere (memoized: queries use few letter sets). */
+export function letterTable(letters: string): Uint8Array {
+  let table = letterTables.get(letters);
+  if (!table) {
+    table = new Uint8Array(128);
+    for (const c of letters) table[c.charCodeAt(0)] = 1;
+    if (letterTables.size < 1000) letterTables.set(letters, table);
+  }
+  return table;
+}
+
+/** Residues of `sequence` whose letter is one of `letters` (a table lookup per residue). */
+function residueCount(letters: string, sequence: string): number {
+  const table = letterTable(letters);
+  let n = 0;
+  for (let i = 0; i < sequence.length; i++) n += table[sequence.charCodeAt(i) & 127];
+  return n;
+}
+
 /** Whether residue `i` of `sequence` is a slot of `site`. */
 export function residueSlot(site: Site, sequence: string, i: number): boolean {
   if (site.kind === 'residues') return site.letters.includes(sequence[i]);
@@ -139,6 +160,7 @@ export function residueSlot(site: Site, sequence: string, i: number): boolean {
  * however many sites name it). With one site, the number of places it can be.
  */
 export function slotCount(sites: readonly Site[], sequence: string): number {
+  if (sites.length === 1 && sites[0].kind === 'residues') return residueCount(sites[0].letters, sequence);
   let count = 0;
   for (const end of ['N', 'C'] as const) if (sites.some((s) => s.kind === 'terminus' && s.end === end)) count++;
   const residueSites = sites.filter((s) => s.kind !== 'terminus');

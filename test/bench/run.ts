@@ -9,9 +9,11 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { sampleStats, SWISS_PROT, writeSynthetic } from './synthetic.js';
 import type { Manifest } from '../../runtime/model/format.js';
-import { load, rssMb, startServer, type HttpRun } from './http.js';
+import { freePort, load, peakRssMb, rssMb, startServer, type HttpRun } from './http.js';
 import { anyWidthRanges, fmt, machine, massWindows } from './measure.js';
 import { benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';
+import { hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCentres } from './precursor.js';
+import type { Summary } from './measure.js';
 
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
@@ -38,11 +40,7 @@ export async function measuredBuild(input: string, out: string, extra: string[] 
   let log = '';
   child.stderr.on('data', (c: Buffer) => (log += c.toString()));
   let peak = 0;
-  const poll = setInterval(() => {
-    try {
-      peak = Math.max(peak, Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
-    } catch {}
-  }, 200);
+  const poll = setInterval(() => (peak = Math.max(peak, peakRssMb(child.pid!))), 200);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearInterval(poll);
   if (code !== 0) throw new Error(`build failed: ${log}`);
@@ -73,6 +71,8 @@ export interface BenchResults {
   tiny: { build: BuildRun; rootBytes: number; pages: number; cold: Record<string, QueryRun> };
   /** `npm start` as it is (256 MB cache, cold), and with the whole dataset cached after two warm-up passes. */
   http: { budget: HttpRun; warm: HttpRun };
+  /** /api/v1/search at the ±10 ppm windows' centres, with the issue's modifications. */
+  precursor: { hypotheses: Summary; warm: QueryRun; budget: QueryRun; cold: QueryRun };
 }
 
 export async function runBench(config: BenchConfig, log: (line: string) => void): Promise<BenchResults> {
@@ -105,6 +105,15 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     warm[name] = await benchWarm(dir, urls, 2 ** 40);
     budget[name] = await benchWarm(dir, urls, 256 * 2 ** 20);
   }
+  log('precursor search (/api/v1/search)');
+  const centres = windowCentres(n, 2, 360, 8500);
+  const precursorUrls = centres.map(precursorUrl);
+  const precursor = {
+    hypotheses: hypothesisCounts(centres, build.manifest.parameters),
+    warm: await benchWarm(dir, precursorUrls, 2 ** 40),
+    budget: await benchWarm(dir, precursorUrls, 256 * 2 ** 20),
+    cold: await benchCold(dir, precursorUrls.slice(0, config.coldQueries)),
+  };
   log('queries cold');
   // Cold ranges of any width at search.php's default page (10 groups): two edge shards and the page's.
   // At pageSize 1000 a page in the densest masses spans several shards: reported, not held to the target.
@@ -141,7 +150,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   log(`HTTP load, ${config.httpSeconds} s, twice`);
   const paths = sets['±10 ppm'].map((u) => u.replace('http://bench', ''));
   const httpRun = async (cacheBytes: number, warmUp: boolean): Promise<HttpRun> => {
-    const port = 18_000 + Math.floor(Math.random() * 1000);
+    const port = await freePort();
     const server = await startServer(dir, port, { SHARD_CACHE_BYTES: String(cacheBytes) });
     try {
       if (warmUp) await load(port, paths, 0, 16, 2 * paths.length); // decodes the shards, then builds their entry JSON
@@ -153,13 +162,43 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     }
   };
   const http = { budget: await httpRun(256 * 2 ** 20, false), warm: await httpRun(2 ** 33, true) };
-  return { config, build, original, warm, budget, cold, sqlite, tiny, http };
+  return { config, build, original, warm, budget, cold, sqlite, tiny, http, precursor };
 }
 
-const TARGETS = { buildSeconds: 600, buildRssMb: 2048, p50: 0.2, p99: 2, coldShards: 3, coldBytes: 1e6, rps: 5000 };
+const TARGETS = { buildSeconds: 600, buildRssMb: 2048, p50: 0.2, p99: 2, coldShards: 3, coldBytes: 1e6, rps: 5000, precursorColdShards: 6 };
 const met = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-export function report(r: BenchResults, command: string): string {
+/** Key figures of this run beside the previous one (BENCHMARKS.json as it was before this run). */
+function comparison(r: BenchResults, before: BenchResults | undefined): string[] {
+  if (!before) return [];
+  const rows: [string, (x: BenchResults) => number | undefined, string][] = [
+    ['build wall time', (x) => x.build.seconds, 's'],
+    ['build peak RSS', (x) => x.build.peakRssMb, 'MB'],
+    ['dataset bytes per distinct peptide', (x) => x.build.bytes / x.build.manifest.totals.peptides, 'B'],
+    ...Object.keys(r.warm).flatMap((name): [string, (x: BenchResults) => number | undefined, string][] => [
+      [`warm ${name} p50`, (x) => x.warm[name]?.latency.p50, 'ms'],
+      [`warm ${name} p99`, (x) => x.warm[name]?.latency.p99, 'ms'],
+      [`256 MB budget ${name} p50`, (x) => x.budget[name]?.latency.p50, 'ms'],
+    ]),
+    ...Object.keys(r.cold).map((name): [string, (x: BenchResults) => number | undefined, string] => [`cold ${name} p50`, (x) => x.cold[name]?.latency.p50, 'ms']),
+    ['HTTP, whole dataset cached', (x) => x.http.warm.requestsPerSecond, 'req/s'],
+    ['HTTP, 256 MB cache', (x) => x.http.budget.requestsPerSecond, 'req/s'],
+  ];
+  const num = (v: number | undefined) => (v === undefined ? '—' : v >= 100 ? v.toFixed(0) : fmt(v));
+  return [
+    '## Compared with the previous run',
+    '',
+    'The previous run is the BENCHMARKS.json this run replaced (same machine kind, same seeds). Between runs on',
+    'this 2-core machine p99 varies by up to ~3× (a few GC pauses among 10,000 queries); p50 and throughput are steadier.',
+    '',
+    '| figure | previous | this run |',
+    '|---|---|---|',
+    ...rows.map(([name, get, unit]) => `| ${name} (${unit}) | ${num(get(before))} | ${num(get(r))} |`),
+    '',
+  ];
+}
+
+export function report(r: BenchResults, command: string, before?: BenchResults): string {
   const mb = (b: number) => (b / 1e6).toFixed(1);
   const t = r.build.manifest.totals;
   const lat = (q: { latency: QueryRun['latency'] }) => `${fmt(q.latency.p50)} | ${fmt(q.latency.p95)} | ${fmt(q.latency.p99)} | ${fmt(q.latency.max)}`;
@@ -232,8 +271,32 @@ export function report(r: BenchResults, command: string): string {
     httpRow('256 MB cache, cold start', r.http.budget, 'reported'),
     httpRow('whole dataset cached, warm', r.http.warm, `≥ ${TARGETS.rps} req/s, 0 errors: ${met(r.http.warm.requestsPerSecond >= TARGETS.rps && r.http.warm.errors === 0 && r.http.warm.non2xx === 0)}`),
     '',
+    ...precursorSection(r, lat),
+    ...comparison(r, before),
   ];
   return lines.join('\n');
+}
+
+function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string[] {
+  const p = r.precursor;
+  const h = p.hypotheses;
+  const reads = p.cold.reads!;
+  return [
+    '## Precursor search (/api/v1/search)',
+    '',
+    `The ±10 ppm windows' centres as neutral masses, fixed ${PRECURSOR_MODS.fixed}, variable ${PRECURSOR_MODS.variable}, maxVariable ${PRECURSOR_MODS.maxVariable},`,
+    'default page (100 groups), body built. Each hypothesis (a count of C and of oxidised M) is one range read of',
+    'unmodified masses; shards whose residue maxima cannot hold the counts are skipped unread.',
+    '',
+    `Hypotheses per query: p50 ${h.p50}, p95 ${h.p95}, p99 ${h.p99}, max ${h.max}, mean ${h.mean.toFixed(1)} (they grow with the mass: a heavier peptide can hold more C).`,
+    '',
+    '| cache | p50 | p95 | p99 | max | mean hits | shard reads mean / max | bytes mean / max | target |',
+    '|---|---|---|---|---|---|---|---|---|',
+    `| warm | ${lat(p.warm)} | ${p.warm.hitsMean.toFixed(1)} | | | p50 ≤ ${TARGETS.p50}: ${met(p.warm.latency.p50 <= TARGETS.p50)}, p99 ≤ ${TARGETS.p99}: ${met(p.warm.latency.p99 <= TARGETS.p99)} |`,
+    `| 256 MB budget | ${lat(p.budget)} | ${p.budget.hitsMean.toFixed(1)} | | | reported |`,
+    `| cold | ${lat(p.cold)} | ${p.cold.hitsMean.toFixed(1)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${(reads.bytesMean / 1e3).toFixed(0)} KB / ${(reads.bytesMax / 1e3).toFixed(0)} KB | ≤ ${TARGETS.precursorColdShards} shard reads: ${met(reads.shardsMax <= TARGETS.precursorColdShards)} |`,
+    '',
+  ];
 }
 
 function httpRow(name: string, h: HttpRun, target: string): string {
@@ -254,8 +317,10 @@ async function main(): Promise<void> {
     ? { dir, proteins: 2000, queries: 200, coldQueries: 50, httpSeconds: 2, tinyShardBytes: 2048, tinyInput: join(dir, 'synthetic-2000.fasta') }
     : { dir, ...FULL };
   const results = await runBench(config, (line) => process.stderr.write(line + '\n'));
-  const text = report(results, values.smoke ? 'npm run bench -- --smoke' : 'npm run bench');
   const out = values.out ?? (values.smoke ? join(dir, 'BENCHMARKS.md') : 'BENCHMARKS.md');
+  const previous = out.replace(/\.md$/, '.json');
+  const before = existsSync(previous) ? (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults) : undefined;
+  const text = report(results, values.smoke ? 'npm run bench -- --smoke' : 'npm run bench', before);
   writeFileSync(out, text);
   writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => (k === 'shards' || k === 'pages' ? undefined : v), 1));
   process.stdout.write(text);

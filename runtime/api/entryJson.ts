@@ -27,28 +27,35 @@ const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff
  * where each one ends in `ends` when given. Sequences are upper-case letters (decodeShard checks it).
  */
 export function writeEntries(w: AsciiWriter, shard: Shard, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
-  const plain = isPlain(shard);
   for (let p = from; p < to; p++) {
     w.write('{"seq":"');
     w.write(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
-    w.write(shape === 'acc' ? '","acc":[' : '","accsTax":[');
-    const firstRef = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
-    for (let r = firstRef; r < shard.accessionRefEnds[p]; r++) {
-      const a = shard.accessionRefs[r];
-      if (r > firstRef) w.write(',');
-      if (shape === 'accsTax') w.write('{"acc":');
-      if (plain) {
-        w.write('"');
-        w.write(shard.accessions, a === 0 ? 0 : shard.accessionEnds[a - 1], shard.accessionEnds[a]);
-        w.write('"');
-      } else {
-        w.write(asciiJson(accessionOf(shard, a)));
-      }
-      if (shape === 'accsTax') w.write(`,"taxId":${shard.taxIds[a]}}`);
-    }
-    w.write(']},');
+    w.write(shape === 'acc' ? '","acc":' : '","accsTax":');
+    writeAccessions(w, shard, shape, p);
+    w.write('},');
     if (ends) ends[p] = w.length;
   }
+}
+
+/** The JSON array of peptide p's accessions in `shape`: `["P12345",..]` or `[{"acc":"P12345","taxId":9606},..]`. */
+export function writeAccessions(w: AsciiWriter, shard: Shard, shape: EntryShape, p: number): void {
+  const plain = isPlain(shard);
+  w.write('[');
+  const firstRef = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
+  for (let r = firstRef; r < shard.accessionRefEnds[p]; r++) {
+    const a = shard.accessionRefs[r];
+    if (r > firstRef) w.write(',');
+    if (shape === 'accsTax') w.write('{"acc":');
+    if (plain) {
+      w.write('"');
+      w.write(shard.accessions, a === 0 ? 0 : shard.accessionEnds[a - 1], shard.accessionEnds[a]);
+      w.write('"');
+    } else {
+      w.write(asciiJson(accessionOf(shard, a)));
+    }
+    if (shape === 'accsTax') w.write(`,"taxId":${shard.taxIds[a]}}`);
+  }
+  w.write(']');
 }
 
 const plainShards = new WeakMap<Shard, boolean>();

@@ -6,7 +6,12 @@ import { accessionOf, accessionRefsOf } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proforma } from '../model/proforma.js';
+import { AsciiWriter } from './asciiWriter.js';
+import { writeAccessions } from './entryJson.js';
 import { formatDuration } from './envelope.js';
+
+/** (observed − theoretical) / theoretical × 10^6 to 2 decimals (never -0). */
+const ppmOf = (centre: number, mass: number) => Number((((centre - mass) / mass) * 1e6).toFixed(2)) || 0;
 
 /** One candidate as the answer lists it. */
 export interface PrecursorEntry {
@@ -20,25 +25,59 @@ export interface PrecursorEntry {
 }
 
 /** A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions. */
-export function precursorEntry(query: PrecursorQuery, c: Candidate): PrecursorEntry {
-  const fixed = query.fixed;
-  const variable = query.variable.map((spec, i) => ({ spec, count: c.variableCounts[i] }));
+export function precursorEntry(query: PrecursorQuery, c: Candidate, text = proformaOf(query, c)): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
-  const ppm = query.centre === undefined ? {} : { ppm: Number((((query.centre - mass) / mass) * 1e6).toFixed(2)) || 0 };
+  const ppm = query.centre === undefined ? {} : { ppm: ppmOf(query.centre, mass) };
   const accsTax = [...accessionRefsOf(c.shard, c.peptide)].map((a) => ({ acc: accessionOf(c.shard, a), taxId: c.shard.taxIds[a] }));
-  return { seq: c.sequence, proforma: proforma(c.sequence, fixed, variable), mass: Number(mass.toFixed(6)), ...ppm, accsTax };
+  return { seq: c.sequence, proforma: text, mass: Number(mass.toFixed(6)), ...ppm, accsTax };
 }
 
 /** A group's entries, ordered by sequence, then ProForma. */
 export function groupEntries(query: PrecursorQuery, group: CandidateGroup): PrecursorEntry[] {
-  return group.candidates.map((c) => precursorEntry(query, c)).sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : a.proforma < b.proforma ? -1 : a.proforma > b.proforma ? 1 : 0));
+  return ordered(query, group).map(({ c, proforma }) => precursorEntry(query, c, proforma));
 }
 
-/** The success body: the envelope in the seed's field order, then `result` as `[{"<key>": [entries]}, ..]`. */
-export function renderPrecursorJson(query: PrecursorQuery, result: PrecursorResult, started: number, memory: () => string): string {
-  const groups = result.groups.map((g) => `{${JSON.stringify(formatMassKey(g.key))}:${JSON.stringify(groupEntries(query, g))}}`);
+/** ProForma of a candidate under the query's modifications. */
+const proformaOf = (query: PrecursorQuery, c: Candidate) => proforma(c.sequence, query.fixed, query.variable.map((spec, i) => ({ spec, count: c.variableCounts[i] })));
+
+/** A group's candidates with their ProForma, ordered by sequence, then ProForma. */
+function ordered(query: PrecursorQuery, group: CandidateGroup): { c: Candidate; proforma: string }[] {
+  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return group.candidates.map((c) => ({ c, proforma: proformaOf(query, c) })).sort((a, b) => text(a.c.sequence, b.c.sequence) || text(a.proforma, b.proforma));
+}
+
+/** Room for the envelope's fields in front of `result`. */
+const HEADROOM = 256;
+
+/**
+ * The success body: the envelope in the seed's field order, then `result` as `[{"<key>": [entries]}, ..]`,
+ * each entry as precursorEntry gives it, written straight into bytes (accessions by the seed's own writer).
+ */
+export function renderPrecursorJson(query: PrecursorQuery, result: PrecursorResult, started: number, memory: () => string): Uint8Array<ArrayBuffer> {
+  const w = new AsciiWriter();
+  w.start(HEADROOM);
+  w.write('[');
+  result.groups.forEach((group, g) => {
+    w.write(g > 0 ? ',{"' : '{"');
+    w.write(formatMassKey(group.key));
+    w.write('":[');
+    ordered(query, group).forEach(({ c, proforma }, e) => {
+      const mass = c.units / UNITS_PER_DA;
+      w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
+      w.write(c.sequence);
+      w.write('","proforma":"');
+      w.write(proforma);
+      w.write(`","mass":${Number(mass.toFixed(6))}`);
+      if (query.centre !== undefined) w.write(`,"ppm":${ppmOf(query.centre, mass)}`);
+      w.write(',"accsTax":');
+      writeAccessions(w, c.shard, 'accsTax', c.peptide);
+      w.write('}');
+    });
+    w.write(']}');
+  });
+  w.write(']}');
   const duration = formatDuration(performance.now() - started);
-  return `{"totalResult":${result.totalResult},"memory":${JSON.stringify(memory())},"duration":"${duration}","page":${result.page},"pageSize":${result.pageSize},"result":[${groups.join(',')}]}`;
+  return w.take(`{"totalResult":${result.totalResult},"memory":${JSON.stringify(memory())},"duration":"${duration}","page":${result.page},"pageSize":${result.pageSize},"result":`, HEADROOM);
 }
 
 export const PRECURSOR_TSV_COLUMNS = ['mass', 'sequence', 'proforma', 'modifiedMass', 'ppm', 'accession', 'taxId'] as const;

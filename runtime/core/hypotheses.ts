@@ -46,76 +46,48 @@ function slotRange(site: Site, delta: number, maxLength: number): { max: number;
  */
 export function hypotheses(fixed: readonly ModSpec[], variable: readonly ModSpec[], maxVariable: number, windowUnits: [number, number], limits: HypothesisLimits): Hypothesis[] {
   const [low, high] = windowUnits;
-  const fixedRanges = fixed.map((s) => slotRange(s.site, s.modification.deltaUnits, limits.maxLength));
-  const variableRanges = variable.map((s) => slotRange(s.site, s.modification.deltaUnits, limits.maxLength));
-  const out: Hypothesis[] = [];
-  const fixedCounts: number[] = [];
-  const variableCounts: number[] = [];
-
-  /** Least modified mass of any peptide with these counts: the counted slots, and the rest of the minimum length. */
-  const leastMass = () => {
-    let units = WATER_UNITS;
-    let residues = 0;
-    const add = (ranges: typeof fixedRanges, counts: number[]) =>
-      counts.forEach((n, i) => {
-        units += n * ranges[i].least;
-        if (ranges[i].residues) residues += n;
-      });
-    add(fixedRanges, fixedCounts);
-    add(variableRanges, variableCounts);
-    if (residues > limits.maxLength) return Infinity;
-    return units + Math.max(0, limits.minLength - residues) * LIGHTEST;
-  };
-
-  const emit = () => {
-    if (leastMass() > high) return;
-    let shift = 0;
-    fixedCounts.forEach((n, i) => (shift += n * fixed[i].modification.deltaUnits));
-    variableCounts.forEach((n, i) => (shift += n * variable[i].modification.deltaUnits));
-    if (high - shift < 0) return;
-    if (out.length >= MAX_HYPOTHESES) throw new TooManyHypotheses(`the modifications give more than ${MAX_HYPOTHESES} mass hypotheses in this window`);
-    out.push({
-      fixedCounts: [...fixedCounts],
-      variableCounts: [...variableCounts],
-      shiftUnits: shift,
-      baseLowKey: massKey(Math.max(0, low - shift)),
-      baseHighKey: massKey(high - shift),
-    });
-  };
-
-  /** Mass one more slot of this range adds at least (a residue slot replaces a lightest filler residue). */
-  const step = (range: (typeof fixedRanges)[number]) => range.least - (range.residues ? LIGHTEST : 0);
-  const growing = (range: (typeof fixedRanges)[number]) => step(range) >= 0;
-  // What the specs not yet counted could still take off the least mass: a partial hypothesis whose least mass
-  // is above the window by more than this can grow no lighter, so its larger counts are cut.
-  const slack =
-    fixedRanges.reduce((sum, r) => sum + Math.min(0, step(r)) * r.max, 0) +
-    variableRanges.reduce((sum, r) => sum + Math.min(0, step(r)) * Math.min(r.max, maxVariable), 0);
-
-  const variableLevel = (j: number, left: number): void => {
-    if (j === variable.length) return emit();
-    const { max } = variableRanges[j];
-    for (let k = 0; k <= Math.min(max, left); k++) {
-      variableCounts[j] = k;
-      if (k > 0 && growing(variableRanges[j]) && leastMass() + slack > high) break;
-      variableLevel(j + 1, left - k);
-    }
-    variableCounts.length = j;
-  };
-
-  const fixedLevel = (i: number): void => {
-    if (i === fixed.length) return variableLevel(0, maxVariable);
-    const { max, residues } = fixedRanges[i];
+  // One level per spec, fixed ones first; a count per level, chosen in turn with running totals.
+  const levels = [...fixed, ...variable].map((spec, i) => {
+    const range = slotRange(spec.site, spec.modification.deltaUnits, limits.maxLength);
+    const isFixed = i < fixed.length;
     // A fixed modification on a bare terminus is on every peptide; on residues, from none to the longest peptide.
-    for (let n = residues ? 0 : 1; n <= max; n++) {
-      fixedCounts[i] = n;
-      if (n > 0 && growing(fixedRanges[i]) && leastMass() + slack > high) break;
-      fixedLevel(i + 1);
+    return { ...range, delta: spec.modification.deltaUnits, isFixed, min: isFixed && !range.residues ? 1 : 0, step: range.least - (range.residues ? LIGHTEST : 0) };
+  });
+  // What the levels not yet counted could still take off the least mass: a partial hypothesis whose least mass is
+  // above the window by more than this can grow no lighter, so its larger counts are cut.
+  const slack = levels.reduce((sum, l) => sum + Math.min(0, l.step) * (l.isFixed ? l.max : Math.min(l.max, maxVariable)), 0);
+  const out: Hypothesis[] = [];
+  const counts: number[] = [];
+
+  /** Least modified mass of any peptide with the counts so far: the counted slots, then lightest residues up to the minimum length. */
+  const leastMass = (units: number, residues: number) =>
+    residues > limits.maxLength ? Infinity : WATER_UNITS + units + Math.max(0, limits.minLength - residues) * LIGHTEST;
+
+  const level = (i: number, units: number, residues: number, shift: number, left: number): void => {
+    if (i === levels.length) {
+      if (leastMass(units, residues) > high || high - shift < 0) return;
+      if (out.length >= MAX_HYPOTHESES) throw new TooManyHypotheses(`the modifications give more than ${MAX_HYPOTHESES} mass hypotheses in this window`);
+      out.push({
+        fixedCounts: counts.slice(0, fixed.length),
+        variableCounts: counts.slice(fixed.length),
+        shiftUnits: shift,
+        baseLowKey: massKey(Math.max(0, low - shift)),
+        baseHighKey: massKey(high - shift),
+      });
+      return;
     }
-    fixedCounts.length = i;
+    const l = levels[i];
+    const most = l.isFixed ? l.max : Math.min(l.max, left);
+    for (let n = l.min; n <= most; n++) {
+      const u = units + n * l.least;
+      const r = residues + (l.residues ? n : 0);
+      if (n > 0 && l.step >= 0 && leastMass(u, r) + slack > high) break;
+      counts[i] = n;
+      level(i + 1, u, r, shift + n * l.delta, l.isFixed ? left : left - n);
+    }
   };
 
-  fixedLevel(0);
+  level(0, 0, 0, 0, maxVariable);
   return out;
 }
 

@@ -3,11 +3,11 @@
 // weighed exactly in integer units, merged into mass groups by modified key and paged exactly.
 import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
-import { slotCount, type ModSpec, type Site } from '../model/modifications.js';
+import { slotCount, type ModSpec } from '../model/modifications.js';
 import { compositionOf, slotSet, type SlotSet } from './composition.js';
 import type { Dataset } from './dataset.js';
 import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
-import { walkRange } from './search.js';
+import { rangeEntries, runOf } from './search.js';
 
 export interface PrecursorQuery {
   /** The window on modified-mass keys (inclusive). */
@@ -56,37 +56,48 @@ export interface PrecursorResult {
  * subset of the specs in use asks for no more slots than the union of their sites offers.
  */
 export function variableFits(variable: readonly ModSpec[], counts: readonly number[], sequence: string): boolean {
-  return hallChecks(variable, counts).every(({ sites, wanted }) => wanted <= slotCount(sites, sequence));
+  return hallChecks(counts).every(({ mask, wanted }) => wanted <= slotCount(variable.filter((_, i) => mask & (1 << i)).map((s) => s.site), sequence));
 }
 
-/** Hall's condition as checks: each non-empty subset of the specs in use, its sites and the slots it asks for. */
-function hallChecks(variable: readonly ModSpec[], counts: readonly number[]): { sites: Site[]; wanted: number }[] {
+/** Hall's condition as checks: for each non-empty subset of the specs in use (a bit mask), the slots it asks for. */
+function hallChecks(counts: readonly number[]): { mask: number; wanted: number }[] {
   const used = counts.map((_, i) => i).filter((i) => counts[i] > 0);
   const checks = [];
   for (let subset = 1; subset < 1 << used.length; subset++) {
     const members = used.filter((_, b) => subset & (1 << b));
-    checks.push({ sites: members.map((i) => variable[i].site), wanted: members.reduce((sum, i) => sum + counts[i], 0) });
+    checks.push({ mask: members.reduce((m, i) => m | (1 << i), 0), wanted: members.reduce((sum, i) => sum + counts[i], 0) });
   }
   return checks;
 }
 
-/** A hypothesis compiled for the scan: the exact slot counts it needs, as SlotSets. */
+/** The query's sites compiled once: each fixed spec's slots, and the slots of each subset of variable specs. */
 interface Compiled {
-  h: Hypothesis;
+  fixed: SlotSet[];
+  /** By bit mask of variable specs. */
+  subsets: SlotSet[];
+}
+
+function compile(query: PrecursorQuery): Compiled {
+  const subsets: SlotSet[] = [];
+  for (let mask = 1; mask < 1 << query.variable.length; mask++) subsets[mask] = slotSet(query.variable.filter((_, i) => mask & (1 << i)).map((s) => s.site));
+  return { fixed: query.fixed.map((spec) => slotSet([spec.site])), subsets };
+}
+
+/** What a peptide must offer for one hypothesis: exact fixed slot counts, and Hall's condition as (set, slots) checks. */
+interface Needs {
   fixed: { set: SlotSet; count: number }[];
   variable: { set: SlotSet; wanted: number }[];
 }
 
-function compile(query: PrecursorQuery, h: Hypothesis): Compiled {
+function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   return {
-    h,
-    fixed: query.fixed.map((spec, i) => ({ set: slotSet([spec.site]), count: h.fixedCounts[i] })),
-    variable: hallChecks(query.variable, h.variableCounts).map(({ sites, wanted }) => ({ set: slotSet(sites), wanted })),
+    fixed: compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] })),
+    variable: hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted })),
   };
 }
 
 /** Whether a shard can hold a peptide of the hypothesis, by its entry's residue maxima (true without them). */
-function mayHold(c: Compiled, entry: ShardEntry): boolean {
+function mayHold(c: Needs, entry: ShardEntry): boolean {
   const most = (set: SlotSet) => set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
   for (const f of c.fixed) if (f.count > 0 && most(f.set) < f.count) return false;
   for (const v of c.variable) if (most(v.set) < v.wanted) return false;
@@ -102,14 +113,16 @@ class Found {
   readonly hypotheses: number[] = [];
 }
 
-/** The candidates of one hypothesis, read shard by shard over its window of unmodified keys. */
-async function scan(dataset: Dataset, query: PrecursorQuery, c: Compiled, index: number, found: Found): Promise<void> {
-  const { h } = c;
-  for await (const { shard, from, to } of walkRange(dataset, h.baseLowKey, h.baseHighKey, (entry) => mayHold(c, entry))) {
+/** The candidates of one hypothesis: its window of unmodified keys, shard by shard, skipping shards that cannot hold it. */
+async function scan(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: Needs, index: number, found: Found): Promise<void> {
+  for (const located of await rangeEntries(dataset, h.baseLowKey, h.baseHighKey)) {
+    if (!mayHold(needs, located.entry)) continue;
+    const { shard, from, to } = runOf(await dataset.shard(located.entry), h.baseLowKey, h.baseHighKey);
+    if (from >= to) continue;
     const comp = compositionOf(dataset, shard);
     next: for (let p = from === 0 ? 0 : shard.groupEnds[from - 1], end = shard.groupEnds[to - 1]; p < end; p++) {
-      for (const f of c.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
-      for (const v of c.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
+      for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
+      for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
       const units = comp.mass(p) + h.shiftUnits;
       const key = massKey(units);
       if (key < query.lowKey || key > query.highKey) continue;
@@ -127,7 +140,8 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
   const { minLength, maxLength } = dataset.manifest.parameters;
   const all = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
   const found = new Found();
-  await Promise.all(all.map((h, i) => scan(dataset, query, compile(query, h), i, found)));
+  const compiled = compile(query);
+  await Promise.all(all.map((h, i) => scan(dataset, query, h, needsOf(compiled, h), i, found)));
 
   // Distinct keys in order: the groups. The page is a run of them; only its candidates become objects.
   const keys = Float64Array.from(found.keys).sort();

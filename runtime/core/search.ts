@@ -2,7 +2,7 @@
 // by shard (walkRange). Mass groups are numbered 0.. in ascending mass over the whole dataset, so a key range
 // is a run of group ordinals: its two ends are found in the (at most two) shards the range cuts, its length
 // is a subtraction, and a page is a sub-run whose shards are found by ordinal.
-import type { Shard, ShardEntry } from '../model/format.js';
+import type { Shard } from '../model/format.js';
 import type { Dataset } from './dataset.js';
 import { partitionPoint, type LocatedShard } from './shardIndex.js';
 
@@ -89,26 +89,30 @@ export interface GroupRun {
   to: number;
 }
 
+/** The shards holding keys in [lowKey, highKey], in ascending order, located (index pages read as needed). */
+export async function rangeEntries(dataset: Dataset, lowKey: number, highKey: number): Promise<LocatedShard[]> {
+  const entries: LocatedShard[] = [];
+  if (lowKey > highKey) return entries;
+  for (let located = await dataset.index.firstEndingAtOrAbove(lowKey); located && located.entry.firstKey <= highKey; ) {
+    entries.push(located);
+    if (located.entry.lastKey >= highKey || located.index + 1 >= dataset.index.shardCount) break;
+    located = await dataset.index.shardOfGroup(located.groupsBefore + located.entry.massGroups);
+  }
+  return entries;
+}
+
+/** The groups of a located shard with lowKey <= key <= highKey, as a run (from = to when it holds none). */
+export function runOf(shard: Shard, lowKey: number, highKey: number): GroupRun {
+  return { shard, from: firstGroupAtOrAbove(shard, lowKey), to: firstGroupAbove(shard, highKey) };
+}
+
 /**
  * Every mass group with lowKey <= key <= highKey, in ascending mass, one shard's run at a time: the next shard
  * is read only when the consumer asks for it, so a dataset opened with no cache holds one shard at a time.
- * Shards whose entry `keep` refuses are not read at all.
  */
-export async function* walkRange(dataset: Dataset, lowKey: number, highKey: number, keep?: (entry: ShardEntry) => boolean): AsyncGenerator<GroupRun> {
-  const ends = await rangeShards(dataset, lowKey, highKey);
-  if (!ends) return;
-  const [first, last] = ends;
-  for (let located = first; ; ) {
-    if (keep && !keep(located.entry)) {
-      if (located.index >= last.index) return;
-      located = await dataset.index.shardOfGroup(located.groupsBefore + located.entry.massGroups);
-      continue;
-    }
-    const shard = await dataset.shard(located.entry);
-    const from = located.index === first.index ? firstGroupAtOrAbove(shard, lowKey) : 0;
-    const to = located.index === last.index ? firstGroupAbove(shard, highKey) : shard.massKeys.length;
-    if (from < to) yield { shard, from, to };
-    if (located.index >= last.index) return;
-    located = await dataset.index.shardOfGroup(located.groupsBefore + located.entry.massGroups);
+export async function* walkRange(dataset: Dataset, lowKey: number, highKey: number): AsyncGenerator<GroupRun> {
+  for (const located of await rangeEntries(dataset, lowKey, highKey)) {
+    const run = runOf(await dataset.shard(located.entry), lowKey, highKey);
+    if (run.from < run.to) yield run;
   }
 }

@@ -138,7 +138,7 @@ describe('renderPrecursorJson', () => {
 
   it('writes the envelope in the seed\'s field order, then one object per modified key', () => {
     vi.spyOn(performance, 'now').mockReturnValue(1_000 + 61_234);
-    const text = renderPrecursorJson(QUERY, RESULT, 1_000, () => '80 MB');
+    const text = new TextDecoder().decode(renderPrecursorJson(QUERY, RESULT, 1_000, () => '80 MB'));
     expect(text).toBe(
       '{"totalResult":28,"memory":"80 MB","duration":"00:01:01.234","page":1,"pageSize":2,"result":[' +
         `{"1298.6103":[${DYS_JSON}]},` +
@@ -151,7 +151,7 @@ describe('renderPrecursorJson', () => {
   it('writes keys as Java writes the double, and no ppm without a centre', () => {
     vi.spyOn(performance, 'now').mockReturnValue(5);
     const result: PrecursorResult = { totalResult: 1, page: 3, pageSize: 1, groups: [{ key: 10_000_000, candidates: [candidate(5, 0, 10_000_000_000_000)] }], hypotheses: 1 };
-    expect(renderPrecursorJson(RANGE_QUERY, result, 5, () => '0 MB')).toBe(
+    expect(new TextDecoder().decode(renderPrecursorJson(RANGE_QUERY, result, 5, () => '0 MB'))).toBe(
       '{"totalResult":1,"memory":"0 MB","duration":"00:00:00.000","page":3,"pageSize":1,"result":[{"1000.0":[{"seq":"PEPCK","proforma":"<[Carbamidomethyl]@C>PEPCK","mass":1000,"accsTax":[]}]}]}',
     );
   });
@@ -159,7 +159,7 @@ describe('renderPrecursorJson', () => {
   it('writes an empty page as "result":[]', () => {
     vi.spyOn(performance, 'now').mockReturnValue(3_723_004 + 10);
     const empty: PrecursorResult = { totalResult: 4, page: 9, pageSize: 100, groups: [], hypotheses: 2 };
-    expect(renderPrecursorJson(QUERY, empty, 10, () => '41 MB')).toBe('{"totalResult":4,"memory":"41 MB","duration":"01:02:03.004","page":9,"pageSize":100,"result":[]}');
+    expect(new TextDecoder().decode(renderPrecursorJson(QUERY, empty, 10, () => '41 MB'))).toBe('{"totalResult":4,"memory":"41 MB","duration":"01:02:03.004","page":9,"pageSize":100,"result":[]}');
   });
 });
 

@@ -3,13 +3,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { cruise, type ICruiseOptions, type IForbiddenRuleType, type IReporterOutput } from 'dependency-cruiser';
 import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from './helpers/datasets.js';
+import { REPO } from './helpers/process.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
 const config = createRequire(import.meta.url)(join(REPO, '.dependency-cruiser.cjs')) as { forbidden: IForbiddenRuleType[]; options: ICruiseOptions };
 
 afterAll(removeTempDirs);

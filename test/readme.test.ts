@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../runtime/api/handler.js';
 import { call, folderHandler, stable } from './helpers/api.js';
-import { bundledDataset, REPO } from './helpers/hard-datasets.js';
+import { bundledDataset } from './helpers/datasets.js';
+import { REPO } from './helpers/process.js';
 
 interface Example {
   path: string;

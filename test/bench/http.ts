@@ -1,7 +1,9 @@
 // HTTP load benchmark: `npm start`'s server on loopback, driven by autocannon with a seeded query mix.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
+import { REPO } from '../helpers/process.js';
 
 export interface HttpRun {
   requestsPerSecond: number;
@@ -13,12 +15,31 @@ export interface HttpRun {
   rssAfterMb: number;
 }
 
-/** Starts the local server (same entry as npm start) on `port` over `dir`; resolves once it listens. */
+/** A port free on 127.0.0.1 right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the local server (npm start's entry, runtime/entries/node/start.ts) on `port` over `dir`, with `env`
+ * on top; resolves once it listens. It is killed when this process exits, should the caller fail to.
+ */
 export function startServer(dir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/entries/node/start.ts'], {
+    cwd: REPO,
     env: { ...process.env, SHARDS_DIR: dir, PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  const orphan = () => child.kill('SIGTERM');
+  process.on('exit', orphan);
+  child.on('exit', () => process.off('exit', orphan));
   return new Promise((resolve, reject) => {
     let log = '';
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -29,10 +50,20 @@ export function startServer(dir: string, port: number, env: Record<string, strin
   });
 }
 
+/** Resident memory of a process in MB (0 when it cannot be read). */
 export function rssMb(pid: number): number {
+  return procStatusMb(pid, 'VmRSS');
+}
+
+/** Peak resident memory of a process in MB (0 when it cannot be read). */
+export function peakRssMb(pid: number): number {
+  return procStatusMb(pid, 'VmHWM');
+}
+
+function procStatusMb(pid: number, field: string): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+    return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
   } catch {
     return 0;
   }

@@ -1,7 +1,6 @@
-// Benchmark measuring tools: seeded query sets, percentiles, a ShardSource that counts reads, machine facts.
+// Benchmark measuring tools: seeded query sets, percentiles, machine facts.
 import { cpus, totalmem } from 'node:os';
 import { prng } from './synthetic.js';
-import type { ShardSource } from '../../runtime/core/source.js';
 
 export interface Summary {
   count: number;
@@ -40,29 +39,6 @@ export function anyWidthRanges(count: number, seed: number, maxDa: number): [str
     const lo = random() * (maxDa - width);
     return [lo.toFixed(4), (lo + width).toFixed(4)];
   });
-}
-
-/** Wraps a source to count the files and bytes it hands out. */
-export class CountingSource implements ShardSource {
-  reads = 0;
-  bytes = 0;
-  files: string[] = [];
-  constructor(private inner: ShardSource) {}
-  get description() {
-    return this.inner.description;
-  }
-  async get(file: string): Promise<Uint8Array> {
-    const bytes = await this.inner.get(file);
-    this.reads++;
-    this.bytes += bytes.length;
-    this.files.push(file);
-    return bytes;
-  }
-  reset(): void {
-    this.reads = 0;
-    this.bytes = 0;
-    this.files = [];
-  }
 }
 
 export function machine(): string {

@@ -5,7 +5,8 @@ import { sequenceOf } from '../../runtime/model/format.js';
 import { createAnswerer, type Call } from '../../runtime/api/handler.js';
 import type { Answer } from '../../runtime/api/answer.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
-import { CountingSource, summarize, type Summary } from './measure.js';
+import { CountingSource } from '../helpers/countingSource.js';
+import { summarize, type Summary } from './measure.js';
 
 export interface QueryRun {
   latency: Summary;
@@ -85,8 +86,8 @@ export async function benchCold(dir: string, urls: string[]): Promise<QueryRun> 
     const timed = await timeAll(handler, [url]);
     ms.push(...timed.ms);
     hits.push(...timed.hits);
-    shards.push(source.files.filter((f) => f.endsWith('.msgpack')).length);
-    pages.push(source.files.filter((f) => f.startsWith('index-')).length);
+    shards.push(source.shardReads.length);
+    pages.push(source.indexReads.length);
     bytes.push(source.bytes);
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -1,14 +1,14 @@
-// The benchmark script, scaled down, so that it cannot rot: every step runs and yields sane figures.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The benchmark script (test/bench/run.ts, `npm run bench`), scaled down, so that it cannot rot: every step
+// runs and yields sane figures.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { report, runBench, type BenchResults } from './bench/run.js';
-import { loadSqlite } from './bench/sqlite.js';
+import { removeTempDirs, tempDir } from '../helpers/datasets.js';
+import { report, runBench, type BenchResults } from './run.js';
+import { loadSqlite } from './sqlite.js';
 
 describe('npm run bench (smoke scale)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-smoke-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('bench-smoke');
+  afterAll(removeTempDirs);
   let results: BenchResults;
 
   it('runs every step', async () => {

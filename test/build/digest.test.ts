@@ -1,11 +1,11 @@
-// Digestion edge cases of runtime/chemistry.ts digest(): cleavage rules, missed cleavages, length bounds,
+// Digestion edge cases of build/digest.ts digest(): cleavage rules, missed cleavages, length bounds,
 // undefined residues, duplicates; and a property test against the plain reference digestion.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digest, ENZYMES, type DigestOptions } from '../build/digest.js';
-import { massKey } from '../runtime/model/massKey.js';
-import { peptideMass } from '../runtime/model/chemistry.js';
-import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from './helpers/reference.js';
+import { digest, ENZYMES, type DigestOptions } from '../../build/digest.js';
+import { massKey } from '../../runtime/model/massKey.js';
+import { peptideMass } from '../../runtime/model/chemistry.js';
+import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from '../helpers/reference.js';
 
 interface Emitted {
   sequence: string;

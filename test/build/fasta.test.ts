@@ -3,9 +3,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BuildError, cleanSequence, parseHeader, readFasta, type ProteinRecord, type SkipReason } from '../build/fasta.js';
-import { build, readDataset, removeTempDirs, tempDir, writeFixture, type StoredPeptide } from './helpers/dataset.js';
-import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from './helpers/reference.js';
+import { BuildError, cleanSequence, parseHeader, readFasta, type ProteinRecord, type SkipReason } from '../../build/fasta.js';
+import { build, readDataset, removeTempDirs, tempDir, writeFixture, type StoredPeptide } from '../helpers/datasets.js';
+import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from '../helpers/reference.js';
 
 afterAll(removeTempDirs);
 

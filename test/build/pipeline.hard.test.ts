@@ -1,26 +1,25 @@
-// Build robustness: a corpus of malformed inputs through the CLI (a clear one-line error and a non-zero exit,
-// or a counted skip; a failed build leaves the published dataset byte-identical), and SIGKILL of the CLI at
-// random points of a build: the previous dataset (manifest.json and every file it lists) stays intact and
-// byte-identical and keeps being served right, during and after; the next build succeeds and removes the
-// killed build's temporary folder.
+// Build robustness (build/pipeline.ts through build/cli.ts): a corpus of malformed inputs through the CLI (a
+// clear one-line error and a non-zero exit, or a counted skip; a failed build leaves the published dataset
+// byte-identical), and SIGKILL of the CLI at random points of a build: the previous dataset (manifest.json and
+// every file it lists) stays intact and byte-identical and keeps being served right, during and after; the
+// next build succeeds and removes the killed build's temporary folder.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../runtime/model/format.js';
-import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { REPO, runBuildCli, subsetFasta } from './helpers/hard-datasets.js';
-import { difference, queryArbitrary } from './helpers/hard-fuzz.js';
-import { loadReference, readShardEntries, type RefQuery, type ReferenceData } from './helpers/hard-reference.js';
-import { referenceDigest, REFERENCE_ENZYMES } from './helpers/reference.js';
+import type { Handler } from '../../runtime/api/handler.js';
+import { folderHandler } from '../helpers/api.js';
+import { readManifest, removeTempDirs, runBuildCli, sampleSubset, shardEntries, tempDir } from '../helpers/datasets.js';
+import { REPO } from '../helpers/process.js';
+import { difference, queryArbitrary } from '../helpers/queryFuzz.js';
+import { loadReference, type RefQuery, type ReferenceData } from '../helpers/shardReference.js';
+import { referenceDigest, REFERENCE_ENZYMES } from '../helpers/reference.js';
 
-const work = mkdtempSync(join(tmpdir(), 'dp-hard-build-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+const work = tempDir('hard-build');
+afterAll(removeTempDirs);
 
 /** Every file of a dataset folder except temporary folders, with its bytes. */
 function files(dir: string): Map<string, Buffer> {
@@ -29,8 +28,8 @@ function files(dir: string): Map<string, Buffer> {
 
 /** manifest.json and every file it lists (index pages included), with their bytes. */
 function datasetFiles(dir: string): Map<string, Buffer> {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-  const names = ['manifest.json', ...(manifest.shardIndex?.pages.map((p) => p.file) ?? []), ...readShardEntries(dir, manifest).map((s) => s.file)];
+  const manifest = readManifest(dir);
+  const names = ['manifest.json', ...(manifest.shardIndex?.pages.map((p) => p.file) ?? []), ...shardEntries(dir).map((s) => s.file)];
   return new Map(names.map((f) => [f, readFileSync(join(dir, f))]));
 }
 
@@ -56,7 +55,7 @@ describe('malformed input through the CLI', () => {
     mkdirSync(corpus);
     // A previous dataset in the output folder: a failed build must leave it as it was.
     published = join(work, 'published');
-    const run = await runBuildCli(['--input', subsetFasta(200), '--out', published]);
+    const run = await runBuildCli(['--input', sampleSubset(200), '--out', published]);
     expect(run.code, run.stderr).toBe(0);
     before = files(published);
   });
@@ -71,7 +70,7 @@ describe('malformed input through the CLI', () => {
   it.each([
     ['a binary file', () => write('random.bin', randomBytes(64 * 1024)), /random\.bin: not a FASTA file/],
     ['a FASTA header, then binary', () => write('header-binary.fasta', Buffer.concat([Buffer.from('>sp|P1|X\n'), Buffer.from([0, 1, 2, 0, 255, 10, 0])])), /not a FASTA file \(binary content\)/],
-    ['a truncated gzip', () => write('cut.fasta.gz', ((gz: Buffer) => gz.subarray(0, gz.length >> 1))(gzipSync(readFileSync(subsetFasta(200))))), /cut\.fasta\.gz: truncated or corrupt gzip/],
+    ['a truncated gzip', () => write('cut.fasta.gz', ((gz: Buffer) => gz.subarray(0, gz.length >> 1))(gzipSync(readFileSync(sampleSubset(200))))), /cut\.fasta\.gz: truncated or corrupt gzip/],
     ['a gzip of binary data', () => write('binary.fasta.gz', gzipSync(randomBytes(10_000))), /binary\.fasta\.gz: not a FASTA file/],
     ['an empty file', () => write('empty.fasta', ''), /empty\.fasta: not a FASTA file \(no '>' header line\)/],
     ['blank lines only', () => write('blank.fasta', '\n\n  \n'), /not a FASTA file \(no '>' header line\)/],
@@ -90,7 +89,7 @@ describe('malformed input through the CLI', () => {
     const out = join(work, 'skip');
     const run = await runBuildCli(['--input', write('among.fasta', `${good}>sp|P00002|EMPTY OX=1\n\n${good.replace('P00001', 'P00003')}`), '--out', out]);
     expect(run.code, run.stderr).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = readManifest(out);
     expect(manifest.totals).toMatchObject({ proteins: 2, accessions: 2, skippedRecords: { noAccession: 0, noSequence: 1, invalidCharacters: 0 } });
   });
 
@@ -99,7 +98,7 @@ describe('malformed input through the CLI', () => {
     const run = await runBuildCli(['--input', write('dup.fasta', `${good}${good.replace('MKWV', 'MAAAKPEPTIDEKR')}`), '--out', out]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/warning: 1 accessions appear more than once, merged \(e\.g\. P00001\)/);
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = readManifest(out);
     expect(manifest.totals).toMatchObject({ proteins: 2, accessions: 1, duplicateAccessions: 1 });
     const ref = loadReference(out);
     expect(ref.problems).toEqual([]);
@@ -139,8 +138,8 @@ describe('SIGKILL at random points of a build', () => {
   let queriesA: RefQuery[];
   let queriesB: RefQuery[];
   let buildSeconds: number;
-  const inputA = () => subsetFasta(300);
-  const inputB = () => subsetFasta(4000);
+  const inputA = () => sampleSubset(300);
+  const inputB = () => sampleSubset(4000);
 
   beforeAll(async () => {
     cleanA = join(work, 'clean-a');
@@ -172,7 +171,7 @@ describe('SIGKILL at random points of a build', () => {
       const delay = 0.2 + ((buildSeconds - 0.2) * (run + Math.random())) / RUNS;
       expectSameFiles(datasetFiles(out), filesA, `run ${run}: before`);
       // A reader that opened the dataset before the build keeps being answered right all along.
-      const reader = createHandler(datasetOnce(() => new FileSource(out)));
+      const reader = folderHandler(out);
       await expectServes(reader, refA, queriesA.slice(0, 5), `run ${run}: reader before`);
       const child = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--input', inputB(), '--out', out], { cwd: REPO, stdio: 'ignore' });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -192,7 +191,7 @@ describe('SIGKILL at random points of a build', () => {
       // The manifest names exactly one complete dataset, byte-identical to its clean build.
       expectSameFiles(datasetFiles(out), isB ? filesB : filesA, `run ${run} after kill at ${delay.toFixed(2)} s`);
       await expectServes(reader, refA, queriesA.slice(5, 15), `run ${run}: reader after`);
-      await expectServes(createHandler(datasetOnce(() => new FileSource(out))), isB ? refB : refA, (isB ? queriesB : queriesA).slice(0, 15), `run ${run}: new reader`);
+      await expectServes(folderHandler(out), isB ? refB : refA, (isB ? queriesB : queriesA).slice(0, 15), `run ${run}: new reader`);
       // The next build succeeds and removes the killed build's temporary folder; back to A for the next run.
       const next = await runBuildCli(['--input', inputA(), '--out', out]);
       expect(next.code, next.stderr).toBe(0);
@@ -204,7 +203,7 @@ describe('SIGKILL at random points of a build', () => {
     expect(last.code, last.stderr).toBe(0);
     expectSameFiles(datasetFiles(out), filesB, 'final build');
     expect(readdirSync(out).filter((f) => f.startsWith('.build-'))).toEqual([]);
-    await expectServes(createHandler(datasetOnce(() => new FileSource(out))), refB, queriesB, 'final');
+    await expectServes(folderHandler(out), refB, queriesB, 'final');
     console.log(`kill runs (build of B takes ${buildSeconds.toFixed(1)} s):\n  ${outcomes.join('\n  ')}`);
     expect(staleSeen, 'some kills left a temporary folder for the next build to remove').toBeGreaterThan(0);
   }, 600_000);

@@ -1,19 +1,17 @@
-// The bundled UniProt sample, built with worker threads, checked entry by entry against an independent
-// brute-force digestion (test/helpers/reference.ts: its own FASTA parsing, residue table, trypsin rule and
-// BigInt masses); the shard index and every shard file against the manifest; the shards read by a second
-// msgpack implementation; and a second, in-process build byte-identical to the first.
+// The build pipeline (build/pipeline.ts) on the bundled UniProt sample, built with worker threads, checked
+// entry by entry against an independent brute-force digestion (test/helpers/reference.ts: its own FASTA
+// parsing, residue table, trypsin rule and exact integer masses); the shard index and every shard file against
+// the manifest; the shards read by a second msgpack implementation; and a second, in-process build
+// byte-identical to the first.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { decode, ExtData } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tilingViolation, type Manifest } from '../runtime/model/format.js';
-import { build, readDataset, removeTempDirs, shardEntries, snapshot, tempDir, type ReadBack } from './helpers/dataset.js';
-import { referenceDataset, referenceFasta, type ReferencePeptide, type ReferenceProtein } from './helpers/reference.js';
+import { tilingViolation, type Manifest } from '../../runtime/model/format.js';
+import { build, readDataset, removeTempDirs, SAMPLE_FASTA, shardEntries, snapshot, tempDir, type ReadBack } from '../helpers/datasets.js';
+import { referenceDataset, referenceFasta, type ReferencePeptide, type ReferenceProtein } from '../helpers/reference.js';
 
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const SAMPLE = join(REPO, 'data/uniprot-sample.fasta.gz');
 /** Published in data/README.md. */
 const SAMPLE_SHA256 = '2f0e9086229537a246140d17e3bd0e0430b889ae7f868d95c57a82a9a29f97dd';
 
@@ -25,16 +23,16 @@ let reference: Map<string, ReferencePeptide>;
 
 beforeAll(async () => {
   out = join(tempDir('sample'), 'out');
-  manifest = await build([SAMPLE], out, { threads: 2 });
+  manifest = await build([SAMPLE_FASTA], out, { threads: 2 });
   dataset = readDataset(out, { peptides: false });
-  proteins = referenceFasta(readFileSync(SAMPLE));
+  proteins = referenceFasta(readFileSync(SAMPLE_FASTA));
   reference = referenceDataset(proteins, 'trypsin', 2, 6, 50);
 }, 120_000);
 afterAll(removeTempDirs);
 
 describe('the bundled sample', () => {
   it('is the file data/README.md describes (read by the reference parser)', () => {
-    expect(createHash('sha256').update(readFileSync(SAMPLE)).digest('hex')).toBe(SAMPLE_SHA256);
+    expect(createHash('sha256').update(readFileSync(SAMPLE_FASTA)).digest('hex')).toBe(SAMPLE_SHA256);
     expect(proteins).toHaveLength(17_602);
     expect(proteins.reduce((sum, p) => sum + p.sequence.length, 0)).toBe(7_952_236);
     expect(new Set(proteins.map((p) => p.taxId)).size).toBe(5_693);
@@ -47,7 +45,7 @@ describe('the bundled sample', () => {
 
   it('manifest: defaults, source, totals', () => {
     expect(manifest.parameters).toEqual({ enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes: 256 * 1024 });
-    expect(manifest.sources).toEqual([{ file: 'uniprot-sample.fasta.gz', bytes: readFileSync(SAMPLE).length, sha256: SAMPLE_SHA256 }]);
+    expect(manifest.sources).toEqual([{ file: 'uniprot-sample.fasta.gz', bytes: readFileSync(SAMPLE_FASTA).length, sha256: SAMPLE_SHA256 }]);
     expect(manifest.totals).toMatchObject({
       proteins: 17_602,
       accessions: new Set(proteins.map((p) => p.accession)).size,
@@ -137,7 +135,7 @@ describe('brute-force reference', () => {
 
 describe('shard index and shard files', () => {
   it('the shards tile the mass line', () => {
-    const entries = shardEntries(manifest, out);
+    const entries = shardEntries(out);
     expect(entries.length).toBeGreaterThan(100);
     expect(entries).toHaveLength(manifest.totals.shards);
     expect(tilingViolation(entries)).toBeNull();
@@ -233,7 +231,7 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
     return { values, offending };
   };
 
-  it('decodes every shard to the same columns as runtime/format.ts decodeShard', () => {
+  it('decodes every shard to the same columns as runtime/model/shardCodec.ts decodeShard', () => {
     for (const { entry, bytes, shard } of dataset.shards) {
       const raw = decode(new Uint8Array(bytes)) as Record<string, unknown>; // a plain Uint8Array in, so bins come out as plain Uint8Arrays
       expect(Object.getPrototypeOf(raw)).toBe(Object.prototype);
@@ -276,7 +274,7 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
 describe('determinism', () => {
   it('an in-process build (threads: 0) is byte-identical to the worker-thread build', async () => {
     const again = join(tempDir('sample-again'), 'out');
-    await build([SAMPLE], again, { threads: 0 });
+    await build([SAMPLE_FASTA], again, { threads: 0 });
     const first = snapshot(out);
     const second = snapshot(again);
     expect([...second.keys()]).toEqual([...first.keys()]);

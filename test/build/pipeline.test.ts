@@ -1,34 +1,20 @@
-// The build pipeline on small inputs: digest parameters end to end, shard cutting and the tiling invariant,
-// atomic publication (a failed build leaves the previous dataset byte-identical), and the command line.
-import { spawn } from 'node:child_process';
+// The build pipeline (build/pipeline.ts) on small inputs: digest parameters end to end, shard cutting and the
+// tiling invariant, atomic publication (a failed build leaves the previous dataset byte-identical), and the
+// command line (build/cli.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuildError } from '../build/fasta.js';
-import { tilingViolation, type IndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
-import { build, readDataset, removeTempDirs, snapshot, tempDir, writeFixture } from './helpers/dataset.js';
-import { referenceDataset, referenceFasta } from './helpers/reference.js';
-
-const REPO = fileURLToPath(new URL('..', import.meta.url));
-const SAMPLE = join(REPO, 'data/uniprot-sample.fasta.gz');
-
-let sample: { text: string; starts: number[] } | undefined;
-
-/** Records from..from+n-1 of the bundled sample, as FASTA text. */
-function sampleSlice(n: number, from = 0): string {
-  if (!sample) {
-    const text = gunzipSync(readFileSync(SAMPLE)).toString('latin1');
-    sample = { text, starts: [...text.matchAll(/^>/gm)].map((m) => m.index!) };
-  }
-  return sample.text.slice(sample.starts[from], sample.starts[from + n]);
-}
+import { BuildError } from '../../build/fasta.js';
+import { tilingViolation, type IndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
+import { build, readDataset, removeTempDirs, SAMPLE_FASTA, sampleRecords, snapshot, tempDir, writeFixture } from '../helpers/datasets.js';
+import { runTsx } from '../helpers/process.js';
+import { referenceDataset, referenceFasta } from '../helpers/reference.js';
 
 let slice: string;
 beforeAll(() => {
-  slice = sampleSlice(150);
+  slice = sampleRecords(150);
 });
 afterAll(removeTempDirs);
 
@@ -116,7 +102,7 @@ describe('digest parameters end to end (150 proteins of the sample)', () => {
 describe('shard cutting', () => {
   it('never splits a mass group; tiny shards hold one group each and the same data', async () => {
     const dir = tempDir('cut');
-    const input = writeFixture(dir, 'slice.fasta', sampleSlice(8));
+    const input = writeFixture(dir, 'slice.fasta', sampleRecords(8));
     const big = readDataset((await build([input], join(dir, 'big')), join(dir, 'big')));
     const tiny = readDataset((await build([input], join(dir, 'tiny'), { shardBytes: 1 }), join(dir, 'tiny')));
     expect(big.shards).toHaveLength(1);
@@ -134,7 +120,7 @@ describe('shard cutting', () => {
 
   it('past 2,048 shards the manifest lists index pages that concatenate to the shard list', async () => {
     const dir = tempDir('pages');
-    const input = writeFixture(dir, 'slice.fasta', sampleSlice(20));
+    const input = writeFixture(dir, 'slice.fasta', sampleRecords(20));
     const flat = readDataset((await build([input], join(dir, 'flat')), join(dir, 'flat')));
     const out = join(dir, 'paged');
     const manifest = await build([input], out, { shardBytes: 1 });
@@ -223,7 +209,7 @@ describe('publication', () => {
     const out = join(dir, 'out');
     mkdirSync(join(out, '.build-999999999-abc', 'partitions'), { recursive: true });
     writeFileSync(join(out, '.build-999999999-abc', 'partitions', 'w0-1.bin'), 'x');
-    await build([writeFixture(dir, 'a.fasta', sampleSlice(5))], out);
+    await build([writeFixture(dir, 'a.fasta', sampleRecords(5))], out);
     expect(readdirSync(out).filter((f) => f.startsWith('.build-'))).toEqual([]);
   });
 
@@ -231,33 +217,23 @@ describe('publication', () => {
     const dir = tempDir('generations');
     const out = join(dir, 'out');
     const shardsOf = () => (JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest).shards!.map((s) => s.file);
-    await build([writeFixture(dir, 'a.fasta', sampleSlice(20, 0))], out, { shardBytes: 20_000 });
+    await build([writeFixture(dir, 'a.fasta', sampleRecords(20, 0))], out, { shardBytes: 20_000 });
     const a = shardsOf();
-    await build([writeFixture(dir, 'b.fasta', sampleSlice(20, 20))], out, { shardBytes: 20_000 });
+    await build([writeFixture(dir, 'b.fasta', sampleRecords(20, 20))], out, { shardBytes: 20_000 });
     const b = shardsOf();
-    await build([writeFixture(dir, 'c.fasta', sampleSlice(20, 40))], out, { shardBytes: 20_000 });
+    await build([writeFixture(dir, 'c.fasta', sampleRecords(20, 40))], out, { shardBytes: 20_000 });
     const c = shardsOf();
     expect(new Set([...a, ...b]).size).toBe(a.length + b.length);
     const onDisk = readdirSync(out).filter((f) => f.endsWith('.msgpack')).sort();
     expect(onDisk).toEqual([...new Set([...b, ...c])].sort());
     // The published dataset is C's, complete.
     const { peptides } = readDataset(out);
-    expect(peptides).toEqual(referenceDataset(referenceFasta(Buffer.from(sampleSlice(20, 40), 'latin1')), 'trypsin', 2, 6, 50));
+    expect(peptides).toEqual(referenceDataset(referenceFasta(Buffer.from(sampleRecords(20, 40), 'latin1')), 'trypsin', 2, 6, 50));
   });
 });
 
 describe('command line', () => {
-  /** Runs the build CLI through the tsx binary (what `npx tsx` runs, without npm's own stderr notices). */
-  const cli = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(join(REPO, 'node_modules/.bin/tsx'), ['build/cli.ts', ...args], { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
-      child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const cli = (args: string[]) => runTsx(['build/cli.ts', ...args]);
 
   const failsWithOneLine = async (args: string[], message: RegExp) => {
     const { code, stdout, stderr } = await cli(args);
@@ -274,7 +250,7 @@ describe('command line', () => {
 
   it('a bad flag: non-zero exit, one line on stderr', async () => {
     const dir = tempDir('cli-flag');
-    await failsWithOneLine(['--bogus', '--input', SAMPLE, '--out', join(dir, 'out')], /--bogus/);
+    await failsWithOneLine(['--bogus', '--input', SAMPLE_FASTA, '--out', join(dir, 'out')], /--bogus/);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
@@ -292,7 +268,7 @@ describe('command line', () => {
 
   it('a bad number and an unknown enzyme: non-zero exit, one line on stderr', async () => {
     const dir = tempDir('cli-values');
-    const input = writeFixture(dir, 'a.fasta', sampleSlice(3));
+    const input = writeFixture(dir, 'a.fasta', sampleRecords(3));
     await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--missed-cleavages', 'two'], /missed-cleavages/);
     await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--enzyme', 'pepsin'], /pepsin/);
     await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--max-length', '3'], /max-length/);

@@ -2,15 +2,13 @@
 // from the bundled sample: the release is recorded and the dataset answers queries; a checksum mismatch (or
 // a failed download) aborts with one line and a non-zero exit, leaving the published dataset byte-identical.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest } from '../runtime/model/format.js';
-import { createHandler, datasetOnce } from '../runtime/api/handler.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { listen, REPO, runTsx, staticFiles } from './helpers/process.js';
+import { call, folderHandler, listen } from '../helpers/api.js';
+import { readManifest, removeTempDirs, sampleRecords, snapshot, tempDir } from '../helpers/datasets.js';
+import { runTsx, staticFiles } from '../helpers/process.js';
 
 const RECORDS = 40;
 const LAST_MODIFIED = 'Wed, 05 Feb 2025 10:00:00 GMT';
@@ -23,43 +21,27 @@ let fasta: Buffer;
 let sha256: string;
 let accessions: string[];
 
-/** Every file below `root` with its bytes (relative paths, sorted). */
-function snapshot(root: string): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (rel: string) => {
-    for (const name of readdirSync(join(root, rel)).sort()) {
-      const path = rel ? `${rel}/${name}` : name;
-      if (statSync(join(root, path)).isDirectory()) walk(path);
-      else files.set(path, createHash('sha256').update(readFileSync(join(root, path))).digest('hex'));
-    }
-  };
-  walk('');
-  return files;
-}
-
 const release = (args: string[]) => runTsx(['build/release.ts', '--threads', '0', ...args], { RELEASE_SHA256: '', RELEASE_URL: '', RELEASE_UNVERIFIED: '' });
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dp-test-release-'));
+  dir = tempDir('release');
   served = join(dir, 'served');
   mkdirSync(served);
   // The first RECORDS records of the bundled sample, as a release file.
-  const text = gunzipSync(readFileSync(join(REPO, 'data/uniprot-sample.fasta.gz'))).toString('latin1');
-  const starts = [...text.matchAll(/^>/gm)].map((m) => m.index!);
-  const cut = text.slice(0, starts[RECORDS]);
+  const cut = sampleRecords(RECORDS);
   accessions = [...cut.matchAll(/^>\w+\|([^|]+)\|/gm)].map((m) => m[1]);
   expect(accessions).toHaveLength(RECORDS);
   fasta = gzipSync(Buffer.from(cut, 'latin1'));
   sha256 = createHash('sha256').update(fasta).digest('hex');
   writeFileSync(join(served, 'uniprot_sprot.fasta.gz'), fasta);
   const server = await listen(staticFiles(served, '/release/', { 'Last-Modified': LAST_MODIFIED }));
-  base = `${server.url}/release/`;
+  base = `${server.base}/release/`;
   close = server.close;
 });
 
 afterAll(async () => {
   await close?.();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  removeTempDirs();
 });
 
 describe('build:release', () => {
@@ -69,7 +51,7 @@ describe('build:release', () => {
     const before = Date.now();
     const run = await release(['--url', url, '--sha256', sha256.toUpperCase(), '--out', out, '--name', '2099_01', '--date', '01-Jan-2099']);
     expect(run.code, run.stderr).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = readManifest(out);
     expect(manifest.release).toEqual({
       url,
       sha256,
@@ -86,10 +68,9 @@ describe('build:release', () => {
     expect(manifest.totals.proteins).toBe(RECORDS);
 
     // Queryable: every mass group of the dataset, from the accessions of the release only.
-    const handler = createHandler(datasetOnce(() => new FileSource(out)));
-    const response = await handler(new Request('http://localhost/search-taxonomy.php?mass1=0&mass2=100000&pageSize=1000'));
-    expect(response.status).toBe(200);
-    const body = (await response.json()) as { totalResult: number; result: Record<string, { accsTax: { acc: string }[] }[]>[] };
+    const got = await call(folderHandler(out), '/search-taxonomy.php?mass1=0&mass2=100000&pageSize=1000');
+    expect(got.status).toBe(200);
+    const body = got.body as { totalResult: number; result: Record<string, { accsTax: { acc: string }[] }[]>[] };
     expect(body.totalResult).toBe(manifest.totals.massGroups);
     expect(body.totalResult).toBeGreaterThan(100);
     const found = new Set(body.result.flatMap((g) => Object.values(g)[0].flatMap((e) => e.accsTax.map((a) => a.acc))));
@@ -135,7 +116,7 @@ describe('build:release', () => {
     const out = join(dir, 'unverified');
     const run = await release(['--url', `${base}uniprot_sprot.fasta.gz`, '--unverified', '--out', out]);
     expect(run.code, run.stderr).toBe(0);
-    const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+    const manifest = readManifest(out);
     expect(manifest.release).toMatchObject({ sha256, verified: 'false' });
   });
 });

@@ -1,11 +1,15 @@
-// Helpers for the runtime tests: call the API handler, wrap a ShardSource to count what it reads, serve a
-// listener on loopback, and check the answer envelope.
-import { createServer, type RequestListener, type Server } from 'node:http';
+// Helpers for the API tests: call the Fetch handler (or fetch a real server), the handler over a folder,
+// a ShardSource that counts what it reads, a listener on loopback and raw HTTP requests to it, and the checks
+// of an answer's envelope, headers and error body.
+import { createServer, request, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { createHandler, datasetOnce, type Handler } from '../../runtime/api/handler.js';
+import type { DatasetOptions } from '../../runtime/core/dataset.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
-import { type ShardSource } from '../../runtime/core/source.js';
+import { CountingSource } from './countingSource.js';
+
+export { CountingSource };
 
 export const ORIGIN = 'http://api.test';
 
@@ -32,32 +36,16 @@ export async function fetchGot(url: string, init: RequestInit = {}): Promise<Got
   return { status: response.status, headers: response.headers, text, body: text === '' ? undefined : JSON.parse(text) };
 }
 
-/** The API over a local dataset folder. */
-export function folderHandler(dir: string): Handler {
-  return createHandler(datasetOnce(() => new FileSource(dir)));
+/** The API over a local dataset folder (`options`: the dataset's, e.g. its decoded-shard cache budget). */
+export function folderHandler(dir: string, options: DatasetOptions = {}): Handler {
+  return createHandler(datasetOnce(() => new FileSource(dir), options));
 }
 
-/** A ShardSource that records every file read through it. */
-export class CountingSource implements ShardSource {
-  readonly reads: string[] = [];
-  readonly description: string;
-
-  constructor(private inner: ShardSource) {
-    this.description = `counting ${inner.description}`;
-  }
-
-  get(file: string): Promise<Uint8Array> {
-    this.reads.push(file);
-    return this.inner.get(file);
-  }
-
-  get shardReads(): string[] {
-    return this.reads.filter((f) => f.endsWith('.msgpack'));
-  }
-
-  get indexReads(): string[] {
-    return this.reads.filter((f) => f.startsWith('index-'));
-  }
+/** Answers `path` over a fresh dataset in `dir` (empty cache), through a CountingSource: the answer and what was read. */
+export async function countedCall(dir: string, path: string): Promise<{ got: Got; source: CountingSource }> {
+  const source = new CountingSource(new FileSource(dir));
+  const got = await call(createHandler(datasetOnce(() => source)), path);
+  return { got, source };
 }
 
 /** Serves `listener` on an ephemeral loopback port. */
@@ -74,6 +62,23 @@ export async function listen(listener: RequestListener): Promise<{ server: Serve
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Sends `path` to a server byte for byte, with http.request (no client normalizes the path); returns the
+ * status, headers and body text.
+ */
+export function rawRequest(base: string, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 export const ENVELOPE_KEYS = ['totalResult', 'memory', 'duration', 'page', 'pageSize', 'result'];
@@ -96,6 +101,15 @@ export function expectEnvelope(body: unknown): void {
 export function stable(body: Record<string, unknown>): Record<string, unknown> {
   const { memory: _m, duration: _d, ...rest } = body;
   return rest;
+}
+
+/** An answer's body text with the fields that vary between runs (memory, duration) blanked. */
+export const stableText = (text: string) => text.replace(/"memory":"[^"]*","duration":"[^"]*"/, '"memory":"-","duration":"-"');
+
+/** The headers of every API answer (a Got or a Response): JSON, readable from any origin. */
+export function expectJsonHeaders(got: { headers: Headers }): void {
+  expect(got.headers.get('content-type')).toBe('application/json');
+  expect(got.headers.get('access-control-allow-origin')).toBe('*');
 }
 
 /** Checks an error answer: JSON {"error": string} only, no stack trace, no file paths. */

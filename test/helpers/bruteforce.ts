@@ -1,62 +1,20 @@
 // A brute-force answer to the API, computed straight from FASTA bytes. Deliberately plain and independent: it
-// imports nothing from build/ or runtime/ (own gunzip call, header parsing, residue masses, trypsin rule,
-// exact BigInt masses, half-up rounding, Java-style key text), so it cannot share a bug with them.
+// imports nothing from build/ or runtime/ (own gunzip call and header parsing; residue masses, trypsin rule,
+// exact integer masses, half-up rounding and Java-style key text from the reference chemistry in
+// reference.ts), so it cannot share a bug with them.
 import { gunzipSync } from 'node:zlib';
+import { decimalToUnits, REFERENCE_ENZYMES, REFERENCE_WATER, referenceKey, referenceKeyText, referencePeptideKey, referencePieces, referenceUnits } from './reference.js';
 
-/** Monoisotopic residue masses in Da (exact decimal text); J is I/L. B, X and Z have none. */
-const RESIDUES: Record<string, string> = {
-  G: '57.02146372', A: '71.03711378', S: '87.03202840', P: '97.05276385', V: '99.06841391',
-  T: '101.04767847', C: '103.00918478', L: '113.08406398', I: '113.08406398', J: '113.08406398',
-  N: '114.04292744', D: '115.02694302', Q: '128.05857751', K: '128.09496301', E: '129.04259309',
-  M: '131.04048491', H: '137.05891186', F: '147.06841391', R: '156.10111102', Y: '163.06332853',
-  W: '186.07931295', U: '150.95363508', O: '237.14772686',
-};
-const WATER = '18.0105646837';
+const WATER_UNITS = Number(decimalToUnits(REFERENCE_WATER));
 
-/** Decimal text → integer count of 1e-10 Da (exact: parsed with BigInt, well inside 2^53). */
-function units(text: string): number {
-  const [whole, fraction] = text.split('.');
-  const exact = BigInt(whole) * 10n ** 10n + BigInt(fraction.padEnd(10, '0'));
-  if (exact > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`mass ${text} is too large`);
-  return Number(exact);
-}
-
-const RESIDUE_UNITS = new Map<string, number>(Object.entries(RESIDUES).map(([r, m]) => [r, units(m)]));
-const WATER_UNITS = units(WATER);
-
-/**
- * Mass of residues in 1e-10 Da (no water); null when a residue has no defined mass. Sums of integers stay
- * exact: a 1,000-residue sequence is below 2.4e15 units, under 2^53.
- */
+/** Mass of residues in 1e-10 Da (no water); null when a residue has no defined mass. */
 function residueUnits(sequence: string): number | null {
-  let total = 0;
-  for (const residue of sequence) {
-    const u = RESIDUE_UNITS.get(residue);
-    if (u === undefined) return null;
-    total += u;
-  }
-  if (!Number.isSafeInteger(total)) throw new Error('mass beyond exact integers');
-  return total;
+  const units = referenceUnits(sequence);
+  return units === null ? null : units - WATER_UNITS;
 }
 
-/** Mass (1e-10 Da units, water included) rounded half-up to a key (count of 0.0001 Da), on integers. */
-function keyOfUnits(total: number): number {
-  const withWater = total + WATER_UNITS;
-  const remainder = withWater % 1_000_000;
-  return (withWater - remainder) / 1_000_000 + (remainder >= 500_000 ? 1 : 0);
-}
-
-/** Key of a sequence's mass with water; null when a residue has no mass. */
-export function bruteKey(sequence: string): number | null {
-  const total = residueUnits(sequence);
-  return total === null ? null : keyOfUnits(total);
-}
-
-/** A key as Java's Double.toString writes key/10^4 (JS shortest round-trip text, plus ".0" for integers). */
-export function bruteKeyText(key: number): string {
-  const text = String(key / 10_000);
-  return text.includes('.') ? text : `${text}.0`;
-}
+/** Mass (1e-10 Da units, water not included) rounded half-up to a key (count of 0.0001 Da). */
+const keyOfUnits = (total: number): number => referenceKey(total + WATER_UNITS);
 
 interface Protein {
   accession: string;
@@ -92,20 +50,6 @@ function* records(text: string): Generator<{ accession: string; taxId: number; s
   }
   const r = emit();
   if (r) yield r;
-}
-
-/** Pieces of a protein cut by trypsin: after K or R, unless P follows. */
-function trypsinPieces(protein: string): string[] {
-  const pieces: string[] = [];
-  let start = 0;
-  for (let i = 0; i < protein.length - 1; i++) {
-    if ((protein[i] === 'K' || protein[i] === 'R') && protein[i + 1] !== 'P') {
-      pieces.push(protein.slice(start, i + 1));
-      start = i + 1;
-    }
-  }
-  if (start < protein.length) pieces.push(protein.slice(start));
-  return pieces;
 }
 
 export interface BruteEntry {
@@ -181,7 +125,7 @@ export class BruteForce {
       this.proteins.push({ accession: record.accession, taxId: record.taxId });
       // The first record of an accession gives its taxId.
       if (!this.taxIdOf.has(record.accession)) this.taxIdOf.set(record.accession, record.taxId);
-      const pieces = trypsinPieces(record.sequence);
+      const pieces = referencePieces(record.sequence, REFERENCE_ENZYMES.trypsin);
       const pieceUnits = pieces.map(residueUnits);
       for (let i = 0; i < pieces.length; i++) {
         let peptide = '';
@@ -258,7 +202,7 @@ export class BruteForce {
 
   /** Accessions of a peptide, ascending and unique (empty when it is not in the data). */
   accessionsOf(sequence: string): string[] {
-    const key = bruteKey(sequence);
+    const key = referencePeptideKey(sequence);
     const g = key === null ? -1 : this.groupIndex(key);
     if (g < 0) return [];
     for (let p = this.groupStarts[g]; p < this.groupStarts[g + 1]; p++) {
@@ -297,7 +241,7 @@ export class BruteForce {
       const acc = this.accessionsOf(seq);
       return shape === 'acc' ? { seq, acc } : { seq, accsTax: acc.map((a) => ({ acc: a, taxId: this.taxIdOfAccession(a) })) };
     });
-    return { [bruteKeyText(key)]: entries } as BruteGroup;
+    return { [referenceKeyText(key)]: entries } as BruteGroup;
   }
 
   /** The envelope fields (less memory and duration) the API must answer for a key range and page. */
@@ -307,22 +251,3 @@ export class BruteForce {
     return { totalResult: keys.length, page, pageSize, result: keys.slice(from, from + pageSize).map((k) => this.group(k, shape)) };
   }
 }
-
-/**
- * Key bounds of a decimal mass text (plain digits, optional fraction), exactly: ceilKey = smallest key whose
- * mass is >= the text, floorKey = largest key whose mass is <= it.
- */
-export function bruteBounds(text: string): { ceilKey: number; floorKey: number } {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) throw new Error(`bruteBounds: ${text}`);
-  const fraction = match[2] ?? '';
-  const scale = 10n ** BigInt(Math.max(fraction.length, 4));
-  const value = BigInt(match[1] + fraction.padEnd(Math.max(fraction.length, 4), '0')); // mass * scale
-  const perKey = scale / 10_000n;
-  const floor = value / perKey;
-  const ceil = value % perKey === 0n ? floor : floor + 1n;
-  return { ceilKey: Number(ceil), floorKey: Number(floor) };
-}
-
-/** Seeded PRNG for test inputs (randomness only; nothing of the reference depends on project code). */
-export { prng } from '../bench/synthetic.js';

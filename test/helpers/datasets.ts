@@ -1,88 +1,278 @@
-// Datasets for the runtime tests, built once per test file (vitest isolates each file's modules): the bundled
-// sample at a given shard size, the sample's first N records, and small FASTA fixtures. Every build goes to a
-// fresh folder under the OS temp dir; each file removes them in afterAll(removeTempDirs).
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Datasets for the tests, and reading one back. Two kinds of build:
+// - in process, into a fresh folder under the OS temp dir that the test file owns (fixtures, the sample's
+//   first N records at a given shard size): built once per test file (vitest isolates each file's modules),
+//   removed in afterAll(removeTempDirs);
+// - through the build CLI (a child process, as `npm run build:shards` runs it), cached under the OS temp dir
+//   across test files, runs and the reliability scripts (the bundled sample, many small shards): shared and
+//   read-only, so copy one before altering it. The cache key hashes the input bytes, the build options and
+//   every source file of build/ and runtime/model/, so a change to the builder or the format rebuilds; a
+//   build goes to a staging folder renamed into place at the end, so concurrent test files never see a
+//   half-built entry.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
-import { buildDataset, DEFAULT_SHARD_BYTES } from '../../build/pipeline.js';
-import type { IndexPage, Manifest, ShardEntry } from '../../runtime/model/format.js';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../build/pipeline.js';
+import { decodeShard } from '../../runtime/model/shardCodec.js';
+import type { IndexPage, Manifest, Shard, ShardEntry } from '../../runtime/model/format.js';
+import { REPO, runTsx, type Run } from './process.js';
 
-export const SAMPLE_FASTA = fileURLToPath(new URL('../../data/uniprot-sample.fasta.gz', import.meta.url));
+export const SAMPLE_FASTA = join(REPO, 'data/uniprot-sample.fasta.gz');
 export { DEFAULT_SHARD_BYTES };
+export const CACHE_ROOT = join(tmpdir(), 'dp-hard-cache');
+
+// ---------------------------------------------------------------------------------------------------------
+// Temporary folders and fixture files
 
 const made: string[] = [];
 const builds = new Map<string, Promise<string>>();
-const subsets = new Map<number, string>();
 
-/** A fresh folder under the OS temp dir, removed by removeTempDirs. */
+/** A fresh folder under the OS temp dir (never in the repo); removed by removeTempDirs(). */
 export function tempDir(label: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `dp-runtime-${label}-`));
+  const dir = mkdtempSync(join(tmpdir(), `dp-test-${label}-`));
   made.push(dir);
   return dir;
 }
 
-/** Removes every folder made here (and forgets the builds in them). */
+/** Removes every folder made here (and forgets the in-process builds in them). */
 export function removeTempDirs(): void {
   builds.clear();
-  subsets.clear();
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-/** Builds `inputs` (default digest: trypsin, 2 missed cleavages, 6..50) once per process; resolves to the folder. */
+/** Writes `text` (or bytes) to dir/name, gzipped when `gzip` is set; returns the path. */
+export function writeFixture(dir: string, name: string, content: string | Uint8Array, gzip = false): string {
+  const path = join(dir, name);
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'latin1') : content;
+  writeFileSync(path, gzip ? gzipSync(bytes) : bytes);
+  return path;
+}
+
+let sample: { text: string; starts: number[] } | undefined;
+
+/** Records from..from+count-1 of the bundled sample, as FASTA text (fewer if the sample ends first). */
+export function sampleRecords(count: number, from = 0): string {
+  if (!sample) {
+    const text = gunzipSync(readFileSync(SAMPLE_FASTA)).toString('latin1');
+    sample = { text, starts: [...text.matchAll(/^>/gm)].map((m) => m.index!) };
+  }
+  return sample.text.slice(sample.starts[from], sample.starts[from + count]);
+}
+
+/** A plain FASTA file holding the first `records` records of the bundled sample (a stable path in the cache). */
+export function sampleSubset(records: number): string {
+  const path = join(CACHE_ROOT, `subset-${records}.fasta`);
+  if (existsSync(path)) return path;
+  mkdirSync(CACHE_ROOT, { recursive: true });
+  const staged = `${path}.${process.pid}.tmp`;
+  writeFileSync(staged, sampleRecords(records), 'latin1');
+  renameSync(staged, path);
+  return path;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// In-process builds into folders of this test file
+
+/** buildDataset with the default digest parameters (trypsin, 2 missed cleavages, 6..50), in process, silent, unless overridden. */
+export function build(inputs: string[], out: string, overrides: Partial<BuildOptions> = {}): Promise<Manifest> {
+  return buildDataset({
+    inputs,
+    out,
+    enzyme: 'trypsin',
+    missedCleavages: 2,
+    minLength: 6,
+    maxLength: 50,
+    shardBytes: DEFAULT_SHARD_BYTES,
+    threads: 0,
+    ...overrides,
+  });
+}
+
+/** Builds `inputs` with the default digest once per test file into a fresh folder; resolves to the folder. */
 export function buildOnce(label: string, inputs: string[], shardBytes: number): Promise<string> {
   const id = JSON.stringify([inputs, shardBytes]);
-  let build = builds.get(id);
-  if (!build) {
+  let building = builds.get(id);
+  if (!building) {
     const out = join(tempDir(label), 'shards');
-    build = buildDataset({ inputs, out, enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes, threads: 0 }).then(() => out);
-    builds.set(id, build);
+    building = build(inputs, out, { shardBytes }).then(() => out);
+    builds.set(id, building);
   }
-  return build;
+  return building;
 }
 
-/** The bundled sample (data/uniprot-sample.fasta.gz) built with `shardBytes`. */
-export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string> {
-  return buildOnce('bundled', [SAMPLE_FASTA], shardBytes);
-}
-
-/** A plain FASTA file holding the first `records` records of the bundled sample. */
-export function sampleSubset(records: number): string {
-  let file = subsets.get(records);
-  if (!file) {
-    const text = gunzipSync(readFileSync(SAMPLE_FASTA)).toString('latin1');
-    let at = -1;
-    for (let n = 0; n < records; n++) {
-      at = text.indexOf('\n>', at + 1);
-      if (at < 0) break;
-    }
-    file = join(tempDir(`subset${records}`), `first-${records}.fasta`);
-    writeFileSync(file, Buffer.from(at < 0 ? text : text.slice(0, at + 1), 'latin1'));
-    subsets.set(records, file);
-  }
-  return file;
-}
-
-/** The first `records` records of the sample built with `shardBytes`. */
+/** The first `records` records of the sample built with `shardBytes`, in a folder of this test file. */
 export function subsetDataset(records: number, shardBytes: number): Promise<string> {
   return buildOnce(`subset${records}`, [sampleSubset(records)], shardBytes);
 }
 
 /** A FASTA text written to a file and built with `shardBytes`; resolves to the dataset folder and the file. */
 export async function fixtureDataset(label: string, fasta: string, shardBytes: number): Promise<{ dir: string; fasta: string }> {
-  const file = join(tempDir(label), `${label}.fasta`);
-  writeFileSync(file, Buffer.from(fasta, 'latin1'));
+  const file = writeFixture(tempDir(label), `${label}.fasta`, fasta);
   return { dir: await buildOnce(label, [file], shardBytes), fasta: file };
 }
+
+// ---------------------------------------------------------------------------------------------------------
+// Builds through the CLI, cached across test files and runs (shared: read-only)
+
+/** Runs `node --import tsx build/cli.ts ...args` in the repository; resolves with its exit code, outputs and time. */
+export async function runBuildCli(args: string[]): Promise<Run & { seconds: number }> {
+  const started = performance.now();
+  const run = await runTsx(['build/cli.ts', ...args]);
+  return { ...run, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Hash of the code that decides a dataset's bytes: build/ and the model it imports. */
+function builderHash(): string {
+  const hash = createHash('sha256');
+  const files = [
+    ...readdirSync(join(REPO, 'build')).filter((n) => /\.(ts|mjs)$/.test(n)).sort().map((n) => join('build', n)),
+    ...readdirSync(join(REPO, 'runtime/model')).sort().map((n) => join('runtime/model', n)),
+  ];
+  for (const file of files) hash.update(file).update(readFileSync(join(REPO, file)));
+  return hash.digest('hex');
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes cached builds of `label` other than `keep` not touched for an hour (older builder versions). */
+function pruneStale(label: string, keep: string): void {
+  for (const name of readdirSync(CACHE_ROOT)) {
+    const path = join(CACHE_ROOT, name);
+    if (!name.startsWith(`${label}-`) || path === keep) continue;
+    if (Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+/** A dataset built from `input` with CLI `args`, cached by content; returns its (shared, read-only) folder. */
+export async function cachedBuild(label: string, input: string, args: string[] = []): Promise<string> {
+  const key = createHash('sha256').update(readFileSync(input)).update(JSON.stringify(args)).update(builderHash()).digest('hex').slice(0, 16);
+  const dir = join(CACHE_ROOT, `${label}-${key}`);
+  if (existsSync(join(dir, 'manifest.json'))) return dir;
+  mkdirSync(CACHE_ROOT, { recursive: true });
+  // One builder at a time per entry (test files run in parallel): a lock folder holding the builder's pid.
+  const lock = join(CACHE_ROOT, `.lock-${label}-${key}`);
+  for (;;) {
+    if (existsSync(join(dir, 'manifest.json'))) return dir;
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
+      break;
+    } catch {
+      const pid = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : 0);
+      const stale = (pid > 0 && !isAlive(pid)) || Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 600_000;
+      if (stale) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  try {
+    if (existsSync(join(dir, 'manifest.json'))) return dir;
+    const staging = join(CACHE_ROOT, `.staging-${label}-${key}-${process.pid}`);
+    rmSync(staging, { recursive: true, force: true });
+    const run = await runBuildCli(['--input', input, '--out', staging, ...args]);
+    if (run.code !== 0) throw new Error(`build of ${label} failed: ${run.stderr}`);
+    renameSync(staging, dir);
+    pruneStale(label, dir);
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+  if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`cached build ${dir} has no manifest`);
+  return dir;
+}
+
+/** The bundled sample (data/uniprot-sample.fasta.gz) built with `shardBytes` (default: a flat index, ~270 shards); cached, read-only. */
+export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string> {
+  return cachedBuild('bundled', SAMPLE_FASTA, shardBytes === DEFAULT_SHARD_BYTES ? [] : ['--shard-bytes', String(shardBytes)]);
+}
+
+/** Many small shards: the first 3,000 records with 2 KB shards, past 2,048 shards, so a two-level index; cached, read-only. */
+export const smallShardsDataset = () => cachedBuild('small-shards', sampleSubset(3000), ['--shard-bytes', '2048']);
+
+// ---------------------------------------------------------------------------------------------------------
+// Reading a built dataset back (as shards/FORMAT.md describes it)
 
 export function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
 }
 
-/** Every shard entry of a built dataset, reading index pages when the manifest has them. */
+/** Every shard entry of a built dataset: the manifest's `shards`, or the concatenated index pages of `shardIndex`. */
 export function shardEntries(dir: string): ShardEntry[] {
   const manifest = readManifest(dir);
   if (manifest.shards) return manifest.shards;
-  return manifest.shardIndex!.pages.flatMap((p) => (JSON.parse(readFileSync(join(dir, p.file), 'utf8')) as IndexPage).shards);
+  return (manifest.shardIndex?.pages ?? []).flatMap((page) => (JSON.parse(readFileSync(join(dir, page.file), 'utf8')) as IndexPage).shards);
+}
+
+/** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (FORMAT.md). */
+const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
+
+/** Every peptide of a decoded shard, in stored order, read as FORMAT.md describes. */
+export function* shardPeptides(shard: Shard): Generator<{ sequence: string; key: number; accessions: string[]; taxIds: number[] }> {
+  let p = 0;
+  for (let g = 0; g < shard.massKeys.length; g++) {
+    for (; p < shard.groupEnds[g]; p++) {
+      const refs = shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]);
+      yield {
+        sequence: cut(shard.sequences, shard.sequenceEnds, p),
+        key: shard.massKeys[g],
+        accessions: Array.from(refs, (a) => cut(shard.accessions, shard.accessionEnds, a)),
+        taxIds: Array.from(refs, (a) => shard.taxIds[a]),
+      };
+    }
+  }
+}
+
+export interface StoredPeptide {
+  key: number;
+  accessions: string[];
+  taxIds: number[];
+}
+
+export interface ReadBack {
+  manifest: Manifest;
+  shards: { entry: ShardEntry; bytes: Buffer; shard: Shard }[];
+  /** Every peptide in shard order: sequence → key, accessions (as stored) and their taxIds. */
+  peptides: Map<string, StoredPeptide>;
+  /** Peptides met more than once across the dataset (must stay empty). */
+  repeated: string[];
+}
+
+/** Reads manifest.json and every shard it lists from a built dataset folder (`peptides` left empty if not wanted). */
+export function readDataset(dir: string, { peptides: wanted = true } = {}): ReadBack {
+  const manifest = readManifest(dir);
+  const shards = shardEntries(dir).map((entry) => {
+    const bytes = readFileSync(join(dir, entry.file));
+    return { entry, bytes, shard: decodeShard(bytes) };
+  });
+  const peptides = new Map<string, StoredPeptide>();
+  const repeated: string[] = [];
+  for (const { shard } of wanted ? shards : []) {
+    for (const { sequence, key, accessions, taxIds } of shardPeptides(shard)) {
+      if (peptides.has(sequence)) repeated.push(sequence);
+      peptides.set(sequence, { key, accessions, taxIds });
+    }
+  }
+  return { manifest, shards, peptides, repeated };
+}
+
+/** Every file under `dir` (recursively) with its bytes, by relative path; folders end with '/' (no bytes). */
+export function snapshot(dir: string): Map<string, Buffer | null> {
+  const files = new Map<string, Buffer | null>();
+  const walk = (rel: string) => {
+    for (const name of readdirSync(join(dir, rel)).sort()) {
+      const path = rel ? `${rel}/${name}` : name;
+      if (statSync(join(dir, path)).isDirectory()) {
+        files.set(`${path}/`, null);
+        walk(path);
+      } else files.set(path, readFileSync(join(dir, path)));
+    }
+  };
+  walk('');
+  return files;
 }

@@ -1,9 +1,8 @@
-// Test helpers for command-line tools: run a TypeScript entry in a child Node process (through tsx), capture
-// a Writable's output, and serve a folder's files over loopback HTTP.
+// Test helpers for command-line tools: the repository's root, run a TypeScript entry in a child Node process
+// (through tsx), capture a Writable's output, and a listener serving a folder's plain files (for api.ts listen).
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
@@ -55,18 +54,6 @@ export class Collector extends Writable {
   get text(): string {
     return this.chunks.join('');
   }
-}
-
-/** Starts an HTTP server on 127.0.0.1 (a free port); returns its base URL and a close function. */
-export async function listen(listener: RequestListener): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
-  const server = createServer(listener);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    server,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
 }
 
 /** Serves `dir`'s plain files under `/prefix/` (404 otherwise), with an optional extra header set. */

@@ -1,6 +1,8 @@
-// An independent, deliberately plain reference for the build: its own FASTA parsing, its own residue masses
-// (decimal text, summed exactly with BigInt), its own cleavage rules and digestion. It imports nothing from
-// build/ or runtime/, so it cannot share a bug with them.
+// The one independent, deliberately plain reference chemistry of the tests: its own FASTA parsing, its own
+// residue masses (decimal text, summed as exact integers), its own cleavage rules and digestion, mass keys
+// and their Java-style text, and exact key bounds of a typed mass. It imports nothing from build/ or runtime/,
+// so it cannot share a bug with them; the brute-force API references (bruteforce.ts, shardReference.ts) weigh
+// peptides with it.
 import { gunzipSync } from 'node:zlib';
 
 /** Monoisotopic residue masses (Da, 8 decimals) from the elemental formulas; J = I/L. */
@@ -59,6 +61,52 @@ export function referenceUnits(peptide: string): number | null {
 /** Mass rounded half-up to 0.0001 Da, as an integer count of 0.0001 Da (exact, in BigInt). */
 export function referenceKey(units: number): number {
   return Number((BigInt(units) + 500_000n) / 1_000_000n);
+}
+
+/** Mass key (0.0001 Da, rounded half up) of a peptide with water, or null if a letter has no mass. */
+export function referencePeptideKey(peptide: string): number | null {
+  const units = referenceUnits(peptide);
+  return units === null ? null : referenceKey(units);
+}
+
+/** A key as Java's Double.toString writes key / 10^4: shortest round-trip decimal, at least one decimal. */
+export function referenceKeyText(key: number): string {
+  const text = String(key / 10_000);
+  return text.includes('.') ? text : `${text}.0`;
+}
+
+/** An exact non-negative decimal `num / 10^scale`, from text like " 1234.5678e-1 ", or null. */
+export function referenceDecimal(text: string): { num: bigint; scale: number } | null {
+  const m = /^[ \t\n\r]*\+?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?[ \t\n\r]*$/.exec(text);
+  if (!m || (m[1] === '' && (m[2] ?? '') === '')) return null;
+  const digits = `${m[1]}${m[2] ?? ''}`;
+  let scale = (m[2] ?? '').length - Number(m[3] ?? 0);
+  let num = BigInt(digits || '0');
+  if (scale < 0) {
+    num *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { num, scale };
+}
+
+/** Smallest key >= the decimal (ceil) and largest key <= it (floor), in 0.0001 Da. */
+export function keyBounds(d: { num: bigint; scale: number }): { ceil: bigint; floor: bigint } {
+  // key >= num / 10^scale  <=>  key * 10^scale >= num * 10^4
+  const numerator = d.num * 10_000n;
+  const denominator = 10n ** BigInt(d.scale);
+  const floor = numerator / denominator;
+  return { floor, ceil: floor * denominator === numerator ? floor : floor + 1n };
+}
+
+/**
+ * Key bounds of a typed mass, exactly: ceilKey = smallest key whose mass is >= the text, floorKey = largest
+ * key whose mass is <= it. Throws on text that is not a decimal number.
+ */
+export function referenceKeyBounds(text: string): { ceilKey: number; floorKey: number } {
+  const decimal = referenceDecimal(text);
+  if (!decimal) throw new Error(`referenceKeyBounds: ${text}`);
+  const { ceil, floor } = keyBounds(decimal);
+  return { ceilKey: Number(ceil), floorKey: Number(floor) };
 }
 
 export interface ReferenceEnzyme {

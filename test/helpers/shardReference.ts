@@ -1,64 +1,15 @@
-// A brute-force reference for the search API, independent of runtime/search.ts, shardIndex.ts, params.ts,
-// keys.ts, chemistry.ts and respond.ts: it decodes EVERY shard of a dataset (flat manifest or index pages)
-// into plain global arrays, checks the dataset's invariants on the way, and answers a query by filtering
-// all mass groups one by one and slicing the page. Masses typed by a user are compared exactly (BigInt
-// rationals); a peptide's mass key comes from this file's own residue table, summed with BigInt.
+// A brute-force reference for the search API, independent of runtime/core (search.ts, shardIndex.ts,
+// params.ts) and runtime/api: it decodes EVERY shard of a dataset (flat manifest or index pages) into plain
+// global arrays, checks the dataset's invariants on the way, and answers a query by filtering all mass groups
+// one by one and slicing the page. Masses typed by a user are compared exactly (BigInt rationals); a peptide's
+// mass key comes from the reference chemistry (reference.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { type IndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
-
-/** Monoisotopic residue masses in Da (10 decimals at most), from the elemental formulas; J weighs as I/L. */
-const RESIDUES: Record<string, string> = {
-  G: '57.02146372', A: '71.03711378', S: '87.0320284', P: '97.05276385', V: '99.06841391', T: '101.04767847',
-  C: '103.00918478', L: '113.08406398', I: '113.08406398', J: '113.08406398', N: '114.04292744', D: '115.02694302',
-  Q: '128.05857751', K: '128.09496301', E: '129.04259309', M: '131.04048491', H: '137.05891186', F: '147.06841391',
-  R: '156.10111102', Y: '163.06332853', W: '186.07931295', U: '150.95363508', O: '237.14772686',
-};
-const WATER = '18.0105646837';
-
-/** Decimal text to 1e-10 Da. */
-function tenths(text: string): bigint {
-  const [whole, fraction = ''] = text.split('.');
-  return BigInt(whole) * 10n ** 10n + BigInt(fraction.padEnd(10, '0'));
-}
-const RESIDUE_UNITS = new Map(Object.entries(RESIDUES).map(([k, v]) => [k, tenths(v)]));
-const WATER_UNITS = tenths(WATER);
-
-/** Mass key (0.0001 Da, rounded half up) of an upper-case peptide, or null if a letter has no mass. */
-export function referencePeptideKey(sequence: string): number | null {
-  let units = WATER_UNITS;
-  for (const c of sequence) {
-    const r = RESIDUE_UNITS.get(c);
-    if (r === undefined) return null;
-    units += r;
-  }
-  return Number((units + 500_000n) / 1_000_000n);
-}
-
-/** An exact non-negative decimal `num / 10^scale`, from text like " 1234.5678e-1 ", or null. */
-export function referenceDecimal(text: string): { num: bigint; scale: number } | null {
-  const m = /^[ \t\n\r]*\+?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d{1,4}))?[ \t\n\r]*$/.exec(text);
-  if (!m || (m[1] === '' && (m[2] ?? '') === '')) return null;
-  const digits = `${m[1]}${m[2] ?? ''}`;
-  let scale = (m[2] ?? '').length - Number(m[3] ?? 0);
-  let num = BigInt(digits || '0');
-  if (scale < 0) {
-    num *= 10n ** BigInt(-scale);
-    scale = 0;
-  }
-  return { num, scale };
-}
-
-/** Smallest key >= the decimal (ceil) and largest key <= it (floor), in 0.0001 Da. */
-export function keyBounds(d: { num: bigint; scale: number }): { ceil: bigint; floor: bigint } {
-  // key >= num / 10^scale  <=>  key * 10^scale >= num * 10^4
-  const numerator = d.num * 10_000n;
-  const denominator = 10n ** BigInt(d.scale);
-  const floor = numerator / denominator;
-  return { floor, ceil: floor * denominator === numerator ? floor : floor + 1n };
-}
+import { readManifest, shardEntries } from './datasets.js';
+import { keyBounds, referenceDecimal, referenceKeyText, referencePeptideKey } from './reference.js';
 
 export interface ReferenceData {
   manifest: Manifest;
@@ -79,25 +30,25 @@ export interface ReferenceData {
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** The shard entries of a dataset: the flat list or the concatenated index pages (each checked by sha256). */
-export function readShardEntries(dir: string, manifest: Manifest, problems: string[] = []): ShardEntry[] {
-  if (manifest.shards) return manifest.shards;
-  const entries: ShardEntry[] = [];
+/** What is wrong with the index pages of a dataset: a page that does not match its root entry (sha256, size, position, count). */
+function indexPageProblems(dir: string, manifest: Manifest): string[] {
+  const problems: string[] = [];
+  let firstShard = 0;
   for (const page of manifest.shardIndex?.pages ?? []) {
     const bytes = readFileSync(join(dir, page.file));
     if (sha256(bytes) !== page.sha256 || bytes.length !== page.bytes) problems.push(`index page ${page.file} does not match its root entry`);
     const parsed = JSON.parse(bytes.toString('utf8')) as IndexPage;
-    if (parsed.firstShard !== entries.length || parsed.shards.length !== page.shards) problems.push(`index page ${page.file} has wrong position/count`);
-    entries.push(...parsed.shards);
+    if (parsed.firstShard !== firstShard || parsed.shards.length !== page.shards) problems.push(`index page ${page.file} has wrong position/count`);
+    firstShard += parsed.shards.length;
   }
-  return entries;
+  return problems;
 }
 
 /** Decodes every shard of the dataset in `dir` into global arrays. */
 export function loadReference(dir: string): ReferenceData {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-  const problems: string[] = [];
-  const shardEntries = readShardEntries(dir, manifest, problems);
+  const manifest = readManifest(dir);
+  const problems = indexPageProblems(dir, manifest);
+  const entries = shardEntries(dir);
   const keys: number[] = [];
   const groupEnds: number[] = [];
   const sequences: string[] = [];
@@ -107,7 +58,7 @@ export function loadReference(dir: string): ReferenceData {
   const accessionTaxIds: number[] = [];
   const accessionId = new Map<string, number>();
   const seen = new Set<string>();
-  for (const entry of shardEntries) {
+  for (const entry of entries) {
     const bytes = readFileSync(join(dir, entry.file));
     if (sha256(bytes) !== entry.sha256 || bytes.length !== entry.bytes) problems.push(`shard ${entry.file} does not match its entry`);
     const s = decodeShard(bytes);
@@ -144,7 +95,7 @@ export function loadReference(dir: string): ReferenceData {
   }
   return {
     manifest,
-    shardEntries,
+    shardEntries: entries,
     keys: Uint32Array.from(keys),
     groupEnds: Uint32Array.from(groupEnds),
     sequences,
@@ -169,7 +120,6 @@ export function keyMismatches(ref: ReferenceData, every = 1): string[] {
 }
 
 export type EndpointPath = '/search.php' | '/search-peptide.php' | '/search-taxonomy.php';
-export const ENDPOINT_PATHS: readonly EndpointPath[] = ['/search.php', '/search-peptide.php', '/search-taxonomy.php'];
 
 /** A query as typed parameters (absent = not sent). */
 export interface RefQuery {
@@ -195,12 +145,6 @@ export interface RefAnswer {
 
 const DEFAULT_PAGE_SIZE: Record<EndpointPath, number> = { '/search.php': 10, '/search-peptide.php': 1000, '/search-taxonomy.php': 1000 };
 
-/** Java's Double.toString of key / 10^4 for the masses of a peptide dataset: shortest decimal, at least one decimal. */
-export function referenceMassText(key: number): string {
-  const text = String(key / 10_000);
-  return text.includes('.') ? text : `${text}.0`;
-}
-
 /**
  * The answer the API must give, for queries in the generator's domain: valid parameters, or exactly one
  * invalid one of the kinds the generator makes (a page/pageSize out of range, mass1 > mass2, a peptide with
@@ -222,8 +166,9 @@ export function referenceAnswer(ref: ReferenceData, q: RefQuery): RefAnswer {
   const peptide = q.peptide?.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '');
   if (q.endpoint === '/search-peptide.php' || (q.endpoint === '/search.php' && peptide)) {
     if (!peptide) return { status: 400 };
+    if (peptide.length > 1000) return { status: 400 };
     const key = referencePeptideKey(peptide.replace(/[a-z]/g, (c) => c.toUpperCase()));
-    if (key === null || peptide.length > 1000) return { status: 400 };
+    if (key === null) return { status: 400 };
     low = high = BigInt(key);
   } else {
     const m1 = referenceDecimal(q.mass1 ?? '');
@@ -252,7 +197,7 @@ export function referenceAnswer(ref: ReferenceData, q: RefQuery): RefAnswer {
           : { seq: ref.sequences[p], acc: ids.map((id) => ref.accessionNames[id]) },
       );
     }
-    return { [referenceMassText(ref.keys[g])]: entries };
+    return { [referenceKeyText(ref.keys[g])]: entries };
   });
   return { status: 200, body: { totalResult: matching.length, page, pageSize, result } };
 }

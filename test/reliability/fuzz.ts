@@ -5,9 +5,10 @@
 // --seed N (default 20250101), --no-write.
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { bundledDataset, smallShardsDataset } from '../helpers/hard-datasets.js';
-import { difference, handlerFor, queryArbitrary } from '../helpers/hard-fuzz.js';
-import { keyMismatches, loadReference, referenceAnswer } from '../helpers/hard-reference.js';
+import { folderHandler } from '../helpers/api.js';
+import { bundledDataset, smallShardsDataset } from '../helpers/datasets.js';
+import { difference, queryArbitrary } from '../helpers/queryFuzz.js';
+import { keyMismatches, loadReference, referenceAnswer } from '../helpers/shardReference.js';
 import { writeSection } from './report.js';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, seed: { type: 'string', default: '20250101' }, 'no-write': { type: 'boolean' } } });
@@ -47,7 +48,7 @@ async function fuzz(name: string, dir: string, cacheBytes: number | undefined): 
     mismatches: 0,
     seconds: 0,
   };
-  const handler = handlerFor(dir, cacheBytes);
+  const handler = folderHandler(dir, { cacheBytes });
   const queries = fc.sample(queryArbitrary(ref), { numRuns: runs, seed });
   const started = performance.now();
   for (const q of queries) {

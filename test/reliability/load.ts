@@ -4,17 +4,16 @@
 // Reports latency percentiles, server RSS before/after and every 5 s (/proc/<pid>/status) and the longest event-loop
 // stall measured inside the server (LOOP_MONITOR=1, read on SIGUSR2), and writes them into RELIABILITY.md.
 // Options: --seconds N (default 60), --connections N (default 16), --no-write.
-// test/hard-load.test.ts runs the same code for ~3 s.
-import { spawn, type ChildProcess } from 'node:child_process';
+// test/runtime/entries/node/server.load.test.ts runs the same code for ~3 s.
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
-import { type Manifest } from '../../runtime/model/format.js';
-import { rssMb } from '../bench/http.js';
-import { bundledDataset, REPO } from '../helpers/hard-datasets.js';
+import { freePort, peakRssMb, rssMb, startServer } from '../bench/http.js';
+import { prng } from '../bench/synthetic.js';
+import { bundledDataset, readManifest, shardEntries } from '../helpers/datasets.js';
 import { writeSection } from './report.js';
 
 export interface RequestSpec {
@@ -46,21 +45,11 @@ export interface LoadFigures {
   loop: { maxMs: number; p99Ms: number; meanMs: number };
 }
 
-/** A small seeded PRNG (mulberry32): the same mix on every run. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** The request mix over a dataset folder: `count` requests, seeded. */
 export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
-  const shards = manifest.shards!;
-  const rnd = random(seed);
+  const manifest = readManifest(dir);
+  const shards = shardEntries(dir);
+  const rnd = prng(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
   // Real peptides from a few shards.
   const peptides: string[] = [];
@@ -118,38 +107,13 @@ export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** `npm start`'s entry (runtime/entries/node/start.ts) with LOOP_MONITOR=1; resolves once it listens. */
 async function startMonitoredServer(dir: string): Promise<{ child: ChildProcess; port: number; loopReport: () => Promise<LoadFigures['loop']> }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/entries/node/start.ts'], {
-    cwd: REPO,
-    env: { ...process.env, SHARDS_DIR: dir, PORT: String(port), LOOP_MONITOR: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const orphan = () => child.kill('SIGTERM'); // never leave the server behind, even if this process fails
-  process.on('exit', orphan);
-  child.on('exit', () => process.off('exit', orphan));
-  let log = '';
+  const child = await startServer(dir, port, { LOOP_MONITOR: '1' });
   const waiters: ((line: string) => void)[] = [];
   child.stderr!.on('data', (chunk: Buffer) => {
-    log += chunk.toString();
     for (const line of chunk.toString().split('\n')) if (line.startsWith('loop: ')) waiters.shift()?.(line);
-  });
-  await new Promise<void>((resolve, reject) => {
-    const check = () => (log.includes('serving ') ? resolve() : undefined);
-    child.stderr!.on('data', check);
-    child.on('exit', (code) => reject(new Error(`server exited (${code}): ${log}`)));
   });
   const loopReport = () =>
     new Promise<LoadFigures['loop']>((resolve) => {
@@ -160,14 +124,6 @@ async function startMonitoredServer(dir: string): Promise<{ child: ChildProcess;
       child.kill('SIGUSR2');
     });
   return { child, port, loopReport };
-}
-
-function peakRssMb(pid: number): number {
-  try {
-    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-  } catch {
-    return 0;
-  }
 }
 
 /** Runs the mixed load for `seconds` against a fresh server over `dir`. */
@@ -215,7 +171,7 @@ export async function runLoad(options: { dir: string; seconds: number; connectio
     const loop = await loopReport();
     return {
       seconds: options.seconds,
-      shards: (JSON.parse(readFileSync(join(options.dir, 'manifest.json'), 'utf8')) as Manifest).totals.shards,
+      shards: readManifest(options.dir).totals.shards,
       connections,
       requests: result.requests.total,
       requestsPerSecond: result.requests.average,
@@ -252,7 +208,7 @@ function report(f: LoadFigures): string {
   return [
     `Command: \`npm run load\` (= \`tsx test/reliability/load.ts --seconds ${f.seconds} --connections ${f.connections}\`), ${new Date().toISOString().slice(0, 10)}, on ${process.platform} with Node ${process.version}.`,
     '',
-    `${f.seconds} s of mixed load by autocannon (${f.connections} connections) against \`runtime/server.ts\` on 127.0.0.1 over the`,
+    `${f.seconds} s of mixed load by autocannon (${f.connections} connections) against \`runtime/entries/node/server.ts\` on 127.0.0.1 over the`,
     `bundled dataset (${f.shards} shards, default 256 MB cache, cold at the start). The event-loop stall is measured inside`,
     'the server (`LOOP_MONITOR=1`: `perf_hooks.monitorEventLoopDelay`, reported on SIGUSR2).',
     '',

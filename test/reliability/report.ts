@@ -1,14 +1,14 @@
 // RELIABILITY.md: each reliability script owns one `## <title>` section and replaces only that section.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from '../helpers/hard-datasets.js';
+import { REPO } from '../helpers/process.js';
 
 export const REPORT = join(REPO, 'RELIABILITY.md');
 
 const HEADER = `# Reliability
 
 Hard edges of the service: bad input, injected faults, load, and build robustness. The always-on checks are
-the \`test/hard-*.test.ts\` files run by \`npm test\`; the sections "Differential fuzzing" and "Load" are written
+test files run by \`npm test\` (the table below); the sections "Differential fuzzing" and "Load" are written
 by \`npm run fuzz\` and \`npm run load\` (\`test/reliability/\`), each replacing only its own section.
 `;
 

@@ -1,16 +1,17 @@
-// The answer body written from per-shard entry JSON or directly (runtime/entryJson.ts, respond.ts successJson)
-// equals the same answer built from plain objects with JSON.stringify, for both entry shapes, any run of
-// groups, and accessions that need escaping (quotes, backslashes, control and non-ASCII characters).
+// The answer body written from per-shard entry JSON (runtime/api/entryJson.ts) or directly (successJson of
+// runtime/api/envelope.ts) equals the same answer built from plain objects with JSON.stringify, for both entry
+// shapes, any run of groups, and accessions that need escaping (quotes, backslashes, control and non-ASCII
+// characters).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Dataset } from '../runtime/core/dataset.js';
-import { cachedEntryJson, entryJson } from '../runtime/api/entryJson.js';
-import type { GroupRef, QueryResult } from '../runtime/core/search.js';
-import { accessionOf, sequenceOf, type Shard } from '../runtime/model/format.js';
-import { formatMassKey } from '../runtime/model/massKey.js';
-import type { EntryShape } from '../runtime/core/endpoints.js';
-import { successJson, type Envelope } from '../runtime/api/envelope.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { smallShardsDataset } from './helpers/hard-datasets.js';
+import { Dataset } from '../../../runtime/core/dataset.js';
+import { cachedEntryJson, entryJson } from '../../../runtime/api/entryJson.js';
+import type { GroupRef, QueryResult } from '../../../runtime/core/search.js';
+import { accessionOf, sequenceOf, type Shard } from '../../../runtime/model/format.js';
+import { formatMassKey } from '../../../runtime/model/massKey.js';
+import type { EntryShape } from '../../../runtime/core/endpoints.js';
+import { successJson, type Envelope } from '../../../runtime/api/envelope.js';
+import { FileSource } from '../../../runtime/entries/node/fileSource.js';
+import { smallShardsDataset } from '../../helpers/datasets.js';
 
 /** A shard from plain lists: groups of [massKey, [[sequence, accessionIndexes]]] over an accession table. */
 function shardOf(table: [string, number][], groups: [number, [string, number[]][]][]): Shard {

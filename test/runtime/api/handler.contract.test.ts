@@ -1,14 +1,16 @@
-// The API contract, rule by rule, over a small built dataset (hand-made proteins plus the first records of
-// the bundled sample): statuses, messages, defaults, envelope, key text, ordering, paging, headers, methods,
-// and shard failures through a local folder. Expected data comes from the brute-force reference.
+// The API contract of the handler (runtime/api/handler.ts), rule by rule, over a small built dataset (hand-made
+// proteins plus the first records of the bundled sample): statuses, messages, defaults, envelope, key text,
+// ordering, paging, headers, methods, and shard failures through a local folder. Expected data comes from the
+// brute-force reference.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Handler } from '../runtime/api/handler.js';
-import { formatMassKey } from '../runtime/model/massKey.js';
-import { call, expectEnvelope, expectErrorBody, folderHandler, stable, type Got } from './helpers/api.js';
-import { BruteForce, bruteKey, bruteKeyText } from './helpers/bruteforce.js';
-import { fixtureDataset, removeTempDirs, sampleSubset, shardEntries, tempDir } from './helpers/datasets.js';
+import type { Handler } from '../../../runtime/api/handler.js';
+import { formatMassKey } from '../../../runtime/model/massKey.js';
+import { call, expectEnvelope, expectErrorBody, expectJsonHeaders, folderHandler, stable } from '../../helpers/api.js';
+import { BruteForce } from '../../helpers/bruteforce.js';
+import { fixtureDataset, removeTempDirs, sampleSubset, shardEntries, tempDir } from '../../helpers/datasets.js';
+import { referenceKeyText, referencePeptideKey } from '../../helpers/reference.js';
 
 /**
  * Hand-made proteins: GMIDVHSGQR and HSGVMADNLR weigh 1098.5240 (a key whose text times 10^4 is not an
@@ -53,16 +55,11 @@ afterAll(removeTempDirs);
 
 const get = (path: string, init?: RequestInit) => call(handler, path, init);
 
-function expectHeaders(got: Got): void {
-  expect(got.headers.get('content-type')).toBe('application/json');
-  expect(got.headers.get('access-control-allow-origin')).toBe('*');
-}
-
 describe('the fixture', () => {
   it('has the hand-made groups, several shards, and more groups than a default page', () => {
-    expect(bruteKey('GMIDVHSGQR')).toBe(10_985_240);
-    expect(bruteKey('HSGVMADNLR')).toBe(10_985_240);
-    expect(bruteKey('GGGGGAAPPFFWK')).toBe(12_476_087);
+    expect(referencePeptideKey('GMIDVHSGQR')).toBe(10_985_240);
+    expect(referencePeptideKey('HSGVMADNLR')).toBe(10_985_240);
+    expect(referencePeptideKey('GGGGGAAPPFFWK')).toBe(12_476_087);
     expect(1098.524 * 10_000).not.toBe(10_985_240);
     expect(shardEntries(dir).length).toBeGreaterThan(5);
     expect(brute.keysIn(0, 1e9).length).toBeGreaterThan(2000);
@@ -73,21 +70,21 @@ describe('methods and headers', () => {
   it.each(ENDPOINTS)('GET %s: 200, application/json, CORS *', async (path) => {
     const got = await get(VALID[path]);
     expect(got.status).toBe(200);
-    expectHeaders(got);
+    expectJsonHeaders(got);
     expectEnvelope(got.body);
   });
 
   it.each(ENDPOINTS)('HEAD %s: 200, same headers, no body', async (path) => {
     const got = await get(VALID[path], { method: 'HEAD' });
     expect(got.status).toBe(200);
-    expectHeaders(got);
+    expectJsonHeaders(got);
     expect(got.text).toBe('');
   });
 
   it.each(ENDPOINTS)('HEAD %s with a bad query: 400 without a body', async (path) => {
     const got = await get(`${path}?page=0&mass1=1&mass2=2&peptide=PEPTIDE`, { method: 'HEAD' });
     expect(got.status).toBe(400);
-    expectHeaders(got);
+    expectJsonHeaders(got);
     expect(got.text).toBe('');
   });
 
@@ -97,14 +94,14 @@ describe('methods and headers', () => {
       const got = await get(VALID[path as (typeof ENDPOINTS)[number]], { method });
       expectErrorBody(got, 405, /GET|HEAD/);
       expect(got.headers.get('allow')).toBe('GET, HEAD');
-      expectHeaders(got);
+      expectJsonHeaders(got);
     },
   );
 
   it('HEAD on an unknown path: 404 without a body', async () => {
     const got = await get('/nope?mass1=1&mass2=2', { method: 'HEAD' });
     expect(got.status).toBe(404);
-    expectHeaders(got);
+    expectJsonHeaders(got);
     expect(got.text).toBe('');
   });
 
@@ -113,7 +110,7 @@ describe('methods and headers', () => {
     async (path) => {
       const got = await get(path);
       expectErrorBody(got, 404);
-      expectHeaders(got);
+      expectJsonHeaders(got);
     },
   );
 });
@@ -147,7 +144,7 @@ describe('envelope', () => {
       const key = Object.keys(group)[0];
       expect(key).toMatch(/^\d+\.\d{1,4}$/);
       expect(key.endsWith('.0') || !key.endsWith('0')).toBe(true);
-      expect(bruteKeyText(Math.round(Number(key) * 10_000))).toBe(key);
+      expect(referenceKeyText(Math.round(Number(key) * 10_000))).toBe(key);
       expect(formatMassKey(Math.round(Number(key) * 10_000))).toBe(key);
     }
   });
@@ -365,7 +362,7 @@ describe('search-peptide.php', () => {
     async (path) => {
       const got = await get(path);
       expectErrorBody(got, 400, /^Peptide is required$/);
-      expectHeaders(got);
+      expectJsonHeaders(got);
     },
   );
 
@@ -419,7 +416,7 @@ describe('mass errors (search.php and search-taxonomy.php)', () => {
     async (path, query) => {
       const got = await get(`${path}?${query}`);
       expectErrorBody(got, 400, MASS_REQUIRED);
-      expectHeaders(got);
+      expectJsonHeaders(got);
     },
   );
 
@@ -455,7 +452,7 @@ describe('page and pageSize errors', () => {
   )('%s %s=%j: not an integer → %i with a body saying so', async (path, name, value, status) => {
     const got = await get(`${VALID[path]}&${name}=${value}`);
     expectErrorBody(got, status, new RegExp(`^${name} must be an integer`));
-    expectHeaders(got);
+    expectJsonHeaders(got);
   });
 
   it.each(
@@ -477,7 +474,7 @@ describe('page and pageSize errors', () => {
 describe('dataset failures (local folder): 502/503 JSON, never a partial or wrong answer', () => {
   let copy: string;
   let shards: ReturnType<typeof shardEntries>;
-  const rangeOf = (i: number) => `mass1=${bruteKeyText(shards[i].firstKey)}&mass2=${bruteKeyText(shards[i].lastKey)}`;
+  const rangeOf = (i: number) => `mass1=${referenceKeyText(shards[i].firstKey)}&mass2=${referenceKeyText(shards[i].lastKey)}`;
 
   beforeAll(() => {
     copy = join(tempDir('contract-broken'), 'shards');
@@ -496,7 +493,7 @@ describe('dataset failures (local folder): 502/503 JSON, never a partial or wron
     for (let i = 0; i < 2; i++) {
       const got = await call(broken, `/search.php?${rangeOf(1)}`);
       expectErrorBody(got, 502, /sha256/);
-      expectHeaders(got);
+      expectJsonHeaders(got);
     }
     const good = await call(broken, `/search.php?${rangeOf(2)}&pageSize=1000`);
     expect(good.status).toBe(200);
@@ -506,7 +503,7 @@ describe('dataset failures (local folder): 502/503 JSON, never a partial or wron
   it('a range that needs a bad shard only to count is refused too', async () => {
     const broken = folderHandler(copy);
     // Starts inside shard 1 (so its groups must be counted there), page on shard 2.
-    const got = await call(broken, `/search-taxonomy.php?mass1=${bruteKeyText(shards[1].firstKey + 1)}&mass2=${bruteKeyText(shards[2].lastKey)}&page=99`);
+    const got = await call(broken, `/search-taxonomy.php?mass1=${referenceKeyText(shards[1].firstKey + 1)}&mass2=${referenceKeyText(shards[2].lastKey)}&page=99`);
     expectErrorBody(got, 502);
   });
 

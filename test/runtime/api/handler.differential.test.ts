@@ -1,15 +1,16 @@
-// Differential test over the whole bundled sample: the API (default build, local folder) against the
-// brute-force reference computed straight from the FASTA in this process (test/helpers/bruteforce.ts, which
-// shares no code with build/ or runtime/). Random ranges, pages and page sizes from a seeded PRNG, and
-// random peptides of the data through search-peptide.php and search.php?peptide=. Also: on this default
-// build, mass1=0&mass2=100000 reads at most 3 shards for any page.
+// Differential test of the handler (runtime/api/handler.ts) over the whole bundled sample: the API (default
+// build, local folder) against the brute-force reference computed straight from the FASTA in this process
+// (test/helpers/bruteforce.ts, which shares no code with build/ or runtime/). Random ranges, pages and page
+// sizes from a seeded PRNG, and random peptides of the data through search-peptide.php and
+// search.php?peptide=. Also: on this default build, mass1=0&mass2=100000 reads at most 3 shards for any page.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { call, CountingSource, expectEnvelope, folderHandler, stable } from './helpers/api.js';
-import { BruteForce, bruteBounds, bruteKey, prng, type BruteAnswer } from './helpers/bruteforce.js';
-import { bundledDataset, readManifest, removeTempDirs, SAMPLE_FASTA } from './helpers/datasets.js';
+import type { Handler } from '../../../runtime/api/handler.js';
+import { prng } from '../../bench/synthetic.js';
+import { call, countedCall, expectEnvelope, folderHandler, stable } from '../../helpers/api.js';
+import { BruteForce, type BruteAnswer } from '../../helpers/bruteforce.js';
+import { bundledDataset, readManifest, removeTempDirs, SAMPLE_FASTA } from '../../helpers/datasets.js';
+import { referenceKeyBounds, referencePeptideKey } from '../../helpers/reference.js';
 
 let handler: Handler;
 let brute: BruteForce;
@@ -95,8 +96,8 @@ describe('random mass ranges', () => {
         high = massText(lowMicro + width, Math.floor(random() * 7));
         if (Number(high) < Number(low)) [low, high] = [high, low]; // fewer decimals typed can reorder them
       }
-      const { ceilKey } = bruteBounds(low);
-      const { floorKey } = bruteBounds(high);
+      const { ceilKey } = referenceKeyBounds(low);
+      const { floorKey } = referenceKeyBounds(high);
       const total = brute.keysIn(ceilKey, floorKey).length;
       const pageSize = pick([undefined, 1, 3, 10, 25, 100, 999, 1000]);
       const size = pageSize ?? defaultSize;
@@ -146,7 +147,7 @@ describe('random peptides of the data', () => {
     const cases: { path: string; expected: BruteAnswer }[] = [];
     for (let i = 0; i < 400; i++) {
       const sequence = sequences[Math.floor(random() * sequences.length)];
-      const key = bruteKey(sequence)!;
+      const key = referencePeptideKey(sequence)!;
       const variant = random();
       const typed = variant < 0.6 ? sequence : variant < 0.8 ? sequence.toLowerCase() : `  ${sequence.slice(0, 3).toLowerCase()}${sequence.slice(3)}\t`;
       if (i < 300) {
@@ -175,13 +176,6 @@ describe('random peptides of the data', () => {
   });
 });
 
-/** Answers `path` over a fresh dataset (empty cache) and returns the answer and what was read. */
-async function counted(folder: string, path: string) {
-  const source = new CountingSource(new FileSource(folder));
-  const got = await call(createHandler(datasetOnce(() => source)), path);
-  return { got, source };
-}
-
 describe('mass1=0&mass2=100000 reads at most 3 shards (default build, counted through a wrapping ShardSource)', () => {
   it('the default build of the bundled sample: every page and page size tried reads ≤ 3 shards', async () => {
     const manifest = readManifest(dir);
@@ -207,7 +201,7 @@ describe('mass1=0&mass2=100000 reads at most 3 shards (default build, counted th
     for (const endpoint of ['/search.php', '/search-taxonomy.php']) {
       for (const [page, pageSize] of cases) {
         const query = `mass1=0&mass2=100000${page ? `&page=${page}` : ''}${pageSize ? `&pageSize=${pageSize}` : ''}`;
-        const { got, source } = await counted(dir, `${endpoint}?${query}`);
+        const { got, source } = await countedCall(dir, `${endpoint}?${query}`);
         expect(got.status).toBe(200);
         expectEnvelope(got.body);
         expect(got.body.totalResult).toBe(total);

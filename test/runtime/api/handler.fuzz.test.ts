@@ -1,11 +1,13 @@
-// Differential fuzzing, the always-on part: 300 fixed-seed queries per dataset through the Fetch handler,
-// compared with a brute-force reference that decodes every shard (see test/helpers/hard-reference.ts).
-// The 10,000-query run is `npm run fuzz` (test/reliability/fuzz.ts).
+// Differential fuzzing of the handler (runtime/api/handler.ts), the always-on part: 300 fixed-seed queries per
+// dataset through the Fetch handler, compared with a brute-force reference that decodes every shard (see
+// test/helpers/shardReference.ts). The 10,000-query run is `npm run fuzz` (test/reliability/fuzz.ts).
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundledDataset, smallShardsDataset } from './helpers/hard-datasets.js';
-import { difference, handlerFor, queryArbitrary } from './helpers/hard-fuzz.js';
-import { keyMismatches, loadReference, referenceAnswer, referenceDecimal, keyBounds, referencePeptideKey, type ReferenceData } from './helpers/hard-reference.js';
+import { folderHandler } from '../../helpers/api.js';
+import { bundledDataset, smallShardsDataset } from '../../helpers/datasets.js';
+import { difference, queryArbitrary } from '../../helpers/queryFuzz.js';
+import { keyBounds, referenceDecimal, referencePeptideKey } from '../../helpers/reference.js';
+import { keyMismatches, loadReference, referenceAnswer, type ReferenceData } from '../../helpers/shardReference.js';
 
 const SEED = 4242;
 
@@ -47,7 +49,7 @@ for (const [name, dataset, cacheBytes] of [
     });
 
     it('answers 300 random queries exactly as the brute-force reference', async () => {
-      const handler = handlerFor(dir, cacheBytes);
+      const handler = folderHandler(dir, { cacheBytes });
       await fc.assert(
         fc.asyncProperty(queryArbitrary(ref), async (q) => {
           const problem = await difference(handler, ref, q);
@@ -58,7 +60,7 @@ for (const [name, dataset, cacheBytes] of [
     });
 
     it('pages through a wide range without gap or overlap', async () => {
-      const handler = handlerFor(dir, cacheBytes);
+      const handler = folderHandler(dir, { cacheBytes });
       // From the 100th group to the 5,100th: 5,001 groups in pages of 997 (pages cross shard and index-page ends).
       const mass1 = String(ref.keys[100] / 10_000);
       const mass2 = String(ref.keys[5100] / 10_000);

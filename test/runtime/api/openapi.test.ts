@@ -1,20 +1,17 @@
-// The OpenAPI document (runtime/openapi.ts, served at /openapi.json) against real answers of the handler over
-// the bundled dataset: every answer's status is documented for its path and method, its body validates
+// The OpenAPI document (runtime/api/openapi.ts, served at /openapi.json) against real answers of the handler
+// over the bundled dataset: every answer's status is documented for its path and method, its body validates
 // against the documented schema (Ajv, JSON Schema 2020-12) and its documented headers are present and valid.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataset, DEFAULT_SHARD_BYTES } from '../build/pipeline.js';
-import { DEFAULT_DIGEST } from '../build/digest.js';
-import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { MAX_QUERY_LENGTH } from '../runtime/api/answer.js';
-import { openapiDocument } from '../runtime/api/openapi.js';
-import { ENDPOINTS } from '../runtime/core/endpoints.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { type ShardSource } from '../runtime/core/source.js';
-import { REPO } from './helpers/process.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createHandler, datasetOnce, type Handler } from '../../../runtime/api/handler.js';
+import { MAX_QUERY_LENGTH } from '../../../runtime/api/answer.js';
+import { openapiDocument } from '../../../runtime/api/openapi.js';
+import { ENDPOINTS } from '../../../runtime/core/endpoints.js';
+import { type ShardSource } from '../../../runtime/core/source.js';
+import { FileSource } from '../../../runtime/entries/node/fileSource.js';
+import { folderHandler } from '../../helpers/api.js';
+import { bundledDataset, readManifest } from '../../helpers/datasets.js';
 
 type Json = Record<string, any>;
 
@@ -100,20 +97,9 @@ function corrupted(inner: ShardSource): ShardSource {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dp-test-openapi-'));
-  const manifest = await buildDataset({
-    ...DEFAULT_DIGEST,
-    inputs: [join(REPO, 'data/uniprot-sample.fasta.gz')],
-    out: join(dir, 'shards'),
-    shardBytes: DEFAULT_SHARD_BYTES,
-    threads: 2,
-  });
-  version = manifest.datasetVersion;
-  handler = createHandler(datasetOnce(() => new FileSource(join(dir, 'shards'))));
-});
-
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = await bundledDataset();
+  version = readManifest(dir).datasetVersion;
+  handler = folderHandler(dir);
 });
 
 describe('OpenAPI document', () => {
@@ -194,9 +180,9 @@ describe('real answers validate against the document', () => {
   it('unknown paths are 404, dataset failures 503 and 502', async () => {
     expect((await check('GET', '/nope')).status).toBe(404);
     expect((await check('GET', '/search')).status).toBe(404);
-    const missing = createHandler(datasetOnce(() => new FileSource(join(dir, 'none'))));
+    const missing = folderHandler(join(dir, 'none'));
     expect((await check('GET', '/search.php?mass1=1000&mass2=1001', {}, missing)).status).toBe(503);
-    const broken = createHandler(datasetOnce(() => corrupted(new FileSource(join(dir, 'shards')))));
+    const broken = createHandler(datasetOnce(() => corrupted(new FileSource(dir))));
     expect((await check('GET', '/search-taxonomy.php?mass1=1000&mass2=1001', {}, broken)).status).toBe(502);
   });
 

@@ -1,24 +1,25 @@
-// Faults injected through the ShardSource (a FileSource wrapped by FaultySource) on the many-small-shards
-// dataset (two-level index): missing, corrupt, truncated, slow, hanging and failing shards, index pages and
-// manifests. Each gives a clear 502/503 JSON answer or, after a retry, the right answer — never a partial or
-// wrong one — and once the fault clears the same query is answered right (no poisoned cache). Also: HttpSource
-// retries with backoff (injected fetch, and a real flaky HTTP server), and the LRU staying within its budget.
-import { cpSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+// The dataset (runtime/core/dataset.ts) under faults injected through the ShardSource (a FileSource wrapped by
+// FaultySource) on the many-small-shards dataset (two-level index): missing, corrupt, truncated, slow, hanging
+// and failing shards, index pages and manifests. Each gives a clear 502/503 JSON answer or, after a retry, the
+// right answer — never a partial or wrong one — and once the fault clears the same query is answered right (no
+// poisoned cache). Also: HttpSource retries with backoff (injected fetch, and a real flaky HTTP server), and
+// the LRU staying within its budget.
+import { cpSync, renameSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Dataset, type DatasetOptions } from '../runtime/core/dataset.js';
-import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { HttpSource, SourceError } from '../runtime/core/source.js';
-import { smallShardsDataset } from './helpers/hard-datasets.js';
-import { FaultySource, type FaultKind } from './helpers/hard-faults.js';
-import { difference } from './helpers/hard-fuzz.js';
-import { loadReference, queryPath, referenceMassText, type RefQuery, type ReferenceData } from './helpers/hard-reference.js';
-import { listen } from './helpers/process.js';
+import { Dataset, type DatasetOptions } from '../../../runtime/core/dataset.js';
+import { createHandler, datasetOnce, type Handler } from '../../../runtime/api/handler.js';
+import { FileSource } from '../../../runtime/entries/node/fileSource.js';
+import { HttpSource, SourceError } from '../../../runtime/core/source.js';
+import { folderHandler, listen } from '../../helpers/api.js';
+import { removeTempDirs, smallShardsDataset, tempDir } from '../../helpers/datasets.js';
+import { FaultySource, type FaultKind } from '../../helpers/faultySource.js';
+import { difference } from '../../helpers/queryFuzz.js';
+import { referenceKeyText } from '../../helpers/reference.js';
+import { loadReference, queryPath, type RefQuery, type ReferenceData } from '../../helpers/shardReference.js';
 
 let dir: string;
 let ref: ReferenceData;
@@ -27,10 +28,11 @@ beforeAll(async () => {
   dir = await smallShardsDataset();
   ref = loadReference(dir);
 });
+afterAll(removeTempDirs);
 
 /** Exactly the mass group g: a query that reads one shard (and the index page listing it). */
 const groupQuery = (g: number, endpoint: RefQuery['endpoint'] = '/search.php'): RefQuery => {
-  const mass = referenceMassText(ref.keys[g]);
+  const mass = referenceKeyText(ref.keys[g]);
   return { endpoint, mass1: mass, mass2: mass };
 };
 
@@ -109,7 +111,7 @@ describe('a faulty shard', () => {
 
   it('a fault in one shard of a many-shard page fails the whole answer, never a partial page', async () => {
     const { source, handler } = setup();
-    const q: RefQuery = { endpoint: '/search-taxonomy.php', mass1: referenceMassText(ref.keys[50_000]), mass2: referenceMassText(ref.keys[60_000]), pageSize: '1000', page: '3' };
+    const q: RefQuery = { endpoint: '/search-taxonomy.php', mass1: referenceKeyText(ref.keys[50_000]), mass2: referenceKeyText(ref.keys[60_000]), pageSize: '1000', page: '3' };
     const middle = shardOfGroup(50_000 + 2000 + 500).file;
     for (const kind of ['missing', 'corrupt', 'transient'] as const) {
       source.inject(middle, { kind });
@@ -196,7 +198,7 @@ describe('slow and hanging storage', () => {
   });
 
   it('has a bounded default timeout', async () => {
-    const { DEFAULT_FETCH_TIMEOUT_MS } = await import('../runtime/core/fetchFile.js');
+    const { DEFAULT_FETCH_TIMEOUT_MS } = await import('../../../runtime/core/fetchFile.js');
     expect(DEFAULT_FETCH_TIMEOUT_MS).toBeGreaterThanOrEqual(1000);
     expect(DEFAULT_FETCH_TIMEOUT_MS).toBeLessThanOrEqual(30_000);
   });
@@ -220,21 +222,17 @@ describe('a missing or corrupt manifest at start', () => {
   });
 
   it('on disk: manifest.json removed, emptied, then restored', async () => {
-    const copy = mkdtempSync(join(tmpdir(), 'dp-hard-manifest-'));
-    try {
-      // The manifest, its index pages and the one shard the query reads.
-      for (const file of ['manifest.json', ...ref.manifest.shardIndex!.pages.map((p) => p.file), shardOfGroup(9).file]) cpSync(join(dir, file), join(copy, file));
-      const handler = createHandler(datasetOnce(() => new FileSource(copy)));
-      const manifest = join(copy, 'manifest.json');
-      renameSync(manifest, `${manifest}.away`);
-      await expectError(handler, groupQuery(9), 503, /manifest\.json: not found/);
-      writeFileSync(manifest, '');
-      await expectError(handler, groupQuery(9), 503, /not valid JSON/);
-      renameSync(`${manifest}.away`, manifest);
-      await expectRight(handler, groupQuery(9));
-    } finally {
-      rmSync(copy, { recursive: true, force: true });
-    }
+    const copy = tempDir('faults-manifest');
+    // The manifest, its index pages and the one shard the query reads.
+    for (const file of ['manifest.json', ...ref.manifest.shardIndex!.pages.map((p) => p.file), shardOfGroup(9).file]) cpSync(join(dir, file), join(copy, file));
+    const handler = folderHandler(copy);
+    const manifest = join(copy, 'manifest.json');
+    renameSync(manifest, `${manifest}.away`);
+    await expectError(handler, groupQuery(9), 503, /manifest\.json: not found/);
+    writeFileSync(manifest, '');
+    await expectError(handler, groupQuery(9), 503, /not valid JSON/);
+    renameSync(`${manifest}.away`, manifest);
+    await expectRight(handler, groupQuery(9));
   });
 });
 
@@ -315,7 +313,7 @@ describe('HttpSource retries (injected fetch)', () => {
 });
 
 describe('HttpSource over a flaky HTTP server', () => {
-  let server: { url: string; close: () => Promise<void> };
+  let server: Awaited<ReturnType<typeof listen>>;
   const served = new Map<string, number>();
   let mode: 'flaky' | 'wrong' = 'flaky';
 
@@ -344,15 +342,15 @@ describe('HttpSource over a flaky HTTP server', () => {
 
   it('answers right through 503s and cut bodies (retries with backoff)', async () => {
     mode = 'flaky';
-    const handler = createHandler(datasetOnce(() => new HttpSource(`${server.url}/shards/`, { retries: 2, backoffMs: 5 })));
+    const handler = createHandler(datasetOnce(() => new HttpSource(`${server.base}/shards/`, { retries: 2, backoffMs: 5 })));
     for (const g of [3, 77_777, 150_001, 228_000]) await expectRight(handler, groupQuery(g));
-    await expectRight(handler, { endpoint: '/search-taxonomy.php', mass1: referenceMassText(ref.keys[100]), mass2: referenceMassText(ref.keys[2500]), pageSize: '1000', page: '2' });
+    await expectRight(handler, { endpoint: '/search-taxonomy.php', mass1: referenceKeyText(ref.keys[100]), mass2: referenceKeyText(ref.keys[2500]), pageSize: '1000', page: '2' });
   });
 
   it('wrong bytes from storage: 502 (sha256), never the wrong data', async () => {
     mode = 'wrong';
     served.clear();
-    const handler = createHandler(datasetOnce(() => new HttpSource(`${server.url}/shards/`, { retries: 2, backoffMs: 1 })));
+    const handler = createHandler(datasetOnce(() => new HttpSource(`${server.base}/shards/`, { retries: 2, backoffMs: 1 })));
     await expectError(handler, groupQuery(200_000), 502, /failed its sha256 check/);
     mode = 'flaky';
   });

@@ -1,17 +1,20 @@
-// Shard layout does not change answers, and queries read few shards:
+// Search (runtime/core/search.ts, shardIndex.ts): shard layout does not change answers, and queries read few
+// shards:
 // - the first records of the sample built with tiny shards (thousands of shards, a two-level index) answer
 //   exactly like the same records built as one large shard, including pages that straddle shard boundaries;
 // - totalResult comes from the manifest's per-shard counts for shards wholly inside the range, and a page
-//   reads only the shards it shows (the 3-shard bound on the default build is in runtime-differential).
+//   reads only the shards it shows (the 3-shard bound on the default build is in
+//   test/runtime/api/handler.differential.test.ts).
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShardEntry } from '../runtime/model/format.js';
-import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { call, CountingSource, folderHandler, stable } from './helpers/api.js';
-import { BruteForce, bruteKeyText, prng } from './helpers/bruteforce.js';
-import { readManifest, removeTempDirs, sampleSubset, shardEntries, subsetDataset, tempDir } from './helpers/datasets.js';
+import type { ShardEntry } from '../../../runtime/model/format.js';
+import type { Handler } from '../../../runtime/api/handler.js';
+import { prng } from '../../bench/synthetic.js';
+import { call, countedCall, folderHandler, stable } from '../../helpers/api.js';
+import { BruteForce } from '../../helpers/bruteforce.js';
+import { readManifest, removeTempDirs, sampleSubset, shardEntries, subsetDataset, tempDir } from '../../helpers/datasets.js';
+import { referenceKeyText } from '../../helpers/reference.js';
 
 const RECORDS = 1200;
 const TINY = 1536;
@@ -106,8 +109,8 @@ describe('tiny shards answer like one large shard', () => {
       const groups = last - first + 1;
       const page = 1 + Math.floor(random() * Math.ceil(groups / pageSize + 1));
       // Bounds between keys half the time (mass1 just above the previous key), else exactly on keys.
-      const low = random() < 0.5 ? bruteKeyText(brute.keys[first]) : justBelow(brute.keys[first]);
-      paths.push(`${endpoint}?mass1=${low}&mass2=${bruteKeyText(brute.keys[last])}&page=${page}&pageSize=${pageSize}`);
+      const low = random() < 0.5 ? referenceKeyText(brute.keys[first]) : justBelow(brute.keys[first]);
+      paths.push(`${endpoint}?mass1=${low}&mass2=${referenceKeyText(brute.keys[last])}&page=${page}&pageSize=${pageSize}`);
     }
     expect(await differences(paths)).toEqual([]);
   });
@@ -132,13 +135,6 @@ describe('tiny shards answer like one large shard', () => {
   });
 });
 
-/** Answers `path` over a fresh dataset (empty cache) and returns the answer and what was read. */
-async function counted(dir: string, path: string) {
-  const source = new CountingSource(new FileSource(dir));
-  const got = await call(createHandler(datasetOnce(() => source)), path);
-  return { got, source };
-}
-
 describe('totalResult from the manifest for shards wholly inside the range', () => {
   it('a range from one shard start to another shard end reads no shard to count (page past the end)', async () => {
     const random = prng(9);
@@ -147,9 +143,9 @@ describe('totalResult from the manifest for shards wholly inside the range', () 
       const b = a + Math.floor(random() * 200);
       const expectedTotal = tinyShards.slice(a, b + 1).reduce((sum, s) => sum + s.massGroups, 0);
       // On the keys, and on bounds in the gaps between shards.
-      const low = random() < 0.5 || a === 0 ? bruteKeyText(tinyShards[a].firstKey) : bruteKeyText(tinyShards[a - 1].lastKey + 1);
-      const high = random() < 0.5 || b === tinyShards.length - 1 ? bruteKeyText(tinyShards[b].lastKey) : bruteKeyText(tinyShards[b + 1].firstKey - 1);
-      const { got, source } = await counted(tiny, `/search.php?mass1=${low}&mass2=${high}&page=1000000`);
+      const low = random() < 0.5 || a === 0 ? referenceKeyText(tinyShards[a].firstKey) : referenceKeyText(tinyShards[a - 1].lastKey + 1);
+      const high = random() < 0.5 || b === tinyShards.length - 1 ? referenceKeyText(tinyShards[b].lastKey) : referenceKeyText(tinyShards[b + 1].firstKey - 1);
+      const { got, source } = await countedCall(tiny, `/search.php?mass1=${low}&mass2=${high}&page=1000000`);
       expect(got.status).toBe(200);
       expect(got.body.totalResult).toBe(expectedTotal);
       expect(got.body.result).toEqual([]);
@@ -159,9 +155,9 @@ describe('totalResult from the manifest for shards wholly inside the range', () 
 
   it('a range cutting two shards reads just those two to count', async () => {
     const [a, b] = [100, 900];
-    const low = bruteKeyText(tinyShards[a].firstKey + 1);
-    const high = bruteKeyText(tinyShards[b].lastKey - 1);
-    const { got, source } = await counted(tiny, `/search.php?mass1=${low}&mass2=${high}&page=1000000`);
+    const low = referenceKeyText(tinyShards[a].firstKey + 1);
+    const high = referenceKeyText(tinyShards[b].lastKey - 1);
+    const { got, source } = await countedCall(tiny, `/search.php?mass1=${low}&mass2=${high}&page=1000000`);
     expect(got.body.totalResult).toBe(brute.keysIn(tinyShards[a].firstKey + 1, tinyShards[b].lastKey - 1).length);
     expect(new Set(source.shardReads)).toEqual(new Set([tinyShards[a].file, tinyShards[b].file]));
   });
@@ -172,7 +168,7 @@ describe('mass1=0&mass2=100000 over tiny shards', () => {
     const starts = boundaries();
     const total = readManifest(tiny).totals.massGroups;
     for (const [page, pageSize] of [[1, 1], [1, 10], [3, 1000], [Math.ceil(total / 1000), 1000], [Math.ceil(total / 1000) + 1, 1000], [4321, 7]]) {
-      const { got, source } = await counted(tiny, `/search.php?mass1=0&mass2=100000&page=${page}&pageSize=${pageSize}`);
+      const { got, source } = await countedCall(tiny, `/search.php?mass1=0&mass2=100000&page=${page}&pageSize=${pageSize}`);
       expect(got.body.totalResult).toBe(total);
       const from = (page - 1) * pageSize;
       const to = Math.min(total, from + pageSize);
@@ -191,14 +187,14 @@ describe('a corrupted index page of the two-level index', () => {
     const bad = pages[1];
     writeFileSync(join(copy, bad.file), readFileSync(join(copy, bad.file), 'utf8').replace(/"massGroups":(\d)/, '"massGroups":9$1'));
     const handler = folderHandler(copy);
-    const inBad = `/search.php?mass1=${bruteKeyText(bad.firstKey + 1)}&mass2=${bruteKeyText(bad.lastKey)}`;
+    const inBad = `/search.php?mass1=${referenceKeyText(bad.firstKey + 1)}&mass2=${referenceKeyText(bad.lastKey)}`;
     for (let i = 0; i < 2; i++) {
       const got = await call(handler, inBad);
       expect(got.status).toBe(502);
       expect(Object.keys(got.body)).toEqual(['error']);
     }
     const other = pages[pages.length - 1];
-    const fine = `/search-taxonomy.php?mass1=${bruteKeyText(other.firstKey)}&mass2=${bruteKeyText(other.lastKey)}&pageSize=50&page=2`;
+    const fine = `/search-taxonomy.php?mass1=${referenceKeyText(other.firstKey)}&mass2=${referenceKeyText(other.lastKey)}&pageSize=50&page=2`;
     const got = await call(handler, fine);
     expect(got.status).toBe(200);
     expect(stable(got.body)).toEqual(brute.answer(other.firstKey, other.lastKey, 2, 50, 'accsTax'));

@@ -1,10 +1,10 @@
-// Residue masses, peptide masses and mass keys of runtime/chemistry.ts against published values, elemental
+// Residue masses, peptide masses and mass keys of runtime/model/chemistry.ts against published values, elemental
 // compositions and exact integer arithmetic.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { daTextToUnits, peptideMass, RESIDUE_MASS_DA, RESIDUE_UNITS, UNDEFINED_MASS_RESIDUES, UNITS_PER_DA, WATER_UNITS } from '../runtime/model/chemistry.js';
-import { massKey } from '../runtime/model/massKey.js';
-import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER } from './helpers/reference.js';
+import { daTextToUnits, peptideMass, RESIDUE_MASS_DA, RESIDUE_UNITS, UNDEFINED_MASS_RESIDUES, UNITS_PER_DA, WATER_UNITS } from '../../../runtime/model/chemistry.js';
+import { massKey } from '../../../runtime/model/massKey.js';
+import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER } from '../../helpers/reference.js';
 
 function unitsOf(sequence: string): number {
   const mass = peptideMass(sequence);

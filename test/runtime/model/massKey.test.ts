@@ -1,9 +1,9 @@
-// Mass keys as text: Java-style formatting of a group's key, exact parsing of user masses into key bounds,
-// and the envelope's duration and memory text.
+// Mass keys as text (runtime/model/massKey.ts): Java-style formatting of a group's key, and exact parsing of
+// user masses into key bounds, against the reference's own key text and exact decimal arithmetic.
 import { describe, expect, it } from 'vitest';
-import { formatMassKey, parseMass } from '../runtime/model/massKey.js';
-import { formatDuration, memoryText } from '../runtime/api/envelope.js';
-import { bruteBounds, bruteKeyText, prng } from './helpers/bruteforce.js';
+import { formatMassKey, parseMass } from '../../../runtime/model/massKey.js';
+import { prng } from '../../bench/synthetic.js';
+import { referenceKeyBounds, referenceKeyText } from '../../helpers/reference.js';
 
 describe('formatMassKey (Java Double.toString of key / 10^4)', () => {
   it.each([
@@ -32,7 +32,7 @@ describe('formatMassKey (Java Double.toString of key / 10^4)', () => {
       const key = 4_000_000 + Math.floor(random() * 600_000_000); // 400 .. 60,400 Da
       const text = formatMassKey(key);
       const shortest = text.endsWith('.0') || !text.endsWith('0'); // no trailing zero but ".0"
-      if (text !== bruteKeyText(key) || !/^\d+\.\d{1,4}$/.test(text) || !shortest || Math.round(Number(text) * 10_000) !== key) wrong.push([key, text]);
+      if (text !== referenceKeyText(key) || !/^\d+\.\d{1,4}$/.test(text) || !shortest || Math.round(Number(text) * 10_000) !== key) wrong.push([key, text]);
     }
     expect(wrong).toEqual([]);
   });
@@ -77,7 +77,7 @@ describe('parseMass: exact key bounds of a user-typed mass', () => {
       const fraction = Array.from({ length: decimals }, () => Math.floor(random() * 10)).join('');
       const text = decimals ? `${whole}.${fraction}` : whole;
       const parsed = parseMass(text);
-      const exact = bruteBounds(text);
+      const exact = referenceKeyBounds(text);
       if (!parsed || parsed.value !== Number(text) || parsed.ceilKey !== exact.ceilKey || parsed.floorKey !== exact.floorKey) wrong.push([text, parsed, exact]);
     }
     expect(wrong).toEqual([]);
@@ -93,25 +93,5 @@ describe('parseMass: exact key bounds of a user-typed mass', () => {
   it('reports negative masses with their value (the API refuses them)', () => {
     expect(parseMass('-5')!.value).toBe(-5);
     expect(parseMass('-0.0001')!.value).toBe(-0.0001);
-  });
-});
-
-describe('envelope text fields', () => {
-  it.each([
-    [0, '00:00:00.000'],
-    [7, '00:00:00.007'],
-    [1234, '00:00:01.234'],
-    [61_001, '00:01:01.001'],
-    [3_723_004, '01:02:03.004'],
-    [0.4, '00:00:00.000'],
-    [-5, '00:00:00.000'],
-  ])('formatDuration(%d) = %s', (ms, text) => {
-    expect(formatDuration(ms)).toBe(text);
-    expect(formatDuration(ms)).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3}$/);
-  });
-
-  it('memoryText is whole megabytes of what the probe says', () => {
-    expect(memoryText(() => process.memoryUsage.rss())()).toMatch(/^\d+ MB$/);
-    expect(memoryText(() => 41.4 * 2 ** 20)()).toBe('41 MB');
   });
 });

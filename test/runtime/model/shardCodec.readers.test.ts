@@ -1,15 +1,14 @@
-// An independent reader written from shards/FORMAT.md alone (JSON + @msgpack/msgpack, no project code)
-// gets the same peptides as the runtime; FORMAT.md's own Python example runs where python3-msgpack exists.
+// Shard files (runtime/model/shardCodec.ts, runtime/model/format.ts) read by other readers: an independent
+// reader written from shards/FORMAT.md alone (JSON + @msgpack/msgpack, no project code) gets the same peptides
+// as the runtime; FORMAT.md's own Python example runs where python3-msgpack exists.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { decode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataset } from '../build/pipeline.js';
-import { createHandler, datasetOnce } from '../runtime/api/handler.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
+import { folderHandler } from '../../helpers/api.js';
+import { DEFAULT_SHARD_BYTES, readManifest, removeTempDirs, shardEntries, subsetDataset } from '../../helpers/datasets.js';
+import { REPO } from '../../helpers/process.js';
 
 type Row = { key: number; seq: string; accs: [string, number][] };
 
@@ -35,33 +34,21 @@ function readShardPerFormatMd(bytes: Uint8Array): Row[] {
   return rows;
 }
 
-/** FORMAT.md, manifest: `shards`, or `shardIndex.pages` whose files list the shards. */
-function shardEntries(dir: string): { file: string; firstKey: number; lastKey: number; sha256: string }[] {
-  const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-  return manifest.shards ?? manifest.shardIndex.pages.flatMap((p: { file: string }) => JSON.parse(readFileSync(join(dir, p.file), 'utf8')).shards);
-}
-
 describe('a reader written from FORMAT.md alone', () => {
-  const root = mkdtempSync(join(tmpdir(), 'format-reader-'));
-  const flat = join(root, 'flat');
-  const paged = join(root, 'paged');
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  let flat: string;
+  let paged: string;
+  afterAll(removeTempDirs);
 
   beforeAll(async () => {
-    // The first 1,500 real records of the bundled sample.
-    const text = gunzipSync(readFileSync('data/uniprot-sample.fasta.gz')).toString('latin1');
-    const fasta = join(root, 'subset.fasta');
-    writeFileSync(fasta, text.split(/(?=^>)/m).slice(0, 1500).join(''));
-    const options = { inputs: [fasta], enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, threads: 0 };
-    await buildDataset({ ...options, out: flat, shardBytes: 256 * 1024 });
-    await buildDataset({ ...options, out: paged, shardBytes: 1024 });
+    // The first 1,500 real records of the bundled sample, with the default shards and with 1 KB ones.
+    [flat, paged] = await Promise.all([subsetDataset(1500, DEFAULT_SHARD_BYTES), subsetDataset(1500, 1024)]);
   });
 
   for (const [name, dir] of [['flat index', () => flat], ['two-level index', () => paged]] as const) {
     it(`gets the runtime's peptides from every shard (${name})`, async () => {
-      const handler = createHandler(datasetOnce(() => new FileSource(dir())));
+      const handler = folderHandler(dir());
       const entries = shardEntries(dir());
-      if (name === 'two-level index') expect(JSON.parse(readFileSync(join(dir(), 'manifest.json'), 'utf8')).shardIndex).toBeDefined();
+      if (name === 'two-level index') expect(readManifest(dir()).shardIndex).toBeDefined();
       // Every shard for the flat build; every 40th for the paged one (thousands of shards).
       for (const entry of entries.filter((_, i) => name === 'flat index' || i % 40 === 0)) {
         const rows = readShardPerFormatMd(readFileSync(join(dir(), entry.file)));
@@ -85,7 +72,7 @@ describe('a reader written from FORMAT.md alone', () => {
 
   const python = spawnSync('/usr/bin/python3', ['-c', 'import msgpack'], { stdio: 'ignore' }).status === 0;
   it.runIf(python)("FORMAT.md's Python example prints the first shard's peptides (python3-msgpack)", () => {
-    const doc = readFileSync('shards/FORMAT.md', 'utf8');
+    const doc = readFileSync(join(REPO, 'shards/FORMAT.md'), 'utf8');
     const script = /```python\n([\s\S]*?)```/.exec(doc)![1];
     for (const dir of [flat, paged]) {
       const printed = execFileSync('/usr/bin/python3', ['-c', script], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).trimEnd().split('\n');

@@ -1,23 +1,21 @@
-// The offline query tool (runtime/query.ts): its JSON is the handler's answer, its TSV is the JSON's
-// peptide–accession pairs, export equals all pages of the API, errors are the API's, over a folder and a URL.
+// The offline query tool (runtime/entries/cli/query.ts): its JSON is the handler's answer, its TSV is the
+// JSON's peptide–accession pairs, export equals all pages of the API, errors are the API's, over a folder and
+// a URL.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDataset } from '../build/pipeline.js';
-import { DEFAULT_DIGEST } from '../build/digest.js';
-import { Dataset } from '../runtime/core/dataset.js';
-import { accessionRefsOf } from '../runtime/model/format.js';
-import { createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { formatMassKey } from '../runtime/model/massKey.js';
-import { main } from '../runtime/entries/cli/query.js';
-import { createListener } from '../runtime/entries/node/server.js';
-import { createAnswerer } from '../runtime/api/handler.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { HttpSource } from '../runtime/core/source.js';
-import { Collector, listen, REPO, runNode, runTsx, type Run } from './helpers/process.js';
+import { Dataset } from '../../../../runtime/core/dataset.js';
+import { accessionRefsOf } from '../../../../runtime/model/format.js';
+import { createAnswerer, createHandler, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
+import { formatMassKey } from '../../../../runtime/model/massKey.js';
+import { main } from '../../../../runtime/entries/cli/query.js';
+import { createListener } from '../../../../runtime/entries/node/server.js';
+import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import { HttpSource } from '../../../../runtime/core/source.js';
+import { folderHandler, listen, stableText } from '../../../helpers/api.js';
+import { bundledDataset, removeTempDirs, tempDir } from '../../../helpers/datasets.js';
+import { Collector, REPO, runNode, runTsx, type Run } from '../../../helpers/process.js';
 
 let dir: string;
 let shards: string;
@@ -37,9 +35,6 @@ async function api(path: string, params: Record<string, string>, h: Handler = ha
   const response = await h(new Request(`http://localhost${path}?${new URLSearchParams(params)}`));
   return { status: response.status, text: await response.text() };
 }
-
-/** Envelope text with its two time- and process-dependent fields blanked. */
-const stable = (text: string) => text.replace(/"memory":"[^"]*","duration":"[^"]*"/, '"memory":"-","duration":"-"');
 
 type Group = Record<string, ({ seq: string; acc: string[] } | { seq: string; accsTax: { acc: string; taxId: number }[] })[]>;
 
@@ -93,18 +88,15 @@ async function ranges(): Promise<[string, string][]> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'dp-test-query-'));
-  shards = join(dir, 'shards');
+  dir = tempDir('query');
   // Small shards: the bundled sample then has over 2,048 of them, so the two-level index is exercised too.
-  await buildDataset({ ...DEFAULT_DIGEST, inputs: [join(REPO, 'data/uniprot-sample.fasta.gz')], out: shards, shardBytes: 16 * 1024, threads: 2 });
-  handler = createHandler(datasetOnce(() => new FileSource(shards)));
+  shards = await bundledDataset(16 * 1024);
+  handler = folderHandler(shards);
   dataset = await Dataset.open(new FileSource(shards));
   expect(dataset.manifest.shardIndex).toBeDefined();
 });
 
-afterAll(() => {
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 const QUERIES: [command: string, path: string, args: string[], params: Record<string, string>][] = [
   ['search', '/search.php', ['--mass1', '1247.6', '--mass2', '1247.62'], { mass1: '1247.6', mass2: '1247.62' }],
@@ -124,14 +116,14 @@ describe('query tool: JSON', () => {
       expect(expected.status).toBe(200);
       const run = await query(command, ...args, '--shards', shards);
       expect(run.code, `${command} ${args.join(' ')}`).toBe(0);
-      expect(stable(run.stdout)).toBe(stable(expected.text) + '\n');
+      expect(stableText(run.stdout)).toBe(stableText(expected.text) + '\n');
     }
     // Not vacuous: the queries above do find peptides.
     expect(JSON.parse((await api('/search.php', QUERIES[0][3])).text).totalResult).toBeGreaterThan(10);
   });
 
   it('runs as `npm run query --` and as the package bin, defaulting --shards to SHARDS_DIR', async () => {
-    const expected = stable((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
+    const expected = stableText((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
     const viaNpm = await new Promise<Run>((resolve, reject) => {
       const child = spawn('npm', ['run', '-s', 'query', '--', 'search', '--mass1', '1247.6', '--mass2', '1247.62'], {
         cwd: REPO,
@@ -145,10 +137,10 @@ describe('query tool: JSON', () => {
       child.on('close', (code) => resolve({ code, stdout, stderr }));
     });
     expect(viaNpm.code, viaNpm.stderr).toBe(0);
-    expect(stable(viaNpm.stdout)).toBe(expected);
+    expect(stableText(viaNpm.stdout)).toBe(expected);
     const viaBin = await runNode(['bin/digested-peptides.mjs', 'search', '--mass1', '1247.6', '--mass2', '1247.62', '--shards', shards]);
     expect(viaBin.code, viaBin.stderr).toBe(0);
-    expect(stable(viaBin.stdout)).toBe(expected);
+    expect(stableText(viaBin.stdout)).toBe(expected);
   });
 });
 
@@ -264,7 +256,7 @@ describe('query tool: errors', () => {
 
   it('a missing dataset is the API 503, for queries and export', async () => {
     const missing = join(dir, 'no-such-dataset');
-    const expected = await api('/search.php', { mass1: '1', mass2: '2' }, createHandler(datasetOnce(() => new FileSource(missing))));
+    const expected = await api('/search.php', { mass1: '1', mass2: '2' }, folderHandler(missing));
     expect(expected.status).toBe(503);
     const run = await query('search', '--mass1', '1', '--mass2', '2', '--shards', missing);
     expect([run.code, run.stdout]).toEqual([1, expected.text + '\n']);
@@ -297,7 +289,7 @@ describe('query tool over HTTP (--shards <url>)', () => {
 
   beforeAll(async () => {
     const server = await listen(createListener(shards, createAnswerer(datasetOnce(() => new FileSource(shards)))));
-    base = `${server.url}/shards/`;
+    base = `${server.base}/shards/`;
     close = server.close;
     httpHandler = createHandler(datasetOnce(() => new HttpSource(base)));
   });
@@ -309,10 +301,10 @@ describe('query tool over HTTP (--shards <url>)', () => {
   it('answers like the folder, JSON and TSV', async () => {
     for (const [command, path, args, params] of QUERIES.slice(0, 6)) {
       const expected = await api(path, params);
-      expect(stable((await api(path, params, httpHandler)).text)).toBe(stable(expected.text));
+      expect(stableText((await api(path, params, httpHandler)).text)).toBe(stableText(expected.text));
       const run = await query(command, ...args, '--shards', base);
       expect(run.code).toBe(0);
-      expect(stable(run.stdout)).toBe(stable(expected.text) + '\n');
+      expect(stableText(run.stdout)).toBe(stableText(expected.text) + '\n');
       const tsv = await query(command, ...args, '--shards', base, '--format', 'tsv');
       expect(tsv.stdout).toBe((await query(command, ...args, '--shards', shards, '--format', 'tsv')).stdout);
     }
@@ -326,7 +318,7 @@ describe('query tool over HTTP (--shards <url>)', () => {
   });
 
   it('an unreachable URL is the API 503', async () => {
-    const { url, close: stop } = await listen((_req, res) => res.writeHead(404).end());
+    const { base: url, close: stop } = await listen((_req, res) => res.writeHead(404).end());
     await stop(); // the port is now closed
     const run = await query('search', '--mass1', '1', '--mass2', '2', '--shards', `${url}/shards/`);
     expect(run.code).toBe(1);

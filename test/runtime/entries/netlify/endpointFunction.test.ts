@@ -1,19 +1,19 @@
-// netlify.toml, read with a small TOML reader for the subset it uses: each redirect is a 200 rewrite of an
-// API path to a function file that exists under [functions].directory, and that function's default export
-// answers a `Request` with the same envelope as the local handler — shards fetched over HTTP from a local
-// server (SHARDS_BASE_URL), or from the site's own /shards/ when the variable is unset.
+// The Netlify functions (runtime/entries/netlify/endpointFunction.ts) as netlify.toml wires them, read with a
+// small TOML reader for the subset it uses: each redirect is a 200 rewrite of an API path to a function file
+// that exists under [functions].directory, and that function's default export answers a `Request` with the
+// same envelope as the local handler — shards fetched over HTTP from a local server (SHARDS_BASE_URL), or from
+// the site's own /shards/ when the variable is unset.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAnswerer, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { ENDPOINTS } from '../runtime/core/endpoints.js';
-import { createListener } from '../runtime/entries/node/server.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { call, expectEnvelope, expectErrorBody, folderHandler, listen, stable } from './helpers/api.js';
-import { removeTempDirs, subsetDataset } from './helpers/datasets.js';
-
-const REPO = fileURLToPath(new URL('..', import.meta.url));
+import { createAnswerer, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
+import { ENDPOINTS } from '../../../../runtime/core/endpoints.js';
+import { createListener } from '../../../../runtime/entries/node/server.js';
+import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import { call, expectEnvelope, expectErrorBody, expectJsonHeaders, folderHandler, listen, stable } from '../../../helpers/api.js';
+import { removeTempDirs, subsetDataset } from '../../../helpers/datasets.js';
+import { REPO } from '../../../helpers/process.js';
 
 type Toml = { [key: string]: TomlValue };
 type TomlValue = string | number | boolean | Toml | Toml[];
@@ -193,8 +193,7 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
     for (const path of [from as string, r.to]) {
       const response = await fn(new Request(`https://site.example${path}${QUERY[from as string]}`));
       expect(response.status).toBe(200);
-      expect(response.headers.get('content-type')).toBe('application/json');
-      expect(response.headers.get('access-control-allow-origin')).toBe('*');
+      expectJsonHeaders(response);
       const body = (await response.json()) as Record<string, unknown>;
       expectEnvelope(body);
       const expected = await call(local, `${from}${QUERY[from as string]}`);

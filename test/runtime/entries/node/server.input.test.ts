@@ -1,18 +1,17 @@
-// Bad input, table-driven: every case through the Fetch handler (createHandler over the bundled dataset), and
-// path traversal and raw-request cases through the real Node listener (runtime/server.ts createListener) on
-// an ephemeral port, sent with http.request so that no client normalizes the path. Every answer: the
-// expected status, a JSON body whose `error` says what is wrong, `X-Content-Type-Options: nosniff`, and no
-// stack trace or file path, whatever was echoed.
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, copyFileSync } from 'node:fs';
-import { request, type IncomingHttpHeaders } from 'node:http';
-import { tmpdir } from 'node:os';
+// Bad input to the Node listener (runtime/entries/node/server.ts) and the Fetch handler it wraps, table-driven:
+// every case through the handler (createHandler over the bundled dataset), and path traversal and raw-request
+// cases through the real listener (createListener) on an ephemeral port, sent with http.request so that no
+// client normalizes the path. Every answer: the expected status, a JSON body whose `error` says what is wrong,
+// `X-Content-Type-Options: nosniff`, and no stack trace or file path, whatever was echoed.
+import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnswerer, createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { createListener } from '../runtime/entries/node/server.js';
-import { FileSource } from '../runtime/entries/node/fileSource.js';
-import { bundledDataset, REPO } from './helpers/hard-datasets.js';
-import { listen } from './helpers/process.js';
+import { createAnswerer, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
+import { createListener } from '../../../../runtime/entries/node/server.js';
+import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import { folderHandler, listen, rawRequest } from '../../../helpers/api.js';
+import { bundledDataset, removeTempDirs, tempDir } from '../../../helpers/datasets.js';
+import { REPO } from '../../../helpers/process.js';
 
 interface Case {
   name: string;
@@ -26,7 +25,6 @@ interface Case {
 }
 
 const MASS_ENDPOINTS = ['/search.php', '/search-taxonomy.php'] as const;
-const REQUIRED = /mass1 and mass2 are required as doubles/;
 const notFinite = (name: string, echo: RegExp) => new RegExp(`${name} is not a finite number \\(${echo.source}\\)`);
 const hundredKbOfDigits = '1'.repeat(100 * 1024);
 
@@ -194,7 +192,7 @@ let handler: Handler;
 
 beforeAll(async () => {
   dir = await bundledDataset();
-  handler = createHandler(datasetOnce(() => new FileSource(dir)));
+  handler = folderHandler(dir);
 });
 
 describe('bad input through the Fetch handler', () => {
@@ -219,35 +217,23 @@ describe('bad input through the Fetch handler', () => {
 });
 
 describe('raw requests through the Node listener', () => {
-  let base: { url: string; close: () => Promise<void> };
+  let server: Awaited<ReturnType<typeof listen>>;
   let served: string;
-  let port: number;
 
   beforeAll(async () => {
     // A dataset folder served under /shards/: the bundled manifest, plus a symlink pointing out of it.
-    served = mkdtempSync(join(tmpdir(), 'dp-hard-served-'));
+    served = tempDir('served');
     copyFileSync(join(dir, 'manifest.json'), join(served, 'manifest.json'));
     symlinkSync(join(REPO, 'package.json'), join(served, 'leak.json'));
-    base = await listen(createListener(served, createAnswerer(datasetOnce(() => new FileSource(dir)))));
-    port = Number(new URL(base.url).port);
+    server = await listen(createListener(served, createAnswerer(datasetOnce(() => new FileSource(dir)))));
   });
   afterAll(async () => {
-    await base?.close();
-    rmSync(served, { recursive: true, force: true });
+    await server?.close();
+    removeTempDirs();
   });
 
   /** Sends `path` byte for byte (no normalization), returning status, headers and body. */
-  function raw(path: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
-    return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
-  }
+  const raw = (path: string, method = 'GET', headers: Record<string, string> = {}) => rawRequest(server.base, path, method, headers);
 
   const noDatasetFile = /no such dataset file/;
   const traversal: Case[] = [

@@ -1,8 +1,9 @@
-// The load script (test/reliability/load.ts, `npm run load`, 60 s) run for ~3 s so that it cannot rot: the
-// real server on 127.0.0.1 over the bundled dataset, the full request mix, every status as expected.
+// The Node server (runtime/entries/node/server.ts, started as `npm start` starts it) under the load script
+// (test/reliability/load.ts, `npm run load`, 60 s) run for ~3 s so that it cannot rot: the real server on
+// 127.0.0.1 over the bundled dataset, the full request mix, every status as expected.
 import { describe, expect, it } from 'vitest';
-import { runLoad } from './reliability/load.js';
-import { bundledDataset } from './helpers/hard-datasets.js';
+import { bundledDataset } from '../../../helpers/datasets.js';
+import { runLoad } from '../../../reliability/load.js';
 
 describe('mixed HTTP load (3 s)', () => {
   it('answers every request kind with its expected status, within bounds', async () => {

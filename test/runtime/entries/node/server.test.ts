@@ -1,24 +1,27 @@
-// The API and the dataset over real HTTP on loopback: the project's Node listener (runtime/server.ts) serves
-// /shards/ and answers the endpoints, reading its shards back through HttpSource as the Netlify functions do.
-// A corrupted shard gives 502 and the next good query still works; a missing shard (404) gives 502; a
-// storage that fails or does not answer gives 503; answers over HTTP equal answers from the local folder.
+// The Node listener (runtime/entries/node/server.ts) over real HTTP on loopback: it serves /shards/ and answers
+// the endpoints, reading its shards back through HttpSource as the Netlify functions do. A corrupted shard
+// gives 502 and the next good query still works; a missing shard (404) gives 502; a storage that fails or does
+// not answer gives 503; answers over HTTP equal answers from the local folder.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ShardEntry } from '../runtime/model/format.js';
-import { createAnswerer, createHandler, datasetOnce, type Handler } from '../runtime/api/handler.js';
-import { createListener } from '../runtime/entries/node/server.js';
-import { HttpSource } from '../runtime/core/source.js';
-import { call, CountingSource, expectEnvelope, expectErrorBody, fetchGot, folderHandler, listen, stable, type Got } from './helpers/api.js';
-import { bruteKeyText, prng } from './helpers/bruteforce.js';
-import { removeTempDirs, shardEntries, subsetDataset, tempDir } from './helpers/datasets.js';
+import type { ShardEntry } from '../../../../runtime/model/format.js';
+import { createAnswerer, createHandler, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
+import { createListener } from '../../../../runtime/entries/node/server.js';
+import { HttpSource } from '../../../../runtime/core/source.js';
+import { prng } from '../../../bench/synthetic.js';
+import { call, CountingSource, expectEnvelope, expectErrorBody, expectJsonHeaders, fetchGot, folderHandler, listen, rawRequest, stable } from '../../../helpers/api.js';
+import { removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../../helpers/datasets.js';
+import { referenceKeyText } from '../../../helpers/reference.js';
 
 /** The Node listener over `dir`, answering from its own /shards/ through HttpSource (self-hosted, like Netlify). */
 function selfHostedListener(dir: string, options: ConstructorParameters<typeof HttpSource>[1] = {}) {
   return createListener(dir, createAnswerer(datasetOnce((url) => new HttpSource(new URL('/shards/', url), options))));
 }
+
+/** The Node listener over `dir` as plain storage: its /shards/ files (its API has no dataset to read). */
+const storageListener = (dir: string) => createListener(dir, createAnswerer(datasetOnce(() => new HttpSource('http://unused.invalid/'))));
 
 type Server = Awaited<ReturnType<typeof listen>>;
 const servers: Server[] = [];
@@ -33,7 +36,7 @@ let shards: ShardEntry[];
 let local: Handler;
 let good: Server;
 let broken: Server;
-const rangeOf = (s: ShardEntry) => `mass1=${bruteKeyText(s.firstKey)}&mass2=${bruteKeyText(s.lastKey)}`;
+const rangeOf = (s: ShardEntry) => `mass1=${referenceKeyText(s.firstKey)}&mass2=${referenceKeyText(s.lastKey)}`;
 
 beforeAll(async () => {
   dir = await subsetDataset(600, 8192);
@@ -56,12 +59,7 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-function expectHeaders(got: Got): void {
-  expect(got.headers.get('content-type')).toBe('application/json');
-  expect(got.headers.get('access-control-allow-origin')).toBe('*');
-}
-
-describe('the API over HTTP (runtime/server.ts listener)', () => {
+describe('the API over HTTP (runtime/entries/node/server.ts listener)', () => {
   it('has enough shards for the failure cases', () => {
     expect(shards.length).toBeGreaterThan(6);
   });
@@ -73,13 +71,13 @@ describe('the API over HTTP (runtime/server.ts listener)', () => {
       const s = shards[Math.floor(random() * shards.length)];
       const t = shards[Math.min(shards.length - 1, shards.indexOf(s) + Math.floor(random() * 3))];
       const path = [
-        `/search.php?mass1=${bruteKeyText(s.firstKey + 3)}&mass2=${bruteKeyText(t.lastKey)}&page=${1 + (i % 3)}&pageSize=${[5, 50, 1000][i % 3]}`,
-        `/search-taxonomy.php?mass1=${bruteKeyText(s.firstKey)}&mass2=${bruteKeyText(t.lastKey - 2)}`,
+        `/search.php?mass1=${referenceKeyText(s.firstKey + 3)}&mass2=${referenceKeyText(t.lastKey)}&page=${1 + (i % 3)}&pageSize=${[5, 50, 1000][i % 3]}`,
+        `/search-taxonomy.php?mass1=${referenceKeyText(s.firstKey)}&mass2=${referenceKeyText(t.lastKey - 2)}`,
         `/search-peptide.php?peptide=GGGGGAAPPFFWK`,
       ][i % 3];
       const [http, folder] = await Promise.all([fetchGot(good.base + path), call(local, path)]);
       expect(http.status).toBe(200);
-      expectHeaders(http);
+      expectJsonHeaders(http);
       expectEnvelope(http.body);
       if (JSON.stringify(stable(http.body)) !== JSON.stringify(stable(folder.body))) wrong.push(path);
     }
@@ -89,7 +87,7 @@ describe('the API over HTTP (runtime/server.ts listener)', () => {
   it('HEAD: 200 with JSON headers and no body', async () => {
     const got = await fetchGot(`${good.base}/search.php?${rangeOf(shards[2])}`, { method: 'HEAD' });
     expect(got.status).toBe(200);
-    expectHeaders(got);
+    expectJsonHeaders(got);
     expect(got.text).toBe('');
   });
 
@@ -97,7 +95,7 @@ describe('the API over HTTP (runtime/server.ts listener)', () => {
     const got = await fetchGot(`${good.base}/search-taxonomy.php?mass1=1&mass2=2`, { method });
     expectErrorBody(got, 405);
     expect(got.headers.get('allow')).toBe('GET, HEAD');
-    expectHeaders(got);
+    expectJsonHeaders(got);
   });
 
   it.each(['/', '/nope', '/search.php/x', '/shards/', '/shards/.hidden', '/shards/%2e%2e%2fpackage.json', '/shards/no-such-file.msgpack'])(
@@ -105,26 +103,16 @@ describe('the API over HTTP (runtime/server.ts listener)', () => {
     async (path) => {
       const got = await fetchGot(good.base + path);
       expect(got.status).toBe(404);
-      expectHeaders(got);
+      expectJsonHeaders(got);
       expect(Object.keys(got.body)).toEqual(['error']);
     },
   );
 
   it('a request target that is not a URL: 400 JSON, and the server keeps answering', async () => {
-    const url = new URL(good.base);
-    const raw = await new Promise<{ status: number; type: string | undefined; body: string }>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: '//%%%/search.php?mass1=1&mass2=2', method: 'GET' }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], body }));
-      });
-      req.on('error', reject);
-      req.end();
-    });
+    const raw = await rawRequest(good.base, '//%%%/search.php?mass1=1&mass2=2');
     expect(raw.status).toBe(400);
-    expect(raw.type).toBe('application/json');
-    expect(Object.keys(JSON.parse(raw.body))).toEqual(['error']);
+    expect(raw.headers['content-type']).toBe('application/json');
+    expect(Object.keys(JSON.parse(raw.text))).toEqual(['error']);
     expect((await fetchGot(`${good.base}/search.php?${rangeOf(shards[0])}`)).status).toBe(200);
   });
 
@@ -154,7 +142,7 @@ describe('a broken copy of the dataset over HTTP: 502, never a partial or wrong 
     for (let i = 0; i < 2; i++) {
       const got = await fetchGot(`${broken.base}/search.php?${rangeOf(shards[1])}`);
       expectErrorBody(got, 502, /sha256/);
-      expectHeaders(got);
+      expectJsonHeaders(got);
     }
     const path = `/search-taxonomy.php?${rangeOf(shards[2])}`;
     const ok = await fetchGot(broken.base + path);
@@ -163,7 +151,7 @@ describe('a broken copy of the dataset over HTTP: 502, never a partial or wrong 
   });
 
   it('a range whose count needs the corrupted shard: 502 even for a page elsewhere', async () => {
-    const got = await fetchGot(`${broken.base}/search.php?mass1=${bruteKeyText(shards[1].lastKey)}&mass2=${bruteKeyText(shards[2].lastKey)}&page=2&pageSize=1`);
+    const got = await fetchGot(`${broken.base}/search.php?mass1=${referenceKeyText(shards[1].lastKey)}&mass2=${referenceKeyText(shards[2].lastKey)}&page=2&pageSize=1`);
     expectErrorBody(got, 502);
   });
 
@@ -188,7 +176,7 @@ describe('a broken copy of the dataset over HTTP: 502, never a partial or wrong 
 
 describe('storage that fails or does not answer: 503', () => {
   it('a shard answered with HTTP 500 (after retries): 503; other shards still answer', async () => {
-    const inner = createListener(dir, createAnswerer(datasetOnce(() => new HttpSource('http://unused.invalid/'))));
+    const inner = storageListener(dir);
     const failing = shards[2].file;
     let attempts = 0;
     const storage = await serve((req, res) => {
@@ -207,7 +195,7 @@ describe('storage that fails or does not answer: 503', () => {
   });
 
   it('a shard that never answers (timeout): 503', async () => {
-    const inner = createListener(dir, createAnswerer(datasetOnce(() => new HttpSource('http://unused.invalid/'))));
+    const inner = storageListener(dir);
     const stuck = shards[3].file;
     const storage = await serve((req, res) => {
       if (req.url === `/shards/${stuck}`) return; // never answered; closed with the server
@@ -219,14 +207,14 @@ describe('storage that fails or does not answer: 503', () => {
   });
 
   it('no server at all: 503, and the service recovers once storage is back', async () => {
-    const storage = await serve(createListener(dir, createAnswerer(datasetOnce(() => new HttpSource('http://unused.invalid/')))));
+    const storage = await serve(storageListener(dir));
     const base = storage.base;
     await storage.close();
     const handler = createHandler(datasetOnce(() => new HttpSource(`${base}/shards/`, { retries: 0 })));
     expectErrorBody(await call(handler, `/search.php?${rangeOf(shards[0])}`), 503);
     // Storage comes back on the same port.
     const port = Number(new URL(base).port);
-    const again = createListener(dir, createAnswerer(datasetOnce(() => new HttpSource('http://unused.invalid/'))));
+    const again = storageListener(dir);
     const { createServer } = await import('node:http');
     const server = createServer(again);
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', resolve));

@@ -1,0 +1,36 @@
+// A ShardSource that records every file read through it and the bytes it handed out (the API tests count the
+// shards and index pages a query reads; the benchmark, the bytes).
+import type { ShardSource } from '../../runtime/core/source.js';
+
+export class CountingSource implements ShardSource {
+  /** File names asked for, in order. */
+  readonly reads: string[] = [];
+  /** Bytes handed out. */
+  bytes = 0;
+  readonly description: string;
+
+  constructor(private inner: ShardSource) {
+    this.description = `counting ${inner.description}`;
+  }
+
+  async get(file: string): Promise<Uint8Array> {
+    this.reads.push(file);
+    const bytes = await this.inner.get(file);
+    this.bytes += bytes.length;
+    return bytes;
+  }
+
+  get shardReads(): string[] {
+    return this.reads.filter((f) => f.endsWith('.msgpack'));
+  }
+
+  get indexReads(): string[] {
+    return this.reads.filter((f) => f.startsWith('index-'));
+  }
+
+  /** Forgets what was read so far. */
+  reset(): void {
+    this.reads.length = 0;
+    this.bytes = 0;
+  }
+}

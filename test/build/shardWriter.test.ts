@@ -115,6 +115,17 @@ describe('ShardWriter', () => {
     expect(readBack(run.decoded)).toEqual(expectedBack(rows));
   });
 
+  /** FORMAT.md's residueMax, counted here: per letter of ACDEFGHIJKLMNOPQRSTUVWY, the most in one peptide, base 36. */
+  const mostOfEachLetter = (s: Shard) => {
+    const letters = 'ACDEFGHIJKLMNOPQRSTUVWY';
+    const most = new Array<number>(letters.length).fill(0);
+    for (let p = 0; p < s.sequenceEnds.length; p++) {
+      const peptide = s.sequences.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], s.sequenceEnds[p]);
+      [...letters].forEach((letter, l) => (most[l] = Math.max(most[l], peptide.split(letter).length - 1)));
+    }
+    return most.map((n) => Math.min(n, 35).toString(36)).join('');
+  };
+
   it('names each file by the first 20 hex digits of its sha256, and its entry describes it', () => {
     expect(readdirSync(run.dir).sort()).toEqual(run.writer.shards.map((e) => e.file).sort());
     run.writer.shards.forEach((entry, i) => {
@@ -123,6 +134,7 @@ describe('ShardWriter', () => {
       expect(entry).toEqual({
         file: `${sha256.slice(0, 20)}.msgpack`, sha256, bytes: run.files[i].length,
         firstKey: s.massKeys[0], lastKey: s.massKeys[s.massKeys.length - 1], massGroups: s.massKeys.length, peptides: s.sequenceEnds.length,
+        residueMax: mostOfEachLetter(s),
       });
     });
     expect(run.writer.bytes).toBe(run.files.reduce((sum, f) => sum + f.length, 0));

@@ -103,13 +103,13 @@ beforeAll(async () => {
 });
 
 describe('OpenAPI document', () => {
-  it('is OpenAPI 3.1 with the three endpoints, their defaults and limits, and resolvable references', () => {
+  it('is OpenAPI 3.1 with every endpoint, their defaults and limits, and resolvable references', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     for (const endpoint of ENDPOINTS) {
       const get = doc.paths[endpoint.path].get as Json;
       const params = Object.fromEntries((get.parameters as Json[]).map((p) => [p.name, p]));
       expect(params.page.schema).toMatchObject({ type: 'integer', default: 1, minimum: 1 });
-      expect(params.pageSize.schema).toMatchObject({ type: 'integer', default: { '/search.php': 10 }[endpoint.path] ?? 1000, minimum: 1, maximum: 1000 });
+      expect(params.pageSize.schema).toMatchObject({ type: 'integer', default: { '/search.php': 10, '/api/v1/search': 100 }[endpoint.path] ?? 1000, minimum: 1, maximum: 1000 });
       expect(Boolean(params.mass1?.required)).toBe(endpoint.path === '/search-taxonomy.php');
       expect(Boolean(params.peptide?.required)).toBe(endpoint.path === '/search-peptide.php');
       expect(Object.keys(get.responses).sort()).toEqual(['200', '304', '400', '414', '500', '502', '503']);
@@ -164,6 +164,20 @@ describe('real answers validate against the document', () => {
       expect((await check('GET', `/search-peptide.php?${query}`)).status, query).toBe(500);
     }
     expect((await check('PUT', '/search-peptide.php?peptide=PEPTIDE')).status).toBe(405);
+  });
+
+  it('/api/v1/search: modified candidates with ProForma and ppm, explicit windows, and errors', async () => {
+    const ok = await check('GET', '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M&pageSize=5');
+    const entries = (JSON.parse(ok.body).result as Record<string, { proforma: string; ppm: number }[]>[]).flatMap((g) => Object.values(g)[0]);
+    expect(entries.some((e) => e.proforma.includes('[Oxidation]'))).toBe(true);
+    expect(entries.every((e) => Math.abs(e.ppm) <= 10)).toBe(true);
+    await check('GET', '/api/v1/search?mass1=1460.6&mass2=1460.62&variable=Phospho@STY&maxVariable=1');
+    await check('GET', '/api/v1/search?mass=1000.3783&unit=Da&tolerance=0.01&page=2&pageSize=1');
+    expect((await check('HEAD', '/api/v1/search?mass=1000')).status).toBe(200);
+    for (const query of ['', 'mass=1000&mz=500&charge=2', 'mz=500', 'mz=500&charge=11', 'mass=1000&tolerance=0', 'mass=1000&fixed=Nope@C', 'mass=1000&fixed=Carbamidomethyl@C&variable=Oxidation@C', 'mass=1000&maxVariable=5']) {
+      expect((await check('GET', `/api/v1/search?${query}`)).status, query).toBe(400);
+    }
+    expect((await check('DELETE', '/api/v1/search?mass=1000')).status).toBe(405);
   });
 
   it('search-taxonomy.php: accessions with taxIds, and errors', async () => {

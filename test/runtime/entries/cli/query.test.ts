@@ -122,6 +122,29 @@ describe('query tool: JSON', () => {
     expect(JSON.parse((await api('/search.php', QUERIES[0][3])).text).totalResult).toBeGreaterThan(10);
   });
 
+  it('v1: the JSON is /api/v1/search\'s answer; the TSV has a row per candidate–accession pair with its ProForma, mass and ppm', async () => {
+    const params = { mz: '650.3188', charge: '2', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', pageSize: '5' };
+    const args = ['--mz', '650.3188', '--charge', '2', '--fixed', 'Carbamidomethyl@C', '--variable', 'Oxidation@M', '--page-size', '5', '--shards', shards];
+    const expected = await api('/api/v1/search', params);
+    expect(expected.status).toBe(200);
+    const json = await query('v1', ...args);
+    expect(json.code).toBe(0);
+    expect(stableText(json.stdout)).toBe(stableText(expected.text) + '\n');
+    const tsv = await query('v1', ...args, '--format', 'tsv');
+    expect(tsv.code).toBe(0);
+    const lines = tsv.stdout.split('\n');
+    expect(lines[0]).toBe('mass\tsequence\tproforma\tmodifiedMass\tppm\taccession\ttaxId');
+    type Entry = { seq: string; proforma: string; mass: number; ppm: number; accsTax: { acc: string; taxId: number }[] };
+    const rows = (JSON.parse(expected.text) as { result: Record<string, Entry[]>[] }).result.flatMap((group) =>
+      Object.entries(group).flatMap(([key, entries]) => entries.flatMap((e) => e.accsTax.map((a) => [key, e.seq, e.proforma, e.mass.toFixed(6), String(e.ppm), a.acc, String(a.taxId)].join('\t')))),
+    );
+    expect(rows.length).toBeGreaterThan(5);
+    expect(lines.slice(1, -1)).toEqual(rows);
+    const bad = await query('v1', '--mz', '650', '--charge', '11', '--shards', shards);
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout)).toEqual({ error: 'charge must be from 1 to 10, got 11' });
+  });
+
   it('runs as `npm run query --` and as the package bin, defaulting --shards to SHARDS_DIR', async () => {
     const expected = stableText((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
     const viaNpm = await new Promise<Run>((resolve, reject) => {

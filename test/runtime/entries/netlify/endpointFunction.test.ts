@@ -100,6 +100,7 @@ const QUERY: Record<string, string> = {
   '/search.php': '?mass1=1000&mass2=1100&pageSize=20&page=2',
   '/search-peptide.php': '?peptide=', // + a peptide of the data, set in beforeAll
   '/search-taxonomy.php': '?mass1=1500&mass2=1510',
+  '/api/v1/search': '?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M',
 };
 
 let dir: string;

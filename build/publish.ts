@@ -52,7 +52,8 @@ function removeStaleTemps(out: string): void {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid still runs (a stale build's temporary folder is one whose process is gone). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -8,6 +8,11 @@ export class AsciiWriter {
   private bytes = new Uint8Array(INITIAL_BYTES);
   length = 0;
 
+  /** Bytes the writer holds room for. */
+  get capacity(): number {
+    return this.bytes.length;
+  }
+
   private reserve(n: number): void {
     if (this.length + n <= this.bytes.length) return;
     const grown = new Uint8Array(Math.max(this.bytes.length * 2, this.length + n));
@@ -56,5 +61,21 @@ export class AsciiWriter {
     const bytes = this.bytes.slice(from, this.length);
     this.length = 0;
     return bytes;
+  }
+}
+
+const idle: AsciiWriter[] = [];
+
+/**
+ * `write(writer)` with a writer from a small pool (answers are written synchronously, so one is rarely out at a
+ * time): a buffer grown by one large answer serves the next ones, as buffers of a fresh writer would not.
+ */
+export function withWriter<T>(write: (w: AsciiWriter) => T): T {
+  const w = idle.pop() ?? new AsciiWriter();
+  try {
+    return write(w);
+  } finally {
+    w.length = 0;
+    if (idle.length < 4 && w.capacity <= 1 << 24) idle.push(w); // a huge buffer is not kept
   }
 }

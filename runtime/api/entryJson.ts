@@ -8,7 +8,7 @@ import type { Dataset } from '../core/dataset.js';
 import type { Derived } from '../core/shardCache.js';
 import type { EntryShape } from '../core/endpoints.js';
 import { accessionOf, type Shard } from '../model/format.js';
-import { AsciiWriter } from './asciiWriter.js';
+import { withWriter, type AsciiWriter } from './asciiWriter.js';
 
 /** A shard's entries as JSON: entry p is bytes[ends[p-1] ?? 0 .. ends[p]), its trailing comma included. */
 export interface EntryJson {
@@ -69,9 +69,10 @@ function isPlain(shard: Shard): boolean {
 /** Every entry of `shard` in `shape`, as JSON, with the memory it holds. */
 export function entryJson(shard: Shard, shape: EntryShape): Derived<EntryJson> {
   const ends = new Uint32Array(shard.sequenceEnds.length);
-  const writer = new AsciiWriter();
-  writeEntries(writer, shard, shape, 0, ends.length, ends);
-  const bytes = writer.takeBytes();
+  const bytes = withWriter((w) => {
+    writeEntries(w, shard, shape, 0, ends.length, ends);
+    return w.takeBytes();
+  });
   return { value: { bytes, ends }, bytes: bytes.byteLength + ends.byteLength };
 }
 

@@ -5,7 +5,7 @@ import type { EntryShape } from '../core/endpoints.js';
 import type { QueryResult } from '../core/search.js';
 import type { Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
-import { AsciiWriter } from './asciiWriter.js';
+import { withWriter } from './asciiWriter.js';
 import { cachedEntryJson, writeEntries, type EntryJson } from './entryJson.js';
 
 /** `HH:MM:SS.mmm`, as the service we reproduce writes durations. */
@@ -51,27 +51,29 @@ export function successJson(
   entries: (shard: Shard) => EntryJson | undefined,
   envelope: () => Envelope,
 ): Uint8Array<ArrayBuffer> {
-  const w = new AsciiWriter();
-  const { groups } = result;
-  w.start(HEADROOM);
-  w.write('[');
-  let json: EntryJson | undefined;
-  groups.forEach(({ shard, group }, g) => {
-    if (g === 0 || shard !== groups[g - 1].shard) json = entries(shard); // once per shard of the page
-    w.write(g > 0 ? ',{"' : '{"');
-    w.write(formatMassKey(shard.massKeys[group]));
-    w.write('":[');
-    const first = group === 0 ? 0 : shard.groupEnds[group - 1];
-    const end = shard.groupEnds[group];
-    if (json) w.copy(json.bytes, first === 0 ? 0 : json.ends[first - 1], json.ends[end - 1]);
-    else writeEntries(w, shard, shape, first, end);
-    w.unwrite(1); // the last entry's comma
+  return withWriter((w) => {
+    const { groups } = result;
+    w.start(HEADROOM);
+    w.write('[');
+    let json: EntryJson | undefined;
+    groups.forEach(({ shard, group }, g) => {
+      if (g === 0 || shard !== groups[g - 1].shard) json = entries(shard); // once per shard of the page
+      w.write(g > 0 ? ',{"' : '{"');
+      w.write(formatMassKey(shard.massKeys[group]));
+      w.write('":[');
+      const first = group === 0 ? 0 : shard.groupEnds[group - 1];
+      const end = shard.groupEnds[group];
+      if (json) w.copy(json.bytes, first === 0 ? 0 : json.ends[first - 1], json.ends[end - 1]);
+      else writeEntries(w, shard, shape, first, end);
+      w.unwrite(1); // the last entry's comma
+      w.write(']}');
+    });
     w.write(']}');
+    const e = envelope();
+    return w.take(`{"totalResult":${e.totalResult},"memory":${JSON.stringify(e.memory)},"duration":"${e.duration}","page":${e.page},"pageSize":${e.pageSize},"result":`, HEADROOM);
   });
-  w.write(']}');
-  const e = envelope();
-  return w.take(`{"totalResult":${e.totalResult},"memory":${JSON.stringify(e.memory)},"duration":"${e.duration}","page":${e.page},"pageSize":${e.pageSize},"result":`, HEADROOM);
 }
+
 
 /** The body the API answers `result` with: entry JSON from the dataset's cache, timed from `started`. */
 export function renderJson(dataset: Dataset, result: QueryResult, shape: EntryShape, started: number, memory: () => string): Uint8Array<ArrayBuffer> {

@@ -7,6 +7,7 @@ import { runPrecursorQuery, type PrecursorQuery, type PrecursorResult } from '..
 import { parsePrecursorQuery } from '../core/precursorQuery.js';
 import { runQuery } from '../core/search.js';
 import { renderJson } from './envelope.js';
+import { cachedEntryJson } from './entryJson.js';
 import { PRECURSOR_TSV_HEADER, precursorRows, renderPrecursorJson } from './precursorJson.js';
 import { groupRows, TSV_HEADER } from './tsv.js';
 
@@ -39,7 +40,7 @@ function rangeOperation(endpoint: Endpoint): Operation<ReturnType<typeof parseRa
 const precursorOperation: Operation<PrecursorQuery, PrecursorResult> = {
   parse: parsePrecursorQuery,
   run: runPrecursorQuery,
-  json: (_dataset, query, result, started, memory) => renderPrecursorJson(query, result, started, memory),
+  json: (dataset, query, result, started, memory) => renderPrecursorJson(query, result, started, memory, (shard) => cachedEntryJson(dataset, shard, 'accsTax')),
   tsvHeader: PRECURSOR_TSV_HEADER,
   tsvRows: precursorRows,
 };

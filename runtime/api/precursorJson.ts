@@ -2,12 +2,12 @@
 // modified mass's 4-decimal key, one entry per (sequence, modification composition) with its ProForma, exact
 // mass, ppm error and accessions; and the same candidates as TSV rows.
 import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor.js';
-import { accessionOf, accessionRefsOf } from '../model/format.js';
+import { accessionOf, accessionRefsOf, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proforma } from '../model/proforma.js';
-import { AsciiWriter } from './asciiWriter.js';
-import { writeAccessions } from './entryJson.js';
+import { withWriter } from './asciiWriter.js';
+import { writeAccessions, type EntryJson } from './entryJson.js';
 import { formatDuration } from './envelope.js';
 
 /** (observed − theoretical) / theoretical × 10^6 to 2 decimals (never -0). */
@@ -46,6 +46,10 @@ function ordered(query: PrecursorQuery, group: CandidateGroup): { c: Candidate; 
   return group.candidates.map((c) => ({ c, proforma: proformaOf(query, c) })).sort((a, b) => text(a.c.sequence, b.c.sequence) || text(a.proforma, b.proforma));
 }
 
+/** Lengths of `{"seq":"` and `","accsTax":` in an accsTax entry of entryJson.ts. */
+const ENTRY_PREFIX = '{"seq":"'.length;
+const ACCS_TAX_KEY = '","accsTax":'.length;
+
 /** Room for the envelope's fields in front of `result`. */
 const HEADROOM = 256;
 
@@ -53,32 +57,47 @@ const HEADROOM = 256;
  * The success body: the envelope in the seed's field order, then `result` as `[{"<key>": [entries]}, ..]`,
  * each entry as precursorEntry gives it, written straight into bytes (accessions by the seed's own writer).
  */
-export function renderPrecursorJson(query: PrecursorQuery, result: PrecursorResult, started: number, memory: () => string): Uint8Array<ArrayBuffer> {
-  const w = new AsciiWriter();
-  w.start(HEADROOM);
-  w.write('[');
-  result.groups.forEach((group, g) => {
-    w.write(g > 0 ? ',{"' : '{"');
-    w.write(formatMassKey(group.key));
-    w.write('":[');
-    ordered(query, group).forEach(({ c, proforma }, e) => {
-      const mass = c.units / UNITS_PER_DA;
-      w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
-      w.write(c.sequence);
-      w.write('","proforma":"');
-      w.write(proforma);
-      w.write(`","mass":${Number(mass.toFixed(6))}`);
-      if (query.centre !== undefined) w.write(`,"ppm":${ppmOf(query.centre, mass)}`);
-      w.write(',"accsTax":');
-      writeAccessions(w, c.shard, 'accsTax', c.peptide);
-      w.write('}');
+export function renderPrecursorJson(
+  query: PrecursorQuery,
+  result: PrecursorResult,
+  started: number,
+  memory: () => string,
+  accessions: (shard: Shard) => EntryJson | undefined = () => undefined,
+): Uint8Array<ArrayBuffer> {
+  return withWriter((w) => {
+    w.start(HEADROOM);
+    w.write('[');
+    result.groups.forEach((group, g) => {
+      w.write(g > 0 ? ',{"' : '{"');
+      w.write(formatMassKey(group.key));
+      w.write('":[');
+      ordered(query, group).forEach(({ c, proforma }, e) => {
+        const mass = c.units / UNITS_PER_DA;
+        w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
+        w.write(c.sequence);
+        w.write('","proforma":"');
+        w.write(proforma);
+        w.write(`","mass":${Number(mass.toFixed(6))}`);
+        if (query.centre !== undefined) w.write(`,"ppm":${ppmOf(query.centre, mass)}`);
+        w.write(',"accsTax":');
+        const json = accessions(c.shard);
+        if (json) {
+          // The array inside the cached `{"seq":"<seq>","accsTax":[..]},` entry of this peptide, copied whole.
+          const start = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];
+          w.copy(json.bytes, start + ENTRY_PREFIX + c.sequence.length + ACCS_TAX_KEY, json.ends[c.peptide] - 2);
+        } else {
+          writeAccessions(w, c.shard, 'accsTax', c.peptide);
+        }
+        w.write('}');
+      });
+      w.write(']}');
     });
     w.write(']}');
+    const duration = formatDuration(performance.now() - started);
+    return w.take(`{"totalResult":${result.totalResult},"memory":${JSON.stringify(memory())},"duration":"${duration}","page":${result.page},"pageSize":${result.pageSize},"result":`, HEADROOM);
   });
-  w.write(']}');
-  const duration = formatDuration(performance.now() - started);
-  return w.take(`{"totalResult":${result.totalResult},"memory":${JSON.stringify(memory())},"duration":"${duration}","page":${result.page},"pageSize":${result.pageSize},"result":`, HEADROOM);
 }
+
 
 export const PRECURSOR_TSV_COLUMNS = ['mass', 'sequence', 'proforma', 'modifiedMass', 'ppm', 'accession', 'taxId'] as const;
 export const PRECURSOR_TSV_HEADER = PRECURSOR_TSV_COLUMNS.join('\t') + '\n';

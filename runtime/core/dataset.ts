@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import type { IndexPage, IndexPageEntry, Manifest, Shard, ShardEntry } from '../model/format.js';
 import { tilingViolation } from '../model/format.js';
 import { decodeShard } from '../model/shardCodec.js';
-import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked } from './fetchFile.js';
+import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
 import { readManifest } from './manifest.js';
 import { ShardCache, type Derived } from './shardCache.js';
 import { ShardIndex } from './shardIndex.js';
@@ -22,6 +22,8 @@ export interface DatasetOptions {
   concurrency?: number;
   /** Milliseconds one file fetch may take before it counts as unavailable (503), whatever the source. Default 10 s. */
   fetchTimeoutMs?: number;
+  /** The sha256 that checks every file (default Web Crypto; a platform may give a faster one). */
+  sha256?: Sha256;
 }
 
 /** Decoded shards take about this many times their file size in memory (strings and typed columns). */
@@ -33,6 +35,7 @@ export class Dataset {
   private loading = new Map<string, Promise<Shard>>();
   private schedule: <T>(task: () => Promise<T>) => Promise<T>;
   private fetchTimeoutMs: number;
+  private sha256: Sha256 | undefined;
 
   private constructor(
     readonly manifest: Manifest,
@@ -43,6 +46,7 @@ export class Dataset {
     const limit = pLimit(options.concurrency ?? 6);
     this.schedule = (task) => limit(task);
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
+    this.sha256 = options.sha256;
     this.index = new ShardIndex(manifest, (page) => this.loadIndexPage(page));
   }
 
@@ -52,7 +56,7 @@ export class Dataset {
   }
 
   private fetch(file: string, sha256: string): Promise<Uint8Array> {
-    return fetchChecked(this.source, file, sha256, this.fetchTimeoutMs, this.schedule);
+    return fetchChecked(this.source, file, sha256, this.fetchTimeoutMs, this.schedule, this.sha256);
   }
 
   private async loadIndexPage(entry: IndexPageEntry): Promise<ShardEntry[]> {

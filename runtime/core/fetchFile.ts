@@ -23,7 +23,10 @@ export function getWithin(source: ShardSource, file: string, ms: number): Promis
   return Promise.race([source.get(file), timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Lower-case hex sha256 of `bytes` (Web Crypto: Node, browsers and edge runtimes alike). */
+/** A sha256 implementation: lower-case hex of the bytes' digest. */
+export type Sha256 = (bytes: Uint8Array) => string | Promise<string>;
+
+/** Lower-case hex sha256 of `bytes` (Web Crypto: Node, browsers and edge runtimes alike; the default Sha256). */
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
   let hex = '';
@@ -41,6 +44,7 @@ export async function fetchChecked(
   sha256: string,
   timeoutMs: number,
   schedule: <T>(task: () => Promise<T>) => Promise<T> = (task) => task(),
+  hash: Sha256 = sha256Hex,
 ): Promise<Uint8Array> {
   for (let attempt = 0; ; attempt++) {
     let bytes: Uint8Array;
@@ -50,7 +54,7 @@ export async function fetchChecked(
       const error = e as SourceError;
       throw new DatasetError(`dataset file unavailable: ${error.message}`, error.transient === false ? 502 : 503);
     }
-    if ((await sha256Hex(bytes)) === sha256) return bytes;
+    if ((await hash(bytes)) === sha256) return bytes;
     if (attempt > 0) throw new DatasetError(`${file} failed its sha256 check`, 502);
   }
 }

@@ -34,17 +34,14 @@ export const RESIDUE_MAX_LETTERS = 'ACDEFGHIJKLMNOPQRSTUVWY';
 
 /** residueMax of peptides (upper-case sequences). */
 export function residueMaxOf(sequences: Iterable<string>): string {
-  const max = new Uint8Array(RESIDUE_MAX_LETTERS.length);
-  const counts = new Uint8Array(RESIDUE_MAX_LETTERS.length);
+  const max = new Uint8Array(128);
+  const counts = new Uint8Array(128);
   for (const sequence of sequences) {
-    counts.fill(0);
-    for (let i = 0; i < sequence.length; i++) {
-      const at = RESIDUE_MAX_LETTERS.indexOf(sequence[i]);
-      if (at >= 0 && counts[at] < 35) counts[at]++;
-    }
-    for (let l = 0; l < max.length; l++) if (counts[l] > max[l]) max[l] = counts[l];
+    counts.fill(0, 65, 91);
+    for (let i = 0; i < sequence.length; i++) counts[sequence.charCodeAt(i) & 127]++;
+    for (let c = 65; c < 91; c++) if (counts[c] > max[c]) max[c] = counts[c];
   }
-  return Array.from(max, (n) => n.toString(36)).join('');
+  return Array.from(RESIDUE_MAX_LETTERS, (letter) => Math.min(35, max[letter.charCodeAt(0)]).toString(36)).join('');
 }
 
 /**

@@ -5,6 +5,7 @@ import { sequenceOf } from '../../runtime/model/format.js';
 import { createAnswerer, type Call } from '../../runtime/api/handler.js';
 import type { Answer } from '../../runtime/api/answer.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
+import { nodeSha256 } from '../../runtime/entries/node/platform.js';
 import { CountingSource } from '../helpers/countingSource.js';
 import { summarize, type Summary } from './measure.js';
 
@@ -63,7 +64,7 @@ function run(ms: number[], hits: number[]): QueryRun {
  * forces evictions.
  */
 export async function benchWarm(dir: string, urls: string[], cacheBytes: number): Promise<QueryRun> {
-  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes });
+  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes, sha256: nodeSha256 }); // as npm start opens it
   const handler = createAnswerer(async () => dataset);
   await timeAll(handler, urls);
   await timeAll(handler, urls);
@@ -80,7 +81,7 @@ export async function benchCold(dir: string, urls: string[]): Promise<QueryRun> 
   const ms: number[] = [];
   const hits: number[] = [];
   for (const url of urls) {
-    const dataset = await Dataset.open(source, { cacheBytes: 2 ** 30 });
+    const dataset = await Dataset.open(source, { cacheBytes: 2 ** 30, sha256: nodeSha256 });
     source.reset();
     const handler = createAnswerer(async () => dataset);
     const timed = await timeAll(handler, [url]);

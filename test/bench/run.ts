@@ -1,6 +1,7 @@
 // `npm run bench`: every figure of BENCHMARKS.md, measured on this machine — scale build, in-process
 // queries (warm, cache-bounded, cold), SQLite side by side, a ≥100,000-shard index, HTTP load.
 // `--smoke` runs the same code on a small synthetic set (part of npm test) and writes nothing in the repo.
+// Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -3,21 +3,12 @@
 import { createWriteStream } from 'node:fs';
 import { createGzip } from 'node:zlib';
 import { readFasta } from '../../build/fasta.js';
+import { prng } from '../helpers/prng.js';
 
 export const SWISS_PROT = { proteins: 570_000, residues: 206_000_000 };
 export const REAL_SAMPLE = 'data/uniprot-sample.fasta.gz';
 
-/** mulberry32: a small, fast, seeded PRNG giving floats in [0, 1). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 export interface SampleStats {
   /** Residue letters repeated in proportion to their frequency (65,536 slots): a uniform pick samples them. */

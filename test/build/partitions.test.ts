@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mergePartition, PARTITION_KEYS, partitionFile, PartitionWriter } from '../../build/partitions.js';
 import { REFERENCE_ENZYMES, referenceDigest, referenceKey, referenceUnits } from '../helpers/reference.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
+import { prng } from '../helpers/prng.js';
 
 afterAll(removeTempDirs);
 
@@ -29,14 +30,6 @@ function parse(file: string): Record3[] {
   return records;
 }
 
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const letters = (random: () => number, n: number) => Array.from({ length: n }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
 

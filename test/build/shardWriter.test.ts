@@ -11,6 +11,7 @@ import { ShardWriter } from '../../build/shardWriter.js';
 import type { Shard } from '../../runtime/model/format.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
+import { prng } from '../helpers/prng.js';
 
 afterAll(removeTempDirs);
 
@@ -20,14 +21,6 @@ interface Row {
   ranks: number[];
 }
 
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Columns of a partition from rows (already in (key, sequence) order). */
 function part(rows: Row[]): PartitionPeptides {

@@ -1,5 +1,6 @@
 // The fixed query set of the golden replay: 2,400 requests over the three seed endpoints (ranges of every
 // width, peptides from the bundled sample, every paging and error edge), generated from a seed.
+import { prng } from '../helpers/prng.js';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 
@@ -13,15 +14,7 @@ export interface GoldenRequest {
   ifNoneMatch?: string;
 }
 
-/** mulberry32: a small seeded generator, so the set is the same on every machine. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = prng;
 
 /** Protein sequences of a FASTA file (gzip or plain). */
 function proteins(fasta: string): string[] {

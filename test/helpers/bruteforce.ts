@@ -3,7 +3,7 @@
 // exact integer masses, half-up rounding and Java-style key text from the reference chemistry in
 // reference.ts), so it cannot share a bug with them.
 import { gunzipSync } from 'node:zlib';
-import { decimalToUnits, REFERENCE_ENZYMES, REFERENCE_WATER, referenceKey, referenceKeyText, referencePeptideKey, referencePieces, referenceUnits } from './reference.js';
+import { decimalToUnits, lowerBound, REFERENCE_ENZYMES, REFERENCE_WATER, referenceKey, referenceKeyText, referencePeptideKey, referencePieces, referenceUnits } from './reference.js';
 
 const WATER_UNITS = Number(decimalToUnits(REFERENCE_WATER));
 
@@ -220,14 +220,7 @@ export class BruteForce {
 
   /** First index in keys with keys[i] >= key. */
   private lowerBound(key: number): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.keys, key);
   }
 
   /** Keys with lowKey <= key <= highKey, ascending. */

@@ -17,6 +17,7 @@ import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../buil
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import type { IndexPage, Manifest, Shard, ShardEntry } from '../../runtime/model/format.js';
 import { REPO, runTsx, type Run } from './process.js';
+import { isAlive } from '../../build/publish.js';
 
 export const SAMPLE_FASTA = join(REPO, 'data/uniprot-sample.fasta.gz');
 export { DEFAULT_SHARD_BYTES };
@@ -133,14 +134,6 @@ function builderHash(): string {
   return hash.digest('hex');
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** Removes cached builds of `label` other than `keep` not touched for an hour (older builder versions). */
 function pruneStale(label: string, keep: string): void {

@@ -1,6 +1,7 @@
 // Fault injection for the dataset's storage: a ShardSource wrapping another (a FileSource) that fails chosen
-// files in chosen ways, for a chosen number of calls or until cleared.
+// files in chosen ways, for a chosen number of calls or until cleared; and the SourceError a get rejects with.
 import { SourceError, type ShardSource } from '../../runtime/core/source.js';
+import { expect } from 'vitest';
 
 export type FaultKind =
   /** A 404-like, non-transient failure. */
@@ -89,4 +90,16 @@ export class FaultySource implements ShardSource {
         return new TextEncoder().encode(file === 'manifest.json' ? '{"format":"something else","formatVersion":1,"shards":[]}' : 'garbage');
     }
   }
+}
+
+/** The SourceError a source's get rejects with (fails the test when it resolves or rejects otherwise). */
+export async function sourceFailure(promise: Promise<unknown>): Promise<SourceError> {
+  const error = await promise.then(
+    () => {
+      throw new Error('resolved');
+    },
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SourceError);
+  return error as SourceError;
 }

@@ -214,3 +214,15 @@ export function referenceDataset(
   }
   return dataset;
 }
+
+/** First index of ascending `sorted` holding a value >= key (binary search). */
+export function lowerBound(sorted: ArrayLike<number>, key: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -10,7 +10,7 @@
 // forms are then deduplicated by (sequence, count of each variable modification), weighed exactly in BigInt
 // units of 1e-10 Da, keyed (half-up to 4 decimals), written as ProForma and sorted by key. A query is answered
 // by binary search over the distinct keys.
-import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER, referenceDataset, referenceFasta } from './reference.js';
+import { decimalToUnits, lowerBound, REFERENCE_RESIDUE_MASS, REFERENCE_WATER, referenceDataset, referenceFasta } from './reference.js';
 import { findUnimod, unimodUnits } from './referenceUnimod.js';
 
 /** Proton mass (CODATA 2018), Da. */
@@ -18,17 +18,6 @@ export const REFERENCE_PROTON = 1.007276466621;
 
 // ---------------------------------------------------------------- seeded randomness
 
-/** mulberry32: a small seeded PRNG giving doubles in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------- modifications
 
@@ -326,14 +315,7 @@ export class ReferencePrecursor {
 
   /** First index of `keys` holding a key ≥ key. */
   private lowerBound(key: number): number {
-    let lo = 0;
-    let hi = this.keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.keys[mid] < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.keys, key);
   }
 
   /** Number of distinct keys in [lowKey, highKey]. */

@@ -4,9 +4,9 @@ import { toResponse } from '../../api/answer.js';
 import { callOf, datasetOnce, endpointAnswerer } from '../../api/handler.js';
 import { ENDPOINTS } from '../../core/endpoints.js';
 import { HttpSource } from '../../core/source.js';
-import { cacheBytesFromEnv, processMemory } from '../node/platform.js';
+import { nodeDatasetOptions, processMemory } from '../node/platform.js';
 
-const dataset = datasetOnce((url) => new HttpSource(process.env.SHARDS_BASE_URL ?? new URL('/shards/', url)), { cacheBytes: cacheBytesFromEnv() });
+const dataset = datasetOnce((url) => new HttpSource(process.env.SHARDS_BASE_URL ?? new URL('/shards/', url)), nodeDatasetOptions());
 
 export function endpointFunction(path: string): (req: Request) => Promise<Response> {
   const endpoint = ENDPOINTS.find((e) => e.path === path);

@@ -10,7 +10,7 @@ import { errorAnswer, type Answer } from '../../api/answer.js';
 import { createAnswerer, datasetOnce, type Call } from '../../api/handler.js';
 import { MANIFEST_FILE } from '../../model/format.js';
 import { FileSource } from './fileSource.js';
-import { cacheBytesFromEnv, defaultShards, processMemory } from './platform.js';
+import { defaultShards, nodeDatasetOptions, processMemory } from './platform.js';
 
 /** Dataset file names: a plain name, no separators, no leading dot. */
 const DATASET_FILE = /^\/shards\/[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
@@ -86,10 +86,10 @@ export function answerClientErrors(server: Server): void {
 export async function start(): Promise<void> {
   const dir = resolve(defaultShards());
   const port = Number(process.env.PORT ?? 8888);
-  const cacheBytes = cacheBytesFromEnv();
+  const options = nodeDatasetOptions(); // checks SHARD_CACHE_BYTES before anything else
   if (!existsSync(resolve(dir, MANIFEST_FILE))) throw new Error(`${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards`);
   if (process.env.LOOP_MONITOR === '1') monitorLoop();
-  const answerer = createAnswerer(datasetOnce(() => new FileSource(dir), { cacheBytes }), { memory: processMemory });
+  const answerer = createAnswerer(datasetOnce(() => new FileSource(dir), options), { memory: processMemory });
   const server = createServer(createListener(dir, answerer));
   answerClientErrors(server);
   server.listen(port, () => process.stderr.write(`serving ${dir} on http://localhost:${port}/search.php\n`));

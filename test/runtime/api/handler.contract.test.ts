@@ -1,7 +1,7 @@
 // The API contract of the handler (runtime/api/handler.ts), rule by rule, over a small built dataset (hand-made
 // proteins plus the first records of the bundled sample): statuses, messages, defaults, envelope, key text,
 // ordering, paging, headers, methods, and shard failures through a local folder. Expected data comes from the
-// brute-force reference.
+// brute-force reference. Long on purpose: a describe block per rule of the reproduced contract.
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

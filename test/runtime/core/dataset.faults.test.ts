@@ -1,5 +1,5 @@
 // The dataset (runtime/core/dataset.ts) under faults injected through the ShardSource (a FileSource wrapped by
-// FaultySource) on the many-small-shards dataset (two-level index): missing, corrupt, truncated, slow, hanging
+// FaultySource; long on purpose: a suite per fault) on the many-small-shards dataset (two-level index): missing, corrupt, truncated, slow, hanging
 // and failing shards, index pages and manifests. Each gives a clear 502/503 JSON answer or, after a retry, the
 // right answer — never a partial or wrong one — and once the fault clears the same query is answered right (no
 // poisoned cache). Also: HttpSource retries with backoff (injected fetch, and a real flaky HTTP server), and

@@ -4,6 +4,7 @@
 // the MAX_HYPOTHESES guard; and soundness by brute force: for random peptides and modifications, every
 // (peptide, placement of variable modifications) whose modified key lies in the window has its counts among the
 // hypotheses and its unmodified key inside that hypothesis's [baseLowKey, baseHighKey].
+import { prng } from '../../helpers/prng.js';
 import { describe, expect, it } from 'vitest';
 import { hypotheses, keyWindowUnits, MAX_HYPOTHESES, TooManyHypotheses, type Hypothesis } from '../../../runtime/core/hypotheses.js';
 import type { Modification, ModSpec, Site } from '../../../runtime/model/modifications.js';
@@ -145,17 +146,7 @@ describe('hypotheses: hand-derived cases', () => {
 
 // ---- Brute force.
 
-/** A deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = prng;
 
 /** Residue slots of a site in a peptide, and whether it takes a terminus. */
 const slotsOf = (site: Site, sequence: string): number[] => {

@@ -8,6 +8,7 @@
 // asked, and EVERY page of each (random pageSize 1..50, up to the first page past the end) is compared whole
 // with the reference: totalResult, page, pageSize, keys, and each entry's seq, proforma, mass, ppm and accsTax,
 // in order. Plus hand-checked cases whose expected text is derived from the README's rules by hand.
+import { prng } from '../../helpers/prng.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
@@ -22,7 +23,6 @@ import {
   ReferencePrecursor,
   referenceTextBounds,
   referenceWindow,
-  seededRandom,
   type RefAnswer,
   type RefPeptide,
 } from '../../helpers/referencePrecursor.js';
@@ -291,7 +291,7 @@ const ASYMMETRIC: Tolerance[] = [
 
 /** Seeded random precursors for one setting, most near the masses of the reference's own modified forms. */
 function makeQueries(reference: ReferencePrecursor, setting: Setting, seed: number, count: number): Query[] {
-  const random = seededRandom(seed);
+  const random = prng(seed);
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const mods = modParams(setting);

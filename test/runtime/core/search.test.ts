@@ -13,6 +13,7 @@ import type { Shard, ShardEntry } from '../../../runtime/model/format.js';
 import { decodeShard } from '../../../runtime/model/shardCodec.js';
 import { CountingSource } from '../../helpers/api.js';
 import { readManifest, removeTempDirs, shardEntries, subsetDataset } from '../../helpers/datasets.js';
+import { prng } from '../../helpers/prng.js';
 
 /** One mass group as the brute force sees it: its key, its shard's position and its index in that shard. */
 interface Pair {
@@ -71,15 +72,6 @@ const inRange = (lo: number, hi: number) => pairs.filter((p) => p.key >= lo && p
 /** A group as search returns it, by key and in-shard index (keys are unique over the dataset). */
 const asPair = (shard: Shard, group: number) => ({ key: shard.massKeys[group], group });
 
-/** Seeded generator (mulberry32), so any failure replays. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Ranges that start and end inside shards, on shard edges, between groups, in gaps and outside the data. */
 function ranges(): [number, number][] {

@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkName, HttpSource, SourceError } from '../../../runtime/core/source.js';
+import { sourceFailure } from '../../helpers/faultySource.js';
 
 const BODY = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));
 let server: Server;
@@ -46,17 +47,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** The SourceError a get rejects with. */
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('resolved');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SourceError);
-  return error as SourceError;
-}
+const failure = sourceFailure;
 
 const quick = (retries = 2, extra = {}) => new HttpSource(`${origin}/data/`, { retries, backoffMs: 1, ...extra });
 

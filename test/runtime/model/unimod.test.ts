@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { UNIMOD_ROWS } from '../../../runtime/model/unimod.js';
+import { REFERENCE_ISOTOPE_MASS } from '../../helpers/referenceUnimod.js';
 
 /** Exact decimal text to BigInt units of 1e-`digits`; throws when the text has more decimals. */
 function fixedPoint(text: string, digits: number): bigint {
@@ -15,18 +16,7 @@ function fixedPoint(text: string, digits: number): bigint {
 }
 
 /** Isotope masses (Da) as the issue gives them: NIST (AME2003), the same source as chemistry.ts. */
-const NIST: Record<string, string> = {
-  H: '1.00782503207',
-  '2H': '2.0141017778',
-  C: '12',
-  '13C': '13.00335483778',
-  N: '14.0030740048',
-  '15N': '15.0001088982',
-  O: '15.99491461956',
-  P: '30.97376163',
-  S: '31.97207100',
-  Na: '22.9897692809',
-};
+const NIST = REFERENCE_ISOTOPE_MASS;
 
 /**
  * Unimod's own element masses (the `<umod:elem ... mono_mass=...>` lines of unimod.xml, e.g. H 1.007825035,

@@ -19,6 +19,7 @@ import { sequenceOf } from '../../../../runtime/model/format.js';
 import { formatMassKey } from '../../../../runtime/model/massKey.js';
 import { listen } from '../../../helpers/api.js';
 import { bundledDataset, removeTempDirs } from '../../../helpers/datasets.js';
+import { prng } from '../../../helpers/prng.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -87,15 +88,6 @@ function summarize(result: QueryResult): Summary {
 /** The body with the fields that vary between runs and platforms blanked: everything else compares byte for byte. */
 const blanked = (got: Got): Got => ({ ...got, text: got.text.replace(/"(memory|duration)":"[^"]*"/g, '"$1":""') });
 
-/** A seeded PRNG (mulberry32), so the ranges are the same on every run. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 let dir: string;
 let bundling: Promise<BrowserCore> | undefined;

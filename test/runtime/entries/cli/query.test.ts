@@ -1,6 +1,6 @@
 // The offline query tool (runtime/entries/cli/query.ts): its JSON is the handler's answer, its TSV is the
 // JSON's peptide–accession pairs, export equals all pages of the API, errors are the API's, over a folder and
-// a URL.
+// a URL. Long on purpose: one suite per command (search, search-peptide, search-taxonomy, v1, export).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SourceError } from '../../../../runtime/core/source.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { removeTempDirs, tempDir } from '../../../helpers/datasets.js';
+import { sourceFailure } from '../../../helpers/faultySource.js';
 
 let root: string;
 let dir: string;
@@ -25,16 +26,7 @@ beforeAll(() => {
 
 afterAll(removeTempDirs);
 
-async function failure(promise: Promise<unknown>): Promise<SourceError> {
-  const error = await promise.then(
-    () => {
-      throw new Error('resolved');
-    },
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SourceError);
-  return error as SourceError;
-}
+const failure = sourceFailure;
 
 describe('FileSource', () => {
   it('describes itself by its folder', () => {

@@ -3,11 +3,12 @@
 // cases through the real listener (createListener) on an ephemeral port, sent with http.request so that no
 // client normalizes the path. Every answer: the expected status, a JSON body whose `error` says what is wrong,
 // `X-Content-Type-Options: nosniff`, and no stack trace or file path, whatever was echoed.
+import { connect } from 'node:net';
 import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerer, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
-import { createListener } from '../../../../runtime/entries/node/server.js';
+import { answerClientErrors, createListener } from '../../../../runtime/entries/node/server.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { folderHandler, listen, rawRequest } from '../../../helpers/api.js';
 import { bundledDataset, removeTempDirs, tempDir } from '../../../helpers/datasets.js';
@@ -226,6 +227,7 @@ describe('raw requests through the Node listener', () => {
     copyFileSync(join(dir, 'manifest.json'), join(served, 'manifest.json'));
     symlinkSync(join(REPO, 'package.json'), join(served, 'leak.json'));
     server = await listen(createListener(served, createAnswerer(datasetOnce(() => new FileSource(dir)))));
+    answerClientErrors(server.server); // as npm start's server does
   });
   afterAll(async () => {
     await server?.close();
@@ -285,5 +287,32 @@ describe('raw requests through the Node listener', () => {
   it('refuses a malformed Host header with a JSON 400', async () => {
     const r = await raw('/search.php?mass1=1&mass2=2', 'GET', { Host: 'bad host[' });
     checkAnswer({ name: 'bad host', path: '', status: 400, error: /malformed request/ }, r.status, (n) => r.headers[n] as string | undefined, r.text);
+  });
+
+  /** Bytes sent as they are over a socket (what Node's HTTP parser refuses never reaches a listener), and the reply. */
+  const socketReply = (bytes: string) =>
+    new Promise<string>((resolve, reject) => {
+      const { hostname, port } = new URL(server.base);
+      const socket = connect(Number(port), hostname, () => socket.end(bytes));
+      let reply = '';
+      socket.on('data', (c: Buffer) => (reply += c.toString('latin1')));
+      socket.on('close', () => resolve(reply));
+      socket.on('error', reject);
+    });
+
+  it("answers what Node's HTTP parser refuses with the API's JSON error body: a request head over 16 KB is 431", async () => {
+    const reply = await socketReply(`GET /search.php?mass1=1&mass2=2 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    const [head, body] = reply.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(head).toMatch(/\r\nContent-Type: application\/json\r\n/);
+    expect(head).toMatch(/\r\nAccess-Control-Allow-Origin: \*\r\n/);
+    expect(JSON.parse(body)).toEqual({ error: 'request head is larger than 16 KB' });
+  });
+
+  it('answers a request line that is not HTTP with a JSON 400', async () => {
+    const reply = await socketReply('NOT HTTP AT ALL\r\n\r\n');
+    const [head, body] = reply.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(JSON.parse(body)).toEqual({ error: 'malformed request' });
   });
 });

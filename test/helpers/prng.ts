@@ -1,0 +1,12 @@
+// mulberry32: the one small seeded generator of the tests and benchmarks (floats in [0, 1)), so every random
+// query set, fixture and synthetic FASTA is the same on every machine. Imports nothing.
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

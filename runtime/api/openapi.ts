@@ -79,11 +79,12 @@ function parameters(endpoint: Endpoint) {
 
 function operations(endpoint: Endpoint) {
   const id = endpoint.command.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-  const envelope = endpoint.kind === 'precursor' ? 'EnvelopePrecursor' : endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax';
+  const envelope = { range: endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax', precursor: 'EnvelopePrecursor', dbInfo: 'DbInfo', info: 'DatasetInfo' }[endpoint.kind];
+  const described = endpoint.kind === 'dbInfo' || endpoint.kind === 'info';
   const summary = endpoint.summary;
   const responses = (withBody: boolean) => ({
     '200': {
-      description: 'One page of the mass groups in the range, in ascending mass.',
+      description: described ? "The dataset's description (from its manifest)." : 'One page of the mass groups in the range, in ascending mass.',
       headers: { ...commonHeaders, ...cacheHeaders },
       ...(withBody ? { content: { 'application/json': { schema: ref(envelope) } } } : {}),
     },
@@ -225,6 +226,26 @@ const build = () => ({
           mass: { type: 'number', minimum: 0, description: 'Modified monoisotopic mass in Da (6 decimals).' },
           ppm: { type: 'number', description: '(query mass − mass) / mass × 10^6, 2 decimals (observed minus theoretical); absent for mass1/mass2 windows.' },
           accsTax: { $ref: '#/components/schemas/EntryAccsTax/properties/accsTax' },
+        },
+      },
+      DbInfo: {
+        type: 'object',
+        description: "The original service's /db-info keys (every value a string), then ours.",
+        required: ['db_name', 'enzyme_name', 'miss_cleavage', 'min_peptide_length', 'max_peptide_length', 'protein_count', 'peptide_count'],
+        additionalProperties: { type: 'string' },
+      },
+      DatasetInfo: {
+        type: 'object',
+        required: ['datasetVersion', 'format', 'formatVersion', 'parameters', 'totals', 'release', 'sources'],
+        additionalProperties: false,
+        properties: {
+          datasetVersion: { type: 'string', pattern: '^[0-9a-f]{16}$' },
+          format: { type: 'string', const: 'digested-peptides' },
+          formatVersion: { type: 'integer', minimum: 1 },
+          parameters: { type: 'object', description: 'Build parameters: enzyme, missedCleavages, minLength, maxLength, shardBytes.' },
+          totals: { type: 'object', description: 'Proteins, distinct peptides, mass groups, shards, bytes, accessions and what the build skipped.' },
+          release: { type: ['object', 'null'], additionalProperties: { type: 'string' }, description: 'The release the inputs come from (name, date, url, sha256...), or null.' },
+          sources: { type: 'array', items: { type: 'object', required: ['file', 'bytes', 'sha256'] }, description: 'Input files with their size and sha256.' },
         },
       },
       Error: {

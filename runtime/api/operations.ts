@@ -6,6 +6,8 @@ import type { ParamSource } from '../core/params.js';
 import { runPrecursorQuery, type PrecursorQuery, type PrecursorResult } from '../core/precursor.js';
 import { parsePrecursorQuery } from '../core/precursorQuery.js';
 import { runQuery } from '../core/search.js';
+import { datasetInfo, dbInfo } from '../core/info.js';
+import type { Manifest } from '../model/format.js';
 import { renderJson } from './envelope.js';
 import { cachedEntryJson } from './entryJson.js';
 import { PRECURSOR_TSV_HEADER, precursorRows, renderPrecursorJson } from './precursorJson.js';
@@ -25,6 +27,8 @@ export interface Operation<Q = unknown, R extends Paged = Paged> {
   json(dataset: Dataset, query: Q, result: R, started: number, memory: () => string): Uint8Array<ArrayBuffer> | string;
   tsvHeader: string;
   tsvRows(query: Q, result: R): string;
+  /** Whether results are pages of mass groups (the CLI then sums up a TSV page on stderr). */
+  paged: boolean;
 }
 
 function rangeOperation(endpoint: Endpoint): Operation<ReturnType<typeof parseRangeQuery>, Awaited<ReturnType<typeof runQuery>>> {
@@ -34,6 +38,7 @@ function rangeOperation(endpoint: Endpoint): Operation<ReturnType<typeof parseRa
     json: (dataset, _query, result, started, memory) => renderJson(dataset, result, endpoint.entries, started, memory),
     tsvHeader: TSV_HEADER,
     tsvRows: (_query, result) => result.groups.map(groupRows).join(''),
+    paged: true,
   };
 }
 
@@ -43,9 +48,32 @@ const precursorOperation: Operation<PrecursorQuery, PrecursorResult> = {
   json: (dataset, query, result, started, memory) => renderPrecursorJson(query, result, started, memory, (shard) => cachedEntryJson(dataset, shard, 'accsTax')),
   tsvHeader: PRECURSOR_TSV_HEADER,
   tsvRows: precursorRows,
+  paged: true,
 };
+
+/** An operation that describes the dataset from its manifest: JSON as given, TSV as `name<TAB>value` rows. */
+function describeOperation(describe: (manifest: Manifest) => object): Operation<null, Paged & { value: object }> {
+  const rows = (value: object, prefix = ''): string =>
+    Object.entries(value)
+      .map(([k, v]) => (v !== null && typeof v === 'object' ? rows(v, `${prefix}${k}.`) : `${prefix}${k}\t${v ?? ''}\n`))
+      .join('');
+  return {
+    parse: () => null,
+    run: async (dataset) => ({ totalResult: 1, page: 1, pageSize: 1, value: describe(dataset.manifest) }),
+    json: (_dataset, _query, result) => JSON.stringify(result.value),
+    tsvHeader: 'name\tvalue\n',
+    tsvRows: (_query, result) => rows(result.value),
+    paged: false,
+  };
+}
 
 /** The operation of an endpoint. */
 export function operationOf(endpoint: Endpoint): Operation {
-  return (endpoint.kind === 'range' ? rangeOperation(endpoint) : precursorOperation) as Operation;
+  const operations: Record<Endpoint['kind'], () => unknown> = {
+    range: () => rangeOperation(endpoint),
+    precursor: () => precursorOperation,
+    dbInfo: () => describeOperation(dbInfo),
+    info: () => describeOperation(datasetInfo),
+  };
+  return operations[endpoint.kind]() as Operation;
 }

@@ -16,8 +16,9 @@ export interface Endpoint {
   /** Its name on the command line (`npm run query -- <command>`). */
   command: string;
   summary: string;
-  /** What it answers: a range of stored mass groups (the seed's endpoints), or a precursor with modifications. */
-  kind: 'range' | 'precursor';
+  /** What it answers: a range of stored mass groups (the seed's endpoints), a precursor with modifications, or
+   * what the dataset is (`dbInfo` in the original's shape, `info` in ours). */
+  kind: 'range' | 'precursor' | 'dbInfo' | 'info';
   entries: EntryShape;
   /** Status for a page or pageSize that is not an integer (the contract we reproduce says 500 on one). */
   notIntegerStatus: 400 | 500;
@@ -100,6 +101,24 @@ export const ENDPOINTS: readonly Endpoint[] = [
     entries: 'accsTax',
     notIntegerStatus: 400,
     params: PRECURSOR_PARAMS,
+  },
+  {
+    path: '/db-info.php',
+    command: 'db-info',
+    summary: "The dataset's build properties as the original service's /db-info gives them: a JSON object of strings",
+    kind: 'dbInfo',
+    entries: 'acc',
+    notIntegerStatus: 400,
+    params: [],
+  },
+  {
+    path: '/api/v1/info',
+    command: 'info',
+    summary: "What the dataset is: its version, build parameters, totals, release and input files",
+    kind: 'info',
+    entries: 'acc',
+    notIntegerStatus: 400,
+    params: [],
   },
 ];
 

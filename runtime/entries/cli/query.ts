@@ -70,8 +70,10 @@ async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<nu
     }
     await write(io.stdout, operation.tsvHeader);
     await write(io.stdout, operation.tsvRows(query, result));
-    const pages = Math.max(1, Math.ceil(result.totalResult / result.pageSize));
-    await write(io.stderr, `# ${result.totalResult} mass groups in range; page ${result.page} of ${pages}\n`);
+    if (operation.paged) {
+      const pages = Math.max(1, Math.ceil(result.totalResult / result.pageSize));
+      await write(io.stderr, `# ${result.totalResult} mass groups in range; page ${result.page} of ${pages}\n`);
+    }
     return 0;
   } catch (e) {
     if (!(e instanceof QueryError) && !(e instanceof DatasetError)) throw e;

@@ -108,10 +108,14 @@ describe('OpenAPI document', () => {
     for (const endpoint of ENDPOINTS) {
       const get = doc.paths[endpoint.path].get as Json;
       const params = Object.fromEntries((get.parameters as Json[]).map((p) => [p.name, p]));
-      expect(params.page.schema).toMatchObject({ type: 'integer', default: 1, minimum: 1 });
-      expect(params.pageSize.schema).toMatchObject({ type: 'integer', default: { '/search.php': 10, '/api/v1/search': 100 }[endpoint.path] ?? 1000, minimum: 1, maximum: 1000 });
-      expect(Boolean(params.mass1?.required)).toBe(endpoint.path === '/search-taxonomy.php');
-      expect(Boolean(params.peptide?.required)).toBe(endpoint.path === '/search-peptide.php');
+      if (endpoint.kind === 'dbInfo' || endpoint.kind === 'info') {
+        expect(Object.keys(params)).toEqual(['If-None-Match']); // the dataset's description takes no parameter
+      } else {
+        expect(params.page.schema).toMatchObject({ type: 'integer', default: 1, minimum: 1 });
+        expect(params.pageSize.schema).toMatchObject({ type: 'integer', default: { '/search.php': 10, '/api/v1/search': 100 }[endpoint.path] ?? 1000, minimum: 1, maximum: 1000 });
+        expect(Boolean(params.mass1?.required)).toBe(endpoint.path === '/search-taxonomy.php');
+        expect(Boolean(params.peptide?.required)).toBe(endpoint.path === '/search-peptide.php');
+      }
       expect(Object.keys(get.responses).sort()).toEqual(['200', '304', '400', '414', '500', '502', '503']);
       expect(deref(doc.paths[endpoint.path].post.responses['405']).headers.Allow).toBeDefined();
     }
@@ -178,6 +182,18 @@ describe('real answers validate against the document', () => {
       expect((await check('GET', `/api/v1/search?${query}`)).status, query).toBe(400);
     }
     expect((await check('DELETE', '/api/v1/search?mass=1000')).status).toBe(405);
+  });
+
+  it('/db-info.php and /api/v1/info: the dataset described from its manifest', async () => {
+    const manifest = readManifest(dir);
+    const db = JSON.parse((await check('GET', '/db-info.php')).body) as Record<string, string>;
+    expect(db).toMatchObject({ enzyme_name: manifest.parameters.enzyme, miss_cleavage: String(manifest.parameters.missedCleavages), peptide_count: String(manifest.totals.peptides), protein_count: String(manifest.totals.proteins) });
+    const info = JSON.parse((await check('GET', '/api/v1/info')).body) as { datasetVersion: string; totals: { shards: number } };
+    expect(info.datasetVersion).toBe(manifest.datasetVersion);
+    expect(info.totals.shards).toBe(manifest.totals.shards);
+    expect((await check('HEAD', '/api/v1/info')).status).toBe(200);
+    expect((await check('GET', '/db-info.php', { 'If-None-Match': `W/"${version}"` })).status).toBe(304);
+    expect((await check('POST', '/db-info.php')).status).toBe(405);
   });
 
   it('search-taxonomy.php: accessions with taxIds, and errors', async () => {

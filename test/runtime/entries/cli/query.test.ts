@@ -145,6 +145,23 @@ describe('query tool: JSON', () => {
     expect(JSON.parse(bad.stdout)).toEqual({ error: 'charge must be from 1 to 10, got 11' });
   });
 
+  it('db-info and info print /db-info.php and /api/v1/info; their TSV is one name<TAB>value row per field', async () => {
+    for (const [command, path] of [['db-info', '/db-info.php'], ['info', '/api/v1/info']]) {
+      const expected = await api(path, {});
+      const json = await query(command, '--shards', shards);
+      expect(json.code).toBe(0);
+      expect(json.stdout).toBe(expected.text + '\n');
+      const tsv = await query(command, '--shards', shards, '--format', 'tsv');
+      expect(tsv.stderr).toBe(''); // no paging summary: it is not a page of mass groups
+      const lines = tsv.stdout.split('\n');
+      expect(lines[0]).toBe('name\tvalue');
+      const leaves = (value: object, prefix = ''): string[] =>
+        Object.entries(value).flatMap(([k, v]) => (v !== null && typeof v === 'object' ? leaves(v, `${prefix}${k}.`) : [`${prefix}${k}\t${v ?? ''}`]));
+      expect(lines.slice(1, -1)).toEqual(leaves(JSON.parse(expected.text) as object));
+    }
+    expect((await query('db-info', '--shards', shards, '--mass1', '1')).code).toBe(2); // no such flag
+  });
+
   it('runs as `npm run query --` and as the package bin, defaulting --shards to SHARDS_DIR', async () => {
     const expected = stableText((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
     const viaNpm = await new Promise<Run>((resolve, reject) => {

@@ -4,6 +4,7 @@
 import { RESIDUE_UNITS, WATER_UNITS } from '../model/chemistry.js';
 import type { ModSpec, Site } from '../model/modifications.js';
 import { massKey, UNITS_PER_KEY } from '../model/massKey.js';
+import { QueryError } from './params.js';
 
 export interface Hypothesis {
   /** How many slots each fixed spec takes (the peptide must have exactly this many). */
@@ -26,7 +27,12 @@ export interface HypothesisLimits {
 /** More hypotheses than this are refused: the modifications are too open-ended to search exactly in time. */
 export const MAX_HYPOTHESES = 20_000;
 
-export class TooManyHypotheses extends Error {}
+/** Refused as a bad query (400): the modifications asked for are too open-ended for this window. */
+export class TooManyHypotheses extends QueryError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
 
 /** Lightest residue of the alphabet and of a site's residues, in units. */
 const LIGHTEST = Math.min(...[...RESIDUE_UNITS].filter((u) => u >= 0));
@@ -66,7 +72,7 @@ export function hypotheses(fixed: readonly ModSpec[], variable: readonly ModSpec
   const level = (i: number, units: number, residues: number, shift: number, left: number): void => {
     if (i === levels.length) {
       if (leastMass(units, residues) > high || high - shift < 0) return;
-      if (out.length >= MAX_HYPOTHESES) throw new TooManyHypotheses(`the modifications give more than ${MAX_HYPOTHESES} mass hypotheses in this window`);
+      if (out.length >= MAX_HYPOTHESES) throw new TooManyHypotheses(`the modifications give more than ${MAX_HYPOTHESES.toLocaleString('en')} mass hypotheses in this window; fewer fixed or variable modifications, or a lower maxVariable`);
       out.push({
         fixedCounts: counts.slice(0, fixed.length),
         variableCounts: counts.slice(fixed.length),

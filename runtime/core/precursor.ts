@@ -7,6 +7,7 @@ import { slotCount, type ModSpec } from '../model/modifications.js';
 import { compositionOf, slotSet, type SlotSet } from './composition.js';
 import type { Dataset } from './dataset.js';
 import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
+import { QueryError } from './params.js';
 import { rangeEntries, runOf } from './search.js';
 
 export interface PrecursorQuery {
@@ -104,8 +105,15 @@ function mayHold(c: Needs, entry: ShardEntry): boolean {
   return true;
 }
 
+/**
+ * Stored peptides one query may examine over all its hypotheses: past this the query is refused (400) rather
+ * than left to run for minutes — a wide window with many variable modifications on a large dataset.
+ */
+export const MAX_SCANNED = 2_000_000;
+
 /** Found peptides of all hypotheses, as parallel columns (cheap to gather, sort and page). */
 class Found {
+  scanned = 0;
   readonly keys: number[] = [];
   readonly units: number[] = [];
   readonly peptides: number[] = [];
@@ -119,6 +127,10 @@ async function scan(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, need
     if (!mayHold(needs, located.entry)) continue;
     const { shard, from, to } = runOf(await dataset.shard(located.entry), h.baseLowKey, h.baseHighKey);
     if (from >= to) continue;
+    found.scanned += shard.groupEnds[to - 1] - (from === 0 ? 0 : shard.groupEnds[from - 1]);
+    if (found.scanned > MAX_SCANNED) {
+      throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
+    }
     const comp = compositionOf(dataset, shard);
     next: for (let p = from === 0 ? 0 : shard.groupEnds[from - 1], end = shard.groupEnds[to - 1]; p < end; p++) {
       for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;

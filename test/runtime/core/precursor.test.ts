@@ -7,6 +7,7 @@ import { MAX_SCANNED, variableFits } from '../../../runtime/core/precursor.js';
 import { parseModifications } from '../../../runtime/model/modifications.js';
 import { call, folderHandler } from '../../helpers/api.js';
 import { bundledDataset } from '../../helpers/datasets.js';
+import { prng } from '../../helpers/prng.js';
 
 let handler: Handler;
 
@@ -32,6 +33,45 @@ describe('bounds', () => {
     const got = await call(handler, '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Phospho@STY,Oxidation@M&maxVariable=4');
     expect(got.status).toBe(200);
     expect(got.body.totalResult).toBeGreaterThan(0);
+  });
+});
+
+describe('any input', () => {
+  it('gets 200 or a 400 naming a parameter, never a 500: 600 seeded random queries of odd values', async () => {
+    const random = prng(4242);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+    const values: Record<string, readonly string[]> = {
+      mass: ['1000', '-1', '0', 'abc', '1e400', '', ' 1500.5 ', 'NaN', '99999', '0x10', '1,5'],
+      mz: ['650.3188', '0', '-5', 'x', '1e-9', '500'],
+      charge: ['2', '0', '11', '1.5', '-1', '', 'two'],
+      mass1: ['1000', '999.99', '-1', 'x', '1e3'],
+      mass2: ['1000.02', '1010', '1', 'x', ''],
+      tolerance: ['10', '0', '-1', '1000', '1001', '5', '6', 'x', ''],
+      toleranceLow: ['0', '2', '-1', 'x'],
+      toleranceHigh: ['0', '3', '9999', 'x'],
+      unit: ['ppm', 'Da', 'da', 'mmu', ''],
+      fixed: ['Carbamidomethyl@C', 'Carbamidomethyl@C,Carbamidomethyl@C', 'Nope@C', '@C', 'Oxidation@', 'Oxidation@B', 'X:+1@K', 'X:+1.12345678901@K', ',', 'TMT6plex@K,TMT6plex@N-term'],
+      variable: ['Oxidation@M', 'Oxidation@C', 'Phospho@STY', 'Gln->pyro-Glu@Q@N-term', 'Acetyl@Nterm', 'a@b@c', 'UNIMOD:35@M', 'UNIMOD:999999@M'],
+      maxVariable: ['0', '2', '4', '5', '-1', 'x'],
+      page: ['1', '2', '0', 'x', '99999999999'],
+      pageSize: ['1', '1000', '1001', '0', 'x'],
+    };
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < 600; i++) {
+      // Half the queries start from a valid precursor and vary only the rest, so that many are answered.
+      const valid = random() < 0.5;
+      const params = new URLSearchParams(valid ? 'mz=650.3188&charge=2' : '');
+      for (const [name, options] of Object.entries(values)) {
+        if (valid && ['mass', 'mz', 'charge', 'mass1', 'mass2'].includes(name)) continue;
+        if (random() < (valid ? 0.15 : 0.3)) params.append(name, pick(options));
+      }
+      const got = await call(handler, `/api/v1/search?${params}`);
+      statuses.set(got.status, (statuses.get(got.status) ?? 0) + 1);
+      expect([200, 400], `${params}: ${got.text.slice(0, 200)}`).toContain(got.status);
+      if (got.status === 400) expect(Object.keys(got.body)).toEqual(['error']);
+    }
+    expect(statuses.get(200)).toBeGreaterThan(10);
+    expect(statuses.get(400)).toBeGreaterThan(100);
   });
 });
 

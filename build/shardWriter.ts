@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeShard } from '../runtime/model/shardCodec.js';
+import { encodeShard } from '../runtime/model/shardEncoder.js';
 import { residueMaxOf, shardFileName, type ShardEntry } from '../runtime/model/format.js';
 import type { PartitionPeptides } from './partitions.js';
 

@@ -1,25 +1,12 @@
-// Shard bytes ⇄ decoded shard: standard msgpack (msgpackr, plain types only) with little-endian integer
-// columns as `bin`; decoding checks the structure so a damaged shard is refused, never misread.
-import { Packr, Unpackr } from 'msgpackr';
+// Shard bytes → decoded shard: standard msgpack (msgpackr's decoder only, plain types) with little-endian
+// integer columns as `bin`; the structure is checked so a damaged shard is refused, never misread. Encoding is
+// shardEncoder.ts (the build's), so that a browser bundle of the runtime carries no encoder.
+import { Unpackr } from 'msgpackr/unpack';
 import { FORMAT_VERSION, type Shard } from './format.js';
 
-const packr = new Packr({ useRecords: false, variableMapSize: true });
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** Little-endian bytes of an integer column, as a plain msgpack `bin`. */
-function columnBytes(column: Uint32Array | Int32Array): Uint8Array {
-  if (LITTLE_ENDIAN) return new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
-  const bytes = new Uint8Array(column.length * 4);
-  const view = new DataView(bytes.buffer);
-  const signed = column instanceof Int32Array;
-  for (let i = 0; i < column.length; i++) {
-    if (signed) view.setInt32(i * 4, column[i], true);
-    else view.setUint32(i * 4, column[i], true);
-  }
-  return bytes;
-}
+export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 function readColumn<T extends Uint32Array | Int32Array>(bytes: unknown, make: (n: number) => T, name: string): T {
   if (!(bytes instanceof Uint8Array) || bytes.length % 4 !== 0) throw new Error(`shard column ${name} is not 4-byte bin`);
@@ -32,21 +19,6 @@ function readColumn<T extends Uint32Array | Int32Array>(bytes: unknown, make: (n
   const signed = column instanceof Int32Array;
   for (let i = 0; i < column.length; i++) column[i] = signed ? view.getInt32(i * 4, true) : view.getUint32(i * 4, true);
   return column;
-}
-
-export function encodeShard(shard: Shard): Uint8Array {
-  return packr.pack({
-    formatVersion: FORMAT_VERSION,
-    massKeys: columnBytes(shard.massKeys),
-    groupEnds: columnBytes(shard.groupEnds),
-    sequences: shard.sequences,
-    sequenceEnds: columnBytes(shard.sequenceEnds),
-    accessionRefEnds: columnBytes(shard.accessionRefEnds),
-    accessionRefs: columnBytes(shard.accessionRefs),
-    accessions: shard.accessions,
-    accessionEnds: columnBytes(shard.accessionEnds),
-    taxIds: columnBytes(shard.taxIds),
-  });
 }
 
 /** Decodes and checks the structure of a shard; throws a short message when the bytes are not one. */

@@ -85,8 +85,8 @@ export class Composition {
 
 /** The composition of a cached shard, kept with it (Dataset.derived); a fresh one when the cache keeps none. */
 export function compositionOf(dataset: Dataset, shard: Shard): Composition {
-  return dataset.derived(shard, 'composition', (s) => {
-    // Charged as the masses (8 bytes a peptide) and four letter sets (1 byte each): what one query shape uses.
-    return { value: new Composition(s), bytes: s.sequenceEnds.length * 12 };
-  }) ?? new Composition(shard);
+  return dataset.derived(shard, 'composition', newComposition) ?? new Composition(shard);
 }
+
+/** A shard's composition, charged as its masses (8 bytes a peptide) and four letter sets (1 byte each). */
+const newComposition = (shard: Shard) => ({ value: new Composition(shard), bytes: shard.sequenceEnds.length * 12 });

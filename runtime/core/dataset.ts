@@ -67,6 +67,11 @@ export class Dataset {
     return page.shards;
   }
 
+  /** The decoded shard when it is in the cache (now the most recently used), else undefined. */
+  cachedShard(entry: ShardEntry): Shard | undefined {
+    return this.cache.get(entry.file);
+  }
+
   /** The decoded shard, from the cache, a load in flight, or the source. */
   shard(entry: ShardEntry): Promise<Shard> {
     const cached = this.cache.get(entry.file);

@@ -8,7 +8,7 @@ import { compositionOf, slotSet, type SlotSet } from './composition.js';
 import type { Dataset } from './dataset.js';
 import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
 import { QueryError } from './params.js';
-import { rangeEntries, runOf } from './search.js';
+import { rangeEntries, rangeEntriesNow, runOf } from './search.js';
 
 export interface PrecursorQuery {
   /** The window on modified-mass keys (inclusive). */
@@ -121,29 +121,51 @@ class Found {
   readonly hypotheses: number[] = [];
 }
 
-/** The candidates of one hypothesis: its window of unmodified keys, shard by shard, skipping shards that cannot hold it. */
+/** The candidates of one hypothesis in one shard (its groups inside the hypothesis's window of unmodified keys). */
+function scanShard(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: Needs, index: number, found: Found, shard: Shard): void {
+  const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
+  if (from >= to) return;
+  found.scanned += shard.groupEnds[to - 1] - (from === 0 ? 0 : shard.groupEnds[from - 1]);
+  if (found.scanned > MAX_SCANNED) {
+    throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
+  }
+  const comp = compositionOf(dataset, shard);
+  next: for (let p = from === 0 ? 0 : shard.groupEnds[from - 1], end = shard.groupEnds[to - 1]; p < end; p++) {
+    for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
+    for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
+    const units = comp.mass(p) + h.shiftUnits;
+    const key = massKey(units);
+    if (key < query.lowKey || key > query.highKey) continue;
+    found.keys.push(key);
+    found.units.push(units);
+    found.peptides.push(p);
+    found.shards.push(shard);
+    found.hypotheses.push(index);
+  }
+}
+
+/**
+ * One hypothesis at once, when its index pages and every shard it needs are in memory (no promise made: a warm
+ * query of a hundred hypotheses stays synchronous); false, having scanned nothing, when something must be read.
+ */
+function scanNow(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: Needs, index: number, found: Found): boolean {
+  const entries = rangeEntriesNow(dataset, h.baseLowKey, h.baseHighKey);
+  if (!entries) return false;
+  const shards: Shard[] = [];
+  for (const located of entries) {
+    if (!mayHold(needs, located.entry)) continue; // skipped unread
+    const shard = dataset.cachedShard(located.entry);
+    if (!shard) return false;
+    shards.push(shard);
+  }
+  for (const shard of shards) scanShard(dataset, query, h, needs, index, found, shard);
+  return true;
+}
+
+/** One hypothesis, reading what it needs: shard by shard, skipping shards that cannot hold it. */
 async function scan(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: Needs, index: number, found: Found): Promise<void> {
   for (const located of await rangeEntries(dataset, h.baseLowKey, h.baseHighKey)) {
-    if (!mayHold(needs, located.entry)) continue;
-    const { shard, from, to } = runOf(await dataset.shard(located.entry), h.baseLowKey, h.baseHighKey);
-    if (from >= to) continue;
-    found.scanned += shard.groupEnds[to - 1] - (from === 0 ? 0 : shard.groupEnds[from - 1]);
-    if (found.scanned > MAX_SCANNED) {
-      throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
-    }
-    const comp = compositionOf(dataset, shard);
-    next: for (let p = from === 0 ? 0 : shard.groupEnds[from - 1], end = shard.groupEnds[to - 1]; p < end; p++) {
-      for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
-      for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
-      const units = comp.mass(p) + h.shiftUnits;
-      const key = massKey(units);
-      if (key < query.lowKey || key > query.highKey) continue;
-      found.keys.push(key);
-      found.units.push(units);
-      found.peptides.push(p);
-      found.shards.push(shard);
-      found.hypotheses.push(index);
-    }
+    if (mayHold(needs, located.entry)) scanShard(dataset, query, h, needs, index, found, await dataset.shard(located.entry));
   }
 }
 
@@ -153,7 +175,12 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
   const all = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
   const found = new Found();
   const compiled = compile(query);
-  await Promise.all(all.map((h, i) => scan(dataset, query, h, needsOf(compiled, h), i, found)));
+  const reads: Promise<void>[] = [];
+  all.forEach((h, i) => {
+    const needs = needsOf(compiled, h);
+    if (!scanNow(dataset, query, h, needs, i, found)) reads.push(scan(dataset, query, h, needs, i, found));
+  });
+  await Promise.all(reads);
 
   // Distinct keys in order: the groups. The page is a run of them; only its candidates become objects.
   const keys = Float64Array.from(found.keys).sort();

@@ -89,16 +89,28 @@ export interface GroupRun {
   to: number;
 }
 
-/** The shards holding keys in [lowKey, highKey], in ascending order, located (index pages read as needed). */
-export async function rangeEntries(dataset: Dataset, lowKey: number, highKey: number): Promise<LocatedShard[]> {
+/**
+ * The shards holding keys in [lowKey, highKey], in ascending order, located — at once when the index pages they
+ * are listed in are in memory; null when a page must be read first (rangeEntries reads it).
+ */
+export function rangeEntriesNow(dataset: Dataset, lowKey: number, highKey: number): LocatedShard[] | null {
   const entries: LocatedShard[] = [];
   if (lowKey > highKey) return entries;
-  for (let located = await dataset.index.firstEndingAtOrAbove(lowKey); located && located.entry.firstKey <= highKey; ) {
+  for (let located = dataset.index.firstEndingAtOrAboveNow(lowKey); ; ) {
+    if (located === null) return null;
+    if (located === undefined || located.entry.firstKey > highKey) return entries;
     entries.push(located);
-    if (located.entry.lastKey >= highKey || located.index + 1 >= dataset.index.shardCount) break;
-    located = await dataset.index.shardOfGroup(located.groupsBefore + located.entry.massGroups);
+    if (located.entry.lastKey >= highKey || located.index + 1 >= dataset.index.shardCount) return entries;
+    located = dataset.index.shardOfGroupNow(located.groupsBefore + located.entry.massGroups);
   }
-  return entries;
+}
+
+/** The shards holding keys in [lowKey, highKey], in ascending order, located (index pages read as needed). */
+export async function rangeEntries(dataset: Dataset, lowKey: number, highKey: number): Promise<LocatedShard[]> {
+  const now = rangeEntriesNow(dataset, lowKey, highKey);
+  if (now) return now;
+  await dataset.index.loadRange(lowKey, highKey);
+  return rangeEntriesNow(dataset, lowKey, highKey)!;
 }
 
 /** The groups of a located shard with lowKey <= key <= highKey, as a run (from = to when it holds none). */

@@ -43,6 +43,8 @@ export class ShardIndex {
   private roots: readonly IndexPageEntry[];
   private pageGroupsBefore: Float64Array;
   private pages = new Map<number, Promise<Page>>();
+  /** The pages read so far (all of them, for a flat index). */
+  private loaded = new Map<number, Page>();
 
   /**
    * @param loadPage fetches and checks index page `p` (a list of shard entries); unused for a flat manifest.
@@ -63,7 +65,9 @@ export class ShardIndex {
         massGroups: whole('massGroups'), peptides: whole('peptides'),
       };
       this.roots = shards.length ? [root] : [];
-      this.pages.set(0, Promise.resolve(makePage(0, 0, shards)));
+      const page = makePage(0, 0, shards);
+      this.loaded.set(0, page);
+      this.pages.set(0, Promise.resolve(page));
     }
     this.pageGroupsBefore = new Float64Array(this.roots.length + 1);
     this.roots.forEach((r, p) => (this.pageGroupsBefore[p + 1] = this.pageGroupsBefore[p] + r.massGroups));
@@ -80,38 +84,66 @@ export class ShardIndex {
     let page = this.pages.get(p);
     if (!page) {
       const root = this.roots[p];
-      page = this.loadPage(root).then((entries) => makePage(root.firstShard, this.pageGroupsBefore[p], entries));
+      page = this.loadPage(root).then((entries) => {
+        const loaded = makePage(root.firstShard, this.pageGroupsBefore[p], entries);
+        this.loaded.set(p, loaded);
+        return loaded;
+      });
       page.catch(() => this.pages.delete(p)); // a failed load is tried again next time
       this.pages.set(p, page);
     }
     return page;
   }
 
-  private async locate(p: number, j: number): Promise<LocatedShard> {
-    const page = await this.page(p);
+  /** Reads the index pages that hold the shards of keys in [lowKey, highKey] (each once: they stay in memory). */
+  async loadRange(lowKey: number, highKey: number): Promise<void> {
+    const first = partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= lowKey);
+    const last = Math.max(first, partitionPoint(this.roots.length, (i) => this.roots[i].firstKey > highKey) - 1);
+    const loads: Promise<Page>[] = [];
+    for (let p = first; p <= last && p < this.roots.length; p++) loads.push(this.page(p));
+    await Promise.all(loads);
+  }
+
+  /** Shard j of page p, when that page is in memory; null when it must be read first. */
+  private locate(p: number, at: (page: Page) => number): LocatedShard | null {
+    const page = this.loaded.get(p);
+    if (!page) return null;
+    const j = at(page);
     return { index: page.firstShard + j, entry: page.entries[j], groupsBefore: page.groupsBefore[j] };
+  }
+
+  // Each lookup answers at once when its index page is in memory (`...Now`: null when it is not), or reads the
+  // page first (the async form).
+
+  firstEndingAtOrAboveNow(key: number): LocatedShard | undefined | null {
+    const p = partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= key);
+    if (p === this.roots.length) return undefined;
+    return this.locate(p, (page) => partitionPoint(page.entries.length, (j) => page.entries[j].lastKey >= key));
   }
 
   /** The first shard whose lastKey >= key, or undefined when every shard lies below key. */
   async firstEndingAtOrAbove(key: number): Promise<LocatedShard | undefined> {
     const p = partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= key);
-    if (p === this.roots.length) return undefined;
-    const page = await this.page(p);
-    return this.locate(p, partitionPoint(page.entries.length, (j) => page.entries[j].lastKey >= key));
+    if (p < this.roots.length) await this.page(p);
+    return this.firstEndingAtOrAboveNow(key) ?? undefined;
   }
 
   /** The last shard whose firstKey <= key, or undefined when every shard lies above key. */
   async lastStartingAtOrBelow(key: number): Promise<LocatedShard | undefined> {
     const p = partitionPoint(this.roots.length, (i) => this.roots[i].firstKey > key) - 1;
     if (p < 0) return undefined;
-    const page = await this.page(p);
-    return this.locate(p, partitionPoint(page.entries.length, (j) => page.entries[j].firstKey > key) - 1);
+    await this.page(p);
+    return this.locate(p, (page) => partitionPoint(page.entries.length, (j) => page.entries[j].firstKey > key) - 1)!;
+  }
+
+  shardOfGroupNow(ordinal: number): LocatedShard | null {
+    const p = partitionPoint(this.roots.length, (i) => this.pageGroupsBefore[i + 1] > ordinal);
+    return this.locate(p, (page) => partitionPoint(page.entries.length, (j) => page.groupsBefore[j + 1] > ordinal));
   }
 
   /** The shard holding mass group number `ordinal` (0-based over the whole dataset, ascending mass). */
   async shardOfGroup(ordinal: number): Promise<LocatedShard> {
-    const p = partitionPoint(this.roots.length, (i) => this.pageGroupsBefore[i + 1] > ordinal);
-    const page = await this.page(p);
-    return this.locate(p, partitionPoint(page.entries.length, (j) => page.groupsBefore[j + 1] > ordinal));
+    await this.page(partitionPoint(this.roots.length, (i) => this.pageGroupsBefore[i + 1] > ordinal));
+    return this.shardOfGroupNow(ordinal)!;
   }
 }

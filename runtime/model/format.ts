@@ -50,13 +50,19 @@ export function residueMaxOf(sequences: Iterable<string>): string {
  */
 export function residueBound(entry: ShardEntry, letters: string): number {
   if (entry.residueMax === undefined) return Infinity;
-  let bound = 0;
-  for (const letter of letters) {
-    const at = RESIDUE_MAX_LETTERS.indexOf(letter);
-    bound += at < 0 ? 0 : parseInt(entry.residueMax[at], 36);
+  let most = decodedMax.get(entry);
+  if (!most) {
+    most = new Uint8Array(128);
+    for (let l = 0; l < RESIDUE_MAX_LETTERS.length; l++) most[RESIDUE_MAX_LETTERS.charCodeAt(l)] = parseInt(entry.residueMax[l], 36);
+    decodedMax.set(entry, most);
   }
+  let bound = 0;
+  for (let i = 0; i < letters.length; i++) bound += most[letters.charCodeAt(i) & 127];
   return bound;
 }
+
+/** residueMax of each entry read so far, by char code. */
+const decodedMax = new WeakMap<ShardEntry, Uint8Array>();
 
 /** One page of a two-level shard index as the manifest's root lists it. */
 export interface IndexPageEntry {

@@ -156,6 +156,28 @@ describe('ShardIndex, two-level', () => {
     expect(loads).toEqual(['index-p2.json', 'index-p4.json', 'index-p0.json']);
   });
 
+  it('answers at once (...Now) only from pages in memory: null before, the async answer after; loadRange reads just the pages of a range', async () => {
+    const shards = makeShards(Array.from({ length: 20 }, (_, i) => ({ gap: 10, span: 5, groups: 1 + (i % 3) })));
+    const { manifest, loadPage, loads } = pagedManifest(shards, 4); // pages p0..p4 of 4 shards
+    const index = new ShardIndex(manifest, loadPage);
+    expect(index.firstEndingAtOrAboveNow(shards[9].lastKey)).toBeNull();
+    expect(index.shardOfGroupNow(0)).toBeNull();
+    expect(index.firstEndingAtOrAboveNow(shards[19].lastKey + 1)).toBeUndefined(); // decided by the root alone
+    await index.loadRange(shards[5].firstKey, shards[9].lastKey); // shards 5..9: pages p1 and p2
+    expect([...loads].sort()).toEqual(['index-p1.json', 'index-p2.json']);
+    for (const key of probeKeys(shards.slice(4, 12))) {
+      const now = index.firstEndingAtOrAboveNow(key);
+      if (now !== null) expect(now).toEqual(bruteFirstEnding(shards, key));
+    }
+    expect(index.firstEndingAtOrAboveNow(shards[6].firstKey)).toEqual(bruteFirstEnding(shards, shards[6].firstKey));
+    expect(index.shardOfGroupNow(groupsBefore(shards, 8))).toEqual(located(shards, 8));
+    expect(index.shardOfGroupNow(0)).toBeNull(); // p0 was not read
+    // A range in the gap between two pages' shards reads the page after the gap (to know it holds none there).
+    await index.loadRange(shards[15].lastKey + 1, shards[16].firstKey - 1);
+    expect(loads).toContain('index-p4.json');
+    expect(loads).toHaveLength(3);
+  });
+
   it('retries a page whose load failed, on the next lookup', async () => {
     const shards = makeShards(Array.from({ length: 6 }, () => ({ gap: 3, span: 2, groups: 2 })));
     const { manifest, loadPage } = pagedManifest(shards, 2);

@@ -38,7 +38,11 @@ export interface Envelope {
 }
 
 /** Room for the envelope's fields in front of `result` (they take under 150 bytes). */
-const HEADROOM = 256;
+export const HEADROOM = 256;
+
+/** The envelope's fields in the original's order, up to `"result":` (written last, in front of the result). */
+export const envelopePrefix = (e: Envelope) =>
+  `{"totalResult":${e.totalResult},"memory":${JSON.stringify(e.memory)},"duration":"${e.duration}","page":${e.page},"pageSize":${e.pageSize},"result":`;
 
 /**
  * The success body of `result`, its entries in `shape`: copied from the shard's entry JSON when `entries`
@@ -69,8 +73,7 @@ export function successJson(
       w.write(']}');
     });
     w.write(']}');
-    const e = envelope();
-    return w.take(`{"totalResult":${e.totalResult},"memory":${JSON.stringify(e.memory)},"duration":"${e.duration}","page":${e.page},"pageSize":${e.pageSize},"result":`, HEADROOM);
+    return w.take(envelopePrefix(envelope()), HEADROOM);
   });
 }
 

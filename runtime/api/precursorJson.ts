@@ -8,7 +8,7 @@ import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proforma } from '../model/proforma.js';
 import { withWriter } from './asciiWriter.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';
-import { formatDuration } from './envelope.js';
+import { envelopePrefix, formatDuration, HEADROOM } from './envelope.js';
 
 /** (observed − theoretical) / theoretical × 10^6 to 2 decimals (never -0). */
 const ppmOf = (centre: number, mass: number) => Number((((centre - mass) / mass) * 1e6).toFixed(2)) || 0;
@@ -50,9 +50,6 @@ function ordered(query: PrecursorQuery, group: CandidateGroup): { c: Candidate; 
 const ENTRY_PREFIX = '{"seq":"'.length;
 const ACCS_TAX_KEY = '","accsTax":'.length;
 
-/** Room for the envelope's fields in front of `result`. */
-const HEADROOM = 256;
-
 /**
  * The success body: the envelope in the seed's field order, then `result` as `[{"<key>": [entries]}, ..]`,
  * each entry as precursorEntry gives it, written straight into bytes (accessions by the seed's own writer).
@@ -93,8 +90,8 @@ export function renderPrecursorJson(
       w.write(']}');
     });
     w.write(']}');
-    const duration = formatDuration(performance.now() - started);
-    return w.take(`{"totalResult":${result.totalResult},"memory":${JSON.stringify(memory())},"duration":"${duration}","page":${result.page},"pageSize":${result.pageSize},"result":`, HEADROOM);
+    const { totalResult, page, pageSize } = result;
+    return w.take(envelopePrefix({ totalResult, memory: memory(), duration: formatDuration(performance.now() - started), page, pageSize }), HEADROOM);
   });
 }
 

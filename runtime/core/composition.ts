@@ -2,27 +2,10 @@
 // exact unmodified mass, the count of residues of a letter set, the slots a set of sites offers.
 import { RESIDUE_UNITS, WATER_UNITS } from '../model/chemistry.js';
 import type { Shard } from '../model/format.js';
-import { letterTable, type Site } from '../model/modifications.js';
+import { letterTable, terminalSlots, type SlotSet } from '../model/modifications.js';
 import type { Dataset } from './dataset.js';
 
 const UNKNOWN_COUNT = 255;
-
-/**
- * A union of sites, compiled for counting: the residue letters (sorted, unique), the termini named, and the
- * residues at a terminus whose letter is not among those letters (else they are counted already).
- */
-export interface SlotSet {
-  letters: string;
-  termini: number;
-  terminal: { end: 'N' | 'C'; letter: string }[];
-}
-
-export function slotSet(sites: readonly Site[]): SlotSet {
-  const letters = [...new Set(sites.flatMap((s) => (s.kind === 'residues' ? [...s.letters] : [])))].sort().join('');
-  const termini = new Set(sites.flatMap((s) => (s.kind === 'terminus' ? [s.end] : []))).size;
-  const terminal = sites.flatMap((s) => (s.kind === 'terminal residue' && !letters.includes(s.letter) ? [{ end: s.end, letter: s.letter }] : []));
-  return { letters, termini, terminal };
-}
 
 export class Composition {
   /** Exact mass with water per peptide, in units; NaN until computed. */
@@ -64,22 +47,15 @@ export class Composition {
   }
 
   /**
-   * Slots of peptide p that at least one site of `set` can take (runtime/model/modifications.ts slotCount, from
+   * Slots of peptide p that at least one site of `set` can take (modifications.ts slotsIn, with
    * the counts kept here): residues of its letters, residues at a terminus, and the termini themselves.
    */
   slots(set: SlotSet, p: number): number {
-    let slots = set.termini;
-    if (set.letters) slots += this.count(set.letters, p);
+    const slots = set.termini + (set.letters ? this.count(set.letters, p) : 0);
     if (set.terminal.length === 0) return slots;
     const first = this.start(p);
     const last = this.shard.sequenceEnds[p] - 1;
-    let atFirst = false;
-    let atLast = false;
-    for (const { end, letter } of set.terminal) {
-      if (end === 'N' && this.shard.sequences[first] === letter) atFirst = true;
-      if (end === 'C' && this.shard.sequences[last] === letter) atLast = true;
-    }
-    return slots + (atFirst ? 1 : 0) + (atLast && (last !== first || !atFirst) ? 1 : 0);
+    return slots + terminalSlots(set, this.shard.sequences[first], this.shard.sequences[last], first === last);
   }
 }
 

@@ -3,8 +3,8 @@
 // weighed exactly in integer units, merged into mass groups by modified key and paged exactly.
 import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
-import { slotCount, type ModSpec } from '../model/modifications.js';
-import { compositionOf, slotSet, type SlotSet } from './composition.js';
+import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
+import { compositionOf } from './composition.js';
 import type { Dataset } from './dataset.js';
 import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
 import { QueryError } from './params.js';
@@ -81,7 +81,7 @@ interface Compiled {
 function compile(query: PrecursorQuery): Compiled {
   const subsets: SlotSet[] = [];
   for (let mask = 1; mask < 1 << query.variable.length; mask++) subsets[mask] = slotSet(query.variable.filter((_, i) => mask & (1 << i)).map((s) => s.site));
-  return { fixed: query.fixed.map((spec) => slotSet([spec.site])), subsets };
+  return { fixed: query.fixed.map((spec) => siteSlots(spec.site)), subsets };
 }
 
 /** What a peptide must offer for one hypothesis: exact fixed slot counts, and Hall's condition as (set, slots) checks. */

@@ -97,7 +97,7 @@ export class ShardIndex {
 
   /** Reads the index pages that hold the shards of keys in [lowKey, highKey] (each once: they stay in memory). */
   async loadRange(lowKey: number, highKey: number): Promise<void> {
-    const first = partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= lowKey);
+    const first = this.pageEndingAtOrAbove(lowKey);
     const last = Math.max(first, partitionPoint(this.roots.length, (i) => this.roots[i].firstKey > highKey) - 1);
     const loads: Promise<Page>[] = [];
     for (let p = first; p <= last && p < this.roots.length; p++) loads.push(this.page(p));
@@ -115,17 +115,21 @@ export class ShardIndex {
   // Each lookup answers at once when its index page is in memory (`...Now`: null when it is not), or reads the
   // page first (the async form).
 
+  /** The root page holding the first shard whose lastKey >= key (roots.length when none does). */
+  private pageEndingAtOrAbove = (key: number) => partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= key);
+
   firstEndingAtOrAboveNow(key: number): LocatedShard | undefined | null {
-    const p = partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= key);
+    const p = this.pageEndingAtOrAbove(key);
     if (p === this.roots.length) return undefined;
     return this.locate(p, (page) => partitionPoint(page.entries.length, (j) => page.entries[j].lastKey >= key));
   }
 
   /** The first shard whose lastKey >= key, or undefined when every shard lies below key. */
   async firstEndingAtOrAbove(key: number): Promise<LocatedShard | undefined> {
-    const p = partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= key);
-    if (p < this.roots.length) await this.page(p);
-    return this.firstEndingAtOrAboveNow(key) ?? undefined;
+    const now = this.firstEndingAtOrAboveNow(key);
+    if (now !== null) return now;
+    await this.page(this.pageEndingAtOrAbove(key));
+    return this.firstEndingAtOrAboveNow(key)!;
   }
 
   /** The last shard whose firstKey <= key, or undefined when every shard lies above key. */
@@ -136,14 +140,18 @@ export class ShardIndex {
     return this.locate(p, (page) => partitionPoint(page.entries.length, (j) => page.entries[j].firstKey > key) - 1)!;
   }
 
+  /** The root page holding mass group number `ordinal`. */
+  private pageOfGroup = (ordinal: number) => partitionPoint(this.roots.length, (i) => this.pageGroupsBefore[i + 1] > ordinal);
+
   shardOfGroupNow(ordinal: number): LocatedShard | null {
-    const p = partitionPoint(this.roots.length, (i) => this.pageGroupsBefore[i + 1] > ordinal);
-    return this.locate(p, (page) => partitionPoint(page.entries.length, (j) => page.groupsBefore[j + 1] > ordinal));
+    return this.locate(this.pageOfGroup(ordinal), (page) => partitionPoint(page.entries.length, (j) => page.groupsBefore[j + 1] > ordinal));
   }
 
   /** The shard holding mass group number `ordinal` (0-based over the whole dataset, ascending mass). */
   async shardOfGroup(ordinal: number): Promise<LocatedShard> {
-    await this.page(partitionPoint(this.roots.length, (i) => this.pageGroupsBefore[i + 1] > ordinal));
+    const now = this.shardOfGroupNow(ordinal);
+    if (now !== null) return now;
+    await this.page(this.pageOfGroup(ordinal));
     return this.shardOfGroupNow(ordinal)!;
   }
 }

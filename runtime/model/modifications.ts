@@ -156,15 +156,50 @@ export function residueSlot(site: Site, sequence: string, i: number): boolean {
 }
 
 /**
+ * A union of sites compiled for counting slots: the residue letters (sorted, unique), the termini named, and the
+ * residues at a terminus whose letter is not among those letters (else they are counted with the letters).
+ */
+export interface SlotSet {
+  letters: string;
+  termini: number;
+  terminal: { end: 'N' | 'C'; letter: string }[];
+}
+
+export function slotSet(sites: readonly Site[]): SlotSet {
+  const letters = [...new Set(sites.flatMap((s) => (s.kind === 'residues' ? [...s.letters] : [])))].sort().join('');
+  const termini = new Set(sites.flatMap((s) => (s.kind === 'terminus' ? [s.end] : []))).size;
+  const terminal = sites.flatMap((s) => (s.kind === 'terminal residue' && !letters.includes(s.letter) ? [{ end: s.end, letter: s.letter }] : []));
+  return { letters, termini, terminal };
+}
+
+const compiledSites = new WeakMap<Site, SlotSet>();
+
+/** The SlotSet of one site, compiled once per site. */
+export function siteSlots(site: Site): SlotSet {
+  let set = compiledSites.get(site);
+  if (!set) compiledSites.set(site, (set = slotSet([site])));
+  return set;
+}
+
+/** Slots of a set's residues-at-a-terminus in a peptide with these first and last residues (`single`: one residue, both). */
+export function terminalSlots(set: SlotSet, first: string, last: string, single: boolean): number {
+  let atFirst = false;
+  let atLast = false;
+  for (const { end, letter } of set.terminal) {
+    if (end === 'N' && first === letter) atFirst = true;
+    if (end === 'C' && last === letter) atLast = true;
+  }
+  return (atFirst ? 1 : 0) + (atLast && !(single && atFirst) ? 1 : 0);
+}
+
+/** Slots of `sequence` that a set can take: the termini it names, residues of its letters, residues at a terminus. */
+export function slotsIn(set: SlotSet, sequence: string): number {
+  const ends = set.terminal.length === 0 ? 0 : terminalSlots(set, sequence[0], sequence[sequence.length - 1], sequence.length === 1);
+  return set.termini + (set.letters ? residueCount(set.letters, sequence) : 0) + ends;
+}
+
+/**
  * Slots of `sequence` that at least one of `sites` can take: the size of their union (a terminus counts once
  * however many sites name it). With one site, the number of places it can be.
  */
-export function slotCount(sites: readonly Site[], sequence: string): number {
-  if (sites.length === 1 && sites[0].kind === 'residues') return residueCount(sites[0].letters, sequence);
-  let count = 0;
-  for (const end of ['N', 'C'] as const) if (sites.some((s) => s.kind === 'terminus' && s.end === end)) count++;
-  const residueSites = sites.filter((s) => s.kind !== 'terminus');
-  if (residueSites.length === 0) return count;
-  for (let i = 0; i < sequence.length; i++) if (residueSites.some((s) => residueSlot(s, sequence, i))) count++;
-  return count;
-}
+export const slotCount = (sites: readonly Site[], sequence: string): number => slotsIn(slotSet(sites), sequence);

@@ -1,7 +1,7 @@
 // ProForma 2.0 (HUPO-PSI) text of a modified peptide: fixed modifications as global `<[Name]@C>` tags, variable
 // ones localised where their count fills every possible site and `[Name]^n?` otherwise, terminal ones as
 // `[Name]-PEPTIDE` / `PEPTIDE-[Name]`. The plain sequence when nothing is modified.
-import { residueSlot, slotCount, type ModSpec, type Site } from './modifications.js';
+import { residueSlot, siteSlots, slotsIn, type ModSpec, type Site } from './modifications.js';
 
 /** A variable modification and how many of its sites carry it in this peptide. */
 export interface Applied {
@@ -32,12 +32,12 @@ function byTag<T>(items: readonly { spec: ModSpec; value: T }[]): Map<string, T[
 export function proforma(sequence: string, fixed: readonly ModSpec[], variable: readonly Applied[]): string {
   // One global tag per modification (the query's items of one name merged, in first-given order) listing every
   // site the query gives it, written when the peptide holds at least one of them.
-  const globals = byTag(fixed.map((spec) => ({ spec, value: { locations: globalLocations(spec.site), held: slotCount([spec.site], sequence) > 0 } })));
+  const globals = byTag(fixed.map((spec) => ({ spec, value: { locations: globalLocations(spec.site), held: slotsIn(siteSlots(spec.site), sequence) > 0 } })));
   let text = '';
   for (const [tag, items] of globals) if (items.some((i) => i.held)) text += `<[${tag}]@${items.flatMap((i) => i.locations).join(',')}>`;
 
   const applied = variable.filter((v) => v.count > 0);
-  const localised = applied.filter((v) => v.count === slotCount([v.spec.site], sequence));
+  const localised = applied.filter((v) => v.count === slotsIn(siteSlots(v.spec.site), sequence));
   const unlocalised = byTag(applied.filter((v) => !localised.includes(v)).map((v) => ({ spec: v.spec, value: v.count })));
   for (const [tag, counts] of unlocalised) {
     const n = counts.reduce((a, b) => a + b, 0);

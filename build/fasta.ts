@@ -1,4 +1,5 @@
-// Streaming FASTA reader: plain or gzip files to protein records (accession, taxId, clean sequence).
+// Streaming FASTA reader: plain or gzip files to protein records (accession, taxId, reviewed flag, protein and
+// organism names from the header, clean sequence).
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -6,10 +7,20 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { MAX_TAX_ID } from '../runtime/model/format.js';
 
-export interface ProteinRecord {
+/** What a header line says about its protein. */
+export interface HeaderFields {
   accession: string;
   /** NCBI taxId from the header's OX= field; undefined when the header has none. */
   taxId: number | undefined;
+  /** UniProtKB/Swiss-Prot: the header starts with `sp|`. */
+  reviewed: boolean;
+  /** The protein name: the text before the first ` XX=` field, after the entry name (UniProt) or first token; "" when none. */
+  protein: string;
+  /** The organism name: the value of ` OS=` up to the next ` XX=` field; "" when none. */
+  organism: string;
+}
+
+export interface ProteinRecord extends HeaderFields {
   sequence: string;
 }
 
@@ -19,14 +30,58 @@ export type SkipReason = 'noAccession' | 'noSequence' | 'invalidCharacters';
 /** A one-line, user-facing build error (the CLI prints its message and exits non-zero). */
 export class BuildError extends Error {}
 
-/** Accession and taxId from a header line (without '>'): UniProt `db|ACC|NAME ... OX=9606`, else first token. */
-export function parseHeader(header: string): { accession: string; taxId: number | undefined } {
-  const uniprot = /^(?:sp|tr)\|([^|\s]+)\|/.exec(header);
-  const accession = uniprot ? uniprot[1] : (header.trim().split(/\s+/)[0] ?? '');
+/** A header field: a space, two upper-case letters and `=` (` OS=`, ` OX=`, ` GN=`, ...). */
+const FIELD = / [A-Z]{2}=/g;
+
+/** Where the first ` XX=` field at or after `from` starts, or the header's length. */
+function fieldStart(header: string, from: number): number {
+  FIELD.lastIndex = from;
+  return FIELD.exec(header)?.index ?? header.length;
+}
+
+/**
+ * A header line (without '>'): UniProt `db|ACC|ENTRY_NAME protein name OS=organism OX=9606 [GN=..] PE=.. SV=..`,
+ * else accession = first token, protein name = the text after it up to the first ` XX=` field.
+ */
+export function parseHeader(header: string): HeaderFields {
+  const uniprot = /^(?:sp|tr)\|([^|\s]+)\|\S*/.exec(header);
+  let accession: string;
+  let nameFrom: number;
+  if (uniprot) {
+    accession = uniprot[1];
+    nameFrom = uniprot[0].length;
+  } else {
+    const token = /^\s*(\S*)/.exec(header)!;
+    accession = token[1];
+    nameFrom = token[0].length;
+  }
   const ox = /(?:^|\s)OX=(\d+)(?:\s|$)/.exec(header);
   // Shards store taxIds as int32: a larger OX= value is malformed, not a taxId to wrap around.
   const taxId = ox ? Number(ox[1]) : NaN;
-  return { accession, taxId: taxId <= MAX_TAX_ID ? taxId : undefined };
+  const os = header.indexOf(' OS=');
+  return {
+    accession,
+    taxId: taxId <= MAX_TAX_ID ? taxId : undefined,
+    reviewed: header.startsWith('sp|'),
+    protein: headerText(header.slice(nameFrom, fieldStart(header, nameFrom)).trim()),
+    organism: os < 0 ? '' : headerText(header.slice(os + 4, fieldStart(header, os + 4)).trim()),
+  };
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Header text read as latin1 (one character a byte) as the text it is: UTF-8 when its bytes are valid UTF-8,
+ * else latin1. Always a fresh string, so a kept name never pins the reader's large input chunks in memory.
+ */
+function headerText(latin1: string): string {
+  const bytes = Buffer.from(latin1, 'latin1');
+  if (!bytes.some((b) => b >= 0x80)) return bytes.toString('latin1');
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return bytes.toString('latin1');
+  }
 }
 
 /** Upper-cased sequence without white space or a trailing '*', or the reason it is unusable. */
@@ -79,11 +134,11 @@ export async function* readFasta(
   let body: string[] = [];
   const finish = (): ProteinRecord | undefined => {
     if (header === undefined) return undefined;
-    const { accession, taxId } = parseHeader(header);
+    const fields = parseHeader(header);
     const sequence = cleanSequence(body);
-    if (!accession) onSkip('noAccession', header);
+    if (!fields.accession) onSkip('noAccession', header);
     else if (sequence === 'noSequence' || sequence === 'invalidCharacters') onSkip(sequence, header);
-    else return { accession, taxId, sequence };
+    else return { ...fields, sequence };
     return undefined;
   };
   let sawRecord = false;

@@ -11,15 +11,43 @@ import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from
 afterAll(removeTempDirs);
 
 describe('parseHeader', () => {
-  it('reads UniProt accession and OX= taxId', () => {
-    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin subunit alpha OS=Homo sapiens OX=9606 GN=HBA1 PE=1 SV=2')).toEqual({ accession: 'P69905', taxId: 9606 });
-    expect(parseHeader('tr|W0FSK4|W0FSK4_9FLAV Genome polyprotein (Fragment) OS=Dengue virus 3 OX=11069 PE=4 SV=1')).toEqual({ accession: 'W0FSK4', taxId: 11069 });
-    expect(parseHeader('sp|Q9XYZ1|NAME_ECOLI desc OX=562')).toEqual({ accession: 'Q9XYZ1', taxId: 562 });
+  const header = (accession: string, taxId: number | undefined, reviewed: boolean, protein: string, organism: string) => ({ accession, taxId, reviewed, protein, organism });
+
+  it('reads real UniProt headers of the bundled sample: accession, OX=, sp|/tr|, protein and OS= names', () => {
+    expect(parseHeader('tr|W0FSK4|W0FSK4_9FLAV Genome polyprotein (Fragment) OS=Dengue virus 3 OX=11069 PE=4 SV=1'))
+      .toEqual(header('W0FSK4', 11069, false, 'Genome polyprotein (Fragment)', 'Dengue virus 3'));
+    expect(parseHeader('tr|M4KW32|M4KW32_BACIU Choline ABC transporter (ATP-binding protein) OS=Bacillus subtilis XF-1 OX=1233100 GN=opuBA PE=4 SV=1'))
+      .toEqual(header('M4KW32', 1233100, false, 'Choline ABC transporter (ATP-binding protein)', 'Bacillus subtilis XF-1'));
+    expect(parseHeader('sp|Q8AWH3|SX17A_XENTR Transcription factor Sox-17-alpha OS=Xenopus tropicalis OX=8364 GN=sox17a PE=2 SV=1'))
+      .toEqual(header('Q8AWH3', 8364, true, 'Transcription factor Sox-17-alpha', 'Xenopus tropicalis'));
+    // OS= with parentheses, slashes, '#', ':' up to the next field.
+    expect(parseHeader('sp|C4KHV1|VATE_SULIK V-type proton ATPase subunit E OS=Sulfolobus islandicus (strain M.16.4 / Kamchatka #3) OX=426118 GN=atpE PE=3 SV=1'))
+      .toEqual(header('C4KHV1', 426118, true, 'V-type proton ATPase subunit E', 'Sulfolobus islandicus (strain M.16.4 / Kamchatka #3)'));
+    expect(parseHeader('tr|D4FM25|D4FM25_STAEP Methionine import ATP-binding protein MetN OS=Staphylococcus epidermidis M23864:W2(grey) OX=525375 GN=metN PE=3 SV=1'))
+      .toEqual(header('D4FM25', 525375, false, 'Methionine import ATP-binding protein MetN', 'Staphylococcus epidermidis M23864:W2(grey)'));
+    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin subunit alpha OS=Homo sapiens OX=9606 GN=HBA1 PE=1 SV=2'))
+      .toEqual(header('P69905', 9606, true, 'Hemoglobin subunit alpha', 'Homo sapiens'));
+  });
+
+  it('ends each name at the first field, whatever it is (GN=, PE=, SV=, OX=, any XX=)', () => {
+    expect(parseHeader('sp|P1|N_HUMAN Name GN=abc OS=Homo sapiens PE=1')).toMatchObject({ protein: 'Name', organism: 'Homo sapiens' });
+    expect(parseHeader('sp|P1|N_HUMAN Name PE=1 SV=1')).toMatchObject({ protein: 'Name', organism: '' });
+    expect(parseHeader('sp|P1|N_HUMAN Name OS=Mus musculus ZZ=whatever')).toMatchObject({ protein: 'Name', organism: 'Mus musculus' });
+    // Not fields: lower case, one or three letters, no space before.
+    expect(parseHeader('sp|P1|N_HUMAN Name with ab=1 A=2 ABC=3 xOX=4 OS=Homo sapiens')).toMatchObject({ protein: 'Name with ab=1 A=2 ABC=3 xOX=4', organism: 'Homo sapiens' });
+    expect(parseHeader('sp|P1|N_HUMAN   Padded   name   OS=  Padded organism   OX=9606')).toMatchObject({ protein: 'Padded   name', organism: 'Padded organism', taxId: 9606 });
+  });
+
+  it('has empty names when the header has none', () => {
+    expect(parseHeader('sp|P1|N_HUMAN OS=Homo sapiens OX=9606')).toEqual(header('P1', 9606, true, '', 'Homo sapiens'));
+    expect(parseHeader('sp|P1|N_HUMAN')).toEqual(header('P1', undefined, true, '', ''));
+    expect(parseHeader('tr|P1|')).toEqual(header('P1', undefined, false, '', ''));
+    expect(parseHeader('sp|P1|N_HUMAN OS= OX=1')).toEqual(header('P1', 1, true, '', ''));
   });
 
   it('has no taxId without an OX= field', () => {
-    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin OS=Homo sapiens')).toEqual({ accession: 'P69905', taxId: undefined });
-    expect(parseHeader('sp|P69905|HBA_HUMAN XOX=9606 OX=abc')).toEqual({ accession: 'P69905', taxId: undefined });
+    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin OS=Homo sapiens')).toEqual(header('P69905', undefined, true, 'Hemoglobin', 'Homo sapiens'));
+    expect(parseHeader('sp|P69905|HBA_HUMAN XOX=9606 OX=abc')).toEqual(header('P69905', undefined, true, 'XOX=9606', ''));
   });
 
   it('takes OX= values up to the int32 maximum only (shards store taxIds as int32)', () => {
@@ -28,11 +56,28 @@ describe('parseHeader', () => {
     expect(parseHeader('X1 OX=99999999999999999999').taxId).toBeUndefined();
   });
 
-  it('takes the first token of a non-UniProt header', () => {
-    expect(parseHeader('ENSP00000354587 pep chromosome:GRCh38')).toEqual({ accession: 'ENSP00000354587', taxId: undefined });
-    expect(parseHeader('MYPROT')).toEqual({ accession: 'MYPROT', taxId: undefined });
-    expect(parseHeader('gi|123|ref|NP_1.1| thing OX=9606')).toEqual({ accession: 'gi|123|ref|NP_1.1|', taxId: 9606 });
-    expect(parseHeader('')).toEqual({ accession: '', taxId: undefined });
+  it('takes the first token of a non-UniProt header, the text after it as the protein name', () => {
+    expect(parseHeader('ENSP00000354587 pep chromosome:GRCh38')).toEqual(header('ENSP00000354587', undefined, false, 'pep chromosome:GRCh38', ''));
+    expect(parseHeader('MYPROT')).toEqual(header('MYPROT', undefined, false, '', ''));
+    expect(parseHeader('gi|123|ref|NP_1.1| thing OX=9606')).toEqual(header('gi|123|ref|NP_1.1|', 9606, false, 'thing', ''));
+    expect(parseHeader('X9 Some protein OS=Escherichia coli (strain K12) OX=83333')).toEqual(header('X9', 83333, false, 'Some protein', 'Escherichia coli (strain K12)'));
+    expect(parseHeader('  X9\tTabbed name GN=a')).toEqual(header('X9', undefined, false, 'Tabbed name', ''));
+    expect(parseHeader('')).toEqual(header('', undefined, false, '', ''));
+  });
+
+  it('is reviewed exactly when the header starts with sp|', () => {
+    expect(parseHeader('sp|P1|A B').reviewed).toBe(true);
+    expect(parseHeader('tr|P1|A B').reviewed).toBe(false);
+    expect(parseHeader('SP|P1|A B').reviewed).toBe(false);
+    expect(parseHeader(' sp|P1|A B').reviewed).toBe(false);
+    expect(parseHeader('P1 sp|x').reviewed).toBe(false);
+  });
+
+  it('reads names as UTF-8 when their bytes are UTF-8, else as latin1', () => {
+    // readFasta hands headers over as latin1 text, one character a byte.
+    const latin1 = (text: string, encoding: BufferEncoding) => Buffer.from(text, encoding).toString('latin1');
+    expect(parseHeader(latin1('X1 Protéine α OS=Bactérie OX=1', 'utf8'))).toMatchObject({ protein: 'Protéine α', organism: 'Bactérie' });
+    expect(parseHeader(latin1('X1 Protéine OS=Bactérie OX=1', 'latin1'))).toMatchObject({ protein: 'Protéine', organism: 'Bactérie' });
   });
 });
 
@@ -90,7 +135,7 @@ const FIXTURE = [
   'ACDE-FGHI',
   '>',
   'AAAAAAAA',
-  '>sp|P00001|ONE_AGAIN A duplicate accession OX=1234',
+  '>tr|P00001|ONE_AGAIN A duplicate accession OS=Other OX=1234',
   'PPPGGGAAA',
   '>sp|P00009|NINE_ECOLI Two tryptic pieces OX=562',
   'MAGICKSEQVENCER',
@@ -101,14 +146,14 @@ const FIXTURE = [
 ].join('\n');
 
 const RECORDS: ProteinRecord[] = [
-  { accession: 'P00001', taxId: 9606, sequence: 'ACDEFGHIMNQSTVWY' },
-  { accession: 'Q00002', taxId: 10090, sequence: 'GGGSSSTTTVVV' },
-  { accession: 'P00003', taxId: undefined, sequence: 'WWWYYYFFF' },
-  { accession: 'ENSP00000004', taxId: undefined, sequence: 'HHHMMMNNN' },
-  { accession: 'MYPROT5', taxId: undefined, sequence: 'QQQEEEDDD' },
-  { accession: 'P00001', taxId: 1234, sequence: 'PPPGGGAAA' },
-  { accession: 'P00009', taxId: 562, sequence: 'MAGICKSEQVENCER' },
-  { accession: 'P00010', taxId: 9606, sequence: 'SHAREDPEPKACDEFGHIMNQSTVWY' },
+  { accession: 'P00001', taxId: 9606, reviewed: true, protein: 'Protein one', organism: 'Homo sapiens', sequence: 'ACDEFGHIMNQSTVWY' },
+  { accession: 'Q00002', taxId: 10090, reviewed: false, protein: 'Protein two', organism: 'Mus musculus', sequence: 'GGGSSSTTTVVV' },
+  { accession: 'P00003', taxId: undefined, reviewed: true, protein: 'Protein three, no taxon field', organism: 'yeast', sequence: 'WWWYYYFFF' },
+  { accession: 'ENSP00000004', taxId: undefined, reviewed: false, protein: 'a non-UniProt header', organism: '', sequence: 'HHHMMMNNN' },
+  { accession: 'MYPROT5', taxId: undefined, reviewed: false, protein: '', organism: '', sequence: 'QQQEEEDDD' },
+  { accession: 'P00001', taxId: 1234, reviewed: false, protein: 'A duplicate accession', organism: 'Other', sequence: 'PPPGGGAAA' },
+  { accession: 'P00009', taxId: 562, reviewed: true, protein: 'Two tryptic pieces', organism: '', sequence: 'MAGICKSEQVENCER' },
+  { accession: 'P00010', taxId: 9606, reviewed: true, protein: 'Shares a peptide with P00001', organism: '', sequence: 'SHAREDPEPKACDEFGHIMNQSTVWY' },
 ];
 
 /** What the dataset must hold for RECORDS (default trypsin digest), with accession → taxId as given. */
@@ -175,7 +220,7 @@ describe('readFasta', () => {
   it('handles a last record without a final newline, and leading blank lines', async () => {
     const dir = tempDir('read-edges');
     const { records } = await readAll(writeFixture(dir, 'a.fasta', '\n\n>X1 OX=5\nACDEF\nGH'));
-    expect(records).toEqual([{ accession: 'X1', taxId: 5, sequence: 'ACDEFGH' }]);
+    expect(records).toEqual([{ accession: 'X1', taxId: 5, reviewed: false, protein: '', organism: '', sequence: 'ACDEFGH' }]);
   });
 
   it('rejects a non-FASTA text file, a binary file, and an empty file', async () => {

@@ -37,14 +37,18 @@ export function writeEntries(w: AsciiWriter, shard: Shard, shape: EntryShape, fr
   }
 }
 
-/** The JSON array of peptide p's accessions in `shape`: `["P12345",..]` or `[{"acc":"P12345","taxId":9606},..]`. */
-export function writeAccessions(w: AsciiWriter, shard: Shard, shape: EntryShape, p: number): void {
+/**
+ * The JSON array of peptide p's accessions in `shape`: `["P12345",..]` or `[{"acc":"P12345","taxId":9606},..]`;
+ * with `mask`, only the accessions it keeps (mask[a] = 1).
+ */
+export function writeAccessions(w: AsciiWriter, shard: Shard, shape: EntryShape, p: number, mask?: Uint8Array): void {
   const plain = isPlain(shard);
   w.write('[');
-  const firstRef = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
-  for (let r = firstRef; r < shard.accessionRefEnds[p]; r++) {
+  let written = 0;
+  for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
     const a = shard.accessionRefs[r];
-    if (r > firstRef) w.write(',');
+    if (mask && mask[a] !== 1) continue;
+    if (written++ > 0) w.write(',');
     if (shape === 'accsTax') w.write('{"acc":');
     if (plain) {
       w.write('"');

@@ -58,6 +58,8 @@ function parameter(param: Param) {
     choice: { type: 'string', enum: param.choices, default: param.default },
     sequence: { type: 'string', minLength: 1, maxLength: param.max },
     modifications: { type: 'string', pattern: '^[^,@]+@[^,]+(,[^,@]+@[^,]+)*$' },
+    taxa: { type: 'string', pattern: '^\\s*\\d+\\s*(,\\s*\\d+\\s*)*$' },
+    text: { type: 'string', minLength: 1, maxLength: param.max },
   };
   const schema = schemas[param.kind];
   return {
@@ -79,12 +81,26 @@ function parameters(endpoint: Endpoint) {
 
 function operations(endpoint: Endpoint) {
   const id = endpoint.command.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-  const envelope = { range: endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax', precursor: 'EnvelopePrecursor', dbInfo: 'DbInfo', info: 'DatasetInfo' }[endpoint.kind];
-  const described = endpoint.kind === 'dbInfo' || endpoint.kind === 'info';
+  const envelope = {
+    range: endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax',
+    precursor: 'EnvelopePrecursor',
+    peptide: 'PeptideProteins',
+    taxa: 'Taxa',
+    dbInfo: 'DbInfo',
+    info: 'DatasetInfo',
+  }[endpoint.kind];
+  const described = {
+    range: 'One page of the mass groups in the range, in ascending mass.',
+    precursor: 'One page of the mass groups in the window, in ascending modified mass.',
+    peptide: 'The stored peptides equal to the sequence, with their proteins, and the LCA of their organisms.',
+    taxa: 'The taxa whose name matches, best first.',
+    dbInfo: "The dataset's description (from its manifest).",
+    info: "The dataset's description (from its manifest).",
+  }[endpoint.kind];
   const summary = endpoint.summary;
   const responses = (withBody: boolean) => ({
     '200': {
-      description: described ? "The dataset's description (from its manifest)." : 'One page of the mass groups in the range, in ascending mass.',
+      description: described,
       headers: { ...commonHeaders, ...cacheHeaders },
       ...(withBody ? { content: { 'application/json': { schema: ref(envelope) } } } : {}),
     },
@@ -228,6 +244,76 @@ const build = () => ({
           accsTax: { $ref: '#/components/schemas/EntryAccsTax/properties/accsTax' },
         },
       },
+      PeptideProteins: {
+        type: 'object',
+        required: ['sequence', 'mass', 'peptides', 'lca'],
+        additionalProperties: false,
+        properties: {
+          sequence,
+          mass: { type: 'number', minimum: 0, description: "The sequence's neutral monoisotopic mass in Da (6 decimals)." },
+          peptides: {
+            type: 'array',
+            description: 'Stored peptides equal to the sequence (up to I/L with equateIL), by sequence; empty when there is none.',
+            items: {
+              type: 'object',
+              required: ['seq', 'accsTax'],
+              additionalProperties: false,
+              properties: {
+                seq: sequence,
+                accsTax: {
+                  type: 'array',
+                  minItems: 1,
+                  description: 'Accessions, ascending, with what the dataset knows of each protein.',
+                  items: {
+                    type: 'object',
+                    required: ['acc', 'taxId', 'reviewed', 'protein', 'organism'],
+                    additionalProperties: false,
+                    properties: {
+                      acc: accession,
+                      taxId: { type: 'integer', minimum: -1, description: 'NCBI taxonomy ID; -1 when unknown.' },
+                      reviewed: { type: 'boolean', description: 'UniProtKB/Swiss-Prot (reviewed) entry.' },
+                      protein: { type: ['string', 'null'], description: 'Protein name from the FASTA header.' },
+                      organism: { type: ['string', 'null'], description: 'Organism name (OS=) from the FASTA header.' },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          lca: {
+            oneOf: [{ type: 'null' }, { $ref: '#/components/schemas/TaxonRef' }],
+            description: "Lowest common ancestor of the listed accessions' organisms (Unipept's: the deepest node on every lineage); null when none has a lineage.",
+          },
+        },
+      },
+      TaxonRef: {
+        type: 'object',
+        required: ['taxId', 'name', 'rank'],
+        additionalProperties: false,
+        properties: { taxId: { type: 'integer', minimum: 1 }, name: { type: 'string' }, rank: { type: 'string' } },
+      },
+      Taxa: {
+        type: 'object',
+        required: ['taxa'],
+        additionalProperties: false,
+        properties: {
+          taxa: {
+            type: 'array',
+            maxItems: 20,
+            items: {
+              type: 'object',
+              required: ['taxId', 'name', 'rank', 'peptides'],
+              additionalProperties: false,
+              properties: {
+                taxId: { type: 'integer', minimum: 1 },
+                name: { type: 'string', description: 'Scientific name.' },
+                rank: { type: 'string' },
+                peptides: { type: 'integer', minimum: 0, description: 'Distinct peptides with an accession of this taxon or below.' },
+              },
+            },
+          },
+        },
+      },
       DbInfo: {
         type: 'object',
         description: "The original service's /db-info keys (every value a string), then ours.",
@@ -236,7 +322,7 @@ const build = () => ({
       },
       DatasetInfo: {
         type: 'object',
-        required: ['datasetVersion', 'format', 'formatVersion', 'parameters', 'totals', 'release', 'sources'],
+        required: ['datasetVersion', 'format', 'formatVersion', 'parameters', 'totals', 'release', 'sources', 'taxonomy'],
         additionalProperties: false,
         properties: {
           datasetVersion: { type: 'string', pattern: '^[0-9a-f]{16}$' },
@@ -246,6 +332,12 @@ const build = () => ({
           totals: { type: 'object', description: 'Proteins, distinct peptides, mass groups, shards, bytes, accessions and what the build skipped.' },
           release: { type: ['object', 'null'], additionalProperties: { type: 'string' }, description: 'The release the inputs come from (name, date, url, sha256...), or null.' },
           sources: { type: 'array', items: { type: 'object', required: ['file', 'bytes', 'sha256'] }, description: 'Input files with their size and sha256.' },
+          taxonomy: {
+            type: ['object', 'null'],
+            required: ['nodes', 'sources'],
+            properties: { nodes: { type: 'integer', minimum: 1 }, sources: { type: 'array', items: { type: 'object', required: ['file', 'bytes', 'sha256'] } } },
+            description: 'The NCBI taxonomy held (nodes on the lineages of its organisms) and the taxdump files it came from; null when built without one.',
+          },
         },
       },
       Error: {

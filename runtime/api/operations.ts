@@ -6,6 +6,9 @@ import type { ParamSource } from '../core/params.js';
 import { runPrecursorQuery, type PrecursorQuery, type PrecursorResult } from '../core/precursor.js';
 import { parsePrecursorQuery } from '../core/precursorQuery.js';
 import { runQuery } from '../core/search.js';
+import { parsePeptideQuery, runPeptideLookup, type PeptideQuery, type PeptideResult } from '../core/peptideLookup.js';
+import { parseTaxaQuery, runTaxaQuery, type TaxaQuery, type TaxaResult } from '../core/taxa.js';
+import { PEPTIDE_TSV_HEADER, peptideJson, peptideRows, TAXA_TSV_HEADER, taxaJson, taxaRows } from './lookupJson.js';
 import { datasetInfo, dbInfo } from '../core/info.js';
 import type { Manifest } from '../model/format.js';
 import { renderJson } from './envelope.js';
@@ -51,6 +54,24 @@ const precursorOperation: Operation<PrecursorQuery, PrecursorResult> = {
   paged: true,
 };
 
+const peptideOperation: Operation<PeptideQuery, PeptideResult> = {
+  parse: parsePeptideQuery,
+  run: runPeptideLookup,
+  json: (_dataset, _query, result) => peptideJson(result),
+  tsvHeader: PEPTIDE_TSV_HEADER,
+  tsvRows: peptideRows,
+  paged: false,
+};
+
+const taxaOperation: Operation<TaxaQuery, TaxaResult> = {
+  parse: parseTaxaQuery,
+  run: runTaxaQuery,
+  json: (_dataset, _query, result) => taxaJson(result),
+  tsvHeader: TAXA_TSV_HEADER,
+  tsvRows: taxaRows,
+  paged: false,
+};
+
 /** An operation that describes the dataset from its manifest: JSON as given, TSV as `name<TAB>value` rows. */
 function describeOperation(describe: (manifest: Manifest) => object): Operation<null, Paged & { value: object }> {
   const rows = (value: object, prefix = ''): string =>
@@ -72,6 +93,8 @@ export function operationOf(endpoint: Endpoint): Operation {
   const operations: Record<Endpoint['kind'], () => unknown> = {
     range: () => rangeOperation(endpoint),
     precursor: () => precursorOperation,
+    peptide: () => peptideOperation,
+    taxa: () => taxaOperation,
     dbInfo: () => describeOperation(dbInfo),
     info: () => describeOperation(datasetInfo),
   };

@@ -1,6 +1,7 @@
 // Answers of /api/v1/search rendered from a precursor result: the seed's envelope, mass groups keyed by the
 // modified mass's 4-decimal key, one entry per (sequence, modification composition) with its ProForma, exact
 // mass, ppm error and accessions; and the same candidates as TSV rows.
+import type { AccessionFilter } from '../core/accessionFilter.js';
 import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor.js';
 import { accessionOf, accessionRefsOf, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
@@ -25,16 +26,17 @@ export interface PrecursorEntry {
 }
 
 /** A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions. */
-export function precursorEntry(query: PrecursorQuery, c: Candidate, text = proformaOf(query, c)): PrecursorEntry {
+export function precursorEntry(query: PrecursorQuery, c: Candidate, text = proformaOf(query, c), filter?: AccessionFilter): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
   const ppm = query.centre === undefined ? {} : { ppm: ppmOf(query.centre, mass) };
-  const accsTax = [...accessionRefsOf(c.shard, c.peptide)].map((a) => ({ acc: accessionOf(c.shard, a), taxId: c.shard.taxIds[a] }));
+  const mask = filter?.mask(c.shard);
+  const accsTax = [...accessionRefsOf(c.shard, c.peptide)].filter((a) => !mask || mask[a] === 1).map((a) => ({ acc: accessionOf(c.shard, a), taxId: c.shard.taxIds[a] }));
   return { seq: c.sequence, proforma: text, mass: Number(mass.toFixed(6)), ...ppm, accsTax };
 }
 
-/** A group's entries, ordered by sequence, then ProForma. */
-export function groupEntries(query: PrecursorQuery, group: CandidateGroup): PrecursorEntry[] {
-  return ordered(query, group).map(({ c, proforma }) => precursorEntry(query, c, proforma));
+/** A group's entries, ordered by sequence, then ProForma; accessions as `filter` keeps them. */
+export function groupEntries(query: PrecursorQuery, group: CandidateGroup, filter?: AccessionFilter): PrecursorEntry[] {
+  return ordered(query, group).map(({ c, proforma }) => precursorEntry(query, c, proforma, filter));
 }
 
 /** ProForma of a candidate under the query's modifications. */
@@ -77,13 +79,13 @@ export function renderPrecursorJson(
         w.write(`","mass":${Number(mass.toFixed(6))}`);
         if (query.centre !== undefined) w.write(`,"ppm":${ppmOf(query.centre, mass)}`);
         w.write(',"accsTax":');
-        const json = accessions(c.shard);
+        const json = result.filter ? undefined : accessions(c.shard);
         if (json) {
           // The array inside the cached `{"seq":"<seq>","accsTax":[..]},` entry of this peptide, copied whole.
           const start = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];
           w.copy(json.bytes, start + ENTRY_PREFIX + c.sequence.length + ACCS_TAX_KEY, json.ends[c.peptide] - 2);
         } else {
-          writeAccessions(w, c.shard, 'accsTax', c.peptide);
+          writeAccessions(w, c.shard, 'accsTax', c.peptide, result.filter?.mask(c.shard));
         }
         w.write('}');
       });
@@ -104,7 +106,7 @@ export function precursorRows(query: PrecursorQuery, result: PrecursorResult): s
   let rows = '';
   for (const group of result.groups) {
     const mass = formatMassKey(group.key);
-    for (const e of groupEntries(query, group)) {
+    for (const e of groupEntries(query, group, result.filter)) {
       for (const { acc, taxId } of e.accsTax) rows += `${mass}\t${e.seq}\t${e.proforma}\t${e.mass.toFixed(6)}\t${e.ppm ?? ''}\t${acc}\t${taxId}\n`;
     }
   }

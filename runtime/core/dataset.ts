@@ -1,9 +1,10 @@
 // One dataset opened from a ShardSource: its manifest, its shard index, and its shards — fetched on demand,
 // verified, decoded, shared by concurrent requests and kept in a ShardCache bounded by bytes.
 import pLimit from 'p-limit';
-import type { IndexPage, IndexPageEntry, Manifest, Shard, ShardEntry } from '../model/format.js';
+import type { FileEntry, IndexPage, IndexPageEntry, Manifest, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
 import { tilingViolation } from '../model/format.js';
 import { decodeShard } from '../model/shardCodec.js';
+import { Taxonomy } from '../model/taxonomy.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
 import { readManifest } from './manifest.js';
 import { ShardCache, type Derived } from './shardCache.js';
@@ -26,6 +27,9 @@ export interface DatasetOptions {
   sha256?: Sha256;
 }
 
+/** JSON files of the dataset (protein pages) kept decoded, most recently used first out last. */
+const MAX_JSON_FILES = 256;
+
 /** Decoded shards take about this many times their file size in memory (strings and typed columns). */
 const DECODED_PER_FILE_BYTE = 2;
 
@@ -33,6 +37,8 @@ export class Dataset {
   readonly index: ShardIndex;
   private cache: ShardCache;
   private loading = new Map<string, Promise<Shard>>();
+  /** JSON files read (or being read) and decoded, by file name: the taxonomy and protein pages. */
+  private jsonFiles = new Map<string, Promise<unknown>>();
   private schedule: <T>(task: () => Promise<T>) => Promise<T>;
   private fetchTimeoutMs: number;
   private sha256: Sha256 | undefined;
@@ -94,6 +100,41 @@ export class Dataset {
     }
     this.cache.put(entry.file, shard, entry.bytes * DECODED_PER_FILE_BYTE);
     return shard;
+  }
+
+  /** The dataset's taxonomy, or undefined when it was built without one. */
+  taxonomy(): Promise<Taxonomy | undefined> {
+    const entry = this.manifest.taxonomy;
+    return entry ? this.jsonFile(entry, 'taxonomy', (file: TaxonomyFile) => new Taxonomy(file)) : Promise.resolve(undefined);
+  }
+
+  /** A page of the protein table, checked. */
+  proteinPage(entry: ProteinPageEntry): Promise<ProteinPage> {
+    return this.jsonFile(entry, 'protein page', (page: ProteinPage) => {
+      const columns = [page.accessions, page.taxIds, page.reviewed, page.proteins, page.organisms];
+      if (columns.some((c) => !Array.isArray(c) || c.length !== entry.accessions)) throw new Error('columns are missing or differ in length');
+      return page;
+    });
+  }
+
+  /** A JSON file of the dataset, fetched, checked and decoded once, kept while among the last MAX_JSON_FILES used. */
+  private jsonFile<R, T>(entry: FileEntry, what: string, decode: (raw: R) => T): Promise<T> {
+    let pending = this.jsonFiles.get(entry.file) as Promise<T> | undefined;
+    if (pending) {
+      this.jsonFiles.delete(entry.file); // most recently used again
+    } else {
+      pending = this.fetch(entry.file, entry.sha256).then((bytes) => {
+        try {
+          return decode(JSON.parse(new TextDecoder().decode(bytes)) as R);
+        } catch (e) {
+          throw new DatasetError(`${what} ${entry.file} is not readable: ${(e as Error).message}`, 502);
+        }
+      });
+      pending.catch(() => this.jsonFiles.delete(entry.file));
+      if (this.jsonFiles.size >= MAX_JSON_FILES) this.jsonFiles.delete(this.jsonFiles.keys().next().value!);
+    }
+    this.jsonFiles.set(entry.file, pending);
+    return pending;
   }
 
   /** What the shard cache holds now: shards, bytes charged, budget. */

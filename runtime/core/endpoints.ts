@@ -3,7 +3,9 @@
 // all read these rows: adding a parameter is adding a row.
 import { massKey, type MassText } from '../model/massKey.js';
 import { INT32_MAX, readParams, type Param, type ParamSource, type Peptide } from './params.js';
+import { PEPTIDE_PARAMS } from './peptideLookup.js';
 import { PRECURSOR_PARAMS } from './precursorQuery.js';
+import { TAXA_PARAMS } from './taxa.js';
 import type { RangeQuery } from './search.js';
 
 export type { RangeQuery };
@@ -18,7 +20,7 @@ export interface Endpoint {
   summary: string;
   /** What it answers: a range of stored mass groups (the seed's endpoints), a precursor with modifications, or
    * what the dataset is (`dbInfo` in the original's shape, `info` in ours). */
-  kind: 'range' | 'precursor' | 'dbInfo' | 'info';
+  kind: 'range' | 'precursor' | 'peptide' | 'taxa' | 'dbInfo' | 'info';
   entries: EntryShape;
   /** Status for a page or pageSize that is not an integer (the contract we reproduce says 500 on one). */
   notIntegerStatus: 400 | 500;
@@ -101,6 +103,24 @@ export const ENDPOINTS: readonly Endpoint[] = [
     entries: 'accsTax',
     notIntegerStatus: 400,
     params: PRECURSOR_PARAMS,
+  },
+  {
+    path: '/api/v1/peptide',
+    command: 'peptide',
+    summary: 'Peptide → proteins: the proteins (accessions, reviewed, names, organisms) that contain this exact peptide, optionally with I and L equated, and the lowest common ancestor of their organisms',
+    kind: 'peptide',
+    entries: 'accsTax',
+    notIntegerStatus: 400,
+    params: PEPTIDE_PARAMS,
+  },
+  {
+    path: '/api/v1/taxa',
+    command: 'taxa',
+    summary: "Taxa of the dataset's taxonomy by name (prefix or word match), with rank and peptide count: for type-ahead",
+    kind: 'taxa',
+    entries: 'acc',
+    notIntegerStatus: 400,
+    params: TAXA_PARAMS,
   },
   {
     path: '/db-info.php',

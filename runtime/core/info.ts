@@ -18,6 +18,8 @@ export function dbInfo(manifest: Manifest): Record<string, string> {
     dataset_version: manifest.datasetVersion,
     format_version: String(manifest.formatVersion),
     ...(release?.date ? { release_date: release.date } : {}),
+    ...(t.reviewedAccessions === undefined ? {} : { reviewed_accession_count: String(t.reviewedAccessions) }),
+    ...(manifest.taxonomy ? { taxonomy_node_count: String(manifest.taxonomy.nodes) } : {}),
   };
 }
 
@@ -29,9 +31,14 @@ export interface DatasetInfo {
   totals: Totals;
   release: Record<string, string> | null;
   sources: SourceEntry[];
+  /** The NCBI taxonomy the dataset holds: its nodes and the taxdump files it came from; null without one. */
+  taxonomy: { nodes: number; sources: SourceEntry[] } | null;
 }
 
-/** /api/v1/info: the dataset's version, build parameters, totals, release and input files. */
+/** Taxdump files among a dataset's sources. */
+const isTaxdump = (source: SourceEntry) => /(^|\/)(nodes|names)\.dmp$/.test(source.file);
+
+/** /api/v1/info: the dataset's version, build parameters, totals, release, input files and taxonomy. */
 export function datasetInfo(manifest: Manifest): DatasetInfo {
   return {
     datasetVersion: manifest.datasetVersion,
@@ -41,5 +48,6 @@ export function datasetInfo(manifest: Manifest): DatasetInfo {
     totals: manifest.totals,
     release: manifest.release ?? null,
     sources: manifest.sources,
+    taxonomy: manifest.taxonomy ? { nodes: manifest.taxonomy.nodes, sources: manifest.sources.filter(isTaxdump) } : null,
   };
 }

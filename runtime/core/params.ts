@@ -19,9 +19,10 @@ export class QueryError {
  * range (both are read, then both checked, then low <= high). `integer`: whole number within [min, max].
  * `sequence`: a peptide, case-insensitive, letters with a defined mass only. `number`: a finite decimal
  * within [min, max] (above min when `exclusiveMin`). `choice`: one of `choices` (case-insensitive).
- * `modifications`: a comma-separated `Name@Sites` list (runtime/model/modifications.ts).
+ * `modifications`: a comma-separated `Name@Sites` list (runtime/model/modifications.ts). `taxa`: comma-separated
+ * NCBI taxIds (positive integers), at most `max` of them. `text`: free text, trimmed, 1 to `max` characters.
  */
-export type ParamKind = 'mass' | 'integer' | 'sequence' | 'number' | 'choice' | 'modifications';
+export type ParamKind = 'mass' | 'integer' | 'sequence' | 'number' | 'choice' | 'modifications' | 'taxa' | 'text';
 
 export interface Param {
   name: string;
@@ -42,7 +43,7 @@ export interface Param {
 }
 
 /** The values of one query, by parameter name: MassText, number, a peptide, a choice or modifications. */
-export type ParamValues = Record<string, MassText | number | Peptide | string | ModSpec[] | undefined>;
+export type ParamValues = Record<string, MassText | number | Peptide | string | ModSpec[] | number[] | undefined>;
 
 export interface Peptide {
   sequence: string;
@@ -82,12 +83,14 @@ function integer(param: Param, text: string | undefined, notIntegerStatus: numbe
 /** A peptide typed by a user: case and surrounding white space ignored, at most `max` residues. */
 function sequence(param: Param, text: string): Peptide {
   // ASCII letters only: Unicode upper-casing turns "ı" into I and "ſ" into S, a peptide nobody typed.
+  // The seed's messages call its `peptide` parameter "Peptide"; other rows are named as they are.
+  const label = param.name === 'peptide' ? 'Peptide' : param.name;
   const sequence = text.trim().replace(/[a-z]/g, (c) => c.toUpperCase());
-  if (sequence === '') throw new QueryError(400, 'Peptide is required');
+  if (sequence === '') throw new QueryError(400, `${label} is required`);
   const length = [...sequence].length;
-  if (param.max !== undefined && length > param.max) throw new QueryError(400, `Peptide is ${length} residues long; at most ${param.max} are allowed`);
+  if (param.max !== undefined && length > param.max) throw new QueryError(400, `${label} is ${length} residues long; at most ${param.max} are allowed`);
   const mass: PeptideMass = peptideMass(sequence);
-  if ('error' in mass) throw new QueryError(400, `Peptide character ${JSON.stringify(mass.character)} at position ${mass.position} ${mass.error}`);
+  if ('error' in mass) throw new QueryError(400, `${label} character ${JSON.stringify(mass.character)} at position ${mass.position} ${mass.error}`);
   return { sequence, units: mass.units };
 }
 
@@ -118,6 +121,31 @@ function modifications(param: Param, text: string | undefined): ModSpec[] {
     if (e instanceof ModificationError) throw new QueryError(400, `${param.name}: ${e.message}`);
     throw e;
   }
+}
+
+function text(param: Param, raw: string | undefined): string | undefined {
+  const value = raw?.trim() ?? '';
+  if (value === '') {
+    if (param.required) throw new QueryError(400, `${param.name} is required`);
+    return undefined;
+  }
+  if (param.max !== undefined && [...value].length > param.max) throw new QueryError(400, `${param.name} is ${[...value].length} characters long; at most ${param.max} are allowed`);
+  return value;
+}
+
+/** Distinct taxIds of a comma-separated list; [] when the parameter is not given, an error when it is empty. */
+function taxa(param: Param, text: string | undefined): number[] {
+  if (text === undefined) return [];
+  const items = text.split(',').map((item) => item.trim());
+  if (text.trim() === '') throw new QueryError(400, `${param.name} is empty: give NCBI taxIds, comma-separated (e.g. ${param.name}=2,9606)`);
+  const ids = items.map((item) => {
+    const id = /^\d{1,10}$/.test(item) ? Number(item) : NaN;
+    if (!(id >= 1 && id <= INT32_MAX)) throw new QueryError(400, `${param.name}: ${quote(item)} is not a taxId (a positive integer)`);
+    return id;
+  });
+  const distinct = [...new Set(ids)];
+  if (param.max !== undefined && distinct.length > param.max) throw new QueryError(400, `${param.name} lists ${distinct.length} taxIds; at most ${param.max} are allowed`);
+  return distinct;
 }
 
 /** An inclusive mass range from two mass rows: both read, each checked, then low <= high. */
@@ -158,6 +186,10 @@ export function readParams(params: readonly Param[], source: ParamSource, notInt
       values[param.name] = choice(param, single(source, param.name));
     } else if (param.kind === 'modifications') {
       values[param.name] = modifications(param, single(source, param.name));
+    } else if (param.kind === 'text') {
+      values[param.name] = text(param, single(source, param.name));
+    } else if (param.kind === 'taxa') {
+      values[param.name] = taxa(param, single(source, param.name));
     } else {
       const text = single(source, param.name);
       if (param.required || (text !== undefined && text.trim() !== '')) values[param.name] = sequence(param, text ?? '');

@@ -4,6 +4,7 @@
 import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
 import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
+import { keepsAny, resolveFilter, type AccessionFilter, type FilterSpec } from './accessionFilter.js';
 import { compositionOf } from './composition.js';
 import type { Dataset } from './dataset.js';
 import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
@@ -19,6 +20,8 @@ export interface PrecursorQuery {
   fixed: ModSpec[];
   variable: ModSpec[];
   maxVariable: number;
+  /** Which accessions to keep (taxa, reviewed); a peptide keeping none is no candidate. */
+  filter: FilterSpec;
   page: number;
   pageSize: number;
 }
@@ -50,6 +53,8 @@ export interface PrecursorResult {
   groups: CandidateGroup[];
   /** Hypotheses searched (range reads). */
   hypotheses: number;
+  /** The accessions kept, when the query filters them: a candidate lists only those. */
+  filter?: AccessionFilter;
 }
 
 /**
@@ -114,6 +119,7 @@ export const MAX_SCANNED = 2_000_000;
 /** Found peptides of all hypotheses, as parallel columns (cheap to gather, sort and page). */
 class Found {
   scanned = 0;
+  constructor(readonly filter: AccessionFilter | undefined) {}
   readonly keys: number[] = [];
   readonly units: number[] = [];
   readonly peptides: number[] = [];
@@ -130,12 +136,14 @@ function scanShard(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs
     throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
   }
   const comp = compositionOf(dataset, shard);
+  let mask: Uint8Array | undefined;
   next: for (let p = from === 0 ? 0 : shard.groupEnds[from - 1], end = shard.groupEnds[to - 1]; p < end; p++) {
     for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
     for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
     const units = comp.mass(p) + h.shiftUnits;
     const key = massKey(units);
     if (key < query.lowKey || key > query.highKey) continue;
+    if (found.filter && !keepsAny(shard, (mask ??= found.filter.mask(shard)), p)) continue;
     found.keys.push(key);
     found.units.push(units);
     found.peptides.push(p);
@@ -173,7 +181,8 @@ async function scan(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, need
 export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery): Promise<PrecursorResult> {
   const { minLength, maxLength } = dataset.manifest.parameters;
   const all = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
-  const found = new Found();
+  const filter = await resolveFilter(dataset, query.filter);
+  const found = new Found(filter);
   const compiled = compile(query);
   const reads: Promise<void>[] = [];
   all.forEach((h, i) => {
@@ -205,5 +214,6 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
     pageSize: query.pageSize,
     groups: pageKeys.map((key) => ({ key, candidates: groups.get(key)! })),
     hypotheses: all.length,
+    ...(filter ? { filter } : {}),
   };
 }

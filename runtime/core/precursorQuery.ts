@@ -3,6 +3,7 @@
 import { PROTON_MASS_DA } from '../model/chemistry.js';
 import { KEYS_PER_DA, type MassText } from '../model/massKey.js';
 import { sitesOverlap, specText, type ModSpec } from '../model/modifications.js';
+import { FILTER_PARAMS, filterOf } from './accessionFilter.js';
 import { INT32_MAX, QueryError, readParams, type Param, type ParamSource } from './params.js';
 import type { PrecursorQuery } from './precursor.js';
 
@@ -35,6 +36,7 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
   { name: 'fixed', kind: 'modifications', required: false, description: 'Fixed modifications, comma-separated `Name@Sites` (Carbamidomethyl@C, TMT6plex@K,TMT6plex@N-term): every matching site carries them.', example: 'Carbamidomethyl@C' },
   { name: 'variable', kind: 'modifications', required: false, description: 'Variable modifications, comma-separated `Name@Sites` (Oxidation@M, Phospho@STY, Gln->pyro-Glu@Q@N-term): each site may or may not carry them.', example: 'Oxidation@M' },
   { name: 'maxVariable', kind: 'integer', required: false, default: 2, min: 0, max: MAX_VARIABLE, description: 'Most variable modifications on one peptide.' },
+  ...FILTER_PARAMS,
   { name: 'page', kind: 'integer', required: false, default: 1, min: 1, max: INT32_MAX, description: 'Page of mass groups to return, from 1. A page past the end returns an empty result.' },
   { name: 'pageSize', kind: 'integer', required: false, default: 100, min: 1, max: 1000, description: 'Mass groups per page.' },
 ];
@@ -69,7 +71,7 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   const fixed = values.fixed as ModSpec[];
   const variable = values.variable as ModSpec[];
   checkConflicts(fixed, variable);
-  const common = { fixed, variable, maxVariable: values.maxVariable as number, page: values.page as number, pageSize: values.pageSize as number };
+  const common = { fixed, variable, maxVariable: values.maxVariable as number, filter: filterOf(values), page: values.page as number, pageSize: values.pageSize as number };
 
   if (values.mass1 !== undefined) {
     const [low, high] = [values.mass1 as MassText, values.mass2 as MassText];

@@ -11,6 +11,8 @@ export const MANIFEST_FILE = 'manifest.json';
 export const NAME_HASH_DIGITS = 20;
 export const shardFileName = (sha256: string) => `${sha256.slice(0, NAME_HASH_DIGITS)}.msgpack`;
 export const indexPageFileName = (sha256: string) => `index-${sha256.slice(0, NAME_HASH_DIGITS)}.json`;
+export const taxonomyFileName = (sha256: string) => `taxonomy-${sha256.slice(0, NAME_HASH_DIGITS)}.json`;
+export const proteinPageFileName = (sha256: string) => `proteins-${sha256.slice(0, NAME_HASH_DIGITS)}.json`;
 
 /** Largest taxId the format holds (an int32 column). */
 export const MAX_TAX_ID = 0x7fffffff;
@@ -105,6 +107,11 @@ export interface BuildParameters {
 
 export interface Totals {
   proteins: number;
+  /** Accessions from UniProtKB/Swiss-Prot (`sp|` headers). Absent in datasets built before it. */
+  reviewedAccessions?: number;
+  /** With a taxonomy: its nodes, and the accessions whose taxId is not one of them (no lineage, no taxon match). */
+  taxonomyNodes?: number;
+  accessionsWithoutLineage?: number;
   peptides: number;
   massGroups: number;
   shards: number;
@@ -128,6 +135,55 @@ export interface Manifest {
   shards?: ShardEntry[];
   /** ...else a root of index pages (see FORMAT.md). Exactly one of the two is present. */
   shardIndex?: { pages: IndexPageEntry[] };
+  /** The NCBI taxonomy of the dataset's organisms, when it was built with one (--taxdump). */
+  taxonomy?: FileEntry & { nodes: number };
+  /** The protein table: every accession's reviewed flag, protein and organism names, in pages by accession. */
+  proteins?: { pages: ProteinPageEntry[] };
+}
+
+/** A file of the dataset as the manifest points at it. */
+export interface FileEntry {
+  file: string;
+  sha256: string;
+  bytes: number;
+}
+
+/**
+ * The taxonomy file (JSON): every node on the lineage of every taxId the dataset holds, as parallel columns
+ * ordered by ascending taxId. The root is its own parent (NCBI's taxId 1). `peptides[i]`: distinct peptides of
+ * the dataset with at least one accession whose taxId is node i or a descendant of it.
+ */
+export interface TaxonomyFile {
+  formatVersion: number;
+  taxIds: number[];
+  parents: number[];
+  ranks: string[];
+  names: string[];
+  peptides: number[];
+}
+
+/** One page of the protein table as the manifest lists it: consecutive accessions, ascending (byte order). */
+export interface ProteinPageEntry extends FileEntry {
+  firstAccession: string;
+  lastAccession: string;
+  accessions: number;
+}
+
+/** Accessions per protein page (the last page may hold fewer). */
+export const PROTEIN_PAGE_ACCESSIONS = 2048;
+
+/**
+ * A protein page (JSON), parallel columns by accession, ascending and unique: taxId (-1 unknown), reviewed
+ * (1: UniProtKB/Swiss-Prot `sp|`, else 0), the protein name and the organism name (`OS=`) of its header
+ * ("" when the header has none).
+ */
+export interface ProteinPage {
+  formatVersion: number;
+  accessions: string[];
+  taxIds: number[];
+  reviewed: number[];
+  proteins: string[];
+  organisms: string[];
 }
 
 /** A decoded shard: columns of mass groups, peptides and a shard-local accession table. */
@@ -148,6 +204,8 @@ export interface Shard {
   accessionEnds: Uint32Array;
   /** NCBI taxId of each accession; -1 when unknown. */
   taxIds: Int32Array;
+  /** 1 when the accession is UniProtKB/Swiss-Prot (reviewed), else 0; absent in shards built before it. */
+  reviewed?: Uint8Array;
 }
 
 /** Sequence of peptide p. */

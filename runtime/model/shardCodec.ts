@@ -46,6 +46,11 @@ export function decodeShard(bytes: Uint8Array): Shard {
   if (shard.accessionRefEnds.length !== peptides || shard.taxIds.length !== accessions) throw new Error('shard columns differ in length');
   if (accessions > 0 && shard.accessionEnds[accessions - 1] !== shard.accessions.length) throw new Error('shard accessionEnds do not cover its accessions');
   if (peptides > 0 && shard.sequenceEnds[peptides - 1] !== shard.sequences.length) throw new Error('shard sequenceEnds do not cover its sequences');
+  if (raw.reviewed !== undefined) {
+    // One byte per accession (0 or 1): a column of its own width, read as it is.
+    if (!(raw.reviewed instanceof Uint8Array) || raw.reviewed.length !== accessions) throw new Error('shard column reviewed is not one byte per accession');
+    shard.reviewed = new Uint8Array(raw.reviewed);
+  }
   if (!/^[A-Z]*$/.test(shard.sequences)) throw new Error('shard sequences hold characters other than A-Z');
   return shard;
 }

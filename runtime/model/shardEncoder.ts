@@ -31,5 +31,6 @@ export function encodeShard(shard: Shard): Uint8Array {
     accessions: shard.accessions,
     accessionEnds: columnBytes(shard.accessionEnds),
     taxIds: columnBytes(shard.taxIds),
+    ...(shard.reviewed ? { reviewed: shard.reviewed } : {}),
   });
 }

@@ -3,7 +3,7 @@ import { ENDPOINTS, type Endpoint } from '../../core/endpoints.js';
 import { flagOf, type Param } from '../../core/params.js';
 
 /** What stands for a value of each kind in the usage text. */
-const PLACEHOLDER: Record<Param['kind'], string> = { mass: 'Da', integer: 'N', sequence: 'SEQ', number: 'X', choice: '', modifications: 'Name@Sites,..' };
+const PLACEHOLDER: Record<Param['kind'], string> = { mass: 'Da', integer: 'N', sequence: 'SEQ', number: 'X', choice: '', modifications: 'Name@Sites,..', taxa: 'TAXID,..', text: 'TEXT' };
 
 /** `--page-size N` style text of one parameter. */
 const flagText = (param: Param) => `--${flagOf(param.name)} ${param.kind === 'choice' ? param.choices!.join('|') : PLACEHOLDER[param.kind]}`;

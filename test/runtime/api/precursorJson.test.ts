@@ -27,7 +27,7 @@ const OX_M: ModSpec = { modification: { name: 'Oxidation', accession: 35, delta:
 
 /** mz=650.3188&charge=2: M = (650.3188 − 1.007276466621) × 2 = 1298.623047066758 Da. */
 const CENTRE = (650.3188 - 1.007276466621) * 2;
-const QUERY: PrecursorQuery = { lowKey: 12_986_101, highKey: 12_986_360, centre: CENTRE, fixed: [CAM_C], variable: [OX_M], maxVariable: 2, page: 1, pageSize: 100 };
+const QUERY: PrecursorQuery = { lowKey: 12_986_101, highKey: 12_986_360, centre: CENTRE, fixed: [CAM_C], variable: [OX_M], maxVariable: 2, filter: { taxa: [] }, page: 1, pageSize: 100 };
 const RANGE_QUERY: PrecursorQuery = { ...QUERY, centre: undefined };
 
 const candidate = (peptide: number, oxidations: number, units: number): Candidate => ({

@@ -64,7 +64,18 @@ describe('datasetInfo (/api/v1/info)', () => {
       totals: manifest.totals,
       release: null,
       sources: manifest.sources,
+      taxonomy: null,
     });
     expect(datasetInfo({ ...manifest, release: { name: 'r' } }).release).toEqual({ name: 'r' });
+  });
+
+  it('names the taxonomy and the taxdump files it came from when the dataset has one', () => {
+    const dmp = [
+      { file: 'nodes.dmp', bytes: 10, sha256: 'a'.repeat(64) },
+      { file: 'names.dmp', bytes: 20, sha256: 'b'.repeat(64) },
+    ];
+    const withTaxonomy = { ...manifest, sources: [...manifest.sources, ...dmp], taxonomy: { file: 'taxonomy-x.json', sha256: 'c'.repeat(64), bytes: 5, nodes: 42 } };
+    expect(datasetInfo(withTaxonomy).taxonomy).toEqual({ nodes: 42, sources: dmp });
+    expect(dbInfo(withTaxonomy).taxonomy_node_count).toBe('42');
   });
 });

@@ -162,3 +162,40 @@ describe('flagOf', () => {
     expect(flagOf('aBCd')).toBe('a-b-cd');
   });
 });
+
+describe('taxa rows (comma-separated NCBI taxIds)', () => {
+  const taxa: Param[] = [{ name: 'taxon', kind: 'taxa', required: false, max: 3, description: '' }];
+  it('reads distinct positive integers, white space around items allowed; absent is none', () => {
+    expect(readParams(taxa, from({ taxon: ' 2, 9606 ,2' })).taxon).toEqual([2, 9606]);
+    expect(readParams(taxa, from({ taxon: '2147483647' })).taxon).toEqual([2147483647]);
+    expect(readParams(taxa, from({})).taxon).toEqual([]);
+  });
+  it('refuses an empty list, an item that is not a taxId, and too many', () => {
+    expect(refusal(taxa, { taxon: '' })).toEqual({ status: 400, message: 'taxon is empty: give NCBI taxIds, comma-separated (e.g. taxon=2,9606)' });
+    expect(refusal(taxa, { taxon: '  ' })).toMatchObject({ status: 400, message: expect.stringMatching(/^taxon is empty/) });
+    for (const bad of ['abc', '0', '-5', '1.5', '2147483648', '1e3', '9606,', ',2', '2,,3', '0x10']) {
+      const item = bad.split(',').find((i) => !/^\d+$/.test(i.trim()) || Number(i) < 1 || Number(i) > 2147483647)!.trim();
+      expect(refusal(taxa, { taxon: bad }), bad).toEqual({ status: 400, message: `taxon: ${JSON.stringify(item)} is not a taxId (a positive integer)` });
+    }
+    expect(refusal(taxa, { taxon: '1,2,3,4' })).toEqual({ status: 400, message: 'taxon lists 4 taxIds; at most 3 are allowed' });
+    expect(refusal(taxa, { taxon: ['1', '2'] })).toEqual({ status: 400, message: 'taxon is given 2 times; give it once' });
+  });
+});
+
+describe('text rows', () => {
+  const text: Param[] = [{ name: 'name', kind: 'text', required: true, max: 5, description: '' }];
+  it('reads trimmed text within its length, and names the parameter when it is missing or too long', () => {
+    expect(readParams(text, from({ name: '  homo ' })).name).toBe('homo');
+    expect(refusal(text, { name: ' ' })).toEqual({ status: 400, message: 'name is required' });
+    expect(refusal(text, {})).toEqual({ status: 400, message: 'name is required' });
+    expect(refusal(text, { name: 'abcdef' })).toEqual({ status: 400, message: 'name is 6 characters long; at most 5 are allowed' });
+    expect(readParams([{ ...text[0], required: false }], from({})).name).toBeUndefined();
+  });
+});
+
+describe('sequence rows other than the seed\'s `peptide`', () => {
+  it('name themselves in their messages', () => {
+    expect(refusal([seq('sequence', { required: true })], {})).toEqual({ status: 400, message: 'sequence is required' });
+    expect(refusal([seq('sequence', { required: true })], { sequence: 'PEPXIDE' }).message).toMatch(/^sequence character "X" at position 4/);
+  });
+});

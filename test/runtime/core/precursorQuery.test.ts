@@ -32,7 +32,7 @@ const keys = (centre: number, low: number, high: number) => ({ lowKey: Math.ceil
 describe('parsePrecursorQuery: the precursor and its window', () => {
   it('takes a neutral mass with the default 10 ppm tolerance and the default paging and modifications', () => {
     // 1000 Da × 10 ppm = 0.01 Da: 999.99 .. 1000.01.
-    expect(parse('mass=1000')).toEqual({ lowKey: 9_999_900, highKey: 10_000_100, centre: 1000, fixed: [], variable: [], maxVariable: 2, page: 1, pageSize: 100 });
+    expect(parse('mass=1000')).toEqual({ lowKey: 9_999_900, highKey: 10_000_100, centre: 1000, fixed: [], variable: [], maxVariable: 2, filter: { taxa: [] }, page: 1, pageSize: 100 });
   });
 
   it('turns mz and charge into M = (mz − proton) × charge', () => {
@@ -82,7 +82,7 @@ describe('parsePrecursorQuery: the precursor and its window', () => {
 
   it('takes mass1/mass2 as exact keys (ceil of the low end, floor of the high end), with no centre', () => {
     const q = parse('mass1=1000.00005&mass2=1000.00015');
-    expect(q).toEqual({ lowKey: 10_000_001, highKey: 10_000_001, fixed: [], variable: [], maxVariable: 2, page: 1, pageSize: 100 });
+    expect(q).toEqual({ lowKey: 10_000_001, highKey: 10_000_001, fixed: [], variable: [], maxVariable: 2, filter: { taxa: [] }, page: 1, pageSize: 100 });
     expect(q.centre).toBeUndefined();
     expect(parse('mass1=1460.6&mass2=1460.62')).toMatchObject({ lowKey: 14_606_000, highKey: 14_606_200 });
     expect(parse('mass1=1000&mass2=1010')).toMatchObject({ lowKey: 10_000_000, highKey: 10_100_000 }); // exactly 10 Da
@@ -216,8 +216,10 @@ describe('parsePrecursorQuery: refusals (400, naming the parameter)', () => {
 
 describe('PRECURSOR_PARAMS', () => {
   it('lists the parameters in checking order with the README\'s limits and defaults', () => {
-    expect(PRECURSOR_PARAMS.map((p) => p.name)).toEqual(['mass', 'mz', 'charge', 'mass1', 'mass2', 'tolerance', 'toleranceLow', 'toleranceHigh', 'unit', 'fixed', 'variable', 'maxVariable', 'page', 'pageSize']);
+    expect(PRECURSOR_PARAMS.map((p) => p.name)).toEqual(['mass', 'mz', 'charge', 'mass1', 'mass2', 'tolerance', 'toleranceLow', 'toleranceHigh', 'unit', 'fixed', 'variable', 'maxVariable', 'taxon', 'reviewed', 'page', 'pageSize']);
     const row = (name: string) => PRECURSOR_PARAMS.find((p) => p.name === name)!;
+    expect(row('taxon')).toMatchObject({ kind: 'taxa', max: 100 });
+    expect(row('reviewed')).toMatchObject({ kind: 'choice', choices: ['true', 'false'] });
     expect(row('charge')).toMatchObject({ kind: 'integer', min: 1, max: 10 });
     expect(row('tolerance')).toMatchObject({ kind: 'number', default: 10, min: 0, exclusiveMin: true });
     expect(row('unit')).toMatchObject({ kind: 'choice', choices: ['ppm', 'Da'], default: 'ppm' });

@@ -198,5 +198,5 @@ export function readParams(params: readonly Param[], source: ParamSource, notInt
   return values;
 }
 
-/** `pageSize` → `page-size`: a parameter's command-line flag. */
-export const flagOf = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+/** `pageSize` → `page-size`, `equateIL` → `equate-il`: a parameter's command-line flag. */
+export const flagOf = (name: string) => name.replace(/[A-Z]+/g, (c) => `-${c.toLowerCase()}`);

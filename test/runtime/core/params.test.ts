@@ -159,7 +159,8 @@ describe('flagOf', () => {
     expect(flagOf('pageSize')).toBe('page-size');
     expect(flagOf('mass1')).toBe('mass1');
     expect(flagOf('peptide')).toBe('peptide');
-    expect(flagOf('aBCd')).toBe('a-b-cd');
+    expect(flagOf('equateIL')).toBe('equate-il'); // a run of capitals is one word
+    expect(flagOf('aBCd')).toBe('a-bcd');
   });
 });
 

@@ -14,6 +14,7 @@ import { freePort, load, peakRssMb, rssMb, startServer, type HttpRun } from './h
 import { anyWidthRanges, fmt, machine, massWindows } from './measure.js';
 import { benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';
 import { hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCentres } from './precursor.js';
+import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type OrganismRuns } from './organisms.js';
 import type { Summary } from './measure.js';
 
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
@@ -74,11 +75,13 @@ export interface BenchResults {
   http: { budget: HttpRun; warm: HttpRun };
   /** /api/v1/search at the ±10 ppm windows' centres, with the issue's modifications. */
   precursor: { hypotheses: Summary; warm: QueryRun; budget: QueryRun; cold: QueryRun };
+  /** /api/v1/search filtered by taxon, and /api/v1/peptide look-ups (absent in runs before them). */
+  organisms?: OrganismRuns;
 }
 
 export async function runBench(config: BenchConfig, log: (line: string) => void): Promise<BenchResults> {
   mkdirSync(config.dir, { recursive: true });
-  const fasta = join(config.dir, `synthetic-${config.proteins}.fasta`);
+  const fasta = join(config.dir, `synthetic-v2-${config.proteins}.fasta`);
   if (!existsSync(fasta)) {
     log(`generating ${fasta}`);
     const residues = (SWISS_PROT.residues / SWISS_PROT.proteins) * config.proteins;
@@ -87,7 +90,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   }
   const dir = join(config.dir, `dataset-${config.proteins}`);
   log('build, default parameters');
-  const build = await measuredBuild(fasta, dir);
+  const build = await measuredBuild(fasta, dir, ['--taxdump', 'data/taxdump']);
   log(`  ${build.seconds.toFixed(0)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB`);
   log("build, the original's download parameters");
   const original = await measuredBuild(fasta, join(config.dir, `original-${config.proteins}`), ['--missed-cleavages', '1', '--min-length', '7', '--max-length', '30']);
@@ -114,6 +117,16 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     warm: await benchWarm(dir, precursorUrls, 2 ** 40),
     budget: await benchWarm(dir, precursorUrls, 256 * 2 ** 20),
     cold: await benchCold(dir, precursorUrls.slice(0, config.coldQueries)),
+  };
+  log('organisms and proteins (taxon filters, peptide look-ups)');
+  const stored = await samplePeptides(dir, n, 6);
+  const organisms: OrganismRuns = {
+    unfiltered: await benchWarm(dir, centres.map((c) => `http://bench/api/v1/search?mass=${c.toFixed(4)}&tolerance=10`), 2 ** 40),
+    bacteria: await benchWarm(dir, centres.map(taxonSearchUrl(BACTERIA)), 2 ** 40),
+    species: await benchWarm(dir, centres.map(taxonSearchUrl(SPECIES)), 2 ** 40),
+    lookup: await benchWarm(dir, stored.map(lookupUrl(false)), 2 ** 40),
+    lookupIL: await benchWarm(dir, stored.map(lookupUrl(true)), 2 ** 40),
+    lookupBudget: await benchWarm(dir, stored.map(lookupUrl(false)), 256 * 2 ** 20),
   };
   log('queries cold');
   // Cold ranges of any width at search.php's default page (10 groups): two edge shards and the page's.
@@ -163,7 +176,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     }
   };
   const http = { budget: await httpRun(256 * 2 ** 20, false), warm: await httpRun(2 ** 33, true) };
-  return { config, build, original, warm, budget, cold, sqlite, tiny, http, precursor };
+  return { config, build, original, warm, budget, cold, sqlite, tiny, http, precursor, organisms };
 }
 
 const TARGETS = { buildSeconds: 600, buildRssMb: 2048, p50: 0.2, p99: 2, coldShards: 3, coldBytes: 1e6, rps: 5000, precursorColdShards: 6 };
@@ -273,6 +286,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     httpRow('whole dataset cached, warm', r.http.warm, `≥ ${TARGETS.rps} req/s, 0 errors: ${met(r.http.warm.requestsPerSecond >= TARGETS.rps && r.http.warm.errors === 0 && r.http.warm.non2xx === 0)}`),
     '',
     ...precursorSection(r, lat),
+    ...(r.organisms ? organismSection(r.organisms, lat) : []),
     ...comparison(r, before),
   ];
   return lines.join('\n');
@@ -315,7 +329,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { smoke: { type: 'boolean' }, out: { type: 'string' }, dir: { type: 'string' } } });
   const dir = values.dir ?? join(tmpdir(), values.smoke ? 'digested-peptides-bench-smoke' : 'digested-peptides-bench');
   const config: BenchConfig = values.smoke
-    ? { dir, proteins: 2000, queries: 200, coldQueries: 50, httpSeconds: 2, tinyShardBytes: 2048, tinyInput: join(dir, 'synthetic-2000.fasta') }
+    ? { dir, proteins: 2000, queries: 200, coldQueries: 50, httpSeconds: 2, tinyShardBytes: 2048, tinyInput: join(dir, 'synthetic-v2-2000.fasta') }
     : { dir, ...FULL };
   const results = await runBench(config, (line) => process.stderr.write(line + '\n'));
   const out = values.out ?? (values.smoke ? join(dir, 'BENCHMARKS.md') : 'BENCHMARKS.md');

@@ -13,7 +13,7 @@ describe('npm run bench (smoke scale)', () => {
 
   it('runs every step', async () => {
     results = await runBench(
-      { dir, proteins: 300, queries: 60, coldQueries: 20, httpSeconds: 1, tinyShardBytes: 1024, tinyInput: join(dir, 'synthetic-300.fasta') },
+      { dir, proteins: 300, queries: 60, coldQueries: 20, httpSeconds: 1, tinyShardBytes: 1024, tinyInput: join(dir, 'synthetic-v2-300.fasta') },
       () => {},
     );
   }, 240_000);
@@ -35,6 +35,14 @@ describe('npm run bench (smoke scale)', () => {
     }
     // Every search-peptide query is a peptide of the dataset: at least its own group matches.
     expect(results.warm['search-peptide'].hitsMean).toBeGreaterThanOrEqual(1);
+    // Every look-up is of a stored peptide: found once exactly, at least once with I/L equated.
+    const o = results.organisms!;
+    expect(o.lookup.hitsMean).toBe(1);
+    expect(o.lookupIL.hitsMean).toBeGreaterThanOrEqual(1);
+    // A filter keeps a subset: Bacteria and a species find no more groups than no filter, and some.
+    expect(o.bacteria.hitsMean).toBeLessThanOrEqual(o.unfiltered.hitsMean);
+    expect(o.species.hitsMean).toBeLessThanOrEqual(o.unfiltered.hitsMean);
+    expect(o.bacteria.hitsMean).toBeGreaterThan(0);
   });
 
   it('counts cold reads and builds a many-shard index', () => {
@@ -54,6 +62,6 @@ describe('npm run bench (smoke scale)', () => {
       expect(run.non2xx).toBe(0);
     }
     const text = report(results, 'smoke');
-    for (const heading of ['## Build', '## Queries in process', '## Cold queries', '## SQLite', '## HTTP']) expect(text).toContain(heading);
+    for (const heading of ['## Build', '## Queries in process', '## Cold queries', '## SQLite', '## HTTP', '## Organisms and proteins']) expect(text).toContain(heading);
   });
 });

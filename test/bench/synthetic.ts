@@ -38,6 +38,8 @@ export async function sampleStats(path = REAL_SAMPLE): Promise<SampleStats> {
 /** Writes `proteins` synthetic records of about `residues` residues in all; returns the residue count. */
 export async function writeSynthetic(out: string, proteins: number, residues: number, seed: number, stats: SampleStats): Promise<number> {
   const random = prng(seed);
+  // A stream of its own, so the sequences are those of runs before headers said sp|/tr|.
+  const reviewedDraw = prng(seed + 1);
   const meanLength = stats.lengths.reduce((a, b) => a + b, 0) / stats.lengths.length;
   const scale = residues / proteins / meanLength;
   const file = createWriteStream(out);
@@ -51,7 +53,9 @@ export async function writeSynthetic(out: string, proteins: number, residues: nu
     const chars = new Array<string>(length);
     for (let j = 0; j < length; j++) chars[j] = table[Math.floor(random() * table.length)];
     const id = `SYN${String(i).padStart(7, '0')}`;
-    const lines = [`>sp|${id}|${id}_SYNTH Synthetic benchmark protein ${i} OS=Synthetic OX=${taxId} PE=5 SV=1`];
+    // About one in six reviewed, as in the real sample (2,765 sp| of 17,602).
+    const db = reviewedDraw() < 2765 / 17602 ? 'sp' : 'tr';
+    const lines = [`>${db}|${id}|${id}_SYNTH Synthetic benchmark protein ${i} OS=Synthetic OX=${taxId} PE=5 SV=1`];
     const sequence = chars.join('');
     for (let j = 0; j < length; j += 60) lines.push(sequence.slice(j, j + 60));
     written += length;

@@ -184,6 +184,30 @@ describe('real answers validate against the document', () => {
     expect((await check('DELETE', '/api/v1/search?mass=1000')).status).toBe(405);
   });
 
+  it('/api/v1/search with taxon and reviewed filters', async () => {
+    const bacteria = await check('GET', '/api/v1/search?mass=1500&tolerance=50&taxon=2');
+    expect(JSON.parse(bacteria.body).totalResult).toBeGreaterThan(0);
+    await check('GET', '/api/v1/search?mass=1500&tolerance=50&taxon=9606,10090&reviewed=true');
+    for (const query of ['mass=1500&taxon=', 'mass=1500&taxon=abc', 'mass=1500&taxon=0', 'mass=1500&taxon=999999999', 'mass=1500&reviewed=maybe']) {
+      expect((await check('GET', `/api/v1/search?${query}`)).status, query).toBe(400);
+    }
+  });
+
+  it('/api/v1/peptide and /api/v1/taxa: proteins of a peptide with their LCA, taxa by name, and errors', async () => {
+    const found = JSON.parse((await check('GET', '/api/v1/peptide?sequence=GAWLELETDSK&equateIL=true')).body);
+    expect(found.peptides.length).toBeGreaterThan(0);
+    expect(found.lca).not.toBeNull();
+    expect(JSON.parse((await check('GET', '/api/v1/peptide?sequence=PEPTIDEPEPTIDE')).body)).toMatchObject({ peptides: [], lca: null });
+    await check('GET', '/api/v1/peptide?sequence=GAWLELETDSK&taxon=2&reviewed=false');
+    const taxa = JSON.parse((await check('GET', '/api/v1/taxa?name=homo')).body);
+    expect(taxa.taxa[0]).toMatchObject({ taxId: 9606, name: 'Homo sapiens', rank: 'species' });
+    expect((await check('HEAD', '/api/v1/taxa?name=homo')).status).toBe(200);
+    for (const [path, query] of [['peptide', ''], ['peptide', 'sequence=PEPBIDE'], ['peptide', 'sequence=PEPTIDE&equateIL=yes'], ['peptide', 'sequence=PEPTIDE&taxon=1.5'], ['taxa', ''], ['taxa', `name=${'a'.repeat(101)}`]]) {
+      expect((await check('GET', `/api/v1/${path}?${query}`)).status, `${path}?${query}`).toBe(400);
+    }
+    expect((await check('POST', '/api/v1/taxa?name=homo')).status).toBe(405);
+  });
+
   it('/db-info.php and /api/v1/info: the dataset described from its manifest', async () => {
     const manifest = readManifest(dir);
     const db = JSON.parse((await check('GET', '/db-info.php')).body) as Record<string, string>;

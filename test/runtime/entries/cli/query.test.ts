@@ -162,6 +162,30 @@ describe('query tool: JSON', () => {
     expect((await query('db-info', '--shards', shards, '--mass1', '1')).code).toBe(2); // no such flag
   });
 
+  it('peptide and taxa print /api/v1/peptide and /api/v1/taxa; --taxon and --reviewed filter v1; TSV rows', async () => {
+    const peptide = await query('peptide', '--sequence', 'gawlelEtdsk', '--equate-il', 'true', '--taxon', '2759', '--shards', shards);
+    expect(peptide.code).toBe(0);
+    const expected = await api('/api/v1/peptide', { sequence: 'gawlelEtdsk', equateIL: 'true', taxon: '2759' });
+    expect(peptide.stdout).toBe(expected.text + '\n');
+    const body = JSON.parse(expected.text) as { peptides: { seq: string; accsTax: { acc: string; taxId: number; reviewed: boolean; protein: string | null; organism: string | null }[] }[] };
+    expect(body.peptides.length).toBeGreaterThan(0);
+    const tsv = await query('peptide', '--sequence', 'gawlelEtdsk', '--equate-il', 'true', '--taxon', '2759', '--shards', shards, '--format', 'tsv');
+    const rows = body.peptides.flatMap((p) => p.accsTax.map((a) => [p.seq, a.acc, a.taxId, a.reviewed, a.protein ?? '', a.organism ?? ''].join('\t')));
+    expect(tsv.stdout.split('\n')).toEqual(['sequence\taccession\ttaxId\treviewed\tprotein\torganism', ...rows, '']);
+
+    const taxa = await query('taxa', '--name', 'homo', '--shards', shards);
+    expect(taxa.stdout).toBe((await api('/api/v1/taxa', { name: 'homo' })).text + '\n');
+    const taxaTsv = await query('taxa', '--name', 'homo', '--shards', shards, '--format', 'tsv');
+    expect(taxaTsv.stdout.split('\n')[1]).toMatch(/^9606\tHomo sapiens\tspecies\t\d+$/);
+
+    const filtered = await query('v1', '--mass', '1500', '--tolerance', '20', '--taxon', '2', '--reviewed', 'false', '--shards', shards);
+    expect(stableText(filtered.stdout)).toBe(stableText((await api('/api/v1/search', { mass: '1500', tolerance: '20', taxon: '2', reviewed: 'false' })).text) + '\n');
+    expect(JSON.parse(filtered.stdout).totalResult).toBeGreaterThan(0);
+    const unknown = await query('v1', '--mass', '1500', '--taxon', '999999999', '--shards', shards);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stdout)).toEqual({ error: "taxon 999999999 is not in the dataset's taxonomy" });
+  });
+
   it('runs as `npm run query --` and as the package bin, defaulting --shards to SHARDS_DIR', async () => {
     const expected = stableText((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
     const viaNpm = await new Promise<Run>((resolve, reject) => {

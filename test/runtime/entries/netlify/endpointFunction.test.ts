@@ -101,11 +101,22 @@ const QUERY: Record<string, string> = {
   '/search-peptide.php': '?peptide=', // + a peptide of the data, set in beforeAll
   '/search-taxonomy.php': '?mass1=1500&mass2=1510',
   '/api/v1/search': '?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M',
+  '/api/v1/peptide': '?equateIL=true&sequence=', // + a peptide of the data, set in beforeAll
+  '/api/v1/taxa': '?name=homo',
   '/db-info.php': '',
   '/api/v1/info': '',
 };
 /** Endpoints that describe the dataset rather than page through it. */
 const DESCRIPTIONS = ['/db-info.php', '/api/v1/info'];
+/** Endpoints whose answer is an object of their own, not a page in the envelope. */
+const UNENVELOPED = [...DESCRIPTIONS, '/api/v1/peptide', '/api/v1/taxa'];
+/** A query each endpoint refuses, and how. */
+const BAD: Record<string, [string, number]> = {
+  '/db-info.php': [`?x=${'a'.repeat(5000)}`, 414], // no parameters: only an over-long query is refused
+  '/api/v1/info': [`?x=${'a'.repeat(5000)}`, 414],
+  '/api/v1/peptide': ['?sequence=', 400],
+  '/api/v1/taxa': ['?name=', 400],
+};
 
 let dir: string;
 let local: Handler;
@@ -118,6 +129,7 @@ beforeAll(async () => {
   const some = await call(local, '/search.php?mass1=1200&mass2=1300');
   const entries = Object.values(some.body.result[3] as Record<string, { seq: string }[]>)[0];
   QUERY['/search-peptide.php'] += entries[0].seq.toLowerCase();
+  QUERY['/api/v1/peptide'] += entries[0].seq.toLowerCase();
   // A local "site": serves /shards/ from the dataset folder (and the API, unused here).
   site = await listen(createListener(dir, createAnswerer(datasetOnce(() => new FileSource(dir)))));
 });
@@ -201,8 +213,9 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
       expectJsonHeaders(response);
       const body = (await response.json()) as Record<string, unknown>;
       const expected = await call(local, `${from}${QUERY[from as string]}`);
-      if (DESCRIPTIONS.includes(from as string)) {
-        expect(body).toEqual(expected.body); // the dataset's description: no envelope, nothing varies
+      if (UNENVELOPED.includes(from as string)) {
+        expect(body).toEqual(expected.body); // no envelope, nothing varies
+        expect(JSON.stringify(body)).not.toMatch(/"peptides":\[\]|"taxa":\[\]/); // something was found
         continue;
       }
       expectEnvelope(body);
@@ -210,9 +223,9 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
       expect(stable(body)).toEqual(stable(expected.body));
     }
     // Errors and methods follow the contract there too.
-    const describes = DESCRIPTIONS.includes(from as string); // no parameters: only an over-long query is refused
-    const bad = await fn(new Request(`https://site.example${from}?${describes ? `x=${'a'.repeat(5000)}` : 'page=0'}`));
-    expect(bad.status).toBe(describes ? 414 : 400);
+    const [badQuery, badStatus] = BAD[from as string] ?? ['?page=0', 400];
+    const bad = await fn(new Request(`https://site.example${from}${badQuery}`));
+    expect(bad.status).toBe(badStatus);
     const text = await bad.text();
     expect(Object.keys(JSON.parse(text))).toEqual(['error']);
     const post = await fn(new Request(`https://site.example${from}${QUERY[from as string]}`, { method: 'POST' }));

@@ -1,0 +1,363 @@
+// An independent, deliberately plain reference for issue 11 (organisms and proteins), written from the issue and
+// scratch/contract-11.md alone. It imports nothing from build/ or runtime/: it reads NCBI's nodes.dmp and
+// names.dmp itself, reads the FASTA headers itself (reviewed, protein name, organism), and takes its peptides
+// (digestion, masses) from the independent references in reference.ts and referencePrecursor.ts.
+//
+// What it answers, by brute force:
+// - the taxonomy a dataset holds: every node on the lineage (up to the root, taxId 1, its own parent) of every
+//   taxId some accession has; per node, the number of distinct peptides having at least one accession whose
+//   taxId is the node or a descendant;
+// - descendant tests and LCAs ("the deepest node on every lineage", Unipept's definition);
+// - the taxon / reviewed filter of /api/v1/search, applied to the unfiltered precursor reference's answer;
+// - /api/v1/peptide (exact and I/L-equated look-ups, filters, LCA) and /api/v1/taxa (prefix and word match).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER } from './reference.js';
+import type { RefAnswer, RefEntry, RefPeptide } from './referencePrecursor.js';
+
+// ---------------------------------------------------------------- the taxdump
+
+export interface RefNode {
+  taxId: number;
+  parent: number;
+  rank: string;
+  name: string;
+}
+
+/** The fields of one .dmp line: separated by `\t|\t`, the line ending `\t|`. */
+function dmpFields(line: string, file: string): string[] {
+  if (!line.endsWith('\t|')) throw new Error(`reference taxonomy: ${file}: line does not end with "\\t|": ${JSON.stringify(line)}`);
+  return line.slice(0, -2).split('\t|\t');
+}
+
+const positiveInt = (text: string, what: string): number => {
+  if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`reference taxonomy: bad ${what} ${JSON.stringify(text)}`);
+  return Number(text);
+};
+
+/** Every node of a taxdump folder (nodes.dmp: taxId, parent, rank; names.dmp: the `scientific name` rows). */
+export function readTaxdump(dir: string): Map<number, RefNode> {
+  const nodes = new Map<number, RefNode>();
+  for (const line of readFileSync(join(dir, 'nodes.dmp'), 'utf8').split('\n')) {
+    if (line === '') continue;
+    const f = dmpFields(line, 'nodes.dmp');
+    const taxId = positiveInt(f[0], 'taxId');
+    if (nodes.has(taxId)) throw new Error(`reference taxonomy: taxId ${taxId} twice in nodes.dmp`);
+    nodes.set(taxId, { taxId, parent: positiveInt(f[1], 'parent'), rank: f[2], name: '' });
+  }
+  for (const line of readFileSync(join(dir, 'names.dmp'), 'utf8').split('\n')) {
+    if (line === '') continue;
+    const f = dmpFields(line, 'names.dmp');
+    if (f[3] !== 'scientific name') continue;
+    const node = nodes.get(positiveInt(f[0], 'taxId'));
+    if (!node) throw new Error(`reference taxonomy: names.dmp names ${f[0]}, not in nodes.dmp`);
+    node.name = f[1];
+  }
+  return nodes;
+}
+
+// ---------------------------------------------------------------- the FASTA headers
+
+export interface RefAccession {
+  accession: string;
+  /** OX= (-1 when none). */
+  taxId: number;
+  /** A UniProtKB/Swiss-Prot `sp|` header. */
+  reviewed: boolean;
+  /** Protein name ("" when none). */
+  protein: string;
+  /** OS= organism name ("" when none). */
+  organism: string;
+}
+
+/** Text up to the first ` XX=` field (two upper-case letters then `=`), trimmed. */
+const upToField = (text: string): string => {
+  const at = text.search(/ [A-Z]{2}=/);
+  return (at < 0 ? text : text.slice(0, at)).trim();
+};
+
+/** What the contract records from one header (the text after `>`). */
+export function referenceHeader(header: string): RefAccession {
+  const parts = header.split('|');
+  const uniprot = (parts[0] === 'sp' || parts[0] === 'tr') && parts.length >= 3;
+  const accession = uniprot ? parts[1] : header.trim().split(/\s+/)[0];
+  let protein: string;
+  if (uniprot) {
+    // db|ACC|ENTRY_NAME <protein name> OS=...: after the entry name (the first token of the third field).
+    const rest = parts.slice(2).join('|');
+    const space = rest.search(/\s/);
+    protein = space < 0 ? '' : upToField(rest.slice(space));
+  } else {
+    const token = /^\s*\S+/.exec(header);
+    protein = upToField(token ? header.slice(token[0].length) : '');
+  }
+  // OS= as a field (at the start or after a space), its value up to the next ` XX=` field.
+  const os = /(?:^| )OS=(.*)$/.exec(header);
+  const organism = os ? upToField(os[1]) : '';
+  const ox = header.split(/\s+/).find((word) => word.startsWith('OX='));
+  return { accession, taxId: ox ? Number(ox.slice(3)) : -1, reviewed: header.startsWith('sp|'), protein, organism };
+}
+
+/**
+ * Every accession of a FASTA (gzip or plain) with its header fields; the first record of an accession wins.
+ * Records the build skips (no sequence, or characters other than letters) are left out, as referencePeptides does.
+ */
+export function referenceAccessions(bytes: Uint8Array): Map<string, RefAccession> {
+  const isGzip = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const text = Buffer.from(isGzip ? gunzipSync(bytes) : bytes).toString('latin1');
+  const accessions = new Map<string, RefAccession>();
+  let header: string | null = null;
+  let lines: string[] = [];
+  const close = () => {
+    if (header === null) return;
+    const sequence = lines.join('').replace(/\s/g, '').toUpperCase().replace(/\*$/, '');
+    if (/^[A-Z]+$/.test(sequence)) {
+      const record = referenceHeader(header);
+      if (!accessions.has(record.accession)) accessions.set(record.accession, record);
+    }
+  };
+  for (const line of text.split('\n')) {
+    if (line.startsWith('>')) {
+      close();
+      header = line.slice(1).replace(/\r$/, '');
+      lines = [];
+    } else if (header !== null) lines.push(line);
+  }
+  close();
+  return accessions;
+}
+
+// ---------------------------------------------------------------- the dataset's taxonomy
+
+export interface RefTaxon extends RefNode {
+  /** Root first, the node itself last. */
+  lineage: number[];
+  /** Distinct peptides with an accession whose taxId is this node or a descendant. */
+  peptides: number;
+}
+
+const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The taxonomy a dataset built from `accessions` (and their `peptides`) with the taxdump `dump` must hold. */
+export class ReferenceTaxonomy {
+  /** The dataset's nodes by taxId. */
+  readonly nodes = new Map<number, RefTaxon>();
+  /** Distinct taxIds (≠ -1) of the accessions that are not in the dump, and the accessions that have them. */
+  readonly taxIdsWithoutLineage = new Set<number>();
+  accessionsWithoutLineage = 0;
+
+  constructor(
+    readonly dump: ReadonlyMap<number, RefNode>,
+    readonly accessions: ReadonlyMap<string, RefAccession>,
+    peptides: readonly RefPeptide[],
+  ) {
+    for (const { taxId } of accessions.values()) {
+      if (taxId === -1) continue;
+      if (!dump.has(taxId)) {
+        this.taxIdsWithoutLineage.add(taxId);
+        this.accessionsWithoutLineage++;
+        continue;
+      }
+      this.add(taxId);
+    }
+    // Counts: each peptide once for every node on the union of its accessions' lineages.
+    const seen = new Set<number>();
+    for (const peptide of peptides) {
+      seen.clear();
+      for (const { taxId } of peptide.accsTax) {
+        const node = this.nodes.get(taxId);
+        if (node) for (const t of node.lineage) seen.add(t);
+      }
+      for (const t of seen) this.nodes.get(t)!.peptides++;
+    }
+  }
+
+  /** Adds a taxId and its lineage (walking parents up to taxId 1, its own parent). */
+  private add(taxId: number): RefTaxon {
+    const known = this.nodes.get(taxId);
+    if (known) return known;
+    const node = this.dump.get(taxId);
+    if (!node) throw new Error(`reference taxonomy: parent ${taxId} not in nodes.dmp`);
+    let lineage: number[];
+    if (taxId === 1) {
+      if (node.parent !== 1) throw new Error('reference taxonomy: the root is not its own parent');
+      lineage = [1];
+    } else {
+      if (node.parent === taxId) throw new Error(`reference taxonomy: ${taxId} is its own parent`);
+      const parent = this.add(node.parent);
+      if (parent.lineage.includes(taxId)) throw new Error(`reference taxonomy: cycle through ${taxId}`);
+      lineage = [...parent.lineage, taxId];
+    }
+    const taxon: RefTaxon = { ...node, lineage, peptides: 0 };
+    this.nodes.set(taxId, taxon);
+    return taxon;
+  }
+
+  /** Whether `taxId` is `ancestor` or one of its descendants (false when taxId has no lineage). */
+  isWithin(taxId: number, ancestor: number): boolean {
+    return this.nodes.get(taxId)?.lineage.includes(ancestor) ?? false;
+  }
+
+  /** Whether an accession of taxId `taxId` matches a taxon set (any of them, or a descendant). */
+  matchesTaxa(taxId: number, taxa: readonly number[]): boolean {
+    return taxa.some((t) => this.isWithin(taxId, t));
+  }
+
+  /** The deepest node on every lineage of the taxIds that have one (null when none has). */
+  lca(taxIds: Iterable<number>): RefTaxon | null {
+    let common: Set<number> | null = null;
+    for (const taxId of taxIds) {
+      const node = this.nodes.get(taxId);
+      if (!node) continue;
+      common = common === null ? new Set(node.lineage) : new Set(node.lineage.filter((t) => common!.has(t)));
+    }
+    if (common === null) return null;
+    let deepest: RefTaxon | null = null;
+    for (const t of common) {
+      const node = this.nodes.get(t)!;
+      if (deepest === null || node.lineage.length > deepest.lineage.length) deepest = node;
+    }
+    return deepest;
+  }
+
+  /** Per node: its lower-cased name and where a word starts in it (after a character not a letter or digit). */
+  private words: { node: RefTaxon; lower: string; starts: number[] }[] | undefined;
+
+  /** /api/v1/taxa by brute force: every node's name tried, ordered as the contract says, at most `limit`. */
+  searchNames(query: string, limit = 20): { taxId: number; name: string; rank: string; peptides: number }[] {
+    this.words ??= [...this.nodes.values()].map((node) => {
+      const lower = node.name.toLowerCase();
+      const starts: number[] = [];
+      for (let i = 1; i < lower.length; i++) if (!/[\p{L}\p{N}]/u.test(lower[i - 1])) starts.push(i);
+      return { node, lower, starts };
+    });
+    const q = query.trim().toLowerCase();
+    const ranked: { tier: number; node: RefTaxon }[] = [];
+    for (const { node, lower, starts } of this.words) {
+      const tier = lower === q ? 0 : lower.startsWith(q) ? 1 : starts.some((i) => lower.startsWith(q, i)) ? 2 : -1;
+      if (tier >= 0) ranked.push({ tier, node });
+    }
+    ranked.sort((a, b) => a.tier - b.tier || b.node.peptides - a.node.peptides || byteOrder(a.node.name, b.node.name) || a.node.taxId - b.node.taxId);
+    return ranked.slice(0, limit).map(({ node }) => ({ taxId: node.taxId, name: node.name, rank: node.rank, peptides: node.peptides }));
+  }
+}
+
+// ---------------------------------------------------------------- filters
+
+export interface RefFilter {
+  /** Taxon set (undefined: no taxon filter). */
+  taxa?: readonly number[];
+  /** Reviewed flag wanted (undefined: no reviewed filter). */
+  reviewed?: boolean;
+}
+
+/** Whether an accession passes a filter. */
+export function passes(taxonomy: ReferenceTaxonomy, acc: string, taxId: number, filter: RefFilter): boolean {
+  if (filter.reviewed !== undefined) {
+    const record = taxonomy.accessions.get(acc);
+    if (!record) throw new Error(`reference: unknown accession ${acc}`);
+    if (record.reviewed !== filter.reviewed) return false;
+  }
+  return filter.taxa === undefined || taxonomy.matchesTaxa(taxId, filter.taxa);
+}
+
+/**
+ * /api/v1/search with a filter: `all` is the reference's answer for the whole window (page 1, every group);
+ * accessions that fail are dropped from an entry, empty entries and then empty groups are dropped, and the
+ * remaining groups are paged.
+ */
+export function filteredAnswer(taxonomy: ReferenceTaxonomy, all: RefAnswer, filter: RefFilter, page: number, pageSize: number): RefAnswer {
+  const kept: Record<string, RefEntry[]>[] = [];
+  for (const group of all.result) {
+    const [key, entries] = Object.entries(group)[0];
+    const left: RefEntry[] = [];
+    for (const entry of entries) {
+      const accsTax = entry.accsTax.filter((a) => passes(taxonomy, a.acc, a.taxId, filter));
+      if (accsTax.length > 0) left.push({ ...entry, accsTax });
+    }
+    if (left.length > 0) kept.push({ [key]: left });
+  }
+  return { totalResult: kept.length, page, pageSize, result: kept.slice((page - 1) * pageSize, page * pageSize) };
+}
+
+// ---------------------------------------------------------------- /api/v1/peptide
+
+const RESIDUE_UNITS = new Map<string, bigint>(Object.entries(REFERENCE_RESIDUE_MASS).map(([r, m]) => [r, decimalToUnits(m)]));
+const WATER_UNITS = decimalToUnits(REFERENCE_WATER);
+
+/** Neutral monoisotopic mass with water, rounded half-up to 6 decimals (null when a letter has no mass). */
+export function referenceMass6(sequence: string): number | null {
+  let units = WATER_UNITS;
+  for (const residue of sequence) {
+    const r = RESIDUE_UNITS.get(residue);
+    if (r === undefined) return null;
+    units += r;
+  }
+  const q = units / 10_000n;
+  return Number(units % 10_000n >= 5_000n ? q + 1n : q) / 1e6;
+}
+
+/** A sequence with every I and L read as the same letter. */
+export const equateIL = (sequence: string) => sequence.replace(/[IL]/g, 'L');
+
+export interface RefPeptideAnswer {
+  sequence: string;
+  mass: number;
+  peptides: { seq: string; accsTax: { acc: string; taxId: number; reviewed: boolean; protein: string | null; organism: string | null }[] }[];
+  lca: { taxId: number; name: string; rank: string } | null;
+}
+
+/** /api/v1/peptide over a dataset's peptides, by map look-up of the exact or I/L-equated sequence. */
+export class ReferencePeptideLookup {
+  private readonly exact = new Map<string, RefPeptide>();
+  private readonly byIL = new Map<string, RefPeptide[]>();
+
+  constructor(
+    peptides: readonly RefPeptide[],
+    readonly taxonomy: ReferenceTaxonomy,
+    /** Whether the dataset holds a taxonomy (without one, the LCA is always null). */
+    readonly hasTaxonomy = true,
+  ) {
+    for (const peptide of peptides) {
+      this.exact.set(peptide.sequence, peptide);
+      const key = equateIL(peptide.sequence);
+      const list = this.byIL.get(key);
+      if (list) list.push(peptide);
+      else this.byIL.set(key, [peptide]);
+    }
+  }
+
+  has(sequence: string): boolean {
+    return this.exact.has(sequence);
+  }
+
+  /** Stored peptides equal to SEQ once I and L are equated (empty when none). */
+  variants(sequence: string): readonly RefPeptide[] {
+    return this.byIL.get(equateIL(sequence)) ?? [];
+  }
+
+  /** The answer for SEQ (any case; letters with a mass), with or without I/L equated, with a filter. */
+  answer(sequence: string, il: boolean, filter: RefFilter): RefPeptideAnswer {
+    const upper = sequence.toUpperCase();
+    const mass = referenceMass6(upper);
+    if (mass === null) throw new Error(`reference: ${sequence} has a letter without mass`);
+    const found = il ? [...this.variants(upper)] : this.exact.has(upper) ? [this.exact.get(upper)!] : [];
+    found.sort((a, b) => byteOrder(a.sequence, b.sequence));
+    const peptides: RefPeptideAnswer['peptides'] = [];
+    const taxIds: number[] = [];
+    for (const peptide of found) {
+      const accsTax = peptide.accsTax
+        .filter((a) => passes(this.taxonomy, a.acc, a.taxId, filter))
+        .sort((a, b) => byteOrder(a.acc, b.acc))
+        .map(({ acc, taxId }) => {
+          const record = this.taxonomy.accessions.get(acc)!;
+          taxIds.push(taxId);
+          return { acc, taxId, reviewed: record.reviewed, protein: record.protein === '' ? null : record.protein, organism: record.organism === '' ? null : record.organism };
+        });
+      if (accsTax.length > 0) peptides.push({ seq: peptide.sequence, accsTax });
+    }
+    const lca = this.hasTaxonomy ? this.taxonomy.lca(taxIds) : null;
+    return { sequence: upper, mass, peptides, lca: lca === null ? null : { taxId: lca.taxId, name: lca.name, rank: lca.rank } };
+  }
+}

@@ -1,19 +1,12 @@
-// `npm start`'s first step (prestart): builds the bundled real dataset into SHARDS_DIR (default ./shards) when
-// that folder has no manifest yet. A SHARDS_DIR the user named is never built into: it must hold a dataset.
-import { existsSync } from 'node:fs';
+// `npm start`'s first step (prestart): builds the bundled real dataset, with its taxonomy, into SHARDS_DIR
+// (default ./shards) when needed (build/startDataset.ts says when). A SHARDS_DIR the user named is never built into.
 import { resolve } from 'node:path';
-import { MANIFEST_FILE } from '../runtime/model/format.js';
-import { DEFAULT_DIGEST } from './digest.js';
-import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
-
-const BUNDLED_INPUT = 'data/*.fasta.gz';
+import { prepareStartDataset } from './startDataset.js';
 
 const dir = resolve(process.env.SHARDS_DIR ?? 'shards');
-if (!existsSync(resolve(dir, MANIFEST_FILE))) {
-  if (process.env.SHARDS_DIR) {
-    process.stderr.write(`start: error: SHARDS_DIR ${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards\n`);
-    process.exit(1);
-  }
-  process.stderr.write(`no dataset in ${dir}: building the bundled sample (${BUNDLED_INPUT})\n`);
-  await buildDataset({ ...DEFAULT_DIGEST, inputs: [BUNDLED_INPUT], out: dir, shardBytes: DEFAULT_SHARD_BYTES, threads: 2, log: (line) => process.stderr.write(line + '\n') });
+try {
+  await prepareStartDataset(dir, Boolean(process.env.SHARDS_DIR), process.cwd(), (line) => process.stderr.write(line + '\n'));
+} catch (e) {
+  process.stderr.write(`start: error: ${(e as Error).message.split('\n')[0]}\n`);
+  process.exit(1);
 }

@@ -8,8 +8,11 @@ import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
 
 const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...] --out <dir>
   [--enzyme trypsin|trypsin/p|lys-c|chymotrypsin] [--missed-cleavages ${DEFAULT_DIGEST.missedCleavages}]
-  [--min-length ${DEFAULT_DIGEST.minLength}] [--max-length ${DEFAULT_DIGEST.maxLength}] [--taxonomy <tsv>]
-  [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--threads N] [--release name=value ...]`;
+  [--min-length ${DEFAULT_DIGEST.minLength}] [--max-length ${DEFAULT_DIGEST.maxLength}] [--taxonomy <tsv>] [--taxdump <dir>]
+  [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--threads N] [--release name=value ...]
+  --taxonomy <tsv>  accession<TAB>taxId lines, for headers without OX=
+  --taxdump <dir>   NCBI Taxonomy's nodes.dmp and names.dmp (taxdump.tar.gz, unpacked): the dataset holds the
+                    lineages of its organisms, with peptide counts per taxon (see shards/FORMAT.md)`;
 
 /** `--release name=2025_01 --release url=...` as an object, recorded in the manifest. */
 function releaseFields(pairs: string[]): Record<string, string> {
@@ -33,6 +36,7 @@ await runCommand('build:shards', async () => {
       'min-length': { type: 'string' },
       'max-length': { type: 'string' },
       taxonomy: { type: 'string' },
+      taxdump: { type: 'string' },
       'shard-bytes': { type: 'string' },
       threads: { type: 'string' },
       release: { type: 'string', multiple: true },
@@ -52,6 +56,7 @@ await runCommand('build:shards', async () => {
     minLength: integerFlag('min-length', values['min-length'], DEFAULT_DIGEST.minLength),
     maxLength: integerFlag('max-length', values['max-length'], DEFAULT_DIGEST.maxLength),
     taxonomy: values.taxonomy,
+    taxdump: values.taxdump,
     shardBytes: integerFlag('shard-bytes', values['shard-bytes'], DEFAULT_SHARD_BYTES),
     threads: integerFlag('threads', values.threads, Math.min(2, availableParallelism())),
     log: (line) => process.stderr.write(line + '\n'),

@@ -1,7 +1,8 @@
 // Build phase 1, read and digest: every FASTA record in file order, its sequence digested (in batches, on
-// the runners) into mass-partition files on disk; keeps only each protein's accession and header taxId.
+// the runners) into mass-partition files on disk; keeps only each protein's accession and header fields.
 import { statSync } from 'node:fs';
 import type { SourceEntry } from '../runtime/model/format.js';
+import type { ProteinHeaders } from './accessions.js';
 import { BuildError, readFasta, type SkipReason } from './fasta.js';
 import { describeSource } from './inputs.js';
 import { partitionFile } from './partitions.js';
@@ -13,8 +14,8 @@ const BATCH_PROTEINS = 1000;
 export interface Digested {
   /** Accession of each protein, by ordinal (the order of the input). */
   accessions: string[];
-  /** OX= taxId of each protein's header, by ordinal. */
-  headerTaxIds: (number | undefined)[];
+  /** What each protein's header says (OX= taxId, sp|, names), by ordinal. */
+  headers: ProteinHeaders;
   skipped: Record<SkipReason, number>;
   /** The FASTA files as the manifest lists them. */
   sources: SourceEntry[];
@@ -25,7 +26,9 @@ export interface Digested {
 /** Digests `files` on `runners`, whose partition files are in `partitionDir`. */
 export async function readAndDigest(files: readonly string[], runners: readonly Runner[], partitionDir: string, progress: BuildProgress): Promise<Digested> {
   const accessions: string[] = [];
-  const headerTaxIds: (number | undefined)[] = [];
+  const headers: ProteinHeaders = { taxIds: [], reviewed: [], proteins: [], organisms: [] };
+  // Organism names repeat (thousands of proteins per organism): one string each.
+  const organisms = new Map<string, string>();
   const skipped: Record<SkipReason, number> = { noAccession: 0, noSequence: 0, invalidCharacters: 0 };
   const totalBytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
   let doneBytes = 0;
@@ -42,7 +45,12 @@ export async function readAndDigest(files: readonly string[], runners: readonly 
     const onBytes = (fileBytes: number) => progress.reading(accessions.length, doneBytes + fileBytes, totalBytes);
     for await (const record of readFasta(file, (reason) => skipped[reason]++, onBytes)) {
       accessions.push(record.accession);
-      headerTaxIds.push(record.taxId);
+      headers.taxIds.push(record.taxId);
+      headers.reviewed.push(record.reviewed);
+      headers.proteins.push(record.protein);
+      let organism = organisms.get(record.organism);
+      if (organism === undefined) organisms.set(record.organism, (organism = record.organism));
+      headers.organisms.push(organism);
       batch.push(record.sequence);
       if (batch.length >= BATCH_PROTEINS) await send();
     }
@@ -64,5 +72,5 @@ export async function readAndDigest(files: readonly string[], runners: readonly 
   }
   const tempBytes = [...partitionFiles.values()].flat().reduce((sum, f) => sum + statSync(f).size, 0);
   progress.digested(accessions.length, tempBytes);
-  return { accessions, headerTaxIds, skipped, sources, partitionFiles };
+  return { accessions, headers, skipped, sources, partitionFiles };
 }

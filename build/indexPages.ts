@@ -31,8 +31,3 @@ export function allShards(manifest: Manifest, dir: string): ShardEntry[] {
   if (manifest.shards) return manifest.shards;
   return (manifest.shardIndex?.pages ?? []).flatMap((p) => (JSON.parse(readFileSync(join(dir, p.file), 'utf8')) as IndexPage).shards);
 }
-
-/** Every file of a dataset other than manifest.json: index pages and shards. */
-export function datasetFiles(manifest: Manifest, dir: string): string[] {
-  return [...(manifest.shardIndex?.pages.map((p) => p.file) ?? []), ...allShards(manifest, dir).map((s) => s.file)];
-}

@@ -1,6 +1,8 @@
-// Build phase 4, the manifest: the dataset version (a hash of everything that decides the data), the
-// totals, and the shard index (index page files written beside the shards when there are many).
+// Build phase 4, the manifest: the dataset version (a hash of everything that decides the data), the totals,
+// the shard index (index page files written beside the shards when there are many), the protein table pages
+// and, with a taxdump, the taxonomy file.
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { FORMAT_NAME, FORMAT_VERSION, type Manifest } from '../runtime/model/format.js';
 import type { RankedAccessions } from './accessions.js';
 import type { Digested } from './digestPhase.js';
@@ -8,22 +10,40 @@ import { writeShardIndex } from './indexPages.js';
 import { describeSource } from './inputs.js';
 import type { Merged } from './mergePhase.js';
 import { digestOptionsOf, type BuildOptions } from './options.js';
+import { writeProteinPages } from './proteinTable.js';
+import { TAXDUMP_FILES, type Taxonomy } from './taxdump.js';
+import { writeTaxonomyFile } from './taxonomyFile.js';
 
-/** The manifest of the dataset staged in `dir`; writes its index pages there when it needs them. */
-export async function assembleManifest(options: BuildOptions, digested: Digested, ranked: RankedAccessions, merged: Merged, dir: string): Promise<Manifest> {
+/**
+ * What this builder writes beyond the first shards of format version 1 (the `reviewed` column, the protein
+ * table): part of the version hash, so a dataset built with them never shares a version with an older build of
+ * the same inputs.
+ */
+const PARTS = ['reviewed', 'proteins'];
+
+/** The taxonomy of a build with --taxdump: the pruned tree, its peptide counts, accessions without a lineage. */
+export interface BuiltTaxonomy {
+  taxonomy: Taxonomy;
+  peptides: number[];
+  withoutLineage: number;
+}
+
+/** The manifest of the dataset staged in `dir`; writes its index pages, protein pages and taxonomy file there. */
+export async function assembleManifest(options: BuildOptions, digested: Digested, ranked: RankedAccessions, merged: Merged, dir: string, built?: BuiltTaxonomy): Promise<Manifest> {
   const { sources, skipped } = digested;
   const parameters = { ...digestOptionsOf(options), shardBytes: options.shardBytes };
   const taxonomySource = options.taxonomy ? await describeSource(options.taxonomy) : undefined;
+  const taxdump = options.taxdump ? await Promise.all(TAXDUMP_FILES.map((file) => describeSource(join(options.taxdump!, file)))) : undefined;
   return {
     format: FORMAT_NAME,
     formatVersion: FORMAT_VERSION,
     datasetVersion: createHash('sha256')
-      .update(JSON.stringify({ formatVersion: FORMAT_VERSION, parameters, sources, taxonomySource, release: options.release }))
+      .update(JSON.stringify({ formatVersion: FORMAT_VERSION, parameters, sources, taxonomySource, release: options.release, parts: PARTS, taxdump }))
       .digest('hex')
       .slice(0, 16),
     parameters,
     ...(options.release ? { release: options.release } : {}),
-    sources: taxonomySource ? [...sources, taxonomySource] : sources,
+    sources: [...sources, ...(taxonomySource ? [taxonomySource] : []), ...(taxdump ?? [])],
     totals: {
       proteins: digested.accessions.length,
       peptides: merged.peptides,
@@ -31,10 +51,14 @@ export async function assembleManifest(options: BuildOptions, digested: Digested
       shards: merged.shards.length,
       bytes: merged.bytes,
       accessions: ranked.sorted.length,
+      reviewedAccessions: ranked.reviewedCount,
       accessionsWithoutTaxId: ranked.withoutTaxId,
+      ...(built ? { accessionsWithoutLineage: built.withoutLineage, taxonomyNodes: built.taxonomy.taxIds.length } : {}),
       duplicateAccessions: ranked.duplicates.length,
       skippedRecords: skipped,
     },
     ...writeShardIndex(dir, merged.shards),
+    proteins: { pages: writeProteinPages(dir, ranked) },
+    ...(built ? { taxonomy: writeTaxonomyFile(dir, built.taxonomy, built.peptides) } : {}),
   };
 }

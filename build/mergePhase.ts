@@ -1,11 +1,13 @@
 // Build phase 3, merge into shards: the runners learn the accession ranks, merge the partitions in mass
-// order (a few ahead, in parallel), and the sorted, grouped peptides are cut into shard files.
+// order (a few ahead, in parallel), and the sorted, grouped peptides are cut into shard files (and counted per
+// taxon when the build has a taxonomy).
 import { tilingViolation, type ShardEntry } from '../runtime/model/format.js';
 import type { RankedAccessions } from './accessions.js';
 import type { PartitionPeptides } from './partitions.js';
 import { leastBusy, settled, type Runner } from './pool.js';
 import type { BuildProgress } from './progress.js';
 import { ShardWriter } from './shardWriter.js';
+import type { TaxonCounts } from './taxonCounts.js';
 
 export interface Merged {
   /** The shards written, ascending by mass; they tile the mass line. */
@@ -15,7 +17,7 @@ export interface Merged {
   peptides: number;
 }
 
-/** Merges the partitions of `partitionFiles` into shards of about `shardBytes` written into `dir`. */
+/** Merges the partitions of `partitionFiles` into shards of about `shardBytes` written into `dir`; counts taxa into `taxonCounts`. */
 export async function mergeIntoShards(
   runners: readonly Runner[],
   partitionFiles: ReadonlyMap<number, string[]>,
@@ -23,9 +25,10 @@ export async function mergeIntoShards(
   dir: string,
   shardBytes: number,
   progress: BuildProgress,
+  taxonCounts?: TaxonCounts,
 ): Promise<Merged> {
   await Promise.all(runners.map((r) => r.run({ type: 'ranks', rankOf: ranked.rankOf })));
-  const writer = new ShardWriter(dir, shardBytes, ranked.sorted, ranked.taxIds);
+  const writer = new ShardWriter(dir, shardBytes, ranked);
   const partitions = [...partitionFiles.keys()].sort((a, b) => a - b);
   const ahead: Promise<PartitionPeptides>[] = [];
   let next = 0;
@@ -40,6 +43,7 @@ export async function mergeIntoShards(
     const part = await ahead.shift()!;
     launch();
     writer.add(part);
+    taxonCounts?.add(part);
     peptides += part.keys.length;
     progress.merging(done + 1, partitions.length, peptides, writer.shards.length);
   }

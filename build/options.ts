@@ -8,6 +8,8 @@ export interface BuildOptions extends DigestOptions {
   out: string;
   /** TSV `accession<TAB>taxId` for headers without OX=. */
   taxonomy?: string;
+  /** Folder of NCBI's taxdump (nodes.dmp, names.dmp): the dataset then holds the taxonomy of its organisms. */
+  taxdump?: string;
   /** Target shard size in bytes; a shard closes at the first mass-group boundary past it. */
   shardBytes: number;
   /** Worker threads; 0 digests in process. */

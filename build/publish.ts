@@ -1,12 +1,26 @@
-// Atomic publication of a dataset folder: shards move in under new (content-hashed) names, the manifest
-// replaces the old one in a single rename, and only then are shards that no manifest needs removed.
+// Atomic publication of a dataset folder: its files (shards, index pages, protein pages, taxonomy) move in under
+// new (content-hashed) names, the manifest replaces the old one in a single rename, and only then are files that
+// no manifest needs removed.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
-import { datasetFiles } from './indexPages.js';
+import { allShards } from './indexPages.js';
 
 /** Prefix of the build's temporary folder inside the output folder (same file system, so renames are atomic). */
 const TEMP_PREFIX = '.build-';
+
+/** Every file of a dataset other than manifest.json: index pages, shards, protein pages and the taxonomy file. */
+export function datasetFiles(manifest: Manifest, dir: string): string[] {
+  return [
+    ...(manifest.shardIndex?.pages.map((p) => p.file) ?? []),
+    ...allShards(manifest, dir).map((s) => s.file),
+    ...(manifest.proteins?.pages.map((p) => p.file) ?? []),
+    ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
+  ];
+}
+
+/** Names of the kinds of file a build writes: those no kept manifest lists are removed after publishing. */
+const DATASET_FILE = /\.msgpack$|^(index|proteins|taxonomy)-.*\.json$/;
 
 /** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
 function publishedFiles(out: string): string[] {
@@ -30,7 +44,7 @@ export function publish(tmp: string, out: string, manifest: Manifest): void {
   writeFileSync(staged, JSON.stringify(manifest, null, 1) + '\n');
   renameSync(staged, manifestPath);
   for (const file of readdirSync(out)) {
-    if ((file.endsWith('.msgpack') || /^index-.*\.json$/.test(file)) && !keep.has(file)) rmSync(join(out, file), { force: true });
+    if (DATASET_FILE.test(file) && !keep.has(file)) rmSync(join(out, file), { force: true });
   }
 }
 

@@ -5,7 +5,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeShard } from '../runtime/model/shardEncoder.js';
 import { residueMaxOf, shardFileName, type ShardEntry } from '../runtime/model/format.js';
+import type { RankedAccessions } from './accessions.js';
 import type { PartitionPeptides } from './partitions.js';
+
+/** By rank: accession (ascending), taxId (-1 unknown) and reviewed flag (1/0), as shard tables copy them. */
+export type AccessionColumns = Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed'>;
 
 export class ShardWriter {
   readonly shards: ShardEntry[] = [];
@@ -20,16 +24,15 @@ export class ShardWriter {
   /** Encoded size of the shard being filled, column by column (msgpack's framing adds ~150 bytes). */
   private estimate = 0;
 
-  /**
-   * @param accessions all accessions, ascending: a rank is an index here.
-   * @param taxIds taxId by rank, -1 when unknown.
-   */
+  private readonly accessions: readonly string[];
+
   constructor(
     private dir: string,
     private shardBytes: number,
-    private accessions: readonly string[],
-    private taxIds: Int32Array,
-  ) {}
+    private columns: AccessionColumns,
+  ) {
+    this.accessions = columns.sorted;
+  }
 
   /** Adds a partition's peptides; partitions must come in ascending mass order. */
   add(part: PartitionPeptides): void {
@@ -47,12 +50,12 @@ export class ShardWriter {
       this.sequences.push(sequence);
       this.ranks.push(ranks);
       // The sequence, its sequenceEnds and accessionRefEnds entries, its accessionRefs, and a table entry
-      // (the accession, accessionEnds, taxIds) for each accession new to this shard.
+      // (the accession, accessionEnds, taxIds, reviewed) for each accession new to this shard.
       this.estimate += sequence.length + 8 + ranks.length * 4;
       for (const rank of ranks) {
         if (this.tableRanks.has(rank)) continue;
         this.tableRanks.add(rank);
-        this.estimate += this.accessions[rank].length + 8;
+        this.estimate += this.accessions[rank].length + 9;
       }
     }
   }
@@ -81,7 +84,8 @@ export class ShardWriter {
       accessionRefs: Uint32Array.from(this.ranks.flat(), (rank) => local.get(rank)!),
       accessions: usedRanks.map((rank) => this.accessions[rank]).join(''),
       accessionEnds: Uint32Array.from(usedRanks, (rank) => (accessionEnd += this.accessions[rank].length)),
-      taxIds: Int32Array.from(usedRanks, (rank) => this.taxIds[rank]),
+      taxIds: Int32Array.from(usedRanks, (rank) => this.columns.taxIds[rank]),
+      reviewed: Uint8Array.from(usedRanks, (rank) => this.columns.reviewed[rank]),
     });
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     const file = shardFileName(sha256);

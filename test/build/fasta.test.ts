@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BuildError, cleanSequence, parseHeader, readFasta, type ProteinRecord, type SkipReason } from '../../build/fasta.js';
-import { build, readDataset, removeTempDirs, tempDir, writeFixture, type StoredPeptide } from '../helpers/datasets.js';
+import { build, readDataset, readProteinTable, removeTempDirs, tempDir, writeFixture, type StoredPeptide } from '../helpers/datasets.js';
 import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from '../helpers/reference.js';
 
 afterAll(removeTempDirs);
@@ -259,11 +259,25 @@ describe('a build of the fixture', () => {
       shards: 1,
       bytes: readFileSync(join(out, manifest.shards![0].file)).length,
       accessions: 7,
+      reviewedAccessions: 4,
       accessionsWithoutTaxId: 3,
       duplicateAccessions: 1,
       skippedRecords: { noAccession: 1, noSequence: 1, invalidCharacters: 2 },
     });
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toEqual(manifest);
+    // The protein table: each accession's first record (P00001's sp| record, not its later tr| one).
+    expect(readProteinTable(out)).toEqual({
+      accessions: ['ENSP00000004', 'MYPROT5', 'P00001', 'P00003', 'P00009', 'P00010', 'Q00002'],
+      taxIds: [-1, -1, 9606, -1, 562, 9606, 10090],
+      reviewed: [0, 0, 1, 1, 1, 1, 0],
+      proteins: ['a non-UniProt header', '', 'Protein one', 'Protein three, no taxon field', 'Two tryptic pieces', 'Shares a peptide with P00001', 'Protein two'],
+      organisms: ['', '', 'Homo sapiens', 'yeast', '', '', 'Mus musculus'],
+    });
+    // The shards' reviewed column agrees.
+    for (const { shard } of readDataset(out).shards) {
+      const table = Array.from(shard.accessionEnds, (end, a) => shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], end));
+      expect(Array.from(shard.reviewed!)).toEqual(table.map((a) => (['P00001', 'P00003', 'P00009', 'P00010'].includes(a) ? 1 : 0)));
+    }
   });
 
   it('CRLF, gzip and CRLF+gzip inputs build the same dataset as LF', async () => {

@@ -1,11 +1,12 @@
 // Tests build/indexPages.ts: writeShardIndex returns the flat list up to the limit and writes no file; past it,
 // writes index pages named by their sha256 (node:crypto) whose root entries sum their shards; allShards reads the
-// list back either way; datasetFiles lists index pages then shards.
+// list back either way; datasetFiles (build/publish.ts) lists index pages, shards, protein pages, the taxonomy file.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allShards, datasetFiles, writeShardIndex } from '../../build/indexPages.js';
+import { allShards, writeShardIndex } from '../../build/indexPages.js';
+import { datasetFiles } from '../../build/publish.js';
 import type { Manifest, ShardEntry } from '../../runtime/model/format.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 
@@ -67,6 +68,12 @@ describe('allShards and datasetFiles', () => {
     const index = writeShardIndex(dir, list, 4, 3);
     expect(allShards(manifestWith(index), dir)).toEqual(list);
     expect(datasetFiles(manifestWith(index), dir)).toEqual([...index.shardIndex!.pages.map((p) => p.file), ...list.map((s) => s.file)]);
+  });
+
+  it('list protein pages and the taxonomy file after the shards', () => {
+    const list = shards(2);
+    const manifest = { ...manifestWith({ shards: list }), proteins: { pages: [{ file: 'proteins-a.json' }, { file: 'proteins-b.json' }] }, taxonomy: { file: 'taxonomy-c.json' } } as Manifest;
+    expect(datasetFiles(manifest, '/nonexistent')).toEqual([...list.map((s) => s.file), 'proteins-a.json', 'proteins-b.json', 'taxonomy-c.json']);
   });
 
   it('find nothing in a manifest without a list', () => {

@@ -1,5 +1,6 @@
 // Tests build/publish.ts: publish moves the new files in, then replaces manifest.json in one rename of a complete
-// file, and only then removes the shards and index pages no manifest (new or previous) lists, leaving other files;
+// file, and only then removes the shards, index pages, protein pages and taxonomy files no manifest (new or
+// previous) lists, leaving other files;
 // openStaging creates the output folder and a fresh staging folder, removing those of builds whose process is gone.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs';
@@ -81,6 +82,26 @@ describe('publish', () => {
     const third = stage(out, ['e.msgpack']);
     publish(third.tmp, out, third.manifest);
     expect(listing(out)).toEqual(['README.md', 'b.msgpack', 'd.msgpack', 'e.msgpack', 'index-two.json', 'index.json', 'manifest.json', 'notes.json', 'x.msgpack.bak']);
+  });
+
+  it('moves protein pages and the taxonomy file in with the shards, and removes them like shards when no kept manifest lists them', () => {
+    const out = tempDir('publish-tables');
+    const generation = (name: string) => {
+      const files = [`${name}.msgpack`, `proteins-${name}.json`, `taxonomy-${name}.json`];
+      const { tmp, manifest: m } = stage(out, files);
+      const full = { ...m, shards: [{ file: files[0] }], proteins: { pages: [{ file: files[1] }] }, taxonomy: { file: files[2] } } as unknown as Manifest;
+      events.length = 0;
+      publish(tmp, out, full);
+      const manifestRename = events.indexOf(`rename ${join(tmp, 'manifest.json')} ${join(out, 'manifest.json')}`);
+      for (const f of files) expect(events.indexOf(`rename ${join(tmp, f)} ${join(out, f)}`)).toBeLessThan(manifestRename);
+      expect(readdirSync(tmp)).toEqual([]);
+    };
+    generation('a');
+    writeFileSync(join(out, 'proteins.json'), 'not a dataset file');
+    generation('b');
+    expect(listing(out)).toEqual(['a.msgpack', 'b.msgpack', 'manifest.json', 'proteins-a.json', 'proteins-b.json', 'proteins.json', 'taxonomy-a.json', 'taxonomy-b.json']);
+    generation('c');
+    expect(listing(out)).toEqual(['b.msgpack', 'c.msgpack', 'manifest.json', 'proteins-b.json', 'proteins-c.json', 'proteins.json', 'taxonomy-b.json', 'taxonomy-c.json']);
   });
 
   it('when the published manifest is unreadable, keeps only the new dataset’s files', () => {

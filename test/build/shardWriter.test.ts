@@ -1,7 +1,8 @@
 // Tests build/shardWriter.ts: ShardWriter cuts the mass-ordered peptide stream into shards at mass-group boundaries,
 // at the first boundary where the shard's column bytes reach the target, and writes each shard under the first 20
 // hex digits of its sha256 (node:crypto); every peptide comes back from the decoded shards with its accessions and
-// taxIds, each shard's accession table holds exactly what its peptides use, and the entries describe the files.
+// taxIds and reviewed flags, each shard's accession table holds exactly what its peptides use, and the entries
+// describe the files.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,6 +38,7 @@ function part(rows: Row[]): PartitionPeptides {
 
 const ACCESSIONS = Array.from({ length: 120 }, (_, i) => `P${String(i * 7919 % 100_000).padStart(5, '0')}${'X'.repeat(i % 4)}`).sort();
 const TAX_IDS = Int32Array.from(ACCESSIONS, (_, i) => (i % 5 === 0 ? -1 : 9000 + i));
+const REVIEWED = Uint8Array.from(ACCESSIONS, (_, i) => (i % 3 === 0 ? 1 : 0));
 
 /** Random rows: ascending keys, 1..4 peptides a group, 0..3 ascending unique ranks a peptide. */
 function randomRows(seed: number, groups: number): Row[] {
@@ -56,10 +58,10 @@ function randomRows(seed: number, groups: number): Row[] {
   return rows;
 }
 
-/** Bytes of a decoded shard's columns (4 per integer, 1 per character): what the target is measured in. */
+/** Bytes of a decoded shard's columns (4 per integer, 1 per character or flag): what the target is measured in. */
 const columnBytes = (s: Shard) =>
   4 * (s.massKeys.length + s.groupEnds.length + s.sequenceEnds.length + s.accessionRefEnds.length + s.accessionRefs.length + s.accessionEnds.length + s.taxIds.length) +
-  s.sequences.length + s.accessions.length;
+  s.sequences.length + s.accessions.length + s.reviewed!.length;
 
 /** The same columns without the shard's last group (its peptides and the accessions only they use). */
 function columnBytesWithoutLastGroup(s: Shard): number {
@@ -72,38 +74,39 @@ function columnBytesWithoutLastGroup(s: Shard): number {
     bytes += s.sequenceEnds[p] - (p === 0 ? 0 : s.sequenceEnds[p - 1]) + 8 + 4 * refs.length;
     refs.forEach((a) => used.add(a));
   }
-  for (const a of used) bytes += s.accessionEnds[a] - (a === 0 ? 0 : s.accessionEnds[a - 1]) + 8;
+  for (const a of used) bytes += s.accessionEnds[a] - (a === 0 ? 0 : s.accessionEnds[a - 1]) + 9;
   return bytes;
 }
 
 /** Writes `parts` with a target of `target` bytes; returns the writer, its folder and the decoded shards. */
 function write(label: string, parts: Row[][], target: number) {
   const dir = tempDir(label);
-  const writer = new ShardWriter(dir, target, ACCESSIONS, TAX_IDS);
+  const writer = new ShardWriter(dir, target, { sorted: ACCESSIONS, taxIds: TAX_IDS, reviewed: REVIEWED });
   for (const rows of parts) writer.add(part(rows));
   writer.finish();
   const files = writer.shards.map((e) => readFileSync(join(dir, e.file)));
   return { dir, writer, files, decoded: files.map((bytes) => decodeShard(bytes)) };
 }
 
-/** Every peptide back from decoded shards, with its accessions' text and taxIds. */
+/** Every peptide back from decoded shards, with its accessions' text, taxIds and reviewed flags. */
 const readBack = (shards: Shard[]) =>
   shards.flatMap((s) =>
     Array.from(s.sequenceEnds, (end, p) => {
       const group = s.groupEnds.findIndex((e) => e > p);
       const refs = Array.from(s.accessionRefs.subarray(p === 0 ? 0 : s.accessionRefEnds[p - 1], s.accessionRefEnds[p]));
       const accession = (a: number) => s.accessions.slice(a === 0 ? 0 : s.accessionEnds[a - 1], s.accessionEnds[a]);
-      return { key: s.massKeys[group], sequence: s.sequences.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], end), accessions: refs.map(accession), taxIds: refs.map((a) => s.taxIds[a]) };
+      return { key: s.massKeys[group], sequence: s.sequences.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], end), accessions: refs.map(accession), taxIds: refs.map((a) => s.taxIds[a]), reviewed: refs.map((a) => s.reviewed![a]) };
     }),
   );
-const expectedBack = (rows: Row[]) => rows.map((r) => ({ key: r.key, sequence: r.sequence, accessions: r.ranks.map((k) => ACCESSIONS[k]), taxIds: r.ranks.map((k) => TAX_IDS[k]) }));
+const expectedBack = (rows: Row[]) =>
+  rows.map((r) => ({ key: r.key, sequence: r.sequence, accessions: r.ranks.map((k) => ACCESSIONS[k]), taxIds: r.ranks.map((k) => TAX_IDS[k]), reviewed: r.ranks.map((k) => REVIEWED[k]) }));
 
 describe('ShardWriter', () => {
   const rows = randomRows(1, 1500);
   const TARGET = 2000;
   const run = write('shardwriter-main', [rows], TARGET);
 
-  it('writes many shards, every peptide coming back with its accessions and taxIds', () => {
+  it('writes many shards, every peptide coming back with its accessions, taxIds and reviewed flags', () => {
     expect(run.writer.shards.length).toBeGreaterThan(20);
     expect(readBack(run.decoded)).toEqual(expectedBack(rows));
   });
@@ -155,6 +158,8 @@ describe('ShardWriter', () => {
       expect(new Set(table).size).toBe(table.length);
       expect(new Set(s.accessionRefs).size).toBe(table.length);
       expect(Array.from(s.taxIds)).toEqual(table.map((a) => TAX_IDS[ACCESSIONS.indexOf(a)]));
+      // One byte per accession of the table, 0 or 1.
+      expect(Array.from(s.reviewed!)).toEqual(table.map((a) => REVIEWED[ACCESSIONS.indexOf(a)]));
     }
   });
 

@@ -3,11 +3,11 @@
 //   first N records at a given shard size): built once per test file (vitest isolates each file's modules),
 //   removed in afterAll(removeTempDirs);
 // - through the build CLI (a child process, as `npm run build:shards` runs it), cached under the OS temp dir
-//   across test files, runs and the reliability scripts (the bundled sample, many small shards): shared and
-//   read-only, so copy one before altering it. The cache key hashes the input bytes, the build options and
-//   every source file of build/ and runtime/model/, so a change to the builder or the format rebuilds; a
-//   build goes to a staging folder renamed into place at the end, so concurrent test files never see a
-//   half-built entry.
+//   across test files, runs and the reliability scripts (the bundled sample, many small shards; both with the
+//   bundled taxdump, as npm start builds it): shared and read-only, so copy one before altering it. The cache
+//   key hashes the input bytes, the build options, the taxdump files and every source file of build/ and
+//   runtime/model/, so a change to the builder, the format or the taxonomy rebuilds; a build goes to a staging
+//   folder renamed into place at the end, so concurrent test files never see a half-built entry.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,11 +15,13 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../build/pipeline.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
-import type { IndexPage, Manifest, Shard, ShardEntry } from '../../runtime/model/format.js';
+import type { IndexPage, Manifest, ProteinPage, Shard, ShardEntry, TaxonomyFile } from '../../runtime/model/format.js';
 import { REPO, runTsx, type Run } from './process.js';
 import { isAlive } from '../../build/publish.js';
 
 export const SAMPLE_FASTA = join(REPO, 'data/uniprot-sample.fasta.gz');
+/** The NCBI taxonomy of the sample's organisms (nodes.dmp, names.dmp), as npm start builds with it. */
+export const SAMPLE_TAXDUMP = join(REPO, 'data/taxdump');
 export { DEFAULT_SHARD_BYTES };
 export const CACHE_ROOT = join(tmpdir(), 'dp-hard-cache');
 
@@ -48,6 +50,27 @@ export function writeFixture(dir: string, name: string, content: string | Uint8A
   const bytes = typeof content === 'string' ? Buffer.from(content, 'latin1') : content;
   writeFileSync(path, gzip ? gzipSync(bytes) : bytes);
   return path;
+}
+
+/** A node of a taxdump fixture. */
+export interface TaxdumpNode {
+  taxId: number;
+  parent: number;
+  rank: string;
+  name: string;
+}
+
+/**
+ * Writes `nodes` as NCBI taxdump files (nodes.dmp with NCBI's 13 fields, names.dmp with a synonym before and a
+ * common name after each scientific name) into dir/taxdump; returns that folder.
+ */
+export function writeTaxdump(dir: string, nodes: readonly TaxdumpNode[]): string {
+  const folder = join(dir, 'taxdump');
+  mkdirSync(folder, { recursive: true });
+  const field = (...values: (string | number)[]) => values.join('\t|\t') + '\t|\n';
+  writeFileSync(join(folder, 'nodes.dmp'), nodes.map((n) => field(n.taxId, n.parent, n.rank, '', 0, 1, 11, 1, 0, 1, 0, 0, '')).join(''));
+  writeFileSync(join(folder, 'names.dmp'), nodes.map((n) => field(n.taxId, `${n.name} (synonym)`, '', 'synonym') + field(n.taxId, n.name, '', 'scientific name') + field(n.taxId, `common ${n.name}`, '', 'genbank common name')).join(''));
+  return folder;
 }
 
 let sample: { text: string; starts: number[] } | undefined;
@@ -144,9 +167,15 @@ function pruneStale(label: string, keep: string): void {
   }
 }
 
-/** A dataset built from `input` with CLI `args`, cached by content; returns its (shared, read-only) folder. */
+/** Bumped when what a cached build holds changes in a way the hashed inputs do not show (v2: taxdump, protein table). */
+const CACHE_GENERATION = 'v2';
+
+/** A dataset built from `input` with CLI `args`, cached by content (a `--taxdump` folder's files too); returns its (shared, read-only) folder. */
 export async function cachedBuild(label: string, input: string, args: string[] = []): Promise<string> {
-  const key = createHash('sha256').update(readFileSync(input)).update(JSON.stringify(args)).update(builderHash()).digest('hex').slice(0, 16);
+  const hash = createHash('sha256').update(CACHE_GENERATION).update(readFileSync(input)).update(JSON.stringify(args)).update(builderHash());
+  const taxdump = args.indexOf('--taxdump');
+  if (taxdump >= 0) for (const file of ['nodes.dmp', 'names.dmp']) hash.update(readFileSync(join(args[taxdump + 1], file)));
+  const key = hash.digest('hex').slice(0, 16);
   const dir = join(CACHE_ROOT, `${label}-${key}`);
   if (existsSync(join(dir, 'manifest.json'))) return dir;
   mkdirSync(CACHE_ROOT, { recursive: true });
@@ -180,13 +209,16 @@ export async function cachedBuild(label: string, input: string, args: string[] =
   return dir;
 }
 
-/** The bundled sample (data/uniprot-sample.fasta.gz) built with `shardBytes` (default: a flat index, ~270 shards); cached, read-only. */
+/**
+ * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump), as npm start builds it, with
+ * `shardBytes` (default: a flat index, ~290 shards); cached, read-only.
+ */
 export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string> {
-  return cachedBuild('bundled', SAMPLE_FASTA, shardBytes === DEFAULT_SHARD_BYTES ? [] : ['--shard-bytes', String(shardBytes)]);
+  return cachedBuild('bundled', SAMPLE_FASTA, ['--taxdump', SAMPLE_TAXDUMP, ...(shardBytes === DEFAULT_SHARD_BYTES ? [] : ['--shard-bytes', String(shardBytes)])]);
 }
 
-/** Many small shards: the first 3,000 records with 2 KB shards, past 2,048 shards, so a two-level index; cached, read-only. */
-export const smallShardsDataset = () => cachedBuild('small-shards', sampleSubset(3000), ['--shard-bytes', '2048']);
+/** Many small shards: the first 3,000 records with 2 KB shards, past 2,048 shards, so a two-level index, with the sample's taxonomy; cached, read-only. */
+export const smallShardsDataset = () => cachedBuild('small-shards', sampleSubset(3000), ['--shard-bytes', '2048', '--taxdump', SAMPLE_TAXDUMP]);
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading a built dataset back (as shards/FORMAT.md describes it)
@@ -219,6 +251,22 @@ export function* shardPeptides(shard: Shard): Generator<{ sequence: string; key:
       };
     }
   }
+}
+
+/** The protein table of a built dataset: its pages' columns concatenated (accessions ascending). */
+export function readProteinTable(dir: string): Omit<ProteinPage, 'formatVersion'> {
+  const table: Omit<ProteinPage, 'formatVersion'> = { accessions: [], taxIds: [], reviewed: [], proteins: [], organisms: [] };
+  for (const page of readManifest(dir).proteins?.pages ?? []) {
+    const content = JSON.parse(readFileSync(join(dir, page.file), 'utf8')) as ProteinPage;
+    for (const column of ['accessions', 'taxIds', 'reviewed', 'proteins', 'organisms'] as const) (table[column] as unknown[]).push(...content[column]);
+  }
+  return table;
+}
+
+/** The taxonomy file of a built dataset, or undefined when it has none. */
+export function readTaxonomyFile(dir: string): TaxonomyFile | undefined {
+  const entry = readManifest(dir).taxonomy;
+  return entry && (JSON.parse(readFileSync(join(dir, entry.file), 'utf8')) as TaxonomyFile);
 }
 
 export interface StoredPeptide {

@@ -1,0 +1,50 @@
+// What `npm start` serves (its prestart step, build/bundled.ts): the bundled sample with its taxonomy is built
+// into the default folder when that folder holds no dataset, or holds the sample as an older version built it
+// (no taxonomy). A folder the user named (SHARDS_DIR) is never built into: it must hold a dataset.
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
+import { DEFAULT_DIGEST } from './digest.js';
+import { buildDataset, DEFAULT_SHARD_BYTES, resolveInputs } from './pipeline.js';
+
+/** The bundled sample and its taxonomy, relative to the repository. */
+export const BUNDLED_INPUT = 'data/*.fasta.gz';
+export const BUNDLED_TAXDUMP = 'data/taxdump';
+
+export type StartPlan = { action: 'serve' } | { action: 'build' | 'refuse'; reason: string };
+
+/**
+ * What to do with dataset folder `dir` before serving it. `userNamed`: the user chose it (SHARDS_DIR);
+ * `bundledFiles`: the file names of the bundled sample (as a manifest's sources list them).
+ */
+export function startPlan(dir: string, userNamed: boolean, bundledFiles: readonly string[]): StartPlan {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, MANIFEST_FILE), 'utf8');
+  } catch {
+    if (userNamed) return { action: 'refuse', reason: `SHARDS_DIR ${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards` };
+    return { action: 'build', reason: `no dataset in ${dir}: building the bundled sample (${BUNDLED_INPUT}, taxonomy ${BUNDLED_TAXDUMP})` };
+  }
+  if (userNamed) return { action: 'serve' };
+  let manifest: Partial<Manifest>;
+  try {
+    manifest = JSON.parse(text) as Partial<Manifest>;
+  } catch {
+    return { action: 'serve' }; // not ours to replace: the server reports what is wrong with it
+  }
+  // The sample built by a version without taxonomies: rebuilt. Any other dataset in the folder is served as it is.
+  const sources = new Set((manifest.sources ?? []).map((s) => s.file));
+  const isSample = bundledFiles.length > 0 && bundledFiles.every((file) => sources.has(file));
+  if (isSample && !manifest.taxonomy) return { action: 'build', reason: `the dataset in ${dir} was built by an older version (no taxonomy): rebuilding the bundled sample` };
+  return { action: 'serve' };
+}
+
+/** Builds the bundled sample (files under `root`) into `dir` when startPlan says so; throws when it refuses. */
+export async function prepareStartDataset(dir: string, userNamed: boolean, root: string, log: (line: string) => void): Promise<void> {
+  const inputs = [join(root, BUNDLED_INPUT)];
+  const plan = startPlan(dir, userNamed, (await resolveInputs(inputs)).map((file) => basename(file)));
+  if (plan.action === 'serve') return;
+  if (plan.action === 'refuse') throw new Error(plan.reason);
+  log(plan.reason);
+  await buildDataset({ ...DEFAULT_DIGEST, inputs, taxdump: join(root, BUNDLED_TAXDUMP), out: dir, shardBytes: DEFAULT_SHARD_BYTES, threads: 2, log });
+}

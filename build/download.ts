@@ -1,4 +1,4 @@
-// Download of a release file: streamed into a local file while hashing (sha256), with a few retries for
+// Download of a release file: streamed into a local file while hashing (sha256 and md5), with a few retries for
 // failures that a new attempt may fix (network errors, HTTP 5xx and 429); other failures stop at once.
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -19,6 +19,8 @@ export class DownloadError extends Error {
 
 export interface Download {
   sha256: string;
+  /** MD5 too: NCBI publishes its files' MD5 sums (taxdump.tar.gz.md5). */
+  md5: string;
   bytes: number;
   /** The response's Last-Modified header, when it has one. */
   lastModified?: string;
@@ -52,11 +54,13 @@ async function download(url: string, file: string, log: (line: string) => void):
     throw new DownloadError(`download of ${url} failed: HTTP ${response.status}`, response.status >= 500 || response.status === 429);
   }
   const hash = createHash('sha256');
+  const md5 = createHash('md5');
   let bytes = 0;
   let lastLog = Date.now();
   const hashing = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash.update(chunk);
+      md5.update(chunk);
       bytes += chunk.length;
       if (Date.now() - lastLog >= 5000) {
         lastLog = Date.now();
@@ -70,5 +74,5 @@ async function download(url: string, file: string, log: (line: string) => void):
   } catch (e) {
     throw new DownloadError(`download of ${url} was cut short after ${bytes} bytes: ${(e as Error).message}`, true);
   }
-  return { sha256: hash.digest('hex'), bytes, lastModified: response.headers.get('Last-Modified') ?? undefined };
+  return { sha256: hash.digest('hex'), md5: md5.digest('hex'), bytes, lastModified: response.headers.get('Last-Modified') ?? undefined };
 }

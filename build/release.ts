@@ -1,9 +1,10 @@
 // Command line (`npm run build:release`): rebuild from a UniProt release. Downloads the FASTA (streamed to a
-// temporary file while hashing), verifies its sha256, then builds and publishes the dataset with the release
-// recorded in the manifest. A failed download or a checksum mismatch stops before the build starts, so the
-// published dataset stays exactly as it was.
+// temporary file while hashing), verifies its sha256, downloads NCBI's taxdump (build/taxdumpRelease.ts), then
+// builds and publishes the dataset with the release recorded in the manifest. A failed download, a checksum
+// mismatch or a bad archive stops before the build starts, so the published dataset stays exactly as it was.
 //   npm run build:release -- [--url <fasta.gz url>] (--sha256 <hex> | --unverified) [--out dist/shards]
 //                            [--name 2025_01] [--date 05-Feb-2025] [--threads N] [--shard-bytes N]
+//                            [--taxdump-url <url>] [--taxdump-sha256 <hex>] [--no-taxdump]
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
@@ -15,17 +16,24 @@ import { DEFAULT_DIGEST } from './digest.js';
 import { downloadWithRetries } from './download.js';
 import { BuildError } from './fasta.js';
 import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
+import { fetchTaxdump, NCBI_TAXDUMP_URL, type TaxdumpSource } from './taxdumpRelease.js';
 
 const SWISS_PROT_URL = 'https://ftp.uniprot.org/pub/databases/uniprot/current_release/knowledgebase/complete/uniprot_sprot.fasta.gz';
 const DEFAULT_OUT = 'dist/shards';
 
 const USAGE = `usage: npm run build:release -- [--url <url>] (--sha256 <hex> | --unverified) [--out <dir>]
   [--name <release name>] [--date <release date>] [--threads N] [--shard-bytes N]
+  [--taxdump-url <url>] [--taxdump-sha256 <hex>] [--no-taxdump]
   --url        FASTA (plain or gzip) to download; env RELEASE_URL; default ${SWISS_PROT_URL}
   --sha256     expected sha256 of the download; env RELEASE_SHA256. A mismatch aborts before building.
   --unverified build without an expected checksum (env RELEASE_UNVERIFIED=1); the sha256 is still recorded
   --out        dataset folder to publish into (default ${DEFAULT_OUT}); its previous dataset is kept on failure
-  --name/--date  the release's name and date (env RELEASE_NAME / RELEASE_DATE), recorded in the manifest`;
+  --name/--date  the release's name and date (env RELEASE_NAME / RELEASE_DATE), recorded in the manifest
+  --taxdump-url     NCBI taxdump (.tar.gz holding nodes.dmp and names.dmp); env RELEASE_TAXDUMP_URL;
+                    default ${NCBI_TAXDUMP_URL}
+  --taxdump-sha256  expected sha256 of the taxdump; env RELEASE_TAXDUMP_SHA256. Without it, the MD5 NCBI
+                    publishes at <taxdump-url>.md5 must match (none there: refused unless --unverified)
+  --no-taxdump      build without a taxonomy`;
 
 interface Options {
   url: string;
@@ -35,12 +43,15 @@ interface Options {
   date?: string;
   threads: number;
   shardBytes: number;
+  /** NCBI's taxdump to build with; undefined with --no-taxdump. */
+  taxdump?: TaxdumpSource;
 }
 
-const STRING_FLAGS = ['url', 'sha256', 'out', 'name', 'date', 'threads', 'shard-bytes'] as const;
+const STRING_FLAGS = ['url', 'sha256', 'out', 'name', 'date', 'threads', 'shard-bytes', 'taxdump-url', 'taxdump-sha256'] as const;
 const FLAGS = {
   ...Object.fromEntries(STRING_FLAGS.map((flag) => [flag, { type: 'string' as const }])),
   unverified: { type: 'boolean' as const },
+  taxdump: { type: 'boolean' as const },
   help: { type: 'boolean' as const },
 };
 
@@ -83,6 +94,12 @@ function parseOptions(argv: string[]): Options | 'help' {
   if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256)) throw new BuildError(`--sha256 must be 64 hex digits, got "${sha256}"`);
   if (sha256 === undefined && !unverified) throw new BuildError('no expected checksum: give --sha256 <hex> (or RELEASE_SHA256), or --unverified to build without one');
   if (sha256 !== undefined && unverified) throw new BuildError('give either --sha256 or --unverified, not both');
+  const taxdumpUrl = text('taxdump-url', 'RELEASE_TAXDUMP_URL') ?? NCBI_TAXDUMP_URL;
+  if (!/^https?:\/\//i.test(taxdumpUrl)) throw new BuildError(`--taxdump-url must be an http(s) URL, got "${taxdumpUrl}"`);
+  const taxdumpSha256 = text('taxdump-sha256', 'RELEASE_TAXDUMP_SHA256')?.toLowerCase();
+  if (taxdumpSha256 !== undefined && !/^[0-9a-f]{64}$/.test(taxdumpSha256)) throw new BuildError(`--taxdump-sha256 must be 64 hex digits, got "${taxdumpSha256}"`);
+  const withTaxdump = given.get('taxdump')?.at(-1) !== false;
+  if (!withTaxdump && (given.has('taxdump-url') || given.has('taxdump-sha256'))) throw new BuildError('--no-taxdump and --taxdump-url/--taxdump-sha256 contradict each other');
   return {
     url,
     sha256,
@@ -91,6 +108,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     date: text('date', 'RELEASE_DATE'),
     threads: integerFlag('threads', text('threads'), Math.min(4, availableParallelism())),
     shardBytes: integerFlag('shard-bytes', text('shard-bytes'), DEFAULT_SHARD_BYTES),
+    taxdump: withTaxdump ? { url: taxdumpUrl, sha256: taxdumpSha256, unverified } : undefined,
   };
 }
 
@@ -108,6 +126,7 @@ async function rebuild(options: Options, log: (line: string) => void): Promise<v
       throw new BuildError(`sha256 mismatch for ${options.url}: expected ${options.sha256}, got ${sha256} (${bytes} bytes); nothing was built or published`);
     }
     log(`download: ${bytes} bytes, sha256 ${sha256} ${options.sha256 ? 'verified' : '(unverified: no expected checksum given)'}`);
+    const taxdump = options.taxdump ? await fetchTaxdump(options.taxdump, work, log) : undefined;
 
     const release: Record<string, string> = {
       url: options.url,
@@ -117,10 +136,12 @@ async function rebuild(options: Options, log: (line: string) => void): Promise<v
       ...(lastModified ? { lastModified } : {}),
       ...(options.name ? { name: options.name } : {}),
       ...(options.date ? { date: options.date } : {}),
+      ...taxdump?.release,
     };
     const manifest = await buildDataset({
       ...DEFAULT_DIGEST,
       inputs: [fg.escapePath(file)],
+      taxdump: taxdump?.dir,
       out: options.out,
       shardBytes: options.shardBytes,
       threads: options.threads,

@@ -36,7 +36,7 @@ beforeAll(async () => {
 describe("the README's curl examples", () => {
   it('are found (one per endpoint at least, and the errors)', () => {
     const paths = cases.map((c) => c.path.split('?')[0]);
-    expect(new Set(paths)).toEqual(new Set(['/search.php', '/search-peptide.php', '/search-taxonomy.php', '/api/v1/search', '/db-info.php', '/api/v1/info']));
+    expect(new Set(paths)).toEqual(new Set(['/search.php', '/search-peptide.php', '/search-taxonomy.php', '/api/v1/search', '/api/v1/peptide', '/api/v1/taxa', '/db-info.php', '/api/v1/info']));
     expect(cases.length).toBeGreaterThanOrEqual(6);
   });
 

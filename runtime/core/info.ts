@@ -6,7 +6,7 @@ import type { BuildParameters, Manifest, SourceEntry, Totals } from '../model/fo
 export function dbInfo(manifest: Manifest): Record<string, string> {
   const { parameters: p, totals: t, release } = manifest;
   return {
-    db_name: release?.name ?? manifest.sources.map((s) => s.file).join(', '),
+    db_name: release?.name ?? manifest.sources.filter((s) => !isTaxdump(s)).map((s) => s.file).join(', '),
     enzyme_name: p.enzyme,
     miss_cleavage: String(p.missedCleavages),
     min_peptide_length: String(p.minLength),

@@ -176,7 +176,7 @@ describe('query tool: JSON', () => {
     const taxa = await query('taxa', '--name', 'homo', '--shards', shards);
     expect(taxa.stdout).toBe((await api('/api/v1/taxa', { name: 'homo' })).text + '\n');
     const taxaTsv = await query('taxa', '--name', 'homo', '--shards', shards, '--format', 'tsv');
-    expect(taxaTsv.stdout.split('\n')[1]).toMatch(/^9606\tHomo sapiens\tspecies\t\d+$/);
+    expect(taxaTsv.stdout.split('\n')[2]).toMatch(/^9606\tHomo sapiens\tspecies\t\d+$/);
 
     const filtered = await query('v1', '--mass', '1500', '--tolerance', '20', '--taxon', '2', '--reviewed', 'false', '--shards', shards);
     expect(stableText(filtered.stdout)).toBe(stableText((await api('/api/v1/search', { mass: '1500', tolerance: '20', taxon: '2', reviewed: 'false' })).text) + '\n');

@@ -1,5 +1,5 @@
-// An independent, deliberately plain reference for issue 11 (organisms and proteins), written from the issue and
-// scratch/contract-11.md alone. It imports nothing from build/ or runtime/: it reads NCBI's nodes.dmp and
+// An independent, deliberately plain reference for organisms and proteins, written from the specification alone
+// (README "Organisms and proteins", shards/FORMAT.md). It imports nothing from build/ or runtime/: it reads NCBI's nodes.dmp and
 // names.dmp itself, reads the FASTA headers itself (reviewed, protein name, organism), and takes its peptides
 // (digestion, masses) from the independent references in reference.ts and referencePrecursor.ts.
 //

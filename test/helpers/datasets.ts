@@ -1,6 +1,6 @@
 // Datasets for the tests, and reading one back. Two kinds of build:
-// - in process, into a fresh folder under the OS temp dir that the test file owns (fixtures, the sample's
-//   first N records at a given shard size): built once per test file (vitest isolates each file's modules),
+// - in process, into a fresh folder under the OS temp dir that the test file owns (fixtures; the sample's
+//   first N records, with the sample's taxonomy, at a given shard size): built once per test file (vitest isolates each file's modules),
 //   removed in afterAll(removeTempDirs);
 // - through the build CLI (a child process, as `npm run build:shards` runs it), cached under the OS temp dir
 //   across test files, runs and the reliability scripts (the bundled sample, many small shards; both with the
@@ -113,21 +113,21 @@ export function build(inputs: string[], out: string, overrides: Partial<BuildOpt
   });
 }
 
-/** Builds `inputs` with the default digest once per test file into a fresh folder; resolves to the folder. */
-export function buildOnce(label: string, inputs: string[], shardBytes: number): Promise<string> {
-  const id = JSON.stringify([inputs, shardBytes]);
+/** Builds `inputs` with the default digest (and `taxdump`, when given) once per test file into a fresh folder; resolves to the folder. */
+export function buildOnce(label: string, inputs: string[], shardBytes: number, taxdump?: string): Promise<string> {
+  const id = JSON.stringify([inputs, shardBytes, taxdump]);
   let building = builds.get(id);
   if (!building) {
     const out = join(tempDir(label), 'shards');
-    building = build(inputs, out, { shardBytes }).then(() => out);
+    building = build(inputs, out, { shardBytes, taxdump }).then(() => out);
     builds.set(id, building);
   }
   return building;
 }
 
-/** The first `records` records of the sample built with `shardBytes`, in a folder of this test file. */
+/** The first `records` records of the sample with its taxonomy (data/taxdump) built with `shardBytes`, in a folder of this test file. */
 export function subsetDataset(records: number, shardBytes: number): Promise<string> {
-  return buildOnce(`subset${records}`, [sampleSubset(records)], shardBytes);
+  return buildOnce(`subset${records}`, [sampleSubset(records)], shardBytes, SAMPLE_TAXDUMP);
 }
 
 /** A FASTA text written to a file and built with `shardBytes`; resolves to the dataset folder and the file. */

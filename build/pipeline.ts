@@ -38,6 +38,7 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
     const ranked = rankAccessions(digested.accessions, digested.headers, taxonomy);
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
+    if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
     const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, progress, counts);
     const built = lineages && counts ? { taxonomy: lineages.taxonomy, peptides: counts.counts(), withoutLineage: lineages.withoutLineage } : undefined;

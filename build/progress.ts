@@ -28,6 +28,11 @@ export class BuildProgress {
     if (accessions.length > 0) this.log(`warning: ${accessions.length} accessions appear more than once, merged (e.g. ${accessions.slice(0, 3).join(', ')})`);
   }
 
+  /** The taxdump pruned to the dataset's lineages. */
+  taxonomy(nodes: number, withoutLineage: number): void {
+    this.log(`taxonomy: ${nodes} nodes on the lineages of the dataset's organisms${withoutLineage > 0 ? `; ${withoutLineage} accessions have a taxId the taxdump lacks (no lineage)` : ''}`);
+  }
+
   /** Merging: `done` of `partitions` partitions merged into `shards` shards so far. */
   merging(done: number, partitions: number, peptides: number, shards: number): void {
     if (this.due()) this.log(`shards: partition ${done}/${partitions}, ${peptides} peptides, ${shards} shards`);

@@ -110,6 +110,11 @@ describe('OpenAPI document', () => {
       const params = Object.fromEntries((get.parameters as Json[]).map((p) => [p.name, p]));
       if (endpoint.kind === 'dbInfo' || endpoint.kind === 'info') {
         expect(Object.keys(params)).toEqual(['If-None-Match']); // the dataset's description takes no parameter
+      } else if (endpoint.kind === 'peptide' || endpoint.kind === 'taxa') {
+        // Look-ups answer one object, not pages: a required text parameter, no paging.
+        expect(params[endpoint.kind === 'peptide' ? 'sequence' : 'name']).toMatchObject({ required: true, schema: { type: 'string', minLength: 1 } });
+        expect(params.page).toBeUndefined();
+        if (endpoint.kind === 'peptide') expect(params.equateIL.schema).toMatchObject({ enum: ['true', 'false'], default: 'false' });
       } else {
         expect(params.page.schema).toMatchObject({ type: 'integer', default: 1, minimum: 1 });
         expect(params.pageSize.schema).toMatchObject({ type: 'integer', default: { '/search.php': 10, '/api/v1/search': 100 }[endpoint.path] ?? 1000, minimum: 1, maximum: 1000 });

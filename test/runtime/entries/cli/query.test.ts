@@ -163,13 +163,13 @@ describe('query tool: JSON', () => {
   });
 
   it('peptide and taxa print /api/v1/peptide and /api/v1/taxa; --taxon and --reviewed filter v1; TSV rows', async () => {
-    const peptide = await query('peptide', '--sequence', 'gawlelEtdsk', '--equate-il', 'true', '--taxon', '2759', '--shards', shards);
+    const peptide = await query('peptide', '--sequence', 'gawlelEtdsk', '--equate-il', 'true', '--taxon', '1301', '--shards', shards);
     expect(peptide.code).toBe(0);
-    const expected = await api('/api/v1/peptide', { sequence: 'gawlelEtdsk', equateIL: 'true', taxon: '2759' });
+    const expected = await api('/api/v1/peptide', { sequence: 'gawlelEtdsk', equateIL: 'true', taxon: '1301' });
     expect(peptide.stdout).toBe(expected.text + '\n');
     const body = JSON.parse(expected.text) as { peptides: { seq: string; accsTax: { acc: string; taxId: number; reviewed: boolean; protein: string | null; organism: string | null }[] }[] };
     expect(body.peptides.length).toBeGreaterThan(0);
-    const tsv = await query('peptide', '--sequence', 'gawlelEtdsk', '--equate-il', 'true', '--taxon', '2759', '--shards', shards, '--format', 'tsv');
+    const tsv = await query('peptide', '--sequence', 'gawlelEtdsk', '--equate-il', 'true', '--taxon', '1301', '--shards', shards, '--format', 'tsv');
     const rows = body.peptides.flatMap((p) => p.accsTax.map((a) => [p.seq, a.acc, a.taxId, a.reviewed, a.protein ?? '', a.organism ?? ''].join('\t')));
     expect(tsv.stdout.split('\n')).toEqual(['sequence\taccession\ttaxId\treviewed\tprotein\torganism', ...rows, '']);
 

@@ -6,8 +6,8 @@ import { ENDPOINTS, massRangeParams } from '../../../../runtime/core/endpoints.j
 import type { Param } from '../../../../runtime/core/params.js';
 import { flagOptions, paramsText, usage } from '../../../../runtime/entries/cli/usage.js';
 
-/** A parameter's flag, written independently of flagOf: camelCase to dashed lower case. */
-const flag = (name: string) => '--' + [...name].map((c) => (c >= 'A' && c <= 'Z' ? `-${c.toLowerCase()}` : c)).join('');
+/** A parameter's flag, written independently of flagOf: camelCase to dashed lower case, a run of capitals one word. */
+const flag = (name: string) => '--' + [...name].map((c, i) => (c >= 'A' && c <= 'Z' ? `${name[i - 1] >= 'A' && name[i - 1] <= 'Z' ? '' : '-'}${c.toLowerCase()}` : c)).join('');
 
 const p = (name: string, kind: Param['kind'], extra: Partial<Param> = {}): Param => ({ name, kind, required: false, description: '', ...extra });
 

@@ -102,7 +102,7 @@ const QUERY: Record<string, string> = {
   '/search-taxonomy.php': '?mass1=1500&mass2=1510',
   '/api/v1/search': '?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M',
   '/api/v1/peptide': '?equateIL=true&sequence=', // + a peptide of the data, set in beforeAll
-  '/api/v1/taxa': '?name=homo',
+  '/api/v1/taxa': '?name=cellular', // "cellular organisms": on the lineage of any protein but a virus's
   '/db-info.php': '',
   '/api/v1/info': '',
 };

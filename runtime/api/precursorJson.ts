@@ -45,7 +45,11 @@ const proformaOf = (query: PrecursorQuery, c: Candidate) => proforma(c.sequence,
 /** A group's candidates with their ProForma, ordered by sequence, then ProForma. */
 function ordered(query: PrecursorQuery, group: CandidateGroup): { c: Candidate; proforma: string }[] {
   const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return group.candidates.map((c) => ({ c, proforma: proformaOf(query, c) })).sort((a, b) => text(a.c.sequence, b.c.sequence) || text(a.proforma, b.proforma));
+  const order = (a: { c: Candidate; proforma: string }, b: { c: Candidate; proforma: string }) => text(a.c.sequence, b.c.sequence) || text(a.proforma, b.proforma);
+  const items = group.candidates.map((c) => ({ c, proforma: proformaOf(query, c) }));
+  // Candidates of one hypothesis come in stored order (by sequence): most groups need no sort.
+  for (let i = 1; i < items.length; i++) if (order(items[i - 1], items[i]) > 0) return items.sort(order);
+  return items;
 }
 
 /** Lengths of `{"seq":"` and `","accsTax":` in an accsTax entry of entryJson.ts. */
@@ -63,6 +67,12 @@ export function renderPrecursorJson(
   memory: () => string,
   accessions: (shard: Shard) => EntryJson | undefined = () => undefined,
 ): Uint8Array<ArrayBuffer> {
+  // Consecutive candidates mostly share their shard and their mass: their accession JSON and mass text are
+  // looked up and formatted once per run, not per candidate.
+  let lastShard: Shard | undefined;
+  let json: EntryJson | undefined;
+  let lastUnits = NaN;
+  let massText = '';
   return withWriter((w) => {
     w.start(HEADROOM);
     w.write('[');
@@ -71,15 +81,20 @@ export function renderPrecursorJson(
       w.write(formatMassKey(group.key));
       w.write('":[');
       ordered(query, group).forEach(({ c, proforma }, e) => {
-        const mass = c.units / UNITS_PER_DA;
+        if (c.units !== lastUnits) {
+          const mass = c.units / UNITS_PER_DA;
+          massText = `","mass":${Number(mass.toFixed(6))}${query.centre === undefined ? '' : `,"ppm":${ppmOf(query.centre, mass)}`},"accsTax":`;
+          lastUnits = c.units;
+        }
+        if (c.shard !== lastShard) {
+          json = result.filter ? undefined : accessions(c.shard);
+          lastShard = c.shard;
+        }
         w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
         w.write(c.sequence);
         w.write('","proforma":"');
         w.write(proforma);
-        w.write(`","mass":${Number(mass.toFixed(6))}`);
-        if (query.centre !== undefined) w.write(`,"ppm":${ppmOf(query.centre, mass)}`);
-        w.write(',"accsTax":');
-        const json = result.filter ? undefined : accessions(c.shard);
+        w.write(massText);
         if (json) {
           // The array inside the cached `{"seq":"<seq>","accsTax":[..]},` entry of this peptide, copied whole.
           const start = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];

@@ -27,18 +27,19 @@ export interface DatasetOptions {
   sha256?: Sha256;
 }
 
-/** JSON files of the dataset (protein pages) kept decoded, most recently used first out last. */
-const MAX_JSON_FILES = 256;
-
-/** Decoded shards take about this many times their file size in memory (strings and typed columns). */
+/** Decoded shards take about this many times their file size in memory (strings and typed columns)... */
 const DECODED_PER_FILE_BYTE = 2;
+/** ...and decoded JSON (arrays of short strings) about this many. */
+const DECODED_PER_JSON_BYTE = 4;
+
+const parseJson = <T>(bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as T;
 
 export class Dataset {
   readonly index: ShardIndex;
   private cache: ShardCache;
-  private loading = new Map<string, Promise<Shard>>();
-  /** JSON files read (or being read) and decoded, by file name: the taxonomy and protein pages. */
-  private jsonFiles = new Map<string, Promise<unknown>>();
+  /** Files being read and decoded, by name: concurrent requests share one read. */
+  private loading = new Map<string, Promise<object>>();
+  private taxonomyTree: Promise<Taxonomy> | undefined;
   private schedule: <T>(task: () => Promise<T>) => Promise<T>;
   private fetchTimeoutMs: number;
   private sha256: Sha256 | undefined;
@@ -80,64 +81,58 @@ export class Dataset {
 
   /** The decoded shard, from the cache, a load in flight, or the source. */
   shard(entry: ShardEntry): Promise<Shard> {
-    const cached = this.cache.get(entry.file);
+    return this.file(entry, 'shard', decodeShard, DECODED_PER_FILE_BYTE);
+  }
+
+  /** The dataset's taxonomy (read once, kept), or undefined when it was built without one. */
+  taxonomy(): Promise<Taxonomy | undefined> {
+    const entry = this.manifest.taxonomy;
+    if (!entry) return Promise.resolve(undefined);
+    if (!this.taxonomyTree) {
+      this.taxonomyTree = this.load(entry, 'taxonomy', (bytes) => new Taxonomy(parseJson<TaxonomyFile>(bytes)));
+      this.taxonomyTree.catch(() => (this.taxonomyTree = undefined)); // a failed read is tried again next time
+    }
+    return this.taxonomyTree;
+  }
+
+  /** A page of the protein table, checked; cached beside the shards. */
+  proteinPage(entry: ProteinPageEntry): Promise<ProteinPage> {
+    return this.file(entry, 'protein page', (bytes) => {
+      const page = parseJson<ProteinPage>(bytes);
+      const columns = [page.accessions, page.taxIds, page.reviewed, page.proteins, page.organisms];
+      if (columns.some((c) => !Array.isArray(c) || c.length !== entry.accessions)) throw new Error('columns are missing or differ in length');
+      return page;
+    }, DECODED_PER_JSON_BYTE);
+  }
+
+  /** A decoded file: from the cache, a load in flight, or the source (then cached, charged `perByte` × its size). */
+  private file<T extends object>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T, perByte: number): Promise<T> {
+    const cached = this.cache.get<T>(entry.file);
     if (cached) return Promise.resolve(cached);
-    let pending = this.loading.get(entry.file);
+    let pending = this.loading.get(entry.file) as Promise<T> | undefined;
     if (!pending) {
-      pending = this.load(entry).finally(() => this.loading.delete(entry.file));
+      pending = this.load(entry, what, decode)
+        .then((value) => {
+          this.cache.put(entry.file, value, entry.bytes * perByte);
+          return value;
+        })
+        .finally(() => this.loading.delete(entry.file));
       this.loading.set(entry.file, pending);
     }
     return pending;
   }
 
-  private async load(entry: ShardEntry): Promise<Shard> {
+  /** Fetches, checks and decodes one file; a file that does not decode is a DatasetError (502). */
+  private async load<T>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T): Promise<T> {
     const bytes = await this.fetch(entry.file, entry.sha256);
-    let shard: Shard;
     try {
-      shard = decodeShard(bytes);
+      return decode(bytes);
     } catch (e) {
-      throw new DatasetError(`shard ${entry.file} is not readable: ${(e as Error).message}`, 502);
+      throw new DatasetError(`${what} ${entry.file} is not readable: ${(e as Error).message}`, 502);
     }
-    this.cache.put(entry.file, shard, entry.bytes * DECODED_PER_FILE_BYTE);
-    return shard;
   }
 
-  /** The dataset's taxonomy, or undefined when it was built without one. */
-  taxonomy(): Promise<Taxonomy | undefined> {
-    const entry = this.manifest.taxonomy;
-    return entry ? this.jsonFile(entry, 'taxonomy', (file: TaxonomyFile) => new Taxonomy(file)) : Promise.resolve(undefined);
-  }
-
-  /** A page of the protein table, checked. */
-  proteinPage(entry: ProteinPageEntry): Promise<ProteinPage> {
-    return this.jsonFile(entry, 'protein page', (page: ProteinPage) => {
-      const columns = [page.accessions, page.taxIds, page.reviewed, page.proteins, page.organisms];
-      if (columns.some((c) => !Array.isArray(c) || c.length !== entry.accessions)) throw new Error('columns are missing or differ in length');
-      return page;
-    });
-  }
-
-  /** A JSON file of the dataset, fetched, checked and decoded once, kept while among the last MAX_JSON_FILES used. */
-  private jsonFile<R, T>(entry: FileEntry, what: string, decode: (raw: R) => T): Promise<T> {
-    let pending = this.jsonFiles.get(entry.file) as Promise<T> | undefined;
-    if (pending) {
-      this.jsonFiles.delete(entry.file); // most recently used again
-    } else {
-      pending = this.fetch(entry.file, entry.sha256).then((bytes) => {
-        try {
-          return decode(JSON.parse(new TextDecoder().decode(bytes)) as R);
-        } catch (e) {
-          throw new DatasetError(`${what} ${entry.file} is not readable: ${(e as Error).message}`, 502);
-        }
-      });
-      pending.catch(() => this.jsonFiles.delete(entry.file));
-      if (this.jsonFiles.size >= MAX_JSON_FILES) this.jsonFiles.delete(this.jsonFiles.keys().next().value!);
-    }
-    this.jsonFiles.set(entry.file, pending);
-    return pending;
-  }
-
-  /** What the shard cache holds now: shards, bytes charged, budget. */
+  /** What the cache holds now: decoded files (shards, protein pages), bytes charged, budget. */
   get cacheStats(): { shards: number; bytes: number; budget: number } {
     return this.cache.stats;
   }

@@ -1,5 +1,5 @@
-// Decoded shards kept in memory: an LRU bounded by bytes, with values derived from a shard (such as its
-// entries as ready JSON) memoized beside it and charged to the same budget.
+// Decoded files kept in memory — shards, and the protein table's pages — as an LRU bounded by bytes, with values
+// derived from a shard (such as its entries as ready JSON) memoized beside it and charged to the same budget.
 import type { Shard } from '../model/format.js';
 
 /** A value derived from a shard and the memory it holds. */
@@ -9,7 +9,8 @@ export interface Derived<T> {
 }
 
 interface Slot {
-  shard: Shard;
+  /** The decoded file: a Shard, or another decoded file of the dataset. */
+  shard: object;
   /** Bytes charged: the decoded shard's estimate plus its derived values. */
   cost: number;
   /** Times the shard was taken from the cache after it was put there. */
@@ -20,7 +21,7 @@ interface Slot {
 export class ShardCache {
   private slots = new Map<string, Slot>();
   /** The file of each shard object still cached. */
-  private fileOf = new WeakMap<Shard, string>();
+  private fileOf = new WeakMap<object, string>();
   private used = 0;
 
   constructor(private budget: number) {}
@@ -30,17 +31,17 @@ export class ShardCache {
     return { shards: this.slots.size, bytes: this.used, budget: this.budget };
   }
 
-  /** The cached shard of `file`, now the most recently used; undefined when it is not cached. */
-  get(file: string): Shard | undefined {
+  /** The cached decoded file `file` (a Shard unless said otherwise), now the most recently used; undefined when it is not cached. */
+  get<T extends object = Shard>(file: string): T | undefined {
     const slot = this.slots.get(file);
     if (!slot) return undefined;
     slot.hits++;
     this.slots.delete(file);
     this.slots.set(file, slot);
-    return slot.shard;
+    return slot.shard as T;
   }
 
-  put(file: string, shard: Shard, cost: number): void {
+  put(file: string, shard: object, cost: number): void {
     const replaced = this.slots.get(file);
     if (replaced) this.used -= replaced.cost;
     this.slots.delete(file);

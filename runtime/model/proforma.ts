@@ -30,6 +30,7 @@ function byTag<T>(items: readonly { spec: ModSpec; value: T }[]): Map<string, T[
 
 /** ProForma of `sequence` with every slot of each `fixed` spec modified and `variable` specs applied `count` times. */
 export function proforma(sequence: string, fixed: readonly ModSpec[], variable: readonly Applied[]): string {
+  if (fixed.length === 0 && variable.every((v) => v.count === 0)) return sequence; // most candidates of most queries
   // One global tag per modification (the query's items of one name merged, in first-given order) listing every
   // site the query gives it, written when the peptide holds at least one of them.
   const globals = byTag(fixed.map((spec) => ({ spec, value: { locations: globalLocations(spec.site), held: slotsIn(siteSlots(spec.site), sequence) > 0 } })));
@@ -49,7 +50,8 @@ export function proforma(sequence: string, fixed: readonly ModSpec[], variable: 
   const cTerm = atEnd('C');
   if (nTerm) text += `${nTerm}-`;
   const onResidues = localised.filter((v) => v.spec.site.kind === 'residues');
-  for (let i = 0; i < sequence.length; i++) {
+  if (onResidues.length === 0) text += sequence;
+  else for (let i = 0; i < sequence.length; i++) {
     text += sequence[i];
     for (const v of onResidues) if (residueSlot(v.spec.site, sequence, i)) text += `[${proformaTag(v.spec)}]`;
   }

@@ -6,7 +6,7 @@ import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from 
 import { accessionOf, accessionRefsOf, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
-import { proforma } from '../model/proforma.js';
+import { proformaWriter } from '../model/proforma.js';
 import { withWriter } from './asciiWriter.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';
 import { envelopePrefix, formatDuration, HEADROOM } from './envelope.js';
@@ -39,8 +39,13 @@ export function groupEntries(query: PrecursorQuery, group: CandidateGroup, filte
   return ordered(query, group).map(({ c, proforma }) => precursorEntry(query, c, proforma, filter));
 }
 
-/** ProForma of a candidate under the query's modifications. */
-const proformaOf = (query: PrecursorQuery, c: Candidate) => proforma(c.sequence, query.fixed, query.variable.map((spec, i) => ({ spec, count: c.variableCounts[i] })));
+/** ProForma of a candidate under the query's modifications (the writer compiled once per query). */
+const writers = new WeakMap<PrecursorQuery, (sequence: string, counts: readonly number[]) => string>();
+function proformaOf(query: PrecursorQuery, c: Candidate): string {
+  let write = writers.get(query);
+  if (!write) writers.set(query, (write = proformaWriter(query.fixed, query.variable)));
+  return write(c.sequence, c.variableCounts);
+}
 
 /** A group's candidates with their ProForma, ordered by sequence, then ProForma. */
 function ordered(query: PrecursorQuery, group: CandidateGroup): { c: Candidate; proforma: string }[] {

@@ -30,31 +30,53 @@ function byTag<T>(items: readonly { spec: ModSpec; value: T }[]): Map<string, T[
 
 /** ProForma of `sequence` with every slot of each `fixed` spec modified and `variable` specs applied `count` times. */
 export function proforma(sequence: string, fixed: readonly ModSpec[], variable: readonly Applied[]): string {
-  if (fixed.length === 0 && variable.every((v) => v.count === 0)) return sequence; // most candidates of most queries
+  return proformaWriter(
+    fixed,
+    variable.map((v) => v.spec),
+  )(
+    sequence,
+    variable.map((v) => v.count),
+  );
+}
+
+/**
+ * ProForma text for one query's modifications, compiled once: tags, locations and site slots are worked out
+ * here, so each candidate (a sequence and a count per variable spec) costs only its own slot counts.
+ */
+export function proformaWriter(fixed: readonly ModSpec[], variable: readonly ModSpec[]): (sequence: string, counts: readonly number[]) => string {
   // One global tag per modification (the query's items of one name merged, in first-given order) listing every
   // site the query gives it, written when the peptide holds at least one of them.
-  const globals = byTag(fixed.map((spec) => ({ spec, value: { locations: globalLocations(spec.site), held: slotsIn(siteSlots(spec.site), sequence) > 0 } })));
-  let text = '';
-  for (const [tag, items] of globals) if (items.some((i) => i.held)) text += `<[${tag}]@${items.flatMap((i) => i.locations).join(',')}>`;
+  const globals = [...byTag(fixed.map((spec) => ({ spec, value: spec })))].map(([tag, specs]) => ({
+    text: `<[${tag}]@${specs.flatMap((spec) => globalLocations(spec.site)).join(',')}>`,
+    slots: specs.map((spec) => siteSlots(spec.site)),
+  }));
+  const slots = variable.map((spec) => siteSlots(spec.site));
+  const tags = variable.map(proformaTag);
+  return (sequence, counts) => {
+    let text = '';
+    for (const g of globals) if (g.slots.some((set) => slotsIn(set, sequence) > 0)) text += g.text;
+    const applied = counts.flatMap((count, i) => (count > 0 ? [i] : []));
+    if (applied.length === 0) return text + sequence; // most candidates of most queries
 
-  const applied = variable.filter((v) => v.count > 0);
-  const localised = applied.filter((v) => v.count === slotsIn(siteSlots(v.spec.site), sequence));
-  const unlocalised = byTag(applied.filter((v) => !localised.includes(v)).map((v) => ({ spec: v.spec, value: v.count })));
-  for (const [tag, counts] of unlocalised) {
-    const n = counts.reduce((a, b) => a + b, 0);
-    text += n === 1 ? `[${tag}]?` : `[${tag}]^${n}?`;
-  }
+    // A variable modification is localised when its count fills every slot of its site in the peptide.
+    const localised = applied.filter((i) => counts[i] === slotsIn(slots[i], sequence));
+    const unlocalised = new Map<string, number>();
+    for (const i of applied) if (!localised.includes(i)) unlocalised.set(tags[i], (unlocalised.get(tags[i]) ?? 0) + counts[i]);
+    for (const [tag, n] of unlocalised) text += n === 1 ? `[${tag}]?` : `[${tag}]^${n}?`;
 
-  const atEnd = (end: 'N' | 'C') => localised.filter((v) => v.spec.site.kind !== 'residues' && v.spec.site.end === end).map((v) => `[${proformaTag(v.spec)}]`).join('');
-  const nTerm = atEnd('N');
-  const cTerm = atEnd('C');
-  if (nTerm) text += `${nTerm}-`;
-  const onResidues = localised.filter((v) => v.spec.site.kind === 'residues');
-  if (onResidues.length === 0) text += sequence;
-  else for (let i = 0; i < sequence.length; i++) {
-    text += sequence[i];
-    for (const v of onResidues) if (residueSlot(v.spec.site, sequence, i)) text += `[${proformaTag(v.spec)}]`;
-  }
-  if (cTerm) text += `-${cTerm}`;
-  return text;
+    const atEnd = (end: 'N' | 'C') => localised.filter((i) => variable[i].site.kind !== 'residues' && variable[i].site.end === end).map((i) => `[${tags[i]}]`).join('');
+    const nTerm = atEnd('N');
+    const cTerm = atEnd('C');
+    if (nTerm) text += `${nTerm}-`;
+    const onResidues = localised.filter((i) => variable[i].site.kind === 'residues');
+    if (onResidues.length === 0) text += sequence;
+    else {
+      for (let r = 0; r < sequence.length; r++) {
+        text += sequence[r];
+        for (const i of onResidues) if (residueSlot(variable[i].site, sequence, r)) text += `[${tags[i]}]`;
+      }
+    }
+    if (cTerm) text += `-${cTerm}`;
+    return text;
+  };
 }

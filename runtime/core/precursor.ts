@@ -81,12 +81,14 @@ interface Compiled {
   fixed: SlotSet[];
   /** By bit mask of variable specs. */
   subsets: SlotSet[];
+  /** Hall's checks by variable counts (`1,0`), as needsOf makes them. */
+  hall: Map<string, Needs['variable']>;
 }
 
 function compile(query: PrecursorQuery): Compiled {
   const subsets: SlotSet[] = [];
   for (let mask = 1; mask < 1 << query.variable.length; mask++) subsets[mask] = slotSet(query.variable.filter((_, i) => mask & (1 << i)).map((s) => s.site));
-  return { fixed: query.fixed.map((spec) => siteSlots(spec.site)), subsets };
+  return { fixed: query.fixed.map((spec) => siteSlots(spec.site)), subsets, hall: new Map() };
 }
 
 /** What a peptide must offer for one hypothesis: exact fixed slot counts, and Hall's condition as (set, slots) checks. */
@@ -96,19 +98,22 @@ interface Needs {
 }
 
 function needsOf(compiled: Compiled, h: Hypothesis): Needs {
-  return {
-    fixed: compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] })),
-    variable: hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted })),
-  };
+  // Hypotheses share their variable counts (one per fixed count): Hall's checks are worked out once per counts.
+  const key = h.variableCounts.join(',');
+  let variable = compiled.hall.get(key);
+  if (!variable) compiled.hall.set(key, (variable = hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted }))));
+  return { fixed: compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] })), variable };
 }
 
 /** Whether a shard can hold a peptide of the hypothesis, by its entry's residue maxima (true without them). */
 function mayHold(c: Needs, entry: ShardEntry): boolean {
-  const most = (set: SlotSet) => set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
-  for (const f of c.fixed) if (f.count > 0 && most(f.set) < f.count) return false;
-  for (const v of c.variable) if (most(v.set) < v.wanted) return false;
+  for (const f of c.fixed) if (f.count > 0 && mostSlots(f.set, entry) < f.count) return false;
+  for (const v of c.variable) if (mostSlots(v.set, entry) < v.wanted) return false;
   return true;
 }
+
+/** Most slots of `set` one peptide of the shard can offer, by the entry's residue maxima. */
+const mostSlots = (set: SlotSet, entry: ShardEntry) => set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
 
 /**
  * Stored peptides one query may examine over all its hypotheses: past this the query is refused (400) rather

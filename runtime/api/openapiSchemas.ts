@@ -8,6 +8,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const massKey = { type: 'string', pattern: '^\\d+\\.\\d{1,4}$', description: 'Mass key in Da, as Java writes a double: at least one decimal ("1000.0", "1247.6087").' };
 const sequence = { type: 'string', pattern: '^[A-Z]+$', description: 'Peptide sequence, upper case.' };
 const accession = { type: 'string', minLength: 1, description: 'UniProt accession.' };
+const accessionTaxId = { type: 'integer', minimum: -1, description: 'NCBI taxonomy ID; -1 when unknown.' };
 
 /** One mass group: an object with a single property, the mass key, holding the group's peptides. */
 const massGroup = (entry: string) => ({
@@ -60,7 +61,7 @@ export const answerSchemas = () => ({
           type: 'object',
           required: ['acc', 'taxId'],
           additionalProperties: false,
-          properties: { acc: accession, taxId: { type: 'integer', minimum: -1, description: 'NCBI taxonomy ID; -1 when unknown.' } },
+          properties: { acc: accession, taxId: accessionTaxId },
         },
       },
     },
@@ -104,7 +105,7 @@ export const answerSchemas = () => ({
                 additionalProperties: false,
                 properties: {
                   acc: accession,
-                  taxId: { type: 'integer', minimum: -1, description: 'NCBI taxonomy ID; -1 when unknown.' },
+                  taxId: accessionTaxId,
                   reviewed: { type: 'boolean', description: 'UniProtKB/Swiss-Prot (reviewed) entry.' },
                   protein: { type: ['string', 'null'], description: 'Protein name from the FASTA header.' },
                   organism: { type: ['string', 'null'], description: 'Organism name (OS=) from the FASTA header.' },

@@ -22,14 +22,12 @@ const pageOf = (pages: readonly ProteinPageEntry[], acc: string) => partitionPoi
  */
 export async function proteinsOf(dataset: Dataset, known: readonly { acc: string; taxId: number; reviewed: boolean }[]): Promise<Protein[]> {
   const pages = dataset.manifest.proteins?.pages ?? [];
+  const pageIndexes = known.map(({ acc }) => pageOf(pages, acc));
   const loaded = new Map<number, ReturnType<Dataset['proteinPage']>>();
-  for (const { acc } of known) {
-    const p = pageOf(pages, acc);
-    if (p >= 0 && !loaded.has(p)) loaded.set(p, dataset.proteinPage(pages[p]));
-  }
+  for (const p of pageIndexes) if (p >= 0 && !loaded.has(p)) loaded.set(p, dataset.proteinPage(pages[p]));
   const out: Protein[] = [];
-  for (const k of known) {
-    const p = pageOf(pages, k.acc);
+  for (const [n, k] of known.entries()) {
+    const p = pageIndexes[n];
     const page = p >= 0 ? await loaded.get(p)! : undefined;
     const i = page ? partitionPoint(page.accessions.length, (j) => page.accessions[j] >= k.acc) : -1;
     if (page && page.accessions[i] === k.acc) {

@@ -13,9 +13,9 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
 import { call, expectEnvelope, folderHandler, stable } from '../../helpers/api.js';
+import { walkPages, type Mismatch } from '../../helpers/pageWalk.js';
 import { removeTempDirs, sampleSubset, subsetDataset } from '../../helpers/datasets.js';
 import {
-  firstDifference,
   parseRefMods,
   REFERENCE_PROTON,
   referenceKeyText,
@@ -23,7 +23,6 @@ import {
   ReferencePrecursor,
   referenceTextBounds,
   referenceWindow,
-  type RefAnswer,
   type RefPeptide,
 } from '../../helpers/referencePrecursor.js';
 import { derivedMicro, microText, REFERENCE_UNIMOD, unimodDisagreements } from '../../helpers/referenceUnimod.js';
@@ -258,11 +257,6 @@ interface Query {
   defaultFirstPage: boolean;
 }
 
-interface Mismatch {
-  path: string;
-  difference: string;
-}
-
 const modParams = (s: Setting): string =>
   (s.fixed ? `&fixed=${encodeURIComponent(s.fixed)}` : '') +
   (s.variable ? `&variable=${encodeURIComponent(s.variable)}` : '') +
@@ -345,27 +339,14 @@ function makeQueries(reference: ReferencePrecursor, setting: Setting, seed: numb
 async function walk(reference: ReferencePrecursor, query: Query, mismatches: Mismatch[]): Promise<void> {
   const size = query.pageSize ?? 100;
   totals.queries++;
-  for (let page = 1; ; page++) {
-    const path = `${query.path}${page === 1 && query.defaultFirstPage ? '' : `&page=${page}`}${query.pageSize === undefined ? '' : `&pageSize=${query.pageSize}`}`;
-    const expected: RefAnswer = reference.answer(query.lowKey, query.highKey, page, size, query.centre);
-    const got = await call(handler, path);
-    totals.pages++;
-    for (const group of expected.result) {
-      totals.groups++;
-      totals.entries += Object.values(group)[0].length;
-    }
-    if (got.status !== 200) {
-      mismatches.push({ path, difference: `status ${got.status}: ${got.text}` });
-      return;
-    }
-    expectEnvelope(got.body);
-    const body = stable(got.body);
-    if (JSON.stringify(body) !== JSON.stringify(expected)) {
-      mismatches.push({ path, difference: firstDifference(expected, body) ?? 'same values, different JSON text' });
-      return; // later pages of a wrong query add nothing
-    }
-    if ((page - 1) * size >= expected.totalResult) return; // this page was past the end
-  }
+  await walkPages(
+    handler,
+    (page) => `${query.path}${page === 1 && query.defaultFirstPage ? '' : `&page=${page}`}${query.pageSize === undefined ? '' : `&pageSize=${query.pageSize}`}`,
+    (page) => reference.answer(query.lowKey, query.highKey, page, size, query.centre),
+    size,
+    totals,
+    mismatches,
+  );
 }
 
 function report(mismatches: Mismatch[]): string {

@@ -13,12 +13,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
-import { call, expectEnvelope, expectErrorBody, folderHandler, stable } from '../../helpers/api.js';
+import { call, expectErrorBody, folderHandler, stable } from '../../helpers/api.js';
 import { cachedBuild, sampleSubset } from '../../helpers/datasets.js';
+import { walkPages, type Mismatch } from '../../helpers/pageWalk.js';
 import { REPO } from '../../helpers/process.js';
 import { prng } from '../../helpers/prng.js';
 import {
-  firstDifference,
   parseRefMods,
   REFERENCE_PROTON,
   referenceKeyText,
@@ -100,11 +100,6 @@ interface Query {
   filter: RefFilter;
   /** The rank the taxon set was drawn for ('unfiltered', 'reviewed only', 'multi' otherwise). */
   kind: string;
-}
-
-interface Mismatch {
-  path: string;
-  difference: string;
 }
 
 function makeQueries(reference: ReferencePrecursor, mods: string, seed: number, count: number): Query[] {
@@ -216,27 +211,14 @@ async function walk(reference: ReferencePrecursor, query: Query, mismatches: Mis
   rank.queries++;
   if (total > 0) rank.nonEmpty++;
   perRank.set(query.kind, rank);
-  for (let page = 1; ; page++) {
-    const path = `${query.path}${page === 1 && query.defaultFirstPage ? '' : `&page=${page}`}${sizeText}`;
-    const expected = filteredAnswer(taxonomy, all, query.filter, page, size);
-    const got = await call(handler, path);
-    totals.pages++;
-    for (const group of expected.result) {
-      totals.groups++;
-      totals.entries += Object.values(group)[0].length;
-    }
-    if (got.status !== 200) {
-      mismatches.push({ path, difference: `status ${got.status}: ${got.text}` });
-      return;
-    }
-    expectEnvelope(got.body);
-    const body = stable(got.body);
-    if (JSON.stringify(body) !== JSON.stringify(expected)) {
-      mismatches.push({ path, difference: firstDifference(expected, body) ?? 'same values, different JSON text' });
-      return;
-    }
-    if ((page - 1) * size >= expected.totalResult) return;
-  }
+  await walkPages(
+    handler,
+    (page) => `${query.path}${page === 1 && query.defaultFirstPage ? '' : `&page=${page}`}${sizeText}`,
+    (page) => filteredAnswer(taxonomy, all, query.filter, page, size),
+    size,
+    totals,
+    mismatches,
+  );
 }
 
 function report(mismatches: Mismatch[]): string {

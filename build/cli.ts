@@ -4,12 +4,12 @@ import { parseArgs } from 'node:util';
 import { integerFlag, runCommand } from './command.js';
 import { DEFAULT_DIGEST } from './digest.js';
 import { BuildError } from './fasta.js';
-import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
+import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from './pipeline.js';
 
 const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...] --out <dir>
   [--enzyme trypsin|trypsin/p|lys-c|chymotrypsin] [--missed-cleavages ${DEFAULT_DIGEST.missedCleavages}]
   [--min-length ${DEFAULT_DIGEST.minLength}] [--max-length ${DEFAULT_DIGEST.maxLength}] [--taxonomy <tsv>] [--taxdump <dir>]
-  [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--threads N] [--release name=value ...]
+  [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--compression br|gzip] [--threads N] [--release name=value ...]
   --taxonomy <tsv>  accession<TAB>taxId lines, for headers without OX=
   --taxdump <dir>   NCBI Taxonomy's nodes.dmp and names.dmp (taxdump.tar.gz, unpacked): the dataset holds the
                     lineages of its organisms, with peptide counts per taxon (see shards/FORMAT.md)`;
@@ -38,6 +38,7 @@ await runCommand('build:shards', async () => {
       taxonomy: { type: 'string' },
       taxdump: { type: 'string' },
       'shard-bytes': { type: 'string' },
+      compression: { type: 'string' },
       threads: { type: 'string' },
       release: { type: 'string', multiple: true },
       help: { type: 'boolean' },
@@ -58,6 +59,7 @@ await runCommand('build:shards', async () => {
     taxonomy: values.taxonomy,
     taxdump: values.taxdump,
     shardBytes: integerFlag('shard-bytes', values['shard-bytes'], DEFAULT_SHARD_BYTES),
+    compression: values.compression as BuildOptions['compression'],
     threads: integerFlag('threads', values.threads, Math.min(2, availableParallelism())),
     log: (line) => process.stderr.write(line + '\n'),
     release: values.release ? releaseFields(values.release) : undefined,

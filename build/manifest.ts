@@ -1,6 +1,6 @@
 // Build phase 4, the manifest: the dataset version (a hash of everything that decides the data), the totals,
-// the shard index (index page files written beside the shards when there are many), the protein table pages
-// and, with a taxdump, the taxonomy file.
+// the shard index (index page files written beside the shards when there are many), the accession table, the
+// protein table pages and, with a taxdump, the taxonomy file.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { FORMAT_NAME, FORMAT_VERSION, type Manifest } from '../runtime/model/format.js';
@@ -9,17 +9,11 @@ import type { Digested } from './digestPhase.js';
 import { writeShardIndex } from './indexPages.js';
 import { describeSource } from './inputs.js';
 import type { Merged } from './mergePhase.js';
-import { digestOptionsOf, type BuildOptions } from './options.js';
-import { writeProteinPages } from './proteinTable.js';
+import { DEFAULT_COMPRESSION, digestOptionsOf, type BuildOptions } from './options.js';
+import { writeAccessionTable, writeProteinPages } from './proteinTable.js';
 import { TAXDUMP_FILES, type Taxonomy } from './taxdump.js';
 import { writeTaxonomyFile } from './taxonomyFile.js';
 
-/**
- * What this builder writes beyond the first shards of format version 1 (the `reviewed` column, the protein
- * table): part of the version hash, so a dataset built with them never shares a version with an older build of
- * the same inputs.
- */
-const PARTS = ['reviewed', 'proteins'];
 
 /** The taxonomy of a build with --taxdump: the pruned tree, its peptide counts, accessions without a lineage. */
 export interface BuiltTaxonomy {
@@ -32,13 +26,15 @@ export interface BuiltTaxonomy {
 export async function assembleManifest(options: BuildOptions, digested: Digested, ranked: RankedAccessions, merged: Merged, dir: string, built?: BuiltTaxonomy): Promise<Manifest> {
   const { sources, skipped } = digested;
   const parameters = { ...digestOptionsOf(options), shardBytes: options.shardBytes };
+  const compression = options.compression ?? DEFAULT_COMPRESSION;
   const taxonomySource = options.taxonomy ? await describeSource(options.taxonomy) : undefined;
   const taxdump = options.taxdump ? await Promise.all(TAXDUMP_FILES.map((file) => describeSource(join(options.taxdump!, file)))) : undefined;
   return {
     format: FORMAT_NAME,
     formatVersion: FORMAT_VERSION,
+    compression,
     datasetVersion: createHash('sha256')
-      .update(JSON.stringify({ formatVersion: FORMAT_VERSION, parameters, sources, taxonomySource, release: options.release, parts: PARTS, taxdump }))
+      .update(JSON.stringify({ formatVersion: FORMAT_VERSION, compression, parameters, sources, taxonomySource, release: options.release, taxdump }))
       .digest('hex')
       .slice(0, 16),
     parameters,
@@ -57,8 +53,9 @@ export async function assembleManifest(options: BuildOptions, digested: Digested
       duplicateAccessions: ranked.duplicates.length,
       skippedRecords: skipped,
     },
-    ...writeShardIndex(dir, merged.shards),
-    proteins: { pages: writeProteinPages(dir, ranked) },
-    ...(built ? { taxonomy: writeTaxonomyFile(dir, built.taxonomy, built.peptides) } : {}),
+    ...writeShardIndex(dir, merged.shards, compression),
+    accessions: writeAccessionTable(dir, ranked, compression),
+    proteins: { pages: writeProteinPages(dir, ranked, compression) },
+    ...(built ? { taxonomy: writeTaxonomyFile(dir, built.taxonomy, built.peptides, compression) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // What a build takes (BuildOptions), its defaults, and the check that rejects bad values before any work.
 import { ENZYMES, type DigestOptions } from './digest.js';
 import { BuildError } from './fasta.js';
+import { COMPRESSIONS, type Compression } from '../runtime/model/format.js';
 
 export interface BuildOptions extends DigestOptions {
   /** fast-glob patterns of FASTA files (plain or gzip). */
@@ -10,8 +11,10 @@ export interface BuildOptions extends DigestOptions {
   taxonomy?: string;
   /** Folder of NCBI's taxdump (nodes.dmp, names.dmp): the dataset then holds the taxonomy of its organisms. */
   taxdump?: string;
-  /** Target shard size in bytes; a shard closes at the first mass-group boundary past it. */
+  /** Target shard size in bytes before compression; a shard closes at the first mass-group boundary past it. */
   shardBytes: number;
+  /** How the files are stored (default brotli). */
+  compression?: Compression;
   /** Worker threads; 0 digests in process. */
   threads: number;
   /** Progress and summary lines (stderr in the CLI). */
@@ -20,7 +23,16 @@ export interface BuildOptions extends DigestOptions {
   release?: Record<string, string>;
 }
 
-export const DEFAULT_SHARD_BYTES = 256 * 1024;
+/**
+ * 32 KB before compression (≈ 15 KB stored): a cold query reads and decompresses little, and compression loses
+ * only ~0.15 bytes per peptide against 64 KB units (test/bench/FORMAT-V2-STUDY.md).
+ */
+export const DEFAULT_SHARD_BYTES = 32 * 1024;
+/**
+ * gzip: every standard library (Python's too) and every browser's DecompressionStream reads it; brotli saves
+ * about 4 % more (test/bench/FORMAT-V2-STUDY.md) but needs a module in Python and a decoder in browsers.
+ */
+export const DEFAULT_COMPRESSION: Compression = 'gzip';
 
 /** Throws a BuildError naming the first option out of range. */
 export function checkOptions(options: BuildOptions): void {
@@ -33,6 +45,7 @@ export function checkOptions(options: BuildOptions): void {
   whole('--max-length', options.maxLength, options.minLength, 1000);
   whole('--shard-bytes', options.shardBytes, 1, 1 << 30);
   whole('--threads', options.threads, 0, 64);
+  if (options.compression !== undefined && !COMPRESSIONS.includes(options.compression)) throw new BuildError(`--compression must be one of ${COMPRESSIONS.join(', ')}, got "${options.compression}"`);
   if (options.inputs.length === 0) throw new BuildError('no --input given');
 }
 

@@ -10,7 +10,7 @@ import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
 import { assembleManifest } from './manifest.js';
 import { mergeIntoShards } from './mergePhase.js';
-import { checkOptions, digestOptionsOf, type BuildOptions } from './options.js';
+import { checkOptions, DEFAULT_COMPRESSION, digestOptionsOf, type BuildOptions } from './options.js';
 import { createRunners } from './pool.js';
 import { BuildProgress } from './progress.js';
 import { openStaging, publish } from './publish.js';
@@ -40,7 +40,7 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
-    const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, progress, counts);
+    const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, options.compression ?? DEFAULT_COMPRESSION, progress, counts);
     const built = lineages && counts ? { taxonomy: lineages.taxonomy, peptides: counts.counts(), withoutLineage: lineages.withoutLineage } : undefined;
     const manifest = await assembleManifest(options, digested, ranked, merged, tmp, built);
     publish(tmp, options.out, manifest);

@@ -1,13 +1,19 @@
-// The protein table: every accession's taxId, reviewed flag, protein and organism names, written as JSON pages
-// of PROTEIN_PAGE_ACCESSIONS consecutive accessions (ascending), named by content, listed in the manifest.
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinPageFileName, type ProteinPage, type ProteinPageEntry } from '../runtime/model/format.js';
+// The dataset-wide accession tables: the accession table (every accession, its taxId and reviewed flag; shards
+// refer to its ranks) and the protein table (the same with protein and organism names, as compressed JSON pages
+// of PROTEIN_PAGE_ACCESSIONS consecutive accessions), named by content, listed in the manifest.
+import { accessionTableFileName, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinPageFileName, type Compression, type FileEntry, type ProteinPage, type ProteinPageEntry } from '../runtime/model/format.js';
+import { encodeAccessionTable } from '../runtime/model/shardEncoder.js';
 import type { RankedAccessions } from './accessions.js';
+import { writeDatasetFile } from './datasetFile.js';
+
+/** Writes the accession table of `ranked` into `dir`; returns the manifest's `accessions` entry. */
+export function writeAccessionTable(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed'>, compression: Compression): FileEntry & { count: number } {
+  const bytes = encodeAccessionTable({ accessions: ranked.sorted, taxIds: ranked.taxIds, reviewed: ranked.reviewed });
+  return { ...writeDatasetFile(dir, bytes, accessionTableFileName, compression), count: ranked.sorted.length };
+}
 
 /** Writes the protein pages of `ranked` into `dir`; returns their manifest entries, in accession order. */
-export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed' | 'proteins' | 'organisms'>, pageAccessions = PROTEIN_PAGE_ACCESSIONS): ProteinPageEntry[] {
+export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed' | 'proteins' | 'organisms'>, compression: Compression, pageAccessions = PROTEIN_PAGE_ACCESSIONS): ProteinPageEntry[] {
   const pages: ProteinPageEntry[] = [];
   for (let first = 0; first < ranked.sorted.length; first += pageAccessions) {
     const end = Math.min(first + pageAccessions, ranked.sorted.length);
@@ -19,11 +25,7 @@ export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 's
       proteins: ranked.proteins.slice(first, end),
       organisms: ranked.organisms.slice(first, end),
     };
-    const bytes = Buffer.from(JSON.stringify(page) + '\n');
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const file = proteinPageFileName(sha256);
-    writeFileSync(join(dir, file), bytes);
-    pages.push({ file, sha256, bytes: bytes.length, firstAccession: page.accessions[0], lastAccession: page.accessions[page.accessions.length - 1], accessions: page.accessions.length });
+    pages.push({ ...writeDatasetFile(dir, page, proteinPageFileName, compression), firstAccession: page.accessions[0], lastAccession: page.accessions[page.accessions.length - 1], accessions: page.accessions.length });
   }
   return pages;
 }

@@ -1,4 +1,4 @@
-// Atomic publication of a dataset folder: its files (shards, index pages, protein pages, taxonomy) move in under
+// Atomic publication of a dataset folder: its files (shards, index pages, accession and protein tables, taxonomy) move in under
 // new (content-hashed) names, the manifest replaces the old one in a single rename, and only then are files that
 // no manifest needs removed.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,18 +9,19 @@ import { allShards } from './indexPages.js';
 /** Prefix of the build's temporary folder inside the output folder (same file system, so renames are atomic). */
 const TEMP_PREFIX = '.build-';
 
-/** Every file of a dataset other than manifest.json: index pages, shards, protein pages and the taxonomy file. */
+/** Every file of a dataset other than manifest.json: index pages, shards, accession and protein tables, taxonomy. */
 export function datasetFiles(manifest: Manifest, dir: string): string[] {
   return [
     ...(manifest.shardIndex?.pages.map((p) => p.file) ?? []),
     ...allShards(manifest, dir).map((s) => s.file),
+    manifest.accessions.file,
     ...(manifest.proteins?.pages.map((p) => p.file) ?? []),
     ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
   ];
 }
 
-/** Names of the kinds of file a build writes: those no kept manifest lists are removed after publishing. */
-const DATASET_FILE = /\.msgpack$|^(index|proteins|taxonomy)-.*\.json$/;
+/** Names of the kinds of file a build writes (format 1's too): those no kept manifest lists are removed after publishing. */
+const DATASET_FILE = /^[0-9a-f]+\.msgpack(\.gz|\.br)?$|^(index|proteins|taxonomy|accessions)-[0-9a-f]+\.(json|msgpack)(\.gz|\.br)?$/;
 
 /** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
 function publishedFiles(out: string): string[] {

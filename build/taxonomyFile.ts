@@ -1,13 +1,11 @@
 // The dataset's taxonomy file: the pruned NCBI tree with each node's peptide count, as JSON columns by ascending
 // taxId (TaxonomyFile), named by content and pointed at by the manifest's `taxonomy`.
-import { createHash } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { FORMAT_VERSION, taxonomyFileName, type FileEntry, type TaxonomyFile } from '../runtime/model/format.js';
+import { FORMAT_VERSION, taxonomyFileName, type Compression, type FileEntry, type TaxonomyFile } from '../runtime/model/format.js';
+import { writeDatasetFile } from './datasetFile.js';
 import type { Taxonomy } from './taxdump.js';
 
 /** Writes the taxonomy file into `dir`; returns the manifest's `taxonomy` entry. */
-export function writeTaxonomyFile(dir: string, taxonomy: Taxonomy, peptides: readonly number[]): FileEntry & { nodes: number } {
+export function writeTaxonomyFile(dir: string, taxonomy: Taxonomy, peptides: readonly number[], compression: Compression): FileEntry & { nodes: number } {
   const content: TaxonomyFile = {
     formatVersion: FORMAT_VERSION,
     taxIds: Array.from(taxonomy.taxIds),
@@ -16,9 +14,5 @@ export function writeTaxonomyFile(dir: string, taxonomy: Taxonomy, peptides: rea
     names: taxonomy.names,
     peptides: [...peptides],
   };
-  const bytes = Buffer.from(JSON.stringify(content) + '\n');
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
-  const file = taxonomyFileName(sha256);
-  writeFileSync(join(dir, file), bytes);
-  return { file, sha256, bytes: bytes.length, nodes: taxonomy.taxIds.length };
+  return { ...writeDatasetFile(dir, content, taxonomyFileName, compression), nodes: taxonomy.taxIds.length };
 }

@@ -62,11 +62,12 @@ export function writeAccessions(w: AsciiWriter, shard: Shard, shape: EntryShape,
   w.write(']');
 }
 
-const plainShards = new WeakMap<Shard, boolean>();
+/** Whether each accession table (identified by its accessionEnds) needs no JSON escapes. */
+const plainTables = new WeakMap<Uint32Array, boolean>();
 
 function isPlain(shard: Shard): boolean {
-  let plain = plainShards.get(shard);
-  if (plain === undefined) plainShards.set(shard, (plain = PLAIN_ACCESSIONS.test(shard.accessions)));
+  let plain = plainTables.get(shard.accessionEnds);
+  if (plain === undefined) plainTables.set(shard.accessionEnds, (plain = PLAIN_ACCESSIONS.test(shard.accessions)));
   return plain;
 }
 

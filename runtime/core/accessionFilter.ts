@@ -1,7 +1,7 @@
 // Which accessions a query keeps: those whose organism is one of a set of taxa or below one (in the dataset's
 // taxonomy), and/or whose reviewed flag is a given one. Resolved once per query against the dataset, applied as
-// a per-shard mask over the shard's accession table, memoized with the cached shard.
-import type { Shard } from '../model/format.js';
+// a mask over the dataset's accession table (which every shard's ranks point into), memoized per filter.
+import type { AccessionTable, Shard } from '../model/format.js';
 import type { Taxonomy } from '../model/taxonomy.js';
 import type { Dataset } from './dataset.js';
 import { QueryError, type Param, type ParamValues } from './params.js';
@@ -29,10 +29,15 @@ export const filterOf = (values: ParamValues): FilterSpec => ({
   ...(values.reviewed === undefined ? {} : { reviewed: values.reviewed === 'true' }),
 });
 
-/** A filter resolved against a dataset: a mask per shard, 1 for each accession kept. */
+/** A filter resolved against a dataset: a mask over the accession table of a shard, 1 for each accession kept. */
 export interface AccessionFilter {
   mask(shard: Shard): Uint8Array;
 }
+
+/** Masks of the filters used most recently, per accession table (its accessionEnds identify it): at most this many. */
+const MASKS_KEPT = 16;
+const tableMasks = new WeakMap<Uint32Array, Map<string, Uint8Array>>();
+const tableNodes = new WeakMap<Uint32Array, Int32Array>();
 
 /** The filter of `spec` on `dataset`, undefined when it keeps everything; QueryError (400) when it cannot apply. */
 export async function resolveFilter(dataset: Dataset, spec: FilterSpec): Promise<AccessionFilter | undefined> {
@@ -52,34 +57,38 @@ export async function resolveFilter(dataset: Dataset, spec: FilterSpec): Promise
     });
   }
   const key = `filter:${[...spec.taxa].sort((a, b) => a - b).join(',')}|${spec.reviewed ?? ''}`;
-  const build = (shard: Shard) => {
-    const mask = new Uint8Array(shard.taxIds.length);
-    const lineageNodes = taxonomy && taxonNodes(dataset, taxonomy, shard);
+  const build = (table: AccessionTable) => {
+    const mask = new Uint8Array(table.taxIds.length);
+    const lineageNodes = taxonomy && taxonNodes(taxonomy, table);
     for (let a = 0; a < mask.length; a++) {
       const node = lineageNodes ? lineageNodes[a] : 0;
       const inTaxa = !taxonomy || (node >= 0 && nodes.some((t) => taxonomy.within(node, t)));
-      mask[a] = inTaxa && (spec.reviewed === undefined || (shard.reviewed?.[a] === 1) === spec.reviewed) ? 1 : 0;
+      mask[a] = inTaxa && (spec.reviewed === undefined || (table.reviewed[a] === 1) === spec.reviewed) ? 1 : 0;
     }
-    return { value: mask, bytes: mask.byteLength };
+    return mask;
   };
-  // Memoized for this query too: a shard the cache does not keep masks for is still masked once per query.
-  const masks = new WeakMap<Shard, Uint8Array>();
+  let last: { table: Uint32Array; mask: Uint8Array } | undefined; // this query's: every shard shares the table
   return {
     mask(shard) {
-      let mask = masks.get(shard);
-      if (!mask) masks.set(shard, (mask = dataset.derived(shard, key, build) ?? build(shard).value));
+      if (last?.table === shard.accessionEnds) return last.mask;
+      let masks = tableMasks.get(shard.accessionEnds);
+      if (!masks) tableMasks.set(shard.accessionEnds, (masks = new Map()));
+      let mask = masks.get(key);
+      if (mask) masks.delete(key); // re-inserted below as the most recent
+      else mask = build(shard);
+      masks.set(key, mask);
+      if (masks.size > MASKS_KEPT) masks.delete(masks.keys().next().value!);
+      last = { table: shard.accessionEnds, mask };
       return mask;
     },
   };
 }
 
-/** Taxonomy node of each accession of the shard (-1: no lineage), memoized with the shard. */
-function taxonNodes(dataset: Dataset, taxonomy: Taxonomy, shard: Shard): Int32Array {
-  const build = (s: Shard) => {
-    const nodes = Int32Array.from(s.taxIds, (taxId) => taxonomy.nodeOf(taxId));
-    return { value: nodes, bytes: nodes.byteLength };
-  };
-  return dataset.derived(shard, 'taxonNodes', build) ?? build(shard).value;
+/** Taxonomy node of each accession of the table (-1: no lineage), built once per table. */
+function taxonNodes(taxonomy: Taxonomy, table: AccessionTable): Int32Array {
+  let nodes = tableNodes.get(table.accessionEnds);
+  if (!nodes) tableNodes.set(table.accessionEnds, (nodes = Int32Array.from(table.taxIds, (taxId) => taxonomy.nodeOf(taxId))));
+  return nodes;
 }
 
 /** Whether peptide p of the shard keeps at least one accession. */

@@ -1,10 +1,12 @@
-// One dataset opened from a ShardSource: its manifest, its shard index, and its shards — fetched on demand,
-// verified, decoded, shared by concurrent requests and kept in a ShardCache bounded by bytes.
+// One dataset opened from a ShardSource: its manifest, its shard index, its accession table and its shards —
+// fetched on demand, verified, decompressed, decoded, shared by concurrent requests and kept in a ShardCache
+// bounded by bytes.
 import pLimit from 'p-limit';
-import type { FileEntry, IndexPage, IndexPageEntry, Manifest, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
+import type { AccessionTable, FileEntry, IndexPage, IndexPageEntry, Manifest, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
 import { tilingViolation } from '../model/format.js';
-import { decodeShard } from '../model/shardCodec.js';
+import { decodeAccessionTable, decodeShard } from '../model/shardCodec.js';
 import { Taxonomy } from '../model/taxonomy.js';
+import { streamDecompress, type Decompress } from './decompress.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
 import { readManifest } from './manifest.js';
 import { ShardCache, type Derived } from './shardCache.js';
@@ -25,11 +27,14 @@ export interface DatasetOptions {
   fetchTimeoutMs?: number;
   /** The sha256 that checks every file (default Web Crypto; a platform may give a faster one). */
   sha256?: Sha256;
+  /** Decompresses every file but the manifest (default DecompressionStream; a platform may give a faster one). */
+  decompress?: Decompress;
 }
 
-/** Decoded shards take about this many times their file size in memory (strings and typed columns)... */
-const DECODED_PER_FILE_BYTE = 2;
-/** ...and decoded JSON (arrays of short strings) about this many. */
+/** Memory of a decoded shard: its typed columns and its sequences (one byte per residue), plus the objects. */
+const shardBytes = (s: Shard) =>
+  s.massKeys.byteLength + s.groupEnds.byteLength + s.sequenceEnds.byteLength + s.accessionRefEnds.byteLength + s.accessionRefs.byteLength + s.sequences.length + 400;
+/** Decoded JSON (arrays of short strings) takes about this many times its text in memory. */
 const DECODED_PER_JSON_BYTE = 4;
 
 const parseJson = <T>(bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as T;
@@ -40,9 +45,11 @@ export class Dataset {
   /** Files being read and decoded, by name: concurrent requests share one read. */
   private loading = new Map<string, Promise<object>>();
   private taxonomyTree: Promise<Taxonomy> | undefined;
+  private table: Promise<AccessionTable> | undefined;
   private schedule: <T>(task: () => Promise<T>) => Promise<T>;
   private fetchTimeoutMs: number;
   private sha256: Sha256 | undefined;
+  private decompress: Decompress;
 
   private constructor(
     readonly manifest: Manifest,
@@ -54,6 +61,7 @@ export class Dataset {
     this.schedule = (task) => limit(task);
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
     this.sha256 = options.sha256;
+    this.decompress = options.decompress ?? streamDecompress;
     this.index = new ShardIndex(manifest, (page) => this.loadIndexPage(page));
   }
 
@@ -66,12 +74,13 @@ export class Dataset {
     return fetchChecked(this.source, file, sha256, this.fetchTimeoutMs, this.schedule, this.sha256);
   }
 
-  private async loadIndexPage(entry: IndexPageEntry): Promise<ShardEntry[]> {
-    const bytes = await this.fetch(entry.file, entry.sha256);
-    const page = JSON.parse(new TextDecoder().decode(bytes)) as IndexPage;
-    const problem = !Array.isArray(page?.shards) || page.shards.length !== entry.shards ? 'wrong shard count' : tilingViolation(page.shards);
-    if (problem) throw new DatasetError(`index page ${entry.file} is not readable: ${problem}`, 502);
-    return page.shards;
+  private loadIndexPage(entry: IndexPageEntry): Promise<ShardEntry[]> {
+    return this.load(entry, 'index page', (bytes) => {
+      const page = parseJson<IndexPage>(bytes);
+      const problem = !Array.isArray(page?.shards) || page.shards.length !== entry.shards ? 'wrong shard count' : tilingViolation(page.shards);
+      if (problem) throw new Error(problem);
+      return page.shards;
+    });
   }
 
   /** The decoded shard when it is in the cache (now the most recently used), else undefined. */
@@ -81,7 +90,18 @@ export class Dataset {
 
   /** The decoded shard, from the cache, a load in flight, or the source. */
   shard(entry: ShardEntry): Promise<Shard> {
-    return this.file(entry, 'shard', decodeShard, DECODED_PER_FILE_BYTE);
+    const cached = this.cache.get<Shard>(entry.file);
+    if (cached) return Promise.resolve(cached);
+    return this.accessionTable().then((table) => this.file(entry, 'shard', (bytes) => decodeShard(bytes, table), shardBytes));
+  }
+
+  /** The accession table every shard's ranks point into (read once, kept). */
+  accessionTable(): Promise<AccessionTable> {
+    if (!this.table) {
+      this.table = this.load(this.manifest.accessions, 'accession table', decodeAccessionTable);
+      this.table.catch(() => (this.table = undefined)); // a failed read is tried again next time
+    }
+    return this.table;
   }
 
   /** The dataset's taxonomy (read once, kept), or undefined when it was built without one. */
@@ -102,18 +122,22 @@ export class Dataset {
       const columns = [page.accessions, page.taxIds, page.reviewed, page.proteins, page.organisms];
       if (columns.some((c) => !Array.isArray(c) || c.length !== entry.accessions)) throw new Error('columns are missing or differ in length');
       return page;
-    }, DECODED_PER_JSON_BYTE);
+    }, (_, text) => text * DECODED_PER_JSON_BYTE);
   }
 
-  /** A decoded file: from the cache, a load in flight, or the source (then cached, charged `perByte` × its size). */
-  private file<T extends object>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T, perByte: number): Promise<T> {
+  /** A decoded file: from the cache, a load in flight, or the source (then cached, charged `cost(value, its decompressed size)`). */
+  private file<T extends object>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T, cost: (value: T, decompressed: number) => number): Promise<T> {
     const cached = this.cache.get<T>(entry.file);
     if (cached) return Promise.resolve(cached);
     let pending = this.loading.get(entry.file) as Promise<T> | undefined;
     if (!pending) {
-      pending = this.load(entry, what, decode)
+      let decompressed = 0;
+      pending = this.load(entry, what, (bytes) => {
+        decompressed = bytes.length;
+        return decode(bytes);
+      })
         .then((value) => {
-          this.cache.put(entry.file, value, entry.bytes * perByte);
+          this.cache.put(entry.file, value, cost(value, decompressed));
           return value;
         })
         .finally(() => this.loading.delete(entry.file));
@@ -122,11 +146,11 @@ export class Dataset {
     return pending;
   }
 
-  /** Fetches, checks and decodes one file; a file that does not decode is a DatasetError (502). */
+  /** Fetches, checks, decompresses and decodes one file; a file that does not decode is a DatasetError (502). */
   private async load<T>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T): Promise<T> {
     const bytes = await this.fetch(entry.file, entry.sha256);
     try {
-      return decode(bytes);
+      return decode(await this.decompress(bytes, this.manifest.compression));
     } catch (e) {
       throw new DatasetError(`${what} ${entry.file} is not readable: ${(e as Error).message}`, 502);
     }

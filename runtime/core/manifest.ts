@@ -1,6 +1,6 @@
 // A dataset's manifest, read once and checked before any query uses it: its format and version, and a shard
 // list (or index root) that tiles the mass line.
-import { FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE, tilingViolation, type Manifest } from '../model/format.js';
+import { COMPRESSIONS, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE, tilingViolation, type Manifest } from '../model/format.js';
 import { DatasetError, getWithin } from './fetchFile.js';
 import { SourceError, type ShardSource } from './source.js';
 
@@ -15,11 +15,17 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
   }
   const list = manifest?.shards ?? manifest?.shardIndex?.pages;
   const problem =
-    manifest?.format !== FORMAT_NAME || manifest.formatVersion !== FORMAT_VERSION
-      ? `manifest is not ${FORMAT_NAME} format ${FORMAT_VERSION}`
-      : !Array.isArray(list)
-        ? 'manifest lists no shards'
-        : tilingViolation(list);
+    manifest?.format !== FORMAT_NAME
+      ? `manifest is not a ${FORMAT_NAME} dataset`
+      : manifest.formatVersion !== FORMAT_VERSION
+        ? `the dataset is format version ${String(manifest.formatVersion)}; this server reads version ${FORMAT_VERSION} only (rebuild it with npm run build:shards)`
+        : !COMPRESSIONS.includes(manifest.compression)
+          ? `manifest names an unknown compression "${String(manifest.compression)}"`
+          : !manifest.accessions?.file
+            ? 'manifest lists no accession table'
+            : !Array.isArray(list)
+              ? 'manifest lists no shards'
+              : tilingViolation(list);
   if (problem) throw new DatasetError(`dataset unavailable: ${problem}`, 503);
   return manifest;
 }

@@ -1,18 +1,30 @@
 // The dataset format, defined once for build and runtime (spec: shards/FORMAT.md): file names, manifest and
-// shard types, and the tiling invariant of the shard index. Encoding and decoding: shardCodec.ts.
+// shard types, and the tiling invariant of the shard index. Encoding and decoding: shardCodec.ts,
+// shardEncoder.ts, accessionTable.ts.
 
 export const FORMAT_NAME = 'digested-peptides';
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2;
+
+/**
+ * How every file but the manifest is stored: a gzip stream (the build's default: every standard library and
+ * browser `DecompressionStream` reads it) or a brotli stream (~4 % smaller; Node and Python's `brotli` read it).
+ */
+export type Compression = 'br' | 'gzip';
+export const COMPRESSIONS: readonly Compression[] = ['br', 'gzip'];
+const SUFFIX: Record<Compression, string> = { br: '.br', gzip: '.gz' };
 
 /** The dataset's root file: read first, replaced last. */
 export const MANIFEST_FILE = 'manifest.json';
 
 /** Hex digits of a file's sha256 in its name: files are named by their content. */
 export const NAME_HASH_DIGITS = 20;
-export const shardFileName = (sha256: string) => `${sha256.slice(0, NAME_HASH_DIGITS)}.msgpack`;
-export const indexPageFileName = (sha256: string) => `index-${sha256.slice(0, NAME_HASH_DIGITS)}.json`;
-export const taxonomyFileName = (sha256: string) => `taxonomy-${sha256.slice(0, NAME_HASH_DIGITS)}.json`;
-export const proteinPageFileName = (sha256: string) => `proteins-${sha256.slice(0, NAME_HASH_DIGITS)}.json`;
+const named = (prefix: string, type: string) => (sha256: string, compression: Compression) =>
+  `${prefix}${sha256.slice(0, NAME_HASH_DIGITS)}.${type}${SUFFIX[compression]}`;
+export const shardFileName = named('', 'msgpack');
+export const indexPageFileName = named('index-', 'json');
+export const taxonomyFileName = named('taxonomy-', 'json');
+export const proteinPageFileName = named('proteins-', 'json');
+export const accessionTableFileName = named('accessions-', 'msgpack');
 
 /** Largest taxId the format holds (an int32 column). */
 export const MAX_TAX_ID = 0x7fffffff;
@@ -88,7 +100,7 @@ export interface IndexPage {
 }
 
 /** Up to this many shards the manifest lists them itself; beyond, it lists index pages of this many shards. */
-export const FLAT_INDEX_LIMIT = 2048;
+export const FLAT_INDEX_LIMIT = 128;
 export const INDEX_PAGE_SHARDS = 256;
 
 export interface SourceEntry {
@@ -125,6 +137,8 @@ export interface Totals {
 export interface Manifest {
   format: string;
   formatVersion: number;
+  /** How every file the manifest lists is stored (the hashes are of the stored bytes). */
+  compression: Compression;
   /** Hash of format version, parameters and sources: changes exactly when the data can change. */
   datasetVersion: string;
   parameters: BuildParameters;
@@ -137,6 +151,8 @@ export interface Manifest {
   shardIndex?: { pages: IndexPageEntry[] };
   /** The NCBI taxonomy of the dataset's organisms, when it was built with one (--taxdump). */
   taxonomy?: FileEntry & { nodes: number };
+  /** The accession table: every accession with its taxId and reviewed flag; shards refer to its ranks. */
+  accessions: FileEntry & { count: number };
   /** The protein table: every accession's reviewed flag, protein and organism names, in pages by accession. */
   proteins?: { pages: ProteinPageEntry[] };
 }
@@ -186,8 +202,22 @@ export interface ProteinPage {
   organisms: string[];
 }
 
-/** A decoded shard: columns of mass groups, peptides and a shard-local accession table. */
-export interface Shard {
+/**
+ * The accession table decoded: accessions ascending (byte order) and unique, so an accession's rank is its
+ * position; stored as one file (AccessionTableFile in accessionTable.ts).
+ */
+export interface AccessionTable {
+  /** All accessions concatenated; see accessionOf. */
+  accessions: string;
+  accessionEnds: Uint32Array;
+  /** NCBI taxId of each accession; -1 when unknown. */
+  taxIds: Int32Array;
+  /** 1 when the accession is UniProtKB/Swiss-Prot (reviewed), else 0. */
+  reviewed: Uint8Array;
+}
+
+/** A decoded shard: columns of mass groups and peptides, whose accessions are ranks into the accession table. */
+export interface Shard extends AccessionTable {
   /** Mass key of each group, ascending. */
   massKeys: Uint32Array;
   /** groupEnds[g] = index one past the last peptide of group g. */
@@ -197,24 +227,20 @@ export interface Shard {
   sequenceEnds: Uint32Array;
   /** Accessions of peptide p are accessionRefs[accessionRefEnds[p-1] ?? 0 .. accessionRefEnds[p]). */
   accessionRefEnds: Uint32Array;
-  /** Indexes into the shard's accession table, ascending within a peptide. */
+  /** Ranks into the accession table (the dataset's, shared by every decoded shard), ascending within a peptide. */
   accessionRefs: Uint32Array;
-  /** The shard's accession table, ascending (byte order) and unique, concatenated; see accessionOf. */
-  accessions: string;
-  accessionEnds: Uint32Array;
-  /** NCBI taxId of each accession; -1 when unknown. */
-  taxIds: Int32Array;
-  /** 1 when the accession is UniProtKB/Swiss-Prot (reviewed), else 0; absent in shards built before it. */
-  reviewed?: Uint8Array;
 }
+
+/** A shard's own columns, as stored: everything but the accession table. */
+export type ShardColumns = Omit<Shard, keyof AccessionTable>;
 
 /** Sequence of peptide p. */
 export const sequenceOf = (shard: Shard, p: number): string =>
   shard.sequences.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
 
-/** Accession number a of the shard's table. */
-export const accessionOf = (shard: Shard, a: number): string =>
-  shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], shard.accessionEnds[a]);
+/** The accession of rank a. */
+export const accessionOf = (table: AccessionTable, a: number): string =>
+  table.accessions.slice(a === 0 ? 0 : table.accessionEnds[a - 1], table.accessionEnds[a]);
 
 /** Accession-table indexes of peptide p's accessions. */
 export const accessionRefsOf = (shard: Shard, p: number): Uint32Array =>

@@ -1,57 +1,76 @@
-// Shard bytes → decoded shard: standard msgpack (msgpackr's decoder only, plain types) with little-endian
-// integer columns as `bin`; the structure is checked so a damaged shard is refused, never misread. Encoding is
-// shardEncoder.ts (the build's), so that a browser bundle of the runtime carries no encoder.
+// Decompressed file bytes → decoded shard and accession table (format 2): standard msgpack (msgpackr's decoder
+// only, plain types) whose integer columns are `bin` of LEB128 varints (varint.ts); the structure is checked so a
+// damaged file is refused, never misread. Encoding is shardEncoder.ts (the build's), so that a browser bundle of
+// the runtime carries no encoder.
 import { Unpackr } from 'msgpackr/unpack';
-import { FORMAT_VERSION, type Shard } from './format.js';
+import { FORMAT_VERSION, type AccessionTable, type Shard } from './format.js';
+import { decodeVarints } from './varint.js';
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 
-export const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-function readColumn<T extends Uint32Array | Int32Array>(bytes: unknown, make: (n: number) => T, name: string): T {
-  if (!(bytes instanceof Uint8Array) || bytes.length % 4 !== 0) throw new Error(`shard column ${name} is not 4-byte bin`);
-  if (LITTLE_ENDIAN) {
-    const column = make(0);
-    return new (column.constructor as new (b: ArrayBuffer) => T)(new Uint8Array(bytes).buffer); // aligned copy
-  }
-  const column = make(bytes.length / 4);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const signed = column instanceof Int32Array;
-  for (let i = 0; i < column.length; i++) column[i] = signed ? view.getInt32(i * 4, true) : view.getUint32(i * 4, true);
-  return column;
-}
-
-/** Decodes and checks the structure of a shard; throws a short message when the bytes are not one. */
-export function decodeShard(bytes: Uint8Array): Shard {
+function unpackMap(bytes: Uint8Array, what: string): Record<string, unknown> {
   const raw = unpackr.unpack(bytes) as Record<string, unknown>;
-  if (!raw || typeof raw !== 'object') throw new Error('shard is not a msgpack map');
-  if (raw.formatVersion !== FORMAT_VERSION) throw new Error(`shard format version ${String(raw.formatVersion)} is not ${FORMAT_VERSION}`);
-  const u32 = (n: number) => new Uint32Array(n);
-  const shard: Shard = {
-    massKeys: readColumn(raw.massKeys, u32, 'massKeys'),
-    groupEnds: readColumn(raw.groupEnds, u32, 'groupEnds'),
-    sequences: raw.sequences as string,
-    sequenceEnds: readColumn(raw.sequenceEnds, u32, 'sequenceEnds'),
-    accessionRefEnds: readColumn(raw.accessionRefEnds, u32, 'accessionRefEnds'),
-    accessionRefs: readColumn(raw.accessionRefs, u32, 'accessionRefs'),
-    accessions: raw.accessions as string,
-    accessionEnds: readColumn(raw.accessionEnds, u32, 'accessionEnds'),
-    taxIds: readColumn(raw.taxIds, (n) => new Int32Array(n), 'taxIds'),
-  };
-  const peptides = shard.sequenceEnds.length;
-  const groups = shard.massKeys.length;
-  const accessions = shard.accessionEnds.length;
-  if (typeof shard.sequences !== 'string' || typeof shard.accessions !== 'string') throw new Error('shard lacks sequences or accessions');
-  if (shard.groupEnds.length !== groups || (groups > 0 && shard.groupEnds[groups - 1] !== peptides)) throw new Error('shard groupEnds do not cover its peptides');
-  if (shard.accessionRefEnds.length !== peptides || shard.taxIds.length !== accessions) throw new Error('shard columns differ in length');
-  if (accessions > 0 && shard.accessionEnds[accessions - 1] !== shard.accessions.length) throw new Error('shard accessionEnds do not cover its accessions');
-  if (peptides > 0 && shard.sequenceEnds[peptides - 1] !== shard.sequences.length) throw new Error('shard sequenceEnds do not cover its sequences');
-  if (raw.reviewed !== undefined) {
-    // One byte per accession (0 or 1): a column of its own width, read as it is.
-    if (!(raw.reviewed instanceof Uint8Array) || raw.reviewed.length !== accessions) throw new Error('shard column reviewed is not one byte per accession');
-    shard.reviewed = new Uint8Array(raw.reviewed);
-  }
-  if (!/^[A-Z]*$/.test(shard.sequences)) throw new Error('shard sequences hold characters other than A-Z');
-  return shard;
+  if (!raw || typeof raw !== 'object') throw new Error(`${what} is not a msgpack map`);
+  if (raw.formatVersion !== FORMAT_VERSION) throw new Error(`${what} format version ${String(raw.formatVersion)} is not ${FORMAT_VERSION}`);
+  return raw;
 }
 
+function varints(raw: Record<string, unknown>, name: string): Uint32Array {
+  const bytes = raw[name];
+  if (!(bytes instanceof Uint8Array)) throw new Error(`column ${name} is not bin`);
+  return decodeVarints(bytes);
+}
+
+/** Running totals of `counts` in place: counts[i] becomes counts[0] + … + counts[i]. */
+function prefixSums(counts: Uint32Array): Uint32Array {
+  for (let i = 1; i < counts.length; i++) counts[i] += counts[i - 1];
+  return counts;
+}
+
+/**
+ * Decodes and checks the structure of a shard (decompressed) whose accessions are ranks into `table`; throws a
+ * short message when the bytes are not one.
+ */
+export function decodeShard(bytes: Uint8Array, table: AccessionTable): Shard {
+  const raw = unpackMap(bytes, 'shard');
+  const sequences = raw.sequences;
+  if (typeof sequences !== 'string') throw new Error('shard lacks sequences');
+  const massKeys = prefixSums(varints(raw, 'massKeys'));
+  const groupEnds = prefixSums(varints(raw, 'groupSizes'));
+  const sequenceEnds = prefixSums(varints(raw, 'lengths'));
+  const accessionRefEnds = prefixSums(varints(raw, 'refCounts'));
+  const accessionRefs = varints(raw, 'refs');
+  const groups = massKeys.length;
+  const peptides = sequenceEnds.length;
+  if (groupEnds.length !== groups || groupEnds[groups - 1] !== peptides) throw new Error('shard groupSizes do not cover its peptides');
+  if (accessionRefEnds.length !== peptides || accessionRefEnds[peptides - 1] !== accessionRefs.length) throw new Error('shard refCounts do not cover its refs');
+  if (sequenceEnds[peptides - 1] !== sequences.length) throw new Error('shard lengths do not cover its sequences');
+  for (let g = 1; g < groups; g++) if (massKeys[g] <= massKeys[g - 1]) throw new Error('shard massKeys are not ascending');
+  // Refs: the peptide's first rank, then the gaps to the next (each ≥ 1).
+  const accessions = table.accessionEnds.length;
+  for (let p = 0, r = 0; p < peptides; p++) {
+    const end = accessionRefEnds[p];
+    if (end === r) throw new Error('shard has a peptide without accessions');
+    for (r++; r < end; r++) {
+      if (accessionRefs[r] === 0) throw new Error('shard refs repeat an accession');
+      accessionRefs[r] += accessionRefs[r - 1];
+    }
+    if (accessionRefs[end - 1] >= accessions) throw new Error('shard refs point past the accession table');
+  }
+  if (!/^[A-Z]*$/.test(sequences)) throw new Error('shard sequences hold characters other than A-Z');
+  return { massKeys, groupEnds, sequences, sequenceEnds, accessionRefEnds, accessionRefs, ...table };
+}
+
+/** Decodes and checks the accession table (decompressed); throws a short message when the bytes are not one. */
+export function decodeAccessionTable(bytes: Uint8Array): AccessionTable {
+  const raw = unpackMap(bytes, 'accession table');
+  if (typeof raw.accessions !== 'string') throw new Error('accession table lacks accessions');
+  const list = raw.accessions === '' ? [] : raw.accessions.split('\n');
+  const taxIdsPlusOne = varints(raw, 'taxIds');
+  const reviewed = raw.reviewed;
+  if (taxIdsPlusOne.length !== list.length || !(reviewed instanceof Uint8Array) || reviewed.length !== list.length) throw new Error('accession table columns differ in length');
+  let end = 0;
+  const accessionEnds = Uint32Array.from(list, (accession) => (end += accession.length));
+  for (let a = 1; a < list.length; a++) if (!(list[a - 1] < list[a])) throw new Error('accession table is not ascending');
+  return { accessions: list.join(''), accessionEnds, taxIds: Int32Array.from(taxIdsPlusOne, (t) => t - 1), reviewed: new Uint8Array(reviewed) };
+}

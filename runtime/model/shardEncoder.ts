@@ -1,36 +1,37 @@
-// Decoded shard → shard bytes, as FORMAT.md specifies and shardCodec.ts reads back: a msgpack map (msgpackr's
-// encoder, plain types only) with little-endian integer columns as `bin`. Used by the build.
+// Shard columns and the accession table → file bytes before compression, as FORMAT.md specifies and
+// shardCodec.ts reads back: msgpack maps (msgpackr's encoder, plain types only) of varint `bin` columns. Used by
+// the build.
 import { Packr } from 'msgpackr/pack';
-import { FORMAT_VERSION, type Shard } from './format.js';
-import { LITTLE_ENDIAN } from './shardCodec.js';
+import { FORMAT_VERSION, type AccessionTable, type ShardColumns } from './format.js';
+import { encodeVarints } from './varint.js';
 
 const packr = new Packr({ useRecords: false, variableMapSize: true });
 
-/** Little-endian bytes of an integer column, as a plain msgpack `bin`. */
-function columnBytes(column: Uint32Array | Int32Array): Uint8Array {
-  if (LITTLE_ENDIAN) return new Uint8Array(column.buffer, column.byteOffset, column.byteLength);
-  const bytes = new Uint8Array(column.length * 4);
-  const view = new DataView(bytes.buffer);
-  const signed = column instanceof Int32Array;
-  for (let i = 0; i < column.length; i++) {
-    if (signed) view.setInt32(i * 4, column[i], true);
-    else view.setUint32(i * 4, column[i], true);
-  }
-  return bytes;
-}
+/** Differences of consecutive ends (or values): the counts that prefix sums give back. */
+const differences = (ends: Uint32Array) => ends.map((end, i) => end - (i === 0 ? 0 : ends[i - 1]));
 
-export function encodeShard(shard: Shard): Uint8Array {
+export function encodeShard(shard: ShardColumns): Uint8Array {
+  const { accessionRefs: refs, accessionRefEnds: refEnds } = shard;
+  // Within a peptide: its first rank, then the gap to each next one.
+  const refGaps = new Uint32Array(refs.length);
+  for (let p = 0, r = 0; p < refEnds.length; p++) for (let first = r; r < refEnds[p]; r++) refGaps[r] = r === first ? refs[r] : refs[r] - refs[r - 1];
   return packr.pack({
     formatVersion: FORMAT_VERSION,
-    massKeys: columnBytes(shard.massKeys),
-    groupEnds: columnBytes(shard.groupEnds),
+    massKeys: encodeVarints(differences(shard.massKeys)),
+    groupSizes: encodeVarints(differences(shard.groupEnds)),
+    lengths: encodeVarints(differences(shard.sequenceEnds)),
     sequences: shard.sequences,
-    sequenceEnds: columnBytes(shard.sequenceEnds),
-    accessionRefEnds: columnBytes(shard.accessionRefEnds),
-    accessionRefs: columnBytes(shard.accessionRefs),
-    accessions: shard.accessions,
-    accessionEnds: columnBytes(shard.accessionEnds),
-    taxIds: columnBytes(shard.taxIds),
-    ...(shard.reviewed ? { reviewed: shard.reviewed } : {}),
+    refCounts: encodeVarints(differences(refEnds)),
+    refs: encodeVarints(refGaps),
+  });
+}
+
+/** The accession table of `accessions` (ascending, unique) with their taxIds (-1 unknown) and reviewed flags. */
+export function encodeAccessionTable({ accessions, taxIds, reviewed }: { accessions: readonly string[] } & Omit<AccessionTable, 'accessions' | 'accessionEnds'>): Uint8Array {
+  return packr.pack({
+    formatVersion: FORMAT_VERSION,
+    accessions: accessions.join('\n'),
+    taxIds: encodeVarints(Array.from(taxIds, (taxId) => taxId + 1)),
+    reviewed,
   });
 }

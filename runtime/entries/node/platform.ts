@@ -2,7 +2,9 @@
 // use, and the process's memory for the answers' `memory` field.
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/dataset.js';
+import type { Decompress } from '../../core/decompress.js';
 import { HttpSource, type ShardSource } from '../../core/source.js';
 import { FileSource } from './fileSource.js';
 
@@ -29,5 +31,11 @@ export const processMemory = () => process.memoryUsage.rss();
 /** Node's own sha256: synchronous and faster than Web Crypto's for a shard (no round trip to a thread pool). */
 export const nodeSha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** Dataset options every Node entry uses: the cache budget from the environment, Node's sha256. */
-export const nodeDatasetOptions = (): DatasetOptions => ({ cacheBytes: cacheBytesFromEnv(), sha256: nodeSha256 });
+/** zlib's synchronous codecs: no stream machinery for files of a few kilobytes, and brotli on every Node. */
+export const nodeDecompress: Decompress = (bytes, compression) => (compression === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes));
+
+/** Node's codecs for a dataset: its sha256 and decompression. */
+export const nodeCodecs = { sha256: nodeSha256, decompress: nodeDecompress } satisfies DatasetOptions;
+
+/** Dataset options every Node entry uses: the cache budget from the environment, Node's sha256 and zlib. */
+export const nodeDatasetOptions = (): DatasetOptions => ({ cacheBytes: cacheBytesFromEnv(), ...nodeCodecs });

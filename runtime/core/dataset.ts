@@ -92,7 +92,8 @@ export class Dataset {
   shard(entry: ShardEntry): Promise<Shard> {
     const cached = this.cache.get<Shard>(entry.file);
     if (cached) return Promise.resolve(cached);
-    return this.accessionTable().then((table) => this.file(entry, 'shard', (bytes) => decodeShard(bytes, table), shardBytes));
+    const table = this.accessionTable(); // fetched beside the shard, not after it: one round trip for both
+    return this.file(entry, 'shard', (bytes) => table.then((t) => decodeShard(bytes, t)), shardBytes);
   }
 
   /** The accession table every shard's ranks point into (read once, kept). */
@@ -126,7 +127,7 @@ export class Dataset {
   }
 
   /** A decoded file: from the cache, a load in flight, or the source (then cached, charged `cost(value, its decompressed size)`). */
-  private file<T extends object>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T, cost: (value: T, decompressed: number) => number): Promise<T> {
+  private file<T extends object>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T | Promise<T>, cost: (value: T, decompressed: number) => number): Promise<T> {
     const cached = this.cache.get<T>(entry.file);
     if (cached) return Promise.resolve(cached);
     let pending = this.loading.get(entry.file) as Promise<T> | undefined;
@@ -146,12 +147,16 @@ export class Dataset {
     return pending;
   }
 
-  /** Fetches, checks, decompresses and decodes one file; a file that does not decode is a DatasetError (502). */
-  private async load<T>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T): Promise<T> {
+  /**
+   * Fetches, checks, decompresses and decodes one file; a file that does not decode is a DatasetError (502), and
+   * a DatasetError of what decoding waits for (the accession table) stays as it is.
+   */
+  private async load<T>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T | Promise<T>): Promise<T> {
     const bytes = await this.fetch(entry.file, entry.sha256);
     try {
-      return decode(await this.decompress(bytes, this.manifest.compression));
+      return await decode(await this.decompress(bytes, this.manifest.compression));
     } catch (e) {
+      if (e instanceof DatasetError) throw e;
       throw new DatasetError(`${what} ${entry.file} is not readable: ${(e as Error).message}`, 502);
     }
   }

@@ -12,10 +12,10 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../build/pipeline.js';
-import { decodeShard } from '../../runtime/model/shardCodec.js';
-import type { IndexPage, Manifest, ProteinPage, Shard, ShardEntry, TaxonomyFile } from '../../runtime/model/format.js';
+import { decodeAccessionTable, decodeShard } from '../../runtime/model/shardCodec.js';
+import type { AccessionTable, Compression, IndexPage, Manifest, ProteinPage, Shard, ShardEntry, TaxonomyFile } from '../../runtime/model/format.js';
 import { REPO, runTsx, type Run } from './process.js';
 import { isAlive } from '../../build/publish.js';
 
@@ -227,11 +227,25 @@ export function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
 }
 
+/** The content of a dataset file: its stored bytes decompressed (every file but the manifest is compressed). */
+export function readStored(dir: string, file: string, compression: Compression = readManifest(dir).compression): Buffer {
+  const bytes = readFileSync(join(dir, file));
+  return compression === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes);
+}
+
+/** A JSON file of a dataset (index page, protein page, taxonomy), decompressed and parsed. */
+export const readJsonFile = <T>(dir: string, file: string, compression?: Compression): T => JSON.parse(readStored(dir, file, compression).toString('utf8')) as T;
+
+/** The accession table of a built dataset, decoded by the runtime's decoder. */
+export function readAccessionTable(dir: string): AccessionTable {
+  return decodeAccessionTable(readStored(dir, readManifest(dir).accessions.file));
+}
+
 /** Every shard entry of a built dataset: the manifest's `shards`, or the concatenated index pages of `shardIndex`. */
 export function shardEntries(dir: string): ShardEntry[] {
   const manifest = readManifest(dir);
   if (manifest.shards) return manifest.shards;
-  return (manifest.shardIndex?.pages ?? []).flatMap((page) => (JSON.parse(readFileSync(join(dir, page.file), 'utf8')) as IndexPage).shards);
+  return (manifest.shardIndex?.pages ?? []).flatMap((page) => readJsonFile<IndexPage>(dir, page.file, manifest.compression).shards);
 }
 
 /** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (FORMAT.md). */
@@ -257,7 +271,7 @@ export function* shardPeptides(shard: Shard): Generator<{ sequence: string; key:
 export function readProteinTable(dir: string): Omit<ProteinPage, 'formatVersion'> {
   const table: Omit<ProteinPage, 'formatVersion'> = { accessions: [], taxIds: [], reviewed: [], proteins: [], organisms: [] };
   for (const page of readManifest(dir).proteins?.pages ?? []) {
-    const content = JSON.parse(readFileSync(join(dir, page.file), 'utf8')) as ProteinPage;
+    const content = readJsonFile<ProteinPage>(dir, page.file);
     for (const column of ['accessions', 'taxIds', 'reviewed', 'proteins', 'organisms'] as const) (table[column] as unknown[]).push(...content[column]);
   }
   return table;
@@ -266,7 +280,7 @@ export function readProteinTable(dir: string): Omit<ProteinPage, 'formatVersion'
 /** The taxonomy file of a built dataset, or undefined when it has none. */
 export function readTaxonomyFile(dir: string): TaxonomyFile | undefined {
   const entry = readManifest(dir).taxonomy;
-  return entry && (JSON.parse(readFileSync(join(dir, entry.file), 'utf8')) as TaxonomyFile);
+  return entry && readJsonFile<TaxonomyFile>(dir, entry.file);
 }
 
 export interface StoredPeptide {
@@ -277,6 +291,7 @@ export interface StoredPeptide {
 
 export interface ReadBack {
   manifest: Manifest;
+  /** Each shard's entry, stored (compressed) bytes and decoded content. */
   shards: { entry: ShardEntry; bytes: Buffer; shard: Shard }[];
   /** Every peptide in shard order: sequence → key, accessions (as stored) and their taxIds. */
   peptides: Map<string, StoredPeptide>;
@@ -287,9 +302,10 @@ export interface ReadBack {
 /** Reads manifest.json and every shard it lists from a built dataset folder (`peptides` left empty if not wanted). */
 export function readDataset(dir: string, { peptides: wanted = true } = {}): ReadBack {
   const manifest = readManifest(dir);
+  const table = readAccessionTable(dir);
   const shards = shardEntries(dir).map((entry) => {
     const bytes = readFileSync(join(dir, entry.file));
-    return { entry, bytes, shard: decodeShard(bytes) };
+    return { entry, bytes, shard: decodeShard(readStored(dir, entry.file, manifest.compression), table) };
   });
   const peptides = new Map<string, StoredPeptide>();
   const repeated: string[] = [];

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { type IndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
-import { readManifest, shardEntries } from './datasets.js';
+import { readAccessionTable, readJsonFile, readManifest, readStored, shardEntries } from './datasets.js';
 import { keyBounds, referenceDecimal, referenceKeyText, referencePeptideKey } from './reference.js';
 
 export interface ReferenceData {
@@ -37,7 +37,7 @@ function indexPageProblems(dir: string, manifest: Manifest): string[] {
   for (const page of manifest.shardIndex?.pages ?? []) {
     const bytes = readFileSync(join(dir, page.file));
     if (sha256(bytes) !== page.sha256 || bytes.length !== page.bytes) problems.push(`index page ${page.file} does not match its root entry`);
-    const parsed = JSON.parse(bytes.toString('utf8')) as IndexPage;
+    const parsed = readJsonFile<IndexPage>(dir, page.file, manifest.compression);
     if (parsed.firstShard !== firstShard || parsed.shards.length !== page.shards) problems.push(`index page ${page.file} has wrong position/count`);
     firstShard += parsed.shards.length;
   }
@@ -54,27 +54,15 @@ export function loadReference(dir: string): ReferenceData {
   const sequences: string[] = [];
   const accessionEnds: number[] = [];
   const accessionIds: number[] = [];
-  const accessionNames: string[] = [];
-  const accessionTaxIds: number[] = [];
-  const accessionId = new Map<string, number>();
+  const table = readAccessionTable(dir);
+  const accessionNames = Array.from(table.accessionEnds, (end, a) => table.accessions.slice(a === 0 ? 0 : table.accessionEnds[a - 1], end));
+  const accessionTaxIds = Array.from(table.taxIds);
   const seen = new Set<string>();
   for (const entry of entries) {
     const bytes = readFileSync(join(dir, entry.file));
     if (sha256(bytes) !== entry.sha256 || bytes.length !== entry.bytes) problems.push(`shard ${entry.file} does not match its entry`);
-    const s = decodeShard(bytes);
+    const s = decodeShard(readStored(dir, entry.file, manifest.compression), table);
     const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
-    const local: number[] = [];
-    for (let a = 0; a < s.accessionEnds.length; a++) {
-      const name = cut(s.accessions, s.accessionEnds, a);
-      let id = accessionId.get(name);
-      if (id === undefined) {
-        id = accessionNames.length;
-        accessionId.set(name, id);
-        accessionNames.push(name);
-        accessionTaxIds.push(s.taxIds[a]);
-      } else if (accessionTaxIds[id] !== s.taxIds[a]) problems.push(`accession ${name} has two taxIds`);
-      local.push(id);
-    }
     if (s.massKeys.length !== entry.massGroups || s.sequenceEnds.length !== entry.peptides) problems.push(`shard ${entry.file} counts differ from its entry`);
     if (s.massKeys[0] !== entry.firstKey || s.massKeys[s.massKeys.length - 1] !== entry.lastKey) problems.push(`shard ${entry.file} keys differ from its entry`);
     let p = 0;
@@ -87,7 +75,7 @@ export function loadReference(dir: string): ReferenceData {
         if (seen.has(seq)) problems.push(`peptide ${seq} appears twice`);
         seen.add(seq);
         sequences.push(seq);
-        for (let r = p === 0 ? 0 : s.accessionRefEnds[p - 1]; r < s.accessionRefEnds[p]; r++) accessionIds.push(local[s.accessionRefs[r]]);
+        for (let r = p === 0 ? 0 : s.accessionRefEnds[p - 1]; r < s.accessionRefEnds[p]; r++) accessionIds.push(s.accessionRefs[r]);
         accessionEnds.push(accessionIds.length);
       }
       groupEnds.push(sequences.length);

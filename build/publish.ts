@@ -14,14 +14,14 @@ export function datasetFiles(manifest: Manifest, dir: string): string[] {
   return [
     ...(manifest.shardIndex?.pages.map((p) => p.file) ?? []),
     ...allShards(manifest, dir).map((s) => s.file),
-    manifest.accessions.file,
+    ...(manifest.accessions ? [manifest.accessions.file] : []),
     ...(manifest.proteins?.pages.map((p) => p.file) ?? []),
     ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
   ];
 }
 
 /** Names of the kinds of file a build writes (format 1's too): those no kept manifest lists are removed after publishing. */
-const DATASET_FILE = /^[0-9a-f]+\.msgpack(\.gz|\.br)?$|^(index|proteins|taxonomy|accessions)-[0-9a-f]+\.(json|msgpack)(\.gz|\.br)?$/;
+const DATASET_FILE = /\.msgpack(\.gz|\.br)?$|^(index|proteins|taxonomy|accessions)-.*\.(json|msgpack)(\.gz|\.br)?$/;
 
 /** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
 function publishedFiles(out: string): string[] {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { decode, ExtData } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tilingViolation, type Manifest, type Shard } from '../../runtime/model/format.js';
-import { build, readDataset, removeTempDirs, SAMPLE_FASTA, shardEntries, snapshot, tempDir, type ReadBack } from '../helpers/datasets.js';
+import { build, readDataset, readStored, removeTempDirs, SAMPLE_FASTA, shardEntries, snapshot, tempDir, type ReadBack } from '../helpers/datasets.js';
 import { referenceDataset, referenceFasta, type ReferencePeptide, type ReferenceProtein } from '../helpers/reference.js';
 
 /** Published in data/README.md. */
@@ -44,7 +44,8 @@ describe('the bundled sample', () => {
   });
 
   it('manifest: defaults, source, totals', () => {
-    expect(manifest.parameters).toEqual({ enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes: 256 * 1024 });
+    expect(manifest.parameters).toEqual({ enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes: 32 * 1024 });
+    expect([manifest.formatVersion, manifest.compression]).toEqual([2, 'gzip']);
     expect(manifest.sources).toEqual([{ file: 'uniprot-sample.fasta.gz', bytes: readFileSync(SAMPLE_FASTA).length, sha256: SAMPLE_SHA256 }]);
     expect(manifest.totals).toMatchObject({
       proteins: 17_602,
@@ -58,29 +59,28 @@ describe('the bundled sample', () => {
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toEqual(manifest);
   });
 
-  it('shards are cut at the target size: each but the last reaches it, and overshoots by at most 1 % before its last group', () => {
-    // A shard closes after the group that reaches the target, so it overshoots by that group (a few KB at most
-    // in the sample) and msgpack's framing: the estimate the writer cuts by must count every column it encodes,
-    // or shards grow by that column's share (the reviewed column alone is ~2.5 % of a shard).
+  it('shards are cut at the target size before compression: each but the last reaches it, and overshoots by at most 1 % before its last group', () => {
+    // A shard closes after the group that reaches the target, so it overshoots by that group and msgpack's
+    // framing: the estimate the writer cuts by must count every column it encodes, or shards grow by that
+    // column's share.
     const target = manifest.parameters.shardBytes;
     const cut = (ends: Uint32Array, i: number) => ends[i] - (i === 0 ? 0 : ends[i - 1]);
-    /** Column bytes of a shard's last mass group: its peptides and the table accessions no other group uses. */
+    const varintLength = (value: number) => Math.max(1, Math.ceil(Math.log2(value + 1) / 7));
+    /** FORMAT.md bytes of a shard's last mass group: its key difference and size, its peptides' residues, lengths, ref counts and refs. */
     const lastGroupBytes = (shard: Shard) => {
       const g = shard.massKeys.length - 1;
-      const first = g === 0 ? 0 : shard.groupEnds[g - 1];
-      const before = new Set(shard.accessionRefs.subarray(0, first === 0 ? 0 : shard.accessionRefEnds[first - 1]));
-      const only = new Set<number>();
-      let bytes = 8;
-      for (let p = first; p < shard.groupEnds[g]; p++) {
-        bytes += cut(shard.sequenceEnds, p) + 8 + 4 * cut(shard.accessionRefEnds, p);
-        for (const a of shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p])) if (!before.has(a)) only.add(a);
+      let bytes = varintLength(shard.massKeys[g] - (g === 0 ? 0 : shard.massKeys[g - 1])) + varintLength(cut(shard.groupEnds, g));
+      for (let p = g === 0 ? 0 : shard.groupEnds[g - 1]; p < shard.groupEnds[g]; p++) {
+        const refs = shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]);
+        bytes += cut(shard.sequenceEnds, p) + varintLength(cut(shard.sequenceEnds, p)) + varintLength(refs.length);
+        refs.forEach((rank, r) => (bytes += varintLength(r === 0 ? rank : rank - refs[r - 1])));
       }
-      for (const a of only) bytes += cut(shard.accessionEnds, a) + 4 + 4 + 1;
       return bytes;
     };
-    const early = dataset.shards.slice(0, -1).filter(({ entry, shard }) => entry.bytes < target || entry.bytes - lastGroupBytes(shard) > target * 1.01);
+    const payload = (file: string) => readStored(out, file, manifest.compression).length;
+    const early = dataset.shards.slice(0, -1).filter(({ entry, shard }) => payload(entry.file) < target || payload(entry.file) - lastGroupBytes(shard) > target * 1.01);
     expect(early.map((s) => s.entry.file)).toEqual([]);
-    expect(dataset.shards.at(-1)!.entry.bytes).toBeLessThanOrEqual(target * 1.01);
+    expect(payload(dataset.shards.at(-1)!.entry.file)).toBeLessThanOrEqual(target * 1.01);
   });
 });
 
@@ -160,7 +160,7 @@ describe('shard index and shard files', () => {
     for (const { entry, bytes, shard } of dataset.shards) {
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       expect(entry.sha256).toBe(sha256);
-      expect(entry.file).toBe(`${sha256.slice(0, 20)}.msgpack`);
+      expect(entry.file).toBe(`${sha256.slice(0, 20)}.msgpack.gz`);
       expect(entry.bytes).toBe(bytes.length);
       expect(entry.firstKey).toBe(shard.massKeys[0]);
       expect(entry.lastKey).toBe(shard.massKeys[shard.massKeys.length - 1]);
@@ -174,10 +174,13 @@ describe('shard index and shard files', () => {
     expect(sum((s) => s.shard.sequenceEnds.length)).toBe(manifest.totals.peptides);
   });
 
-  it('the folder holds exactly the manifest, its shards and its protein pages', () => {
+  it('the folder holds exactly the manifest, its index pages, its shards, its accession table and its protein pages', () => {
     const pages = manifest.proteins!.pages.map((p) => p.file);
     expect(pages.length).toBe(Math.ceil(manifest.totals.accessions / 2048));
-    expect(readdirSync(out).sort()).toEqual(['manifest.json', ...dataset.shards.map((s) => s.entry.file), ...pages].sort());
+    const indexPages = manifest.shardIndex!.pages.map((p) => p.file);
+    expect(indexPages.length).toBe(Math.ceil(manifest.totals.shards / 256));
+    expect(manifest.accessions.count).toBe(manifest.totals.accessions);
+    expect(readdirSync(out).sort()).toEqual(['manifest.json', ...indexPages, ...dataset.shards.map((s) => s.entry.file), manifest.accessions.file, ...pages].sort());
   });
 });
 

@@ -1,12 +1,15 @@
 // Tests build/proteinTable.ts: writeProteinPages cuts the accession-ordered columns into pages of the given size
-// (2,048 by default; the last may hold fewer), each a JSON ProteinPage named by the first 20 hex digits of its
-// sha256, whose manifest entry describes the file and its first and last accession; the pages concatenate back
-// to the columns.
+// (2,048 by default; the last may hold fewer), each a gzip-compressed JSON ProteinPage named by the first 20 hex
+// digits of its stored bytes' sha256, whose manifest entry describes the file and its first and last accession;
+// the pages concatenate back to the columns. writeAccessionTable's file, read with an independent msgpack decoder
+// and LEB128 reader, holds the same columns.
+import { decode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeProteinPages } from '../../build/proteinTable.js';
+import { writeAccessionTable, writeProteinPages } from '../../build/proteinTable.js';
 import type { ProteinPage } from '../../runtime/model/format.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 
@@ -25,18 +28,18 @@ function columns(n: number) {
 }
 
 function pagesOf(dir: string, files: string[]): ProteinPage[] {
-  return files.map((file) => JSON.parse(readFileSync(join(dir, file), 'utf8')) as ProteinPage);
+  return files.map((file) => JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')) as ProteinPage);
 }
 
 describe('writeProteinPages', () => {
   it('writes pages of 2,048 accessions (the last fewer) that concatenate back to the columns', () => {
     const dir = tempDir('protein-pages');
     const table = columns(2048 * 2 + 5);
-    const entries = writeProteinPages(dir, table);
+    const entries = writeProteinPages(dir, table, 'gzip');
     expect(entries.map((e) => e.accessions)).toEqual([2048, 2048, 5]);
     expect(readdirSync(dir).sort()).toEqual(entries.map((e) => e.file).sort());
     const pages = pagesOf(dir, entries.map((e) => e.file));
-    expect(pages.every((p) => p.formatVersion === 1)).toBe(true);
+    expect(pages.every((p) => p.formatVersion === 2)).toBe(true);
     expect(pages.flatMap((p) => p.accessions)).toEqual(table.sorted);
     expect(pages.flatMap((p) => p.taxIds)).toEqual(Array.from(table.taxIds));
     expect(pages.flatMap((p) => p.reviewed)).toEqual(Array.from(table.reviewed));
@@ -48,14 +51,14 @@ describe('writeProteinPages', () => {
   it('names each page by its sha256; its entry gives bytes and first and last accession', () => {
     const dir = tempDir('protein-entries');
     const table = columns(25);
-    const entries = writeProteinPages(dir, table, 10);
+    const entries = writeProteinPages(dir, table, 'gzip', 10);
     expect(entries).toHaveLength(3);
     entries.forEach((entry, i) => {
       const bytes = readFileSync(join(dir, entry.file));
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      const page = JSON.parse(bytes.toString('utf8')) as ProteinPage;
+      const page = JSON.parse(gunzipSync(bytes).toString('utf8')) as ProteinPage;
       expect(entry).toEqual({
-        file: `proteins-${sha256.slice(0, 20)}.json`, sha256, bytes: bytes.length,
+        file: `proteins-${sha256.slice(0, 20)}.json.gz`, sha256, bytes: bytes.length,
         firstAccession: table.sorted[i * 10], lastAccession: table.sorted[Math.min(i * 10 + 9, 24)], accessions: page.accessions.length,
       });
       expect(page.accessions[0]).toBe(entry.firstAccession);
@@ -67,9 +70,40 @@ describe('writeProteinPages', () => {
 
   it('writes one page for a table that fits, none for an empty one', () => {
     const one = tempDir('protein-one');
-    expect(writeProteinPages(one, columns(2048)).map((e) => e.accessions)).toEqual([2048]);
+    expect(writeProteinPages(one, columns(2048), 'gzip').map((e) => e.accessions)).toEqual([2048]);
     const none = tempDir('protein-none');
-    expect(writeProteinPages(none, columns(0))).toEqual([]);
+    expect(writeProteinPages(none, columns(0), 'gzip')).toEqual([]);
     expect(readdirSync(none)).toEqual([]);
+  });
+});
+
+/** Unsigned LEB128 values (FORMAT.md), read byte by byte. */
+function leb128(bytes: Uint8Array): number[] {
+  const values: number[] = [];
+  for (let i = 0, value = 0, shift = 0; i < bytes.length; i++) {
+    value += (bytes[i] & 127) * 2 ** shift;
+    shift += 7;
+    if (bytes[i] < 128) [values[values.length], value, shift] = [value, 0, 0];
+  }
+  return values;
+}
+
+describe('writeAccessionTable', () => {
+  it.each([
+    ['gzip', '.gz', gunzipSync],
+    ['br', '.br', brotliDecompressSync],
+  ] as const)('writes every accession with its taxId (+1 as varint) and reviewed flag, named by its stored bytes (%s)', (compression, suffix, decompress) => {
+    const dir = tempDir('accession-table');
+    const table = columns(3000);
+    const entry = writeAccessionTable(dir, table, compression);
+    const bytes = readFileSync(join(dir, entry.file));
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(entry).toEqual({ file: `accessions-${sha256.slice(0, 20)}.msgpack${suffix}`, sha256, bytes: bytes.length, count: 3000 });
+    const raw = decode(decompress(bytes)) as { formatVersion: number; accessions: string; taxIds: Uint8Array; reviewed: Uint8Array };
+    expect(Object.keys(raw).sort()).toEqual(['accessions', 'formatVersion', 'reviewed', 'taxIds']);
+    expect(raw.formatVersion).toBe(2);
+    expect(raw.accessions.split('\n')).toEqual(table.sorted);
+    expect(leb128(raw.taxIds).map((t) => t - 1)).toEqual(Array.from(table.taxIds));
+    expect(Array.from(raw.reviewed)).toEqual(Array.from(table.reviewed));
   });
 });

@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openStaging, publish } from '../../build/publish.js';
 import type { Manifest } from '../../runtime/model/format.js';
@@ -25,7 +26,7 @@ beforeEach(() => {
 
 const manifest = (files: string[], pages: string[] = []) =>
   ({
-    format: 'digested-peptides', formatVersion: 1, datasetVersion: files.join('+'),
+    format: 'digested-peptides', formatVersion: 2, compression: 'gzip', datasetVersion: files.join('+'),
     ...(pages.length ? { shardIndex: { pages: pages.map((file) => ({ file })) } } : { shards: files.map((file) => ({ file })) }),
   }) as unknown as Manifest;
 
@@ -34,7 +35,7 @@ function stage(out: string, files: string[], page?: string): { tmp: string; mani
   const tmp = join(out, `.build-test-${Math.random().toString(36).slice(2)}`);
   mkdirSync(tmp, { recursive: true });
   for (const f of files) writeFileSync(join(tmp, f), `content of ${f}`);
-  if (page) writeFileSync(join(tmp, page), JSON.stringify({ formatVersion: 1, firstShard: 0, shards: files.map((file) => ({ file })) }));
+  if (page) writeFileSync(join(tmp, page), gzipSync(JSON.stringify({ formatVersion: 2, firstShard: 0, shards: files.map((file) => ({ file })) })));
   return { tmp, manifest: page ? manifest(files, [page]) : manifest(files) };
 }
 
@@ -84,24 +85,27 @@ describe('publish', () => {
     expect(listing(out)).toEqual(['README.md', 'b.msgpack', 'd.msgpack', 'e.msgpack', 'index-two.json', 'index.json', 'manifest.json', 'notes.json', 'x.msgpack.bak']);
   });
 
-  it('moves protein pages and the taxonomy file in with the shards, and removes them like shards when no kept manifest lists them', () => {
+  it('moves the accession table, protein pages and the taxonomy file in with the shards, and removes them like shards when no kept manifest lists them', () => {
     const out = tempDir('publish-tables');
     const generation = (name: string) => {
-      const files = [`${name}.msgpack`, `proteins-${name}.json`, `taxonomy-${name}.json`];
+      const files = [`${name}.msgpack.gz`, `accessions-${name}.msgpack.gz`, `proteins-${name}.json.gz`, `taxonomy-${name}.json.gz`];
       const { tmp, manifest: m } = stage(out, files);
-      const full = { ...m, shards: [{ file: files[0] }], proteins: { pages: [{ file: files[1] }] }, taxonomy: { file: files[2] } } as unknown as Manifest;
+      const full = { ...m, shards: [{ file: files[0] }], accessions: { file: files[1] }, proteins: { pages: [{ file: files[2] }] }, taxonomy: { file: files[3] } } as unknown as Manifest;
       events.length = 0;
       publish(tmp, out, full);
       const manifestRename = events.indexOf(`rename ${join(tmp, 'manifest.json')} ${join(out, 'manifest.json')}`);
       for (const f of files) expect(events.indexOf(`rename ${join(tmp, f)} ${join(out, f)}`)).toBeLessThan(manifestRename);
       expect(readdirSync(tmp)).toEqual([]);
     };
+    const named = (...names: string[]) => names.flatMap((n) => [`${n}.msgpack.gz`, `accessions-${n}.msgpack.gz`, `proteins-${n}.json.gz`, `taxonomy-${n}.json.gz`]);
     generation('a');
-    writeFileSync(join(out, 'proteins.json'), 'not a dataset file');
+    writeFileSync(join(out, 'proteins.json.gz'), 'not a dataset file');
     generation('b');
-    expect(listing(out)).toEqual(['a.msgpack', 'b.msgpack', 'manifest.json', 'proteins-a.json', 'proteins-b.json', 'proteins.json', 'taxonomy-a.json', 'taxonomy-b.json']);
+    expect(listing(out)).toEqual([...named('a', 'b'), 'manifest.json', 'proteins.json.gz'].sort());
+    // Format 1's files (plain .msgpack and .json) go the same way once no kept manifest lists them.
+    for (const old of ['0123.msgpack', 'index-0123.json', 'proteins-0123.json', 'taxonomy-0123.json']) writeFileSync(join(out, old), 'x');
     generation('c');
-    expect(listing(out)).toEqual(['b.msgpack', 'c.msgpack', 'manifest.json', 'proteins-b.json', 'proteins-c.json', 'proteins.json', 'taxonomy-b.json', 'taxonomy-c.json']);
+    expect(listing(out)).toEqual([...named('b', 'c'), 'manifest.json', 'proteins.json.gz'].sort());
   });
 
   it('when the published manifest is unreadable, keeps only the new dataset’s files', () => {

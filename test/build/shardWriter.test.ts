@@ -1,15 +1,17 @@
 // Tests build/shardWriter.ts: ShardWriter cuts the mass-ordered peptide stream into shards at mass-group boundaries,
-// at the first boundary where the shard's column bytes reach the target, and writes each shard under the first 20
-// hex digits of its sha256 (node:crypto); every peptide comes back from the decoded shards with its accessions and
-// taxIds and reviewed flags, each shard's accession table holds exactly what its peptides use, and the entries
-// describe the files.
+// at the first boundary where the shard's varint columns and sequences reach the target (counted here from
+// FORMAT.md's rules), compresses each and writes it under the first 20 hex digits of its stored bytes' sha256
+// (node:crypto); every peptide comes back from the decoded shards with its accessions (ranks into the accession
+// table), taxIds and reviewed flags, and the entries describe the files.
+import { decode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PartitionPeptides } from '../../build/partitions.js';
 import { ShardWriter } from '../../build/shardWriter.js';
-import type { Shard } from '../../runtime/model/format.js';
+import type { AccessionTable, Compression, Shard } from '../../runtime/model/format.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
@@ -39,8 +41,10 @@ function part(rows: Row[]): PartitionPeptides {
 const ACCESSIONS = Array.from({ length: 120 }, (_, i) => `P${String(i * 7919 % 100_000).padStart(5, '0')}${'X'.repeat(i % 4)}`).sort();
 const TAX_IDS = Int32Array.from(ACCESSIONS, (_, i) => (i % 5 === 0 ? -1 : 9000 + i));
 const REVIEWED = Uint8Array.from(ACCESSIONS, (_, i) => (i % 3 === 0 ? 1 : 0));
+let end = 0;
+const TABLE: AccessionTable = { accessions: ACCESSIONS.join(''), accessionEnds: Uint32Array.from(ACCESSIONS, (a) => (end += a.length)), taxIds: TAX_IDS, reviewed: REVIEWED };
 
-/** Random rows: ascending keys, 1..4 peptides a group, 0..3 ascending unique ranks a peptide. */
+/** Random rows: ascending keys, 1..4 peptides a group, 1..3 ascending unique ranks a peptide. */
 function randomRows(seed: number, groups: number): Row[] {
   const random = prng(seed);
   const rows: Row[] = [];
@@ -51,41 +55,43 @@ function randomRows(seed: number, groups: number): Row[] {
     const n = 1 + Math.floor(random() * 4);
     while (sequences.size < n) sequences.add(Array.from({ length: 3 + Math.floor(random() * 28) }, () => 'ACDEGHKLMNPQRSTVWY'[Math.floor(random() * 18)]).join(''));
     for (const sequence of [...sequences].sort()) {
-      const ranks = new Set(Array.from({ length: Math.floor(random() * 4) }, () => Math.floor(random() * ACCESSIONS.length)));
+      const ranks = new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.floor(random() * ACCESSIONS.length)));
       rows.push({ key, sequence, ranks: [...ranks].sort((a, b) => a - b) });
     }
   }
   return rows;
 }
 
-/** Bytes of a decoded shard's columns (4 per integer, 1 per character or flag): what the target is measured in. */
-const columnBytes = (s: Shard) =>
-  4 * (s.massKeys.length + s.groupEnds.length + s.sequenceEnds.length + s.accessionRefEnds.length + s.accessionRefs.length + s.accessionEnds.length + s.taxIds.length) +
-  s.sequences.length + s.accessions.length + s.reviewed!.length;
+/** Bytes of the LEB128 varint of `value` (FORMAT.md): 7 bits a byte. */
+const varintLength = (value: number) => Math.max(1, Math.ceil(Math.log2(value + 1) / 7));
 
-/** The same columns without the shard's last group (its peptides and the accessions only they use). */
-function columnBytesWithoutLastGroup(s: Shard): number {
-  const g = s.massKeys.length - 1;
-  const first = g === 0 ? 0 : s.groupEnds[g - 1];
-  let bytes = 8 * g;
-  const used = new Set<number>();
-  for (let p = 0; p < first; p++) {
+/**
+ * Bytes of a decoded shard's first `groups` groups as FORMAT.md stores them before compression, without msgpack's
+ * framing: each group's key difference and size, each peptide's residues, length and ref count, and its refs (first
+ * rank, then gaps). What the target is measured in (sizes, lengths and counts here are all below 128: one byte).
+ */
+function payloadBytes(s: Shard, groups = s.massKeys.length): number {
+  let bytes = 0;
+  for (let g = 0; g < groups; g++) bytes += varintLength(s.massKeys[g] - (g === 0 ? 0 : s.massKeys[g - 1])) + 1;
+  for (let p = 0; p < (groups === 0 ? 0 : s.groupEnds[groups - 1]); p++) {
     const refs = s.accessionRefs.subarray(p === 0 ? 0 : s.accessionRefEnds[p - 1], s.accessionRefEnds[p]);
-    bytes += s.sequenceEnds[p] - (p === 0 ? 0 : s.sequenceEnds[p - 1]) + 8 + 4 * refs.length;
-    refs.forEach((a) => used.add(a));
+    bytes += s.sequenceEnds[p] - (p === 0 ? 0 : s.sequenceEnds[p - 1]) + 2;
+    refs.forEach((rank, r) => (bytes += varintLength(r === 0 ? rank : rank - refs[r - 1])));
   }
-  for (const a of used) bytes += s.accessionEnds[a] - (a === 0 ? 0 : s.accessionEnds[a - 1]) + 9;
   return bytes;
 }
 
-/** Writes `parts` with a target of `target` bytes; returns the writer, its folder and the decoded shards. */
-function write(label: string, parts: Row[][], target: number) {
+const DECOMPRESS: Record<Compression, (bytes: Uint8Array) => Buffer> = { gzip: gunzipSync, br: brotliDecompressSync };
+
+/** Writes `parts` with a target of `target` bytes; returns the writer, its folder, the stored, decompressed and decoded shards. */
+function write(label: string, parts: Row[][], target: number, compression: Compression = 'gzip') {
   const dir = tempDir(label);
-  const writer = new ShardWriter(dir, target, { sorted: ACCESSIONS, taxIds: TAX_IDS, reviewed: REVIEWED });
+  const writer = new ShardWriter(dir, target, compression);
   for (const rows of parts) writer.add(part(rows));
   writer.finish();
   const files = writer.shards.map((e) => readFileSync(join(dir, e.file)));
-  return { dir, writer, files, decoded: files.map((bytes) => decodeShard(bytes)) };
+  const payloads = files.map((bytes) => DECOMPRESS[compression](bytes));
+  return { dir, writer, files, payloads, decoded: payloads.map((bytes) => decodeShard(bytes, TABLE)) };
 }
 
 /** Every peptide back from decoded shards, with its accessions' text, taxIds and reviewed flags. */
@@ -122,13 +128,25 @@ describe('ShardWriter', () => {
     return most.map((n) => Math.min(n, 35).toString(36)).join('');
   };
 
-  it('names each file by the first 20 hex digits of its sha256, and its entry describes it', () => {
+  it('stores each shard as a compressed msgpack map of the seven columns of FORMAT.md', () => {
+    for (const payload of run.payloads) expect(Object.keys(decode(payload) as object).sort()).toEqual(['formatVersion', 'groupSizes', 'lengths', 'massKeys', 'refCounts', 'refs', 'sequences']);
+    for (const file of run.files) expect(file.length).toBeLessThan(payloadBytes(decodeShard(gunzipSync(file), TABLE)));
+  });
+
+  it.each(['gzip', 'br'] as const)('writes the same data in either compression (%s), really compressed with it', (compression) => {
+    const other = write(`shardwriter-${compression}`, [rows.slice(0, 400)], TARGET, compression);
+    expect(readBack(other.decoded)).toEqual(expectedBack(rows.slice(0, 400)));
+    expect(other.writer.shards[0].file.endsWith(compression === 'gzip' ? '.msgpack.gz' : '.msgpack.br')).toBe(true);
+    expect(() => DECOMPRESS[compression === 'gzip' ? 'br' : 'gzip'](other.files[0])).toThrow();
+  });
+
+  it('names each file by the first 20 hex digits of its stored bytes’ sha256, and its entry describes it', () => {
     expect(readdirSync(run.dir).sort()).toEqual(run.writer.shards.map((e) => e.file).sort());
     run.writer.shards.forEach((entry, i) => {
       const sha256 = createHash('sha256').update(run.files[i]).digest('hex');
       const s = run.decoded[i];
       expect(entry).toEqual({
-        file: `${sha256.slice(0, 20)}.msgpack`, sha256, bytes: run.files[i].length,
+        file: `${sha256.slice(0, 20)}.msgpack.gz`, sha256, bytes: run.files[i].length,
         firstKey: s.massKeys[0], lastKey: s.massKeys[s.massKeys.length - 1], massGroups: s.massKeys.length, peptides: s.sequenceEnds.length,
         residueMax: mostOfEachLetter(s),
       });
@@ -141,26 +159,14 @@ describe('ShardWriter', () => {
     for (const s of run.decoded) for (let g = 1; g < s.massKeys.length; g++) expect(s.massKeys[g - 1]).toBeLessThan(s.massKeys[g]);
   });
 
-  it('cuts at the first group boundary where the shard reaches the target', () => {
+  it('cuts at the first group boundary where the shard reaches the target (before compression)', () => {
     run.decoded.forEach((s, i) => {
       if (i < run.decoded.length - 1) {
-        expect(columnBytes(s), `shard ${i}`).toBeGreaterThanOrEqual(TARGET);
-        expect(run.files[i].length).toBeGreaterThanOrEqual(TARGET);
+        expect(payloadBytes(s), `shard ${i}`).toBeGreaterThanOrEqual(TARGET);
+        expect(run.payloads[i].length).toBeGreaterThanOrEqual(TARGET);
       }
-      if (s.massKeys.length > 1) expect(columnBytesWithoutLastGroup(s), `shard ${i}`).toBeLessThan(TARGET);
+      if (s.massKeys.length > 1) expect(payloadBytes(s, s.massKeys.length - 1), `shard ${i}`).toBeLessThan(TARGET);
     });
-  });
-
-  it('gives each shard an ascending accession table of exactly the accessions its peptides use', () => {
-    for (const s of run.decoded) {
-      const table = Array.from(s.accessionEnds, (end, a) => s.accessions.slice(a === 0 ? 0 : s.accessionEnds[a - 1], end));
-      expect(table).toEqual([...table].sort());
-      expect(new Set(table).size).toBe(table.length);
-      expect(new Set(s.accessionRefs).size).toBe(table.length);
-      expect(Array.from(s.taxIds)).toEqual(table.map((a) => TAX_IDS[ACCESSIONS.indexOf(a)]));
-      // One byte per accession of the table, 0 or 1.
-      expect(Array.from(s.reviewed!)).toEqual(table.map((a) => REVIEWED[ACCESSIONS.indexOf(a)]));
-    }
   });
 
   it('writes the same shards whether the stream comes in one partition or several', () => {
@@ -173,7 +179,7 @@ describe('ShardWriter', () => {
 
   it('keeps a group larger than the target whole, in one shard', () => {
     const big: Row[] = Array.from({ length: 200 }, (_, i) => ({ key: 7_000_000, sequence: `PEPTIDE${String.fromCharCode(65 + (i % 26))}${'K'.repeat(1 + Math.floor(i / 26))}`, ranks: [i % 10] })).sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
-    const stream = [{ key: 6_999_999, sequence: 'AAAK', ranks: [1] }, ...big, { key: 7_000_001, sequence: 'CCCK', ranks: [] }];
+    const stream = [{ key: 6_999_999, sequence: 'AAAK', ranks: [1] }, ...big, { key: 7_000_001, sequence: 'CCCK', ranks: [3, 119] }];
     const { writer, decoded } = write('shardwriter-big', [stream], 500);
     expect(writer.shards.map((e) => [e.firstKey, e.lastKey, e.peptides])).toEqual([[6_999_999, 7_000_000, 201], [7_000_001, 7_000_001, 1]]);
     expect(readBack(decoded)).toEqual(expectedBack(stream));

@@ -88,7 +88,7 @@ function expectedTaxonomy(records: Record_[], tree: TaxdumpNode[]) {
   const kept = tree.filter((n) => nodes.has(n.taxId)).sort((a, b) => a.taxId - b.taxId);
   return {
     file: {
-      formatVersion: 1,
+      formatVersion: 2,
       taxIds: kept.map((n) => n.taxId),
       parents: kept.map((n) => n.parent),
       ranks: kept.map((n) => n.rank),
@@ -137,10 +137,10 @@ describe('a build with --taxdump', () => {
 
   it('the manifest points at the taxonomy file by name, sha256 and size, and lists the taxdump among its sources', () => {
     const bytes = readFileSync(join(out, manifest.taxonomy!.file));
-    expect(manifest.taxonomy).toEqual({ file: `taxonomy-${sha256(bytes).slice(0, 20)}.json`, sha256: sha256(bytes), bytes: bytes.length, nodes: 13 });
+    expect(manifest.taxonomy).toEqual({ file: `taxonomy-${sha256(bytes).slice(0, 20)}.json.gz`, sha256: sha256(bytes), bytes: bytes.length, nodes: 13 });
     const source = (path: string, file: string) => ({ file, bytes: readFileSync(path).length, sha256: sha256(readFileSync(path)) });
     expect(manifest.sources).toEqual([source(input, 'fixture.fasta'), source(join(taxdump, 'nodes.dmp'), 'nodes.dmp'), source(join(taxdump, 'names.dmp'), 'names.dmp')]);
-    const listed = [...manifest.shards!.map((s) => s.file), ...manifest.proteins!.pages.map((p) => p.file), manifest.taxonomy!.file, 'manifest.json'];
+    const listed = [...manifest.shards!.map((s) => s.file), manifest.accessions.file, ...manifest.proteins!.pages.map((p) => p.file), manifest.taxonomy!.file, 'manifest.json'];
     expect(readdirSync(out).sort()).toEqual(listed.sort());
   });
 

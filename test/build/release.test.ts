@@ -115,7 +115,7 @@ describe('build:release', () => {
     expect(found.size).toBeGreaterThan(RECORDS / 2);
     for (const acc of found) expect(accessions).toContain(acc);
     // No temporary download is left behind in the output.
-    expect(readdirSync(out).filter((f) => !/^(manifest\.json|[0-9a-f]{20}\.msgpack|(index|proteins|taxonomy)-[0-9a-f]{20}\.json)$/.test(f))).toEqual([]);
+    expect(readdirSync(out).filter((f) => !/^(manifest\.json|(accessions-)?[0-9a-f]{20}\.msgpack\.gz|(index|proteins|taxonomy)-[0-9a-f]{20}\.json\.gz)$/.test(f))).toEqual([]);
   });
 
   it('a checksum mismatch aborts with one line and leaves the published dataset byte-identical', async () => {

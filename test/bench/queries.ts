@@ -4,18 +4,23 @@ import { Dataset } from '../../runtime/core/dataset.js';
 import { sequenceOf } from '../../runtime/model/format.js';
 import { createAnswerer, type Call } from '../../runtime/api/handler.js';
 import type { Answer } from '../../runtime/api/answer.js';
+import type { AccessionTable } from '../../runtime/model/format.js';
+import type { ShardSource } from '../../runtime/core/source.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
-import { nodeSha256 } from '../../runtime/entries/node/platform.js';
-import { CountingSource } from '../helpers/countingSource.js';
+import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import { summarize, type Summary } from './measure.js';
+import { ReadLog } from './reads.js';
 
 export interface QueryRun {
   latency: Summary;
   /** Mean and max of matching mass groups per query (totalResult). */
   hitsMean: number;
   hitsMax: number;
-  /** Cold runs only: dataset files read per query (shards; index pages counted apart) and bytes. */
-  reads?: { shardsMean: number; shardsMax: number; pagesMax: number; bytesMean: number; bytesMax: number };
+  /**
+   * Cold runs only: dataset files read per query (shards; index pages counted apart), stored (compressed) bytes
+   * of all of them, and the sequential round trips they took (reads that overlap in time count once).
+   */
+  reads?: { shardsMean: number; shardsMax: number; pagesMax: number; bytesMean: number; bytesMax: number; roundTripsMean?: number; roundTripsMax?: number };
 }
 
 export const searchUrl = ([m1, m2]: [string, string]) => `http://bench/search.php?mass1=${m1}&mass2=${m2}&pageSize=1000`;
@@ -23,7 +28,7 @@ export const peptideUrl = (seq: string) => `http://bench/search-peptide.php?pept
 
 /** `count` peptides of the dataset, drawn at random groups (seeded). */
 export async function samplePeptides(dir: string, count: number, seed: number): Promise<string[]> {
-  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 31 });
+  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 31, ...nodeCodecs });
   const random = prng(seed);
   const peptides: string[] = [];
   while (peptides.length < count) {
@@ -66,7 +71,7 @@ function run(ms: number[], hits: number[]): QueryRun {
  * forces evictions.
  */
 export async function benchWarm(dir: string, urls: string[], cacheBytes: number): Promise<QueryRun> {
-  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes, sha256: nodeSha256 }); // as npm start opens it
+  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes, ...nodeCodecs }); // as npm start opens it
   const handler = createAnswerer(async () => dataset);
   await timeAll(handler, urls);
   await timeAll(handler, urls);
@@ -74,28 +79,60 @@ export async function benchWarm(dir: string, urls: string[], cacheBytes: number)
   return run(ms, hits);
 }
 
-/** Cold: every query on a freshly opened dataset (manifest already parsed), counting what it reads. */
-export async function benchCold(dir: string, urls: string[]): Promise<QueryRun> {
-  const source = new CountingSource(new FileSource(dir));
-  const shards: number[] = [];
-  const pages: number[] = [];
-  const bytes: number[] = [];
-  const ms: number[] = [];
-  const hits: number[] = [];
-  for (const url of urls) {
-    const dataset = await Dataset.open(source, { cacheBytes: 2 ** 30, sha256: nodeSha256 });
-    source.reset();
-    const handler = createAnswerer(async () => dataset);
-    const timed = await timeAll(handler, [url]);
-    ms.push(...timed.ms);
-    hits.push(...timed.hits);
-    shards.push(source.shardReads.length);
-    pages.push(source.indexReads.length);
-    bytes.push(source.bytes);
-  }
-  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/**
+ * A freshly opened Dataset (manifest read, nothing else) over `source` whose accession table is `table`, already
+ * decoded: what a long-running process holds after its first query. The Dataset keeps the table's promise in a
+ * field of its own (no option sets it), so it is set here; coldQuery checks that no query then reads the table.
+ */
+export async function openCold(source: ShardSource, table?: Promise<AccessionTable>): Promise<Dataset> {
+  const dataset = await Dataset.open(source, { cacheBytes: 2 ** 30, ...nodeCodecs });
+  if (table) (dataset as unknown as { table: Promise<AccessionTable> }).table = table;
+  return dataset;
+}
+
+/** The dataset's accession table, decoded, and its stored size and decode time (read once, apart from the queries). */
+export async function readAccessionTable(source: ShardSource): Promise<{ table: Promise<AccessionTable>; bytes: number; ms: number }> {
+  const dataset = await Dataset.open(source, nodeCodecs);
+  const t = performance.now();
+  const table = await dataset.accessionTable();
+  return { table: Promise.resolve(table), bytes: dataset.manifest.accessions.bytes, ms: performance.now() - t };
+}
+
+/** One cold query on `dataset` through `log` (reset first): its time, hits and what it read. */
+export async function coldQuery(dataset: Dataset, log: ReadLog, url: string, tableSeeded: boolean) {
+  log.reset();
+  const timed = await timeAll(createAnswerer(async () => dataset), [url]);
+  if (tableSeeded && log.of('accessions').length > 0) throw new Error('bench: the seeded accession table was read again (has Dataset renamed its field?)');
+  return { ms: timed.ms[0], hits: timed.hits[0], shards: log.of('shard').length, pages: log.of('index').length, bytes: log.bytes, roundTrips: log.roundTrips, reads: [...log.reads] };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** The per-query reads of cold queries as a QueryRun. */
+export function coldRun(queries: Awaited<ReturnType<typeof coldQuery>>[]): QueryRun {
+  const pick = (f: (q: (typeof queries)[number]) => number) => queries.map(f);
   return {
-    ...run(ms, hits),
-    reads: { shardsMean: mean(shards), shardsMax: Math.max(...shards), pagesMax: Math.max(...pages), bytesMean: mean(bytes), bytesMax: Math.max(...bytes) },
+    ...run(pick((q) => q.ms), pick((q) => q.hits)),
+    reads: {
+      shardsMean: mean(pick((q) => q.shards)),
+      shardsMax: Math.max(...pick((q) => q.shards)),
+      pagesMax: Math.max(...pick((q) => q.pages)),
+      bytesMean: mean(pick((q) => q.bytes)),
+      bytesMax: Math.max(...pick((q) => q.bytes)),
+      roundTripsMean: mean(pick((q) => q.roundTrips)),
+      roundTripsMax: Math.max(...pick((q) => q.roundTrips)),
+    },
   };
+}
+
+/**
+ * Cold: every query on a freshly opened dataset (manifest parsed, the accession table already decoded: it is read
+ * once per process), counting what it reads from the folder.
+ */
+export async function benchCold(dir: string, urls: string[]): Promise<QueryRun> {
+  const log = new ReadLog(new FileSource(dir));
+  const { table } = await readAccessionTable(log);
+  const queries = [];
+  for (const url of urls) queries.push(await coldQuery(await openCold(log, table), log, url, true));
+  return coldRun(queries);
 }

@@ -13,7 +13,7 @@ describe('npm run bench (smoke scale)', () => {
 
   it('runs every step', async () => {
     results = await runBench(
-      { dir, proteins: 300, queries: 60, coldQueries: 20, httpSeconds: 1, tinyShardBytes: 1024, tinyInput: join(dir, 'synthetic-v2-300.fasta') },
+      { dir, proteins: 300, queries: 60, coldQueries: 20, httpSeconds: 1, tinyShardBytes: 1024, tinyInput: join(dir, 'synthetic-v2-300.fasta'), coldHttpFirst: 3, coldHttpNext: 10 },
       () => {},
     );
   }, 240_000);
@@ -25,6 +25,15 @@ describe('npm run bench (smoke scale)', () => {
     expect(results.build.manifest.totals.proteins).toBe(300);
     // The original's parameters (1 missed cleavage, 7..30) give fewer peptides than ours (2, 6..50).
     expect(results.original.manifest.totals.peptides).toBeLessThan(results.build.manifest.totals.peptides);
+    // Every file is counted: shards, index or manifest, accession table; brotli builds hold the same peptides.
+    for (const b of [results.build, results.original, results.brotli!.build, results.brotli!.original]) {
+      expect(b.allFilesBytes).toBeGreaterThan(b.bytes);
+      expect(b.bytesByKind.shard).toBe(b.bytes);
+      expect(b.bytesByKind.accessions).toBeGreaterThan(0);
+      expect(b.bytesByKind.manifest).toBeGreaterThan(0);
+    }
+    expect(results.brotli!.build.manifest.compression).toBe('br');
+    expect(results.brotli!.build.manifest.totals.peptides).toBe(results.build.manifest.totals.peptides);
   });
 
   it('answers every query set with hits', () => {
@@ -46,9 +55,28 @@ describe('npm run bench (smoke scale)', () => {
   });
 
   it('counts cold reads and builds a many-shard index', () => {
-    for (const run of Object.values(results.cold)) expect(run.reads!.bytesMean).toBeGreaterThan(0);
+    for (const run of Object.values(results.cold)) {
+      expect(run.reads!.bytesMean).toBeGreaterThan(0);
+      expect(run.reads!.shardsMean).toBeGreaterThan(0);
+    }
     expect(results.tiny.build.manifest.totals.shards).toBeGreaterThan(results.build.manifest.totals.shards);
     expect(results.tiny.rootBytes).toBeGreaterThan(0);
+  });
+
+  it('reads cold over HTTP: the first query of a process also reads the accession table, in parallel', () => {
+    for (const run of Object.values(results.coldHttp!)) {
+      // Read with the first shard (a window between the masses of two groups may need no shard at all).
+      expect(run.first.kinds.accessions).toBeGreaterThan(0);
+      expect(run.first.kinds.accessions).toBeLessThanOrEqual(1);
+      expect(run.first.kinds.accessions).toBeLessThanOrEqual(run.first.kinds.shard!);
+      expect(run.next.kinds.accessions).toBeUndefined();
+      expect(run.next.kinds.shard).toBeGreaterThan(0);
+      expect(run.first.reads!.bytesMean).toBeGreaterThan(run.next.reads!.bytesMean);
+      for (const q of [run.first, run.next]) {
+        expect(q.reads!.roundTripsMax).toBeGreaterThanOrEqual(1);
+        expect(q.reads!.roundTripsMax).toBeLessThanOrEqual(3);
+      }
+    }
   });
 
   it.runIf(loadSqlite() !== undefined)('runs the SQLite baseline on the same windows', () => {
@@ -62,6 +90,6 @@ describe('npm run bench (smoke scale)', () => {
       expect(run.non2xx).toBe(0);
     }
     const text = report(results, 'smoke');
-    for (const heading of ['## Build', '## Queries in process', '## Cold queries', '## SQLite', '## HTTP', '## Organisms and proteins']) expect(text).toContain(heading);
+    for (const heading of ['## Format v2 goals', '## Dataset size', '## Build', '## Queries in process', '## Memory-bounded speed', '## Cold queries', '## Cold queries over HTTP', '## SQLite', '## HTTP', '## Organisms and proteins']) expect(text).toContain(heading);
   });
 });

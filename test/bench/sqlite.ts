@@ -1,11 +1,14 @@
 // The side-by-side baseline: the same peptides in SQLite (clustered B-tree on mass key), answering
 // count + first page of mass groups and building the same JSON body as our API.
+import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Dataset } from '../../runtime/core/dataset.js';
 import { accessionOf, accessionRefsOf, sequenceOf } from '../../runtime/model/format.js';
 import { formatMassKey, parseMass } from '../../runtime/model/massKey.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
+import { nodeCodecs } from '../../runtime/entries/node/platform.js';
+import type { Manifest } from '../../runtime/model/format.js';
 import { summarize, type Summary } from './measure.js';
 
 type Db = import('better-sqlite3').Database;
@@ -19,12 +22,22 @@ export function loadSqlite(): (typeof import('better-sqlite3')) | undefined {
   }
 }
 
+/**
+ * What the peptides of a dataset depend on: its inputs and digest parameters, not its format or shard size, so
+ * a database imported from one build serves every build of the same inputs and parameters (v1 or v2).
+ */
+export function peptideStamp(manifest: Manifest): string {
+  const { enzyme, missedCleavages, minLength, maxLength } = manifest.parameters;
+  const inputs = JSON.stringify({ enzyme, missedCleavages, minLength, maxLength, sources: manifest.sources.map((s) => s.sha256) });
+  return `peptides-${createHash('sha256').update(inputs).digest('hex').slice(0, 16)}`;
+}
+
 /** Creates (or reuses) `file` holding every peptide of the dataset in `dir`. */
 export async function buildSqlite(dir: string, file: string): Promise<Db> {
   const Sqlite = loadSqlite();
   if (!Sqlite) throw new Error('better-sqlite3 is not installed');
-  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 64 * 2 ** 20 });
-  const stamp = `${dataset.manifest.datasetVersion}-1`;
+  const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 64 * 2 ** 20, ...nodeCodecs });
+  const stamp = peptideStamp(dataset.manifest);
   if (existsSync(file)) {
     const db = new Sqlite(file);
     const row = db.prepare('SELECT value FROM meta WHERE key = ?').get('version') as { value: string } | undefined;

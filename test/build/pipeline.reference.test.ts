@@ -185,13 +185,32 @@ describe('shard index and shard files', () => {
 });
 
 describe('a second msgpack implementation (@msgpack/msgpack)', () => {
-  const COLUMNS = ['massKeys', 'groupEnds', 'sequenceEnds', 'accessionRefEnds', 'accessionRefs', 'accessionEnds'] as const;
+  /** The keys of a shard map (shards/FORMAT.md, format 2) and its integer (varint bin) columns. */
+  const SHARD_KEYS = ['formatVersion', 'massKeys', 'groupSizes', 'lengths', 'sequences', 'refCounts', 'refs'] as const;
+  const VARINT_COLUMNS = ['massKeys', 'groupSizes', 'lengths', 'refCounts', 'refs'] as const;
 
-  /** Little-endian 32-bit integers of a bin value. */
-  const le = (bin: Uint8Array, signed: boolean) => {
-    const view = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
-    return Array.from({ length: bin.length / 4 }, (_, i) => (signed ? view.getInt32(i * 4, true) : view.getUint32(i * 4, true)));
+  /** Unsigned LEB128 varints of a bin value (FORMAT.md, "Varints"), read here rather than by runtime/model/varint.ts. */
+  const varints = (bin: Uint8Array) => {
+    const values: number[] = [];
+    let value = 0;
+    let scale = 1;
+    for (const b of bin) {
+      value += (b & 0x7f) * scale;
+      if (b < 0x80) {
+        values.push(value);
+        value = 0;
+        scale = 1;
+      } else scale *= 128;
+    }
+    if (scale !== 1) throw new Error('a varint is cut short');
+    return values;
   };
+  /** Running sums: ends[i] = counts[0] + … + counts[i]. */
+  const runningSums = (counts: number[]) => {
+    let sum = 0;
+    return counts.map((c) => (sum += c));
+  };
+  const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((v, i) => v === b[i]);
 
   /** Fails on anything that is not a plain msgpack value (extension data, dates, maps, bigints...). */
   const plain = (value: unknown, path = '$'): string[] => {
@@ -252,27 +271,45 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
   };
 
   it('decodes every shard to the same columns as runtime/model/shardCodec.ts decodeShard', () => {
-    for (const { entry, bytes, shard } of dataset.shards) {
-      const raw = decode(new Uint8Array(bytes)) as Record<string, unknown>; // a plain Uint8Array in, so bins come out as plain Uint8Arrays
+    // The dataset-wide accession table the shards' ranks point into (decodeShard's output carries it).
+    const table = decode(new Uint8Array(readStored(out, manifest.accessions.file, manifest.compression))) as Record<string, unknown>;
+    expect(Object.keys(table).sort()).toEqual(['accessions', 'formatVersion', 'reviewed', 'taxIds']);
+    expect(table.formatVersion).toBe(2);
+    expect(plain(table)).toEqual([]);
+    const accessions = (table.accessions as string).split('\n');
+    const { shard: first } = dataset.shards[0];
+    expect(accessions).toHaveLength(manifest.accessions.count);
+    expect(accessions.join('')).toBe(first.accessions);
+    expect(same(runningSums(accessions.map((a) => a.length)), first.accessionEnds)).toBe(true);
+    expect(same(varints(table.taxIds as Uint8Array).map((t) => t - 1), first.taxIds)).toBe(true);
+    expect(table.reviewed).toBeInstanceOf(Uint8Array);
+    expect(same(table.reviewed as Uint8Array, first.reviewed)).toBe(true);
+    for (const { entry, shard } of dataset.shards) {
+      // The stored file decompressed, then a plain Uint8Array in, so bins come out as plain Uint8Arrays.
+      const raw = decode(new Uint8Array(readStored(out, entry.file, manifest.compression))) as Record<string, unknown>;
       expect(Object.getPrototypeOf(raw)).toBe(Object.prototype);
-      expect(Object.keys(raw).sort()).toEqual([...COLUMNS, 'accessions', 'formatVersion', 'reviewed', 'sequences', 'taxIds'].sort());
-      expect(raw.formatVersion).toBe(1);
+      expect(Object.keys(raw).sort()).toEqual([...SHARD_KEYS].sort());
+      expect(raw.formatVersion).toBe(2);
       expect(raw.sequences).toBe(shard.sequences);
-      expect(raw.accessions).toBe(shard.accessions);
-      for (const column of [...COLUMNS, 'taxIds'] as const) {
-        const bin = raw[column];
-        expect(bin, `${entry.file} ${column}`).toBeInstanceOf(Uint8Array);
-        expect((bin as Uint8Array).length % 4).toBe(0);
-        const values = le(bin as Uint8Array, column === 'taxIds');
-        const decoded = Array.from(shard[column] as ArrayLike<number>);
-        if (values.length !== decoded.length || values.some((v, i) => v !== decoded[i])) {
-          expect.fail(`${entry.file} ${column}: @msgpack/msgpack and decodeShard disagree`);
-        }
+      expect(shard.accessions).toBe(first.accessions);
+      for (const column of VARINT_COLUMNS) expect(raw[column], `${entry.file} ${column}`).toBeInstanceOf(Uint8Array);
+      const [keyDifferences, groupSizes, lengths, refCounts, gaps] = VARINT_COLUMNS.map((column) => varints(raw[column] as Uint8Array));
+      const accessionRefEnds = runningSums(refCounts);
+      // Each peptide's refs: its first rank, then the gap to the next.
+      const accessionRefs: number[] = [];
+      for (let p = 0, r = 0; p < accessionRefEnds.length; p++) {
+        for (const start = r; r < accessionRefEnds[p]; r++) accessionRefs.push(r === start ? gaps[r] : accessionRefs[r - 1] + gaps[r]);
       }
-      // reviewed: one byte per accession of the table, 0 or 1.
-      expect(raw.reviewed).toBeInstanceOf(Uint8Array);
-      expect(Array.from(raw.reviewed as Uint8Array)).toEqual(Array.from(shard.reviewed!));
-      expect((raw.reviewed as Uint8Array).length).toBe(shard.accessionEnds.length);
+      const columns = {
+        massKeys: runningSums(keyDifferences),
+        groupEnds: runningSums(groupSizes),
+        sequenceEnds: runningSums(lengths),
+        accessionRefEnds,
+        accessionRefs,
+      };
+      for (const [column, values] of Object.entries(columns)) {
+        if (!same(values, shard[column as keyof typeof columns])) expect.fail(`${entry.file} ${column}: @msgpack/msgpack and decodeShard disagree`);
+      }
       expect(plain(raw)).toEqual([]);
     }
   });

@@ -21,7 +21,7 @@ export class CountingSource implements ShardSource {
   }
 
   get shardReads(): string[] {
-    return this.reads.filter((f) => f.endsWith('.msgpack'));
+    return this.reads.filter((f) => /^[0-9a-f]{20}\.msgpack\.(gz|br)$/.test(f));
   }
 
   get indexReads(): string[] {

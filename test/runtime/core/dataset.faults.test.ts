@@ -4,9 +4,12 @@
 // right answer — never a partial or wrong one — and once the fault clears the same query is answered right (no
 // poisoned cache). Also: HttpSource retries with backoff (injected fetch, and a real flaky HTTP server), and
 // the LRU staying within its budget.
+import { decode, encode } from '@msgpack/msgpack';
+import { createHash } from 'node:crypto';
 import { cpSync, renameSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { runInNewContext } from 'node:vm';
 import { setFlagsFromString } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,7 +18,7 @@ import { createHandler, datasetOnce, type Handler } from '../../../runtime/api/h
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { HttpSource, SourceError } from '../../../runtime/core/source.js';
 import { folderHandler, listen } from '../../helpers/api.js';
-import { removeTempDirs, smallShardsDataset, tempDir } from '../../helpers/datasets.js';
+import { readManifest, readStored, removeTempDirs, smallShardsDataset, subsetDataset, tempDir } from '../../helpers/datasets.js';
 import { FaultySource, type FaultKind } from '../../helpers/faultySource.js';
 import { difference } from '../../helpers/queryFuzz.js';
 import { referenceKeyText } from '../../helpers/reference.js';
@@ -76,9 +79,9 @@ async function expectError(handler: Handler, q: RefQuery, status: number, error:
 
 describe('a faulty shard', () => {
   const cases: [FaultKind, number, RegExp][] = [
-    ['missing', 502, /dataset file unavailable: [0-9a-f]{20}\.msgpack: not found/],
-    ['corrupt', 502, /[0-9a-f]{20}\.msgpack failed its sha256 check/],
-    ['truncated', 502, /[0-9a-f]{20}\.msgpack failed its sha256 check/],
+    ['missing', 502, /dataset file unavailable: [0-9a-f]{20}\.msgpack\.gz: not found/],
+    ['corrupt', 502, /[0-9a-f]{20}\.msgpack\.gz failed its sha256 check/],
+    ['truncated', 502, /[0-9a-f]{20}\.msgpack\.gz failed its sha256 check/],
     ['transient', 503, /dataset file unavailable: .*HTTP 503/],
     ['throws', 503, /dataset file unavailable/],
   ];
@@ -143,8 +146,8 @@ describe('a source that breaks its contract', () => {
 
 describe('a faulty index page', () => {
   it.each([
-    ['missing', 502, /index-[0-9a-f]{20}\.json: not found/],
-    ['corrupt', 502, /index-[0-9a-f]{20}\.json failed its sha256 check/],
+    ['missing', 502, /index-[0-9a-f]{20}\.json\.gz: not found/],
+    ['corrupt', 502, /index-[0-9a-f]{20}\.json\.gz failed its sha256 check/],
     ['truncated', 502, /failed its sha256 check/],
     ['transient', 503, /dataset file unavailable/],
   ] as const)('%s: %i, then right once the fault clears', async (kind, status, error) => {
@@ -156,6 +159,24 @@ describe('a faulty index page', () => {
     await expectError(handler, { endpoint: '/search-peptide.php', peptide: ref.sequences[ref.groupEnds[150_000 - 1]] }, status, error);
     source.clear();
     await expectRight(handler, groupQuery(150_000));
+  });
+});
+
+describe('a faulty accession table', () => {
+  it.each([
+    ['missing', 502, /accessions-[0-9a-f]{20}\.msgpack\.gz: not found/],
+    ['corrupt', 502, /accessions-[0-9a-f]{20}\.msgpack\.gz failed its sha256 check/],
+    ['transient', 503, /dataset file unavailable: .*HTTP 503/],
+  ] as const)('%s: %i for every query that needs a shard, then right once the fault clears (a failure is not kept)', async (kind, status, error) => {
+    const { source, handler } = setup();
+    source.inject(ref.manifest.accessions.file, { kind });
+    for (const g of [5, 70_000]) await expectError(handler, groupQuery(g), status, error);
+    source.clear();
+    await expectRight(handler, groupQuery(5));
+    await expectRight(handler, groupQuery(70_000));
+    const calls = source.callsTo(ref.manifest.accessions.file);
+    await expectRight(handler, groupQuery(90_000));
+    expect(source.callsTo(ref.manifest.accessions.file)).toBe(calls); // read once, then kept
   });
 });
 
@@ -177,7 +198,7 @@ describe('slow and hanging storage', () => {
     const seconds = (performance.now() - started) / 1000;
     for (const a of answers) {
       expect(a.status).toBe(503);
-      expect(a.body.error).toMatch(/dataset file unavailable: [0-9a-f]{20}\.msgpack: no answer within 300 ms/);
+      expect(a.body.error).toMatch(/dataset file unavailable: [0-9a-f]{20}\.msgpack\.gz: no answer within 300 ms/);
     }
     expect(seconds).toBeLessThan(3); // 6 hangs through 2 slots: about 3 × 300 ms
     expect(source.pending).toBe(6);
@@ -208,7 +229,7 @@ describe('a missing or corrupt manifest at start', () => {
   it.each([
     ['missing', /dataset unavailable: manifest\.json: not found/],
     ['truncated', /dataset unavailable: manifest\.json is not valid JSON/],
-    ['garbage', /dataset unavailable: manifest is not digested-peptides format 1/],
+    ['garbage', /dataset unavailable: manifest is not a digested-peptides dataset/],
     ['transient', /dataset unavailable: manifest\.json: HTTP 503/],
   ] as const)('%s: 503, and the service recovers once it is back', async (kind, error) => {
     const { source, handler } = setup();
@@ -224,7 +245,7 @@ describe('a missing or corrupt manifest at start', () => {
   it('on disk: manifest.json removed, emptied, then restored', async () => {
     const copy = tempDir('faults-manifest');
     // The manifest, its index pages and the one shard the query reads.
-    for (const file of ['manifest.json', ...ref.manifest.shardIndex!.pages.map((p) => p.file), shardOfGroup(9).file]) cpSync(join(dir, file), join(copy, file));
+    for (const file of ['manifest.json', ...ref.manifest.shardIndex!.pages.map((p) => p.file), ref.manifest.accessions.file, shardOfGroup(9).file]) cpSync(join(dir, file), join(copy, file));
     const handler = folderHandler(copy);
     const manifest = join(copy, 'manifest.json');
     renameSync(manifest, `${manifest}.away`);
@@ -326,7 +347,7 @@ describe('HttpSource over a flaky HTTP server', () => {
       if (!/^[A-Za-z0-9._-]+$/.test(name)) return res.writeHead(404).end();
       const bytes = await readFile(join(dir, name)).catch(() => null);
       if (!bytes) return res.writeHead(404).end();
-      if (mode === 'wrong' && name.endsWith('.msgpack')) return res.writeHead(200).end(Buffer.from('not the shard'));
+      if (mode === 'wrong' && name.endsWith('.msgpack.gz')) return res.writeHead(200).end(Buffer.from('not the shard'));
       if (n === 1) return res.writeHead(503).end(); // every file fails first...
       if (n === 2 && name !== 'manifest.json') {
         // ...then is cut short: the full length announced, half of it sent, the connection dropped.
@@ -397,5 +418,39 @@ describe('memory stays bounded', () => {
     await expectRight(handler, groupQuery(90_000)); // evicts the first
     await expectRight(handler, groupQuery(5000));
     expect(source.callsTo(file)).toBe(2);
+  });
+});
+
+describe('a shard whose stored bytes match their sha256 but do not decode (a broken build)', () => {
+  /** A copy of a small flat-index dataset whose first shard is replaced by `damage(its decompressed bytes)`, re-hashed in the manifest. */
+  async function damaged(damage: (content: Buffer) => Uint8Array): Promise<{ handler: Handler; mass: string }> {
+    const small = await subsetDataset(30, 32 * 1024);
+    const copy = tempDir('faults-undecodable');
+    cpSync(small, copy, { recursive: true });
+    const manifest = readManifest(copy);
+    const entry = manifest.shards![0];
+    const bytes = damage(readStored(copy, entry.file));
+    writeFileSync(join(copy, entry.file), bytes);
+    Object.assign(entry, { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.length });
+    writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
+    return { handler: folderHandler(copy), mass: referenceKeyText(entry.firstKey) };
+  }
+
+  it.each([
+    ['not a gzip stream', () => Buffer.from('not gzip at all')],
+    ['a gzip stream cut short', (c: Buffer) => gzipSync(c).subarray(0, 200)],
+    ['a flipped byte inside the deflate data (CRC)', (c: Buffer) => { const z = gzipSync(c); z[z.length >> 1] ^= 0x55; return z; }],
+    ['msgpack that is no shard', () => gzipSync(Buffer.from([0x81, 0xa1, 0x61, 0x01]))],
+    ['refs past the accession table', (c: Buffer) => {
+      const raw = decode(c) as Record<string, Uint8Array>;
+      return gzipSync(encode({ ...raw, refs: Uint8Array.from([...raw.refs.subarray(0, -1), 0xff, 0xff, 0xff, 0x7f]) }));
+    }],
+  ] as const)('%s: 502 naming the shard, never an answer', async (_, damage) => {
+    const { handler, mass } = await damaged(damage);
+    const response = await handler(new Request(`http://localhost/search.php?mass1=${mass}&mass2=${mass}`));
+    expect(response.status).toBe(502);
+    expect(Object.keys(await response.json())).toEqual(['error']);
+    const again = await handler(new Request(`http://localhost/search.php?mass1=${mass}&mass2=${mass}`));
+    expect((await again.json()).error).toMatch(/^shard [0-9a-f]{20}\.msgpack\.gz is not readable: /);
   });
 });

@@ -1,6 +1,7 @@
 // Tests runtime/core/manifest.ts: readManifest on in-memory sources — a valid flat and two-level manifest, and
-// every refusal as a DatasetError 503 with its exact message: missing, hanging, not JSON, wrong format or
-// version, no shard list, a shard list or index root that does not tile the mass line.
+// every refusal as a DatasetError 503 with its exact message: missing, hanging, not JSON, wrong format, a format 1
+// dataset (named, with what to do), an unknown compression, no accession table, no shard list, a shard list or
+// index root that does not tile the mass line.
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../../../runtime/core/fetchFile.js';
 import { readManifest } from '../../../runtime/core/manifest.js';
@@ -23,7 +24,10 @@ function manifestSource(text: string | Error | 'hang') {
 
 const shard = (firstKey: number, lastKey: number, massGroups = 2, peptides = 3) => ({ file: `${firstKey}.msgpack`, firstKey, lastKey, massGroups, peptides, bytes: 10, sha256: 'x' });
 const page = (firstKey: number, lastKey: number, massGroups = 4, peptides = 6) => ({ file: `index-${firstKey}.json`, sha256: 'x', bytes: 10, firstShard: 0, shards: 2, firstKey, lastKey, massGroups, peptides });
-const base = { format: 'digested-peptides', formatVersion: 1, datasetVersion: 'v', parameters: {}, sources: [], totals: {} };
+const base = {
+  format: 'digested-peptides', formatVersion: 2, compression: 'gzip', datasetVersion: 'v', parameters: {}, sources: [], totals: {},
+  accessions: { file: 'accessions-a.msgpack.gz', sha256: 'x', bytes: 10, count: 3 },
+};
 
 async function refusal(text: string | Error | 'hang', timeoutMs = 1000) {
   const error = await readManifest(manifestSource(text).source, timeoutMs).then(
@@ -68,10 +72,28 @@ describe('readManifest', () => {
     }
   });
 
-  it('answers 503 for another format or version, or JSON that is no manifest', async () => {
-    const wrong = 'dataset unavailable: manifest is not digested-peptides format 1';
-    for (const manifest of [{ ...base, format: 'other' }, { ...base, formatVersion: 2 }, { ...base, formatVersion: '1' }, { shards: [] }, null, 42, 'text', []]) {
+  it('answers 503 for another format, or JSON that is no manifest', async () => {
+    const wrong = 'dataset unavailable: manifest is not a digested-peptides dataset';
+    for (const manifest of [{ ...base, format: 'other' }, { shards: [] }, null, 42, 'text', []]) {
       expect(await refusal(JSON.stringify(manifest)), JSON.stringify(manifest)).toEqual({ status: 503, message: wrong });
+    }
+  });
+
+  it('answers 503 naming the version of a dataset in another format version, and what to do', async () => {
+    for (const version of [1, 3, '2']) {
+      expect(await refusal(JSON.stringify({ ...base, formatVersion: version, shards: [shard(10, 20)] }))).toEqual({
+        status: 503,
+        message: `dataset unavailable: the dataset is format version ${version}; this server reads version 2 only (rebuild it with npm run build:shards)`,
+      });
+    }
+  });
+
+  it('answers 503 for an unknown compression or a missing accession table', async () => {
+    for (const compression of ['zstd', undefined, 'GZIP']) {
+      expect(await refusal(JSON.stringify({ ...base, compression, shards: [shard(10, 20)] }))).toEqual({ status: 503, message: `dataset unavailable: manifest names an unknown compression "${String(compression)}"` });
+    }
+    for (const accessions of [undefined, {}, null]) {
+      expect(await refusal(JSON.stringify({ ...base, accessions, shards: [shard(10, 20)] }))).toEqual({ status: 503, message: 'dataset unavailable: manifest lists no accession table' });
     }
   });
 

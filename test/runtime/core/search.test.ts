@@ -1,18 +1,16 @@
 // Tests runtime/core/search.ts: runQuery (counts and pages), walkRange (runs shard by shard), firstGroupAtOrAbove and
 // firstGroupAbove, against a brute-force list of every (key, group) pair decoded from the shards, on the same
-// multi-shard dataset served with its flat index and with a two-level index of small pages.
+// multi-shard dataset served with its own two-level index and with one of small pages.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { firstGroupAbove, firstGroupAtOrAbove, runQuery, walkRange } from '../../../runtime/core/search.js';
 import type { ShardSource } from '../../../runtime/core/source.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import type { Shard, ShardEntry } from '../../../runtime/model/format.js';
-import { decodeShard } from '../../../runtime/model/shardCodec.js';
 import { CountingSource } from '../../helpers/api.js';
-import { readManifest, removeTempDirs, shardEntries, subsetDataset } from '../../helpers/datasets.js';
+import { readDataset, readManifest, removeTempDirs, shardEntries, subsetDataset } from '../../helpers/datasets.js';
 import { prng } from '../../helpers/prng.js';
 
 /** One mass group as the brute force sees it: its key, its shard's position and its index in that shard. */
@@ -30,7 +28,7 @@ let entries: ShardEntry[];
 let decoded: Shard[];
 let pairs: Pair[];
 
-/** Serves the dataset folder with a two-level index (pages of PAGE_SHARDS shards) instead of its flat manifest. */
+/** Serves the dataset folder with a two-level index of small pages (PAGE_SHARDS shards each) instead of its own. */
 class PagedSource implements ShardSource {
   readonly description = 'paged test source';
   private files = new Map<string, Uint8Array>();
@@ -38,13 +36,14 @@ class PagedSource implements ShardSource {
 
   constructor(folder: string) {
     this.inner = new FileSource(folder);
-    const { shards, ...manifest } = readManifest(folder);
+    const { shards: _, shardIndex: __, ...manifest } = readManifest(folder);
+    const shards = shardEntries(folder);
     const pages = [];
-    for (let first = 0; first < shards!.length; first += PAGE_SHARDS) {
-      const list = shards!.slice(first, first + PAGE_SHARDS);
-      const bytes = Buffer.from(JSON.stringify({ formatVersion: 1, firstShard: first, shards: list }));
+    for (let first = 0; first < shards.length; first += PAGE_SHARDS) {
+      const list = shards.slice(first, first + PAGE_SHARDS);
+      const bytes = gzipSync(JSON.stringify({ formatVersion: 2, firstShard: first, shards: list }));
       const sha256 = createHash('sha256').update(bytes).digest('hex');
-      const file = `index-${sha256.slice(0, 20)}.json`;
+      const file = `index-${sha256.slice(0, 20)}.json.gz`;
       this.files.set(file, bytes);
       const sum = (f: 'massGroups' | 'peptides') => list.reduce((s, e) => s + e[f], 0);
       pages.push({ file, sha256, bytes: bytes.length, firstShard: first, shards: list.length, firstKey: list[0].firstKey, lastKey: list[list.length - 1].lastKey, massGroups: sum('massGroups'), peptides: sum('peptides') });
@@ -60,7 +59,7 @@ class PagedSource implements ShardSource {
 beforeAll(async () => {
   dir = await subsetDataset(200, 2048);
   entries = shardEntries(dir);
-  decoded = entries.map((e) => decodeShard(readFileSync(join(dir, e.file))));
+  decoded = readDataset(dir, { peptides: false }).shards.map((s) => s.shard);
   pairs = decoded.flatMap((shard, s) => Array.from(shard.massKeys, (key, group) => ({ key, shard: s, group })));
 });
 
@@ -107,7 +106,7 @@ function emptyRanges(): [number, number][] {
 }
 
 describe.each([
-  ['flat index', (): ShardSource => new FileSource(dir), () => 1],
+  ['built index', (): ShardSource => new FileSource(dir), () => readManifest(dir).shardIndex!.pages.length],
   ['two-level index', (): ShardSource => new PagedSource(dir), () => Math.ceil(entries.length / PAGE_SHARDS)],
 ])('on a %s', (_, makeSource, expectedPages) => {
   let dataset: Dataset;

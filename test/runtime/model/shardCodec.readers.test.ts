@@ -1,85 +1,341 @@
-// Shard files (runtime/model/shardCodec.ts, runtime/model/format.ts) read by other readers: an independent
-// reader written from shards/FORMAT.md alone (JSON + @msgpack/msgpack, no project code) gets the same peptides
-// as the runtime; FORMAT.md's own Python example runs where python3-msgpack exists.
+// Dataset files (runtime/model/shardCodec.ts, runtime/model/format.ts) read by other readers: an independent
+// reader written from shards/FORMAT.md alone (JSON, node:zlib and @msgpack/msgpack, no project code) gets the
+// same peptides, accessions and taxIds as the runtime's decoder and the API, for gzip and brotli datasets with
+// flat and two-level indexes; FORMAT.md's worked example decodes as it says; FORMAT.md's own Python example runs
+// where python3-msgpack exists (and python3-brotli, for the brotli dataset).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { decode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
+import type { Shard } from '../../../runtime/model/format.js';
+import { decodeAccessionTable, decodeShard } from '../../../runtime/model/shardCodec.js';
+import { encodeAccessionTable, encodeShard } from '../../../runtime/model/shardEncoder.js';
 import { folderHandler } from '../../helpers/api.js';
-import { DEFAULT_SHARD_BYTES, readManifest, removeTempDirs, shardEntries, subsetDataset } from '../../helpers/datasets.js';
+import { build, DEFAULT_SHARD_BYTES, readAccessionTable, readManifest, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, subsetDataset, tempDir } from '../../helpers/datasets.js';
 import { REPO } from '../../helpers/process.js';
 
-type Row = { key: number; seq: string; accs: [string, number][] };
+// ---------------------------------------------------------------------------------------------------------
+// The independent reader: FORMAT.md, and nothing else
 
-/** FORMAT.md, "Shard files": the msgpack map, little-endian uint32/int32 columns, concatenated strings. */
-function readShardPerFormatMd(bytes: Uint8Array): Row[] {
-  const s = decode(bytes) as Record<string, unknown>;
-  const u32 = (b: unknown) => {
-    const v = new DataView((b as Uint8Array).buffer, (b as Uint8Array).byteOffset, (b as Uint8Array).byteLength);
-    return Array.from({ length: v.byteLength / 4 }, (_, i) => v.getUint32(i * 4, true));
-  };
-  const i32 = (b: unknown) => u32(b).map((x) => x | 0);
-  const cut = (text: string, ends: number[], i: number) => text.slice(i ? ends[i - 1] : 0, ends[i]);
-  const [keys, groupEnds, seqEnds, refEnds, refs, accEnds, taxIds] = [
-    u32(s.massKeys), u32(s.groupEnds), u32(s.sequenceEnds), u32(s.accessionRefEnds), u32(s.accessionRefs), u32(s.accessionEnds), i32(s.taxIds),
-  ];
+/** A file as the manifest points at it. */
+interface FileRef {
+  file: string;
+  sha256: string;
+  bytes: number;
+}
+interface ShardRef extends FileRef {
+  firstKey: number;
+  lastKey: number;
+  massGroups: number;
+  peptides: number;
+}
+interface ManifestPerFormatMd {
+  formatVersion: number;
+  compression: 'gzip' | 'br';
+  shards?: ShardRef[];
+  shardIndex?: { pages: (FileRef & { firstShard: number; shards: number })[] };
+  accessions: FileRef & { count: number };
+  proteins: { pages: (FileRef & { firstAccession: string; lastAccession: string; accessions: number })[] };
+  taxonomy?: FileRef & { nodes: number };
+}
+interface AccessionTablePerFormatMd {
+  accessions: string[];
+  taxIds: number[];
+  reviewed: number[];
+}
+type Row = { key: number; seq: string; accs: [string, number][]; reviewed: number[] };
+
+/** "Varints": unsigned LEB128, concatenated; refuses a value cut short or of 2^32 or more. */
+function varints(bin: unknown): number[] {
+  if (!(bin instanceof Uint8Array)) throw new Error('an integer column is not bin');
+  const values: number[] = [];
+  let value = 0;
+  let shift = 0;
+  for (const b of bin) {
+    value += (b & 0x7f) * 2 ** shift;
+    if (b < 0x80) {
+      if (value >= 2 ** 32) throw new Error('a varint of 2^32 or more');
+      values.push(value);
+      value = shift = 0;
+    } else shift += 7;
+  }
+  if (shift !== 0) throw new Error('a varint is cut short');
+  return values;
+}
+
+/** Running sums: ends[i] = c[0] + … + c[i]. */
+const runningSums = (counts: number[]) => {
+  let sum = 0;
+  return counts.map((c) => (sum += c));
+};
+
+/** x[ends[i-1] : ends[i]], with ends[-1] = 0. */
+function cut(text: string, ends: number[], i: number): string;
+function cut<T>(list: T[], ends: number[], i: number): T[];
+function cut(x: string | unknown[], ends: number[], i: number) {
+  return x.slice(i ? ends[i - 1] : 0, ends[i]);
+}
+
+/** A msgpack map of format version 2 (both msgpack files are one). */
+function map(bytes: Uint8Array): Record<string, unknown> {
+  const m = decode(bytes) as Record<string, unknown>;
+  if (m?.formatVersion !== 2) throw new Error('not a format version 2 map');
+  return m;
+}
+
+/** "Accession table" (decompressed): newline-joined accessions, taxIds plus one as varints, one reviewed byte each. */
+function readAccessionTablePerFormatMd(bytes: Uint8Array): AccessionTablePerFormatMd {
+  const t = map(bytes);
+  const accessions = t.accessions === '' ? [] : (t.accessions as string).split('\n');
+  const taxIds = varints(t.taxIds).map((v) => v - 1);
+  const reviewed = Array.from(t.reviewed as Uint8Array);
+  if (taxIds.length !== accessions.length || reviewed.length !== accessions.length) throw new Error('accession table columns differ in length');
+  return { accessions, taxIds, reviewed };
+}
+
+/** "Shard files" (decompressed): every peptide with its key, accessions and their taxIds and reviewed flags. */
+function readShardPerFormatMd(bytes: Uint8Array, table: AccessionTablePerFormatMd): Row[] {
+  const s = map(bytes);
+  const keys = runningSums(varints(s.massKeys));
+  const groupEnds = runningSums(varints(s.groupSizes));
+  const seqEnds = runningSums(varints(s.lengths));
+  const refEnds = runningSums(varints(s.refCounts));
+  const refs = varints(s.refs);
   const rows: Row[] = [];
   keys.forEach((key, g) => {
     for (let p = g ? groupEnds[g - 1] : 0; p < groupEnds[g]; p++) {
-      const myRefs = refs.slice(p ? refEnds[p - 1] : 0, refEnds[p]);
-      rows.push({ key, seq: cut(s.sequences as string, seqEnds, p), accs: myRefs.map((a) => [cut(s.accessions as string, accEnds, a), taxIds[a]]) });
+      const ranks = runningSums(cut(refs, refEnds, p)); // the first rank, then the gaps to the next
+      rows.push({
+        key,
+        seq: cut(s.sequences as string, seqEnds, p),
+        accs: ranks.map((a) => [table.accessions[a], table.taxIds[a]]),
+        reviewed: ranks.map((a) => table.reviewed[a]),
+      });
     }
   });
   return rows;
 }
 
+/** "Files, compression and names": one dataset folder read as FORMAT.md says. */
+class DatasetPerFormatMd {
+  readonly manifest: ManifestPerFormatMd;
+  readonly table: AccessionTablePerFormatMd;
+
+  constructor(readonly dir: string) {
+    this.manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ManifestPerFormatMd;
+    if (this.manifest.formatVersion !== 2) throw new Error(`format version ${this.manifest.formatVersion}`);
+    this.table = readAccessionTablePerFormatMd(this.read(this.manifest.accessions));
+    if (this.table.accessions.length !== this.manifest.accessions.count) throw new Error('accession table count differs from the manifest');
+  }
+
+  /** A file's content: its stored bytes checked (size, sha256, name) and decompressed. */
+  read(entry: FileRef): Buffer {
+    const stored = readFileSync(join(this.dir, entry.file));
+    const sha256 = createHash('sha256').update(stored).digest('hex');
+    if (stored.length !== entry.bytes || sha256 !== entry.sha256) throw new Error(`${entry.file} does not match its manifest entry`);
+    const suffix = this.manifest.compression === 'gzip' ? 'gz' : 'br';
+    const name = /^(?:index-|accessions-|proteins-|taxonomy-)?([0-9a-f]{20})\.(?:json|msgpack)\.(gz|br)$/.exec(entry.file);
+    if (!name || name[1] !== sha256.slice(0, 20) || name[2] !== suffix) throw new Error(`${entry.file} is not named by its content`);
+    return this.manifest.compression === 'gzip' ? gunzipSync(stored) : brotliDecompressSync(stored);
+  }
+
+  readJson<T>(entry: FileRef): T {
+    return JSON.parse(this.read(entry).toString('utf8')) as T;
+  }
+
+  /** The shard list: the manifest's `shards`, or its index pages' `shards` concatenated. */
+  shardEntries(): ShardRef[] {
+    return this.manifest.shards ?? this.manifest.shardIndex!.pages.flatMap((page) => this.readJson<{ formatVersion: number; shards: ShardRef[] }>(page).shards);
+  }
+
+  readShard(entry: ShardRef): Row[] {
+    return readShardPerFormatMd(this.read(entry), this.table);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// The runtime's side
+
+/** The runtime's decoded shard, as rows. */
+function runtimeRows(shard: Shard): Row[] {
+  const rows: Row[] = [];
+  const accession = (a: number) => shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], shard.accessionEnds[a]);
+  let p = 0;
+  for (let g = 0; g < shard.massKeys.length; g++) {
+    for (; p < shard.groupEnds[g]; p++) {
+      const ranks = Array.from(shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]));
+      rows.push({
+        key: shard.massKeys[g],
+        seq: shard.sequences.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]),
+        accs: ranks.map((a) => [accession(a), shard.taxIds[a]]),
+        reviewed: ranks.map((a) => shard.reviewed[a]),
+      });
+    }
+  }
+  return rows;
+}
+
+/** A brotli dataset: the first `records` records of the sample with its taxonomy (a helper datasets.ts lacks). */
+async function brotliDataset(records: number, shardBytes: number): Promise<string> {
+  const out = join(tempDir(`br${records}`), 'shards');
+  await build([sampleSubset(records)], out, { shardBytes, taxdump: SAMPLE_TAXDUMP, compression: 'br' });
+  return out;
+}
+
+/** Peptides of shards whose keys lie in [from, to], as the API (search-taxonomy.php) answers them. */
+async function apiRows(handler: ReturnType<typeof folderHandler>, firstKey: number, lastKey: number): Promise<Omit<Row, 'reviewed'>[]> {
+  const rows: Omit<Row, 'reviewed'>[] = [];
+  const from = (firstKey / 1e4).toFixed(4);
+  const to = (lastKey / 1e4).toFixed(4);
+  for (let page = 1; ; page++) {
+    const response = await handler(new Request(`http://t/search-taxonomy.php?mass1=${from}&mass2=${to}&page=${page}`));
+    expect(response.status).toBe(200);
+    const body = await response.json();
+    for (const group of body.result as Record<string, { seq: string; accsTax: { acc: string; taxId: number }[] }[]>[]) {
+      const [mass, peptides] = Object.entries(group)[0];
+      for (const p of peptides) rows.push({ key: Math.round(Number(mass) * 1e4), seq: p.seq, accs: p.accsTax.map((a) => [a.acc, a.taxId]) });
+    }
+    if (page * 1000 >= body.totalResult) break;
+  }
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
 describe('a reader written from FORMAT.md alone', () => {
   let flat: string;
   let paged: string;
+  let brotli: string;
   afterAll(removeTempDirs);
 
   beforeAll(async () => {
-    // The first 1,500 real records of the bundled sample, with the default shards and with 1 KB ones.
-    [flat, paged] = await Promise.all([subsetDataset(1500, DEFAULT_SHARD_BYTES), subsetDataset(1500, 1024)]);
-  });
+    // The first 1,500 real records of the bundled sample: gzip with the default shards (a flat index) and with
+    // 1 KB ones (a two-level index); brotli with 4 KB shards (a two-level index).
+    [flat, paged, brotli] = await Promise.all([subsetDataset(1500, DEFAULT_SHARD_BYTES), subsetDataset(1500, 1024), brotliDataset(1500, 4096)]);
+  }, 120_000);
 
-  for (const [name, dir] of [['flat index', () => flat], ['two-level index', () => paged]] as const) {
-    it(`gets the runtime's peptides from every shard (${name})`, async () => {
-      const handler = folderHandler(dir());
-      const entries = shardEntries(dir());
-      if (name === 'two-level index') expect(readManifest(dir()).shardIndex).toBeDefined();
-      // Every shard for the flat build; every 40th for the paged one (thousands of shards).
-      for (const entry of entries.filter((_, i) => name === 'flat index' || i % 40 === 0)) {
-        const rows = readShardPerFormatMd(readFileSync(join(dir(), entry.file)));
-        expect(rows[0].key).toBe(entry.firstKey);
-        expect(rows[rows.length - 1].key).toBe(entry.lastKey);
-        const from = (entry.firstKey / 1e4).toFixed(4);
-        const to = (entry.lastKey / 1e4).toFixed(4);
-        const fromApi: Row[] = [];
-        for (let page = 1; ; page++) {
-          const body = await (await handler(new Request(`http://t/search-taxonomy.php?mass1=${from}&mass2=${to}&page=${page}`))).json();
-          for (const group of body.result as Record<string, { seq: string; accsTax: { acc: string; taxId: number }[] }[]>[]) {
-            const [mass, peptides] = Object.entries(group)[0];
-            for (const p of peptides) fromApi.push({ key: Math.round(Number(mass) * 1e4), seq: p.seq, accs: p.accsTax.map((a) => [a.acc, a.taxId]) });
-          }
-          if (page * 1000 >= body.totalResult) break;
+  const datasets = [
+    ['gzip, flat index', () => flat, 'gzip', false],
+    ['gzip, two-level index', () => paged, 'gzip', true],
+    ['brotli, two-level index', () => brotli, 'br', true],
+  ] as const;
+
+  for (const [name, dir, compression, twoLevel] of datasets) {
+    describe(name, () => {
+      it('is the kind of dataset the case is named for', () => {
+        const manifest = readManifest(dir());
+        expect(manifest.formatVersion).toBe(2);
+        expect(manifest.compression).toBe(compression);
+        expect(manifest.shardIndex !== undefined).toBe(twoLevel);
+        expect(manifest.shards !== undefined).toBe(!twoLevel);
+        expect(shardEntries(dir()).length).toBeGreaterThan(twoLevel ? 128 : 1);
+      });
+
+      it("gets the runtime decoder's peptides, accessions, taxIds and reviewed flags from every shard", () => {
+        const reader = new DatasetPerFormatMd(dir());
+        const entries = reader.shardEntries();
+        expect(entries).toEqual(shardEntries(dir()));
+        const table = readAccessionTable(dir());
+        let peptides = 0;
+        for (const entry of entries) {
+          const rows = reader.readShard(entry);
+          const expected = runtimeRows(decodeShard(readStored(dir(), entry.file, compression), table));
+          if (JSON.stringify(rows) !== JSON.stringify(expected)) expect(rows, entry.file).toEqual(expected);
+          expect([rows.length, new Set(rows.map((r) => r.key)).size, rows[0].key, rows.at(-1)!.key]).toEqual([entry.peptides, entry.massGroups, entry.firstKey, entry.lastKey]);
+          peptides += rows.length;
         }
-        expect(fromApi).toEqual(rows);
-      }
+        expect(peptides).toBe(readManifest(dir()).totals.peptides);
+      });
+
+      it("gets the API's answers for a range over a shard's keys", async () => {
+        // Node's codecs for brotli (Node 20's DecompressionStream has no brotli); the default one for gzip.
+        const handler = folderHandler(dir(), compression === 'br' ? nodeCodecs : {});
+        const reader = new DatasetPerFormatMd(dir());
+        // Every shard of the flat build; every 40th of the others (hundreds to thousands of shards).
+        for (const entry of reader.shardEntries().filter((_, i) => !twoLevel || i % 40 === 0)) {
+          const rows = reader.readShard(entry).map(({ key, seq, accs }) => ({ key, seq, accs }));
+          expect(await apiRows(handler, entry.firstKey, entry.lastKey)).toEqual(rows);
+        }
+      });
+
+      it('reads the accession table as the runtime does, and as the protein pages list it', () => {
+        const reader = new DatasetPerFormatMd(dir());
+        const runtime = readAccessionTable(dir());
+        expect(reader.table.accessions.join('')).toBe(runtime.accessions);
+        expect(reader.table.accessions.map((a) => a.length)).toEqual(Array.from(runtime.accessionEnds, (end, i) => end - (i ? runtime.accessionEnds[i - 1] : 0)));
+        expect(reader.table.taxIds).toEqual(Array.from(runtime.taxIds));
+        expect(reader.table.reviewed).toEqual(Array.from(runtime.reviewed));
+        expect(reader.table.accessions.every((a, i) => i === 0 || Buffer.compare(Buffer.from(reader.table.accessions[i - 1]), Buffer.from(a)) < 0)).toBe(true);
+        const pages = reader.manifest.proteins.pages.map((entry) => reader.readJson<{ formatVersion: number; accessions: string[]; taxIds: number[]; reviewed: number[] }>(entry));
+        expect(pages.every((page) => page.formatVersion === 2)).toBe(true);
+        expect(pages.flatMap((page) => page.accessions)).toEqual(reader.table.accessions);
+        expect(pages.flatMap((page) => page.taxIds)).toEqual(reader.table.taxIds);
+        expect(pages.flatMap((page) => page.reviewed)).toEqual(reader.table.reviewed);
+        const taxonomy = reader.readJson<{ formatVersion: number; taxIds: number[] }>(reader.manifest.taxonomy!);
+        expect([taxonomy.formatVersion, taxonomy.taxIds.length]).toEqual([2, reader.manifest.taxonomy!.nodes]);
+      });
+
+      it('holds exactly the files the manifest lists, each named by its stored bytes', () => {
+        const reader = new DatasetPerFormatMd(dir());
+        const m = reader.manifest;
+        const listed = [m.accessions, ...m.proteins.pages, ...(m.taxonomy ? [m.taxonomy] : []), ...(m.shardIndex?.pages ?? []), ...reader.shardEntries()];
+        for (const entry of listed) reader.read(entry); // checks size, sha256 and name
+        expect(readdirSync(dir()).sort()).toEqual(['manifest.json', ...listed.map((e) => e.file)].sort());
+      });
     });
   }
 
-  const python = spawnSync('/usr/bin/python3', ['-c', 'import msgpack'], { stdio: 'ignore' }).status === 0;
-  it.runIf(python)("FORMAT.md's Python example prints the first shard's peptides (python3-msgpack)", () => {
+  it("FORMAT.md's worked example is what the encoder writes and decodes as the text says", () => {
+    const doc = readFileSync(join(REPO, 'shards/FORMAT.md'), 'utf8');
+    const block = /```hex\n([\s\S]*?)```/.exec(doc)![1];
+    const bytesOf = (label: string) => Buffer.from(new RegExp(`^${label}: ([0-9A-F ]+)$`, 'm').exec(block)![1].replace(/ /g, ''), 'hex');
+    const shardBytes = bytesOf('shard');
+    const tableBytes = bytesOf('accessions');
+    const columns = {
+      massKeys: Uint32Array.of(4312128, 4562332),
+      groupEnds: Uint32Array.of(1, 2),
+      sequences: 'GGGGGKAGAPAA',
+      sequenceEnds: Uint32Array.of(6, 12),
+      accessionRefEnds: Uint32Array.of(1, 3),
+      accessionRefs: Uint32Array.of(0, 1, 2),
+    };
+    const accessions = ['A0A0R0GAF9', 'P07683', 'Q7Z7X9'];
+    expect(Buffer.from(encodeShard(columns))).toEqual(shardBytes);
+    expect(Buffer.from(encodeAccessionTable({ accessions, taxIds: Int32Array.of(3847, 64495, 64495), reviewed: Uint8Array.of(0, 1, 1) }))).toEqual(tableBytes);
+    // The independent reader, and the runtime's decoder.
+    const rows = readShardPerFormatMd(shardBytes, readAccessionTablePerFormatMd(tableBytes));
+    expect(rows).toEqual([
+      { key: 4312128, seq: 'GGGGGK', accs: [['A0A0R0GAF9', 3847]], reviewed: [0] },
+      { key: 4562332, seq: 'AGAPAA', accs: [['P07683', 64495], ['Q7Z7X9', 64495]], reviewed: [1, 1] },
+    ]);
+    expect(runtimeRows(decodeShard(shardBytes, decodeAccessionTable(tableBytes)))).toEqual(rows);
+    // The varint table of FORMAT.md.
+    const table = [...doc.matchAll(/^\| (\d+)(?: \(2\^32 − 1\))? \| `([0-9A-F ]+)` \|$/gm)];
+    expect(table.map((m) => Number(m[1]))).toEqual([0, 127, 128, 300, 16384, 2 ** 32 - 1]);
+    for (const [, value, hex] of table) expect(varints(Buffer.from(hex.replace(/ /g, ''), 'hex'))).toEqual([Number(value)]);
+  });
+
+  const python = (module: string) => spawnSync('/usr/bin/python3', ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0;
+  const runExample = (dir: string) => {
     const doc = readFileSync(join(REPO, 'shards/FORMAT.md'), 'utf8');
     const script = /```python\n([\s\S]*?)```/.exec(doc)![1];
-    for (const dir of [flat, paged]) {
-      const printed = execFileSync('/usr/bin/python3', ['-c', script], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).trimEnd().split('\n');
-      const expected = readShardPerFormatMd(readFileSync(join(dir, shardEntries(dir)[0].file))).map(
-        (r) => `${(r.key / 1e4).toFixed(4)} ${r.seq} [${r.accs.map(([a, t]) => `('${a}', ${t})`).join(', ')}]`,
-      );
-      expect(printed).toEqual(expected);
-    }
+    const printed = execFileSync('/usr/bin/python3', ['-c', script], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).trimEnd().split('\n');
+    const reader = new DatasetPerFormatMd(dir);
+    const expected = reader.readShard(reader.shardEntries()[0]).map((r) => `${(r.key / 1e4).toFixed(4)} ${r.seq} [${r.accs.map(([a, t]) => `('${a}', ${t})`).join(', ')}]`);
+    expect(expected.length).toBeGreaterThan(10);
+    expect(printed).toEqual(expected);
+  };
+
+  it.runIf(python('msgpack'))("FORMAT.md's Python example prints the first shard's peptides of gzip datasets (python3-msgpack)", () => {
+    runExample(flat);
+    runExample(paged);
+  });
+
+  it.runIf(python('msgpack') && python('brotli'))("FORMAT.md's Python example prints the first shard's peptides of a brotli dataset (python3-brotli)", () => {
+    runExample(brotli);
   });
 });

@@ -1,0 +1,40 @@
+// Cold queries over HTTP: the dataset folder served by `npm start`'s server (/shards/, serve-handler) in a
+// process of its own, read through the runtime's HttpSource as a deployed function or a browser reads it.
+// Each query opens the dataset afresh (manifest read first, not counted) and logs every file it then reads, with
+// start and end times, so the round trips it waits for in sequence can be counted.
+import { HttpSource } from '../../runtime/core/source.js';
+import { freePort, startServer } from './http.js';
+import { coldQuery, coldRun, openCold, readAccessionTable, type QueryRun } from './queries.js';
+import { ReadLog, type FileKind } from './reads.js';
+
+export interface ColdHttpRun {
+  /** The first query of a fresh process: the accession table is read too, beside the query's first shard. */
+  first: QueryRun & { kinds: Partial<Record<FileKind, number>> };
+  /** Later cold queries: new shards and index pages, the accession table already in memory. */
+  next: QueryRun & { kinds: Partial<Record<FileKind, number>> };
+  /** The accession table's stored bytes and the time to read and decode it once. */
+  table: { bytes: number; ms: number };
+}
+
+/** Mean reads per query of each kind of file. */
+function kindsOf(queries: { reads: { kind: FileKind }[] }[]): Partial<Record<FileKind, number>> {
+  const kinds: Partial<Record<FileKind, number>> = {};
+  for (const q of queries) for (const r of q.reads) kinds[r.kind] = (kinds[r.kind] ?? 0) + 1 / queries.length;
+  return kinds;
+}
+
+export async function benchColdHttp(dir: string, firstUrls: string[], nextUrls: string[]): Promise<ColdHttpRun> {
+  const port = await freePort();
+  const server = await startServer(dir, port);
+  try {
+    const log = new ReadLog(new HttpSource(`http://127.0.0.1:${port}/shards/`));
+    const first = [];
+    for (const url of firstUrls) first.push(await coldQuery(await openCold(log), log, url, false));
+    const { table, bytes, ms } = await readAccessionTable(log);
+    const next = [];
+    for (const url of nextUrls) next.push(await coldQuery(await openCold(log, table), log, url, true));
+    return { first: { ...coldRun(first), kinds: kindsOf(first) }, next: { ...coldRun(next), kinds: kindsOf(next) }, table: { bytes, ms } };
+  } finally {
+    server.kill();
+  }
+}

@@ -1,0 +1,323 @@
+// runtime/model/shardCodec.ts (decodeShard, decodeAccessionTable) against runtime/model/shardEncoder.ts: random
+// columns round trip; and damaged files (maps written here with @msgpack/msgpack and a varint writer of this
+// file, as shards/FORMAT.md describes them) are refused with an Error, never misread.
+import { encode } from '@msgpack/msgpack';
+import { describe, expect, it } from 'vitest';
+import type { AccessionTable, ShardColumns } from '../../../runtime/model/format.js';
+import { decodeAccessionTable, decodeShard } from '../../../runtime/model/shardCodec.js';
+import { encodeAccessionTable, encodeShard } from '../../../runtime/model/shardEncoder.js';
+
+/** A seeded generator (mulberry32), so a failure replays. */
+function random(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+const below = (next: () => number, n: number) => Math.floor(next() * n);
+
+/** Unsigned LEB128 varints (FORMAT.md), written here rather than by runtime/model/varint.ts. */
+const bin = (values: readonly number[]) =>
+  Uint8Array.from(
+    values.flatMap((value) => {
+      const bytes: number[] = [];
+      for (let v = value; ; v = Math.floor(v / 128)) {
+        if (v < 128) return [...bytes, v];
+        bytes.push((v % 128) | 0x80);
+      }
+    }),
+  );
+
+interface TableInput {
+  accessions: string[];
+  taxIds: Int32Array;
+  reviewed: Uint8Array;
+}
+
+/** `count` unique accessions, ascending (ASCII, so byte order), with taxIds (some -1, some the largest) and flags. */
+function randomTable(next: () => number, count: number): TableInput {
+  const set = new Set<string>();
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-';
+  while (set.size < count) set.add(Array.from({ length: 1 + below(next, 12) }, () => letters[below(next, letters.length)]).join(''));
+  const accessions = [...set].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  const taxId = () => [-1, 0, 1, 9606, 2 ** 31 - 1][below(next, 5)] ?? 0;
+  return {
+    accessions,
+    taxIds: Int32Array.from(accessions, () => (next() < 0.5 ? taxId() : below(next, 3_000_000))),
+    reviewed: Uint8Array.from(accessions, () => (next() < 0.2 ? 1 : 0)),
+  };
+}
+
+/** A shard of `groups` mass groups over a table of `accessions`: ascending keys, 1..n peptides a group, 1..8 ranks a peptide. */
+function randomShard(next: () => number, groups: number, accessions: number, firstKey = below(next, 2 ** 31)): ShardColumns {
+  const keys: number[] = [];
+  const groupEnds: number[] = [];
+  const sequences: string[] = [];
+  const sequenceEnds: number[] = [];
+  const refs: number[] = [];
+  const refEnds: number[] = [];
+  let key = firstKey;
+  let length = 0;
+  for (let g = 0; g < groups; g++) {
+    if (g > 0) key += 1 + below(next, 2 ** below(next, 21)); // gaps from 1 to 2^20
+    keys.push(key);
+    const size = next() < 0.05 ? 1 + below(next, 300) : 1 + below(next, 4);
+    for (let p = 0; p < size; p++) {
+      const sequence = Array.from({ length: 1 + below(next, 60) }, () => String.fromCharCode(65 + below(next, 26))).join('');
+      sequences.push(sequence);
+      sequenceEnds.push((length += sequence.length));
+      const ranks = new Set<number>();
+      const count = Math.min(accessions, 1 + (next() < 0.1 ? below(next, 40) : below(next, 3)));
+      while (ranks.size < count) ranks.add(next() < 0.3 ? accessions - 1 - below(next, Math.min(accessions, 3)) : below(next, accessions));
+      refs.push(...[...ranks].sort((a, b) => a - b));
+      refEnds.push(refs.length);
+    }
+    groupEnds.push(sequenceEnds.length);
+  }
+  return {
+    massKeys: Uint32Array.from(keys),
+    groupEnds: Uint32Array.from(groupEnds),
+    sequences: sequences.join(''),
+    sequenceEnds: Uint32Array.from(sequenceEnds),
+    accessionRefEnds: Uint32Array.from(refEnds),
+    accessionRefs: Uint32Array.from(refs),
+  };
+}
+
+/** The decoded form of a table input. */
+function decodedTable({ accessions, taxIds, reviewed }: TableInput): AccessionTable {
+  let end = 0;
+  return { accessions: accessions.join(''), accessionEnds: Uint32Array.from(accessions, (a) => (end += a.length)), taxIds, reviewed };
+}
+
+describe('round trip: encodeShard / encodeAccessionTable, then decode', () => {
+  it('random tables of 0 to 70,000 accessions', () => {
+    const next = random(1);
+    for (const count of [0, 1, 2, 3, 127, 128, 1000, 70_000]) {
+      const input = randomTable(next, count);
+      const table = decodeAccessionTable(encodeAccessionTable(input));
+      expect(table).toEqual(decodedTable(input));
+      expect(table.taxIds).toBeInstanceOf(Int32Array);
+      expect(table.reviewed).toBeInstanceOf(Uint8Array);
+    }
+  });
+
+  it('random shards over random tables (1, 5, 200 and 70,000 accessions: ranks of 1 to 3 bytes)', () => {
+    const next = random(2);
+    for (const accessions of [1, 5, 200, 70_000]) {
+      const tableInput = randomTable(next, accessions);
+      const table = decodeAccessionTable(encodeAccessionTable(tableInput));
+      for (let run = 0; run < 25; run++) {
+        const columns = randomShard(next, 1 + below(next, run < 5 ? 3 : 400), accessions);
+        const shard = decodeShard(encodeShard(columns), table);
+        expect(shard).toEqual({ ...columns, ...decodedTable(tableInput) });
+        for (const column of ['massKeys', 'groupEnds', 'sequenceEnds', 'accessionRefEnds', 'accessionRefs'] as const) expect(shard[column]).toBeInstanceOf(Uint32Array);
+      }
+    }
+  });
+
+  it('keys up to 2^32 - 1, long sequences and peptides of many accessions', () => {
+    const table = decodeAccessionTable(encodeAccessionTable(randomTable(random(3), 3000)));
+    const columns: ShardColumns = {
+      massKeys: Uint32Array.of(0, 1, 2 ** 31, 2 ** 32 - 2, 2 ** 32 - 1),
+      groupEnds: Uint32Array.of(1, 2, 3, 4, 5),
+      sequences: 'A'.repeat(1000) + 'C' + 'D'.repeat(200) + 'E' + 'W'.repeat(20_000),
+      sequenceEnds: Uint32Array.of(1000, 1001, 1201, 1202, 21_202),
+      accessionRefEnds: Uint32Array.of(1, 2, 3002, 3003, 3004),
+      accessionRefs: Uint32Array.of(0, 2999, ...Array.from({ length: 3000 }, (_, i) => i), 1234, 2999),
+    };
+    expect(decodeShard(encodeShard(columns), table)).toEqual({ ...columns, ...table });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Damage
+
+/** The accession table of the damage cases: six accessions. */
+const TABLE_MAP = {
+  formatVersion: 2,
+  accessions: 'A0A001\nP12345\nP12346\nQ00001\nQ00002\nX1',
+  taxIds: bin([9607, 0, 10091, 1, 2 ** 31, 562]),
+  reviewed: Uint8Array.of(1, 0, 1, 0, 0, 1),
+};
+const TABLE = decodeAccessionTable(encode(TABLE_MAP));
+
+/**
+ * A valid shard of three groups (keys 1000, 1003, 2000) and five peptides, as a map to damage:
+ * group 0: PEPTIDEK [0], AAAAAR [1, 2]; group 1: CCCK [5]; group 2: WWWWWWW [0, 3, 4], MK [2].
+ */
+const SHARD_MAP = {
+  formatVersion: 2,
+  massKeys: bin([1000, 3, 997]),
+  groupSizes: bin([2, 1, 2]),
+  lengths: bin([8, 6, 4, 7, 2]),
+  sequences: 'PEPTIDEKAAAAARCCCKWWWWWWWMK',
+  refCounts: bin([1, 2, 1, 3, 1]),
+  refs: bin([0, 1, 1, 5, 0, 3, 1, 2]),
+};
+
+const shardWith = (changes: Record<string, unknown>, drop: string[] = []) => {
+  const map: Record<string, unknown> = { ...SHARD_MAP, ...changes };
+  for (const key of drop) delete map[key];
+  return encode(map);
+};
+const tableWith = (changes: Record<string, unknown>, drop: string[] = []) => {
+  const map: Record<string, unknown> = { ...TABLE_MAP, ...changes };
+  for (const key of drop) delete map[key];
+  return encode(map);
+};
+
+describe('the damage cases start from valid files', () => {
+  it('the shard and table decode to what they say', () => {
+    expect(TABLE).toEqual({
+      accessions: 'A0A001P12345P12346Q00001Q00002X1',
+      accessionEnds: Uint32Array.of(6, 12, 18, 24, 30, 32),
+      taxIds: Int32Array.of(9606, -1, 10090, 0, 2 ** 31 - 1, 561),
+      reviewed: Uint8Array.of(1, 0, 1, 0, 0, 1),
+    });
+    expect(decodeShard(shardWith({}), TABLE)).toEqual({
+      massKeys: Uint32Array.of(1000, 1003, 2000),
+      groupEnds: Uint32Array.of(2, 3, 5),
+      sequences: 'PEPTIDEKAAAAARCCCKWWWWWWWMK',
+      sequenceEnds: Uint32Array.of(8, 14, 18, 25, 27),
+      accessionRefEnds: Uint32Array.of(1, 3, 4, 7, 8),
+      accessionRefs: Uint32Array.of(0, 1, 2, 5, 0, 3, 4, 2),
+      ...TABLE,
+    });
+  });
+});
+
+describe('decodeShard refuses a damaged shard with an Error', () => {
+  const refused: [string, Uint8Array | (() => Uint8Array)][] = [
+    // The file as a whole
+    ['no bytes', new Uint8Array(0)],
+    ['bytes cut short', () => shardWith({}).subarray(0, 40)],
+    ['bytes after the map', () => Uint8Array.from([...shardWith({}), 0x00])],
+    ['a msgpack array, not a map', () => encode([2, 1, 2, 3])],
+    ['a msgpack str, not a map', () => encode('formatVersion')],
+    ['msgpack nil', () => encode(null)],
+    // formatVersion
+    ['formatVersion 1', () => shardWith({ formatVersion: 1 })],
+    ['formatVersion 3', () => shardWith({ formatVersion: 3 })],
+    ['formatVersion "2" (a str)', () => shardWith({ formatVersion: '2' })],
+    ['no formatVersion', () => shardWith({}, ['formatVersion'])],
+    // Missing or mistyped columns
+    ...(['massKeys', 'groupSizes', 'lengths', 'sequences', 'refCounts', 'refs'] as const).map((column): [string, () => Uint8Array] => [`no ${column}`, () => shardWith({}, [column])]),
+    ['massKeys as a msgpack array of ints', () => shardWith({ massKeys: [1000, 3, 997] })],
+    ['refs as a str', () => shardWith({ refs: '\u0000\u0001\u0001\u0005\u0000\u0003\u0001\u0002' })],
+    ['sequences as bin', () => shardWith({ sequences: new TextEncoder().encode(SHARD_MAP.sequences) })],
+    ['a column cut inside a varint', () => shardWith({ lengths: Uint8Array.of(8, 6, 4, 7, 0x82) })],
+    ['a varint of 2^32', () => shardWith({ massKeys: Uint8Array.of(0x80, 0x80, 0x80, 0x80, 0x10, 3, 97) })],
+    // groupSizes and massKeys
+    ['groupSizes adding up to fewer peptides', () => shardWith({ groupSizes: bin([2, 1, 1]) })],
+    ['groupSizes adding up to more peptides', () => shardWith({ groupSizes: bin([2, 1, 3]) })],
+    ['groupSizes shorter than massKeys', () => shardWith({ groupSizes: bin([3, 2]) })],
+    ['groupSizes longer than massKeys', () => shardWith({ groupSizes: bin([2, 1, 1, 1]) })],
+    ['no groups at all', () => shardWith({ massKeys: bin([]), groupSizes: bin([]) })],
+    ['massKeys repeating a key (a difference of 0)', () => shardWith({ massKeys: bin([1000, 0, 997]) })],
+    ['massKeys descending (wrapping past 2^32)', () => shardWith({ massKeys: bin([1000, 2 ** 32 - 1, 997]) })],
+    // lengths and sequences
+    ['lengths adding up to less than the sequences', () => shardWith({ lengths: bin([8, 6, 4, 7, 1]) })],
+    ['lengths adding up to more than the sequences', () => shardWith({ lengths: bin([8, 6, 4, 7, 3]) })],
+    ['one length fewer than peptides', () => shardWith({ lengths: bin([8, 6, 4, 9]) })],
+    ['one length more than peptides', () => shardWith({ lengths: bin([8, 6, 4, 7, 1, 1]) })],
+    ['lower-case sequences', () => shardWith({ sequences: SHARD_MAP.sequences.toLowerCase() })],
+    ['one lower-case residue', () => shardWith({ sequences: SHARD_MAP.sequences.replace('K', 'k') })],
+    ['a digit in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', '1') })],
+    ['a space in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', ' ') })],
+    ['a non-ASCII letter in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', 'É') })],
+    // refCounts and refs
+    ['a peptide without accessions (refCount 0)', () => shardWith({ refCounts: bin([1, 2, 0, 4, 1]) })],
+    ['refCounts adding up to fewer refs', () => shardWith({ refCounts: bin([1, 2, 1, 2, 1]) })],
+    ['refCounts adding up to more refs', () => shardWith({ refCounts: bin([1, 2, 1, 3, 2]) })],
+    ['one refCount fewer than peptides', () => shardWith({ refCounts: bin([1, 2, 1, 4]) })],
+    ['a repeated accession in a peptide (gap 0)', () => shardWith({ refs: bin([0, 1, 0, 5, 0, 3, 1, 2]) })],
+    ['a peptide ending at rank 6 of a 6-accession table', () => shardWith({ refs: bin([0, 1, 1, 6, 0, 3, 1, 2]) })],
+    ['a last peptide past the table', () => shardWith({ refs: bin([0, 1, 1, 5, 0, 3, 1, 99]) })],
+    ['a gap past the table', () => shardWith({ refs: bin([0, 1, 1, 5, 0, 3, 3, 2]) })],
+  ];
+  for (const [name, bytes] of refused) {
+    it(name, () => {
+      expect(() => decodeShard(typeof bytes === 'function' ? bytes() : bytes, TABLE)).toThrow(Error);
+    });
+  }
+
+  it('a shard whose ranks are past a smaller table than its own', () => {
+    expect(() => decodeShard(shardWith({}), decodeAccessionTable(tableWith({ accessions: 'A\nB\nC\nD\nE', taxIds: bin([1, 1, 1, 1, 1]), reviewed: new Uint8Array(5) })))).toThrow(/past the accession table/);
+  });
+});
+
+describe('decodeAccessionTable refuses a damaged table with an Error', () => {
+  const refused: [string, () => Uint8Array][] = [
+    ['bytes cut short', () => tableWith({}).subarray(0, 30)],
+    ['a msgpack array, not a map', () => encode(['A0A001', 'P12345'])],
+    ['formatVersion 1', () => tableWith({ formatVersion: 1 })],
+    ['no formatVersion', () => tableWith({}, ['formatVersion'])],
+    ['no accessions', () => tableWith({}, ['accessions'])],
+    ['accessions as an array of str', () => tableWith({ accessions: TABLE_MAP.accessions.split('\n') })],
+    ['no taxIds', () => tableWith({}, ['taxIds'])],
+    ['no reviewed', () => tableWith({}, ['reviewed'])],
+    ['taxIds as a msgpack array', () => tableWith({ taxIds: [9607, 0, 10091, 1, 2 ** 31, 562] })],
+    ['one taxId fewer than accessions', () => tableWith({ taxIds: bin([9607, 0, 10091, 1, 2 ** 31]) })],
+    ['one taxId more than accessions', () => tableWith({ taxIds: bin([9607, 0, 10091, 1, 2 ** 31, 562, 1]) })],
+    ['one reviewed byte fewer', () => tableWith({ reviewed: Uint8Array.of(1, 0, 1, 0, 0) })],
+    ['one reviewed byte more', () => tableWith({ reviewed: Uint8Array.of(1, 0, 1, 0, 0, 1, 0) })],
+    ['one accession more than the columns', () => tableWith({ accessions: `${TABLE_MAP.accessions}\nZ9` })],
+    ['taxIds cut inside a varint', () => tableWith({ taxIds: Uint8Array.of(...bin([9607, 0, 10091, 1, 2 ** 31]), 0x80) })],
+    ['two accessions swapped', () => tableWith({ accessions: 'A0A001\nP12346\nP12345\nQ00001\nQ00002\nX1' })],
+    ['a repeated accession', () => tableWith({ accessions: 'A0A001\nP12345\nP12345\nQ00001\nQ00002\nX1' })],
+    ['descending throughout', () => tableWith({ accessions: TABLE_MAP.accessions.split('\n').reverse().join('\n') })],
+    ['an empty accession in the middle', () => tableWith({ accessions: 'A0A001\nP12345\n\nQ00001\nQ00002\nX1' })],
+  ];
+  for (const [name, bytes] of refused) {
+    it(name, () => {
+      expect(() => decodeAccessionTable(bytes())).toThrow(Error);
+    });
+  }
+
+  it('an empty table is one (no accessions, empty columns)', () => {
+    expect(decodeAccessionTable(tableWith({ accessions: '', taxIds: new Uint8Array(0), reviewed: new Uint8Array(0) }))).toEqual({
+      accessions: '',
+      accessionEnds: new Uint32Array(0),
+      taxIds: new Int32Array(0),
+      reviewed: new Uint8Array(0),
+    });
+  });
+});
+
+// Damage the decoder does not refuse today (reported; shardCodec.ts is not this file's to change). Each case
+// passes while the decoder misreads it: turn `it.fails` into `it` once shardCodec.ts refuses it. Not listed: a
+// refCounts column whose running sum wraps past 2^32 (e.g. 2^31, 2^31 + 3 over 3 refs): the decoder then walks
+// ~2^31 refs before accepting it (seconds to minutes), too slow for a test.
+describe('known gaps: damage decodeShard and decodeAccessionTable accept', () => {
+  const misread = (bytes: Uint8Array, table = TABLE) => expect(() => decodeShard(bytes, table)).toThrow(Error);
+  it.fails('refs whose running sum wraps past 2^32 (ranks 4, 4 + 2^32 - 2 = 2, 3: not ascending)', () => {
+    misread(shardWith({ refs: bin([0, 1, 1, 5, 4, 2 ** 32 - 2, 1, 2]) })); // ranks 4, 2, 3
+  });
+  it.fails('a rank past the table hidden by a later gap that wraps past 2^32 (only the last rank is checked)', () => {
+    misread(shardWith({ refs: bin([0, 1, 1, 5, 99, 2 ** 32 - 97, 1, 2]) })); // ranks 99, 2, 3
+  });
+  it.fails('a peptide of length 0 (an empty sequence)', () => {
+    misread(shardWith({ lengths: bin([8, 6, 0, 11, 2]) }));
+  });
+  it.fails('lengths whose running sum wraps past 2^32', () => {
+    misread(shardWith({ lengths: bin([8, 6, 2 ** 32 - 1, 12, 2]) })); // ends 8, 14, 13, 25, 27
+  });
+  it.fails('a mass group of 0 peptides', () => {
+    misread(shardWith({ massKeys: bin([1000, 3, 500, 497]), groupSizes: bin([2, 1, 0, 2]) }));
+  });
+  it.fails('groupSizes whose running sum wraps past 2^32', () => {
+    misread(shardWith({ groupSizes: bin([2, 2 ** 32 - 1, 4]) }));
+  });
+  it.fails('a taxId varint past 2^31 (read as a negative taxId)', () => {
+    expect(() => decodeAccessionTable(tableWith({ taxIds: bin([9607, 0, 10091, 1, 2 ** 32 - 1, 562]) }))).toThrow(Error);
+  });
+  it.fails('a reviewed byte other than 0 or 1', () => {
+    expect(() => decodeAccessionTable(tableWith({ reviewed: Uint8Array.of(1, 0, 7, 0, 0, 1) }))).toThrow(Error);
+  });
+  it.fails('an empty first accession', () => {
+    expect(() => decodeAccessionTable(tableWith({ accessions: '\nP12345\nP12346\nQ00001\nQ00002\nX1' }))).toThrow(Error);
+  });
+});

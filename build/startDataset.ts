@@ -1,9 +1,9 @@
 // What `npm start` serves (its prestart step, build/bundled.ts): the bundled sample with its taxonomy is built
 // into the default folder when that folder holds no dataset, or holds the sample as an older version built it
-// (no taxonomy). A folder the user named (SHARDS_DIR) is never built into: it must hold a dataset.
+// (no taxonomy, or an older format). A folder the user named (SHARDS_DIR) is never built into: it must hold a dataset.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
+import { FORMAT_VERSION, MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
 import { DEFAULT_DIGEST } from './digest.js';
 import { buildDataset, DEFAULT_SHARD_BYTES, resolveInputs } from './pipeline.js';
 
@@ -32,10 +32,14 @@ export function startPlan(dir: string, userNamed: boolean, bundledFiles: readonl
   } catch {
     return { action: 'serve' }; // not ours to replace: the server reports what is wrong with it
   }
-  // The sample built by a version without taxonomies: rebuilt. Any other dataset in the folder is served as it is.
+  // The sample built by an older version (without taxonomies, or in an older format): rebuilt. Any other dataset
+  // in the folder is served as it is (the server names what it cannot read).
   const sources = new Set((manifest.sources ?? []).map((s) => s.file));
   const isSample = bundledFiles.length > 0 && bundledFiles.every((file) => sources.has(file));
   if (isSample && !manifest.taxonomy) return { action: 'build', reason: `the dataset in ${dir} was built by an older version (no taxonomy): rebuilding the bundled sample` };
+  if (isSample && manifest.formatVersion !== FORMAT_VERSION) {
+    return { action: 'build', reason: `the dataset in ${dir} is format version ${String(manifest.formatVersion)}: rebuilding the bundled sample in format ${FORMAT_VERSION}` };
+  }
   return { action: 'serve' };
 }
 

@@ -1,5 +1,6 @@
 // Tests build/startDataset.ts (npm start's prestart, build/bundled.ts): the default folder gets the bundled sample
-// with its taxonomy when it has no dataset, or has the sample as an older version built it (no taxonomy); any
+// with its taxonomy when it has no dataset, or has the sample as an older version built it (no taxonomy, or format
+// version 1); any
 // other dataset there is served as it is; a SHARDS_DIR the user named is never built into (no manifest: a one-line
 // error and exit 1, through the real entry).
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -37,8 +38,15 @@ describe('startPlan', () => {
     expect(startPlan(old, true, SAMPLE)).toEqual({ action: 'serve' });
   });
 
+  it('rebuilds the sample in an older format (with its taxonomy) in the default folder only', () => {
+    const v1 = folder('plan-v1', { ...oldSample, formatVersion: 1, taxonomy: { file: 'taxonomy-x.json' } });
+    expect(startPlan(v1, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/is format version 1: rebuilding the bundled sample in format 2/) });
+    expect(startPlan(v1, true, SAMPLE)).toEqual({ action: 'serve' });
+  });
+
   it('serves a dataset with a taxonomy, another dataset without one, and leaves an unreadable manifest alone', () => {
-    expect(startPlan(folder('plan-new', { ...oldSample, taxonomy: { file: 'taxonomy-x.json' } }), false, SAMPLE)).toEqual({ action: 'serve' });
+    expect(startPlan(folder('plan-new', { ...oldSample, formatVersion: 2, taxonomy: { file: 'taxonomy-x.json' } }), false, SAMPLE)).toEqual({ action: 'serve' });
+    expect(startPlan(folder('plan-other-v1', { sources: [{ file: 'my-proteome.fasta' }], formatVersion: 1 }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-other', { sources: [{ file: 'my-proteome.fasta' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-garbage', '{not json'), false, SAMPLE)).toEqual({ action: 'serve' });
   });

@@ -13,7 +13,7 @@ export interface BuildOptions extends DigestOptions {
   taxdump?: string;
   /** Target shard size in bytes before compression; a shard closes at the first mass-group boundary past it. */
   shardBytes: number;
-  /** How the files are stored (default brotli). */
+  /** How the files are stored (default gzip, DEFAULT_COMPRESSION). */
   compression?: Compression;
   /** Worker threads; 0 digests in process. */
   threads: number;

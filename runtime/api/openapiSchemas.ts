@@ -157,12 +157,13 @@ export const answerSchemas = () => ({
   },
   DatasetInfo: {
     type: 'object',
-    required: ['datasetVersion', 'format', 'formatVersion', 'parameters', 'totals', 'release', 'sources', 'taxonomy'],
+    required: ['datasetVersion', 'format', 'formatVersion', 'compression', 'parameters', 'totals', 'release', 'sources', 'taxonomy'],
     additionalProperties: false,
     properties: {
       datasetVersion: { type: 'string', pattern: '^[0-9a-f]{16}$' },
       format: { type: 'string', const: 'digested-peptides' },
-      formatVersion: { type: 'integer', minimum: 1 },
+      formatVersion: { type: 'integer', minimum: 2 },
+      compression: { type: 'string', enum: ['gzip', 'br'], description: 'How every dataset file but the manifest is stored (shards/FORMAT.md).' },
       parameters: { type: 'object', description: 'Build parameters: enzyme, missedCleavages, minLength, maxLength, shardBytes.' },
       totals: { type: 'object', description: 'Proteins, distinct peptides, mass groups, shards, bytes, accessions and what the build skipped.' },
       release: { type: ['object', 'null'], additionalProperties: { type: 'string' }, description: 'The release the inputs come from (name, date, url, sha256...), or null.' },

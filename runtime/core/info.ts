@@ -1,6 +1,6 @@
 // What a dataset is, from its manifest alone (no shard is read): the original service's /db-info properties
 // (a JSON object of strings) and our fuller description for /api/v1/info.
-import type { BuildParameters, Manifest, SourceEntry, Totals } from '../model/format.js';
+import type { BuildParameters, Compression, Manifest, SourceEntry, Totals } from '../model/format.js';
 
 /** /db-info.php: the original's keys, every value a string, then ours. */
 export function dbInfo(manifest: Manifest): Record<string, string> {
@@ -27,6 +27,7 @@ export interface DatasetInfo {
   datasetVersion: string;
   format: string;
   formatVersion: number;
+  compression: Compression;
   parameters: BuildParameters;
   totals: Totals;
   release: Record<string, string> | null;
@@ -44,6 +45,7 @@ export function datasetInfo(manifest: Manifest): DatasetInfo {
     datasetVersion: manifest.datasetVersion,
     format: manifest.format,
     formatVersion: manifest.formatVersion,
+    compression: manifest.compression,
     parameters: manifest.parameters,
     totals: manifest.totals,
     release: manifest.release ?? null,

@@ -1,6 +1,6 @@
 // The dataset format, defined once for build and runtime (spec: shards/FORMAT.md): file names, manifest and
 // shard types, and the tiling invariant of the shard index. Encoding and decoding: shardCodec.ts,
-// shardEncoder.ts, accessionTable.ts.
+// shardEncoder.ts.
 
 export const FORMAT_NAME = 'digested-peptides';
 export const FORMAT_VERSION = 2;
@@ -204,7 +204,7 @@ export interface ProteinPage {
 
 /**
  * The accession table decoded: accessions ascending (byte order) and unique, so an accession's rank is its
- * position; stored as one file (AccessionTableFile in accessionTable.ts).
+ * position; stored as one file (FORMAT.md; decodeAccessionTable in shardCodec.ts).
  */
 export interface AccessionTable {
   /** All accessions concatenated; see accessionOf. */

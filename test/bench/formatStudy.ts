@@ -5,10 +5,9 @@ import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Unpackr } from 'msgpackr/unpack';
-import { decodeShard } from '../../runtime/model/shardCodec.js';
 import type { IndexPage, ShardEntry } from '../../runtime/model/format.js';
 import {
-  BROTLI11, Bytes, CODECS, type Codec, decodeUnit, encodeUnit, frontCode, type Group, packUnit, type RefCoding,
+  BROTLI11, Bytes, CODECS, type Codec, decodeUnit, decodeV1Shard, encodeUnit, frontCode, type Group, packUnit, type RefCoding,
   type SeqCoding, type UnitColumns,
 } from './formatStudyCodecs.js';
 
@@ -97,8 +96,8 @@ for (const [runIndex, start] of starts.entries()) {
     Object.assign(v1, Object.fromEntries(Object.entries(parts).map(([k, n]) => [k, v1[k as keyof typeof v1] + n])));
     v1.overhead += bytes.length - Object.values(parts).reduce((a, b) => a + b, 0);
     v1.shards++; v1.bytes += bytes.length; v1.peptides += e.peptides;
-    let s = decodeShard(bytes);
-    for (let rep = 0; rep < 3; rep++) { const t = performance.now(); s = decodeShard(bytes); v1Decode.push(performance.now() - t); }
+    let s = decodeV1Shard(bytes);
+    for (let rep = 0; rep < 3; rep++) { const t = performance.now(); s = decodeV1Shard(bytes); v1Decode.push(performance.now() - t); }
     const accs = s.accessionEnds, acc = (a: number) => s.accessions.slice(a ? accs[a - 1] : 0, accs[a]);
     const ranks = Array.from({ length: accs.length }, (_, a) => rank.get(acc(a))!);
     for (let g = 0, p = 0; g < s.massKeys.length; g++) {
@@ -178,7 +177,7 @@ say(`| manifest + index pages | ${f2(perPep(manifestBytes + indexV1))} | |`);
 say(`| protein pages (JSON) | ${f2(perPep(protV1))} | |`);
 say(`| taxonomy | ${f2(perPep(taxonomyV1))} | |`);
 say(`| **total, all files** | **${f2(perPep(shardBytesAll + otherV1))}** | |`);
-say(`| v1 shard decode (decodeShard, median of ${v1Decode.length}) | ${median(v1Decode).toFixed(2)} ms per shard of ${(v1.bytes / v1.shards / 1024).toFixed(0)} KB | |`);
+say(`| v1 shard decode (decodeV1Shard, median of ${v1Decode.length}) | ${median(v1Decode).toFixed(2)} ms per shard of ${(v1.bytes / v1.shards / 1024).toFixed(0)} KB | |`);
 say();
 say('**Dataset-wide files for v2** (brotli q11; ranks = position in the sorted accession list)');
 say();

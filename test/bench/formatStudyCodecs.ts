@@ -171,3 +171,21 @@ export const CODECS: Codec[] = [
   ...[zstdCli(19)].filter((c): c is Codec => c !== undefined),
 ];
 export const BROTLI11 = CODECS[1];
+
+/** A format 1 shard (the study's input): msgpack map of little-endian u32/i32 `bin` columns and two strings. */
+export interface V1Shard {
+  massKeys: Uint32Array; groupEnds: Uint32Array; sequences: string; sequenceEnds: Uint32Array;
+  accessionRefEnds: Uint32Array; accessionRefs: Uint32Array; accessions: string; accessionEnds: Uint32Array;
+}
+
+const v1Unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
+
+/** Decodes a format 1 shard (the runtime reads format 2 only; this study measures format 1 datasets). */
+export function decodeV1Shard(bytes: Uint8Array): V1Shard {
+  const raw = v1Unpackr.unpack(bytes) as Record<string, Uint8Array | string>;
+  const u32 = (name: string) => new Uint32Array(new Uint8Array(raw[name] as Uint8Array).buffer); // aligned copy (little-endian host)
+  return {
+    massKeys: u32('massKeys'), groupEnds: u32('groupEnds'), sequences: raw.sequences as string, sequenceEnds: u32('sequenceEnds'),
+    accessionRefEnds: u32('accessionRefEnds'), accessionRefs: u32('accessionRefs'), accessions: raw.accessions as string, accessionEnds: u32('accessionEnds'),
+  };
+}

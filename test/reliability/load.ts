@@ -13,7 +13,7 @@ import autocannon from 'autocannon';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { freePort, peakRssMb, rssMb, startServer } from '../bench/http.js';
 import { prng } from '../bench/synthetic.js';
-import { bundledDataset, readManifest, shardEntries } from '../helpers/datasets.js';
+import { bundledDataset, readAccessionTable, readManifest, readStored, shardEntries } from '../helpers/datasets.js';
 import { writeSection } from './report.js';
 
 export interface RequestSpec {
@@ -49,12 +49,13 @@ export interface LoadFigures {
 export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
   const manifest = readManifest(dir);
   const shards = shardEntries(dir);
+  const table = readAccessionTable(dir);
   const rnd = prng(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rnd() * list.length)];
   // Real peptides from a few shards.
   const peptides: string[] = [];
   for (let i = 0; i < 8; i++) {
-    const s = decodeShard(readFileSync(join(dir, pick(shards).file)));
+    const s = decodeShard(readStored(dir, pick(shards).file, manifest.compression), table);
     for (let j = 0; j < 25; j++) {
       const p = Math.floor(rnd() * s.sequenceEnds.length);
       peptides.push(s.sequences.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], s.sequenceEnds[p]));

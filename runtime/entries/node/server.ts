@@ -15,8 +15,15 @@ import { defaultShards, nodeDatasetOptions, processMemory } from './platform.js'
 /** Dataset file names: a plain name, no separators, no leading dot. */
 const DATASET_FILE = /^\/shards\/[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
+/** Compressed, content-named files: cached forever, served as stored (never with a Content-Encoding: see FORMAT.md). */
+const STORED = [
+  { key: 'Cache-Control', value: 'public, max-age=31536000, immutable' },
+  { key: 'Content-Type', value: 'application/octet-stream' },
+];
+
 export const SHARD_HEADERS = [
-  { source: '**/*.msgpack', headers: [{ key: 'Cache-Control', value: 'public, max-age=31536000, immutable' }] },
+  { source: '**/*.gz', headers: STORED },
+  { source: '**/*.br', headers: STORED },
   { source: MANIFEST_FILE, headers: [{ key: 'Cache-Control', value: 'public, max-age=60' }] },
   { source: '**', headers: [{ key: 'Access-Control-Allow-Origin', value: '*' }, { key: 'X-Content-Type-Options', value: 'nosniff' }] },
 ];

@@ -27,6 +27,7 @@ function shardOf(table: [string, number][], groups: [number, [string, number[]][
     accessions: table.map(([acc]) => acc).join(''),
     accessionEnds: cumulative(table.map(([acc]) => acc.length)),
     taxIds: Int32Array.from(table.map(([, taxId]) => taxId)),
+    reviewed: new Uint8Array(table.length),
   };
 }
 

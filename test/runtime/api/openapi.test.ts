@@ -88,7 +88,7 @@ function corrupted(inner: ShardSource): ShardSource {
     description: 'corrupted',
     async get(file) {
       const bytes = await inner.get(file);
-      if (!file.endsWith('.msgpack')) return bytes;
+      if (!/^[0-9a-f]{20}\.msgpack\.gz$/.test(file)) return bytes;
       const copy = new Uint8Array(bytes);
       copy[copy.length >> 1] ^= 0xff;
       return copy;

@@ -20,6 +20,7 @@ const SHARD: Shard = {
   accessions: 'A0A0F7PXC4' + 'H3AVM2' + 'M0ZLJ1' + 'S0AS87' + 'T0LP04' + 'X00001',
   accessionEnds: Uint32Array.from([10, 16, 22, 28, 34, 40]),
   taxIds: Int32Array.from([1194971, 7897, 4113, 333146, 667135, -1]),
+  reviewed: new Uint8Array(6),
 };
 
 const CAM_C: ModSpec = { modification: { name: 'Carbamidomethyl', accession: 4, delta: '57.021464', deltaUnits: 570_214_640_000 }, site: { kind: 'residues', letters: 'C' } };

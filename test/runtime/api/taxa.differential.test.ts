@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
 import { call, expectErrorBody, folderHandler } from '../../helpers/api.js';
-import { cachedBuild, bundledDataset, readManifest, SAMPLE_FASTA, sampleSubset } from '../../helpers/datasets.js';
+import { cachedBuild, bundledDataset, readJsonFile, readManifest, SAMPLE_FASTA, sampleSubset } from '../../helpers/datasets.js';
 import { REPO } from '../../helpers/process.js';
 import { prng } from '../../helpers/prng.js';
 import { firstDifference, referencePeptides, type RefPeptide } from '../../helpers/referencePrecursor.js';
@@ -113,7 +113,7 @@ describe('the reference itself', () => {
   it('the taxonomy file holds exactly the reference nodes (ascending taxId) with their parents, ranks, names and peptide counts', async () => {
     await ready();
     const entry = readManifest(dir).taxonomy!;
-    const file = JSON.parse(readFileSync(join(dir, entry.file), 'utf8')) as Record<string, unknown[]>;
+    const file = readJsonFile<Record<string, unknown[]>>(dir, entry.file);
     const nodes = [...taxonomy.nodes.values()].sort((a, b) => a.taxId - b.taxId);
     expect(file.taxIds).toEqual(nodes.map((n) => n.taxId));
     expect(file.parents).toEqual(nodes.map((n) => n.parent));

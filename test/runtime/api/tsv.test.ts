@@ -16,6 +16,7 @@ const SHARD: Shard = {
   accessions: 'P12345' + 'Q9XYZ1' + 'X00001',
   accessionEnds: Uint32Array.from([6, 12, 18]),
   taxIds: Int32Array.from([9606, -1, 10090]),
+  reviewed: new Uint8Array(3),
 };
 
 /** The rows of each group, written by hand. */

@@ -6,7 +6,8 @@ import type { Manifest } from '../../../runtime/model/format.js';
 
 const manifest: Manifest = {
   format: 'digested-peptides',
-  formatVersion: 1,
+  formatVersion: 2,
+  compression: 'br',
   datasetVersion: '0123456789abcdef',
   parameters: { enzyme: 'lys-c', missedCleavages: 1, minLength: 7, maxLength: 30, shardBytes: 4096 },
   sources: [
@@ -25,6 +26,7 @@ const manifest: Manifest = {
     skippedRecords: { noAccession: 0, noSequence: 1, invalidCharacters: 0 },
   },
   shards: [],
+  accessions: { file: 'accessions-x.msgpack.br', sha256: 'x', bytes: 1, count: 11 },
 };
 
 describe('dbInfo (/db-info.php)', () => {
@@ -59,7 +61,8 @@ describe('datasetInfo (/api/v1/info)', () => {
     expect(datasetInfo(manifest)).toEqual({
       datasetVersion: '0123456789abcdef',
       format: 'digested-peptides',
-      formatVersion: 1,
+      formatVersion: 2,
+      compression: 'br',
       parameters: manifest.parameters,
       totals: manifest.totals,
       release: null,

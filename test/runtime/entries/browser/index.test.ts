@@ -252,7 +252,7 @@ describe('the core in headless Chromium, against the dataset over HTTP', () => {
     // The browser read the dataset over HTTP, and every file it asked for was there.
     const shardFiles = served.filter((s) => s.path.startsWith('/shards/'));
     expect(shardFiles.some((s) => s.path === '/shards/manifest.json')).toBe(true);
-    expect(shardFiles.filter((s) => s.path.endsWith('.msgpack')).length).toBeGreaterThan(10);
+    expect(shardFiles.filter((s) => s.path.endsWith('.msgpack.gz')).length).toBeGreaterThan(10);
     expect(shardFiles.filter((s) => s.status !== 200)).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import { createListener } from '../../../../runtime/entries/node/server.js';
 import { HttpSource } from '../../../../runtime/core/source.js';
 import { prng } from '../../../bench/synthetic.js';
 import { call, CountingSource, expectEnvelope, expectErrorBody, expectJsonHeaders, fetchGot, folderHandler, listen, rawRequest, stable } from '../../../helpers/api.js';
-import { removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../../helpers/datasets.js';
+import { readManifest, removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../../helpers/datasets.js';
 import { referenceKeyText } from '../../../helpers/reference.js';
 
 /** The Node listener over `dir`, answering from its own /shards/ through HttpSource (self-hosted, like Netlify). */
@@ -123,17 +123,24 @@ describe('the API over HTTP (runtime/entries/node/server.ts listener)', () => {
     const shard = await fetch(`${good.base}/shards/${shards[0].file}`);
     expect(shard.status).toBe(200);
     expect(Buffer.from(await shard.arrayBuffer()).equals(readFileSync(join(dir, shards[0].file)))).toBe(true);
+    // As stored: no Content-Encoding (fetch would decompress it and the sha256 check fail), cached forever.
+    expect(shard.headers.get('content-encoding')).toBeNull();
+    expect(shard.headers.get('content-type')).toBe('application/octet-stream');
+    expect(shard.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect((await fetch(`${good.base}/shards/manifest.json`)).headers.get('cache-control')).toBe('public, max-age=60');
   });
 });
 
 describe('HttpSource against a local static server', () => {
-  it('reads the manifest once and only the shards a query needs', async () => {
+  it('reads the manifest once and only the index page, accession table and shards a query needs', async () => {
     const source = new CountingSource(new HttpSource(`${good.base}/shards`));
     const handler = createHandler(datasetOnce(() => source));
     const first = await call(handler, `/search.php?${rangeOf(shards[4])}&pageSize=1000`);
     expect(stable(first.body)).toEqual(stable((await call(local, `/search.php?${rangeOf(shards[4])}&pageSize=1000`)).body));
     await call(handler, `/search-taxonomy.php?${rangeOf(shards[4])}`);
-    expect(source.reads).toEqual(['manifest.json', shards[4].file]);
+    const manifest = readManifest(dir);
+    const page = manifest.shardIndex ? [manifest.shardIndex.pages.find((p) => p.firstShard <= 4 && 4 < p.firstShard + p.shards)!.file] : [];
+    expect(source.reads.sort()).toEqual(['manifest.json', ...page, manifest.accessions.file, shards[4].file].sort());
   });
 });
 

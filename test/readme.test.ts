@@ -1,12 +1,16 @@
 // The README's API examples are real: every `$ curl 'http://localhost:8888/...'` line followed by its printed
 // answer is replayed through the handler over the bundled dataset (built as `npm start` builds it), and the
-// answer must equal the printed one, `memory` and `duration` aside (they differ on every run).
-import { readFileSync } from 'node:fs';
+// answer must equal the printed one, `memory` and `duration` aside (they differ on every run). Its mirror.py
+// (python3) mirrors the dataset served over HTTP into a folder that answers the same.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../runtime/api/handler.js';
-import { call, folderHandler, stable } from './helpers/api.js';
-import { bundledDataset } from './helpers/datasets.js';
+import { createListener } from '../runtime/entries/node/server.js';
+import { call, folderHandler, listen, stable } from './helpers/api.js';
+import { bundledDataset, tempDir } from './helpers/datasets.js';
 import { REPO } from './helpers/process.js';
 
 interface Example {
@@ -52,4 +56,30 @@ describe("the README's curl examples", () => {
       expect(stable(got.body)).toEqual(stable(expected));
     }
   });
+});
+
+describe("the README's mirror.py (bulk download)", () => {
+  it('mirrors the served dataset into a complete folder that answers the same, then fetches nothing new', async () => {
+    const script = /```python\n(# Mirror a dataset[\s\S]*?)```/.exec(readme)?.[1];
+    expect(script).toBeDefined();
+    const dir = await bundledDataset();
+    const { base, close } = await listen(createListener(dir, async () => ({ status: 404, headers: {}, body: null })));
+    try {
+      const out = tempDir('mirror');
+      // Asynchronous: the server answering the script runs in this process.
+      const run = async () => (await promisify(execFile)('/usr/bin/python3', ['-c', script!, `${base}/shards/`, out], { encoding: 'utf8' })).stdout;
+      expect(await run()).toMatch(/^\d+ shards of dataset [0-9a-f]{16} in /);
+      const listed = (folder: string) => readdirSync(folder).filter((f) => !f.startsWith('.')).sort();
+      expect(listed(out)).toEqual(listed(dir).filter((f) => f !== 'FORMAT.md'));
+      const before = new Map(listed(out).map((f) => [f, statSync(join(out, f)).mtimeMs]));
+      await run(); // resumable: nothing fetched again
+      for (const [f, mtime] of before) if (f !== 'manifest.json') expect(statSync(join(out, f)).mtimeMs, f).toBe(mtime);
+      const mirrored = folderHandler(out);
+      for (const path of ['/api/v1/search?mz=650.32&charge=2&fixed=Carbamidomethyl@C&taxon=2', '/api/v1/peptide?sequence=EDQLEPVTK']) {
+        expect(stable((await call(mirrored, path)).body)).toEqual(stable((await call(handler, path)).body));
+      }
+    } finally {
+      await close();
+    }
+  }, 120_000);
 });

@@ -7,11 +7,14 @@ import { freePort, startServer } from './http.js';
 import { coldQuery, coldRun, openCold, readAccessionTable, type QueryRun } from './queries.js';
 import { ReadLog, type FileKind } from './reads.js';
 
+/** Cold queries over HTTP: reads per query of each kind of file (mean), and how many queries took each number of round trips. */
+export type ColdHttpQueries = QueryRun & { kinds: Partial<Record<FileKind, number>>; roundTripQueries: Record<number, number> };
+
 export interface ColdHttpRun {
   /** The first query of a fresh process: the accession table is read too, beside the query's first shard. */
-  first: QueryRun & { kinds: Partial<Record<FileKind, number>> };
+  first: ColdHttpQueries;
   /** Later cold queries: new shards and index pages, the accession table already in memory. */
-  next: QueryRun & { kinds: Partial<Record<FileKind, number>> };
+  next: ColdHttpQueries;
   /** The accession table's stored bytes and the time to read and decode it once. */
   table: { bytes: number; ms: number };
 }
@@ -21,6 +24,12 @@ function kindsOf(queries: { reads: { kind: FileKind }[] }[]): Partial<Record<Fil
   const kinds: Partial<Record<FileKind, number>> = {};
   for (const q of queries) for (const r of q.reads) kinds[r.kind] = (kinds[r.kind] ?? 0) + 1 / queries.length;
   return kinds;
+}
+
+function summary(queries: Awaited<ReturnType<typeof coldQuery>>[]): ColdHttpQueries {
+  const roundTripQueries: Record<number, number> = {};
+  for (const q of queries) roundTripQueries[q.roundTrips] = (roundTripQueries[q.roundTrips] ?? 0) + 1;
+  return { ...coldRun(queries), kinds: kindsOf(queries), roundTripQueries };
 }
 
 export async function benchColdHttp(dir: string, firstUrls: string[], nextUrls: string[]): Promise<ColdHttpRun> {
@@ -33,7 +42,7 @@ export async function benchColdHttp(dir: string, firstUrls: string[], nextUrls: 
     const { table, bytes, ms } = await readAccessionTable(log);
     const next = [];
     for (const url of nextUrls) next.push(await coldQuery(await openCold(log, table), log, url, true));
-    return { first: { ...coldRun(first), kinds: kindsOf(first) }, next: { ...coldRun(next), kinds: kindsOf(next) }, table: { bytes, ms } };
+    return { first: summary(first), next: summary(next), table: { bytes, ms } };
   } finally {
     server.kill();
   }

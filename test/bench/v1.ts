@@ -1,9 +1,9 @@
 // Format v1's figures on the same synthetic Swiss-Prot-sized set (same seeds, same machine kind), for the
 // side-by-side columns of BENCHMARKS.md: the runtime reads format 2 only, so v1 is not measured again.
 // Latencies, build and HTTP figures: BENCHMARKS.json at commit 33ed521 (`git show 33ed521:BENCHMARKS.json`,
-// the last v1 run, at 920f672). All-file sizes: the sum of every file (manifest, shards, index pages, protein
-// pages, taxonomy) of the two folders that run built (datasetVersion ffbeafa05ca360c2 and 6716766bb6cc7409),
-// measured before they were set aside.
+// the last v1 run, at 920f672), to 6 significant digits. All-file sizes: the sum of every file (manifest, shards,
+// index pages, protein pages, taxonomy) of the two folders that run built (datasetVersion ffbeafa05ca360c2 and
+// 6716766bb6cc7409), measured before they were set aside.
 
 export const V1_COMMIT = '33ed521';
 
@@ -28,27 +28,27 @@ export const V1: {
   http: { budget: number; warm: number };
   cold: Record<string, Latency & { bytesMean: number; bytesMax: number; shardsMax: number }>;
 } = {
-  build: { seconds: 124.6, peakRssMb: 817.7, peptides: 50_853_643, shardBytes: 2_639_538_560, allFilesBytes: 2_682_667_434 },
-  original: { seconds: 63.83, peakRssMb: 787.7, peptides: 26_439_779, shardBytes: 1_231_153_053, allFilesBytes: 1_272_415_455 },
+  build: { seconds: 124.589, peakRssMb: 817.656, peptides: 50_853_643, shardBytes: 2_639_538_560, allFilesBytes: 2_682_667_434 },
+  original: { seconds: 63.8329, peakRssMb: 787.727, peptides: 26_439_779, shardBytes: 1_231_153_053, allFilesBytes: 1_272_415_455 },
   warm: {
-    '±0.1 Da': { p50: 0.02458, p99: 0.4065 },
-    '±10 ppm': { p50: 0.0145, p99: 0.155 },
-    'search-peptide': { p50: 0.009843, p99: 0.05501 },
+    '±0.1 Da': { p50: 0.024577, p99: 0.406486 },
+    '±10 ppm': { p50: 0.014495, p99: 0.155018 },
+    'search-peptide': { p50: 0.009843, p99: 0.055007 },
   },
   budget: {
-    '±0.1 Da': { p50: 0.7151, p99: 6.166 },
-    '±10 ppm': { p50: 0.6629, p99: 5.353 },
-    'search-peptide': { p50: 0.01073, p99: 1.662 },
+    '±0.1 Da': { p50: 0.715102, p99: 6.16574 },
+    '±10 ppm': { p50: 0.662853, p99: 5.35348 },
+    'search-peptide': { p50: 0.010727, p99: 1.66248 },
   },
   sqlite: {
-    '±0.1 Da': { p50: 0.2156, p99: 19.33 },
-    '±10 ppm': { p50: 0.03292, p99: 4.05 },
+    '±0.1 Da': { p50: 0.215624, p99: 19.3307 },
+    '±10 ppm': { p50: 0.032921, p99: 4.0495 },
   },
   http: { budget: 1582.4, warm: 13004.5 },
   cold: {
-    '±0.1 Da, pageSize 1000': { p50: 2.05, p99: 8.317, bytesMean: 311_700, bytesMax: 1_403_321, shardsMax: 5 },
-    'any width, pageSize 10': { p50: 2.331, p99: 8.147, bytesMean: 441_100, bytesMax: 949_529, shardsMax: 3 },
-    'any width, pageSize 1000': { p50: 10.51, p99: 47.44, bytesMean: 2_146_000, bytesMax: 9_110_874, shardsMax: 32 },
+    '±0.1 Da, pageSize 1000': { p50: 2.04975, p99: 8.31668, bytesMean: 311_687, bytesMax: 1_403_321, shardsMax: 5 },
+    'any width, pageSize 10': { p50: 2.33079, p99: 8.14695, bytesMean: 441_146, bytesMax: 949_529, shardsMax: 3 },
+    'any width, pageSize 1000': { p50: 10.5147, p99: 47.4428, bytesMean: 2_146_443, bytesMax: 9_110_874, shardsMax: 32 },
   },
 };
 

@@ -314,12 +314,14 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
     }
   });
 
-  it('the shard bytes use no msgpack extension (or other non-listed) types', () => {
-    for (const { entry, bytes } of dataset.shards) {
-      const { values, offending } = walk(bytes);
+  it('the shard and accession table bytes (decompressed) use no msgpack extension (or other non-listed) types', () => {
+    for (const { entry } of dataset.shards) {
+      const { values, offending } = walk(readStored(out, entry.file, manifest.compression));
       expect(offending, entry.file).toBeUndefined();
-      expect(values).toBe(1 + 2 * 11); // one map of eleven entries, all scalars, strings or bins
+      expect(values).toBe(1 + 2 * 7); // one map of seven entries, all scalars, strings or bins
     }
+    const table = walk(readStored(out, manifest.accessions.file, manifest.compression));
+    expect(table).toEqual({ values: 1 + 2 * 4 }); // formatVersion, accessions, taxIds, reviewed
   });
 
   it('the plain-value check and the byte walker themselves catch extension types', () => {

@@ -44,7 +44,7 @@ describe('dbInfo (/db-info.php)', () => {
       mass_group_count: '300',
       accession_count: '11',
       dataset_version: '0123456789abcdef',
-      format_version: '1',
+      format_version: '2',
     });
     expect(Object.values(info).every((v) => typeof v === 'string')).toBe(true);
   });

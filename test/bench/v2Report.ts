@@ -208,6 +208,9 @@ export function coldHttpSection(r: BenchResults): string[] {
   const t = V2_TARGETS;
   const lat = (q: QueryRun) => `${fmt(q.latency.p50)} | ${fmt(q.latency.p99)} | ${fmt(q.latency.max)}`;
   const runs = Object.entries(r.coldHttp);
+  // How many queries took each number of round trips (absent from the JSON of runs before it was recorded).
+  const histogram = runs.some(([, c]) => c.first.roundTripQueries);
+  const depths = (q: ColdHttpRun['first']) => (histogram ? ` ${Object.entries(q.roundTripQueries ?? {}).map(([depth, n]) => `${depth}: ${n}`).join(', ') || '—'} |` : '');
   return [
     '## Cold queries over HTTP (±10 ppm)',
     '',
@@ -220,11 +223,10 @@ export function coldHttpSection(r: BenchResults): string[] {
     'first shard. "Later cold queries": shards and index pages not yet read, the accession table already in memory',
     `(read once per process: ${runs.map(([, c]) => `${kib(c.table.bytes)} KiB, read and decoded in ${fmt(c.table.ms)} ms`)[0] ?? '—'}).`,
     'Queries: the first of the ±10 ppm windows (search.php, pages of up to 1000 groups), and /api/v1/search at their',
-    'centres (default page). Latencies include loopback HTTP. "Queries by round trips": how many queries took 0, 1, 2, …',
-    'sequential round trips (0: the index in the manifest showed the window holds no group).',
+    'centres (default page). Latencies include loopback HTTP.' + (histogram ? ' "Queries by round trips": how many queries took 0, 1, 2, … sequential round trips (0: answered from the manifest alone).' : ''),
     '',
-    '| endpoint | queries | count | bytes after the manifest, mean / max (KiB) | round trips mean / max | queries by round trips | reads per query (mean) | p50 | p99 | max | target |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    `| endpoint | queries | count | bytes after the manifest, mean / max (KiB) | round trips mean / max |${histogram ? ' queries by round trips |' : ''} reads per query (mean) | p50 | p99 | max | target |`,
+    `|---|---|---|---|---|${histogram ? '---|' : ''}---|---|---|---|---|`,
     ...runs.flatMap(([name, c]) =>
       (
         [
@@ -234,8 +236,7 @@ export function coldHttpSection(r: BenchResults): string[] {
       ).map(([which, q]) => {
         const reads = q.reads!;
         const ok = reads.bytesMax <= t.coldHttpBytes && reads.roundTripsMax! <= t.coldHttpRoundTrips;
-        const byDepth = q.roundTripQueries ? Object.entries(q.roundTripQueries).map(([depth, n]) => `${depth}: ${n}`).join(', ') : '—';
-        return `| ${name} | ${which} | ${q.latency.count} | ${kib(reads.bytesMean)} / ${kib(reads.bytesMax)} | ${reads.roundTripsMean!.toFixed(2)} / ${reads.roundTripsMax} | ${byDepth} | ${kindsText(q.kinds)} | ${lat(q)} | ≤ ${t.coldHttpBytes / 1024} KiB, ≤ ${t.coldHttpRoundTrips} round trips: ${met(ok)} |`;
+        return `| ${name} | ${which} | ${q.latency.count} | ${kib(reads.bytesMean)} / ${kib(reads.bytesMax)} | ${reads.roundTripsMean!.toFixed(2)} / ${reads.roundTripsMax} |${depths(q)} ${kindsText(q.kinds)} | ${lat(q)} | ≤ ${t.coldHttpBytes / 1024} KiB, ≤ ${t.coldHttpRoundTrips} round trips: ${met(ok)} |`;
       }),
     ),
     '',

@@ -175,11 +175,10 @@ function scanNow(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: 
   return true;
 }
 
-/** One hypothesis, reading what it needs: shard by shard, skipping shards that cannot hold it. */
+/** One hypothesis, reading what it needs (its shards at once: one round trip), skipping shards that cannot hold it. */
 async function scan(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: Needs, index: number, found: Found): Promise<void> {
-  for (const located of await rangeEntries(dataset, h.baseLowKey, h.baseHighKey)) {
-    if (mayHold(needs, located.entry)) scanShard(dataset, query, h, needs, index, found, await dataset.shard(located.entry));
-  }
+  const entries = (await rangeEntries(dataset, h.baseLowKey, h.baseHighKey)).filter((located) => mayHold(needs, located.entry));
+  for (const shard of await Promise.all(entries.map((located) => dataset.shard(located.entry)))) scanShard(dataset, query, h, needs, index, found, shard);
 }
 
 /** Every candidate of every hypothesis, grouped by modified key (ascending), counted, and the query's page. */

@@ -54,12 +54,33 @@ async function rangeShards(dataset: Dataset, lowKey: number, highKey: number): P
   return first && last && first.index <= last.index ? [first, last] : undefined;
 }
 
+/**
+ * Starts reading, all at once, the shards a first page needs beside those its count needs: the range's first
+ * shard (the page starts there), the last when the range cuts it (its count reads it), and each shard after
+ * the first that the page may reach (fewer than a page of range groups before it, counting one for a first
+ * shard the range cuts). Not awaited here: each is awaited where it is used (shared, from the cache or the
+ * read in flight), so a narrow query costs one round trip for its shards.
+ */
+function readAhead(dataset: Dataset, first: LocatedShard, last: LocatedShard, { lowKey, highKey, pageSize }: RangeQuery): void {
+  const wanted = [first];
+  if (last.entry.lastKey > highKey) wanted.push(last);
+  const inFirst = first.entry.firstKey >= lowKey ? first.entry.massGroups : 1; // range groups in the first shard (at least)
+  for (let l: LocatedShard | null = first, before = inFirst; l.index < last.index && before < pageSize; before += l.entry.massGroups) {
+    l = dataset.index.shardOfGroupNow(l.groupsBefore + l.entry.massGroups);
+    if (!l) break; // on an index page not read yet: read when the page needs it
+    wanted.push(l);
+  }
+  for (const located of wanted) dataset.shard(located.entry).catch(() => undefined);
+}
+
 /** Mass groups with lowKey <= key <= highKey, counted exactly, and the query's page of them in ascending order. */
-export async function runQuery(dataset: Dataset, { lowKey, highKey, page, pageSize }: RangeQuery): Promise<QueryResult> {
+export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<QueryResult> {
+  const { lowKey, highKey, page, pageSize } = query;
   const none: QueryResult = { totalResult: 0, page, pageSize, groups: [] };
   const ends = await rangeShards(dataset, lowKey, highKey);
   if (!ends) return none;
   const [first, last] = ends;
+  if (page === 1) readAhead(dataset, first, last, query);
   const [start, end] = await Promise.all([startOrdinal(dataset, first, lowKey), endOrdinal(dataset, last, highKey)]);
   const totalResult = end - start;
 

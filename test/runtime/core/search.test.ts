@@ -56,6 +56,21 @@ class PagedSource implements ShardSource {
   }
 }
 
+/** A source answering each file after 20 ms, recording when each read started and ended. */
+class TimedSource implements ShardSource {
+  readonly description = 'timed';
+  readonly events: { file: string; start: number; end: number }[] = [];
+  constructor(private inner: ShardSource) {}
+  async get(file: string): Promise<Uint8Array> {
+    const event = { file, start: performance.now(), end: Infinity };
+    this.events.push(event);
+    const bytes = await this.inner.get(file);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    event.end = performance.now();
+    return bytes;
+  }
+}
+
 beforeAll(async () => {
   dir = await subsetDataset(200, 2048);
   entries = shardEntries(dir);
@@ -187,6 +202,28 @@ describe.each([
     await walk.next();
     expect(counting.shardReads).toEqual([entries[0].file, entries[1].file]);
     await walk.return(undefined);
+  });
+
+  it('a first page reads its shards in one round trip: all started before any arrives, none it does not need (ranges from a shard’s last groups)', async () => {
+    const random = prng(11);
+    for (let trial = 0; trial < 30; trial++) {
+      const i = 1 + Math.floor(random() * (entries.length - 4));
+      const span = Math.floor(random() * 3); // the range cuts shards i .. i + span
+      const [lowKey, highKey] = span === 0 ? [entries[i].firstKey + 1, entries[i].lastKey - 1] : [entries[i].lastKey - 1, entries[i + span].firstKey + 1];
+      const pageSize = [1, 10, 1000][trial % 3];
+      const timeline = new TimedSource(makeSource());
+      const fresh = await Dataset.open(timeline);
+      await fresh.index.loadRange(lowKey, highKey); // index pages first: only shard reads are timed below
+      timeline.events.length = 0;
+      const result = await runQuery(fresh, { lowKey, highKey, page: 1, pageSize });
+      // The accession table is read beside the first shard, in the same round trip.
+      const firstArrival = Math.min(Infinity, ...timeline.events.map((e) => e.end));
+      expect(timeline.events.every((e) => e.start < firstArrival), `trial ${trial}`).toBe(true);
+      const shardEvents = timeline.events.filter((e) => /^[0-9a-f]{20}\.msgpack\.gz$/.test(e.file));
+      // Needed: the shards of the page's groups, and the last shard (its count reads it: the range cuts it).
+      const needed = new Set([...result.groups.map((g) => entries.find((e) => e.firstKey === g.shard.massKeys[0])!.file), ...(lowKey <= highKey ? [entries[i + span].file] : [])]);
+      expect(new Set(shardEvents.map((e) => e.file)), `trial ${trial}`).toEqual(needed);
+    }
   });
 
   it('runQuery reads no shard for a range on shard edges whose page is past the end', async () => {

@@ -29,6 +29,11 @@ export interface DatasetOptions {
   sha256?: Sha256;
   /** Decompresses every file but the manifest (default DecompressionStream; a platform may give a faster one). */
   decompress?: Decompress;
+  /**
+   * The dataset's accession table, already decoded by another Dataset of the same dataset version (a process
+   * reopening it, a benchmark of cold shard reads): not read again. Checked against the manifest's count.
+   */
+  accessionTable?: AccessionTable;
 }
 
 /** Memory of a decoded shard: its typed columns and its sequences (one byte per residue), plus the objects. */
@@ -62,6 +67,10 @@ export class Dataset {
     this.fetchTimeoutMs = options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS;
     this.sha256 = options.sha256;
     this.decompress = options.decompress ?? streamDecompress;
+    if (options.accessionTable) {
+      if (options.accessionTable.accessionEnds.length !== manifest.accessions.count) throw new Error('the accession table given is not this dataset’s');
+      this.table = Promise.resolve(options.accessionTable);
+    }
     this.index = new ShardIndex(manifest, (page) => this.loadIndexPage(page));
   }
 

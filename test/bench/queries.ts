@@ -81,13 +81,11 @@ export async function benchWarm(dir: string, urls: string[], cacheBytes: number)
 
 /**
  * A freshly opened Dataset (manifest read, nothing else) over `source` whose accession table is `table`, already
- * decoded: what a long-running process holds after its first query. The Dataset keeps the table's promise in a
- * field of its own (no option sets it), so it is set here; coldQuery checks that no query then reads the table.
+ * decoded (the accessionTable option): what a long-running process holds after its first query; coldQuery checks
+ * that no query then reads the table.
  */
 export async function openCold(source: ShardSource, table?: Promise<AccessionTable>): Promise<Dataset> {
-  const dataset = await Dataset.open(source, { cacheBytes: 2 ** 30, ...nodeCodecs });
-  if (table) (dataset as unknown as { table: Promise<AccessionTable> }).table = table;
-  return dataset;
+  return Dataset.open(source, { cacheBytes: 2 ** 30, ...nodeCodecs, ...(table ? { accessionTable: await table } : {}) });
 }
 
 /** The dataset's accession table, decoded, and its stored size and decode time (read once, apart from the queries). */

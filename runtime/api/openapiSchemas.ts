@@ -76,7 +76,10 @@ export const answerSchemas = () => ({
       proforma: { type: 'string', minLength: 1, description: 'ProForma 2.0: fixed modifications as global <[Name]@C> tags, variable ones localised when their count fills all their sites, else [Name]^n? (unlocalised); terminal ones [Name]-SEQ / SEQ-[Name]. Equals seq when unmodified.' },
       mass: { type: 'number', minimum: 0, description: 'Modified monoisotopic mass in Da (6 decimals).' },
       ppm: { type: 'number', description: '(query mass − mass) / mass × 10^6, 2 decimals (observed minus theoretical); absent for mass1/mass2 windows.' },
-      accsTax: { $ref: '#/components/schemas/EntryAccsTax/properties/accsTax' },
+      accsTax: {
+        description: 'Accessions with their taxIds; with proteins=true, each also with reviewed, protein and organism (as /api/v1/peptide gives them).',
+        oneOf: [{ $ref: '#/components/schemas/EntryAccsTax/properties/accsTax' }, { $ref: '#/components/schemas/PeptideProteins/properties/peptides/items/properties/accsTax' }],
+      },
     },
   },
   PeptideProteins: {

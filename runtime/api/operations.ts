@@ -1,7 +1,7 @@
 // What each kind of endpoint does, as one record: parse its parameters (by its table), run the query on the
 // core, and render the result as the API's JSON or as TSV. The handler and the CLI both go through these.
 import type { Dataset } from '../core/dataset.js';
-import { parseRangeQuery, type Endpoint } from '../core/endpoints.js';
+import { parseRangeQuery, wantsProteins, type Endpoint } from '../core/endpoints.js';
 import type { ParamSource } from '../core/params.js';
 import { runPrecursorQuery, type PrecursorQuery, type PrecursorResult } from '../core/precursor.js';
 import { parsePrecursorQuery } from '../core/precursorQuery.js';
@@ -13,7 +13,7 @@ import { datasetInfo, dbInfo } from '../core/info.js';
 import type { Manifest } from '../model/format.js';
 import { renderJson } from './envelope.js';
 import { cachedEntryJson } from './entryJson.js';
-import { PRECURSOR_TSV_HEADER, precursorRows, renderPrecursorJson } from './precursorJson.js';
+import { PRECURSOR_TSV_HEADER, precursorRows, renderPrecursorJson, renderPrecursorProteinsJson, withProteins, type PrecursorProteinsResult } from './precursorJson.js';
 import { groupRows, TSV_HEADER } from './tsv.js';
 
 /** A result's paging, for summaries. */
@@ -45,10 +45,19 @@ function rangeOperation(endpoint: Endpoint): Operation<ReturnType<typeof parseRa
   };
 }
 
-const precursorOperation: Operation<PrecursorQuery, PrecursorResult> = {
-  parse: parsePrecursorQuery,
-  run: runPrecursorQuery,
-  json: (dataset, query, result, started, memory) => renderPrecursorJson(query, result, started, memory, (shard) => cachedEntryJson(dataset, shard, 'accsTax')),
+/** A precursor query, and whether its answer lists each accession's protein (`proteins=true`). */
+type PrecursorCall = PrecursorQuery & { proteins: boolean };
+
+const precursorOperation: Operation<PrecursorCall, PrecursorResult | PrecursorProteinsResult> = {
+  parse: (source) => ({ ...parsePrecursorQuery(source), proteins: wantsProteins(source) }),
+  run: async (dataset, query) => {
+    const result = await runPrecursorQuery(dataset, query);
+    return query.proteins ? withProteins(dataset, query, result) : result;
+  },
+  json: (dataset, query, result, started, memory) =>
+    'proteins' in result
+      ? renderPrecursorProteinsJson(query, result, started, memory)
+      : renderPrecursorJson(query, result, started, memory, (shard) => cachedEntryJson(dataset, shard, 'accsTax')),
   tsvHeader: PRECURSOR_TSV_HEADER,
   tsvRows: precursorRows,
   paged: true,

@@ -1,12 +1,15 @@
 // Answers of /api/v1/search rendered from a precursor result: the seed's envelope, mass groups keyed by the
 // modified mass's 4-decimal key, one entry per (sequence, modification composition) with its ProForma, exact
-// mass, ppm error and accessions; and the same candidates as TSV rows.
+// mass, ppm error and accessions (with `proteins=true`, each accession with its protein as /api/v1/peptide gives
+// it); and the same candidates as TSV rows.
 import type { AccessionFilter } from '../core/accessionFilter.js';
+import type { Dataset } from '../core/dataset.js';
 import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor.js';
 import { accessionOf, accessionRefsOf, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proformaWriter } from '../model/proforma.js';
+import { proteinsOf, type Protein } from '../core/proteins.js';
 import { withWriter } from './asciiWriter.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';
 import { envelopePrefix, formatDuration, HEADROOM } from './envelope.js';
@@ -117,6 +120,37 @@ export function renderPrecursorJson(
   });
 }
 
+/** A precursor result with the protein of every accession its page lists (`proteins=true`). */
+export interface PrecursorProteinsResult extends PrecursorResult {
+  proteins: Map<string, Protein>;
+}
+
+/** The result with the proteins of the accessions on its page, read from the protein table once each. */
+export async function withProteins(dataset: Dataset, query: PrecursorQuery, result: PrecursorResult): Promise<PrecursorProteinsResult> {
+  const known = new Map<string, { acc: string; taxId: number; reviewed: boolean }>();
+  for (const group of result.groups) {
+    for (const c of group.candidates) {
+      const mask = result.filter?.mask(c.shard);
+      for (const a of accessionRefsOf(c.shard, c.peptide)) {
+        if (mask && mask[a] !== 1) continue;
+        const acc = accessionOf(c.shard, a);
+        if (!known.has(acc)) known.set(acc, { acc, taxId: c.shard.taxIds[a], reviewed: c.shard.reviewed[a] === 1 });
+      }
+    }
+  }
+  const proteins = await proteinsOf(dataset, [...known.values()]);
+  return { ...result, proteins: new Map(proteins.map((p) => [p.acc, p])) };
+}
+
+/** The success body with proteins: precursorEntry's entries, each accession as its Protein, in the same envelope. */
+export function renderPrecursorProteinsJson(query: PrecursorQuery, result: PrecursorProteinsResult, started: number, memory: () => string): string {
+  const groups = result.groups.map((group) => ({
+    [formatMassKey(group.key)]: groupEntries(query, group, result.filter).map((e) => ({ ...e, accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!) })),
+  }));
+  const json = JSON.stringify(groups);
+  const { totalResult, page, pageSize } = result;
+  return `${envelopePrefix({ totalResult, memory: memory(), duration: formatDuration(performance.now() - started), page, pageSize })}${json}}`;
+}
 
 export const PRECURSOR_TSV_COLUMNS = ['mass', 'sequence', 'proforma', 'modifiedMass', 'ppm', 'accession', 'taxId'] as const;
 export const PRECURSOR_TSV_HEADER = PRECURSOR_TSV_COLUMNS.join('\t') + '\n';

@@ -65,6 +65,19 @@ const pagingParams = (defaultPageSize: number, notIntegerStatus: 400 | 500): Par
   ];
 };
 
+/** /api/v1/search's opt-in: what the dataset knows of each accession, as /api/v1/peptide lists it (read after the rest). */
+export const PROTEINS_PARAM: Param = {
+  name: 'proteins',
+  kind: 'choice',
+  required: false,
+  choices: ['true', 'false'],
+  default: 'false',
+  description: 'true: each accession also gives `reviewed`, `protein` and `organism`, as /api/v1/peptide lists them (reads the protein table: slower).',
+};
+
+/** Whether a /api/v1/search query asks for proteins (PROTEINS_PARAM). */
+export const wantsProteins = (source: ParamSource): boolean => readParams([PROTEINS_PARAM], source).proteins === 'true';
+
 /** The three endpoints of the service we reproduce, then ours. */
 export const ENDPOINTS: readonly Endpoint[] = [
   {
@@ -102,7 +115,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     kind: 'precursor',
     entries: 'accsTax',
     notIntegerStatus: 400,
-    params: PRECURSOR_PARAMS,
+    params: [...PRECURSOR_PARAMS, PROTEINS_PARAM],
   },
   {
     path: '/api/v1/peptide',

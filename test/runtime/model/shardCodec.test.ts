@@ -3,19 +3,11 @@
 // file, as shards/FORMAT.md describes them) are refused with an Error, never misread.
 import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../helpers/prng.js';
 import type { AccessionTable, ShardColumns } from '../../../runtime/model/format.js';
 import { decodeAccessionTable, decodeShard } from '../../../runtime/model/shardCodec.js';
 import { encodeAccessionTable, encodeShard } from '../../../runtime/model/shardEncoder.js';
 
-/** A seeded generator (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 const below = (next: () => number, n: number) => Math.floor(next() * n);
 
 /** Unsigned LEB128 varints (FORMAT.md), written here rather than by runtime/model/varint.ts. */
@@ -94,7 +86,7 @@ function decodedTable({ accessions, taxIds, reviewed }: TableInput): AccessionTa
 
 describe('round trip: encodeShard / encodeAccessionTable, then decode', () => {
   it('random tables of 0 to 70,000 accessions', () => {
-    const next = random(1);
+    const next = prng(1);
     for (const count of [0, 1, 2, 3, 127, 128, 1000, 70_000]) {
       const input = randomTable(next, count);
       const table = decodeAccessionTable(encodeAccessionTable(input));
@@ -105,7 +97,7 @@ describe('round trip: encodeShard / encodeAccessionTable, then decode', () => {
   });
 
   it('random shards over random tables (1, 5, 200 and 70,000 accessions: ranks of 1 to 3 bytes)', () => {
-    const next = random(2);
+    const next = prng(2);
     for (const accessions of [1, 5, 200, 70_000]) {
       const tableInput = randomTable(next, accessions);
       const table = decodeAccessionTable(encodeAccessionTable(tableInput));
@@ -119,7 +111,7 @@ describe('round trip: encodeShard / encodeAccessionTable, then decode', () => {
   });
 
   it('keys up to 2^32 - 1, long sequences and peptides of many accessions', () => {
-    const table = decodeAccessionTable(encodeAccessionTable(randomTable(random(3), 3000)));
+    const table = decodeAccessionTable(encodeAccessionTable(randomTable(prng(3), 3000)));
     const columns: ShardColumns = {
       massKeys: Uint32Array.of(0, 1, 2 ** 31, 2 ** 32 - 2, 2 ** 32 - 1),
       groupEnds: Uint32Array.of(1, 2, 3, 4, 5),

@@ -1,6 +1,7 @@
 // runtime/model/varint.ts against a reference written from the unsigned LEB128 rule (shards/FORMAT.md,
 // "Varints"; BigInt arithmetic, byte by byte): boundaries of every length, random values, and what must throw.
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../helpers/prng.js';
 import { decodeVarints, encodeVarints } from '../../../runtime/model/varint.js';
 
 /** Unsigned LEB128 of one value: 7 bits a byte, least significant first, 0x80 on every byte but the last. */
@@ -17,15 +18,6 @@ function referenceVarint(value: number | bigint): number[] {
 
 const referenceColumn = (values: readonly number[]) => Uint8Array.from(values.flatMap((v) => referenceVarint(v)));
 
-/** A seeded generator (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const BOUNDARIES: [number, number][] = [
   // value, bytes
@@ -75,7 +67,7 @@ describe('encodeVarints and decodeVarints', () => {
   });
 
   it('random values of every length: 20 columns of 1,000, both ways', () => {
-    const next = random(12);
+    const next = prng(12);
     for (let run = 0; run < 20; run++) {
       // A random bit width 0..32 per value, so each byte length is common.
       const values = Array.from({ length: 1000 }, () => Math.floor(next() * 2 ** Math.floor(next() * 33)));

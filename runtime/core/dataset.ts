@@ -19,7 +19,7 @@ export { DatasetError };
 export const DEFAULT_CACHE_BYTES = 256 * 2 ** 20;
 
 export interface DatasetOptions {
-  /** Budget of the decoded-shard cache, in bytes of decoded data (estimated). Default 256 MB. */
+  /** Budget of the decoded-shard cache, in bytes of decoded data (estimated). Default 256 MB. The accession table and the taxonomy (read once, kept: ~20 bytes per accession) are outside it. */
   cacheBytes?: number;
   /** Shard fetches in flight at once. Default 6. */
   concurrency?: number;

@@ -51,9 +51,16 @@ module.exports = {
     {
       name: 'entries-are-leaves',
       severity: 'error',
-      comment: 'A platform entry is imported by no other platform entry folder (node helpers are shared by Node-based entries only).',
-      from: { path: '^runtime/entries/(browser)/' },
+      comment: 'A platform entry is imported by no other platform entry folder (node helpers are shared by Node-based entries only; the page may use the browser core).',
+      from: { path: '^runtime/entries/(browser|web)/' },
       to: { path: '^runtime/entries/(node|cli|netlify)/' },
+    },
+    {
+      name: 'web-page-runs-in-the-browser',
+      severity: 'error',
+      comment: 'The web page (runtime/entries/web) runs in the browser: no node: modules, except in its Node-side build step (bundle.ts, build.ts).',
+      from: { path: '^runtime/entries/web/', pathNot: '^runtime/entries/web/(bundle|build)[.]ts$' },
+      to: NODE_BUILTIN,
     },
     {
       name: 'product-without-tests',

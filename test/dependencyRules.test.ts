@@ -35,6 +35,8 @@ describe('dependency rules', () => {
       'runtime/api/mid.ts': "import { entry } from '../entries/node/top.js';\nexport const api = entry;\n",
       'runtime/entries/node/top.ts': "import { build } from '../../../build/step.js';\nexport const entry = build;\n",
       'runtime/entries/browser/page.ts': "import { entry } from '../node/top.js';\nexport const page = entry;\n",
+      'runtime/entries/web/main.ts': "import { readFileSync } from 'node:fs';\nimport { entry } from '../node/top.js';\nexport const main = [readFileSync, entry];\n",
+      'runtime/entries/web/bundle.ts': "import { readFileSync } from 'node:fs';\nexport const bundle = readFileSync;\n",
       'build/step.ts': "import { core } from '../runtime/core/low.js';\nimport { base } from '../runtime/model/base.js';\nexport const build = [core, base];\n",
     };
     for (const [file, text] of Object.entries(files)) {
@@ -44,8 +46,11 @@ describe('dependency rules', () => {
     const found = await violations(dir);
     const rules = new Set(found.map((v) => v.split(':')[0]));
     expect([...rules].sort()).toEqual(
-      ['api-below-entries', 'build-imports-only-the-model', 'core-below-api', 'entries-are-leaves', 'model-is-the-base', 'no-cycles', 'platform-neutral-layers', 'runtime-without-build'].sort(),
+      ['api-below-entries', 'build-imports-only-the-model', 'core-below-api', 'entries-are-leaves', 'model-is-the-base', 'no-cycles', 'platform-neutral-layers', 'runtime-without-build', 'web-page-runs-in-the-browser'].sort(),
     );
+    // The page may not reach a Node entry, nor a node: module outside its build step.
+    expect(found.filter((v) => v.startsWith('entries-are-leaves: runtime/entries/web/main.ts → runtime/entries/node/top.ts'))).toHaveLength(1);
+    expect(found.filter((v) => v.startsWith('web-page-runs-in-the-browser:')).map((v) => v.split(' → ')[0])).toEqual(['web-page-runs-in-the-browser: runtime/entries/web/main.ts']);
     expect(found.filter((v) => /^platform-neutral-layers: runtime\/core\/low\.ts → (node:)?fs$/.test(v))).toHaveLength(1);
   });
 });

@@ -1,14 +1,16 @@
-// npm start: answers the API and serves the dataset files under /shards/ (serve-handler) — the same handler
-// as on Netlify, over a local folder. (`prestart` builds the bundled dataset first when there is none.)
+// npm start: answers the API, serves the dataset files under /shards/ (serve-handler) — the same handler as on
+// Netlify, over a local folder — and the web page at / with its assets (built in memory at start).
+// (`prestart` builds the bundled dataset first when there is none.)
 import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import serveHandler from 'serve-handler';
-import { errorAnswer, type Answer } from '../../api/answer.js';
+import { errorAnswer, methodNotAllowed, type Answer } from '../../api/answer.js';
 import { createAnswerer, datasetOnce, type Call } from '../../api/handler.js';
 import { MANIFEST_FILE } from '../../model/format.js';
+import { buildWebPage, type WebPage } from '../web/bundle.js';
 import { FileSource } from './fileSource.js';
 import { defaultShards, nodeDatasetOptions, processMemory } from './platform.js';
 
@@ -33,11 +35,28 @@ function send(answer: Answer, res: ServerResponse): void {
   res.end(answer.body ?? undefined);
 }
 
-/** A Node request listener: /shards/<file> from `dir`, everything else through the API handler. */
-export function createListener(dir: string, answerer: (call: Call) => Promise<Answer>) {
+/** The page's files as answers: index.html at / (revalidated), content-named assets cached for good. */
+function pageAnswers(page: WebPage): Map<string, (head: boolean) => Answer> {
+  return new Map(
+    page.files.map((file) => {
+      const cache = file.path === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable';
+      const headers = { 'Content-Type': file.type, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff', 'Content-Length': String(file.body.length) };
+      return [file.path === 'index.html' ? '/' : `/${file.path}`, (head: boolean): Answer => ({ status: 200, headers, body: head ? null : file.body })];
+    }),
+  );
+}
+
+/**
+ * A Node request listener: /shards/<file> from `dir`, the page's files when given (`/` and /assets/…),
+ * everything else through the API handler.
+ */
+export function createListener(dir: string, answerer: (call: Call) => Promise<Answer>, page?: WebPage) {
+  const pageFiles = page ? pageAnswers(page) : new Map<string, (head: boolean) => Answer>();
   return async (req: IncomingMessage, res: ServerResponse) => {
     try {
       const path = (req.url ?? '/').split('?')[0];
+      const pageFile = pageFiles.get(path);
+      if (pageFile) return send(methodNotAllowed(req.method ?? 'GET') ?? pageFile(req.method === 'HEAD'), res);
       if (path.startsWith('/shards/') && (req.method === 'GET' || req.method === 'HEAD')) {
         if (!DATASET_FILE.test(path)) return send(errorAnswer(404, 'no such dataset file'), res);
         req.url = path.slice('/shards'.length);
@@ -97,9 +116,9 @@ export async function start(): Promise<void> {
   if (!existsSync(resolve(dir, MANIFEST_FILE))) throw new Error(`${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards`);
   if (process.env.LOOP_MONITOR === '1') monitorLoop();
   const answerer = createAnswerer(datasetOnce(() => new FileSource(dir), options), { memory: processMemory });
-  const server = createServer(createListener(dir, answerer));
+  const server = createServer(createListener(dir, answerer, await buildWebPage({ api: true })));
   answerClientErrors(server);
-  server.listen(port, () => process.stderr.write(`serving ${dir} on http://localhost:${port}/search.php\n`));
+  server.listen(port, () => process.stderr.write(`serving ${dir} on http://localhost:${port}/ (the page; the API at /search.php, /api/v1/…)\n`));
   // Stop on SIGTERM/SIGINT with a normal exit (exit handlers run: the loop monitor's report, --cpu-prof).
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

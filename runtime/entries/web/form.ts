@@ -1,0 +1,110 @@
+// The search form: shows a search's state in its fields (and only the fields of its mode), reads it back when
+// submitted, and shows an API error message next to the field it names (or under the button).
+import { $ } from './dom.js';
+import { COMMON_MODS, joinMods, modRows, splitMods, type ModChoice } from './mods.js';
+import { fieldOfError, type Mode, type SearchState } from './state.js';
+import type { TaxonPicker } from './taxa.js';
+
+const TEXT_FIELDS = ['mz', 'charge', 'mass', 'mass1', 'mass2', 'peptide', 'tolerance', 'maxVariable'] as const;
+
+const items = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+
+export class SearchForm {
+  constructor(
+    readonly form: HTMLFormElement,
+    private taxa: TaxonPicker,
+  ) {
+    $('#mod-rows', form).append(modRows());
+    form.addEventListener('change', (e) => {
+      const name = (e.target as HTMLInputElement).name;
+      if (name === 'mode' || name === 'precursor') this.showMode();
+    });
+  }
+
+  private input = (name: string) => this.form.elements.namedItem(name) as HTMLInputElement;
+  private radio = (name: string) => (this.form.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)?.value ?? '');
+  private check = (name: string, value: string) => {
+    const radio = this.form.querySelector<HTMLInputElement>(`input[name="${name}"][value="${value}"]`);
+    if (radio) radio.checked = true;
+  };
+
+  /** Shows the rows of the chosen mode (and precursor form). */
+  private showMode(): void {
+    const mode = this.radio('mode');
+    const precursor = this.radio('precursor');
+    for (const row of this.form.querySelectorAll<HTMLElement>('[data-mode]')) {
+      const shown = row.dataset.mode!.split(' ').includes(mode) && (row.dataset.precursor === undefined || row.dataset.precursor === precursor);
+      row.hidden = !shown;
+    }
+  }
+
+  set(s: SearchState): void {
+    this.check('mode', s.mode);
+    this.check('precursor', s.precursor);
+    for (const name of TEXT_FIELDS) this.input(name).value = s[name];
+    this.input('equateIL').checked = s.equateIL;
+    this.input('unit').value = s.unit;
+    this.input('reviewed').value = s.reviewed;
+    this.input('pageSize').value = s.pageSize;
+    const { choices, fixedMore, variableMore } = splitMods(s.fixed, s.variable);
+    choices.forEach((choice, i) => this.check(`mod-${i}`, choice));
+    this.input('fixed').value = fixedMore.join(',');
+    this.input('variable').value = variableMore.join(',');
+    this.taxa.set(s.taxon);
+    this.showMode();
+    this.clearErrors();
+  }
+
+  /** The search the fields ask for, from its first page. */
+  read(): SearchState {
+    const text = (name: (typeof TEXT_FIELDS)[number]) => this.input(name).value.trim();
+    const choices = COMMON_MODS.map((_, i) => (this.radio(`mod-${i}`) || 'off') as ModChoice);
+    const mods = joinMods(choices, items(this.input('fixed').value), items(this.input('variable').value));
+    return {
+      mode: this.radio('mode') as Mode,
+      precursor: this.radio('precursor') as 'mz' | 'mass',
+      mz: text('mz'),
+      charge: text('charge'),
+      mass: text('mass'),
+      mass1: text('mass1'),
+      mass2: text('mass2'),
+      peptide: text('peptide').toUpperCase(),
+      equateIL: this.input('equateIL').checked,
+      tolerance: text('tolerance'),
+      unit: this.input('unit').value,
+      ...mods,
+      maxVariable: text('maxVariable'),
+      taxon: this.taxa.taxa,
+      reviewed: this.input('reviewed').value,
+      page: '1',
+      pageSize: this.input('pageSize').value,
+    };
+  }
+
+  clearErrors(): void {
+    for (const p of this.form.querySelectorAll<HTMLElement>('.error')) {
+      p.hidden = true;
+      p.textContent = '';
+    }
+    for (const field of this.form.querySelectorAll('[aria-invalid]')) {
+      field.removeAttribute('aria-invalid');
+      field.removeAttribute('aria-errormessage');
+    }
+  }
+
+  /** The API's message, next to the field it names, else under the button. */
+  showError(message: string, s: SearchState): void {
+    this.clearErrors();
+    const named = fieldOfError(message, s);
+    const field = named && this.form.querySelector(`#${named}-error`) ? named : undefined;
+    const slot = $(`#${field ?? 'form'}-error`, this.form);
+    slot.textContent = message;
+    slot.hidden = false;
+    const control = field && this.form.querySelector<HTMLElement>(`[name="${field}"], #${field}-input`);
+    if (control) {
+      control.setAttribute('aria-invalid', 'true');
+      control.setAttribute('aria-errormessage', slot.id);
+      control.focus();
+    }
+  }
+}

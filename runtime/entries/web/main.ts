@@ -1,0 +1,149 @@
+// The page's entry: picks the data path, wires the form, the organism type-ahead and the URL — every search is in
+// the query string, opening a link runs it, back and forward work — and shows the home view or the results.
+import type { InfoAnswer, PeptideAnswer, SearchAnswer } from './answers.js';
+import { chooseDataPath, pageDataset, PATH_SETTINGS, type Answer, type DataPath, type PathSetting } from './dataPath.js';
+import { $ } from './dom.js';
+import { SearchForm } from './form.js';
+import { datasetSpans, renderOverview } from './overview.js';
+import { renderProteins, renderSearch } from './results.js';
+import { FORM_DEFAULTS, isobaricPath, modifiedPeptideMass, peptidePath, queryOfState, searchPath, stateOfQuery, type SearchState } from './state.js';
+import { TaxonPicker } from './taxa.js';
+
+const results = $('#results');
+const isobaric = $('#isobaric');
+const home = $('#home');
+const status = $('#status');
+const pathSelect = $<HTMLSelectElement>('#data-path');
+
+let dataPath: DataPath;
+const ask = (path: string): Promise<Answer> => dataPath.ask(path);
+const taxa = new TaxonPicker($('#taxon-input'), $('#taxon-options'), $('#taxon-chips'), ask);
+const form = new SearchForm($<HTMLFormElement>('#search'), taxa);
+/** The search shown (null: the home view), and a count that lets a later search supersede one still running. */
+let current: SearchState | null = null;
+let shown = 0;
+
+function usePath(setting: PathSetting): void {
+  pathSelect.value = setting;
+  dataPath = chooseDataPath(setting);
+  showPath();
+}
+
+/** Which path answers (an API that failed has fallen back to the browser). */
+const showPath = () => ($('#data-path-used').textContent = dataPath.kind === 'api' ? '— now the site’s API' : '— now this browser');
+
+/** An error answer's message, next to the field it names. */
+function refused(answer: Answer, s: SearchState): void {
+  let error: unknown;
+  try {
+    error = (JSON.parse(answer.text) as { error?: unknown }).error;
+  } catch {
+    // not the API's JSON: say the status
+  }
+  form.showError(typeof error === 'string' ? error : `the answer had status ${answer.status}`, s);
+}
+
+const fileName = (s: SearchState) => `peptides-${queryOfState({ ...s, fixed: [], variable: [], taxon: [] }).replace(/[^A-Za-z0-9.]+/g, '-')}`;
+
+function titleOf(s: SearchState): string {
+  if (s.mode === 'range') return `Peptides from ${s.mass1} to ${s.mass2} Da`;
+  const of = s.precursor === 'mz' ? `m/z ${s.mz} at charge ${s.charge}` : `${s.mass} Da`;
+  return `Peptides within ${s.tolerance} ${s.unit} of ${of}`;
+}
+
+/** A search's results, or false when it was refused or superseded. */
+async function search(target: HTMLElement, path: string, s: SearchState, title: string, id: number, window?: [number, number]): Promise<boolean> {
+  const answer = await ask(path);
+  if (id !== shown) return false;
+  if (answer.status !== 200) return (refused(answer, s), false);
+  target.hidden = false;
+  renderSearch(target, {
+    title,
+    answer: JSON.parse(answer.text) as SearchAnswer,
+    text: answer.text,
+    ms: answer.ms,
+    window,
+    fileName: fileName(s),
+    onPage: (page) => {
+      go({ ...s, page: String(page) });
+      target.scrollIntoView({ block: 'start' });
+    },
+  });
+  return true;
+}
+
+async function showPeptide(s: SearchState, id: number): Promise<void> {
+  const answer = await ask(peptidePath(s));
+  if (id !== shown) return;
+  if (answer.status !== 200) return refused(answer, s);
+  results.hidden = false;
+  renderProteins(results, JSON.parse(answer.text) as PeptideAnswer, answer.text, answer.ms);
+  const mass = modifiedPeptideMass(s)!;
+  const modified = s.fixed.length ? ' with the fixed modifications' : '';
+  await search(isobaric, isobaricPath(s, mass), s, `Peptides within ${s.tolerance} ${s.unit} of its mass (${mass.toFixed(6)} Da${modified})`, id);
+}
+
+async function showHome(id: number): Promise<void> {
+  const answer = await ask('/api/v1/info').catch(() => undefined);
+  if (id !== shown) return;
+  home.hidden = false;
+  await renderOverview(home, answer?.status === 200 ? (JSON.parse(answer.text) as InfoAnswer) : undefined, datasetSpans(pageDataset));
+}
+
+/** Shows what the page's URL asks for. */
+async function show(): Promise<void> {
+  const id = ++shown;
+  current = stateOfQuery(new URLSearchParams(location.search));
+  form.set(current ?? FORM_DEFAULTS);
+  for (const section of [results, isobaric, home]) section.hidden = true;
+  results.setAttribute('aria-busy', 'true');
+  status.textContent = current ? 'Searching…' : '';
+  document.title = current ? `${current.mode === 'peptide' ? current.peptide : titleOf(current)} — Digested peptides` : 'Digested peptides — peptide mass search';
+  try {
+    if (!current) await showHome(id);
+    else if (current.mode === 'peptide') await showPeptide(current, id);
+    else await search(results, searchPath(current), current, titleOf(current), id, current.mode === 'range' ? [Number(current.mass1), Number(current.mass2)] : undefined);
+    if (id === shown) status.textContent = '';
+  } catch (e) {
+    if (id === shown) status.textContent = `No answer: ${(e as Error).message}`;
+  } finally {
+    if (id === shown) {
+      showPath();
+      results.setAttribute('aria-busy', 'false');
+      document.body.dataset.shown = String(id);
+    }
+  }
+}
+
+/** Puts a search (or the home view) in the URL, as a new history entry, and shows it. */
+function go(s: SearchState | null): void {
+  history.pushState(null, '', s ? `?${queryOfState(s)}` : location.pathname);
+  void show();
+}
+
+form.form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  go(form.read());
+});
+$<HTMLSelectElement>('#pageSize').addEventListener('change', (e) => {
+  if (current) go({ ...current, page: '1', pageSize: (e.target as HTMLSelectElement).value });
+});
+document.addEventListener('click', (e) => {
+  const link = (e.target as Element).closest?.('a');
+  const href = link?.getAttribute('href');
+  if (!link || !href || !(href.startsWith('?') || href === './') || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  e.preventDefault();
+  history.pushState(null, '', href === './' ? location.pathname : href);
+  void show();
+});
+window.addEventListener('popstate', () => void show());
+pathSelect.addEventListener('change', () => {
+  const setting = pathSelect.value as PathSetting;
+  localStorage.setItem('dataPath', setting);
+  usePath(setting);
+  void show();
+});
+
+const saved = localStorage.getItem('dataPath') as PathSetting | null;
+usePath(saved && PATH_SETTINGS.includes(saved) ? saved : 'auto');
+void show();

@@ -1,0 +1,174 @@
+// What a search is, as the page's URL holds it: a mode and the API's own parameters (`/?mz=650.32&charge=2&…` is
+// `/api/v1/search?mz=650.32&charge=2&…`; `/?peptide=SEQ` is the peptide view). Read from and written to a query
+// string, and turned into the API requests the page makes. No DOM here: the tests run it in Node.
+import { UNITS_PER_DA, peptideMass } from '../../model/chemistry.js';
+import { parseModifications, slotCount } from '../../model/modifications.js';
+
+export type Mode = 'precursor' | 'range' | 'peptide';
+
+export interface SearchState {
+  mode: Mode;
+  /** The precursor as m/z with charge, or as a neutral mass. */
+  precursor: 'mz' | 'mass';
+  mz: string;
+  charge: string;
+  mass: string;
+  mass1: string;
+  mass2: string;
+  peptide: string;
+  equateIL: boolean;
+  tolerance: string;
+  unit: string;
+  /** `Name@Sites` items, as the API takes them. */
+  fixed: string[];
+  variable: string[];
+  maxVariable: string;
+  /** NCBI taxIds. */
+  taxon: string[];
+  /** '', 'true' or 'false'. */
+  reviewed: string;
+  page: string;
+  pageSize: string;
+}
+
+export const PAGE_SIZES = ['100', '250', '1000'];
+
+/** The API's defaults: a parameter a URL leaves out means what the API takes it to mean. */
+const API_DEFAULTS = { tolerance: '10', unit: 'ppm', maxVariable: '2', page: '1', pageSize: '100' };
+
+/** The blank form: what a proteomics user expects (10 ppm, Carbamidomethyl@C fixed, Oxidation@M one click away). */
+export const FORM_DEFAULTS: SearchState = {
+  mode: 'precursor',
+  precursor: 'mz',
+  mz: '',
+  charge: '2',
+  mass: '',
+  mass1: '',
+  mass2: '',
+  peptide: '',
+  equateIL: false,
+  ...API_DEFAULTS,
+  fixed: ['Carbamidomethyl@C'],
+  variable: [],
+  taxon: [],
+  reviewed: '',
+};
+
+const items = (text: string | null) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+/** The search a page URL's query asks for; null when it asks for none (the home view). */
+export function stateOfQuery(query: URLSearchParams): SearchState | null {
+  const has = (name: string) => (query.get(name) ?? '').trim() !== '';
+  const mode: Mode | null = has('peptide') ? 'peptide' : has('mass1') || has('mass2') ? 'range' : has('mz') || has('mass') || has('charge') ? 'precursor' : null;
+  if (!mode) return null;
+  const get = (name: string, fallback = '') => (has(name) ? query.get(name)!.trim() : fallback);
+  return {
+    mode,
+    precursor: has('mass') && !has('mz') ? 'mass' : 'mz',
+    mz: get('mz'),
+    charge: get('charge'),
+    mass: get('mass'),
+    mass1: get('mass1'),
+    mass2: get('mass2'),
+    peptide: get('peptide'),
+    equateIL: get('equateIL') === 'true',
+    tolerance: get('tolerance', API_DEFAULTS.tolerance),
+    unit: get('unit', API_DEFAULTS.unit),
+    fixed: items(query.get('fixed')),
+    variable: items(query.get('variable')),
+    maxVariable: get('maxVariable', API_DEFAULTS.maxVariable),
+    taxon: items(query.get('taxon')),
+    reviewed: get('reviewed'),
+    page: get('page', API_DEFAULTS.page),
+    pageSize: get('pageSize', API_DEFAULTS.pageSize),
+  };
+}
+
+type Params = [string, string][];
+
+/** Modifications, filters and paging: the parameters every mode shares (defaults left out). */
+function shared(s: SearchState): Params {
+  const params: Params = [];
+  if (s.fixed.length) params.push(['fixed', s.fixed.join(',')]);
+  if (s.variable.length) params.push(['variable', s.variable.join(',')]);
+  if (s.maxVariable !== API_DEFAULTS.maxVariable) params.push(['maxVariable', s.maxVariable]);
+  if (s.taxon.length) params.push(['taxon', s.taxon.join(',')]);
+  if (s.reviewed) params.push(['reviewed', s.reviewed]);
+  if (s.page !== API_DEFAULTS.page) params.push(['page', s.page]);
+  if (s.pageSize !== API_DEFAULTS.pageSize) params.push(['pageSize', s.pageSize]);
+  return params;
+}
+
+const window = (s: SearchState): Params => [['tolerance', s.tolerance], ['unit', s.unit]];
+
+/** The precursor (or window) of a precursor or range search. */
+function precursorParams(s: SearchState): Params {
+  if (s.mode === 'range') return [['mass1', s.mass1], ['mass2', s.mass2]];
+  return [...(s.precursor === 'mz' ? ([['mz', s.mz], ['charge', s.charge]] as Params) : ([['mass', s.mass]] as Params)), ...window(s)];
+}
+
+/** A query string with `@`, `,` and `:` left readable (`fixed=Carbamidomethyl@C`); everything else encoded. */
+export const queryText = (params: Params): string =>
+  params.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%40/g, '@').replace(/%2C/g, ',').replace(/%3A/g, ':')}`).join('&');
+
+/** The page URL's query (without `?`) for a search. */
+export function queryOfState(s: SearchState): string {
+  const head: Params = s.mode === 'peptide' ? [['peptide', s.peptide], ...(s.equateIL ? ([['equateIL', 'true']] as Params) : []), ...window(s)] : precursorParams(s);
+  return queryText([...head, ...shared(s)]);
+}
+
+/** The filter parameters of /api/v1/peptide. */
+const filterParams = (s: SearchState): Params => [...(s.taxon.length ? ([['taxon', s.taxon.join(',')]] as Params) : []), ...(s.reviewed ? ([['reviewed', s.reviewed]] as Params) : [])];
+
+/** /api/v1/search for a precursor or range search, with each accession's protein (proteins=true). */
+export const searchPath = (s: SearchState): string => `/api/v1/search?${queryText([...precursorParams(s), ...shared(s), ['proteins', 'true']])}`;
+
+/** /api/v1/peptide for the peptide view. */
+export const peptidePath = (s: SearchState): string =>
+  `/api/v1/peptide?${queryText([['sequence', s.peptide], ...(s.equateIL ? ([['equateIL', 'true']] as Params) : []), ...filterParams(s)])}`;
+
+/**
+ * The peptide's mass in Da with the fixed modifications on every site it has (what its isobaric peptides weigh,
+ * modified as the search modifies them); undefined when the sequence has no mass. Modifications the model cannot
+ * read are left out here: the API's answer then names them.
+ */
+export function modifiedPeptideMass(s: SearchState): number | undefined {
+  const sequence = s.peptide.toUpperCase();
+  const mass = peptideMass(sequence);
+  if (!('units' in mass)) return undefined;
+  let units = mass.units;
+  try {
+    for (const spec of parseModifications(s.fixed.join(','))) units += spec.modification.deltaUnits * slotCount([spec.site], sequence);
+  } catch {
+    // the isobaric search's answer reports the list
+  }
+  return units / UNITS_PER_DA;
+}
+
+/** /api/v1/search for the peptides isobaric with the peptide view's sequence (within the tolerance of its mass). */
+export function isobaricPath(s: SearchState, mass: number): string {
+  return `/api/v1/search?${queryText([['mass', String(mass)], ...window(s), ...shared(s), ['proteins', 'true']])}`;
+}
+
+/** Form fields, by the API parameter names whose errors they show. */
+const FIELD_OF_PARAM: Record<string, string> = { sequence: 'peptide', toleranceLow: 'tolerance', toleranceHigh: 'tolerance', page: 'pageSize' };
+
+/** The fields a search's form shows. */
+export function fieldsOf(s: SearchState): string[] {
+  const own = { precursor: s.precursor === 'mz' ? ['mz', 'charge', 'tolerance', 'unit'] : ['mass', 'tolerance', 'unit'], range: ['mass1', 'mass2'], peptide: ['peptide', 'equateIL', 'tolerance', 'unit'] }[s.mode];
+  return [...own, 'fixed', 'variable', 'maxVariable', 'taxon', 'reviewed', 'pageSize'];
+}
+
+/**
+ * The form field an API error message is about: the first shown field it names (`charge must be …`, `variable:
+ * …`, `taxon 1 is not …`); undefined when it names none. In the peptide view the isobaric search's `mass` is the
+ * peptide's.
+ */
+export function fieldOfError(message: string, s: SearchState): string | undefined {
+  const shown = fieldsOf(s);
+  for (const word of message.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) {
+    const name = s.mode === 'peptide' && word === 'mass' ? 'peptide' : (FIELD_OF_PARAM[word] ?? word);
+    if (shown.includes(name)) return name;
+  }
+  return undefined;
+}

@@ -1,0 +1,48 @@
+// The home view's peptides per mass bin (runtime/entries/web/overview.ts, massBins): on the bundled dataset's
+// shard index, bins of a round width, at most the number asked for (80 by default), holding every peptide (up to rounding); a
+// shard inside one bin lands there whole; and a synthetic index where each bin's count is known.
+import { describe, expect, it } from 'vitest';
+import { Dataset } from '../../../../runtime/core/dataset.js';
+import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import { massBins, type MassSpan } from '../../../../runtime/entries/web/overview.js';
+import { bundledDataset } from '../../../helpers/datasets.js';
+
+/** Every shard entry of a dataset, walked through its index as the page does. */
+async function spansOf(dir: string): Promise<MassSpan[]> {
+  const { index } = await Dataset.open(new FileSource(dir));
+  const spans: MassSpan[] = [];
+  for (let ordinal = 0; ordinal < index.groupCount; ) {
+    const { entry, groupsBefore } = await index.shardOfGroup(ordinal);
+    spans.push(entry);
+    ordinal = groupsBefore + entry.massGroups;
+  }
+  return spans;
+}
+
+describe('massBins', () => {
+  it("counts every peptide of the bundled dataset in at most 80 round bins covering its masses", async () => {
+    const dir = await bundledDataset();
+    const spans = await spansOf(dir);
+    const manifest = (await Dataset.open(new FileSource(dir))).manifest;
+    expect(spans.length).toBe(manifest.totals.shards);
+    const bins = massBins(spans);
+    expect(bins.counts.length).toBeLessThanOrEqual(80);
+    expect([1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000]).toContain(bins.width);
+    const total = bins.counts.reduce((a, b) => a + b, 0);
+    expect(Math.abs(total - manifest.totals.peptides)).toBeLessThanOrEqual(bins.counts.length);
+    expect(bins.starts[0]).toBeLessThanOrEqual(spans[0].firstKey / 1e4);
+    expect(bins.starts.at(-1)! + bins.width).toBeGreaterThan(spans.at(-1)!.lastKey / 1e4);
+    expect(Math.max(...bins.counts)).toBeGreaterThan(total / bins.counts.length); // a peak, not a flat line
+  });
+
+  it('spreads a span over the bins it crosses, by mass, and keeps one inside a bin whole', () => {
+    const spans: MassSpan[] = [
+      { firstKey: 1_000_0000, lastKey: 1_000_0000, peptides: 7 }, // one key: 1000 Da
+      { firstKey: 1_005_0000, lastKey: 1_015_0000, peptides: 100 }, // 1005..1015: half in [1000,1010), half in [1010,1020)
+      { firstKey: 1_021_0000, lastKey: 1_029_0000, peptides: 30 }, // inside [1020,1030)
+    ];
+    const bins = massBins(spans, 3);
+    expect(bins).toEqual({ starts: [1000, 1010, 1020], counts: [57, 50, 30], width: 10 });
+    expect(massBins([], 10).counts).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+// The web page shows what the API answers: 200+ page URLs — precursors by m/z and by mass, mass windows, common and
+// other modifications, organism and reviewed filters, pages and page sizes, the peptide view with and without I/L,
+// and refusals — opened in headless Chromium as the page's own links open them (history, then popstate), and what
+// each shows (its table's masses, ppm errors, ProForma, proteins with their links, badges, names and organisms; the
+// totals; the error next to its field) read from the DOM and compared with the Node handler's answer over the same
+// folder. On both data paths (the API; a static host where the page runs the core in the browser), which must show
+// the same; and a site whose page says it has an API that is gone falls back to the browser.
+import type { Browser, ConsoleMessage } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTempDirs } from '../../../helpers/datasets.js';
+import { driver, expectedView, launchChromium, manyQueries, matches, READ_VIEW, serveSites, VISIT_ALL, type View } from './pageHarness.js';
+
+let browser: Browser;
+let sites: Awaited<ReturnType<typeof serveSites>>;
+const shownOn: Partial<Record<'api' | 'static', View[]>> = {};
+
+beforeAll(async () => {
+  [sites, browser] = await Promise.all([serveSites(), launchChromium()]);
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await sites?.close();
+  removeTempDirs();
+});
+
+describe.each(['api', 'static'] as const)('on the %s path', (mode) => {
+  it('shows for 200+ URLs exactly what the API answers, with no console error', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems: string[] = [];
+    // A refusal only the dataset can decide (a taxon it does not hold) is the API's 400 over the network, which the
+    // browser logs; every other refusal is found by the page with the API's own parser, before asking.
+    const expectedLog = (m: ConsoleMessage) => mode === 'api' && /\b400\b/.test(m.text()) && m.location().url.includes('taxon=999999999');
+    page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && !expectedLog(m) && problems.push(`console.${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    const { open } = driver(page, sites.bases[mode]);
+    const urls = await manyQueries();
+    expect(urls.length).toBeGreaterThanOrEqual(200);
+    await open();
+    const views = (await page.evaluate(`(${VISIT_ALL})(${JSON.stringify(urls)})`)) as View[];
+    await context.close();
+    shownOn[mode] = views;
+    const differ: unknown[] = [];
+    for (const [i, url] of urls.entries()) {
+      const expected = await expectedView(url.slice(1));
+      if (!matches(views[i], expected)) differ.push({ url, shown: views[i], expected });
+    }
+    expect(differ.slice(0, 2), `${differ.length} of ${urls.length} differ`).toEqual([]);
+    // They covered results, empty pages, the peptide view and refusals.
+    const withRows = views.filter((v) => (v.search?.rows.length ?? 0) > 0);
+    const rows = views.reduce((sum, v) => sum + (v.search?.rows.length ?? 0) + (v.isobaric?.rows.length ?? 0), 0);
+    console.log(`${mode}: ${urls.length} URLs, ${withRows.length} with results, ${rows} candidate rows compared`);
+    expect(withRows.length).toBeGreaterThan(100);
+    expect(rows).toBeGreaterThan(2000);
+    expect(views.filter((v) => v.search && v.search.rows.length === 0).length).toBeGreaterThan(0);
+    expect(views.filter((v) => v.proteins && v.proteins.length > 0).length).toBeGreaterThanOrEqual(10);
+    expect(views.filter((v) => v.errors.length > 0).length).toBe(8);
+    expect(problems).toEqual([]);
+  }, 300_000);
+});
+
+describe('both paths', () => {
+  it('showed the same for every URL', () => {
+    expect(shownOn.api?.length).toBeGreaterThanOrEqual(200);
+    expect(shownOn.static).toEqual(shownOn.api);
+  });
+});
+
+describe('a site whose API is gone', () => {
+  it('answers from the browser after the first failed API call, with the same results', async () => {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const problems: string[] = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+      await driver(page, sites.bases.gone).open('?peptide=EDQLEPVTK');
+      expect(await page.locator('#data-path-used').innerText()).toContain('this browser');
+      expect(matches((await page.evaluate(`(${READ_VIEW})()`)) as View, await expectedView('peptide=EDQLEPVTK'))).toBe(true);
+      // The one failed API call, and nothing else.
+      expect(problems).toEqual([expect.stringMatching(/404/)]);
+    } finally {
+      await context.close();
+    }
+  });
+});

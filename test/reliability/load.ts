@@ -81,7 +81,7 @@ export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
     [2, () => ({ kind: 'pageSize out of range', method: 'GET', path: `/search.php?mass1=1000&mass2=1001&pageSize=${pick(['0', '1001', '-1'])}`, status: 400 })],
     [2, () => ({ kind: 'repeated parameter', method: 'GET', path: '/search.php?mass1=1000&mass1=1001&mass2=1002', status: 400 })],
     [1, () => ({ kind: 'query string too long', method: 'GET', path: `/search.php?mass1=${'1'.repeat(5000)}&mass2=1`, status: 414 })],
-    [2, () => ({ kind: 'unknown path', method: 'GET', path: pick(['/', '/search', '/index.php', '/search.php/x']), status: 404 })],
+    [2, () => ({ kind: 'unknown path', method: 'GET', path: pick(['/nowhere', '/search', '/index.php', '/search.php/x']), status: 404 })],
     [2, () => ({ kind: 'path traversal', method: 'GET', path: pick(['/shards/../package.json', '/shards/%2e%2e/package.json', '/shards/..%2fpackage.json', '/shards/package.json']), status: 404 })],
     [2, () => ({ kind: 'method not allowed', method: pick(['POST', 'PUT', 'DELETE']), path: '/search.php?mass1=1000&mass2=1001', status: 405 })],
     [2, () => ({ kind: 'manifest.json', method: 'GET', path: '/shards/manifest.json', status: 200 })],

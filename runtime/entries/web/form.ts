@@ -45,7 +45,9 @@ export class SearchForm {
     this.input('equateIL').checked = s.equateIL;
     this.input('unit').value = s.unit;
     this.input('reviewed').value = s.reviewed;
-    this.input('pageSize').value = s.pageSize;
+    const pageSize = this.input('pageSize') as unknown as HTMLSelectElement;
+    if (![...pageSize.options].some((o) => o.value === s.pageSize)) pageSize.add(new Option(s.pageSize)); // a size a URL gave
+    pageSize.value = s.pageSize;
     const { choices, fixedMore, variableMore } = splitMods(s.fixed, s.variable);
     choices.forEach((choice, i) => this.check(`mod-${i}`, choice));
     this.input('fixed').value = fixedMore.join(',');

@@ -116,6 +116,12 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     await shownAfter(() => page.goForward());
     expect(query()).toBe('?mass1=1000&mass2=1003&page=2');
     expect(await page.inputValue('#mass1')).toBe('1000');
+    // A page size the menu does not offer, from a hand-written URL, is shown and kept.
+    await open('?mass1=1000&mass2=1003&pageSize=7');
+    expect(matches(await view(), await expectedView('mass1=1000&mass2=1003&pageSize=7'))).toBe(true);
+    expect(await page.inputValue('#pageSize')).toBe('7');
+    await shownAfter(() => page.click('#results .pager button:has-text("Next")'));
+    expect(query()).toBe('?mass1=1000&mass2=1003&page=2&pageSize=7');
   });
 
   it("downloads the results as TSV (one row per candidate and protein) and as JSON (the API's answer)", async () => {

@@ -1,6 +1,7 @@
 // The home view: what the dataset is (release, counts, build parameters, from /api/v1/info), its peptides per mass
 // bin (from the shard index: each shard's peptide count spread over its mass span), and searches to try.
 import type { OpenDataset } from '../../api/handler.js';
+import { rangeEntries } from '../../core/search.js';
 import type { InfoAnswer } from './answers.js';
 import { barChart, type Bins } from './charts.js';
 import { fill, h } from './dom.js';
@@ -46,14 +47,7 @@ export async function datasetSpans(open: OpenDataset, maxPages = 64): Promise<Ma
   const { manifest, index } = dataset;
   if (manifest.shards) return manifest.shards;
   if (index.pageCount > maxPages) return manifest.shardIndex!.pages;
-  await index.loadRange(0, Number.MAX_SAFE_INTEGER);
-  const spans: MassSpan[] = [];
-  for (let ordinal = 0; ordinal < index.groupCount; ) {
-    const { entry, groupsBefore } = await index.shardOfGroup(ordinal);
-    spans.push(entry);
-    ordinal = groupsBefore + entry.massGroups;
-  }
-  return spans;
+  return (await rangeEntries(dataset, 0, Number.MAX_SAFE_INTEGER)).map((located) => located.entry);
 }
 
 export const EXAMPLES: readonly [string, string][] = [

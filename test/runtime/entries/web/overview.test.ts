@@ -2,28 +2,14 @@
 // shard index, bins of a round width, at most the number asked for (80 by default), holding every peptide (up to rounding); a
 // shard inside one bin lands there whole; and a synthetic index where each bin's count is known.
 import { describe, expect, it } from 'vitest';
-import { Dataset } from '../../../../runtime/core/dataset.js';
-import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { massBins, type MassSpan } from '../../../../runtime/entries/web/overview.js';
-import { bundledDataset } from '../../../helpers/datasets.js';
-
-/** Every shard entry of a dataset, walked through its index as the page does. */
-async function spansOf(dir: string): Promise<MassSpan[]> {
-  const { index } = await Dataset.open(new FileSource(dir));
-  const spans: MassSpan[] = [];
-  for (let ordinal = 0; ordinal < index.groupCount; ) {
-    const { entry, groupsBefore } = await index.shardOfGroup(ordinal);
-    spans.push(entry);
-    ordinal = groupsBefore + entry.massGroups;
-  }
-  return spans;
-}
+import { bundledDataset, readManifest, shardEntries } from '../../../helpers/datasets.js';
 
 describe('massBins', () => {
   it("counts every peptide of the bundled dataset in at most 80 round bins covering its masses", async () => {
     const dir = await bundledDataset();
-    const spans = await spansOf(dir);
-    const manifest = (await Dataset.open(new FileSource(dir))).manifest;
+    const spans = shardEntries(dir);
+    const manifest = readManifest(dir);
     expect(spans.length).toBe(manifest.totals.shards);
     const bins = massBins(spans);
     expect(bins.counts.length).toBeLessThanOrEqual(80);

@@ -1,5 +1,8 @@
 // Answers before any platform wraps them: status, headers and a JSON body; the headers every answer carries;
-// JSON errors (405 among them, written once here); and the Fetch API Response of an answer.
+// JSON errors (405 among them, and the answer to anything thrown, written once here); and the Fetch API Response
+// of an answer.
+import { DatasetError } from '../core/fetchFile.js';
+import { QueryError } from '../core/params.js';
 
 /** Headers on every answer, errors included. */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
@@ -41,6 +44,14 @@ export function errorAnswer(status: number, error: string, headers: Record<strin
 export function methodNotAllowed(method: string): Answer | undefined {
   if (method === 'GET' || method === 'HEAD') return undefined;
   return errorAnswer(405, `method ${method.slice(0, 20)} is not allowed; use GET or HEAD`, { Allow: ALLOWED_METHODS });
+}
+
+/** The API's answer to an error thrown while answering: its own status for refused queries and dataset failures. */
+export function errorOf(e: unknown, head = false): Answer {
+  if (e instanceof QueryError || e instanceof DatasetError) return errorAnswer(e.status, e.message, {}, head);
+  // Never a stack trace or a path: the detail goes to the log only.
+  console.error('unexpected error:', e);
+  return errorAnswer(500, 'internal error', {}, head);
 }
 
 export function toResponse(answer: Answer): Response {

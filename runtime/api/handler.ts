@@ -1,20 +1,25 @@
 // The API: routes a call to an endpoint (or /openapi.json), parses its parameters by the endpoint's table,
 // runs the query on the dataset and renders the answer — plain answers that each platform wraps (a Fetch
 // `Request → Response` handler for Netlify, the browser and tests; Node's http for npm start).
-import { Dataset, DatasetError, type DatasetOptions } from '../core/dataset.js';
+import { Dataset, type DatasetOptions } from '../core/dataset.js';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
 import { QueryError } from '../core/params.js';
 import type { ShardSource } from '../core/source.js';
-import { ANSWER_CACHE_CONTROL, errorAnswer, jsonTextAnswer, MAX_QUERY_LENGTH, methodNotAllowed, toResponse, type Answer } from './answer.js';
+import { ANSWER_CACHE_CONTROL, errorAnswer, errorOf, jsonTextAnswer, MAX_QUERY_LENGTH, methodNotAllowed, toResponse, type Answer } from './answer.js';
 import { memoryText, type MemoryProbe } from './envelope.js';
 import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
 import { operationOf } from './operations.js';
+import { MATCH_PATH, matchAnswerer } from './matchAnswer.js';
 
 /** What the API needs of a request. */
 export interface Call {
   method: string;
   url: URL;
   ifNoneMatch?: string | null;
+  /** The body's media type and declared length, and its bytes as they arrive (POST /api/v1/match reads them). */
+  contentType?: string | null;
+  contentLength?: string | null;
+  body?: () => AsyncIterable<Uint8Array>;
 }
 
 export type OpenDataset = (url: URL) => Promise<Dataset>;
@@ -38,14 +43,6 @@ export function datasetOnce(source: (url: URL) => ShardSource, options: DatasetO
     });
     return opening;
   };
-}
-
-/** The API's answer to an error thrown while answering: its own status for refused queries and dataset failures. */
-export function errorOf(e: unknown, head = false): Answer {
-  if (e instanceof QueryError || e instanceof DatasetError) return errorAnswer(e.status, e.message, {}, head);
-  // Never a stack trace or a path: the detail goes to the log only.
-  console.error('unexpected error:', e);
-  return errorAnswer(500, 'internal error', {}, head);
 }
 
 /** Answers one endpoint (known from the route, as on Netlify where each endpoint is its own function). */
@@ -76,18 +73,37 @@ export function endpointAnswerer(endpoint: Endpoint, dataset: OpenDataset, optio
 
 /** The whole API: routes the endpoints by path (and GET /openapi.json), 404 JSON for anything else. */
 export function createAnswerer(dataset: OpenDataset, options: ApiOptions = {}): (call: Call) => Promise<Answer> {
-  const routes = new Map(ENDPOINTS.map((e) => [e.path, endpointAnswerer(e, dataset, options)]));
+  const routes = new Map([...ENDPOINTS.map((e) => [e.path, endpointAnswerer(e, dataset, options)] as const), [MATCH_PATH, matchAnswerer(dataset, options)] as const]);
   return async (call) => {
     if (call.url.pathname === OPENAPI_PATH) return openapiAnswer(call.method);
     const answer = routes.get(call.url.pathname);
-    if (!answer) return errorAnswer(404, `no such endpoint; use ${ENDPOINTS.map((e) => e.path).join(', ')}`, {}, call.method === 'HEAD');
+    if (!answer) return errorAnswer(404, `no such endpoint; use ${[...routes.keys()].join(', ')}`, {}, call.method === 'HEAD');
     return answer(call);
   };
 }
 
+/** The chunks of a Fetch body stream (read with a reader: not every browser iterates streams). */
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 /** A Fetch API call from a Request. */
 export function callOf(req: Request): Call {
-  return { method: req.method, url: new URL(req.url), ifNoneMatch: req.headers.get('If-None-Match') };
+  const { headers } = req;
+  const body = req.body;
+  return {
+    method: req.method,
+    url: new URL(req.url),
+    ifNoneMatch: headers.get('If-None-Match'),
+    contentType: headers.get('Content-Type'),
+    contentLength: headers.get('Content-Length'),
+    ...(body ? { body: () => chunksOf(body) } : {}),
+  };
 }
 
 /** The whole API as a standard `(req: Request) => Promise<Response>` handler. */

@@ -1,7 +1,9 @@
 // OpenAPI 3.1 description of the API (served at GET /openapi.json), generated from the endpoint tables so
 // paths, parameters, defaults and limits cannot drift from what the parser enforces.
 import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
+import { MATCH_PARAMS, MAX_MATCH_BODY_BYTES, MAX_MATCH_PRECURSORS } from '../core/matchQuery.js';
 import type { Param } from '../core/params.js';
+import { MATCH_METHODS, MATCH_PATH } from './matchAnswer.js';
 import { answerSchemas } from './openapiSchemas.js';
 import { ALLOWED_METHODS, ANSWER_CACHE_CONTROL, jsonAnswer, MAX_QUERY_LENGTH, methodNotAllowed, type Answer } from './answer.js';
 
@@ -132,6 +134,38 @@ const notAllowed = (id: string, method: string) => ({
   responses: { '405': responseRef('MethodNotAllowed') },
 });
 
+/** POST /api/v1/match: its query parameters, its two kinds of body, its answers. */
+function matchOperations() {
+  const json = { precursors: [{ mz: 650.3188, charge: 2 }, { mz: 500.2 }, { mass: 1298.62 }] };
+  return {
+    post: {
+      operationId: 'match',
+      summary: 'Every precursor of a peak list, as /api/v1/search answers it (all its candidates)',
+      tags: ['search'],
+      parameters: MATCH_PARAMS.map(parameter),
+      requestBody: {
+        required: true,
+        description: `An MGF peak list (peaks may be left out), or JSON precursors; at most ${MAX_MATCH_PRECURSORS} precursors and ${MAX_MATCH_BODY_BYTES} bytes.`,
+        content: {
+          'text/plain': { schema: { type: 'string' }, example: 'BEGIN IONS\nTITLE=scan 1\nPEPMASS=650.3188\nCHARGE=2+\nEND IONS\n' },
+          'application/json': { schema: { type: 'object', required: ['precursors'], properties: { precursors: { type: 'array', maxItems: MAX_MATCH_PRECURSORS, items: { type: 'object' } } } }, example: json },
+        },
+      },
+      responses: {
+        '200': { description: 'Every precursor with its searches and candidates.', headers: errorHeaders, content: { 'application/json': { schema: ref('MatchAnswer') } } },
+        '400': responseRef('BadRequest'),
+        '413': error(`More than ${MAX_MATCH_PRECURSORS} precursors, or a body over ${MAX_MATCH_BODY_BYTES} bytes.`),
+        '414': responseRef('UriTooLong'),
+        '500': responseRef('InternalError'),
+        '502': responseRef('BadGateway'),
+        '503': responseRef('Unavailable'),
+      },
+    },
+    options: { operationId: 'matchPreflight', summary: 'CORS preflight', responses: { '204': { description: 'POST is allowed from any origin.', headers: commonHeaders } } },
+    ...Object.fromEntries(['get', 'head', 'put', 'patch', 'delete'].map((m) => [m, { operationId: `match${capital(m)}NotAllowed`, summary: `${m.toUpperCase()} is not allowed`, responses: { '405': error(`Only ${MATCH_METHODS} are answered.`) } }])),
+  };
+}
+
 /** The document, built once on first use. */
 export function openapiDocument(): Record<string, unknown> {
   cached ??= build();
@@ -147,7 +181,7 @@ const build = () => ({
     version: '1',
     description:
       'Search of in-silico digested peptides by monoisotopic mass. Mass ranges are inclusive and exact at 4 decimals. ' +
-      'Every endpoint answers GET and HEAD; other methods get 405, other paths 404. Answers carry a weak ETag of ' +
+      'Every endpoint answers GET and HEAD (POST /api/v1/match takes a peak list); other methods get 405, other paths 404. Answers carry a weak ETag of ' +
       'the dataset version. The dataset itself is downloadable under /shards/ (manifest.json and msgpack shards; ' +
       'format in shards/FORMAT.md).',
     license: { name: 'Data: CC BY 4.0 (UniProt)', url: 'https://creativecommons.org/licenses/by/4.0/' },
@@ -156,6 +190,7 @@ const build = () => ({
   tags: [{ name: 'search' }],
   paths: {
     ...Object.fromEntries(ENDPOINTS.map((e) => [e.path, operations(e)])),
+    [MATCH_PATH]: matchOperations(),
     [OPENAPI_PATH]: {
       get: {
         operationId: 'openapi',

@@ -1,6 +1,7 @@
 // The JSON Schemas of the API's answers (components.schemas of the OpenAPI document, runtime/api/openapi.ts):
 // the seed's envelope and entries, precursor candidates, look-ups, the dataset's descriptions and errors.
 import { MAX_PAGE_SIZE } from '../core/endpoints.js';
+import { MAX_MATCH_PRECURSORS } from '../core/matchQuery.js';
 import { MAX_TAXA } from '../model/taxonomy.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -177,6 +178,52 @@ export const answerSchemas = () => ({
         properties: { nodes: { type: 'integer', minimum: 1 }, sources: { type: 'array', items: { type: 'object', required: ['file', 'bytes', 'sha256'] } } },
         description: 'The NCBI taxonomy held (nodes on the lineages of its organisms) and the taxdump files it came from; null when built without one.',
       },
+    },
+  },
+  MatchAnswer: {
+    type: 'object',
+    required: ['precursors', 'withCandidates', 'candidates', 'malformed', 'memory', 'duration', 'result'],
+    additionalProperties: false,
+    properties: {
+      precursors: { type: 'integer', minimum: 0, maximum: MAX_MATCH_PRECURSORS, description: 'Precursors matched (MGF records read, or JSON items).' },
+      withCandidates: { type: 'integer', minimum: 0, description: 'Precursors with at least one candidate.' },
+      candidates: { type: 'integer', minimum: 0, description: 'Candidates of all searches.' },
+      malformed: {
+        type: 'array',
+        description: 'MGF records that could not be read, skipped (not counted in `precursors`).',
+        items: { type: 'object', required: ['line', 'error'], additionalProperties: false, properties: { line: { type: 'integer', minimum: 1 }, error: { type: 'string' } } },
+      },
+      memory: { type: 'string', pattern: '^\\d+ MB$' },
+      duration: { type: 'string', pattern: '^\\d{2,}:\\d{2}:\\d{2}\\.\\d{3}$' },
+      result: { type: 'array', items: ref('MatchPrecursor'), description: 'Every precursor, in the order of the body.' },
+    },
+  },
+  MatchPrecursor: {
+    type: 'object',
+    required: ['index', 'searches'],
+    additionalProperties: false,
+    properties: {
+      index: { type: 'integer', minimum: 1, description: 'Ordinal of the MGF record (malformed ones counted) or of the JSON item, from 1.' },
+      line: { type: 'integer', minimum: 1, description: 'Line of the record’s BEGIN IONS.' },
+      title: { type: 'string' },
+      scans: { type: 'string' },
+      rtSeconds: { type: 'number' },
+      mz: { type: 'number', exclusiveMinimum: 0 },
+      intensity: { type: 'number' },
+      charges: { type: 'array', items: { type: 'integer' }, description: 'Charges the record or item gave; empty: `charges` were tried.' },
+      mass: { type: 'number', exclusiveMinimum: 0, description: 'Neutral mass given instead of an m/z.' },
+      searches: { type: 'array', minItems: 1, items: ref('MatchSearch') },
+    },
+  },
+  MatchSearch: {
+    type: 'object',
+    required: ['mass', 'candidates'],
+    additionalProperties: false,
+    properties: {
+      charge: { type: 'integer', description: 'Charge tried (negative for negative mode); absent for a neutral mass.' },
+      mass: { type: 'number', description: 'Neutral precursor mass in Da.' },
+      candidates: { type: 'array', items: ref('EntryPrecursor'), description: "Every candidate /api/v1/search gives this precursor, over all its pages, in its order (or the `top` closest)." },
+      error: { type: 'string', description: 'Why this search was not made: the 400 /api/v1/search would answer.' },
     },
   },
   Error: {

@@ -15,7 +15,7 @@ import { writeAccessions, type EntryJson } from './entryJson.js';
 import { envelopePrefix, formatDuration, HEADROOM } from './envelope.js';
 
 /** (observed − theoretical) / theoretical × 10^6 to 2 decimals (never -0). */
-const ppmOf = (centre: number, mass: number) => Number((((centre - mass) / mass) * 1e6).toFixed(2)) || 0;
+export const ppmOf = (centre: number, mass: number) => Number((((centre - mass) / mass) * 1e6).toFixed(2)) || 0;
 
 /** One candidate as the answer lists it. */
 export interface PrecursorEntry {

@@ -11,6 +11,12 @@ import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
 import { QueryError } from './params.js';
 import { rangeEntries, rangeEntriesNow, runOf } from './search.js';
 
+/** An inclusive window on modified-mass keys. */
+export interface KeyWindow {
+  lowKey: number;
+  highKey: number;
+}
+
 export interface PrecursorQuery {
   /** The window on modified-mass keys (inclusive). */
   lowKey: number;
@@ -77,7 +83,7 @@ function hallChecks(counts: readonly number[]): { mask: number; wanted: number }
 }
 
 /** The query's sites compiled once: each fixed spec's slots, and the slots of each subset of variable specs. */
-interface Compiled {
+export interface Compiled {
   fixed: SlotSet[];
   /** By bit mask of variable specs. */
   subsets: SlotSet[];
@@ -85,19 +91,19 @@ interface Compiled {
   hall: Map<string, Needs['variable']>;
 }
 
-function compile(query: PrecursorQuery): Compiled {
+export function compile(query: Pick<PrecursorQuery, 'fixed' | 'variable'>): Compiled {
   const subsets: SlotSet[] = [];
   for (let mask = 1; mask < 1 << query.variable.length; mask++) subsets[mask] = slotSet(query.variable.filter((_, i) => mask & (1 << i)).map((s) => s.site));
   return { fixed: query.fixed.map((spec) => siteSlots(spec.site)), subsets, hall: new Map() };
 }
 
 /** What a peptide must offer for one hypothesis: exact fixed slot counts, and Hall's condition as (set, slots) checks. */
-interface Needs {
+export interface Needs {
   fixed: { set: SlotSet; count: number }[];
   variable: { set: SlotSet; wanted: number }[];
 }
 
-function needsOf(compiled: Compiled, h: Hypothesis): Needs {
+export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   // Hypotheses share their variable counts (one per fixed count): Hall's checks are worked out once per counts.
   const key = h.variableCounts.join(',');
   let variable = compiled.hall.get(key);
@@ -106,7 +112,7 @@ function needsOf(compiled: Compiled, h: Hypothesis): Needs {
 }
 
 /** Whether a shard can hold a peptide of the hypothesis, by its entry's residue maxima (true without them). */
-function mayHold(c: Needs, entry: ShardEntry): boolean {
+export function mayHold(c: Needs, entry: ShardEntry): boolean {
   for (const f of c.fixed) if (f.count > 0 && mostSlots(f.set, entry) < f.count) return false;
   for (const v of c.variable) if (mostSlots(v.set, entry) < v.wanted) return false;
   return true;
@@ -122,7 +128,7 @@ const mostSlots = (set: SlotSet, entry: ShardEntry) => set.termini + set.termina
 export const MAX_SCANNED = 2_000_000;
 
 /** Found peptides of all hypotheses, as parallel columns (cheap to gather, sort and page). */
-class Found {
+export class Found {
   scanned = 0;
   constructor(readonly filter: AccessionFilter | undefined) {}
   readonly keys: number[] = [];
@@ -130,10 +136,15 @@ class Found {
   readonly peptides: number[] = [];
   readonly shards: Shard[] = [];
   readonly hypotheses: number[] = [];
+
+  /** Empties the columns (the count of peptides examined is the caller's to set). */
+  clear(): void {
+    for (const column of [this.keys, this.units, this.peptides, this.shards, this.hypotheses]) column.length = 0;
+  }
 }
 
 /** The candidates of one hypothesis in one shard (its groups inside the hypothesis's window of unmodified keys). */
-function scanShard(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: Needs, index: number, found: Found, shard: Shard): void {
+export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: Found, shard: Shard): void {
   const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
   if (from >= to) return;
   found.scanned += shard.groupEnds[to - 1] - (from === 0 ? 0 : shard.groupEnds[from - 1]);
@@ -161,7 +172,7 @@ function scanShard(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs
  * One hypothesis at once, when its index pages and every shard it needs are in memory (no promise made: a warm
  * query of a hundred hypotheses stays synchronous); false, having scanned nothing, when something must be read.
  */
-function scanNow(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: Needs, index: number, found: Found): boolean {
+function scanNow(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: Found): boolean {
   const entries = rangeEntriesNow(dataset, h.baseLowKey, h.baseHighKey);
   if (!entries) return false;
   const shards: Shard[] = [];
@@ -176,16 +187,16 @@ function scanNow(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: 
 }
 
 /** One hypothesis, reading what it needs (its shards at once: one round trip), skipping shards that cannot hold it. */
-async function scan(dataset: Dataset, query: PrecursorQuery, h: Hypothesis, needs: Needs, index: number, found: Found): Promise<void> {
+async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: Found): Promise<void> {
   const entries = (await rangeEntries(dataset, h.baseLowKey, h.baseHighKey)).filter((located) => mayHold(needs, located.entry));
   for (const shard of await Promise.all(entries.map((located) => dataset.shard(located.entry)))) scanShard(dataset, query, h, needs, index, found, shard);
 }
 
-/** Every candidate of every hypothesis, grouped by modified key (ascending), counted, and the query's page. */
-export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery): Promise<PrecursorResult> {
+/** Every candidate of every hypothesis, grouped by modified key (ascending), counted, and the query's page (`resolved`: its filter, resolved already). */
+export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery, resolved?: { filter: AccessionFilter | undefined }): Promise<PrecursorResult> {
   const { minLength, maxLength } = dataset.manifest.parameters;
   const all = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
-  const filter = await resolveFilter(dataset, query.filter);
+  const filter = resolved ? resolved.filter : await resolveFilter(dataset, query.filter);
   const found = new Found(filter);
   const compiled = compile(query);
   const reads: Promise<void>[] = [];

@@ -1,10 +1,10 @@
 // The parameters of /api/v1/search as one table, and the precursor query they ask for: the precursor (a neutral
 // mass, m/z with charge, or an explicit range), its tolerance window as mass keys, and the modifications.
-import { PROTON_MASS_DA } from '../model/chemistry.js';
+import { neutralMass } from '../model/chemistry.js';
 import { KEYS_PER_DA, type MassText } from '../model/massKey.js';
 import { sitesOverlap, specText, type ModSpec } from '../model/modifications.js';
 import { FILTER_PARAMS, filterOf } from './accessionFilter.js';
-import { INT32_MAX, QueryError, readParams, type Param, type ParamSource } from './params.js';
+import { INT32_MAX, QueryError, readParams, type Param, type ParamSource, type ParamValues } from './params.js';
 import type { PrecursorQuery } from './precursor.js';
 
 /** Tolerances accepted, per unit; and the widest explicit range. */
@@ -42,7 +42,7 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
 ];
 
 /** Fixed modifications may not share a site with each other or with a variable one. */
-function checkConflicts(fixed: readonly ModSpec[], variable: readonly ModSpec[]): void {
+export function checkConflicts(fixed: readonly ModSpec[], variable: readonly ModSpec[]): void {
   fixed.forEach((a, i) => {
     for (const b of fixed.slice(i + 1)) {
       if (sitesOverlap(a.site, b.site)) throw new QueryError(400, `fixed: ${specText(a)} and ${specText(b)} share a site; a site carries at most one fixed modification`);
@@ -79,17 +79,35 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
     if (high.floorKey - low.ceilKey > MAX_RANGE_DA * KEYS_PER_DA) throw new QueryError(400, `mass1 to mass2 spans more than ${MAX_RANGE_DA} Da (${low.value} to ${high.value})`);
     return { lowKey: low.ceilKey, highKey: high.floorKey, ...common };
   }
+  const tolerance = toleranceOf(values, given);
+  const centre = given('mass') ? (values.mass as number) : neutralMass(values.mz as number, values.charge as number);
+  if (!(centre > 0)) throw new QueryError(400, `mz ${values.mz} with charge ${values.charge} gives no positive neutral mass`);
+  return { ...keyWindow(centre, tolerance), centre, ...common };
+}
+
+/** A tolerance window's widths below and above a precursor mass, in its unit. */
+export interface Tolerance {
+  unit: 'ppm' | 'Da';
+  below: number;
+  above: number;
+}
+
+/** The tolerance of checked values of the tolerance rows (tolerance, toleranceLow, toleranceHigh, unit); QueryError (400) naming the parameter when it cannot apply. */
+export function toleranceOf(values: ParamValues, given: (name: string) => boolean): Tolerance {
   const unit = values.unit as 'ppm' | 'Da';
   if (unit === 'Da' && !given('tolerance') && !(given('toleranceLow') && given('toleranceHigh'))) {
     throw new QueryError(400, 'tolerance is required with unit=Da (its default, 10, is in ppm)');
   }
-  const centre = given('mass') ? (values.mass as number) : ((values.mz as number) - PROTON_MASS_DA) * (values.charge as number);
-  if (!(centre > 0)) throw new QueryError(400, `mz ${values.mz} with charge ${values.charge} gives no positive neutral mass`);
-  const widths = ['toleranceLow', 'toleranceHigh'].map((name) => (values[name] ?? values.tolerance) as number);
   for (const name of ['tolerance', 'toleranceLow', 'toleranceHigh'].filter(given)) {
     const t = values[name] as number;
     if (t > MAX_TOLERANCE[unit]) throw new QueryError(400, `${name} must be at most ${MAX_TOLERANCE[unit]} ${unit}, got ${t}`);
   }
-  const [below, above] = widths.map((t) => (unit === 'ppm' ? (centre * t) / 1e6 : t));
-  return { lowKey: Math.max(0, Math.ceil((centre - below) * KEYS_PER_DA)), highKey: Math.floor((centre + above) * KEYS_PER_DA), centre, ...common };
+  const [below, above] = ['toleranceLow', 'toleranceHigh'].map((name) => (values[name] ?? values.tolerance) as number);
+  return { unit, below, above };
+}
+
+/** The window of mass keys [M − below, M + above] around a neutral mass M (a ppm width is of M). */
+export function keyWindow(centre: number, { unit, below, above }: Tolerance): { lowKey: number; highKey: number } {
+  const [low, high] = [below, above].map((t) => (unit === 'ppm' ? (centre * t) / 1e6 : t));
+  return { lowKey: Math.max(0, Math.ceil((centre - low) * KEYS_PER_DA)), highKey: Math.floor((centre + high) * KEYS_PER_DA) };
 }

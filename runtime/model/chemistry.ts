@@ -56,6 +56,12 @@ export const WATER_UNITS = daTextToUnits(WATER_MASS_DA);
 /** Proton mass in Da (CODATA 2018): a precursor of charge z at m/z weighs (m/z − proton) × z neutral. */
 export const PROTON_MASS_DA = 1.007276466621;
 
+/**
+ * Neutral mass in Da of a precursor at `mz` with `charge` protons added (positive) or removed (negative, as
+ * MGF's `3-`): (m/z − proton) × z, or (m/z + proton) × |z|.
+ */
+export const neutralMass = (mz: number, charge: number): number => (charge > 0 ? (mz - PROTON_MASS_DA) * charge : (mz + PROTON_MASS_DA) * -charge);
+
 /** Residue mass in units by char code (0..127); -1 where the letter has no defined mass. */
 export const RESIDUE_UNITS: Float64Array = (() => {
   const table = new Float64Array(128).fill(-1);

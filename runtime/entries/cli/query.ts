@@ -1,11 +1,14 @@
-// The offline query tool: the API's endpoints and a streaming export over a dataset folder or URL, answered by
-// the core directly (parse by the endpoint's table → runQuery → the JSON or TSV renderer). JSON output is
+// The offline query tool: the API's endpoints, a streaming export and MGF matching (match.ts) over a dataset
+// folder or URL, answered by the core directly (parse by the endpoint's table → runQuery → the JSON or TSV
+// renderer). JSON output is
 // the API's answer; errors are the API's JSON errors. Exit 0 on success, 1 when the API would answer with an
 // error (its JSON body: stdout for json, stderr for tsv and export), 2 on usage errors.
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Dataset, DatasetError } from '../../core/dataset.js';
 import { endpointByCommand, massRangeParams, type Endpoint } from '../../core/endpoints.js';
+import { MATCH_PARAMS } from '../../core/matchQuery.js';
 import { flagOf, QueryError, readParams, type ParamSource } from '../../core/params.js';
 import { walkRange } from '../../core/search.js';
 import { memoryText } from '../../api/envelope.js';
@@ -14,6 +17,7 @@ import { operationOf } from '../../api/operations.js';
 import { runRows, TSV_HEADER } from '../../api/tsv.js';
 import type { MassText } from '../../model/massKey.js';
 import { defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
+import { matchFile, matchOptions } from './match.js';
 import { write } from './output.js';
 import { flagOptions, usage } from './usage.js';
 
@@ -25,6 +29,8 @@ export const USAGE = usage(EXPORT_PARAMS);
 export interface QueryIo {
   stdout: Writable;
   stderr: Writable;
+  /** What `match -` reads (default: this process's standard input). */
+  stdin?: Readable;
 }
 
 class UsageError extends Error {}
@@ -37,9 +43,9 @@ type Values = Record<string, string | boolean | undefined>;
 const errorBody = (message: string) => JSON.stringify({ error: message });
 const memory = memoryText(processMemory);
 
-function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>): Values {
+function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>, positionals = false): { values: Values; positionals: string[] } {
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean' } }, allowPositionals: false }).values as Values;
+    return parseArgs({ args, options: { ...options, help: { type: 'boolean' } }, allowPositionals: positionals }) as { values: Values; positionals: string[] };
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0]);
   }
@@ -82,6 +88,31 @@ async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<nu
   }
 }
 
+/** Every spectrum of an MGF file matched (match.ts); a refused parameter is the API's JSON error, exit 1. */
+async function matchCommand(values: Values, positionals: string[], io: QueryIo): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError(`match takes one MGF file (or - for standard input), got ${positionals.length}`);
+  let options: ReturnType<typeof matchOptions>;
+  try {
+    options = matchOptions(flagSource(values), values);
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    if (!(e instanceof QueryError)) throw e;
+    await write(values.format === 'json' ? io.stdout : io.stderr, errorBody(e.message) + '\n');
+    return EXIT_API_ERROR;
+  }
+  const input = positionals[0];
+  if (input !== '-' && !existsSync(input)) throw new Error(`cannot read ${input}: no such file`);
+  try {
+    const dataset = await openDataset(values);
+    await matchFile(dataset, options.query, { input, ...options }, { ...io, stdin: io.stdin ?? process.stdin });
+    return 0;
+  } catch (e) {
+    if (!(e instanceof QueryError) && !(e instanceof DatasetError)) throw e;
+    await write(io.stderr, errorBody(e.message) + '\n');
+    return EXIT_API_ERROR;
+  }
+}
+
 /** The whole range as TSV, shard by shard, holding one decoded shard at a time. */
 async function exportCommand(values: Values, io: QueryIo): Promise<number> {
   try {
@@ -108,11 +139,20 @@ export async function main(argv: string[], io: QueryIo = { stdout: process.stdou
       return command === undefined ? EXIT_USAGE : 0;
     }
     const shards = { shards: { type: 'string' } } as const;
+    const format = { format: { type: 'string' } } as const;
     const endpoint = endpointByCommand(command);
     const options =
-      command === 'openapi' ? {} : command === 'export' ? { ...shards, ...flagOptions(EXPORT_PARAMS) } : endpoint ? { ...shards, ...flagOptions(endpoint.params), format: { type: 'string' } as const } : undefined;
+      command === 'openapi'
+        ? {}
+        : command === 'export'
+          ? { ...shards, ...flagOptions(EXPORT_PARAMS) }
+          : command === 'match'
+            ? { ...shards, ...flagOptions(MATCH_PARAMS), ...format, batch: { type: 'string' } as const, concurrency: { type: 'string' } as const }
+            : endpoint
+              ? { ...shards, ...flagOptions(endpoint.params), ...format }
+              : undefined;
     if (!options) throw new UsageError(`unknown command "${command}"`);
-    const values = parse(args, options);
+    const { values, positionals } = parse(args, options, command === 'match');
     if (values.help) {
       await write(io.stdout, USAGE + '\n');
       return 0;
@@ -121,6 +161,7 @@ export async function main(argv: string[], io: QueryIo = { stdout: process.stdou
       await write(io.stdout, JSON.stringify(openapiDocument(), null, 2) + '\n');
       return 0;
     }
+    if (command === 'match') return await matchCommand(values, positionals, io);
     return endpoint ? await page(endpoint, values, io) : await exportCommand(values, io);
   } catch (e) {
     if (e instanceof UsageError) {

@@ -1,5 +1,7 @@
 // The offline tool's command-line flags and usage text, both generated from the endpoints' parameter tables.
 import { ENDPOINTS, type Endpoint } from '../../core/endpoints.js';
+import { DEFAULT_BATCH } from '../../core/match.js';
+import { MATCH_PARAMS } from '../../core/matchQuery.js';
 import { flagOf, type Param } from '../../core/params.js';
 
 /** What stands for a value of each kind in the usage text. */
@@ -40,6 +42,8 @@ export function usage(exportParams: readonly Param[]): string {
     ...ENDPOINTS.map(endpointLine),
     line('', '[--format json|tsv]'),
     line('export', `${paramsText(exportParams)}   the whole range as TSV, no paging`),
+    line('match', `<file.mgf|.mgf.gz|-> ${paramsText(MATCH_PARAMS)} [--format tsv|json] [--batch N (${DEFAULT_BATCH})] [--concurrency N (6)]`),
+    line('', 'every spectrum of a peak list, as /api/v1/search answers its precursor (all candidates), in file order'),
     line('openapi', 'the OpenAPI document of the API'),
     'options of every command: --shards <dir|url>   dataset folder or base URL (default: $SHARDS_DIR or ./shards)',
     'TSV columns: mass, sequence, accession, taxId (one row per peptide-accession pair)',

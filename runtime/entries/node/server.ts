@@ -69,7 +69,8 @@ export function createListener(dir: string, answerer: (call: Call) => Promise<An
         });
       }
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
-      send(await answerer({ method: req.method ?? 'GET', url, ifNoneMatch: req.headers['if-none-match'] }), res);
+      const { 'if-none-match': ifNoneMatch, 'content-type': contentType, 'content-length': contentLength } = req.headers;
+      send(await answerer({ method: req.method ?? 'GET', url, ifNoneMatch, contentType, contentLength, body: () => req }), res);
     } catch {
       if (!res.headersSent) send(errorAnswer(400, 'malformed request'), res);
       else res.destroy();

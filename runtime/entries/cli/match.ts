@@ -1,0 +1,105 @@
+// `npm run query -- match <file.mgf|-> [options]`: every spectrum of an MGF file (or .mgf.gz, or standard input)
+// matched against a dataset batch by batch, written in file order as TSV rows or a JSON array (one object per
+// spectrum), with a progress bar on a terminal, each malformed record reported with its line, and a summary.
+import { createReadStream, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { SingleBar } from 'cli-progress';
+import type { Dataset } from '../../core/dataset.js';
+import { DEFAULT_BATCH, matchSpectra } from '../../core/match.js';
+import { parseMatchQuery, type MatchQuery } from '../../core/matchQuery.js';
+import { readMgf } from '../../core/mgf.js';
+import type { ParamSource } from '../../core/params.js';
+import { MATCH_TSV_HEADER, MatchSummary, precursorJson, precursorRows } from '../../api/matchJson.js';
+import { write } from './output.js';
+import type { QueryIo } from './query.js';
+
+/** Options of the command beside the query's parameters. */
+export interface MatchRun {
+  input: string;
+  format: 'tsv' | 'json';
+  batch: number;
+  concurrency: number;
+}
+
+/** Output is gathered into chunks of about this many characters before each write. */
+const CHUNK = 1 << 16;
+
+/** The input as a byte stream (gunzipped when it ends in .gz), its size when known, and a count of bytes read. */
+function openInput(input: string, stdin: Readable): { stream: AsyncIterable<Uint8Array>; size?: number; read: () => number } {
+  let read = 0;
+  const raw = input === '-' ? stdin : createReadStream(input);
+  raw.on('data', (chunk: Uint8Array) => (read += chunk.length));
+  const size = input === '-' ? undefined : statSync(input).size;
+  return { stream: input.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, size, read: () => read };
+}
+
+/** A progress bar over the input's bytes with spectra, rate and ETA, on stderr when it is a terminal. */
+function progressBar(io: QueryIo, size: number | undefined): { update(bytes: number, spectra: number): void; stop(): void } {
+  if (size === undefined || !(io.stderr as { isTTY?: boolean }).isTTY) return { update: () => {}, stop: () => {} };
+  const bar = new SingleBar({ stream: io.stderr, format: 'match |{bar}| {percentage}% | {spectra} spectra | {rate} spectra/s | ETA {eta_formatted}', hideCursor: true, etaBuffer: 20 });
+  const started = performance.now();
+  bar.start(size, 0, { spectra: 0, rate: 0 });
+  return {
+    update: (bytes, spectra) => bar.update(bytes, { spectra, rate: Math.round(spectra / ((performance.now() - started) / 1000)) }),
+    stop: () => bar.stop(),
+  };
+}
+
+/** Matches the file and writes its results; returns the run's summary. Throws what reading the input or the dataset throws. */
+export async function matchFile(dataset: Dataset, query: MatchQuery, run: MatchRun, io: QueryIo & { stdin: Readable }): Promise<MatchSummary> {
+  const started = performance.now();
+  const input = openInput(run.input, io.stdin);
+  const summary = new MatchSummary();
+  const bar = progressBar(io, input.size);
+  const reported: string[] = [];
+  let out = run.format === 'tsv' ? MATCH_TSV_HEADER : '[';
+  let first = true;
+  let batchStart = 0;
+  try {
+    const batches = matchSpectra(dataset, query, readMgf(input.stream), {
+      batch: run.batch,
+      concurrency: run.concurrency,
+      malformed: (m) => {
+        summary.malformed.push(m);
+        reported.push(`match: line ${m.line}: ${m.error} (skipped)\n`);
+      },
+      progress: (done, total) => bar.update(batchStart + (input.read() - batchStart) * (done / total), summary.precursors),
+    });
+    for await (const batch of batches) {
+      for (const line of reported.splice(0)) await write(io.stderr, line);
+      for (let i = 0; i < batch.precursors.length; i++) {
+        const json = precursorJson(batch, i);
+        summary.count(json);
+        out += run.format === 'tsv' ? precursorRows(json) : `${first ? '\n' : ',\n'}${JSON.stringify(json)}`;
+        first = false;
+        if (out.length >= CHUNK) {
+          await write(io.stdout, out);
+          out = '';
+        }
+      }
+      batchStart = input.read();
+      bar.update(batchStart, summary.precursors);
+    }
+  } finally {
+    bar.stop();
+  }
+  for (const line of reported) await write(io.stderr, line);
+  await write(io.stdout, run.format === 'tsv' ? out : `${out}${first ? '' : '\n'}]\n`);
+  await write(io.stderr, `match: ${summary.line(performance.now() - started)}\n`);
+  return summary;
+}
+
+/** The query of the command's flags (the table's parameters), and its own options checked. */
+export function matchOptions(source: ParamSource, values: Record<string, string | boolean | undefined>): { query: MatchQuery; format: 'tsv' | 'json'; batch: number; concurrency: number } {
+  const query = parseMatchQuery(source);
+  const format = (values.format as string | undefined) ?? 'tsv';
+  if (format !== 'tsv' && format !== 'json') throw new RangeError(`--format must be tsv or json, got "${format}"`);
+  const count = (name: string, fallback: number, max: number) => {
+    const text = values[name] as string | undefined;
+    const n = text === undefined ? fallback : /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(n >= 1 && n <= max)) throw new RangeError(`--${name} must be a whole number from 1 to ${max}, got "${text}"`);
+    return n;
+  };
+  return { query, format, batch: count('batch', DEFAULT_BATCH, 1_000_000), concurrency: count('concurrency', 6, 64) };
+}

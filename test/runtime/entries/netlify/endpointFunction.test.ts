@@ -2,12 +2,13 @@
 // small TOML reader for the subset it uses: each redirect is a 200 rewrite of an API path to a function file
 // that exists under [functions].directory, and that function's default export answers a `Request` with the
 // same envelope as the local handler — shards fetched over HTTP from a local server (SHARDS_BASE_URL), or from
-// the site's own /shards/ when the variable is unset.
+// the site's own /shards/ when the variable is unset; POST /api/v1/match's function answers a peak list likewise.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAnswerer, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
+import { MATCH_PATH } from '../../../../runtime/api/matchAnswer.js';
 import { ENDPOINTS } from '../../../../runtime/core/endpoints.js';
 import { createListener } from '../../../../runtime/entries/node/server.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
@@ -87,6 +88,12 @@ interface Redirect {
 const config = parseToml(readFileSync(join(REPO, 'netlify.toml'), 'utf8'));
 const functionsDir = (config.functions as Toml).directory as string;
 const redirects = config.redirects as unknown as Redirect[];
+/** The GET endpoints' redirects (POST /api/v1/match is tested on its own). */
+const getRedirects = redirects.filter((r) => r.from !== MATCH_PATH);
+const matchRedirect = redirects.find((r) => r.from === MATCH_PATH)!;
+/** A small peak list: two records, one without CHARGE. */
+const MGF_BODY = 'BEGIN IONS\nTITLE=one\nPEPMASS=650.3188 1200\nCHARGE=2+\n120.1 10\nEND IONS\nBEGIN IONS\nTITLE=two\nPEPMASS=750.41\nEND IONS\n';
+const MATCH_QUERY = '?fixed=Carbamidomethyl@C&variable=Oxidation@M&tolerance=50';
 const FUNCTION_PREFIX = '/.netlify/functions/';
 
 /** The file of a function name: Netlify accepts name.{ts,mts,js,mjs} (or name/index.*) in the functions folder. */
@@ -181,8 +188,8 @@ describe('netlify.toml', () => {
     expect(existsSync(join(REPO, functionsDir))).toBe(true);
   });
 
-  it('has one redirect for every endpoint, and nothing else', () => {
-    expect(redirects.map((r) => r.from).sort()).toEqual(ENDPOINTS.map((e) => e.path).sort());
+  it('has one redirect for every endpoint and POST /api/v1/match, and nothing else', () => {
+    expect(redirects.map((r) => r.from).sort()).toEqual([...ENDPOINTS.map((e) => e.path), MATCH_PATH].sort());
   });
 
   it.each(redirects.map((r) => [r.from, r]))('%s: a 200 rewrite to an existing function file', (_, redirect) => {
@@ -201,7 +208,7 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
     vi.resetModules();
   });
 
-  it.each(redirects.map((r) => [r.from, r.to, r]))('%s → %s: same answer as the local handler', async (from, _, redirect) => {
+  it.each(getRedirects.map((r) => [r.from, r.to, r]))('%s → %s: same answer as the local handler', async (from, _, redirect) => {
     const r = redirect as Redirect;
     const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as { default: unknown };
     expect(typeof module.default).toBe('function');
@@ -235,6 +242,25 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
   });
+
+  it(`${MATCH_PATH} → its function: a POSTed peak list gets the local handler's answer; other methods 405`, async () => {
+    const module = (await import(pathToFileURL(functionFile(matchRedirect.to.slice(FUNCTION_PREFIX.length))!).href)) as { default: (req: Request) => Promise<Response> };
+    for (const path of [MATCH_PATH, matchRedirect.to]) {
+      const response = await module.default(new Request(`https://site.example${path}${MATCH_QUERY}`, { method: 'POST', body: MGF_BODY }));
+      expect(response.status).toBe(200);
+      expectJsonHeaders(response);
+      const body = (await response.json()) as Record<string, unknown>;
+      const expected = await call(local, `${MATCH_PATH}${MATCH_QUERY}`, { method: 'POST', body: MGF_BODY });
+      expect(expected.body.candidates).toBeGreaterThan(0);
+      expect(stable(body)).toEqual(stable(expected.body));
+    }
+    const get = await module.default(new Request(`https://site.example${MATCH_PATH}${MATCH_QUERY}`));
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
+    const bad = await module.default(new Request(`https://site.example${MATCH_PATH}?tolerance=-1`, { method: 'POST', body: MGF_BODY }));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toMatch(/^tolerance /);
+  });
 });
 
 describe('without SHARDS_BASE_URL the functions read the site own /shards/', () => {
@@ -243,7 +269,7 @@ describe('without SHARDS_BASE_URL the functions read the site own /shards/', () 
     vi.resetModules();
   });
 
-  it.each(redirects.map((r) => [r.from, r]))('%s', async (from, redirect) => {
+  it.each(getRedirects.map((r) => [r.from, r]))('%s', async (from, redirect) => {
     const r = redirect as Redirect;
     const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as { default: (req: Request) => Promise<Response> };
     const response = await module.default(new Request(`${site.base}${from}${QUERY[from as string]}`));

@@ -63,6 +63,13 @@ module.exports = {
       to: NODE_BUILTIN,
     },
     {
+      name: 'progress-bars-in-the-cli',
+      severity: 'error',
+      comment: 'The terminal progress bar (cli-progress) belongs to the command line; answers and the core stay free of it.',
+      from: { pathNot: '^runtime/entries/cli/' },
+      to: { path: 'node_modules/cli-progress' },
+    },
+    {
       name: 'product-without-tests',
       severity: 'error',
       comment: 'Product code never imports test code.',

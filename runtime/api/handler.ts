@@ -5,30 +5,15 @@ import { Dataset, type DatasetOptions } from '../core/dataset.js';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
 import { QueryError } from '../core/params.js';
 import type { ShardSource } from '../core/source.js';
+import { callOf, type ApiOptions, type Call, type OpenDataset } from './call.js';
 import { ANSWER_CACHE_CONTROL, errorAnswer, errorOf, jsonTextAnswer, MAX_QUERY_LENGTH, methodNotAllowed, toResponse, type Answer } from './answer.js';
-import { memoryText, type MemoryProbe } from './envelope.js';
+import { memoryText } from './envelope.js';
 import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
 import { operationOf } from './operations.js';
 import { MATCH_PATH, matchAnswerer } from './matchAnswer.js';
 
-/** What the API needs of a request. */
-export interface Call {
-  method: string;
-  url: URL;
-  ifNoneMatch?: string | null;
-  /** The body's media type and declared length, and its bytes as they arrive (POST /api/v1/match reads them). */
-  contentType?: string | null;
-  contentLength?: string | null;
-  body?: () => AsyncIterable<Uint8Array>;
-}
-
-export type OpenDataset = (url: URL) => Promise<Dataset>;
 export type Handler = (req: Request) => Promise<Response>;
-
-export interface ApiOptions {
-  /** The process's memory in bytes, for the envelope's `memory` (platform entries give it; default 0). */
-  memory?: MemoryProbe;
-}
+export { callOf, type ApiOptions, type Call, type OpenDataset };
 
 /**
  * Opens the dataset once and keeps it; a failed open is forgotten, so the next request tries again
@@ -79,30 +64,6 @@ export function createAnswerer(dataset: OpenDataset, options: ApiOptions = {}): 
     const answer = routes.get(call.url.pathname);
     if (!answer) return errorAnswer(404, `no such endpoint; use ${[...routes.keys()].join(', ')}`, {}, call.method === 'HEAD');
     return answer(call);
-  };
-}
-
-/** The chunks of a Fetch body stream (read with a reader: not every browser iterates streams). */
-async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) yield r.value;
-  } finally {
-    reader.releaseLock();
-  }
-}
-
-/** A Fetch API call from a Request. */
-export function callOf(req: Request): Call {
-  const { headers } = req;
-  const body = req.body;
-  return {
-    method: req.method,
-    url: new URL(req.url),
-    ifNoneMatch: headers.get('If-None-Match'),
-    contentType: headers.get('Content-Type'),
-    contentLength: headers.get('Content-Length'),
-    ...(body ? { body: () => chunksOf(body) } : {}),
   };
 }
 

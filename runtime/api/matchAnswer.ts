@@ -7,7 +7,7 @@ import { readMgf, type Malformed } from '../core/mgf.js';
 import { QueryError } from '../core/params.js';
 import { COMMON_HEADERS, errorAnswer, errorOf, jsonTextAnswer, MAX_QUERY_LENGTH, type Answer } from './answer.js';
 import { memoryText } from './envelope.js';
-import type { ApiOptions, Call, OpenDataset } from './handler.js';
+import type { ApiOptions, Call, OpenDataset } from './call.js';
 import { matchAnswerJson, MatchSummary, precursorJson } from './matchJson.js';
 
 export const MATCH_PATH = '/api/v1/match';

@@ -11,8 +11,7 @@ import { parseMatchQuery, type MatchQuery } from '../../core/matchQuery.js';
 import { readMgf } from '../../core/mgf.js';
 import type { ParamSource } from '../../core/params.js';
 import { MATCH_TSV_HEADER, MatchSummary, precursorJson, precursorRows } from '../../api/matchJson.js';
-import { write } from './output.js';
-import type { QueryIo } from './query.js';
+import { write, type QueryIo } from './output.js';
 
 /** Options of the command beside the query's parameters. */
 export interface MatchRun {

@@ -1,5 +1,13 @@
-// Writing to a Node stream with backpressure: the CLI's output waits for a slow reader instead of buffering.
-import type { Writable } from 'node:stream';
+// The CLI's streams, and writing to one with backpressure: the output waits for a slow reader instead of buffering.
+import type { Readable, Writable } from 'node:stream';
+
+/** The streams a command reads and writes. */
+export interface QueryIo {
+  stdout: Writable;
+  stderr: Writable;
+  /** What `match -` reads (default: this process's standard input). */
+  stdin?: Readable;
+}
 
 /** Writes a chunk, waiting for 'drain' when the stream's buffer is full; rejects when the stream fails or closes. */
 export async function write(out: Writable, chunk: string | Uint8Array): Promise<void> {

@@ -3,7 +3,6 @@
 // renderer). JSON output is
 // the API's answer; errors are the API's JSON errors. Exit 0 on success, 1 when the API would answer with an
 // error (its JSON body: stdout for json, stderr for tsv and export), 2 on usage errors.
-import type { Readable, Writable } from 'node:stream';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Dataset, DatasetError } from '../../core/dataset.js';
@@ -18,7 +17,7 @@ import { runRows, TSV_HEADER } from '../../api/tsv.js';
 import type { MassText } from '../../model/massKey.js';
 import { defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
 import { matchFile, matchOptions } from './match.js';
-import { write } from './output.js';
+import { write, type QueryIo } from './output.js';
 import { flagOptions, usage } from './usage.js';
 
 /** The export command's parameters: an inclusive mass range, both ends required. */
@@ -26,12 +25,7 @@ const EXPORT_PARAMS = massRangeParams(true);
 
 export const USAGE = usage(EXPORT_PARAMS);
 
-export interface QueryIo {
-  stdout: Writable;
-  stderr: Writable;
-  /** What `match -` reads (default: this process's standard input). */
-  stdin?: Readable;
-}
+export type { QueryIo };
 
 class UsageError extends Error {}
 

@@ -116,7 +116,7 @@ describe('a JSON body', () => {
   it('m/z with charge, m/z alone (charges tried) and neutral masses, by Content-Type or by a leading {', async () => {
     const body = { precursors: [{ mz: 650.3188, charge: 2 }, { mz: 500.27 }, { mass: 1298.62 }, { mz: 433.5, charge: -3 }] };
     const expected = await coreResult([{ index: 1, mz: 650.3188, charges: [2] }, { index: 2, mz: 500.27, charges: [] }, { index: 3, mass: 1298.62 }, { index: 4, mz: 433.5, charges: [-3] }], QUERY);
-    for (const headers of [{ 'Content-Type': 'application/json' }, {}]) {
+    for (const headers of [{ 'Content-Type': 'application/json' }, {}] as Record<string, string>[]) {
       const got = await post(JSON.stringify(body), QUERY, headers);
       expectAnswer(got);
       expect(got.body.result).toEqual(expected);

@@ -172,11 +172,12 @@ describe('against the brute-force reference (a subset of the sample, many shards
 describe('filters, refused searches and batching', () => {
   it('taxon and reviewed filters and another modification set equal /api/v1/search (ms2pip MassIVE-KB spectra)', async () => {
     const spectra = (await spectraOf('ms2pip_massivekb_selected_500.mgf')).slice(0, 150);
-    for (const params of [
+    const settings: Params[] = [
       { tolerance: '20', variable: 'Phospho@STY', maxVariable: '1', taxon: '2' },
       { tolerance: '0.02', unit: 'Da', fixed: 'Carbamidomethyl@C', reviewed: 'true' },
       { toleranceLow: '5', toleranceHigh: '15', variable: 'Deamidated@NQ,Acetyl@N-term', taxon: '9606,10090', reviewed: 'false' },
-    ]) {
+    ];
+    for (const params of settings) {
       const batch = await matchPrecursors(bundled, queryOf(params), spectra);
       let found = 0;
       for (const [i, spectrum] of spectra.entries()) {

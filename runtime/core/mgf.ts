@@ -36,12 +36,13 @@ export type MgfItem = { spectrum: Spectrum } | { malformed: Malformed };
 
 /** Lines that say nothing: comments as Mascot allows them (`#`, `;`, `!`, `/`). */
 const COMMENT = /^[#;!/]/;
-const PARAMETER = /^([A-Za-z][A-Za-z0-9_ ]*)=(.*)$/;
+/** `KEY=value`: a key starts with a letter (ION-MOBILITY, 1/K0 is a peak-like line and ignored as one). */
+const PARAMETER = /^([A-Za-z][^=]*)=([^]*)$/;
 /** A peak line starts with a number (m/z), then intensity and an optional charge or annotation. */
 const PEAK = /^[+-]?(\d|\.\d)/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-/** RTINSECONDS: a number, or a range `start-end` (its start kept). */
-const RT_FIRST = /^(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+)(?:\s*-\s*\S+)?$/;
+/** RTINSECONDS: a number, or a range `start-end` or list `a,b` of summed scans (the first kept). */
+const RT_FIRST = /^(\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+)(?:\s*[-,]\s*(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+))*$/;
 /** A charge: digits (a whole decimal such as `2.0` too), its sign before or after. */
 const CHARGE = /^([+-]?)(\d{1,3})(?:\.0*)?([+-]?)$/;
 
@@ -82,7 +83,7 @@ export class MgfReader {
   private lineNumber = 0;
   private records = 0;
   private open: Open | undefined;
-  /** CHARGE given before the first record: the charges of records that give none. */
+  /** CHARGE given outside a record (Mascot's file-wide parameter): the charges of the records after it that give none. */
   private fileCharges: number[] = [];
 
   line(raw: string): MgfItem | undefined {
@@ -103,7 +104,7 @@ export class MgfReader {
     const parameter = PARAMETER.exec(text);
     if (!this.open) {
       if (!parameter) return { malformed: { line: n, error: `line ${n} is outside any BEGIN IONS … END IONS record and is not a parameter: ${quoted(text)}` } };
-      if (parameter[1].toUpperCase() !== 'CHARGE') return undefined; // file-wide parameters (MASS, TOL, …) do not change a precursor
+      if (parameter[1].trim().toUpperCase() !== 'CHARGE') return undefined; // file-wide parameters (MASS, TOL, …) do not change a precursor
       const charges = parseCharges(parameter[2]);
       if (typeof charges === 'string') return { malformed: { line: n, error: `line ${n}: CHARGE ${charges}` } };
       this.fileCharges = charges;
@@ -148,7 +149,8 @@ export class MgfReader {
     const mz = NUMBER.test(mzText) ? Number(mzText) : NaN;
     if (!(mz > 0 && mz <= MAX_PRECURSOR_MASS)) return this.fail(record, `PEPMASS ${quoted(record.pepmass)} is not an m/z above 0 and at most ${MAX_PRECURSOR_MASS}`);
     const intensity = intensityText !== undefined && NUMBER.test(intensityText) ? Number(intensityText) : undefined;
-    const charges = record.charge === undefined ? this.fileCharges : parseCharges(record.charge);
+    // An empty CHARGE= says no more than a missing one.
+    const charges = record.charge === undefined || record.charge === '' ? [...this.fileCharges] : parseCharges(record.charge);
     if (typeof charges === 'string') return this.fail(record, `CHARGE ${charges}`);
     const { index, line, title, scans, rtSeconds } = record;
     return { spectrum: { index, line, title, scans, rtSeconds, mz, intensity, charges } };

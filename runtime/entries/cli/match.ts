@@ -2,7 +2,7 @@
 // matched against a dataset batch by batch, written in file order as TSV rows or a JSON array (one object per
 // spectrum), with a progress bar on a terminal, each malformed record reported with its line, and a summary.
 import { createReadStream, statSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { pipeline, type Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { SingleBar } from 'cli-progress';
 import type { Dataset } from '../../core/dataset.js';
@@ -30,7 +30,8 @@ function openInput(input: string, stdin: Readable): { stream: AsyncIterable<Uint
   const raw = input === '-' ? stdin : createReadStream(input);
   raw.on('data', (chunk: Uint8Array) => (read += chunk.length));
   const size = input === '-' ? undefined : statSync(input).size;
-  return { stream: input.endsWith('.gz') ? raw.pipe(createGunzip()) : raw, size, read: () => read };
+  // pipeline passes a read error on to the gunzip stream, so the reader sees it (a bare pipe would not).
+  return { stream: input.endsWith('.gz') ? pipeline(raw, createGunzip(), () => {}) : raw, size, read: () => read };
 }
 
 /** A progress bar over the input's bytes with spectra, rate and ETA, on stderr when it is a terminal. */

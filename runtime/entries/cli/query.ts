@@ -102,7 +102,7 @@ async function matchCommand(values: Values, positionals: string[], io: QueryIo):
     return 0;
   } catch (e) {
     if (!(e instanceof QueryError) && !(e instanceof DatasetError)) throw e;
-    await write(io.stderr, errorBody(e.message) + '\n');
+    await write(options.format === 'json' ? io.stdout : io.stderr, errorBody(e.message) + '\n');
     return EXIT_API_ERROR;
   }
 }

@@ -1,0 +1,129 @@
+// MGF matching benchmark: a seeded peak list of 10,000 precursors (charges 2–4, ±10 ppm, Carbamidomethyl@C fixed,
+// Oxidation@M variable) matched by `npm run query -- match`'s own code (matchFile) in a child process of its own:
+// from a cold start (a fresh process: manifest, index, accession table and shards all read) and warm (the same
+// run again in that process, with what its cache kept), from the dataset folder and over HTTP from npm start's
+// server; all candidates, and the 10 closest (--top 10). Peak RSS is the child's own (its maxRSS).
+// Run as a script (`tsx test/bench/match.ts <mgf> <shards> [flags]`) it is that child: it prints one JSON line.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { Dataset } from '../../runtime/core/dataset.js';
+import { matchFile, matchOptions } from '../../runtime/entries/cli/match.js';
+import { nodeDatasetOptions, sourceFor } from '../../runtime/entries/node/platform.js';
+import { freePort, startServer } from './http.js';
+import { PRECURSOR_MODS, windowCentres } from './precursor.js';
+import { prng } from './synthetic.js';
+
+export const MATCH_SPECTRA = 10_000;
+const PROTON = 1.007276466621;
+
+/** A peak list of `count` precursors (neutral masses uniform over 600–3,500 Da, charge 2, 3 or 4), as an instrument's converter writes it. */
+export function writeBenchMgf(path: string, count: number, seed = 14): void {
+  const random = prng(seed);
+  const masses = windowCentres(count, seed, 600, 3500);
+  const records = masses.map((mass, i) => {
+    const charge = random() < 0.6 ? 2 : random() < 0.75 ? 3 : 4;
+    const peaks = Array.from({ length: 8 }, () => `${(100 + random() * 1500).toFixed(4)} ${(random() * 1e5).toFixed(1)}`);
+    return ['BEGIN IONS', `TITLE=bench.${i + 1}.${i + 1}.${charge} File:"bench.raw", NativeID:"scan=${i + 1}"`, `RTINSECONDS=${(i * 0.36).toFixed(3)}`, `PEPMASS=${(mass / charge + PROTON).toFixed(6)} ${(random() * 1e6).toFixed(1)}`, `CHARGE=${charge}+`, `SCANS=${i + 1}`, ...peaks, 'END IONS', ''].join('\n');
+  });
+  writeFileSync(path, records.join('\n'));
+}
+
+/** One child run: seconds cold and warm, what was found, the output's size, and the child's peak RSS. */
+export interface MatchRun {
+  coldSeconds: number;
+  warmSeconds: number;
+  spectra: number;
+  candidates: number;
+  outputMb: number;
+  peakRssMb: number;
+}
+
+/** Output discarded, counted. */
+class Sink extends Writable {
+  bytes = 0;
+  override _write(chunk: Buffer, _: BufferEncoding, done: () => void): void {
+    this.bytes += chunk.length;
+    done();
+  }
+}
+
+/** The child: the match command's code on one dataset, twice. */
+async function child(mgf: string, shards: string, flags: string[]): Promise<void> {
+  const values = Object.fromEntries(flags.map((f) => f.replace(/^--/, '').split('=')));
+  const params = { fixed: PRECURSOR_MODS.fixed, variable: PRECURSOR_MODS.variable, maxVariable: String(PRECURSOR_MODS.maxVariable), tolerance: '10', ...values } as Record<string, string>;
+  const options = matchOptions((name) => (params[name] === undefined ? [] : [params[name]]), values);
+  const dataset = await Dataset.open(sourceFor(shards), nodeDatasetOptions());
+  const times: number[] = [];
+  let summary;
+  let sink = new Sink();
+  for (let run = 0; run < 2; run++) {
+    sink = new Sink();
+    const started = performance.now();
+    summary = await matchFile(dataset, options.query, { input: mgf, ...options }, { stdout: sink, stderr: new Sink(), stdin: process.stdin });
+    times.push((performance.now() - started) / 1000);
+  }
+  const run: MatchRun = { coldSeconds: times[0], warmSeconds: times[1], spectra: summary!.precursors, candidates: summary!.candidates, outputMb: sink.bytes / 2 ** 20, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  process.stdout.write(JSON.stringify(run) + '\n');
+}
+
+function runChild(mgf: string, shards: string, flags: string[] = []): Promise<MatchRun> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mgf, shards, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d));
+    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as MatchRun) : reject(new Error(`match bench child exited ${code}`))));
+  });
+}
+
+export interface MatchRuns {
+  folder: MatchRun;
+  folderTop: MatchRun;
+  http: MatchRun;
+}
+
+/** The benchmark's runs on a dataset folder (its peak list written to `mgf`). */
+export async function benchMatch(dir: string, mgf: string, count = MATCH_SPECTRA): Promise<MatchRuns> {
+  writeBenchMgf(mgf, count);
+  const folder = await runChild(mgf, dir);
+  const folderTop = await runChild(mgf, dir, ['--top=10']);
+  const port = await freePort();
+  const server = await startServer(dir, port);
+  try {
+    const http = await runChild(mgf, `http://127.0.0.1:${port}/shards/`, ['--concurrency=16']);
+    return { folder, folderTop, http };
+  } finally {
+    server.kill();
+  }
+}
+
+/** The section of BENCHMARKS.md. */
+export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA): string[] {
+  const rate = (s: number) => Math.round(spectra / s).toLocaleString('en');
+  const met = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const row = (name: string, r: MatchRun) =>
+    `| ${name} | ${rate(r.coldSeconds)} (${r.coldSeconds.toFixed(1)} s) | ${rate(r.warmSeconds)} (${r.warmSeconds.toFixed(1)} s) | ${Math.round(r.peakRssMb)} | ${r.candidates.toLocaleString('en')} | ${r.outputMb.toFixed(0)} |`;
+  const f = runs.folder;
+  return [
+    '## MGF matching (`npm run query -- match`)',
+    '',
+    `${spectra.toLocaleString('en')} precursors of a seeded peak list (charges 2–4; ±10 ppm, ${PRECURSOR_MODS.fixed} fixed, ${PRECURSOR_MODS.variable} variable, at most ${PRECURSOR_MODS.maxVariable}), ` +
+      "the match command's code in a process of its own with the default cache (256 MB) and batch, TSV output counted and discarded. " +
+      'Cold: a fresh process (manifest, index, accession table, shards all read); warm: the same run again in that process.',
+    '',
+    '| dataset read from | cold, spectra/s | warm, spectra/s | peak RSS, MB | candidates | TSV, MB |',
+    '|---|---|---|---|---|---|',
+    row('local folder, all candidates', runs.folder),
+    row('local folder, --top 10', runs.folderTop),
+    row('HTTP (npm start, local), all candidates, --concurrency 16', runs.http),
+    '',
+    `Goals (local folder, all candidates): ≥ 5,000 spectra/s warm — ${met(spectra / f.warmSeconds >= 5000)}; ≥ 1,000 spectra/s cold — ${met(spectra / f.coldSeconds >= 1000)}; peak RSS ≤ 512 MB — ${met(f.peakRssMb <= 512)}.`,
+    '',
+  ];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [mgf, shards, ...flags] = process.argv.slice(2);
+  await child(mgf, shards, flags);
+}

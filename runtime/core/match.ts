@@ -1,10 +1,10 @@
 // Batch precursor matching: every search of a batch of precursors (one per charge tried) answered by
-// /api/v1/search's own query, all its candidates over all pages. The searches run in mass order, a few at a
-// time, so neighbours share their shards (each read once while it stays cached) whatever the order of the
-// precursors; their candidates are copied into compact columns, so a batch holds no shard once it is read.
+// /api/v1/search's own search (findCandidates), all its candidates over all pages. The searches run in mass
+// order, a few at a time, so neighbours share their shards (each read once while it stays cached) whatever the
+// order of the precursors; their candidates are copied into compact columns, so a batch holds no shard.
 import pLimit from 'p-limit';
 import { UNITS_PER_DA } from '../model/chemistry.js';
-import { accessionRefsOf, type AccessionTable } from '../model/format.js';
+import { accessionRefsOf, sequenceOf, type AccessionTable } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
 import { proformaWriter } from '../model/proforma.js';
 import { resolveFilter } from './accessionFilter.js';
@@ -12,7 +12,8 @@ import type { Dataset } from './dataset.js';
 import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } from './matchQuery.js';
 import type { Malformed, MgfItem, Spectrum } from './mgf.js';
 import { QueryError } from './params.js';
-import { runPrecursorQuery, type Candidate, type PrecursorQuery } from './precursor.js';
+import type { Hypothesis } from './hypotheses.js';
+import { findCandidates, type Found, type PrecursorQuery } from './precursor.js';
 
 /** One candidate of a search: a stored peptide with its variable modifications, as /api/v1/search lists it. */
 export interface MatchCandidate {
@@ -143,11 +144,14 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
     order.map((s) =>
       limit(async () => {
         const { lowKey, highKey, mass } = searches[s];
-        const precursorQuery: PrecursorQuery = { lowKey, highKey, centre: mass, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable, filter: query.filter, page: 1, pageSize: Number.MAX_SAFE_INTEGER };
+        const precursorQuery: PrecursorQuery = { lowKey, highKey, centre: mass, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable, filter: query.filter, page: 1, pageSize: 1 };
         try {
-          const found = (await runPrecursorQuery(dataset, precursorQuery, { filter })).groups.flatMap((g) => g.candidates);
-          for (const c of query.top === undefined ? found : closest(found, mass, query.top, write)) {
-            candidates.add(s, c.units, c.variableCounts, c.sequence, accessionRefsOf(c.shard, c.peptide), filter?.mask(c.shard));
+          const { found, hypotheses } = await findCandidates(dataset, precursorQuery, filter);
+          const kept = query.top === undefined ? found.keys.map((_, i) => i) : closest(found, hypotheses, mass, query.top, write);
+          for (const i of kept) {
+            const shard = found.shards[i];
+            const p = found.peptides[i];
+            candidates.add(s, found.units[i], hypotheses[found.hypotheses[i]].variableCounts, sequenceOf(shard, p), accessionRefsOf(shard, p), filter?.mask(shard));
           }
         } catch (e) {
           if (!(e instanceof QueryError)) throw e;
@@ -183,20 +187,24 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   };
 }
 
-/** The `top` candidates closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */
-function closest(found: Candidate[], mass: number, top: number, write: (sequence: string, counts: readonly number[]) => string): Candidate[] {
-  if (found.length <= top) return found;
-  const ranked = found.map((c) => ({ c, key: c.key, sequence: c.sequence, proforma: write(c.sequence, c.variableCounts) })).sort(inAnswerOrder);
-  const error = (c: Candidate) => Math.abs(c.units / UNITS_PER_DA - mass);
+/** Indexes of the `top` found candidates closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */
+function closest(found: Found, hypotheses: Hypothesis[], mass: number, top: number, write: (sequence: string, counts: readonly number[]) => string): number[] {
+  const all = found.keys.map((_, i) => i);
+  if (all.length <= top) return all;
+  const ranked = all.map((i) => {
+    const sequence = sequenceOf(found.shards[i], found.peptides[i]);
+    return { i, key: found.keys[i], sequence, proforma: write(sequence, hypotheses[found.hypotheses[i]].variableCounts), error: Math.abs(found.units[i] / UNITS_PER_DA - mass) };
+  });
+  ranked.sort(inAnswerOrder);
   return ranked
-    .map((r, i) => ({ c: r.c, i, e: error(r.c) }))
-    .sort((a, b) => a.e - b.e || a.i - b.i)
+    .map((r, at) => ({ i: r.i, at, error: r.error }))
+    .sort((a, b) => a.error - b.error || a.at - b.at)
     .slice(0, top)
-    .map(({ c }) => c);
+    .map(({ i }) => i);
 }
 
 /** Precursors matched per batch unless told otherwise: memory grows with a batch's candidates, speed with its size. */
-export const DEFAULT_BATCH = 5000;
+export const DEFAULT_BATCH = 10_000;
 
 export interface StreamOptions extends MatchOptions {
   /** Precursors per batch. Default DEFAULT_BATCH. */

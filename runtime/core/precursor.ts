@@ -192,11 +192,13 @@ async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Ne
   for (const shard of await Promise.all(entries.map((located) => dataset.shard(located.entry)))) scanShard(dataset, query, h, needs, index, found, shard);
 }
 
-/** Every candidate of every hypothesis, grouped by modified key (ascending), counted, and the query's page (`resolved`: its filter, resolved already). */
-export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery, resolved?: { filter: AccessionFilter | undefined }): Promise<PrecursorResult> {
+/**
+ * Every candidate of every hypothesis of a window, as Found's columns (unordered), with the hypotheses their
+ * indexes point to; `filter` (resolved from the query's) keeps accessions. QueryError (400) past the bounds.
+ */
+export async function findCandidates(dataset: Dataset, query: PrecursorQuery, filter: AccessionFilter | undefined): Promise<{ found: Found; hypotheses: Hypothesis[] }> {
   const { minLength, maxLength } = dataset.manifest.parameters;
   const all = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
-  const filter = resolved ? resolved.filter : await resolveFilter(dataset, query.filter);
   const found = new Found(filter);
   const compiled = compile(query);
   const reads: Promise<void>[] = [];
@@ -205,6 +207,13 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery,
     if (!scanNow(dataset, query, h, needs, i, found)) reads.push(scan(dataset, query, h, needs, i, found));
   });
   await Promise.all(reads);
+  return { found, hypotheses: all };
+}
+
+/** Every candidate of every hypothesis, grouped by modified key (ascending), counted, and the query's page. */
+export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery): Promise<PrecursorResult> {
+  const filter = await resolveFilter(dataset, query.filter);
+  const { found, hypotheses: all } = await findCandidates(dataset, query, filter);
 
   // Distinct keys in order: the groups. The page is a run of them; only its candidates become objects.
   const keys = Float64Array.from(found.keys).sort();

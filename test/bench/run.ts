@@ -21,6 +21,7 @@ import { kindOf, type FileKind } from './reads.js';
 import { V1, V1_COMMIT } from './v1.js';
 import { buildsSection, coldHttpSection, goalsSection, memorySection, sizeSection, V2_TARGETS } from './v2Report.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
+import { benchMatch, matchSection, MATCH_SPECTRA, type MatchRuns } from './match.js';
 
 const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
@@ -39,6 +40,8 @@ export interface BenchConfig {
   /** Cold queries over HTTP: first queries of a fresh process (default 20), and later cold queries (default 200). */
   coldHttpFirst?: number;
   coldHttpNext?: number;
+  /** Precursors of the MGF matching benchmark (default 10,000). */
+  matchSpectra?: number;
 }
 
 export const FULL: Omit<BenchConfig, 'dir'> = { proteins: SWISS_PROT.proteins, queries: 10_000, coldQueries: 2_000, httpSeconds: 30, tinyShardBytes: 300, tinyInput: 'data/uniprot-sample.fasta.gz', coldHttpFirst: 20, coldHttpNext: 200 };
@@ -118,6 +121,8 @@ export interface BenchResults {
   precursor: { hypotheses: Summary; warm: QueryRun; budget: QueryRun; cold: QueryRun };
   /** /api/v1/search filtered by taxon, and /api/v1/peptide look-ups (absent in runs before them). */
   organisms?: OrganismRuns;
+  /** MGF matching (`npm run query -- match`; absent in runs before it). */
+  match?: MatchRuns;
 }
 
 export async function runBench(config: BenchConfig, log: (line: string) => void): Promise<BenchResults> {
@@ -176,6 +181,8 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     lookupIL: await benchWarm(dir, stored.map(lookupUrl(true)), 2 ** 40),
     lookupBudget: await benchWarm(dir, stored.map(lookupUrl(false)), 256 * 2 ** 20),
   };
+  log('MGF matching (npm run query -- match)');
+  const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
   log('queries cold');
   // Cold ranges of any width at search.php's default page (10 groups): two edge shards and the page's.
   // At pageSize 1000 a page in the densest masses spans several shards: reported, not held to the target.
@@ -237,7 +244,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     }
   };
   const http = { budget: await httpRun(256 * 2 ** 20, false), warm: await httpRun(2 ** 33, true) };
-  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms };
+  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms, match };
 }
 
 const TARGETS = { buildSeconds: 600, buildRssMb: 2048, p50: 0.2, p99: 2, coldShards: 3, coldBytes: 1e6, rps: 5000, precursorColdShards: 6 };
@@ -362,6 +369,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     httpRow('whole dataset cached, warm', r.http.warm, V1.http.warm, `≥ ${TARGETS.rps} req/s, 0 errors: ${met(r.http.warm.requestsPerSecond >= TARGETS.rps && r.http.warm.errors === 0 && r.http.warm.non2xx === 0)}`),
     '',
     ...precursorSection(r, lat),
+    ...(r.match ? matchSection(r.match, r.config.matchSpectra ?? MATCH_SPECTRA) : []),
     ...(r.organisms ? organismSection(r.organisms, lat) : []),
     ...comparison(r, before),
   ];
@@ -404,16 +412,26 @@ function coldRow(dataset: string, name: string, q: QueryRun, lat: (q: QueryRun) 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { smoke: { type: 'boolean' }, out: { type: 'string' }, dir: { type: 'string' } } });
+  const { values } = parseArgs({ options: { smoke: { type: 'boolean' }, out: { type: 'string' }, dir: { type: 'string' }, only: { type: 'string' } } });
   const dir = values.dir ?? join(tmpdir(), values.smoke ? 'digested-peptides-bench-smoke' : 'digested-peptides-bench');
   const config: BenchConfig = values.smoke
-    ? { dir, proteins: 2000, queries: 200, coldQueries: 50, httpSeconds: 2, tinyShardBytes: 256, tinyInput: join(dir, 'synthetic-v2-2000.fasta'), coldHttpFirst: 5, coldHttpNext: 20 }
+    ? { dir, proteins: 2000, queries: 200, coldQueries: 50, httpSeconds: 2, tinyShardBytes: 256, tinyInput: join(dir, 'synthetic-v2-2000.fasta'), coldHttpFirst: 5, coldHttpNext: 20, matchSpectra: 200 }
     : { dir, ...FULL };
-  const results = await runBench(config, (line) => process.stderr.write(line + '\n'));
   const out = values.out ?? (values.smoke ? join(dir, 'BENCHMARKS.md') : 'BENCHMARKS.md');
   const previous = out.replace(/\.md$/, '.json');
   const before = existsSync(previous) ? (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults) : undefined;
-  const text = report(results, values.smoke ? 'npm run bench -- --smoke' : 'npm run bench', before);
+  let results: BenchResults;
+  let command = values.smoke ? 'npm run bench -- --smoke' : 'npm run bench';
+  if (values.only === 'match') {
+    // One section measured again on the last full run's dataset; every other figure is that run's (BENCHMARKS.json).
+    if (!before) throw new Error(`--only match needs ${previous} from a full run`);
+    const datasetDir = join(config.dir, `v2-dataset-${before.config.proteins}`);
+    if (!existsSync(join(datasetDir, 'manifest.json'))) throw new Error(`--only match needs the full run's dataset in ${datasetDir}`);
+    results = { ...before, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) };
+    command = `npm run bench -- --only match\` (MGF matching); every other section from the last full \`npm run bench`;
+  } else if (values.only !== undefined) throw new Error(`--only takes match, not ${values.only}`);
+  else results = await runBench(config, (line) => process.stderr.write(line + '\n'));
+  const text = report(results, command, values.only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1));
   process.stdout.write(text);

@@ -13,7 +13,7 @@ describe('npm run bench (smoke scale)', () => {
 
   it('runs every step', async () => {
     results = await runBench(
-      { dir, proteins: 300, queries: 60, coldQueries: 20, httpSeconds: 1, tinyShardBytes: 1024, tinyInput: join(dir, 'synthetic-v2-300.fasta'), coldHttpFirst: 3, coldHttpNext: 10 },
+      { dir, proteins: 300, queries: 60, coldQueries: 20, httpSeconds: 1, tinyShardBytes: 1024, tinyInput: join(dir, 'synthetic-v2-300.fasta'), coldHttpFirst: 3, coldHttpNext: 10, matchSpectra: 120 },
       () => {},
     );
   }, 240_000);
@@ -84,6 +84,20 @@ describe('npm run bench (smoke scale)', () => {
     expect(results.sqlite!['±0.1 Da'].hitsMean).toBeCloseTo(results.warm['±0.1 Da'].hitsMean, 6);
   });
 
+  it('matches a peak list from a folder and over HTTP: every spectrum, the same candidates, --top 10 no more', () => {
+    const { folder, folderTop, http } = results.match!;
+    for (const run of [folder, folderTop, http]) {
+      expect(run.spectra).toBe(120);
+      expect(run.coldSeconds).toBeGreaterThan(0);
+      expect(run.warmSeconds).toBeGreaterThan(0);
+      expect(run.peakRssMb).toBeGreaterThan(10);
+      expect(run.outputMb).toBeGreaterThan(0);
+    }
+    expect(folder.candidates).toBeGreaterThan(0);
+    expect(http.candidates).toBe(folder.candidates);
+    expect(folderTop.candidates).toBeLessThanOrEqual(Math.min(folder.candidates, 120 * 10));
+  });
+
   it('drives the HTTP server without errors and writes a report', () => {
     for (const run of [results.http.budget, results.http.warm]) {
       expect(run.requests).toBeGreaterThan(0);
@@ -91,6 +105,6 @@ describe('npm run bench (smoke scale)', () => {
       expect(run.non2xx).toBe(0);
     }
     const text = report(results, 'smoke');
-    for (const heading of ['## Format v2 goals', '## Dataset size', '## Build', '## Queries in process', '## Memory-bounded speed', '## Cold queries', '## Cold queries over HTTP', '## SQLite', '## HTTP', '## Organisms and proteins']) expect(text).toContain(heading);
+    for (const heading of ['## Format v2 goals', '## Dataset size', '## Build', '## Queries in process', '## Memory-bounded speed', '## Cold queries', '## Cold queries over HTTP', '## SQLite', '## HTTP', '## Organisms and proteins', '## MGF matching']) expect(text).toContain(heading);
   });
 });

@@ -1,4 +1,4 @@
-// The README's API examples are real: every `$ curl 'http://localhost:8888/...'` line followed by its printed
+// The README's API examples are real: every `$ curl [body] 'http://localhost:8888/...'` line followed by its printed
 // answer is replayed through the handler over the bundled dataset (built as `npm start` builds it), and the
 // answer must equal the printed one, `memory` and `duration` aside (they differ on every run). Its mirror.py
 // (python3) mirrors the dataset served over HTTP into a folder that answers the same.
@@ -16,15 +16,20 @@ import { REPO } from './helpers/process.js';
 interface Example {
   path: string;
   printed: string;
+  /** A POST's request: `--data-binary @<file>` (a file of the repository) or `-H '<header>' -d '<text>'`. */
+  init?: RequestInit;
 }
 
-/** `$ curl '<url>'` lines of the README, each with the line printed under it. */
+/** `$ curl [<body>] '<url>'` lines of the README, each with the line printed under it. */
 function examples(readme: string): Example[] {
   const lines = readme.split('\n');
   const found: Example[] = [];
   lines.forEach((line, i) => {
-    const m = /^\s+\$ curl '(http:\/\/localhost:8888)(\/[^']*)'$/.exec(line);
-    if (m) found.push({ path: m[2], printed: lines[i + 1].trim() });
+    const m = /^\s+\$ curl (?:--data-binary @(\S+) |-H '([^:']+): ([^']*)' -d '([^']*)' )?'(http:\/\/localhost:8888)(\/[^']*)'$/.exec(line);
+    if (!m) return;
+    const [, file, header, value, data, , path] = m;
+    const init = file ? { method: 'POST', body: readFileSync(join(REPO, file)) } : data !== undefined ? { method: 'POST', body: data, headers: { [header]: value } } : undefined;
+    found.push({ path, printed: lines[i + 1].trim(), ...(init ? { init } : {}) });
   });
   return found;
 }
@@ -40,13 +45,14 @@ beforeAll(async () => {
 describe("the README's curl examples", () => {
   it('are found (one per endpoint at least, and the errors)', () => {
     const paths = cases.map((c) => c.path.split('?')[0]);
-    expect(new Set(paths)).toEqual(new Set(['/search.php', '/search-peptide.php', '/search-taxonomy.php', '/api/v1/search', '/api/v1/peptide', '/api/v1/taxa', '/db-info.php', '/api/v1/info']));
+    expect(new Set(paths)).toEqual(new Set(['/search.php', '/search-peptide.php', '/search-taxonomy.php', '/api/v1/search', '/api/v1/peptide', '/api/v1/taxa', '/db-info.php', '/api/v1/info', '/api/v1/match']));
+    expect(cases.filter((c) => c.init).length).toBeGreaterThanOrEqual(2); // POST /api/v1/match: an MGF file and JSON
     expect(cases.length).toBeGreaterThanOrEqual(6);
   });
 
   it.each(cases.map((c) => [c.path, c]))('%s prints what the service answers', async (_path, example) => {
-    const { printed, path } = example as Example;
-    const got = await call(handler, path);
+    const { printed, path, init } = example as Example;
+    const got = await call(handler, path, init);
     const expected = JSON.parse(printed) as Record<string, unknown>;
     if ('error' in expected) {
       expect(got.status).toBe(400);

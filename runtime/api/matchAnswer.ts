@@ -71,7 +71,7 @@ export function matchAnswerer(dataset: OpenDataset, options: ApiOptions = {}): (
       const summary = new MatchSummary();
       summary.malformed = malformed;
       const results = precursors.map((_, i) => precursorJson(batch, i));
-      for (const json of results) summary.count(json);
+      for (const json of results) summary.count(json.searches);
       return jsonTextAnswer(200, matchAnswerJson(results, summary, started, memory), { 'Cache-Control': 'no-store' });
     } catch (e) {
       return errorOf(e);

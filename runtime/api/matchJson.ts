@@ -62,12 +62,13 @@ export class MatchSummary {
   refused = 0;
   malformed: Malformed[] = [];
 
-  count(json: PrecursorJson): void {
+  /** Counts a precursor by its searches (as SearchMatch or as SearchJson). */
+  count(searches: readonly { candidates: readonly unknown[]; error?: string }[]): void {
     this.precursors++;
-    const found = json.searches.reduce((n, s) => n + s.candidates.length, 0);
+    const found = searches.reduce((n, s) => n + s.candidates.length, 0);
     this.candidates += found;
     if (found > 0) this.withCandidates++;
-    this.refused += json.searches.filter((s) => s.error).length;
+    this.refused += searches.filter((s) => s.error).length;
   }
 
   /** `10,000 spectra (3 malformed, skipped), 9,870 with candidates, 7,884,849 candidates in 12.3 s (813 spectra/s)` */
@@ -92,15 +93,27 @@ export const MATCH_TSV_HEADER = MATCH_TSV_COLUMNS.join('\t') + '\n';
 /** A field of free text (a TITLE) kept on its row: tabs and line breaks become spaces. */
 const field = (text: string | number | undefined) => (text === undefined ? '' : String(text).replace(/[\t\r\n]/g, ' '));
 
-/** TSV rows of one precursor: one per candidate of each search, or one with empty candidate columns. */
-export function precursorRows(json: PrecursorJson): string {
+/**
+ * TSV rows of precursor `i` of a batch: one per candidate of each search, or one with empty candidate columns —
+ * the values precursorJson gives, written straight from the batch (no objects per candidate: a run may have millions).
+ */
+export function precursorRows(batch: MatchBatch, i: number, searches: SearchMatch[] = batch.searches(i)): string {
+  const json: Omit<PrecursorJson, 'searches'> = batch.precursors[i];
   const head = `${json.index}\t${field(json.title)}\t${field(json.scans)}\t${field(json.rtSeconds)}\t${field(json.mz)}`;
+  const { table } = batch;
   let rows = '';
-  for (const s of json.searches) {
+  for (const s of searches) {
     const search = `${head}\t${s.charge ?? ''}\t${s.mass.toFixed(6)}`;
     if (s.candidates.length === 0) rows += `${search}\t\t\t\t\t\t\t${field(s.error)}\n`;
     for (const c of s.candidates) {
-      rows += `${search}\t${c.seq}\t${c.proforma}\t${c.mass.toFixed(6)}\t${c.ppm}\t${c.accsTax.map((a) => a.acc).join(';')}\t${c.accsTax.map((a) => a.taxId).join(';')}\t\n`;
+      const mass = c.units / UNITS_PER_DA;
+      let accessions = '';
+      let taxIds = '';
+      c.accessions.forEach((a, k) => {
+        accessions += (k > 0 ? ';' : '') + accessionOf(table, a);
+        taxIds += (k > 0 ? ';' : '') + table.taxIds[a];
+      });
+      rows += `${search}\t${c.sequence}\t${c.proforma}\t${mass.toFixed(6)}\t${ppmOf(s.mass, mass)}\t${accessions}\t${taxIds}\t\n`;
     }
   }
   return rows;

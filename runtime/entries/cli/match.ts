@@ -69,9 +69,15 @@ export async function matchFile(dataset: Dataset, query: MatchQuery, run: MatchR
     for await (const batch of batches) {
       for (const line of reported.splice(0)) await write(io.stderr, line);
       for (let i = 0; i < batch.precursors.length; i++) {
-        const json = precursorJson(batch, i);
-        summary.count(json);
-        out += run.format === 'tsv' ? precursorRows(json) : `${first ? '\n' : ',\n'}${JSON.stringify(json)}`;
+        if (run.format === 'tsv') {
+          const searches = batch.searches(i);
+          summary.count(searches);
+          out += precursorRows(batch, i, searches);
+        } else {
+          const json = precursorJson(batch, i);
+          summary.count(json.searches);
+          out += `${first ? '\n' : ',\n'}${JSON.stringify(json)}`;
+        }
         first = false;
         if (out.length >= CHUNK) {
           await write(io.stdout, out);

@@ -1,6 +1,6 @@
 // The layering rules of .dependency-cruiser.cjs: the real tree has no violation, and each rule fires on a
 // violation planted in a scratch copy of the layout (so a rule that silently matches nothing would fail here).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { cruise, type ICruiseOptions, type IForbiddenRuleType, type IReporterOutput } from 'dependency-cruiser';
@@ -38,16 +38,21 @@ describe('dependency rules', () => {
       'runtime/entries/web/main.ts': "import { readFileSync } from 'node:fs';\nimport { entry } from '../node/top.js';\nexport const main = [readFileSync, entry];\n",
       'runtime/entries/web/bundle.ts': "import { readFileSync } from 'node:fs';\nexport const bundle = readFileSync;\n",
       'build/step.ts': "import { core } from '../runtime/core/low.js';\nimport { base } from '../runtime/model/base.js';\nexport const build = [core, base];\n",
+      'runtime/api/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
+      'runtime/entries/cli/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
     };
     for (const [file, text] of Object.entries(files)) {
       mkdirSync(join(dir, file, '..'), { recursive: true });
       writeFileSync(join(dir, file), text);
     }
+    symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules')); // so that packages resolve as in the repository
     const found = await violations(dir);
     const rules = new Set(found.map((v) => v.split(':')[0]));
     expect([...rules].sort()).toEqual(
-      ['api-below-entries', 'build-imports-only-the-model', 'core-below-api', 'entries-are-leaves', 'model-is-the-base', 'no-cycles', 'platform-neutral-layers', 'runtime-without-build', 'web-page-runs-in-the-browser'].sort(),
+      ['api-below-entries', 'build-imports-only-the-model', 'core-below-api', 'entries-are-leaves', 'model-is-the-base', 'no-cycles', 'platform-neutral-layers', 'progress-bars-in-the-cli', 'runtime-without-build', 'web-page-runs-in-the-browser'].sort(),
     );
+    // The progress bar is refused outside the command line, allowed in it.
+    expect(found.filter((v) => v.startsWith('progress-bars-in-the-cli:')).map((v) => v.split(' → ')[0])).toEqual(['progress-bars-in-the-cli: runtime/api/bar.ts']);
     // The page may not reach a Node entry, nor a node: module outside its build step.
     expect(found.filter((v) => v.startsWith('entries-are-leaves: runtime/entries/web/main.ts → runtime/entries/node/top.ts'))).toHaveLength(1);
     expect(found.filter((v) => v.startsWith('web-page-runs-in-the-browser:')).map((v) => v.split(' → ')[0])).toEqual(['web-page-runs-in-the-browser: runtime/entries/web/main.ts']);

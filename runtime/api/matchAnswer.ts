@@ -1,8 +1,9 @@
 // POST /api/v1/match: a peak list (MGF) or a JSON list of precursors in the body, /api/v1/search's parameters
 // but the precursor in the query string, every precursor's candidates in the answer. Read-only: nothing is kept.
-// At most MAX_MATCH_PRECURSORS precursors and MAX_MATCH_BODY_BYTES of body (413 beyond).
+// At most MAX_MATCH_PRECURSORS precursors and MAX_MATCH_BODY_BYTES of body (413 beyond), and MAX_MATCH_SCANNED
+// stored peptides examined in all (400 beyond): one request cannot hold a function for minutes.
 import { matchPrecursors } from '../core/match.js';
-import { MAX_MATCH_BODY_BYTES, MAX_MATCH_PRECURSORS, parseMatchQuery, precursorsOfJson, type Precursor } from '../core/matchQuery.js';
+import { MAX_MATCH_BODY_BYTES, MAX_MATCH_PRECURSORS, MAX_MATCH_SCANNED, parseMatchQuery, precursorsOfJson, type Precursor } from '../core/matchQuery.js';
 import { readMgf, type Malformed } from '../core/mgf.js';
 import { QueryError } from '../core/params.js';
 import { COMMON_HEADERS, errorAnswer, errorOf, jsonTextAnswer, MAX_QUERY_LENGTH, type Answer } from './answer.js';
@@ -67,7 +68,7 @@ export function matchAnswerer(dataset: OpenDataset, options: ApiOptions = {}): (
       if (call.url.search.length > MAX_QUERY_LENGTH) throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
       const query = parseMatchQuery((name) => call.url.searchParams.getAll(name));
       const { precursors, malformed } = await precursorsOf(call, await bodyBytes(call));
-      const batch = await matchPrecursors(await dataset(call.url), query, precursors);
+      const batch = await matchPrecursors(await dataset(call.url), query, precursors, { maxScanned: MAX_MATCH_SCANNED });
       const summary = new MatchSummary();
       summary.malformed = malformed;
       const results = precursors.map((_, i) => precursorJson(batch, i));

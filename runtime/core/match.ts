@@ -44,6 +44,8 @@ export interface MatchOptions {
   concurrency?: number;
   /** Called after each search, with the searches done and to do in this batch. */
   progress?: (done: number, total: number) => void;
+  /** Most stored peptides the whole batch may examine (a server's bound on one request); past it, QueryError 400. */
+  maxScanned?: number;
 }
 
 /** A growable column of numbers. */
@@ -140,13 +142,20 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   const order = searches.map((_, i) => i).filter((i) => !errors[i]).sort((a, b) => searches[a].mass - searches[b].mass);
   const limit = pLimit(options.concurrency ?? 6);
   let done = 0;
+  let scanned = 0;
+  let over: QueryError | undefined;
   await Promise.all(
     order.map((s) =>
       limit(async () => {
+        if (over) return; // the batch is refused: searches not yet started are not made
         const { lowKey, highKey, mass } = searches[s];
         const precursorQuery: PrecursorQuery = { lowKey, highKey, centre: mass, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable, filter: query.filter, page: 1, pageSize: 1 };
         try {
           const { found, hypotheses } = await findCandidates(dataset, precursorQuery, filter);
+          if ((scanned += found.scanned) > (options.maxScanned ?? Infinity)) {
+            over ??= new QueryError(400, `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`);
+            throw over;
+          }
           const kept = query.top === undefined ? found.keys.map((_, i) => i) : closest(found, hypotheses, mass, query.top, write);
           for (const i of kept) {
             const shard = found.shards[i];
@@ -154,7 +163,7 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
             candidates.add(s, found.units[i], hypotheses[found.hypotheses[i]].variableCounts, sequenceOf(shard, p), accessionRefsOf(shard, p), filter?.mask(shard));
           }
         } catch (e) {
-          if (!(e instanceof QueryError)) throw e;
+          if (!(e instanceof QueryError) || e === over) throw e;
           errors[s] = e.message;
         }
         options.progress?.(++done, order.length);

@@ -12,6 +12,8 @@ import { checkConflicts, keyWindow, MAX_PRECURSOR_MASS, PRECURSOR_PARAMS, tolera
 export const MAX_MATCH_PRECURSORS = 1000;
 /** Largest request body POST /api/v1/match reads (413 beyond): under Netlify's 6 MB function payload. */
 export const MAX_MATCH_BODY_BYTES = 5 * 2 ** 20;
+/** Most stored peptides one POST /api/v1/match may examine over all its searches (100 searches at their own bound). */
+export const MAX_MATCH_SCANNED = 200_000_000;
 /** Most candidates `top` keeps per search. */
 export const MAX_TOP = 1000;
 

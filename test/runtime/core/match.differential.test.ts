@@ -2,7 +2,7 @@
 // — every search of every spectrum of a real 1,000-spectrum MGF file (the issue's acceptance), all pages walked —
 // and the brute-force reference of test/helpers/referencePrecursor.ts (its own digest, chemistry and ProForma),
 // with `top` checked against the reference's exact masses; plus filters, neutral masses, negative charges, refused
-// searches and batching (the answer does not depend on the batch size or the precursors' order).
+// searches, a batch's budget, and batching (the answer does not depend on the batch size or the precursors' order).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,8 @@ import type { Handler } from '../../../runtime/api/handler.js';
 import { precursorJson } from '../../../runtime/api/matchJson.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { matchPrecursors, matchSpectra, type MatchBatch } from '../../../runtime/core/match.js';
-import { parseMatchQuery, type Precursor } from '../../../runtime/core/matchQuery.js';
+import { parseMatchQuery, searchesOf, type Precursor } from '../../../runtime/core/matchQuery.js';
+import { findCandidates } from '../../../runtime/core/precursor.js';
 import { readMgf, type Spectrum } from '../../../runtime/core/mgf.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
@@ -205,6 +206,23 @@ describe('filters, refused searches and batching', () => {
     expect(low.searches[0]).toEqual({ charge: 2, mass: (0.9 - REFERENCE_PROTON) * 2, candidates: [], error: apiLow.error });
     expect(low.searches[1].error).toBeUndefined(); // (0.9 + proton) × 2: a real (if tiny) mass, searched
   }, 120_000);
+
+  it('a batch over its budget of peptides examined (a server’s bound on one request) is refused whole with 400', async () => {
+    const spectra = (await spectraOf('mpa_Test_100.mgf')).slice(0, 40);
+    const query = queryOf({ tolerance: '10', ...MODS });
+    // What the batch examines, from /api/v1/search's own count: a budget just below it is refused, at it answered.
+    let total = 0;
+    for (const spectrum of spectra) {
+      for (const search of searchesOf(query, spectrum)) {
+        const { found } = await findCandidates(bundled, { ...search, centre: search.mass, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable, filter: query.filter, page: 1, pageSize: 1 }, undefined);
+        total += found.scanned;
+      }
+    }
+    expect(total).toBeGreaterThan(1000);
+    await expect(matchPrecursors(bundled, query, spectra, { maxScanned: total - 1 })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/would examine more than .* stored peptides in all/) });
+    const within = jsonOf([await matchPrecursors(bundled, query, spectra, { maxScanned: total })]);
+    expect(within).toEqual(jsonOf([await matchPrecursors(bundled, query, spectra)]));
+  });
 
   it('the answer does not depend on the batch size, the concurrency or the order of the precursors', async () => {
     const spectra = await spectraOf('mpa_BGA04F14.mgf');

@@ -13,7 +13,7 @@ import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } fro
 import type { Malformed, MgfItem, Spectrum } from './mgf.js';
 import { QueryError } from './params.js';
 import type { Hypothesis } from './hypotheses.js';
-import { findCandidates, type Found, type PrecursorQuery } from './precursor.js';
+import { findCandidates, type Found } from './precursor.js';
 
 /** One candidate of a search: a stored peptide with its variable modifications, as /api/v1/search lists it. */
 export interface MatchCandidate {
@@ -149,9 +149,8 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
       limit(async () => {
         if (over) return; // the batch is refused: searches not yet started are not made
         const { lowKey, highKey, mass } = searches[s];
-        const precursorQuery: PrecursorQuery = { lowKey, highKey, centre: mass, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable, filter: query.filter, page: 1, pageSize: 1 };
         try {
-          const { found, hypotheses } = await findCandidates(dataset, precursorQuery, filter);
+          const { found, hypotheses } = await findCandidates(dataset, { lowKey, highKey, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable }, filter);
           if ((scanned += found.scanned) > (options.maxScanned ?? Infinity)) {
             over ??= new QueryError(400, `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`);
             throw over;

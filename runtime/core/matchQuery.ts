@@ -6,7 +6,7 @@ import type { ModSpec } from '../model/modifications.js';
 import { filterOf, type FilterSpec } from './accessionFilter.js';
 import { MAX_CHARGE, parseCharges, type Spectrum } from './mgf.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
-import { checkConflicts, keyWindow, MAX_PRECURSOR_MASS, PRECURSOR_PARAMS, toleranceOf, type Tolerance } from './precursorQuery.js';
+import { checkConflicts, keyWindow, MAX_PRECURSOR_MASS, noPositiveMass, PRECURSOR_PARAMS, toleranceOf, type Tolerance } from './precursorQuery.js';
 
 /** Most precursors (MGF records or JSON items) one POST /api/v1/match takes. */
 export const MAX_MATCH_PRECURSORS = 1000;
@@ -70,7 +70,7 @@ export function searchesOf(query: MatchQuery, precursor: Precursor): PrecursorSe
   const charges = precursor.charges.length > 0 ? precursor.charges : query.charges;
   return charges.map((charge) => {
     const mass = neutralMass(precursor.mz, charge);
-    if (!(mass > 0)) return { charge, mass, lowKey: 0, highKey: -1, error: `mz ${precursor.mz} with charge ${charge} gives no positive neutral mass` };
+    if (!(mass > 0)) return { charge, mass, lowKey: 0, highKey: -1, error: noPositiveMass(precursor.mz, charge) };
     return { charge, mass, ...keyWindow(mass, query.tolerance) };
   });
 }

@@ -17,6 +17,9 @@ export interface KeyWindow {
   highKey: number;
 }
 
+/** What findCandidates needs of a query: its window and its modifications. */
+export type SearchWindow = Pick<PrecursorQuery, 'lowKey' | 'highKey' | 'fixed' | 'variable' | 'maxVariable'>;
+
 export interface PrecursorQuery {
   /** The window on modified-mass keys (inclusive). */
   lowKey: number;
@@ -196,7 +199,7 @@ async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Ne
  * Every candidate of every hypothesis of a window, as Found's columns (unordered), with the hypotheses their
  * indexes point to; `filter` (resolved from the query's) keeps accessions. QueryError (400) past the bounds.
  */
-export async function findCandidates(dataset: Dataset, query: PrecursorQuery, filter: AccessionFilter | undefined): Promise<{ found: Found; hypotheses: Hypothesis[] }> {
+export async function findCandidates(dataset: Dataset, query: SearchWindow, filter: AccessionFilter | undefined): Promise<{ found: Found; hypotheses: Hypothesis[] }> {
   const { minLength, maxLength } = dataset.manifest.parameters;
   const all = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
   const found = new Found(filter);

@@ -81,9 +81,12 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   }
   const tolerance = toleranceOf(values, given);
   const centre = given('mass') ? (values.mass as number) : neutralMass(values.mz as number, values.charge as number);
-  if (!(centre > 0)) throw new QueryError(400, `mz ${values.mz} with charge ${values.charge} gives no positive neutral mass`);
+  if (!(centre > 0)) throw new QueryError(400, noPositiveMass(values.mz as number, values.charge as number));
   return { ...keyWindow(centre, tolerance), centre, ...common };
 }
+
+/** Why an m/z with a charge cannot be searched: its neutral mass is not above 0. */
+export const noPositiveMass = (mz: number, charge: number) => `mz ${mz} with charge ${charge} gives no positive neutral mass`;
 
 /** A tolerance window's widths below and above a precursor mass, in its unit. */
 export interface Tolerance {

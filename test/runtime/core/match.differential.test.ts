@@ -214,7 +214,7 @@ describe('filters, refused searches and batching', () => {
     let total = 0;
     for (const spectrum of spectra) {
       for (const search of searchesOf(query, spectrum)) {
-        const { found } = await findCandidates(bundled, { ...search, centre: search.mass, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable, filter: query.filter, page: 1, pageSize: 1 }, undefined);
+        const { found } = await findCandidates(bundled, { ...search, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable }, undefined);
         total += found.scanned;
       }
     }

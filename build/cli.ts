@@ -4,15 +4,19 @@ import { parseArgs } from 'node:util';
 import { integerFlag, runCommand } from './command.js';
 import { DEFAULT_DIGEST } from './digest.js';
 import { BuildError } from './fasta.js';
-import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from './pipeline.js';
+import { buildDataset, buildPart, DEFAULT_SHARD_BYTES, type BuildOptions } from './pipeline.js';
+import { parsePart } from './slices.js';
 
 const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...] --out <dir>
   [--enzyme trypsin|trypsin/p|lys-c|chymotrypsin] [--missed-cleavages ${DEFAULT_DIGEST.missedCleavages}]
   [--min-length ${DEFAULT_DIGEST.minLength}] [--max-length ${DEFAULT_DIGEST.maxLength}] [--taxonomy <tsv>] [--taxdump <dir>]
-  [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--compression br|gzip] [--threads N] [--release name=value ...]
+  [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--compression br|gzip] [--threads N] [--release name=value ...] [--part i/N]
   --taxonomy <tsv>  accession<TAB>taxId lines, for headers without OX=
   --taxdump <dir>   NCBI Taxonomy's nodes.dmp and names.dmp (taxdump.tar.gz, unpacked): the dataset holds the
-                    lineages of its organisms, with peptide counts per taxon (see shards/FORMAT.md)`;
+                    lineages of its organisms, with peptide counts per taxon (see shards/FORMAT.md)
+  --part i/N        build part i of N of a partitioned build: read and digest every input, keep only the i-th
+                    of N mass slices (balanced on a sample of the input), write a part folder into --out;
+                    npm run build:merge joins the N part folders into the dataset a single build writes`;
 
 /** `--release name=2025_01 --release url=...` as an object, recorded in the manifest. */
 function releaseFields(pairs: string[]): Record<string, string> {
@@ -41,6 +45,7 @@ await runCommand('build:shards', async () => {
       compression: { type: 'string' },
       threads: { type: 'string' },
       release: { type: 'string', multiple: true },
+      part: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -49,7 +54,7 @@ await runCommand('build:shards', async () => {
     return;
   }
   if (!values.input?.length || !values.out) throw new BuildError('--input and --out are required (see --help)');
-  await buildDataset({
+  const options: BuildOptions = {
     inputs: values.input,
     out: values.out,
     enzyme: values.enzyme ?? DEFAULT_DIGEST.enzyme,
@@ -63,5 +68,7 @@ await runCommand('build:shards', async () => {
     threads: integerFlag('threads', values.threads, Math.min(2, availableParallelism())),
     log: (line) => process.stderr.write(line + '\n'),
     release: values.release ? releaseFields(values.release) : undefined,
-  });
+  };
+  if (values.part === undefined) await buildDataset(options);
+  else await buildPart(options, parsePart(values.part));
 });

@@ -1,7 +1,7 @@
 // The build's parallel work as plain jobs: digest protein batches into partitions, merge one partition.
 // The same runner serves in-process (threads = 0) and inside worker threads (build/worker.ts).
 import type { DigestOptions } from './digest.js';
-import { mergePartition, PartitionWriter, type PartitionPeptides } from './partitions.js';
+import { mergePartition, PartitionWriter, type KeySlice, type PartitionPeptides } from './partitions.js';
 
 export type Job =
   | { type: 'digest'; firstOrdinal: number; proteins: string[] }
@@ -13,13 +13,15 @@ export interface RunnerConfig {
   dir: string;
   name: string;
   options: DigestOptions;
+  /** A part's mass slice: peptides outside it are dropped as they are digested. */
+  keys?: KeySlice;
 }
 
 export type JobResult = number[] | PartitionPeptides | null;
 
 /** A runner owns one partition writer (its own files) and answers jobs in the order given. */
 export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
-  const writer = new PartitionWriter(config.dir, config.name);
+  const writer = new PartitionWriter(config.dir, config.name, config.keys);
   let rankOf: Uint32Array = new Uint32Array(0);
   return (job) => {
     switch (job.type) {

@@ -1,9 +1,9 @@
-// Build phase 4, the manifest: the dataset version (a hash of everything that decides the data), the totals,
-// the shard index (index page files written beside the shards when there are many), the accession table, the
-// protein table pages and, with a taxdump, the taxonomy file.
+// Build phase 4, the manifest: its head (the dataset version, a hash of everything that decides the data; the
+// totals; the accession table and protein table pages), then the shard index (index page files written beside
+// the shards when there are many) and, with a taxdump, the taxonomy file's entry.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { FORMAT_NAME, FORMAT_VERSION, type Manifest } from '../runtime/model/format.js';
+import { FORMAT_NAME, FORMAT_VERSION, type Manifest, type Totals } from '../runtime/model/format.js';
 import type { RankedAccessions } from './accessions.js';
 import type { Digested } from './digestPhase.js';
 import { writeShardIndex } from './indexPages.js';
@@ -12,18 +12,24 @@ import type { Merged } from './mergePhase.js';
 import { DEFAULT_COMPRESSION, digestOptionsOf, type BuildOptions } from './options.js';
 import { writeAccessionTable, writeProteinPages } from './proteinTable.js';
 import { TAXDUMP_FILES, type Taxonomy } from './taxdump.js';
-import { writeTaxonomyFile } from './taxonomyFile.js';
 
-
-/** The taxonomy of a build with --taxdump: the pruned tree, its peptide counts, accessions without a lineage. */
-export interface BuiltTaxonomy {
+/** The taxonomy of a build with --taxdump: the pruned tree and the accessions without a lineage. */
+export interface Lineages {
   taxonomy: Taxonomy;
-  peptides: number[];
   withoutLineage: number;
 }
 
-/** The manifest of the dataset staged in `dir`; writes its index pages, protein pages and taxonomy file there. */
-export async function assembleManifest(options: BuildOptions, digested: Digested, ranked: RankedAccessions, merged: Merged, dir: string, built?: BuiltTaxonomy): Promise<Manifest> {
+/**
+ * Everything a manifest says that does not depend on the shards: the dataset version, parameters, sources,
+ * accession totals, the accession table and protein pages (written into `dir`). Every part of a partitioned
+ * build computes the same head; the merge checks they agree.
+ */
+export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 'taxonomy'> & {
+  totals: Omit<Totals, 'peptides' | 'massGroups' | 'shards' | 'bytes'>;
+};
+
+/** The head of the dataset staged in `dir`; writes its accession table and protein pages there. */
+export async function describeDataset(options: BuildOptions, digested: Digested, ranked: RankedAccessions, dir: string, lineages?: Lineages): Promise<DatasetHead> {
   const { sources, skipped } = digested;
   const parameters = { ...digestOptionsOf(options), shardBytes: options.shardBytes };
   const compression = options.compression ?? DEFAULT_COMPRESSION;
@@ -42,20 +48,42 @@ export async function assembleManifest(options: BuildOptions, digested: Digested
     sources: [...sources, ...(taxonomySource ? [taxonomySource] : []), ...(taxdump ?? [])],
     totals: {
       proteins: digested.accessions.length,
+      accessions: ranked.sorted.length,
+      reviewedAccessions: ranked.reviewedCount,
+      accessionsWithoutTaxId: ranked.withoutTaxId,
+      ...(lineages ? { accessionsWithoutLineage: lineages.withoutLineage, taxonomyNodes: lineages.taxonomy.taxIds.length } : {}),
+      duplicateAccessions: ranked.duplicates.length,
+      skippedRecords: skipped,
+    },
+    accessions: writeAccessionTable(dir, ranked, compression),
+    proteins: writeProteinPages(dir, ranked, compression),
+  };
+}
+
+/** The shards as the manifest counts them. */
+export type ShardTotals = Pick<Merged, 'shards' | 'bytes' | 'peptides'>;
+
+/**
+ * The manifest of `head` with `merged`'s shards (their index pages written into `dir`) and the taxonomy file's
+ * entry. The single build and the merge of a partitioned one both end here, so their manifests are the same bytes.
+ */
+export function assembleManifest(head: DatasetHead, merged: ShardTotals, dir: string, taxonomy?: Manifest['taxonomy']): Manifest {
+  const { totals, accessions, proteins, ...top } = head;
+  const { proteins: proteinCount, ...accessionTotals } = totals;
+  const compression = head.compression;
+  return {
+    ...top,
+    totals: {
+      proteins: proteinCount,
       peptides: merged.peptides,
       massGroups: merged.shards.reduce((sum, s) => sum + s.massGroups, 0),
       shards: merged.shards.length,
       bytes: merged.bytes,
-      accessions: ranked.sorted.length,
-      reviewedAccessions: ranked.reviewedCount,
-      accessionsWithoutTaxId: ranked.withoutTaxId,
-      ...(built ? { accessionsWithoutLineage: built.withoutLineage, taxonomyNodes: built.taxonomy.taxIds.length } : {}),
-      duplicateAccessions: ranked.duplicates.length,
-      skippedRecords: skipped,
+      ...accessionTotals,
     },
     ...writeShardIndex(dir, merged.shards, compression),
-    accessions: writeAccessionTable(dir, ranked, compression),
-    proteins: { pages: writeProteinPages(dir, ranked, compression) },
-    ...(built ? { taxonomy: writeTaxonomyFile(dir, built.taxonomy, built.peptides, compression) } : {}),
+    accessions,
+    proteins,
+    ...(taxonomy ? { taxonomy } : {}),
   };
 }

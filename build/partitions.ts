@@ -8,6 +8,12 @@ import { massKey } from '../runtime/model/massKey.js';
 /** Width of one partition in mass keys (20 Da). A partition holds every peptide whose key / width is its id. */
 export const PARTITION_KEYS = 200_000;
 
+/** The mass keys a partitioned build's part keeps (build/slices.ts): [lowKey, highKey), highKey Infinity for the last. */
+export interface KeySlice {
+  lowKey: number;
+  highKey: number;
+}
+
 /** Record layout in a partition file: u32 LE mass key, u32 LE protein ordinal, u16 LE length, ASCII sequence. */
 const RECORD_HEADER = 10;
 const BUFFER_BYTES = 1 << 16;
@@ -22,9 +28,11 @@ export class PartitionWriter {
   readonly partitions = new Set<number>();
   records = 0;
 
+  /** Keeps only peptides whose key is in `keys` (a part's slice; the whole mass line by default). */
   constructor(
     private dir: string,
     private writer: string,
+    private keys: KeySlice = { lowKey: 0, highKey: Infinity },
   ) {}
 
   /** Digests each protein (ordinals firstOrdinal, firstOrdinal+1, ...) into the partitions. */
@@ -35,6 +43,7 @@ export class PartitionWriter {
   }
 
   add(key: number, ordinal: number, sequence: string): void {
+    if (key < this.keys.lowKey || key >= this.keys.highKey) return;
     const partition = Math.floor(key / PARTITION_KEYS);
     let buffer = this.buffers.get(partition);
     const size = RECORD_HEADER + sequence.length;

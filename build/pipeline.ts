@@ -1,6 +1,7 @@
 // The build: FASTA files → digested peptides in mass partitions on disk → sorted, grouped shards → manifest,
 // published atomically. Memory is bounded by one partition plus the protein table (and, with --taxdump, the
-// NCBI tree in typed arrays), not by the database.
+// NCBI tree in typed arrays), not by the database. A part of a partitioned build (`--part i/N`) runs the same
+// phases on its mass slice only and publishes a part folder (build/part.ts) for build:merge instead.
 // This module only orders the phases; each phase is a module of its own.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,44 +9,92 @@ import type { Manifest } from '../runtime/model/format.js';
 import { rankAccessions } from './accessions.js';
 import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
-import { assembleManifest } from './manifest.js';
-import { mergeIntoShards } from './mergePhase.js';
+import { assembleManifest, describeDataset, type DatasetHead } from './manifest.js';
+import { mergeIntoShards, type Merged } from './mergePhase.js';
 import { checkOptions, DEFAULT_COMPRESSION, digestOptionsOf, type BuildOptions } from './options.js';
+import { publishPart, type PartManifest } from './part.js';
+import type { KeySlice } from './partitions.js';
 import { createRunners } from './pool.js';
 import { BuildProgress } from './progress.js';
 import { openStaging, publish } from './publish.js';
+import { keySliceOf, sampleMassPartitions, sliceStarts, type PartSpec } from './slices.js';
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
+import { writeTaxonomyFile } from './taxonomyFile.js';
 
 export { rankAccessions } from './accessions.js';
 export { resolveInputs } from './inputs.js';
 export { DEFAULT_SHARD_BYTES, type BuildOptions } from './options.js';
 
+/** A build staged in `tmp`, before it is published: the head, the shards, the taxonomy file's entry. */
+interface Staged {
+  tmp: string;
+  head: DatasetHead;
+  merged: Merged;
+  taxonomy?: Manifest['taxonomy'];
+}
+
 /** Builds the dataset of `options.inputs` and publishes it into `options.out`; returns its manifest. */
 export async function buildDataset(options: BuildOptions): Promise<Manifest> {
-  checkOptions(options);
   const progress = new BuildProgress(options.log);
+  return stage(options, undefined, progress, ({ tmp, head, merged, taxonomy }) => {
+    const manifest = assembleManifest(head, merged, tmp, taxonomy);
+    publish(tmp, options.out, manifest);
+    progress.built(manifest.totals, options.out);
+    return manifest;
+  });
+}
+
+/**
+ * Builds part `part.index` of `part.count` of the dataset of `options.inputs`: every input is read and digested,
+ * only the part's mass slice is kept; publishes a part folder into `options.out` and returns its part.json.
+ */
+export async function buildPart(options: BuildOptions, part: PartSpec): Promise<PartManifest> {
+  const progress = new BuildProgress(options.log);
+  checkOptions(options);
   const files = await resolveInputs(options.inputs);
-  const taxonomy = options.taxonomy ? await readTaxonomy(options.taxonomy) : new Map<string, number>();
+  const keys = keySliceOf(sliceStarts(await sampleMassPartitions(files, digestOptionsOf(options)), part.count), part.index);
+  progress.slice(part, keys);
+  return stage(options, keys, progress, ({ tmp, head, merged, taxonomy }) => {
+    const written: PartManifest = {
+      format: 'digested-peptides-part',
+      part: { ...part, lowKey: keys.lowKey, highKey: Number.isFinite(keys.highKey) ? keys.highKey : null },
+      head,
+      peptides: merged.peptides,
+      bytes: merged.bytes,
+      shards: merged.shards,
+      ...(taxonomy ? { taxonomy } : {}),
+    };
+    publishPart(tmp, options.out, written);
+    progress.builtPart(part, merged.shards.length, merged.peptides, options.out);
+    return written;
+  });
+}
+
+/** Runs the build's phases into a staging folder in `options.out`, keeping the peptides of `keys` only, then `publishStaged`. */
+async function stage<T>(options: BuildOptions, keys: KeySlice | undefined, progress: BuildProgress, publishStaged: (staged: Staged) => T): Promise<T> {
+  checkOptions(options);
+  const files = await resolveInputs(options.inputs);
+  const taxonomyTsv = options.taxonomy ? await readTaxonomy(options.taxonomy) : new Map<string, number>();
   // nodes.dmp is read and checked before any digestion, so a bad tree fails at once.
   const tree = options.taxdump ? await readTaxdumpTree(options.taxdump) : undefined;
   const tmp = openStaging(options.out);
   const partitionDir = join(tmp, 'partitions');
   mkdirSync(partitionDir);
-  const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options) });
+  const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options), keys });
   try {
     const digested = await readAndDigest(files, runners, partitionDir, progress);
-    const ranked = rankAccessions(digested.accessions, digested.headers, taxonomy);
+    const ranked = rankAccessions(digested.accessions, digested.headers, taxonomyTsv);
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
-    const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, options.compression ?? DEFAULT_COMPRESSION, progress, counts);
-    const built = lineages && counts ? { taxonomy: lineages.taxonomy, peptides: counts.counts(), withoutLineage: lineages.withoutLineage } : undefined;
-    const manifest = await assembleManifest(options, digested, ranked, merged, tmp, built);
-    publish(tmp, options.out, manifest);
-    progress.built(manifest.totals, options.out);
-    return manifest;
+    const compression = options.compression ?? DEFAULT_COMPRESSION;
+    const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, compression, progress, counts);
+    rmSync(partitionDir, { recursive: true, force: true });
+    const head = await describeDataset(options, digested, ranked, tmp, lineages);
+    const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), compression) : undefined;
+    return publishStaged({ tmp, head, merged, taxonomy });
   } finally {
     await Promise.all(runners.map((r) => r.close()));
     rmSync(tmp, { recursive: true, force: true });

@@ -44,6 +44,17 @@ export class BuildProgress {
         `from ${t.proteins} proteins in ${this.seconds().toFixed(1)} s → ${out}`);
   }
 
+  /** A part of a partitioned build: which mass slice it keeps. */
+  slice(part: { index: number; count: number }, keys: { lowKey: number; highKey: number }): void {
+    const da = (key: number) => (Number.isFinite(key) ? (key / 10000).toFixed(0) : '+inf');
+    this.log(`part ${part.index}/${part.count}: keeping masses in [${da(keys.lowKey)}, ${da(keys.highKey)}) Da`);
+  }
+
+  /** A part folder published into `out`. */
+  builtPart(part: { index: number; count: number }, shards: number, peptides: number, out: string): void {
+    this.log(`built part ${part.index}/${part.count}: ${peptides} peptides, ${shards} shards in ${this.seconds().toFixed(1)} s → ${out}`);
+  }
+
   private seconds(): number {
     return (Date.now() - this.started) / 1000;
   }

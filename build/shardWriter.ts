@@ -1,5 +1,6 @@
 // Cuts the mass-ordered stream of peptides into shards of about a target size (before compression), at
-// mass-group boundaries, and writes each as a compressed, content-named file whose accessions are ranks.
+// mass-group boundaries and at every partition boundary, and writes each as a compressed, content-named file
+// whose accessions are ranks.
 import { residueMaxOf, shardFileName, type Compression, type ShardEntry } from '../runtime/model/format.js';
 import { encodeShard } from '../runtime/model/shardEncoder.js';
 import { writeDatasetFile } from './datasetFile.js';
@@ -26,8 +27,13 @@ export class ShardWriter {
     private compression: Compression,
   ) {}
 
-  /** Adds a partition's peptides; partitions must come in ascending mass order. */
+  /**
+   * Adds a partition's peptides; partitions must come in ascending mass order. A shard never spans two
+   * partitions: the cut at every partition boundary is what lets a partitioned build (build/slices.ts) write
+   * exactly the shards of a single one.
+   */
   add(part: PartitionPeptides): void {
+    this.finish();
     for (let p = 0; p < part.keys.length; p++) {
       const key = part.keys[p];
       const lastKey = this.keys[this.keys.length - 1];
@@ -50,7 +56,7 @@ export class ShardWriter {
     }
   }
 
-  /** Writes the last shard. */
+  /** Writes the shard being filled (the last one). */
   finish(): void {
     if (this.keys.length === 0) return;
     this.groupEnds.push(this.keys.length);

@@ -1,0 +1,107 @@
+// build:merge: joins the N part folders of a partitioned build (build/part.ts) into one dataset, byte for byte
+// the dataset a single build of the same inputs writes: the parts' shards in slice order, the shared files once,
+// the taxonomy's peptide counts summed, the same manifest (build/manifest.ts), published atomically.
+import { createHash } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { taxonomyFileName, tilingViolation, type FileEntry, type Manifest, type TaxonomyFile } from '../runtime/model/format.js';
+import { decompress, writeDatasetFile } from './datasetFile.js';
+import { BuildError } from './fasta.js';
+import { assembleManifest } from './manifest.js';
+import { partFiles, readPart, type PartManifest } from './part.js';
+import { openStaging, publish } from './publish.js';
+
+/** Merges the part folders `dirs` (any order) into a dataset published in `out`; returns its manifest. */
+export function mergeParts(dirs: readonly string[], out: string, log: (line: string) => void = () => {}): Manifest {
+  const parts = checkParts(dirs.map((dir) => ({ dir, part: readPart(dir) })));
+  const first = parts[0].part;
+  const shards = parts.flatMap(({ part }) => part.shards);
+  const violation = tilingViolation(shards);
+  if (violation) throw new BuildError(`the parts' shards do not tile the mass line: ${violation}`);
+  const tmp = openStaging(out);
+  try {
+    // The shared files from the first part (every part lists the same: checkParts compared their heads), then
+    // each part's own shards; the size and sha256 of every file the heads list are checked on the way.
+    const listed = new Map(fileEntries(first).map((entry) => [entry.file, entry]));
+    for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));
+    for (const { dir, part } of parts) for (const entry of part.shards) copyVerified(dir, tmp, entry.file, entry);
+    const taxonomy = first.taxonomy ? sumTaxonomies(parts, tmp) : undefined;
+    const sum = (field: 'peptides' | 'bytes') => parts.reduce((total, { part }) => total + part[field], 0);
+    const manifest = assembleManifest(first.head, { shards, bytes: sum('bytes'), peptides: sum('peptides') }, tmp, taxonomy);
+    publish(tmp, out, manifest);
+    log(`merged ${parts.length} parts: ${manifest.totals.peptides} peptides, ${manifest.totals.shards} shards → ${out}`);
+    return manifest;
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The parts in slice order, after checking they are the N parts of one build with contiguous slices. */
+function checkParts(parts: { dir: string; part: PartManifest }[]): { dir: string; part: PartManifest }[] {
+  if (parts.length === 0) throw new BuildError('no part folder given');
+  const count = parts[0].part.part.count;
+  const byIndex = new Map<number, { dir: string; part: PartManifest }>();
+  for (const p of parts) {
+    const { index } = p.part.part;
+    if (p.part.part.count !== count) throw new BuildError(`${p.dir} is part ${index}/${p.part.part.count}, but ${parts[0].dir} is part ${parts[0].part.part.index}/${count}`);
+    if (byIndex.has(index)) throw new BuildError(`part ${index}/${count} is given twice (${byIndex.get(index)!.dir}, ${p.dir})`);
+    byIndex.set(index, p);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length) throw new BuildError(`missing part${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')}`);
+  const sorted = Array.from({ length: count }, (_, i) => byIndex.get(i + 1)!);
+  const head = JSON.stringify(sorted[0].part.head);
+  sorted.forEach(({ dir, part }, i) => {
+    if (JSON.stringify(part.head) !== head) {
+      throw new BuildError(`${dir} was built from other inputs or options than ${sorted[0].dir} (dataset version ${part.head.datasetVersion} vs ${sorted[0].part.head.datasetVersion}, or other accessions)`);
+    }
+    const low = i === 0 ? 0 : sorted[i - 1].part.part.highKey;
+    if (part.part.lowKey !== low || (i === count - 1) !== (part.part.highKey === null)) {
+      throw new BuildError(`part ${i + 1}/${count} (${dir}) does not start where part ${i}/${count} ends: parts of different slicings`);
+    }
+  });
+  return sorted;
+}
+
+/** The entries (name, size, sha256) of the shared files a part's head lists: accession table, protein pages. */
+function fileEntries(part: PartManifest): FileEntry[] {
+  return [part.head.accessions, ...(part.head.proteins?.pages ?? [])];
+}
+
+/** Copies `file` from `from` into `to` (a hard link when the file system allows), after checking its size and sha256 against `entry`. */
+function copyVerified(from: string, to: string, file: string, entry?: FileEntry): void {
+  const source = join(from, file);
+  const bytes = readFileSync(source);
+  if (entry) checkStored(source, bytes, entry);
+  const target = join(to, file);
+  mkdirSync(dirname(target), { recursive: true });
+  try {
+    linkSync(source, target);
+  } catch {
+    writeFileSync(target, bytes);
+  }
+}
+
+/** Throws when `bytes` (read from `path`) are not the stored file `entry` describes. */
+function checkStored(path: string, bytes: Buffer, entry: FileEntry): void {
+  if (bytes.length !== entry.bytes || createHash('sha256').update(bytes).digest('hex') !== entry.sha256) {
+    throw new BuildError(`${path} does not match its part.json entry (size or sha256): the part folder is damaged`);
+  }
+}
+
+/** The taxonomy file of the whole dataset: the parts' trees (all equal) with their peptide counts summed. */
+function sumTaxonomies(parts: readonly { dir: string; part: PartManifest }[], tmp: string): FileEntry & { nodes: number } {
+  const compression = parts[0].part.head.compression;
+  let total: TaxonomyFile | undefined;
+  for (const { dir, part } of parts) {
+    if (!part.taxonomy) throw new BuildError(`${dir} has no taxonomy file, unlike the first part`);
+    const file = join(dir, part.taxonomy.file);
+    const bytes = readFileSync(file);
+    checkStored(file, bytes, part.taxonomy);
+    const content = JSON.parse(Buffer.from(decompress(bytes, compression)).toString('utf8')) as TaxonomyFile;
+    if (!total) total = content;
+    else if (content.taxIds.length !== total.taxIds.length) throw new BuildError(`${dir}: its taxonomy differs from the first part's`);
+    else total.peptides = total.peptides.map((n, i) => n + content.peptides[i]);
+  }
+  return { ...writeDatasetFile(tmp, total!, taxonomyFileName, compression), nodes: total!.taxIds.length };
+}

@@ -1,0 +1,181 @@
+// Tests the partitioned build (build/pipeline.ts buildPart, build/part.ts, build/merge.ts, build/mergeCli.ts):
+// N parts merged in any order are the single build's files byte for byte; each part keeps exactly the single
+// build's peptides of its slice; a merge refuses incomplete, mixed or damaged parts and leaves the published
+// dataset untouched; the command lines.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BuildError } from '../../build/fasta.js';
+import { mergeParts } from '../../build/merge.js';
+import { PART_FILE, readPart, type PartManifest } from '../../build/part.js';
+import { PARTITION_KEYS } from '../../build/partitions.js';
+import { buildPart, type BuildOptions } from '../../build/pipeline.js';
+import { decodeAccessionTable, decodeShard } from '../../runtime/model/shardCodec.js';
+import { build, DEFAULT_SHARD_BYTES, readDataset, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, shardPeptides, snapshot, tempDir, type StoredPeptide } from '../helpers/datasets.js';
+import { runTsx } from '../helpers/process.js';
+
+afterAll(removeTempDirs);
+
+const OPTIONS = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, threads: 0 };
+
+/** Builds the N parts of `inputs` into folders of `root`; returns the folders (part 1 first). */
+async function buildParts(root: string, inputs: string[], count: number, overrides: Partial<BuildOptions> = {}): Promise<string[]> {
+  const dirs: string[] = [];
+  for (let index = 1; index <= count; index++) {
+    const out = join(root, `part-${index}`);
+    await buildPart({ ...OPTIONS, inputs, out, shardBytes: DEFAULT_SHARD_BYTES, ...overrides }, { index, count });
+    dirs.push(out);
+  }
+  return dirs;
+}
+
+/** Every file of `dir` (names and bytes), for byte-for-byte comparison. */
+const files = (dir: string) => Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
+
+describe('a partitioned build merged', () => {
+  let input: string;
+  let root: string;
+  let single: string;
+  let parts: string[];
+  beforeAll(async () => {
+    input = sampleSubset(3000);
+    root = tempDir('partitioned');
+    single = join(root, 'single');
+    // Small shards: the dataset has index pages (more than 128 shards), as large datasets do.
+    await build([input], single, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP });
+    parts = await buildParts(root, [input], 4, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP });
+  }, 120_000);
+
+  it('equals the single build byte for byte (4 parts, given in any order)', () => {
+    const merged = join(root, 'merged');
+    mergeParts([parts[2], parts[0], parts[3], parts[1]], merged);
+    expect(readdirSync(single).length).toBeGreaterThan(150);
+    expect(files(merged)).toEqual(files(single));
+  });
+
+  it('keeps in each part exactly the single build peptides of its slice (with their accessions), in shards inside the slice', () => {
+    const all = [...readDataset(single).peptides];
+    let kept = 0;
+    for (const dir of parts) {
+      const { part, shards, head } = readPart(dir);
+      const high = part.highKey ?? Infinity;
+      expect(part.lowKey % PARTITION_KEYS).toBe(0);
+      const table = decodeAccessionTable(readStored(dir, head.accessions.file, head.compression));
+      const got = new Map<string, StoredPeptide>();
+      for (const s of shards) {
+        expect(s.firstKey).toBeGreaterThanOrEqual(part.lowKey);
+        expect(s.lastKey).toBeLessThan(high);
+        for (const { sequence, ...peptide } of shardPeptides(decodeShard(readStored(dir, s.file, head.compression), table))) got.set(sequence, peptide);
+      }
+      expect(got).toEqual(new Map(all.filter(([, p]) => p.key >= part.lowKey && p.key < high)));
+      kept += got.size;
+    }
+    expect(kept).toBe(all.length);
+  });
+
+  it('balances the parts: none holds more than twice an equal share of the peptides', () => {
+    const peptides = parts.map((dir) => readPart(dir).peptides);
+    const total = peptides.reduce((a, b) => a + b, 0);
+    for (const n of peptides) expect(n).toBeLessThan((2 * total) / parts.length);
+  });
+
+  it('never lets a single build shard span a partition boundary', () => {
+    for (const s of shardEntries(single)) expect(Math.floor(s.firstKey / PARTITION_KEYS)).toBe(Math.floor(s.lastKey / PARTITION_KEYS));
+  });
+
+  it('refuses a missing, a repeated or a foreign part, and leaves the published dataset as it was', async () => {
+    const out = join(root, 'published');
+    mergeParts(parts, out);
+    const before = files(out);
+    expect(() => mergeParts(parts.slice(0, 3), out)).toThrow(/missing part 4\/4/);
+    expect(() => mergeParts([...parts, parts[1]], out)).toThrow(/part 2\/4 is given twice/);
+    const three = await buildParts(join(root, 'three'), [input], 3, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP });
+    expect(() => mergeParts([...parts.slice(0, 3), three[2]], out)).toThrow(/part 3\/3, but .* is part 1\/4/);
+    const other = await buildParts(join(root, 'other'), [input], 4, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP, missedCleavages: 1 });
+    expect(() => mergeParts([...parts.slice(0, 3), other[3]], out)).toThrow(/built from other inputs or options/);
+    expect(() => mergeParts([join(root, 'nowhere')], out)).toThrow(BuildError);
+    expect(files(out)).toEqual(before);
+  }, 120_000);
+
+  it('refuses a damaged shard file of a part, naming it, and publishes nothing', () => {
+    const damaged = join(root, 'damaged-out');
+    const part: PartManifest = readPart(parts[1]);
+    const victim = join(parts[1], part.shards[0].file);
+    const original = readFileSync(victim);
+    const bytes = Buffer.from(original);
+    bytes[bytes.length >> 1] ^= 0xff;
+    writeFileSync(victim, bytes);
+    try {
+      expect(() => mergeParts(parts, damaged)).toThrow(new RegExp(`${part.shards[0].file} does not match its part.json entry`));
+      expect(existsSync(join(damaged, 'manifest.json'))).toBe(false);
+      expect(readdirSync(damaged).filter((f) => !f.startsWith('.'))).toEqual([]);
+    } finally {
+      writeFileSync(victim, original);
+    }
+  });
+});
+
+describe('partitioned builds of other shapes', () => {
+  it('one part, and three parts stored with brotli and no taxonomy, equal their single builds', async () => {
+    const input = sampleSubset(400);
+    const root = tempDir('shapes');
+    for (const [count, overrides] of [[1, {}], [3, { compression: 'br' as const, shardBytes: 1024 }]] as const) {
+      const single = join(root, `single-${count}`);
+      await build([input], single, overrides);
+      const merged = join(root, `merged-${count}`);
+      mergeParts(await buildParts(join(root, `parts-${count}`), [input], count, overrides), merged);
+      expect(files(merged)).toEqual(files(single));
+    }
+  }, 120_000);
+
+  it('rebuilding a part into its folder replaces the previous part files; a dataset folder is refused', async () => {
+    const input = sampleSubset(200);
+    const root = tempDir('rebuild');
+    const [dir] = await buildParts(root, [input], 2);
+    const first = readPart(dir);
+    await buildPart({ ...OPTIONS, inputs: [input], out: dir, shardBytes: 512 }, { index: 1, count: 2 });
+    const second = readPart(dir);
+    expect(second.shards.length).toBeGreaterThan(first.shards.length);
+    const stale = first.shards.filter((s) => !second.shards.some((t) => t.file === s.file));
+    expect(stale.length).toBeGreaterThan(0);
+    for (const s of stale) expect(existsSync(join(dir, s.file))).toBe(false);
+    for (const s of second.shards) expect(existsSync(join(dir, s.file))).toBe(true);
+    const dataset = join(root, 'dataset');
+    await build([input], dataset);
+    await expect(buildPart({ ...OPTIONS, inputs: [input], out: dataset, shardBytes: 512 }, { index: 1, count: 2 })).rejects.toThrow(/holds a dataset/);
+    expect(existsSync(join(dataset, PART_FILE))).toBe(false);
+  }, 120_000);
+});
+
+describe('the command lines', () => {
+  it('build:shards --part and build:merge build the single build dataset', async () => {
+    const input = sampleSubset(300);
+    const root = tempDir('cli');
+    const single = join(root, 'single');
+    await build([input], single, { threads: 2 });
+    const dirs = [];
+    for (const i of [1, 2]) {
+      const run = await runTsx(['build/cli.ts', '--input', input, '--out', join(root, `p${i}`), '--part', `${i}/2`]);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toMatch(new RegExp(`part ${i}/2: keeping masses in \\[`));
+      dirs.push(join(root, `p${i}`));
+    }
+    const merge = await runTsx(['build/mergeCli.ts', '--out', join(root, 'merged'), ...dirs]);
+    expect(merge.code, merge.stderr).toBe(0);
+    expect(merge.stderr).toMatch(/merged 2 parts: \d+ peptides/);
+    expect(files(join(root, 'merged'))).toEqual(files(single));
+  }, 120_000);
+
+  it('names the bad flag or the missing part, with exit status 1', async () => {
+    const root = tempDir('cli-errors');
+    const bad = await runTsx(['build/cli.ts', '--input', sampleSubset(200), '--out', join(root, 'x'), '--part', '5/4']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^build:shards: error: --part must be i\/N with 1 <= i <= N <= 1000, got "5\/4"\n$/);
+    const none = await runTsx(['build/mergeCli.ts', '--out', join(root, 'y')]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/--out and at least one part folder are required/);
+    const notPart = await runTsx(['build/mergeCli.ts', '--out', join(root, 'y'), root]);
+    expect(notPart.code).toBe(1);
+    expect(notPart.stderr).toMatch(/is not a part folder of build:shards --part \(no part\.json\)/);
+  }, 60_000);
+});

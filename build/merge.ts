@@ -2,22 +2,42 @@
 // the dataset a single build of the same inputs writes: the parts' shards in slice order, the shared files once,
 // the taxonomy's peptide counts summed, the same manifest (build/manifest.ts), published atomically.
 import { createHash } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { taxonomyFileName, tilingViolation, type FileEntry, type Manifest, type TaxonomyFile } from '../runtime/model/format.js';
+import { MANIFEST_FILE, taxonomyFileName, tilingViolation, type FileEntry, type Manifest, type TaxonomyFile } from '../runtime/model/format.js';
 import { decompress, writeDatasetFile } from './datasetFile.js';
 import { BuildError } from './fasta.js';
 import { assembleManifest } from './manifest.js';
 import { partFiles, readPart, type PartManifest } from './part.js';
 import { openStaging, publish } from './publish.js';
 
+export interface MergeOptions {
+  log?: (line: string) => void;
+  /**
+   * Write only what the merge computes (index pages, taxonomy file, manifest.json last) into `out`, which must be
+   * empty: for deployments where every part uploaded its own shards and the shared files (the CI workflow).
+   * The part folders then need only their part.json and taxonomy file.
+   */
+  indexOnly?: boolean;
+}
+
 /** Merges the part folders `dirs` (any order) into a dataset published in `out`; returns its manifest. */
-export function mergeParts(dirs: readonly string[], out: string, log: (line: string) => void = () => {}): Manifest {
+export function mergeParts(dirs: readonly string[], out: string, { log = () => {}, indexOnly = false }: MergeOptions = {}): Manifest {
   const parts = checkParts(dirs.map((dir) => ({ dir, part: readPart(dir) })));
   const first = parts[0].part;
   const shards = parts.flatMap(({ part }) => part.shards);
   const violation = tilingViolation(shards);
   if (violation) throw new BuildError(`the parts' shards do not tile the mass line: ${violation}`);
+  const sum = (field: 'peptides' | 'bytes') => parts.reduce((total, { part }) => total + part[field], 0);
+  const totals = { shards, bytes: sum('bytes'), peptides: sum('peptides') };
+  if (indexOnly) {
+    if (existsSync(out) && readdirSync(out).length > 0) throw new BuildError(`--out ${out} must be an empty folder with --index-only`);
+    mkdirSync(out, { recursive: true });
+    const manifest = assembleManifest(first.head, totals, out, first.taxonomy ? sumTaxonomies(parts, out) : undefined);
+    writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
+    log(`merged the index of ${parts.length} parts: ${manifest.totals.peptides} peptides, ${manifest.totals.shards} shards → ${out}`);
+    return manifest;
+  }
   const tmp = openStaging(out);
   try {
     // The shared files from the first part (every part lists the same: checkParts compared their heads), then
@@ -25,9 +45,7 @@ export function mergeParts(dirs: readonly string[], out: string, log: (line: str
     const listed = new Map(fileEntries(first).map((entry) => [entry.file, entry]));
     for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));
     for (const { dir, part } of parts) for (const entry of part.shards) copyVerified(dir, tmp, entry.file, entry);
-    const taxonomy = first.taxonomy ? sumTaxonomies(parts, tmp) : undefined;
-    const sum = (field: 'peptides' | 'bytes') => parts.reduce((total, { part }) => total + part[field], 0);
-    const manifest = assembleManifest(first.head, { shards, bytes: sum('bytes'), peptides: sum('peptides') }, tmp, taxonomy);
+    const manifest = assembleManifest(first.head, totals, tmp, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined);
     publish(tmp, out, manifest);
     log(`merged ${parts.length} parts: ${manifest.totals.peptides} peptides, ${manifest.totals.shards} shards → ${out}`);
     return manifest;

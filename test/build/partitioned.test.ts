@@ -94,6 +94,7 @@ describe('a partitioned build merged', () => {
     const other = await buildParts(join(root, 'other'), [input], 4, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP, missedCleavages: 1 });
     expect(() => mergeParts([...parts.slice(0, 3), other[3]], out)).toThrow(/built from other inputs or options/);
     expect(() => mergeParts([join(root, 'nowhere')], out)).toThrow(BuildError);
+    expect(() => mergeParts(parts, out, { indexOnly: true })).toThrow(/must be an empty folder with --index-only/);
     expect(files(out)).toEqual(before);
   }, 120_000);
 

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# One part of the partitioned build (.github/workflows/partitioned-build.yml; test/ci/partitioned.test.ts runs it
+# with a stand-in `aws`): builds part $PART of $PARTS from the staged input, uploads its shards to the dataset
+# (named by content: safe to upload before the manifest, never overwritten with other bytes) and, from part 1
+# only, the shared files (every part writes the same ones), then leaves part.json and the part's taxonomy file in
+# $META_DIR for the merge job. The taxonomy file is not uploaded: it holds this slice's peptide counts only.
+# Env: PART, PARTS, STAGING_URL, DATASET_URL (s3://bucket/prefix), META_DIR; optional THREADS, BUILD_ARGS.
+set -euo pipefail
+: "${PART:?}" "${PARTS:?}" "${STAGING_URL:?}" "${DATASET_URL:?}" "${META_DIR:?}"
+work="${WORK_DIR:-part-work}"
+rm -rf "$work/part"
+mkdir -p "$work/input"
+aws s3 cp "$STAGING_URL/input/" "$work/input/" --recursive
+taxdump=()
+if [ -f "$work/input/taxdump/nodes.dmp" ]; then taxdump=(--taxdump "$work/input/taxdump"); fi
+# shellcheck disable=SC2086 # BUILD_ARGS is a list of flags
+npm run -s build:shards -- --input "$work/input/*.fasta*" "${taxdump[@]}" --part "$PART/$PARTS" --out "$work/part" \
+  --threads "${THREADS:-$(nproc)}" ${BUILD_ARGS:-}
+immutable=(--content-type application/octet-stream --cache-control "public, max-age=31536000, immutable" --size-only)
+skip=(--exclude part.json --exclude "*taxonomy-*")
+if [ "$PART" != 1 ]; then skip+=(--exclude "*accessions-*" --exclude "*proteins-*"); fi
+aws s3 sync "$work/part" "$DATASET_URL" "${skip[@]}" "${immutable[@]}"
+mkdir -p "$META_DIR"
+cp "$work/part/part.json" "$META_DIR/"
+taxonomy="$(node -e 'const p = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log(p.taxonomy ? p.taxonomy.file : "")' "$work/part/part.json")"
+if [ -n "$taxonomy" ]; then mkdir -p "$META_DIR/$(dirname "$taxonomy")" && cp "$work/part/$taxonomy" "$META_DIR/$taxonomy"; fi

@@ -33,6 +33,10 @@ export function flagOptions(params: readonly Param[]): Record<string, { type: 's
   return Object.fromEntries(params.map((p) => [flagOf(p.name), { type: 'string' as const }]));
 }
 
+/** The bulk commands' synopses (mirror.ts, archive.ts), also shown with their usage errors. */
+export const MIRROR_USAGE = 'mirror <dir|url> <out-dir> [--concurrency N (8)] [--mass Da-Da]';
+export const ARCHIVE_USAGE = 'archive --slices N --out <dir> [--shards <dir>]';
+
 const line = (command: string, text: string) => `  ${command.padEnd(16)} ${text}`;
 
 export function usage(exportParams: readonly Param[]): string {
@@ -45,6 +49,10 @@ export function usage(exportParams: readonly Param[]): string {
     line('match', `<file.mgf|.mgf.gz|-> ${paramsText(MATCH_PARAMS)} [--format tsv|json] [--batch N (${DEFAULT_BATCH})] [--concurrency N (6)]`),
     line('', 'every spectrum of a peak list, as /api/v1/search answers its precursor (all candidates), in file order'),
     line('openapi', 'the OpenAPI document of the API'),
+    line('mirror', MIRROR_USAGE.slice('mirror '.length)),
+    line('', 'copies a dataset, verified and resumable (with --mass: only the shards meeting that range)'),
+    line('archive', ARCHIVE_USAGE.slice('archive '.length)),
+    line('', 'tar archives of a dataset folder: N mass slices of its shards, balanced by bytes, and one of the rest'),
     'options of every command: --shards <dir|url>   dataset folder or base URL (default: $SHARDS_DIR or ./shards)',
     'TSV columns: mass, sequence, accession, taxId (one row per peptide-accession pair)',
   ].join('\n');

@@ -1,31 +1,68 @@
-// The manifest's shard index: the shard list itself when short, else index pages written as compressed JSON
-// files (a small root in the manifest, see shards/FORMAT.md), so what a query reads first stays small at any scale.
+// The manifest's shard index: the shard list itself when short, else a tree of index pages written as compressed
+// JSON files — leaf pages of shards, inner pages of pages when there are many (see shards/FORMAT.md) — so that
+// the manifest, which every query reads first, stays small at any scale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type Compression, type IndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
+import { FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
 import { decompress, writeDatasetFile } from './datasetFile.js';
+import { chunks, pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
+
+/** The shape of a shard index: the flat list up to `flatLimit` shards, else leaf pages of `pageShards` under a tree. */
+export interface IndexShape extends TreeShape {
+  pageShards: number;
+  flatLimit: number;
+}
+
+export const INDEX_SHAPE: IndexShape = { ...TREE_SHAPE, pageShards: INDEX_PAGE_SHARDS, flatLimit: FLAT_INDEX_LIMIT };
+
+/** Writes one index page and returns its file's entry (the build's: compressed into the dataset folder). */
+export type WriteIndexPage = (page: IndexPage | InnerIndexPage) => FileEntry;
+
+/** The entry of a page of `members` (shards, or pages of the level below) starting at shard `firstShard`, in `file`. */
+function entryOf(file: FileEntry, firstShard: number, shards: number, members: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides'>[]): IndexPageEntry {
+  const sum = (field: 'massGroups' | 'peptides') => members.reduce((total, s) => total + s[field], 0);
+  return {
+    ...file, firstShard, shards,
+    firstKey: members[0].firstKey, lastKey: members[members.length - 1].lastKey,
+    massGroups: sum('massGroups'), peptides: sum('peptides'),
+  };
+}
+
+/** Writes the leaf index page of `shards` (global index of the first: `firstShard`); returns its entry. */
+export function writeLeafPage(shards: ShardEntry[], firstShard: number, write: WriteIndexPage): IndexPageEntry {
+  return entryOf(write({ formatVersion: FORMAT_VERSION, firstShard, shards }), firstShard, shards.length, shards);
+}
+
+/** The manifest's `shardIndex` over the entries of the leaf pages, writing the inner pages a root of `shape.rootLimit` needs. */
+export function shardIndexTree(leaves: IndexPageEntry[], write: WriteIndexPage, shape: TreeShape = TREE_SHAPE): NonNullable<Manifest['shardIndex']> {
+  return pageTree(leaves, (pages) => {
+    const firstShard = pages[0].firstShard;
+    const shards = pages.reduce((total, p) => total + p.shards, 0);
+    return entryOf(write({ formatVersion: FORMAT_VERSION, firstShard, pages }), firstShard, shards, pages);
+  }, shape);
+}
 
 /** The manifest fields that index `shards`, writing index pages into `dir` when there are many. */
-export function writeShardIndex(dir: string, shards: ShardEntry[], compression: Compression, pageShards = INDEX_PAGE_SHARDS, flatLimit = FLAT_INDEX_LIMIT): Pick<Manifest, 'shards' | 'shardIndex'> {
+export function writeShardIndex(dir: string, shards: ShardEntry[], compression: Compression, shape: Partial<IndexShape> = {}): Pick<Manifest, 'shards' | 'shardIndex'> {
+  const { pageShards, flatLimit, ...tree } = { ...INDEX_SHAPE, ...shape };
   if (shards.length <= flatLimit) return { shards };
-  const pages = [];
-  for (let firstShard = 0; firstShard < shards.length; firstShard += pageShards) {
-    const entries = shards.slice(firstShard, firstShard + pageShards);
-    const page: IndexPage = { formatVersion: FORMAT_VERSION, firstShard, shards: entries };
-    const file = writeDatasetFile(dir, page, indexPageFileName, compression);
-    const sum = (field: 'massGroups' | 'peptides') => entries.reduce((total, s) => total + s[field], 0);
-    pages.push({
-      ...file, firstShard, shards: entries.length,
-      firstKey: entries[0].firstKey, lastKey: entries[entries.length - 1].lastKey,
-      massGroups: sum('massGroups'), peptides: sum('peptides'),
-    });
-  }
-  return { shardIndex: { pages } };
+  const write: WriteIndexPage = (page) => writeDatasetFile(dir, page, indexPageFileName, compression);
+  const leaves = chunks(shards, pageShards).map((list, k) => writeLeafPage(list, k * pageShards, write));
+  return { shardIndex: shardIndexTree(leaves, write, tree) };
+}
+
+/** A compressed JSON file of the dataset in `dir`. */
+export const readJson = <T>(dir: string, file: string, compression: Compression): T =>
+  JSON.parse(Buffer.from(decompress(readFileSync(join(dir, file)), compression)).toString('utf8')) as T;
+
+/** Every shard entry of a manifest, and every index page, reading its index pages from `dir` when it has them. */
+export function readShardIndex(manifest: Manifest, dir: string): { pages: IndexPageEntry[]; shards: ShardEntry[] } {
+  if (manifest.shards || !manifest.shardIndex) return { pages: [], shards: manifest.shards ?? [] };
+  const { pages, leaves } = treePages(manifest.shardIndex, (file) => readJson<InnerIndexPage>(dir, file, manifest.compression).pages);
+  return { pages, shards: leaves.flatMap((p) => readJson<IndexPage>(dir, p.file, manifest.compression).shards) };
 }
 
 /** Every shard entry of a manifest, reading its index pages from `dir` when it has them. */
 export function allShards(manifest: Manifest, dir: string): ShardEntry[] {
-  if (manifest.shards) return manifest.shards;
-  const read = (file: string) => JSON.parse(Buffer.from(decompress(readFileSync(join(dir, file)), manifest.compression)).toString('utf8')) as IndexPage;
-  return (manifest.shardIndex?.pages ?? []).flatMap((p) => read(p.file).shards);
+  return readShardIndex(manifest, dir).shards;
 }

@@ -1,10 +1,13 @@
 // The dataset-wide accession tables: the accession table (every accession, its taxId and reviewed flag; shards
 // refer to its ranks) and the protein table (the same with protein and organism names, as compressed JSON pages
-// of PROTEIN_PAGE_ACCESSIONS consecutive accessions), named by content, listed in the manifest.
-import { accessionTableFileName, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinPageFileName, type Compression, type FileEntry, type ProteinPage, type ProteinPageEntry } from '../runtime/model/format.js';
+// of PROTEIN_PAGE_ACCESSIONS consecutive accessions, under inner pages when there are many), named by content,
+// listed in the manifest.
+import { accessionTableFileName, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type Compression, type FileEntry, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry } from '../runtime/model/format.js';
 import { encodeAccessionTable } from '../runtime/model/shardEncoder.js';
 import type { RankedAccessions } from './accessions.js';
 import { writeDatasetFile } from './datasetFile.js';
+import { readJson } from './indexPages.js';
+import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
 /** Writes the accession table of `ranked` into `dir`; returns the manifest's `accessions` entry. */
 export function writeAccessionTable(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed'>, compression: Compression): FileEntry & { count: number } {
@@ -12,8 +15,11 @@ export function writeAccessionTable(dir: string, ranked: Pick<RankedAccessions, 
   return { ...writeDatasetFile(dir, bytes, accessionTableFileName, compression), count: ranked.sorted.length };
 }
 
-/** Writes the protein pages of `ranked` into `dir`; returns their manifest entries, in accession order. */
-export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed' | 'proteins' | 'organisms'>, compression: Compression, pageAccessions = PROTEIN_PAGE_ACCESSIONS): ProteinPageEntry[] {
+/**
+ * Writes the protein pages of `ranked` into `dir` (pages of `pageAccessions`, then the inner pages a root of
+ * `shape.rootLimit` entries needs); returns the manifest's `proteins`.
+ */
+export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed' | 'proteins' | 'organisms'>, compression: Compression, pageAccessions = PROTEIN_PAGE_ACCESSIONS, shape: TreeShape = TREE_SHAPE): NonNullable<Manifest['proteins']> {
   const pages: ProteinPageEntry[] = [];
   for (let first = 0; first < ranked.sorted.length; first += pageAccessions) {
     const end = Math.min(first + pageAccessions, ranked.sorted.length);
@@ -27,5 +33,21 @@ export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 's
     };
     pages.push({ ...writeDatasetFile(dir, page, proteinPageFileName, compression), firstAccession: page.accessions[0], lastAccession: page.accessions[page.accessions.length - 1], accessions: page.accessions.length });
   }
-  return pages;
+  return proteinTableTree(pages, (page) => writeDatasetFile(dir, page, proteinIndexPageFileName, compression), shape);
+}
+
+/** The manifest's `proteins` over the entries of the leaf pages, writing (with `write`) the inner pages a root of `shape.rootLimit` needs. */
+export function proteinTableTree(leaves: ProteinPageEntry[], write: (page: ProteinIndexPage) => FileEntry, shape: TreeShape = TREE_SHAPE): NonNullable<Manifest['proteins']> {
+  return pageTree(leaves, (pages) => ({
+    ...write({ formatVersion: FORMAT_VERSION, pages }),
+    firstAccession: pages[0].firstAccession,
+    lastAccession: pages[pages.length - 1].lastAccession,
+    accessions: pages.reduce((total, p) => total + p.accessions, 0),
+  }), shape);
+}
+
+/** Every page of the manifest's protein table (inner pages first, level by level, then the leaves), reading inner pages from `dir`. */
+export function proteinPageFiles(manifest: Manifest, dir: string): string[] {
+  if (!manifest.proteins) return [];
+  return treePages(manifest.proteins, (file) => readJson<ProteinIndexPage>(dir, file, manifest.compression).pages).pages.map((p) => p.file);
 }

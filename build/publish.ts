@@ -4,24 +4,29 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
-import { allShards } from './indexPages.js';
+import { readShardIndex } from './indexPages.js';
+import { proteinPageFiles } from './proteinTable.js';
 
 /** Prefix of the build's temporary folder inside the output folder (same file system, so renames are atomic). */
 const TEMP_PREFIX = '.build-';
 
-/** Every file of a dataset other than manifest.json: index pages, shards, accession and protein tables, taxonomy. */
+/**
+ * Every file of a dataset other than manifest.json: index pages (every level, from the root down), shards, the
+ * accession table, protein pages (inner ones first), taxonomy.
+ */
 export function datasetFiles(manifest: Manifest, dir: string): string[] {
+  const index = readShardIndex(manifest, dir);
   return [
-    ...(manifest.shardIndex?.pages.map((p) => p.file) ?? []),
-    ...allShards(manifest, dir).map((s) => s.file),
+    ...index.pages.map((p) => p.file),
+    ...index.shards.map((s) => s.file),
     ...(manifest.accessions ? [manifest.accessions.file] : []),
-    ...(manifest.proteins?.pages.map((p) => p.file) ?? []),
+    ...proteinPageFiles(manifest, dir),
     ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
   ];
 }
 
 /** Names of the kinds of file a build writes (format 1's too): those no kept manifest lists are removed after publishing. */
-const DATASET_FILE = /\.msgpack(\.gz|\.br)?$|^(index|proteins|taxonomy|accessions)-.*\.(json|msgpack)(\.gz|\.br)?$/;
+const DATASET_FILE = /\.msgpack(\.gz|\.br)?$|^(index|proteins-index|proteins|taxonomy|accessions)-.*\.(json|msgpack)(\.gz|\.br)?$/;
 
 /** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
 function publishedFiles(out: string): string[] {

@@ -2,8 +2,8 @@
 // fetched on demand, verified, decompressed, decoded, shared by concurrent requests and kept in a ShardCache
 // bounded by bytes.
 import pLimit from 'p-limit';
-import type { AccessionTable, FileEntry, IndexPage, IndexPageEntry, Manifest, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
-import { tilingViolation } from '../model/format.js';
+import type { AccessionTable, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
+import { indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
 import { decodeAccessionTable, decodeShard } from '../model/shardCodec.js';
 import { Taxonomy } from '../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
@@ -44,6 +44,13 @@ const DECODED_PER_JSON_BYTE = 4;
 
 const parseJson = <T>(bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as T;
 
+/** `value` when `problem(value)` finds none, else an Error naming it (load makes it a DatasetError). */
+function checked<T>(value: T, problem: (value: T) => string | null): T {
+  const found = problem(value);
+  if (found) throw new Error(found);
+  return value;
+}
+
 export class Dataset {
   readonly index: ShardIndex;
   private cache: ShardCache;
@@ -71,7 +78,7 @@ export class Dataset {
       if (options.accessionTable.accessionEnds.length !== manifest.accessions.count) throw new Error('the accession table given is not this dataset’s');
       this.table = Promise.resolve(options.accessionTable);
     }
-    this.index = new ShardIndex(manifest, (page) => this.loadIndexPage(page));
+    this.index = new ShardIndex(manifest, (page, leaf) => this.loadIndexPage(page, leaf));
   }
 
   /** Reads and checks the manifest; throws DatasetError (503) when it is missing or not a valid manifest. */
@@ -83,12 +90,11 @@ export class Dataset {
     return fetchChecked(this.source, file, sha256, this.fetchTimeoutMs, this.schedule, this.sha256);
   }
 
-  private loadIndexPage(entry: IndexPageEntry): Promise<ShardEntry[]> {
+  /** An index page, checked against its entry: its shards (a leaf) or the pages of the level below. */
+  private loadIndexPage(entry: IndexPageEntry, leaf: boolean): Promise<ShardEntry[] | IndexPageEntry[]> {
     return this.load(entry, 'index page', (bytes) => {
-      const page = parseJson<IndexPage>(bytes);
-      const problem = !Array.isArray(page?.shards) || page.shards.length !== entry.shards ? 'wrong shard count' : tilingViolation(page.shards);
-      if (problem) throw new Error(problem);
-      return page.shards;
+      const page = checked(parseJson<IndexPage & InnerIndexPage>(bytes), (p) => indexPageViolation(p, entry, leaf));
+      return leaf ? page.shards : page.pages;
     });
   }
 
@@ -125,14 +131,14 @@ export class Dataset {
     return this.taxonomyTree;
   }
 
-  /** A page of the protein table, checked; cached beside the shards. */
+  /** A page of the protein table, checked against its entry; cached beside the shards. */
   proteinPage(entry: ProteinPageEntry): Promise<ProteinPage> {
-    return this.file(entry, 'protein page', (bytes) => {
-      const page = parseJson<ProteinPage>(bytes);
-      const columns = [page.accessions, page.taxIds, page.reviewed, page.proteins, page.organisms];
-      if (columns.some((c) => !Array.isArray(c) || c.length !== entry.accessions)) throw new Error('columns are missing or differ in length');
-      return page;
-    }, (_, text) => text * DECODED_PER_JSON_BYTE);
+    return this.file(entry, 'protein page', (bytes) => checked(parseJson<ProteinPage>(bytes), (page) => proteinPageViolation(page, entry)), (_, text) => text * DECODED_PER_JSON_BYTE);
+  }
+
+  /** An inner page of the protein table (the pages of the level below), checked against its entry; cached beside the shards. */
+  proteinIndexPage(entry: ProteinPageEntry): Promise<ProteinPageEntry[]> {
+    return this.file(entry, 'protein index page', (bytes) => checked(parseJson<ProteinIndexPage>(bytes), (page) => proteinIndexPageViolation(page, entry)).pages, (_, text) => text * DECODED_PER_JSON_BYTE);
   }
 
   /** A decoded file: from the cache, a load in flight, or the source (then cached, charged `cost(value, its decompressed size)`). */

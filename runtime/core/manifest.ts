@@ -1,6 +1,7 @@
-// A dataset's manifest, read once and checked before any query uses it: its format and version, and a shard
-// list (or index root) that tiles the mass line.
-import { COMPRESSIONS, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE, tilingViolation, type Manifest } from '../model/format.js';
+// A dataset's manifest, read once and checked before any query uses it: its format and version, a shard list (or
+// index root) that tiles the mass line, and index trees of levels this reader walks.
+import { COMPRESSIONS, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE, MAX_INDEX_LEVELS, tilingViolation, type Manifest } from '../model/format.js';
+import { levelsOf } from '../model/indexTree.js';
 import { DatasetError, getWithin } from './fetchFile.js';
 import { SourceError, type ShardSource } from './source.js';
 
@@ -25,7 +26,15 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
             ? 'manifest lists no accession table'
             : !Array.isArray(list)
               ? 'manifest lists no shards'
-              : tilingViolation(list);
+              : (tilingViolation(list) ?? treeViolation(manifest));
   if (problem) throw new DatasetError(`dataset unavailable: ${problem}`, 503);
   return manifest;
+}
+
+/** The first index tree (shard index, protein table) whose `levels` this reader cannot walk, or null. */
+function treeViolation(manifest: Manifest): string | null {
+  for (const [name, tree] of [['shard index', manifest.shardIndex], ['protein table', manifest.proteins]] as const) {
+    if (tree && levelsOf(tree) === null) return `the ${name} has ${JSON.stringify(tree.levels)} levels of pages; this server reads 1 to ${MAX_INDEX_LEVELS}`;
+  }
+  return null;
 }

@@ -1,6 +1,6 @@
-// The shard index of a dataset, flat (manifest.shards) or two-level (manifest.shardIndex: a small root of
-// index pages, each listing consecutive shards): find shards by mass key or by global group ordinal,
-// loading only the index pages a query touches.
+// The shard index of a dataset, flat (manifest.shards) or a tree (manifest.shardIndex: a small root of index
+// pages, each listing consecutive shards or, above the leaves, consecutive pages): find shards by mass key or by
+// global group ordinal, loading only the index pages on the path of a lookup (each once, kept).
 import type { IndexPageEntry, Manifest, ShardEntry } from '../model/format.js';
 
 /** A shard entry with its position: global index and the count of mass groups in all shards before it. */
@@ -10,11 +10,20 @@ export interface LocatedShard {
   groupsBefore: number;
 }
 
-interface Page {
+/** Reads and checks (against `entry`) an index page: its shards when `leaf`, else its pages. */
+export type LoadIndexPage = (entry: IndexPageEntry, leaf: boolean) => Promise<readonly ShardEntry[] | readonly IndexPageEntry[]>;
+
+/** A node of the tree in memory: the root, or an index page read. */
+interface Node {
+  /** 0: its entries are shards; k > 0: index pages of level k - 1 (leaf pages when k = 1). */
+  level: number;
   firstShard: number;
-  entries: readonly ShardEntry[];
-  /** groupsBefore[j] = groups in this page's shards before shard j, plus all earlier pages' groups. */
+  entries: readonly (ShardEntry | IndexPageEntry)[];
+  /** groupsBefore[j] = groups in the dataset before entry j (j = entries.length: after the last). */
   groupsBefore: Float64Array;
+  /** The pages below being read or read, by entry (a failed read is forgotten), and those read. */
+  reading: Map<number, Promise<Node>>;
+  read: Map<number, Node>;
 }
 
 /** First index in [0, n) where `isAfter(i)` holds, for a predicate false then true along the range; n if never. */
@@ -29,129 +38,140 @@ export function partitionPoint(n: number, isAfter: (i: number) => boolean): numb
   return lo;
 }
 
-function makePage(firstShard: number, groupsBeforePage: number, entries: readonly ShardEntry[]): Page {
+function makeNode(level: number, firstShard: number, groupsBeforeNode: number, entries: readonly (ShardEntry | IndexPageEntry)[]): Node {
   const groupsBefore = new Float64Array(entries.length + 1);
-  groupsBefore[0] = groupsBeforePage;
+  groupsBefore[0] = groupsBeforeNode;
   entries.forEach((e, j) => (groupsBefore[j + 1] = groupsBefore[j] + e.massGroups));
-  return { firstShard, entries, groupsBefore };
+  return { level, firstShard, entries, groupsBefore, reading: new Map(), read: new Map() };
 }
+
+/** Picks the entry of a node to follow (any value outside [0, entries.length): none). */
+type Step = (node: Node) => number;
+
+/** Entries whose lastKey >= key start here (entries.length when none does). */
+const endingAtOrAbove = (key: number): Step => (node) => partitionPoint(node.entries.length, (i) => node.entries[i].lastKey >= key);
+/** The last entry whose firstKey <= key (-1 when none is). */
+const startingAtOrBelow = (key: number): Step => (node) => partitionPoint(node.entries.length, (i) => node.entries[i].firstKey > key) - 1;
+/** The entry holding mass group number `ordinal`. */
+const holdingGroup = (ordinal: number): Step => (node) => partitionPoint(node.entries.length, (i) => node.groupsBefore[i + 1] > ordinal);
 
 export class ShardIndex {
   /** Total shards and mass groups in the dataset. */
   readonly shardCount: number;
   readonly groupCount: number;
-  private roots: readonly IndexPageEntry[];
-  private pageGroupsBefore: Float64Array;
-  private pages = new Map<number, Promise<Page>>();
-  /** The pages read so far (all of them, for a flat index). */
-  private loaded = new Map<number, Page>();
+  /** Levels of index pages below the manifest (0 for a flat index). */
+  readonly levels: number;
+  private root: Node;
 
   /**
-   * @param loadPage fetches and checks index page `p` (a list of shard entries); unused for a flat manifest.
+   * @param loadPage fetches and checks an index page; unused for a flat manifest. `manifest.shardIndex.levels`
+   *   (absent: 1) must have been checked (readManifest does).
    */
   constructor(
     manifest: Manifest,
-    private loadPage: (entry: IndexPageEntry) => Promise<ShardEntry[]>,
+    private loadPage: LoadIndexPage,
   ) {
     if (manifest.shardIndex) {
-      this.roots = manifest.shardIndex.pages;
+      this.levels = manifest.shardIndex.levels ?? 1;
+      this.root = makeNode(this.levels, 0, 0, manifest.shardIndex.pages);
+      this.shardCount = manifest.shardIndex.pages.reduce((sum, p) => sum + p.shards, 0);
     } else {
-      // A flat index is one page, already in memory.
-      const shards = manifest.shards ?? [];
-      const whole = (field: 'massGroups' | 'peptides' | 'bytes') => shards.reduce((sum, s) => sum + s[field], 0);
-      const root: IndexPageEntry = {
-        file: '', sha256: '', bytes: 0, firstShard: 0, shards: shards.length,
-        firstKey: shards[0]?.firstKey ?? 0, lastKey: shards[shards.length - 1]?.lastKey ?? 0,
-        massGroups: whole('massGroups'), peptides: whole('peptides'),
-      };
-      this.roots = shards.length ? [root] : [];
-      const page = makePage(0, 0, shards);
-      this.loaded.set(0, page);
-      this.pages.set(0, Promise.resolve(page));
+      this.levels = 0;
+      this.root = makeNode(0, 0, 0, manifest.shards ?? []);
+      this.shardCount = this.root.entries.length;
     }
-    this.pageGroupsBefore = new Float64Array(this.roots.length + 1);
-    this.roots.forEach((r, p) => (this.pageGroupsBefore[p + 1] = this.pageGroupsBefore[p] + r.massGroups));
-    this.shardCount = this.roots.reduce((sum, r) => sum + r.shards, 0);
-    this.groupCount = this.pageGroupsBefore[this.roots.length];
+    this.groupCount = this.root.groupsBefore[this.root.entries.length];
   }
 
-  /** Index pages in the root (1 for a flat manifest). */
+  /** Index pages in the root (1 for a flat manifest with shards). */
   get pageCount(): number {
-    return this.roots.length;
+    return this.levels === 0 ? Math.min(1, this.shardCount) : this.root.entries.length;
   }
 
-  private page(p: number): Promise<Page> {
-    let page = this.pages.get(p);
-    if (!page) {
-      const root = this.roots[p];
-      page = this.loadPage(root).then((entries) => {
-        const loaded = makePage(root.firstShard, this.pageGroupsBefore[p], entries);
-        this.loaded.set(p, loaded);
-        return loaded;
+  /** Page `i` below `node`, read once (a failed read is tried again next time). */
+  private child(node: Node, i: number): Promise<Node> {
+    let pending = node.reading.get(i);
+    if (!pending) {
+      const entry = node.entries[i] as IndexPageEntry;
+      pending = this.loadPage(entry, node.level === 1).then((entries) => {
+        const child = makeNode(node.level - 1, entry.firstShard, node.groupsBefore[i], entries);
+        node.read.set(i, child);
+        return child;
       });
-      page.catch(() => this.pages.delete(p)); // a failed load is tried again next time
-      this.pages.set(p, page);
+      pending.catch(() => node.reading.delete(i));
+      node.reading.set(i, pending);
     }
-    return page;
+    return pending;
   }
 
-  /** Reads the index pages that hold the shards of keys in [lowKey, highKey] (each once: they stay in memory). */
+  /** Follows `step` from the root to a shard with the pages in memory: undefined when it leads nowhere, null when a page must be read first. */
+  private walkNow(step: Step): LocatedShard | undefined | null {
+    for (let node = this.root; ; ) {
+      const i = step(node);
+      if (!(i >= 0 && i < node.entries.length)) return undefined;
+      if (node.level === 0) return { index: node.firstShard + i, entry: node.entries[i] as ShardEntry, groupsBefore: node.groupsBefore[i] };
+      const next = node.read.get(i);
+      if (!next) return null;
+      node = next;
+    }
+  }
+
+  /** Follows `step` from the root to a shard, reading the pages on the way. */
+  private async walk(step: Step): Promise<LocatedShard | undefined> {
+    for (let node = this.root; ; ) {
+      const i = step(node);
+      if (!(i >= 0 && i < node.entries.length)) return undefined;
+      if (node.level === 0) return { index: node.firstShard + i, entry: node.entries[i] as ShardEntry, groupsBefore: node.groupsBefore[i] };
+      node = node.read.get(i) ?? (await this.child(node, i));
+    }
+  }
+
+  /**
+   * Reads the index pages that hold the shards of keys in [lowKey, highKey] (each once: they stay in memory), and
+   * the one holding the shard after them when the range ends past its last shard's last key (a walk along the
+   * range steps onto it to see that it starts above the range), so that every `...Now` lookup of the range answers.
+   */
   async loadRange(lowKey: number, highKey: number): Promise<void> {
-    const first = this.pageEndingAtOrAbove(lowKey);
-    const last = Math.max(first, partitionPoint(this.roots.length, (i) => this.roots[i].firstKey > highKey) - 1);
-    const loads: Promise<Page>[] = [];
-    for (let p = first; p <= last && p < this.roots.length; p++) loads.push(this.page(p));
-    await Promise.all(loads);
+    const visit = async (node: Node): Promise<void> => {
+      if (node.level === 0) return;
+      const n = node.entries.length;
+      const first = endingAtOrAbove(lowKey)(node);
+      let last = Math.max(first, startingAtOrBelow(highKey)(node));
+      if (last < n && node.entries[last].lastKey < highKey) last++;
+      const loads: Promise<void>[] = [];
+      for (let i = first; i <= last && i < n; i++) loads.push(this.child(node, i).then(visit));
+      await Promise.all(loads);
+    };
+    await visit(this.root);
   }
 
-  /** Shard j of page p, when that page is in memory; null when it must be read first. */
-  private locate(p: number, at: (page: Page) => number): LocatedShard | null {
-    const page = this.loaded.get(p);
-    if (!page) return null;
-    const j = at(page);
-    return { index: page.firstShard + j, entry: page.entries[j], groupsBefore: page.groupsBefore[j] };
-  }
-
-  // Each lookup answers at once when its index page is in memory (`...Now`: null when it is not), or reads the
-  // page first (the async form).
-
-  /** The root page holding the first shard whose lastKey >= key (roots.length when none does). */
-  private pageEndingAtOrAbove = (key: number) => partitionPoint(this.roots.length, (i) => this.roots[i].lastKey >= key);
+  // Each lookup answers at once when the index pages on its path are in memory (`...Now`: null when one is not),
+  // or reads them first (the async form).
 
   firstEndingAtOrAboveNow(key: number): LocatedShard | undefined | null {
-    const p = this.pageEndingAtOrAbove(key);
-    if (p === this.roots.length) return undefined;
-    return this.locate(p, (page) => partitionPoint(page.entries.length, (j) => page.entries[j].lastKey >= key));
+    return this.walkNow(endingAtOrAbove(key));
   }
 
   /** The first shard whose lastKey >= key, or undefined when every shard lies below key. */
-  async firstEndingAtOrAbove(key: number): Promise<LocatedShard | undefined> {
-    const now = this.firstEndingAtOrAboveNow(key);
-    if (now !== null) return now;
-    await this.page(this.pageEndingAtOrAbove(key));
-    return this.firstEndingAtOrAboveNow(key)!;
+  firstEndingAtOrAbove(key: number): Promise<LocatedShard | undefined> {
+    return this.walk(endingAtOrAbove(key));
   }
 
   /** The last shard whose firstKey <= key, or undefined when every shard lies above key. */
-  async lastStartingAtOrBelow(key: number): Promise<LocatedShard | undefined> {
-    const p = partitionPoint(this.roots.length, (i) => this.roots[i].firstKey > key) - 1;
-    if (p < 0) return undefined;
-    await this.page(p);
-    return this.locate(p, (page) => partitionPoint(page.entries.length, (j) => page.entries[j].firstKey > key) - 1)!;
+  lastStartingAtOrBelow(key: number): Promise<LocatedShard | undefined> {
+    return this.walk(startingAtOrBelow(key));
   }
 
-  /** The root page holding mass group number `ordinal`. */
-  private pageOfGroup = (ordinal: number) => partitionPoint(this.roots.length, (i) => this.pageGroupsBefore[i + 1] > ordinal);
-
   shardOfGroupNow(ordinal: number): LocatedShard | null {
-    return this.locate(this.pageOfGroup(ordinal), (page) => partitionPoint(page.entries.length, (j) => page.groupsBefore[j + 1] > ordinal));
+    const located = this.walkNow(holdingGroup(ordinal));
+    if (located === undefined) throw new RangeError(`no mass group ${ordinal} among ${this.groupCount}`);
+    return located;
   }
 
   /** The shard holding mass group number `ordinal` (0-based over the whole dataset, ascending mass). */
   async shardOfGroup(ordinal: number): Promise<LocatedShard> {
-    const now = this.shardOfGroupNow(ordinal);
-    if (now !== null) return now;
-    await this.page(this.pageOfGroup(ordinal));
-    return this.shardOfGroupNow(ordinal)!;
+    const located = await this.walk(holdingGroup(ordinal));
+    if (located === undefined) throw new RangeError(`no mass group ${ordinal} among ${this.groupCount}`);
+    return located;
   }
 }

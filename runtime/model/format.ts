@@ -24,6 +24,7 @@ export const shardFileName = named('', 'msgpack');
 export const indexPageFileName = named('index-', 'json');
 export const taxonomyFileName = named('taxonomy-', 'json');
 export const proteinPageFileName = named('proteins-', 'json');
+export const proteinIndexPageFileName = named('proteins-index-', 'json');
 export const accessionTableFileName = named('accessions-', 'msgpack');
 
 /** Largest taxId the format holds (an int32 column). */
@@ -78,13 +79,17 @@ export function residueBound(entry: ShardEntry, letters: string): number {
 /** residueMax of each entry read so far, by char code. */
 const decodedMax = new WeakMap<ShardEntry, Uint8Array>();
 
-/** One page of a two-level shard index as the manifest's root lists it. */
+/**
+ * One index page as the level above lists it (the manifest's root, or an inner index page): the page's file, and
+ * what its whole subtree holds.
+ */
 export interface IndexPageEntry {
   file: string;
   sha256: string;
   bytes: number;
-  /** Global index of the page's first shard; pages list consecutive shards. */
+  /** Global index of the subtree's first shard; pages list consecutive shards. */
   firstShard: number;
+  /** Shards in the subtree, and their first and last keys and summed groups and peptides. */
   shards: number;
   firstKey: number;
   lastKey: number;
@@ -92,16 +97,31 @@ export interface IndexPageEntry {
   peptides: number;
 }
 
-/** Content of an index page file (JSON). */
+/** Content of a leaf index page file (JSON): consecutive shards. */
 export interface IndexPage {
   formatVersion: number;
   firstShard: number;
   shards: ShardEntry[];
 }
 
+/** Content of an inner index page file (JSON): consecutive index pages of the level below. */
+export interface InnerIndexPage {
+  formatVersion: number;
+  firstShard: number;
+  pages: IndexPageEntry[];
+}
+
 /** Up to this many shards the manifest lists them itself; beyond, it lists index pages of this many shards. */
 export const FLAT_INDEX_LIMIT = 128;
 export const INDEX_PAGE_SHARDS = 256;
+/**
+ * Past this many pages in the manifest's root (shard index or protein table), inner index pages of up to
+ * INDEX_INNER_PAGES pages of the level below are added, level upon level, until the root holds at most this many.
+ */
+export const INDEX_ROOT_LIMIT = 256;
+export const INDEX_INNER_PAGES = 1024;
+/** Most levels of pages below the manifest a reader accepts (`levels`; 2 already reach 67 M shards). */
+export const MAX_INDEX_LEVELS = 4;
 
 export interface SourceEntry {
   file: string;
@@ -147,14 +167,20 @@ export interface Manifest {
   totals: Totals;
   /** The shard index, when it has at most FLAT_INDEX_LIMIT shards... */
   shards?: ShardEntry[];
-  /** ...else a root of index pages (see FORMAT.md). Exactly one of the two is present. */
-  shardIndex?: { pages: IndexPageEntry[] };
+  /**
+   * ...else the root of a tree of index pages (see FORMAT.md): `levels` levels of pages below the manifest (absent:
+   * 1, the root lists leaf pages of shards). Exactly one of the two is present.
+   */
+  shardIndex?: { pages: IndexPageEntry[]; levels?: number };
   /** The NCBI taxonomy of the dataset's organisms, when it was built with one (--taxdump). */
   taxonomy?: FileEntry & { nodes: number };
   /** The accession table: every accession with its taxId and reviewed flag; shards refer to its ranks. */
   accessions: FileEntry & { count: number };
-  /** The protein table: every accession's reviewed flag, protein and organism names, in pages by accession. */
-  proteins?: { pages: ProteinPageEntry[] };
+  /**
+   * The protein table: every accession's reviewed flag, protein and organism names, in pages by accession; with
+   * `levels` >= 2 the root lists inner pages (ProteinIndexPage) instead.
+   */
+  proteins?: { pages: ProteinPageEntry[]; levels?: number };
 }
 
 /** A file of the dataset as the manifest points at it. */
@@ -178,7 +204,10 @@ export interface TaxonomyFile {
   peptides: number[];
 }
 
-/** One page of the protein table as the manifest lists it: consecutive accessions, ascending (byte order). */
+/**
+ * One page of the protein table as the level above lists it (the manifest, or an inner ProteinIndexPage):
+ * consecutive accessions, ascending (byte order); for an inner page, those of its whole subtree.
+ */
 export interface ProteinPageEntry extends FileEntry {
   firstAccession: string;
   lastAccession: string;
@@ -187,6 +216,12 @@ export interface ProteinPageEntry extends FileEntry {
 
 /** Accessions per protein page (the last page may hold fewer). */
 export const PROTEIN_PAGE_ACCESSIONS = 2048;
+
+/** An inner page of the protein table (JSON): consecutive pages of the level below. */
+export interface ProteinIndexPage {
+  formatVersion: number;
+  pages: ProteinPageEntry[];
+}
 
 /**
  * A protein page (JSON), parallel columns by accession, ascending and unique: taxId (-1 unknown), reviewed

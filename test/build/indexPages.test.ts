@@ -1,15 +1,17 @@
 // Tests build/indexPages.ts: writeShardIndex returns the flat list up to the limit and writes no file; past it,
 // writes compressed index pages named by the sha256 of their stored bytes (node:crypto) whose root entries sum
-// their shards; allShards reads the list back either way; datasetFiles (build/publish.ts) lists index pages,
-// shards, the accession table, protein pages, the taxonomy file.
+// their shards; past the root limit, a tree of inner pages (levels, every entry summing its subtree, checked by
+// walking down from the root), `levels` written only from 2 on, no more than 4; allShards reads the list back
+// either way; datasetFiles (build/publish.ts) lists index pages (every level), shards, the accession table,
+// protein pages, the taxonomy file.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allShards, writeShardIndex } from '../../build/indexPages.js';
+import { allShards, readShardIndex, writeShardIndex } from '../../build/indexPages.js';
 import { datasetFiles } from '../../build/publish.js';
-import type { Manifest, ShardEntry } from '../../runtime/model/format.js';
+import type { IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ShardEntry } from '../../runtime/model/format.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 
 afterAll(removeTempDirs);
@@ -23,8 +25,8 @@ describe('writeShardIndex', () => {
   it('returns the shards themselves up to the flat limit, writing nothing', () => {
     const dir = tempDir('index-flat');
     const list = shards(4);
-    expect(writeShardIndex(dir, list, 'gzip', 2, 4)).toEqual({ shards: list });
-    expect(writeShardIndex(dir, [], 'gzip', 2, 4)).toEqual({ shards: [] });
+    expect(writeShardIndex(dir, list, 'gzip', { pageShards: 2, flatLimit: 4 })).toEqual({ shards: list });
+    expect(writeShardIndex(dir, [], 'gzip', { pageShards: 2, flatLimit: 4 })).toEqual({ shards: [] });
     expect(writeShardIndex(dir, shards(128), 'gzip')).toEqual({ shards: shards(128) }); // the format's default limit
     expect(readdirSync(dir)).toEqual([]);
   });
@@ -35,7 +37,7 @@ describe('writeShardIndex', () => {
   ] as const)('past the limit writes pages of `pageShards` shards (%s), named and described by their stored bytes', (compression, suffix, decompress) => {
     const dir = tempDir('index-pages');
     const list = shards(11);
-    const { shards: flat, shardIndex } = writeShardIndex(dir, list, compression, 3, 4);
+    const { shards: flat, shardIndex } = writeShardIndex(dir, list, compression, { pageShards: 3, flatLimit: 4 });
     expect(flat).toBeUndefined();
     const pages = shardIndex!.pages;
     expect(pages.map((p) => [p.firstShard, p.shards])).toEqual([[0, 3], [3, 3], [6, 3], [9, 2]]);
@@ -57,7 +59,7 @@ describe('writeShardIndex', () => {
   });
 
   it('switches to pages one shard past the limit, with default page size 256 past 128', () => {
-    expect(writeShardIndex(tempDir('index-edge'), shards(5), 'gzip', 2, 4).shardIndex!.pages).toHaveLength(3);
+    expect(writeShardIndex(tempDir('index-edge'), shards(5), 'gzip', { pageShards: 2, flatLimit: 4 }).shardIndex!.pages).toHaveLength(3);
     expect(writeShardIndex(tempDir('index-default'), shards(129), 'gzip').shardIndex!.pages.map((p) => p.shards)).toEqual([129]);
     const { shardIndex } = writeShardIndex(tempDir('index-default'), shards(2049), 'gzip');
     expect(shardIndex!.pages.map((p) => p.shards)).toEqual([...Array(8).fill(256), 1]);
@@ -74,7 +76,7 @@ describe('allShards and datasetFiles', () => {
   it.each(['gzip', 'br'] as const)('read a two-level manifest’s pages back into the full list (%s); files are pages then shards', (compression) => {
     const dir = tempDir('index-read');
     const list = shards(10);
-    const index = writeShardIndex(dir, list, compression, 4, 3);
+    const index = writeShardIndex(dir, list, compression, { pageShards: 4, flatLimit: 3 });
     expect(allShards(manifestWith(index, compression), dir)).toEqual(list);
     expect(datasetFiles(manifestWith(index, compression), dir)).toEqual([...index.shardIndex!.pages.map((p) => p.file), ...list.map((s) => s.file)]);
   });
@@ -88,5 +90,74 @@ describe('allShards and datasetFiles', () => {
   it('find nothing in a manifest without a list', () => {
     expect(allShards(manifestWith({}), '/nonexistent')).toEqual([]);
     expect(datasetFiles(manifestWith({}), '/nonexistent')).toEqual([]);
+  });
+});
+
+/** A compressed JSON page of `dir`, checked against its entry's sha256 and size (node:crypto). */
+function readPage<T>(dir: string, entry: { file: string; sha256: string; bytes: number }, compression: 'gzip' | 'br' = 'gzip'): T {
+  const bytes = readFileSync(join(dir, entry.file));
+  expect([createHash('sha256').update(bytes).digest('hex'), bytes.length]).toEqual([entry.sha256, entry.bytes]);
+  return JSON.parse((compression === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes)).toString('utf8')) as T;
+}
+
+/** The sums an entry gives of `members` (shards or pages) starting at shard `firstShard`. */
+const summary = (members: (ShardEntry | IndexPageEntry)[], firstShard: number, shardCount: number) => ({
+  firstShard, shards: shardCount, firstKey: members[0].firstKey, lastKey: members[members.length - 1].lastKey,
+  massGroups: members.reduce((s, e) => s + e.massGroups, 0), peptides: members.reduce((s, e) => s + e.peptides, 0),
+});
+
+describe('writeShardIndex, a tree of index pages', () => {
+  it.each(['gzip', 'br'] as const)('past rootLimit leaf pages adds levels of inner pages of innerPages, each entry summing its subtree (%s)', (compression) => {
+    const dir = tempDir('index-tree');
+    const list = shards(23);
+    // 12 leaf pages of 2 shards (the last of 1), 6 inner pages of 2, 3 of 2 (the last of 1)... a root of 3 at most.
+    const { shardIndex } = writeShardIndex(dir, list, compression, { pageShards: 2, flatLimit: 4, rootLimit: 3, innerPages: 2 });
+    expect(shardIndex!.levels).toBe(3);
+    expect(shardIndex!.pages.map((p) => [p.firstShard, p.shards])).toEqual([[0, 8], [8, 8], [16, 7]]);
+    // Walk down from the root, checking each page against its entry, level by level.
+    let level: IndexPageEntry[] = shardIndex!.pages;
+    const files = [...level.map((p) => p.file)];
+    for (let depth = 1; depth < 3; depth++) {
+      level = level.flatMap((entry) => {
+        const page = readPage<InnerIndexPage>(dir, entry, compression);
+        expect(Object.keys(page)).toEqual(['formatVersion', 'firstShard', 'pages']);
+        expect([page.formatVersion, page.firstShard]).toEqual([2, entry.firstShard]);
+        expect(page.pages.length).toBeLessThanOrEqual(2);
+        expect(entry).toEqual({ file: entry.file, sha256: entry.sha256, bytes: entry.bytes, ...summary(page.pages, entry.firstShard, page.pages.reduce((s, p) => s + p.shards, 0)) });
+        return page.pages;
+      });
+      files.push(...level.map((p) => p.file));
+    }
+    expect(level.map((p) => [p.firstShard, p.shards])).toEqual([...Array.from({ length: 11 }, (_, k) => [2 * k, 2]), [22, 1]]);
+    for (const entry of level) {
+      const page = readPage<IndexPage>(dir, entry, compression);
+      expect(page).toEqual({ formatVersion: 2, firstShard: entry.firstShard, shards: list.slice(entry.firstShard, entry.firstShard + entry.shards) });
+      expect(entry).toMatchObject(summary(page.shards, entry.firstShard, page.shards.length));
+    }
+    expect(files.every((f) => f.startsWith('index-') && f.endsWith(compression === 'gzip' ? '.json.gz' : '.json.br'))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual([...new Set(files)].sort());
+    expect(files).toHaveLength(3 + 6 + 12);
+    // Read back by allShards; datasetFiles lists every page, from the root down, then the shards.
+    const manifest = manifestWith({ shardIndex }, compression);
+    expect(allShards(manifest, dir)).toEqual(list);
+    expect(readShardIndex(manifest, dir).pages.map((p) => p.file)).toEqual(files);
+    expect(datasetFiles(manifest, dir)).toEqual([...files, ...list.map((s) => s.file)]);
+  });
+
+  it('writes `levels` only for 2 levels or more: a dataset whose leaves fit in the root is indexed as before trees', () => {
+    const exactly = writeShardIndex(tempDir('index-256'), shards(256 * 256), 'gzip');
+    expect(Object.keys(exactly.shardIndex!)).toEqual(['pages']);
+    expect(exactly.shardIndex!.pages).toHaveLength(256);
+    const over = writeShardIndex(tempDir('index-257'), shards(256 * 256 + 1), 'gzip');
+    expect(over.shardIndex!.levels).toBe(2);
+    expect(over.shardIndex!.pages.map((p) => p.shards)).toEqual([256 * 256 + 1]); // one inner page of all 257 leaves
+    const small = writeShardIndex(tempDir('index-small'), shards(9), 'gzip', { pageShards: 2, flatLimit: 4, rootLimit: 5, innerPages: 2 });
+    expect(Object.keys(small.shardIndex!)).toEqual(['pages']);
+  });
+
+  it('refuses a shape that needs more than 4 levels, or cannot narrow', () => {
+    expect(writeShardIndex(tempDir('index-4'), shards(16), 'gzip', { pageShards: 1, flatLimit: 0, rootLimit: 2, innerPages: 2 }).shardIndex!.levels).toBe(4);
+    expect(() => writeShardIndex(tempDir('index-5'), shards(17), 'gzip', { pageShards: 1, flatLimit: 0, rootLimit: 2, innerPages: 2 })).toThrow('17 pages need 5 levels of index pages; readers accept 4 at most');
+    expect(() => writeShardIndex(tempDir('index-1'), shards(17), 'gzip', { pageShards: 1, flatLimit: 0, rootLimit: 2, innerPages: 1 })).toThrow(/inner pages of 2 or more/);
   });
 });

@@ -1,7 +1,8 @@
 // Tests build/proteinTable.ts: writeProteinPages cuts the accession-ordered columns into pages of the given size
 // (2,048 by default; the last may hold fewer), each a gzip-compressed JSON ProteinPage named by the first 20 hex
 // digits of its stored bytes' sha256, whose manifest entry describes the file and its first and last accession;
-// the pages concatenate back to the columns. writeAccessionTable's file, read with an independent msgpack decoder
+// the pages concatenate back to the columns; past the root limit, inner pages (proteins-index-) span their pages
+// and proteinPageFiles/datasetFiles list them. writeAccessionTable's file, read with an independent msgpack decoder
 // and LEB128 reader, holds the same columns.
 import { decode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
@@ -9,8 +10,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeAccessionTable, writeProteinPages } from '../../build/proteinTable.js';
-import type { ProteinPage } from '../../runtime/model/format.js';
+import { proteinPageFiles, writeAccessionTable, writeProteinPages } from '../../build/proteinTable.js';
+import { datasetFiles } from '../../build/publish.js';
+import type { Manifest, ProteinPage, ProteinPageEntry } from '../../runtime/model/format.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 
 afterAll(removeTempDirs);
@@ -35,7 +37,8 @@ describe('writeProteinPages', () => {
   it('writes pages of 2,048 accessions (the last fewer) that concatenate back to the columns', () => {
     const dir = tempDir('protein-pages');
     const table = columns(2048 * 2 + 5);
-    const entries = writeProteinPages(dir, table, 'gzip');
+    const { pages: entries, levels } = writeProteinPages(dir, table, 'gzip');
+    expect(levels).toBeUndefined();
     expect(entries.map((e) => e.accessions)).toEqual([2048, 2048, 5]);
     expect(readdirSync(dir).sort()).toEqual(entries.map((e) => e.file).sort());
     const pages = pagesOf(dir, entries.map((e) => e.file));
@@ -51,7 +54,7 @@ describe('writeProteinPages', () => {
   it('names each page by its sha256; its entry gives bytes and first and last accession', () => {
     const dir = tempDir('protein-entries');
     const table = columns(25);
-    const entries = writeProteinPages(dir, table, 'gzip', 10);
+    const entries = writeProteinPages(dir, table, 'gzip', 10).pages;
     expect(entries).toHaveLength(3);
     entries.forEach((entry, i) => {
       const bytes = readFileSync(join(dir, entry.file));
@@ -70,10 +73,52 @@ describe('writeProteinPages', () => {
 
   it('writes one page for a table that fits, none for an empty one', () => {
     const one = tempDir('protein-one');
-    expect(writeProteinPages(one, columns(2048), 'gzip').map((e) => e.accessions)).toEqual([2048]);
+    expect(writeProteinPages(one, columns(2048), 'gzip').pages.map((e) => e.accessions)).toEqual([2048]);
     const none = tempDir('protein-none');
-    expect(writeProteinPages(none, columns(0), 'gzip')).toEqual([]);
+    expect(writeProteinPages(none, columns(0), 'gzip')).toEqual({ pages: [] });
     expect(readdirSync(none)).toEqual([]);
+  });
+});
+
+describe('writeProteinPages, a tree of pages', () => {
+  it.each(['gzip', 'br'] as const)('past rootLimit pages adds inner pages (proteins-index-) whose entries span their pages (%s)', (compression) => {
+    const dir = tempDir('protein-tree');
+    const table = columns(95);
+    // 10 leaf pages of 10 (the last of 5) under inner pages of 4: 3, a root of 3 (at most 3).
+    const proteins = writeProteinPages(dir, table, compression, 10, { rootLimit: 3, innerPages: 4 });
+    expect(proteins.levels).toBe(2);
+    const decompress = compression === 'gzip' ? gunzipSync : brotliDecompressSync;
+    const read = <T>(entry: { file: string; sha256: string; bytes: number }): T => {
+      const bytes = readFileSync(join(dir, entry.file));
+      expect([createHash('sha256').update(bytes).digest('hex'), bytes.length]).toEqual([entry.sha256, entry.bytes]);
+      return JSON.parse(decompress(bytes).toString('utf8')) as T;
+    };
+    const leaves = proteins.pages.flatMap((entry) => {
+      expect(entry.file).toBe(`proteins-index-${entry.sha256.slice(0, 20)}.json${compression === 'gzip' ? '.gz' : '.br'}`);
+      const inner = read<{ formatVersion: number; pages: ProteinPageEntry[] }>(entry);
+      expect(Object.keys(inner)).toEqual(['formatVersion', 'pages']);
+      expect(inner.pages.length).toBeLessThanOrEqual(4);
+      expect(entry).toEqual({ file: entry.file, sha256: entry.sha256, bytes: entry.bytes, firstAccession: inner.pages[0].firstAccession, lastAccession: inner.pages.at(-1)!.lastAccession, accessions: inner.pages.reduce((s, p) => s + p.accessions, 0) });
+      return inner.pages;
+    });
+    expect(proteins.pages.map((p) => p.accessions)).toEqual([40, 40, 15]);
+    expect(leaves.map((p) => p.accessions)).toEqual([...Array(9).fill(10), 5]);
+    const pages = leaves.map((entry) => read<ProteinPage>(entry));
+    expect(pages.flatMap((p) => p.accessions)).toEqual(table.sorted);
+    expect(pages.flatMap((p) => p.organisms)).toEqual(table.organisms);
+    leaves.forEach((entry, i) => expect([entry.firstAccession, entry.lastAccession]).toEqual([pages[i].accessions[0], pages[i].accessions.at(-1)]));
+    // Every page of the table: inner pages, then leaves; datasetFiles lists them after the accession table.
+    const files = [...proteins.pages, ...leaves].map((p) => p.file);
+    expect(readdirSync(dir).sort()).toEqual([...files].sort());
+    const manifest = { format: 'digested-peptides', formatVersion: 2, compression, shards: [], proteins } as unknown as Manifest;
+    expect(proteinPageFiles(manifest, dir)).toEqual(files);
+    expect(datasetFiles(manifest, dir)).toEqual(files);
+  });
+
+  it('keeps one level, with no `levels`, while the pages fit in the root', () => {
+    const proteins = writeProteinPages(tempDir('protein-root'), columns(30), 'gzip', 10, { rootLimit: 3, innerPages: 4 });
+    expect(Object.keys(proteins)).toEqual(['pages']);
+    expect(proteins.pages.map((p) => p.file.startsWith('proteins-') && !p.file.startsWith('proteins-index-'))).toEqual([true, true, true]);
   });
 });
 

@@ -1,12 +1,14 @@
 // Tests build/publish.ts: publish moves the new files in, then replaces manifest.json in one rename of a complete
 // file, and only then removes the shards, index pages, protein pages and taxonomy files no manifest (new or
-// previous) lists, leaving other files;
+// previous) lists, leaving other files — inner pages of index and protein trees as well;
 // openStaging creates the output folder and a fresh staging folder, removing those of builds whose process is gone.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { writeShardIndex } from '../../build/indexPages.js';
+import { writeProteinPages } from '../../build/proteinTable.js';
 import { openStaging, publish } from '../../build/publish.js';
 import type { Manifest } from '../../runtime/model/format.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
@@ -106,6 +108,31 @@ describe('publish', () => {
     for (const old of ['0123.msgpack', 'index-0123.json', 'proteins-0123.json', 'taxonomy-0123.json']) writeFileSync(join(out, old), 'x');
     generation('c');
     expect(listing(out)).toEqual([...named('b', 'c'), 'manifest.json', 'proteins.json.gz'].sort());
+  });
+
+  it('moves every page of index and protein trees in (inner pages too), keeps them while a kept manifest lists them, then removes them', () => {
+    const out = tempDir('publish-trees');
+    const treeGeneration = () => {
+      const tmp = join(out, '.build-test-tree');
+      mkdirSync(tmp, { recursive: true });
+      const shards = Array.from({ length: 12 }, (_, i) => ({ file: `${String(i).padStart(20, '0')}.msgpack.gz`, firstKey: 10 * i, lastKey: 10 * i + 5, massGroups: 1, peptides: 1, bytes: 1, sha256: 'x' }));
+      for (const s of shards) writeFileSync(join(tmp, s.file), 'x');
+      const sorted = Array.from({ length: 9 }, (_, i) => `P${i}`);
+      const ranked = { sorted, taxIds: new Int32Array(9), reviewed: new Uint8Array(9), proteins: sorted, organisms: sorted };
+      const m = { format: 'digested-peptides', formatVersion: 2, compression: 'gzip', datasetVersion: 'tree', ...writeShardIndex(tmp, shards, 'gzip', { pageShards: 2, flatLimit: 0, rootLimit: 2, innerPages: 2 }), proteins: writeProteinPages(tmp, ranked, 'gzip', 2, { rootLimit: 2, innerPages: 2 }) } as Manifest;
+      expect([m.shardIndex!.levels, m.proteins!.levels]).toEqual([3, 3]);
+      const files = readdirSync(tmp);
+      publish(tmp, out, m);
+      return files;
+    };
+    const files = treeGeneration();
+    expect(files.filter((f) => f.startsWith('index-'))).toHaveLength(2 + 3 + 6);
+    expect(files.filter((f) => f.startsWith('proteins-index-'))).toHaveLength(2 + 3);
+    expect(listing(out)).toEqual([...files, 'manifest.json'].sort());
+    publish(stage(out, ['a.msgpack']).tmp, out, manifest(['a.msgpack']));
+    expect(listing(out)).toEqual([...files, 'a.msgpack', 'manifest.json'].sort()); // the previous generation's, kept
+    publish(stage(out, ['b.msgpack']).tmp, out, manifest(['b.msgpack']));
+    expect(listing(out)).toEqual(['a.msgpack', 'b.msgpack', 'manifest.json']);
   });
 
   it('when the published manifest is unreadable, keeps only the new dataset’s files', () => {

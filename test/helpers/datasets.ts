@@ -241,11 +241,23 @@ export function readAccessionTable(dir: string): AccessionTable {
   return decodeAccessionTable(readStored(dir, readManifest(dir).accessions.file));
 }
 
-/** Every shard entry of a built dataset: the manifest's `shards`, or the concatenated index pages of `shardIndex`. */
+/**
+ * The entries of a tree of pages (shard index, protein table) level by level from the root's down to the leaf
+ * pages', read as FORMAT.md says: `levels` (absent: 1) levels of pages below the manifest, each inner page listing
+ * the `pages` of the level below.
+ */
+export function treeLevels<E extends { file: string }>(dir: string, root: { pages: E[]; levels?: number }, compression?: Compression): E[][] {
+  const levels = [root.pages];
+  for (let below = (root.levels ?? 1) - 1; below > 0; below--) levels.push(levels[levels.length - 1].flatMap((page) => readJsonFile<{ pages: E[] }>(dir, page.file, compression).pages));
+  return levels;
+}
+
+/** Every shard entry of a built dataset: the manifest's `shards`, or the leaf index pages of `shardIndex` concatenated. */
 export function shardEntries(dir: string): ShardEntry[] {
   const manifest = readManifest(dir);
   if (manifest.shards) return manifest.shards;
-  return (manifest.shardIndex?.pages ?? []).flatMap((page) => readJsonFile<IndexPage>(dir, page.file, manifest.compression).shards);
+  if (!manifest.shardIndex) return [];
+  return treeLevels(dir, manifest.shardIndex, manifest.compression).at(-1)!.flatMap((page) => readJsonFile<IndexPage>(dir, page.file, manifest.compression).shards);
 }
 
 /** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (FORMAT.md). */
@@ -270,7 +282,8 @@ export function* shardPeptides(shard: Shard): Generator<{ sequence: string; key:
 /** The protein table of a built dataset: its pages' columns concatenated (accessions ascending). */
 export function readProteinTable(dir: string): Omit<ProteinPage, 'formatVersion'> {
   const table: Omit<ProteinPage, 'formatVersion'> = { accessions: [], taxIds: [], reviewed: [], proteins: [], organisms: [] };
-  for (const page of readManifest(dir).proteins?.pages ?? []) {
+  const proteins = readManifest(dir).proteins;
+  for (const page of proteins ? treeLevels(dir, proteins).at(-1)! : []) {
     const content = readJsonFile<ProteinPage>(dir, page.file);
     for (const column of ['accessions', 'taxIds', 'reviewed', 'proteins', 'organisms'] as const) (table[column] as unknown[]).push(...content[column]);
   }

@@ -95,7 +95,7 @@ function rangeArb(ref: ReferenceData) {
   const inverted = fc.tuple(group, fc.integer({ min: 1, max: 5000 })).chain(([g, d]) => fc.tuple(massNear(ref.keys[g] + d), massNear(ref.keys[g])));
   // Ends on or next to the first/last key of a shard or of an index page: where the index logic decides.
   const shardEnds = ref.shardEntries.flatMap((s) => [s.firstKey, s.lastKey]);
-  const pageEnds = (ref.manifest.shardIndex?.pages ?? []).flatMap((p) => [p.firstKey, p.lastKey]);
+  const pageEnds = ref.indexPages.flatMap((p) => [p.firstKey, p.lastKey]);
   const boundary = fc.oneof(fc.constantFrom(...shardEnds), fc.constantFrom(...(pageEnds.length ? pageEnds : shardEnds)));
   const nearBoundary = fc.tuple(boundary, fc.integer({ min: -1, max: 1 })).map(([k, d]) => Math.max(0, k + d));
   const atBoundary = fc.oneof(

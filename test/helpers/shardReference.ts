@@ -1,5 +1,5 @@
 // A brute-force reference for the search API, independent of runtime/core (search.ts, shardIndex.ts,
-// params.ts) and runtime/api: it decodes EVERY shard of a dataset (flat manifest or index pages) into plain
+// params.ts) and runtime/api: it decodes EVERY shard of a dataset (flat manifest or index tree) into plain
 // global arrays, checks the dataset's invariants on the way, and answers a query by filtering all mass groups
 // one by one and slicing the page. Masses typed by a user are compared exactly (BigInt rationals); a peptide's
 // mass key comes from the reference chemistry (reference.ts).
@@ -7,13 +7,15 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
-import { type IndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
-import { readAccessionTable, readJsonFile, readManifest, readStored, shardEntries } from './datasets.js';
+import { type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
+import { readAccessionTable, readJsonFile, readManifest, readStored, shardEntries, treeLevels } from './datasets.js';
 import { keyBounds, referenceDecimal, referenceKeyText, referencePeptideKey } from './reference.js';
 
 export interface ReferenceData {
   manifest: Manifest;
   shardEntries: ShardEntry[];
+  /** Every index page's entry, at every level of the tree (none for a flat index). */
+  indexPages: IndexPageEntry[];
   /** Per mass group over the whole dataset, ascending. */
   keys: Uint32Array;
   /** groupEnds[g]: one past group g's last peptide (global peptide numbering). */
@@ -30,17 +32,31 @@ export interface ReferenceData {
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** What is wrong with the index pages of a dataset: a page that does not match its root entry (sha256, size, position, count). */
+/**
+ * What is wrong with the index pages of a dataset: a page that does not match the entry pointing at it (sha256,
+ * size, position, counts, keys, sums), at every level of the tree.
+ */
 function indexPageProblems(dir: string, manifest: Manifest): string[] {
   const problems: string[] = [];
-  let firstShard = 0;
-  for (const page of manifest.shardIndex?.pages ?? []) {
-    const bytes = readFileSync(join(dir, page.file));
-    if (sha256(bytes) !== page.sha256 || bytes.length !== page.bytes) problems.push(`index page ${page.file} does not match its root entry`);
-    const parsed = readJsonFile<IndexPage>(dir, page.file, manifest.compression);
-    if (parsed.firstShard !== firstShard || parsed.shards.length !== page.shards) problems.push(`index page ${page.file} has wrong position/count`);
-    firstShard += parsed.shards.length;
-  }
+  if (!manifest.shardIndex) return problems;
+  const levels = treeLevels(dir, manifest.shardIndex, manifest.compression);
+  levels.forEach((entries, depth) => {
+    const leaf = depth === levels.length - 1;
+    let firstShard = 0;
+    for (const page of entries) {
+      const bytes = readFileSync(join(dir, page.file));
+      if (sha256(bytes) !== page.sha256 || bytes.length !== page.bytes) problems.push(`index page ${page.file} does not match its entry`);
+      const parsed = readJsonFile<IndexPage & InnerIndexPage>(dir, page.file, manifest.compression);
+      const members: ShardEntry[] | IndexPageEntry[] = leaf ? parsed.shards : parsed.pages;
+      const shards = leaf ? parsed.shards.length : parsed.pages.reduce((sum, p) => sum + p.shards, 0);
+      if (parsed.firstShard !== firstShard || page.firstShard !== firstShard || shards !== page.shards) problems.push(`index page ${page.file} has wrong position/count`);
+      const sum = (field: 'massGroups' | 'peptides') => members.reduce((total: number, m: ShardEntry | IndexPageEntry) => total + m[field], 0);
+      if (members[0].firstKey !== page.firstKey || members[members.length - 1].lastKey !== page.lastKey || sum('massGroups') !== page.massGroups || sum('peptides') !== page.peptides) {
+        problems.push(`index page ${page.file} keys or sums differ from its entry`);
+      }
+      firstShard += page.shards;
+    }
+  });
   return problems;
 }
 
@@ -84,6 +100,7 @@ export function loadReference(dir: string): ReferenceData {
   return {
     manifest,
     shardEntries: entries,
+    indexPages: manifest.shardIndex ? treeLevels(dir, manifest.shardIndex, manifest.compression).flat() : [],
     keys: Uint32Array.from(keys),
     groupEnds: Uint32Array.from(groupEnds),
     sequences,

@@ -41,12 +41,15 @@ export function massBins(spans: readonly MassSpan[], maxBins = 80): Bins {
   return { starts: counts.map((_, i) => (first + i) * width), counts: counts.map(Math.round), width };
 }
 
-/** The dataset's mass spans: every shard, read from the index pages, unless there are so many pages that their root entries do. */
+/**
+ * The dataset's mass spans: every shard, read from the index pages, unless there are so many pages (more than
+ * `maxPages`, or a tree of several levels) that the root's entries do.
+ */
 export async function datasetSpans(open: OpenDataset, maxPages = 64): Promise<MassSpan[]> {
   const dataset = await open(new URL(location.href));
   const { manifest, index } = dataset;
   if (manifest.shards) return manifest.shards;
-  if (index.pageCount > maxPages) return manifest.shardIndex!.pages;
+  if (index.levels > 1 || index.pageCount > maxPages) return manifest.shardIndex!.pages;
   return (await rangeEntries(dataset, 0, Number.MAX_SAFE_INTEGER)).map((located) => located.entry);
 }
 

@@ -1,7 +1,7 @@
 // Tests runtime/core/manifest.ts: readManifest on in-memory sources — a valid flat and two-level manifest, and
 // every refusal as a DatasetError 503 with its exact message: missing, hanging, not JSON, wrong format, a format 1
 // dataset (named, with what to do), an unknown compression, no accession table, no shard list, a shard list or
-// index root that does not tile the mass line.
+// index root that does not tile the mass line, an index tree or protein table of levels outside 1..4.
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../../../runtime/core/fetchFile.js';
 import { readManifest } from '../../../runtime/core/manifest.js';
@@ -69,6 +69,26 @@ describe('readManifest', () => {
   it('answers 503 when manifest.json is not JSON', async () => {
     for (const text of ['', '{', 'not json', '{"format": "digested-peptides",}', '\u0000']) {
       expect(await refusal(text)).toEqual({ status: 503, message: 'dataset unavailable: manifest.json is not valid JSON' });
+    }
+  });
+
+  it('reads a tree of index pages (levels 1 to 4, absent: 1) for the shard index and the protein table', async () => {
+    for (const levels of [undefined, 1, 2, 4]) {
+      const manifest = { ...base, shardIndex: { pages: [page(10, 20), page(25, 40)], levels }, proteins: { pages: [], levels } };
+      expect(await readManifest(manifestSource(JSON.stringify(manifest)).source, 1000)).toEqual(JSON.parse(JSON.stringify(manifest)));
+    }
+  });
+
+  it('answers 503 for a tree of levels it cannot walk (outside 1..4, or not a whole number)', async () => {
+    for (const levels of [0, 5, 1.5, '2', null, -1]) {
+      expect(await refusal(JSON.stringify({ ...base, shardIndex: { pages: [page(10, 20)], levels } }))).toEqual({
+        status: 503,
+        message: `dataset unavailable: the shard index has ${JSON.stringify(levels)} levels of pages; this server reads 1 to 4`,
+      });
+      expect(await refusal(JSON.stringify({ ...base, shards: [shard(10, 20)], proteins: { pages: [], levels } }))).toEqual({
+        status: 503,
+        message: `dataset unavailable: the protein table has ${JSON.stringify(levels)} levels of pages; this server reads 1 to 4`,
+      });
     }
   });
 

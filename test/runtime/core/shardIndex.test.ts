@@ -1,8 +1,12 @@
-// Tests runtime/core/shardIndex.ts: partitionPoint against a linear scan (fast-check), and ShardIndex, flat and
-// two-level, on synthetic manifests built in memory: firstEndingAtOrAbove, lastStartingAtOrBelow and
-// shardOfGroup against brute force, counts, index pages loaded only when touched, a failed page load retried.
+// Tests runtime/core/shardIndex.ts: partitionPoint against a linear scan (fast-check), and ShardIndex, flat,
+// two-level and a tree of 2 to 7 levels, on synthetic manifests built in memory (the trees by a maker of this
+// file, not the build's): firstEndingAtOrAbove, lastStartingAtOrBelow and shardOfGroup against brute force,
+// counts, index pages loaded only when touched (one per level on a lookup's path, each once), loadRange then a
+// walk along the range (search.ts's rangeEntriesNow) answering at once, a failed page load retried.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { Dataset } from '../../../runtime/core/dataset.js';
+import { rangeEntriesNow } from '../../../runtime/core/search.js';
 import { partitionPoint, ShardIndex, type LocatedShard } from '../../../runtime/core/shardIndex.js';
 import type { IndexPageEntry, Manifest, ShardEntry } from '../../../runtime/model/format.js';
 
@@ -191,5 +195,131 @@ describe('ShardIndex, two-level', () => {
     expect(await index.shardOfGroup(5)).toEqual({ index: 2, entry: shards[2], groupsBefore: 4 });
     expect(await index.firstEndingAtOrAbove(shards[3].firstKey)).toEqual({ index: 3, entry: shards[3], groupsBefore: 6 });
     expect(attempts).toEqual(['index-p1.json', 'index-p1.json']);
+  });
+});
+
+/**
+ * A tree of index pages over `shards`, made here (not by the build): leaf pages of `pageShards`, inner pages of
+ * `innerPages`, levels added until the root holds at most `rootLimit`; a loadPage that serves each page's list,
+ * refuses a page asked for as the wrong kind (leaf or inner), and records each load.
+ */
+function treeManifest(shards: ShardEntry[], pageShards: number, innerPages: number, rootLimit: number) {
+  const content = new Map<string, { leaf: boolean; list: ShardEntry[] | IndexPageEntry[] }>();
+  const leafRange = new Map<string, { firstShard: number; shards: number }>();
+  const entryOf = (list: (ShardEntry | IndexPageEntry)[], firstShard: number, shardsIn: number, leaf: boolean): IndexPageEntry => {
+    const file = `index-${content.size}.json`;
+    content.set(file, { leaf, list: list as ShardEntry[] | IndexPageEntry[] });
+    if (leaf) leafRange.set(file, { firstShard, shards: shardsIn });
+    return {
+      file, sha256: '', bytes: 0, firstShard, shards: shardsIn, firstKey: list[0].firstKey, lastKey: list[list.length - 1].lastKey,
+      massGroups: list.reduce((s, e) => s + e.massGroups, 0), peptides: list.reduce((s, e) => s + e.peptides, 0),
+    };
+  };
+  let level: IndexPageEntry[] = [];
+  for (let first = 0; first < shards.length; first += pageShards) level.push(entryOf(shards.slice(first, first + pageShards), first, Math.min(pageShards, shards.length - first), true));
+  let levels = 1;
+  for (; level.length > rootLimit; levels++) {
+    const above: IndexPageEntry[] = [];
+    for (let k = 0; k < level.length; k += innerPages) {
+      const run = level.slice(k, k + innerPages);
+      above.push(entryOf(run, run[0].firstShard, run.reduce((s, p) => s + p.shards, 0), false));
+    }
+    level = above;
+  }
+  const loads: string[] = [];
+  const loadPage = async (entry: IndexPageEntry, leaf: boolean) => {
+    loads.push(entry.file);
+    const page = content.get(entry.file)!;
+    if (page.leaf !== leaf) throw new Error(`${entry.file} asked for as a ${leaf ? 'leaf' : 'inner'} page`);
+    return page.list;
+  };
+  const manifest = { format: 'digested-peptides', formatVersion: 2, shardIndex: { pages: level, ...(levels > 1 ? { levels } : {}) } } as unknown as Manifest;
+  return { manifest, loadPage, loads, levels, leafRange };
+}
+
+/** What search.ts's rangeEntriesNow finds with only the index in memory (it reads nothing else). */
+const rangeNow = (index: ShardIndex, low: number, high: number) => rangeEntriesNow({ index } as unknown as Dataset, low, high);
+
+const treeArb = fc.record({ pageShards: fc.integer({ min: 1, max: 4 }), innerPages: fc.integer({ min: 2, max: 4 }), rootLimit: fc.integer({ min: 1, max: 3 }) });
+const manySpecs = fc.array(fc.record({ gap: fc.integer({ min: 1, max: 20 }), span: fc.integer({ min: 0, max: 10 }), groups: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 70 });
+
+describe('ShardIndex, a tree of index pages', () => {
+  it('matches brute force on random shard lists and tree shapes (2 to 7 levels)', async () => {
+    let deepest = 0;
+    await fc.assert(
+      fc.asyncProperty(manySpecs, treeArb, async (specs, shape) => {
+        const shards = makeShards(specs);
+        const { manifest, loadPage, levels } = treeManifest(shards, shape.pageShards, shape.innerPages, shape.rootLimit);
+        deepest = Math.max(deepest, levels);
+        const index = new ShardIndex(manifest, loadPage);
+        expect([index.levels, index.pageCount]).toEqual([levels, manifest.shardIndex!.pages.length]);
+        await expectMatchesBruteForce(index, shards);
+      }),
+      { numRuns: 80 },
+    );
+    expect(deepest).toBeGreaterThanOrEqual(4);
+  });
+
+  it('reads exactly the pages on the path of a lookup, one per level, each once', async () => {
+    const shards = makeShards(Array.from({ length: 50 }, (_, i) => ({ gap: 10, span: 5, groups: 1 + (i % 3) })));
+    const tree = treeManifest(shards, 2, 3, 2); // 25 leaves, 9, 3, then a root of 1: 4 levels
+    expect(tree.levels).toBe(4);
+    for (const [name, lookup] of [
+      ['firstEndingAtOrAbove', (index: ShardIndex, i: number) => index.firstEndingAtOrAbove(shards[i].lastKey)],
+      ['lastStartingAtOrBelow', (index: ShardIndex, i: number) => index.lastStartingAtOrBelow(shards[i].firstKey)],
+      ['shardOfGroup', (index: ShardIndex, i: number) => index.shardOfGroup(groupsBefore(shards, i))],
+    ] as const) {
+      for (let i = 0; i < shards.length; i++) {
+        tree.loads.length = 0;
+        const index = new ShardIndex(tree.manifest, tree.loadPage);
+        expect((await lookup(index, i))!.index, `${name} ${i}`).toBe(i);
+        expect(tree.loads, `${name} ${i}`).toHaveLength(4);
+        await Promise.all([lookup(index, i), lookup(index, i ^ 1)]); // the same path (and its sibling leaf): nothing read again but that leaf
+        expect(new Set(tree.loads).size).toBe(tree.loads.length);
+        expect(tree.loads.length).toBeLessThanOrEqual(5);
+      }
+    }
+    tree.loads.length = 0;
+    const index = new ShardIndex(tree.manifest, tree.loadPage);
+    expect(await index.firstEndingAtOrAbove(shards[49].lastKey + 1)).toBeUndefined(); // decided by the root alone
+    expect(await index.lastStartingAtOrBelow(shards[0].firstKey - 1)).toBeUndefined();
+    expect(index.firstEndingAtOrAboveNow(shards[3].lastKey)).toBeNull();
+    expect(() => index.shardOfGroupNow(index.groupCount)).toThrow(RangeError);
+    expect(tree.loads).toEqual([]);
+  });
+
+  it('loadRange reads the pages of a range (and of the shard after it), so that a walk along it answers at once', async () => {
+    await fc.assert(
+      fc.asyncProperty(manySpecs, treeArb, fc.nat(), fc.nat(), fc.nat(30), async (specs, shape, a, b, width) => {
+        const shards = makeShards(specs);
+        const { manifest, loadPage, loads, leafRange } = treeManifest(shards, shape.pageShards, shape.innerPages, shape.rootLimit);
+        const keys = probeKeys(shards);
+        const low = keys[a % keys.length];
+        const high = Math.max(low, keys[b % keys.length]) + (width % 3 === 0 ? 0 : width);
+        const index = new ShardIndex(manifest, loadPage);
+        await index.loadRange(low, high);
+        const expected = shards.flatMap((s, i) => (s.lastKey >= low && s.firstKey <= high ? [located(shards, i)!] : []));
+        expect(rangeNow(index, low, high)).toEqual(expected);
+        // Nothing else: each leaf read holds a shard of the range, or the one after it (the first above `high`).
+        const next = shards.findIndex((s) => s.firstKey > high);
+        const wanted = [...expected.map((l) => l.index), ...(next >= 0 ? [next] : [])];
+        for (const file of loads) {
+          const page = leafRange.get(file);
+          if (page) expect(wanted.some((i) => i >= page.firstShard && i < page.firstShard + page.shards), `${file} read for [${low}, ${high}]`).toBe(true);
+        }
+        expect(new Set(loads).size).toBe(loads.length);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('retries an inner page whose load failed, on the next lookup', async () => {
+    const shards = makeShards(Array.from({ length: 12 }, () => ({ gap: 3, span: 2, groups: 2 })));
+    const tree = treeManifest(shards, 2, 2, 1); // 6 leaves, 3, 2, 1: 3 levels below the root of 1
+    let failures = 1;
+    const index = new ShardIndex(tree.manifest, (entry, leaf) => (!leaf && failures-- > 0 ? Promise.reject(new Error('storage down')) : tree.loadPage(entry, leaf)));
+    await expect(index.shardOfGroup(13)).rejects.toThrow('storage down');
+    expect(await index.shardOfGroup(13)).toEqual({ index: 6, entry: shards[6], groupsBefore: 12 });
+    expect(await index.lastStartingAtOrBelow(shards[7].firstKey)).toEqual({ index: 7, entry: shards[7], groupsBefore: 14 });
   });
 });

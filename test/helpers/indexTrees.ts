@@ -1,0 +1,40 @@
+// Datasets with index trees of several levels, for tests: a built dataset copied into a fresh folder with its
+// shard index and protein table written again by the build's own writers (build/indexPages.ts,
+// build/proteinTable.ts) with small pages and narrow trees, so that a few thousand shards and accessions already
+// need 2, 3 or 4 levels of pages. Shards, the accession table and the taxonomy file are copied as they are.
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeShardIndex, type IndexShape } from '../../build/indexPages.js';
+import type { TreeShape } from '../../build/pageTree.js';
+import { writeProteinPages } from '../../build/proteinTable.js';
+import type { Manifest } from '../../runtime/model/format.js';
+import { readManifest, readProteinTable, shardEntries, tempDir } from './datasets.js';
+
+export interface TreeShapes {
+  /** The shard index: leaf pages of `pageShards`, under inner pages of `innerPages`, a root of `rootLimit` at most. */
+  index: Partial<IndexShape>;
+  /** The protein table: leaf pages of `proteinPage` accessions, under a tree of `proteins`' shape. */
+  proteinPage: number;
+  proteins: TreeShape;
+}
+
+/** A copy of the dataset in `dir` (a fresh folder of this test file) whose index and protein table have the given shapes. */
+export function retreedDataset(dir: string, label: string, shapes: TreeShapes): string {
+  const manifest = readManifest(dir);
+  const out = join(tempDir(label), 'shards');
+  mkdirSync(out);
+  const shards = shardEntries(dir);
+  for (const file of [...shards.map((s) => s.file), manifest.accessions.file, ...(manifest.taxonomy ? [manifest.taxonomy.file] : [])]) copyFileSync(join(dir, file), join(out, file));
+  const table = readProteinTable(dir);
+  const ranked = { sorted: table.accessions, taxIds: Int32Array.from(table.taxIds), reviewed: Uint8Array.from(table.reviewed), proteins: table.proteins, organisms: table.organisms };
+  const { shards: _, shardIndex: __, accessions, proteins: ___, taxonomy, ...head } = manifest;
+  const retreed: Manifest = {
+    ...head,
+    ...writeShardIndex(out, shards, manifest.compression, { flatLimit: 0, ...shapes.index }),
+    accessions,
+    proteins: writeProteinPages(out, ranked, manifest.compression, shapes.proteinPage, shapes.proteins),
+    ...(taxonomy ? { taxonomy } : {}),
+  };
+  writeFileSync(join(out, 'manifest.json'), JSON.stringify(retreed, null, 1) + '\n');
+  return out;
+}

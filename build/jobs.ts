@@ -1,7 +1,7 @@
 // The build's parallel work as plain jobs: digest protein batches into partitions, merge one partition.
 // The same runner serves in-process (threads = 0) and inside worker threads (build/worker.ts).
 import type { DigestOptions } from './digest.js';
-import { mergePartition, PartitionWriter, type KeySlice, type PartitionPeptides } from './partitions.js';
+import { mergePartition, PartitionPlan, PartitionWriter, type KeySlice, type PartitionPeptides } from './partitions.js';
 
 export type Job =
   | { type: 'digest'; firstOrdinal: number; proteins: string[] }
@@ -15,13 +15,16 @@ export interface RunnerConfig {
   options: DigestOptions;
   /** A part's mass slice: peptides outside it are dropped as they are digested. */
   keys?: KeySlice;
+  /** The partition plan's shifts (PartitionPlan); none: every partition is a whole 20 Da bucket. */
+  shifts?: Uint8Array;
 }
 
 export type JobResult = number[] | PartitionPeptides | null;
 
 /** A runner owns one partition writer (its own files) and answers jobs in the order given. */
 export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
-  const writer = new PartitionWriter(config.dir, config.name, config.keys);
+  const plan = new PartitionPlan(config.shifts);
+  const writer = new PartitionWriter(config.dir, config.name, plan, config.keys);
   let rankOf: Uint32Array = new Uint32Array(0);
   return (job) => {
     switch (job.type) {
@@ -35,7 +38,7 @@ export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
         rankOf = job.rankOf;
         return null;
       case 'merge':
-        return mergePartition(job.files, job.partition, rankOf);
+        return mergePartition(job.files, job.partition, plan.widthOf(job.partition), rankOf);
     }
   };
 }

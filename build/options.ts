@@ -21,6 +21,8 @@ export interface BuildOptions extends DigestOptions {
   log?: (line: string) => void;
   /** The release the inputs come from (e.g. UniProt's name, date and URL), recorded in the manifest. */
   release?: Record<string, string>;
+  /** Records a partition is planned to hold at most (default PARTITION_RECORDS; tests set it low to split partitions). */
+  partitionRecords?: number;
 }
 
 /**

@@ -1,12 +1,63 @@
 // Mass-range partitions on disk: digested peptides spill here, then each partition is sorted and grouped
-// on its own, so no step of the build holds more than one partition's peptides in memory.
+// on its own, so no step of the build holds more than one partition's peptides in memory. A partition is a
+// 20 Da bucket of mass keys, split in 2, 4, ... 64 equal parts where the input is dense (PartitionPlan), so a
+// partition holds about PARTITION_RECORDS records however large the input grows.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { digest, type DigestOptions } from './digest.js';
 import { massKey } from '../runtime/model/massKey.js';
 
-/** Width of one partition in mass keys (20 Da). A partition holds every peptide whose key / width is its id. */
+/** Width of a mass bucket in keys (20 Da): partitions are buckets or equal parts of one; slices are runs of buckets. */
 export const PARTITION_KEYS = 200_000;
+/** Most parts a bucket splits into: a power of two dividing PARTITION_KEYS (64 × 3,125 keys), so widths are whole keys. */
+export const MAX_SPLIT_SHIFT = 6;
+/**
+ * Records (digested peptides, repeats included) a partition is planned to hold at most: about the densest 20 Da
+ * bucket of a Swiss-Prot-sized input (~470,000), so such an input is not split and the merge's memory stays
+ * what it is there (a few hundred MB) at any input size.
+ */
+export const PARTITION_RECORDS = 500_000;
+
+/**
+ * How the key line is cut into partitions: bucket c (keys [c, c+1) × PARTITION_KEYS) is cut into 2^shift[c]
+ * equal parts (shift 0 past the array). A partition is named by its lowest key, so names ascend with mass.
+ */
+export class PartitionPlan {
+  constructor(readonly shifts: Uint8Array = new Uint8Array(0)) {}
+
+  private shiftOf(bucket: number): number {
+    return bucket < this.shifts.length ? this.shifts[bucket] : 0;
+  }
+
+  /** The partition holding `key` (its lowest key). */
+  partitionOf(key: number): number {
+    const bucket = Math.floor(key / PARTITION_KEYS);
+    const width = PARTITION_KEYS >> this.shiftOf(bucket);
+    const low = bucket * PARTITION_KEYS;
+    return low + Math.floor((key - low) / width) * width;
+  }
+
+  /** Keys in `partition` (a partition's lowest key). */
+  widthOf(partition: number): number {
+    return PARTITION_KEYS >> this.shiftOf(Math.floor(partition / PARTITION_KEYS));
+  }
+
+  /** Partitions the plan cuts its buckets into (each bucket past the array counts once). */
+  get partitions(): number {
+    return this.shifts.reduce((sum, shift) => sum + (1 << shift), 0);
+  }
+}
+
+/** The plan for a sample taking one protein in `sampleEvery`: each bucket split until its estimate is ≤ `records`. */
+export function planPartitions(sampled: ReadonlyMap<number, number>, sampleEvery: number, records = PARTITION_RECORDS): PartitionPlan {
+  const shifts = new Uint8Array(Math.max(0, ...sampled.keys()) + 1);
+  for (const [bucket, count] of sampled) {
+    let shift = 0;
+    while (shift < MAX_SPLIT_SHIFT && (count * sampleEvery) / (1 << shift) > records) shift++;
+    shifts[bucket] = shift;
+  }
+  return new PartitionPlan(shifts);
+}
 
 /** The mass keys a partitioned build's part keeps (build/slices.ts): [lowKey, highKey), highKey Infinity for the last. */
 export interface KeySlice {
@@ -16,7 +67,8 @@ export interface KeySlice {
 
 /** Record layout in a partition file: u32 LE mass key, u32 LE protein ordinal, u16 LE length, ASCII sequence. */
 const RECORD_HEADER = 10;
-const BUFFER_BYTES = 1 << 16;
+/** Buffer of one partition file: 64 KB, less when there are over 1,024 partitions (64 MB per writer in all, ≥ 4 KB each). */
+const bufferBytes = (partitions: number) => Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 26) / Math.max(1, partitions))));
 
 export function partitionFile(dir: string, writer: string, partition: number): string {
   return join(dir, `${writer}-${partition}.bin`);
@@ -28,12 +80,17 @@ export class PartitionWriter {
   readonly partitions = new Set<number>();
   records = 0;
 
-  /** Keeps only peptides whose key is in `keys` (a part's slice; the whole mass line by default). */
+  private readonly bufferBytes: number;
+
+  /** Writes into the partitions of `plan`, keeping only peptides whose key is in `keys` (a part's slice; all by default). */
   constructor(
     private dir: string,
     private writer: string,
+    private plan = new PartitionPlan(),
     private keys: KeySlice = { lowKey: 0, highKey: Infinity },
-  ) {}
+  ) {
+    this.bufferBytes = bufferBytes(plan.partitions);
+  }
 
   /** Digests each protein (ordinals firstOrdinal, firstOrdinal+1, ...) into the partitions. */
   digestProteins(firstOrdinal: number, proteins: readonly string[], options: DigestOptions): void {
@@ -44,7 +101,7 @@ export class PartitionWriter {
 
   add(key: number, ordinal: number, sequence: string): void {
     if (key < this.keys.lowKey || key >= this.keys.highKey) return;
-    const partition = Math.floor(key / PARTITION_KEYS);
+    const partition = this.plan.partitionOf(key);
     let buffer = this.buffers.get(partition);
     const size = RECORD_HEADER + sequence.length;
     if (buffer && buffer.used + size > buffer.bytes.length) {
@@ -52,7 +109,7 @@ export class PartitionWriter {
       buffer.used = 0;
     }
     if (!buffer) {
-      buffer = { bytes: Buffer.allocUnsafe(Math.max(BUFFER_BYTES, size)), used: 0 };
+      buffer = { bytes: Buffer.allocUnsafe(Math.max(this.bufferBytes, size)), used: 0 };
       this.buffers.set(partition, buffer);
       this.partitions.add(partition);
     }
@@ -87,19 +144,20 @@ export interface PartitionPeptides {
 }
 
 /**
- * Reads a partition's files, sorts its records by (key, sequence) and merges records of the same sequence
- * into one peptide whose accessions are the ranks of its proteins (`rankOf[ordinal]`), sorted and unique.
+ * Reads the files of the partition of keys [partition, partition + width), sorts its records by (key, sequence)
+ * and merges records of the same sequence into one peptide whose accessions are the ranks of its proteins
+ * (`rankOf[ordinal]`), sorted and unique.
  */
-export function mergePartition(files: readonly string[], partition: number, rankOf: Uint32Array): PartitionPeptides {
+export function mergePartition(files: readonly string[], partition: number, width: number, rankOf: Uint32Array): PartitionPeptides {
   const chunks = files.map((file) => readFileSync(file));
   let n = 0;
   for (const chunk of chunks) for (let at = 0; at < chunk.length; at += RECORD_HEADER + chunk.readUInt16LE(at + 8)) n++;
-  const base = partition * PARTITION_KEYS;
+  const base = partition;
   const offsets = new Uint32Array(n);
   const ranks = new Uint32Array(n);
   const sequences: string[] = new Array(n);
   // Counting sort by key offset inside the partition, then a small comparison sort per key.
-  const bucketStarts = new Uint32Array(PARTITION_KEYS + 1);
+  const bucketStarts = new Uint32Array(width + 1);
   let i = 0;
   for (const chunk of chunks) {
     for (let at = 0; at < chunk.length; i++) {
@@ -111,9 +169,9 @@ export function mergePartition(files: readonly string[], partition: number, rank
       at += RECORD_HEADER + length;
     }
   }
-  for (let k = 0; k < PARTITION_KEYS; k++) bucketStarts[k + 1] += bucketStarts[k];
+  for (let k = 0; k < width; k++) bucketStarts[k + 1] += bucketStarts[k];
   const order = new Uint32Array(n);
-  const fill = bucketStarts.slice(0, PARTITION_KEYS);
+  const fill = bucketStarts.slice(0, width);
   for (let r = 0; r < n; r++) order[fill[offsets[r]]++] = r;
   const bySequenceThenRank = (a: number, b: number) =>
     sequences[a] < sequences[b] ? -1 : sequences[a] > sequences[b] ? 1 : ranks[a] - ranks[b];
@@ -124,7 +182,7 @@ export function mergePartition(files: readonly string[], partition: number, rank
   const peptideRanks: number[] = [];
   const text: string[] = [];
   let textLength = 0;
-  for (let k = 0; k < PARTITION_KEYS; k++) {
+  for (let k = 0; k < width; k++) {
     const start = bucketStarts[k];
     const end = bucketStarts[k + 1];
     if (start === end) continue;

@@ -13,11 +13,11 @@ import { assembleManifest, describeDataset, type DatasetHead } from './manifest.
 import { mergeIntoShards, type Merged } from './mergePhase.js';
 import { checkOptions, DEFAULT_COMPRESSION, digestOptionsOf, type BuildOptions } from './options.js';
 import { publishPart, type PartManifest } from './part.js';
-import type { KeySlice } from './partitions.js';
 import { createRunners } from './pool.js';
 import { BuildProgress } from './progress.js';
 import { openStaging, publish } from './publish.js';
-import { keySliceOf, sampleMassPartitions, sliceStarts, type PartSpec } from './slices.js';
+import { planPartitions, type KeySlice } from './partitions.js';
+import { keySliceOf, SAMPLE_EVERY, sampleMassBuckets, sliceStarts, type PartSpec } from './slices.js';
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
 import { writeTaxonomyFile } from './taxonomyFile.js';
@@ -32,6 +32,8 @@ interface Staged {
   head: DatasetHead;
   merged: Merged;
   taxonomy?: Manifest['taxonomy'];
+  /** The mass keys the build kept (all of them but for a part). */
+  keys: KeySlice;
 }
 
 /** Builds the dataset of `options.inputs` and publishes it into `options.out`; returns its manifest. */
@@ -51,11 +53,7 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
  */
 export async function buildPart(options: BuildOptions, part: PartSpec): Promise<PartManifest> {
   const progress = new BuildProgress(options.log);
-  checkOptions(options);
-  const files = await resolveInputs(options.inputs);
-  const keys = keySliceOf(sliceStarts(await sampleMassPartitions(files, digestOptionsOf(options)), part.count), part.index);
-  progress.slice(part, keys);
-  return stage(options, keys, progress, ({ tmp, head, merged, taxonomy }) => {
+  return stage(options, part, progress, ({ tmp, head, merged, taxonomy, keys }) => {
     const written: PartManifest = {
       format: 'digested-peptides-part',
       part: { ...part, lowKey: keys.lowKey, highKey: Number.isFinite(keys.highKey) ? keys.highKey : null },
@@ -71,17 +69,25 @@ export async function buildPart(options: BuildOptions, part: PartSpec): Promise<
   });
 }
 
-/** Runs the build's phases into a staging folder in `options.out`, keeping the peptides of `keys` only, then `publishStaged`. */
-async function stage<T>(options: BuildOptions, keys: KeySlice | undefined, progress: BuildProgress, publishStaged: (staged: Staged) => T): Promise<T> {
+/**
+ * Runs the build's phases into a staging folder in `options.out`, keeping only the peptides of the mass slice of
+ * `part` when given, then `publishStaged`.
+ */
+async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progress: BuildProgress, publishStaged: (staged: Staged) => T): Promise<T> {
   checkOptions(options);
   const files = await resolveInputs(options.inputs);
+  // The mass distribution of a sample decides the partitions (and a part's slice) before any digestion.
+  const sample = await sampleMassBuckets(files, digestOptionsOf(options));
+  const plan = planPartitions(sample, SAMPLE_EVERY, options.partitionRecords);
+  const keys = part ? keySliceOf(sliceStarts(sample, part.count), part.index) : { lowKey: 0, highKey: Infinity };
+  if (part) progress.slice(part, keys);
   const taxonomyTsv = options.taxonomy ? await readTaxonomy(options.taxonomy) : new Map<string, number>();
   // nodes.dmp is read and checked before any digestion, so a bad tree fails at once.
   const tree = options.taxdump ? await readTaxdumpTree(options.taxdump) : undefined;
   const tmp = openStaging(options.out);
   const partitionDir = join(tmp, 'partitions');
   mkdirSync(partitionDir);
-  const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options), keys });
+  const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options), keys, shifts: plan.shifts });
   try {
     const digested = await readAndDigest(files, runners, partitionDir, progress);
     const ranked = rankAccessions(digested.accessions, digested.headers, taxonomyTsv);
@@ -94,7 +100,7 @@ async function stage<T>(options: BuildOptions, keys: KeySlice | undefined, progr
     rmSync(partitionDir, { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tmp, lineages);
     const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), compression) : undefined;
-    return publishStaged({ tmp, head, merged, taxonomy });
+    return publishStaged({ tmp, head, merged, taxonomy, keys });
   } finally {
     await Promise.all(runners.map((r) => r.close()));
     rmSync(tmp, { recursive: true, force: true });

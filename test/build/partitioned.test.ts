@@ -129,6 +129,21 @@ describe('partitioned builds of other shapes', () => {
     }
   }, 120_000);
 
+  it('with partitions split where the input is dense: the same peptides as unsplit, and parts merged equal the single build', async () => {
+    const input = sampleSubset(1000);
+    const root = tempDir('split');
+    const whole = join(root, 'whole');
+    await build([input], whole);
+    // 100 records per partition: the buckets of the sample (16 of the 1,000 proteins) split into up to 64 parts.
+    const split = join(root, 'split');
+    const manifest = await build([input], split, { partitionRecords: 100 });
+    expect(manifest.totals.shards).toBeGreaterThan(readDataset(whole).manifest.totals.shards + 50);
+    expect(readDataset(split).peptides).toEqual(readDataset(whole).peptides);
+    const merged = join(root, 'merged');
+    mergeParts(await buildParts(join(root, 'parts'), [input], 3, { partitionRecords: 100 }), merged);
+    expect(files(merged)).toEqual(files(split));
+  }, 120_000);
+
   it('rebuilding a part into its folder replaces the previous part files; a dataset folder is refused', async () => {
     const input = sampleSubset(200);
     const root = tempDir('rebuild');

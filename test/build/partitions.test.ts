@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mergePartition, PARTITION_KEYS, partitionFile, PartitionWriter } from '../../build/partitions.js';
+import { MAX_SPLIT_SHIFT, mergePartition, PARTITION_KEYS, PARTITION_RECORDS, partitionFile, PartitionPlan, PartitionWriter, planPartitions } from '../../build/partitions.js';
 import { REFERENCE_ENZYMES, referenceDigest, referenceKey, referenceUnits } from '../helpers/reference.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
@@ -55,8 +55,10 @@ describe('PartitionWriter', () => {
     expect(readdirSync(dir)).toEqual([]); // buffered until flush
     writer.flush();
     expect(writer.records).toBe(6);
+    // Without a plan, a partition is a whole 20 Da bucket, named by its lowest key.
     const byPartition = new Map<number, Record3[]>();
-    for (const r of added) byPartition.set(Math.floor(r.key / 200_000), [...(byPartition.get(Math.floor(r.key / 200_000)) ?? []), r]);
+    const low = (key: number) => Math.floor(key / 200_000) * 200_000;
+    for (const r of added) byPartition.set(low(r.key), [...(byPartition.get(low(r.key)) ?? []), r]);
     expect([...writer.partitions].sort((a, b) => a - b)).toEqual([...byPartition.keys()].sort((a, b) => a - b));
     expect(readdirSync(dir).sort()).toEqual([...byPartition.keys()].map((p) => `w0-${p}.bin`).sort());
     for (const [p, records] of byPartition) expect(parse(join(dir, `w0-${p}.bin`))).toEqual(records);
@@ -75,9 +77,9 @@ describe('PartitionWriter', () => {
     }
     writer.flush();
     expect(added.reduce((s, r) => s + 10 + r.sequence.length, 0)).toBeGreaterThan(3 * 65536);
-    expect(parse(partitionFile(dir, 'big', 3))).toEqual(added);
+    expect(parse(partitionFile(dir, 'big', 3 * PARTITION_KEYS))).toEqual(added);
     expect(writer.records).toBe(8000);
-    expect([...writer.partitions]).toEqual([3]);
+    expect([...writer.partitions]).toEqual([3 * PARTITION_KEYS]);
   });
 
   it('digests proteins into the reference’s peptides and keys, with ordinals from firstOrdinal', () => {
@@ -90,7 +92,7 @@ describe('PartitionWriter', () => {
     const expected = proteins.flatMap((protein, i) =>
       [...referenceDigest(protein, REFERENCE_ENZYMES.trypsin, 2, 6, 50)].map((sequence) => {
         const key = referenceKey(referenceUnits(sequence)!);
-        return { key, ordinal: 100 + i, sequence, partition: Math.floor(key / 200_000) };
+        return { key, ordinal: 100 + i, sequence, partition: Math.floor(key / 200_000) * 200_000 };
       }),
     );
     const order = (a: Record3, b: Record3) => a.ordinal - b.ordinal || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0);
@@ -106,8 +108,8 @@ describe('mergePartition', () => {
     const ws = Array.from({ length: writers }, (_, w) => new PartitionWriter(dir, `w${w}`));
     records.forEach((r, i) => ws[i % writers].add(r.key, r.ordinal, r.sequence));
     ws.forEach((w) => w.flush());
-    const files = ws.map((_, w) => partitionFile(dir, `w${w}`, p)).filter(existsSync);
-    return mergePartition(files, p, rankOf);
+    const files = ws.map((_, w) => partitionFile(dir, `w${w}`, p * PARTITION_KEYS)).filter(existsSync);
+    return mergePartition(files, p * PARTITION_KEYS, PARTITION_KEYS, rankOf);
   }
 
   /** The merge computed here: distinct sequences by (key, sequence), each with its sorted unique ranks. */
@@ -172,7 +174,61 @@ describe('mergePartition', () => {
   });
 
   it('is empty for no files', () => {
-    const part = mergePartition([], 0, new Uint32Array(0));
+    const part = mergePartition([], 0, PARTITION_KEYS, new Uint32Array(0));
     expect([part.keys.length, part.sequences, part.sequenceEnds.length, part.rankEnds.length, part.ranks.length]).toEqual([0, '', 0, 0, 0]);
+  });
+});
+
+describe('PartitionPlan', () => {
+  it('splits each bucket until its estimate fits, at most 64 ways', () => {
+    const plan = planPartitions(new Map([[3, 10], [5, 7_813], [6, 7_814], [9, 1_000_000]]), 64);
+    // 7,813 × 64 = 500,032 > 500,000: split once; 7,814 × 64 / 2 = 250,048: once is enough; 64e6 records: 64 ways.
+    expect(Array.from(plan.shifts)).toEqual([0, 0, 0, 0, 0, 1, 1, 0, 0, MAX_SPLIT_SHIFT]);
+    expect(planPartitions(new Map([[2, 100]]), 64, 1000).shifts[2]).toBe(3); // 6,400 / 8 = 800 ≤ 1,000
+    expect(PARTITION_RECORDS).toBe(500_000);
+  });
+
+  it('names the partition of every key by its lowest key, partitions tiling each bucket in equal parts', () => {
+    const plan = new PartitionPlan(Uint8Array.from([0, 2, MAX_SPLIT_SHIFT]));
+    // Brute force over buckets 0..3 (3 is past the plan: whole): walk every key, collect the partitions met.
+    const seen = new Map<number, number[]>();
+    for (let key = 0; key < 4 * PARTITION_KEYS; key += 1) {
+      const p = plan.partitionOf(key);
+      expect(p).toBeLessThanOrEqual(key);
+      expect(key).toBeLessThan(p + plan.widthOf(p));
+      const bucket = Math.floor(key / PARTITION_KEYS);
+      if (!seen.has(bucket)) seen.set(bucket, []);
+      const list = seen.get(bucket)!;
+      if (list[list.length - 1] !== p) list.push(p);
+    }
+    expect(seen.get(0)).toEqual([0]);
+    expect(seen.get(1)).toEqual([200_000, 250_000, 300_000, 350_000]);
+    expect(seen.get(2)).toEqual(Array.from({ length: 64 }, (_, i) => 400_000 + i * 3_125));
+    expect(seen.get(3)).toEqual([600_000]);
+    expect(plan.partitions).toBe(1 + 4 + 64);
+  });
+
+  it('merges a split partition like the same records in a whole one, keeping only its keys', () => {
+    const dir = tempDir('partitions-split');
+    const plan = new PartitionPlan(Uint8Array.from([0, 0, 3]));
+    const writer = new PartitionWriter(dir, 'w0', plan);
+    const random = prng(5);
+    const records: Record3[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const r = { key: 2 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS), ordinal: i % 50, sequence: letters(random, 2 + Math.floor(random() * 3)) };
+      records.push(r);
+      writer.add(r.key, r.ordinal, r.sequence);
+    }
+    writer.flush();
+    expect([...writer.partitions].sort((a, b) => a - b)).toEqual(Array.from({ length: 8 }, (_, i) => 400_000 + i * 25_000));
+    const rankOf = Uint32Array.from({ length: 50 }, (_, i) => 49 - i);
+    for (const p of writer.partitions) {
+      const part = mergePartition([partitionFile(dir, 'w0', p)], p, plan.widthOf(p), rankOf);
+      const inside = records.filter((r) => r.key >= p && r.key < p + 25_000);
+      expect(part.keys.length).toBeGreaterThan(0);
+      expect(new Set(part.keys).size).toBeLessThanOrEqual(inside.length);
+      for (const key of part.keys) expect(key >= p && key < p + 25_000).toBe(true);
+      expect([...new Set(inside.map((r) => `${r.key} ${r.sequence}`))].length).toBe(part.keys.length);
+    }
   });
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PARTITION_KEYS } from '../../build/partitions.js';
-import { keySliceOf, parsePart, sampleMassPartitions, SAMPLE_EVERY, sliceStarts } from '../../build/slices.js';
+import { keySliceOf, parsePart, sampleMassBuckets, SAMPLE_EVERY, sliceStarts } from '../../build/slices.js';
 import { removeTempDirs, sampleRecords, tempDir, writeFixture } from '../helpers/datasets.js';
 import { REFERENCE_ENZYMES, referenceDigest, referenceFasta, referencePeptideKey } from '../helpers/reference.js';
 
@@ -63,8 +63,8 @@ describe('keySliceOf', () => {
   });
 });
 
-describe('sampleMassPartitions', () => {
-  it('counts the peptides of every 64th protein by partition, as an independent digest does', async () => {
+describe('sampleMassBuckets', () => {
+  it('counts the peptides of every 64th protein by 20 Da bucket, as an independent digest does', async () => {
     const fasta = writeFixture(tempDir('slices'), 'sample.fasta', sampleRecords(300));
     const options = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 };
     const expected = new Map<number, number>();
@@ -78,7 +78,7 @@ describe('sampleMassPartitions', () => {
       }
     });
     expect(expected.size).toBeGreaterThan(10);
-    expect(await sampleMassPartitions([fasta], options)).toEqual(expected);
+    expect(await sampleMassBuckets([fasta], options)).toEqual(expected);
   });
 });
 

@@ -2,26 +2,27 @@
 // brotli, default and the original's parameters), in-process queries (warm, cache-bounded, cold), SQLite side by
 // side, cold queries over HTTP, a ≥100,000-shard index, HTTP load; v1's figures beside them (test/bench/v1.ts).
 // `--smoke` runs the same code on a small synthetic set (part of npm test) and writes nothing in the repo.
+// `--only match|scale` measures one section again over the last run's BENCHMARKS.json; the build scale curve
+// (`--only scale [--multiples K] [--scale-proteins N]`, test/bench/scale.ts) is never part of the full run.
 // Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sampleStats, SWISS_PROT, writeSynthetic } from './synthetic.js';
-import type { Manifest } from '../../runtime/model/format.js';
-import { freePort, load, peakRssMb, rssMb, startServer, type HttpRun } from './http.js';
+import { freePort, load, rssMb, startServer, type HttpRun } from './http.js';
 import { anyWidthRanges, fmt, machine, massWindows } from './measure.js';
 import { benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';
 import { hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCentres } from './precursor.js';
 import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type OrganismRuns } from './organisms.js';
 import type { Summary } from './measure.js';
 import { benchColdHttp, type ColdHttpRun } from './coldHttp.js';
-import { kindOf, type FileKind } from './reads.js';
+import { measuredBuild, type BuildRun } from './measuredBuild.js';
 import { V1, V1_COMMIT } from './v1.js';
 import { buildsSection, coldHttpSection, goalsSection, memorySection, sizeSection, V2_TARGETS } from './v2Report.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
 import { benchMatch, matchSection, MATCH_SPECTRA, type MatchRuns } from './match.js';
+import { benchScale, SCALE_MULTIPLES, scaleSection, type ScaleRuns } from './scale.js';
 
 const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
@@ -46,61 +47,6 @@ export interface BenchConfig {
 
 export const FULL: Omit<BenchConfig, 'dir'> = { proteins: SWISS_PROT.proteins, queries: 10_000, coldQueries: 2_000, httpSeconds: 30, tinyShardBytes: 300, tinyInput: 'data/uniprot-sample.fasta.gz', coldHttpFirst: 20, coldHttpNext: 200 };
 
-interface BuildRun {
-  seconds: number;
-  peakRssMb: number;
-  tempMb: number;
-  manifest: Manifest;
-  /** The shards' stored bytes (manifest totals.bytes). */
-  bytes: number;
-  /** Every file of the dataset folder, manifest included, and their number. */
-  allFilesBytes: number;
-  files: number;
-  /** Stored bytes by kind of file. */
-  bytesByKind: Partial<Record<FileKind, number>>;
-}
-
-/** Every file below `dir` (sizes summed), by kind. */
-function folderBytes(dir: string): { total: number; files: number; byKind: Partial<Record<FileKind, number>> } {
-  let total = 0;
-  let files = 0;
-  const byKind: Partial<Record<FileKind, number>> = {};
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const size = statSync(join(entry.parentPath, entry.name)).size;
-    const kind = entry.parentPath === dir ? kindOf(entry.name) : 'other';
-    total += size;
-    files++;
-    byKind[kind] = (byKind[kind] ?? 0) + size;
-  }
-  return { total, files, byKind };
-}
-
-/** Runs the build CLI as a child process, sampling its peak RSS (worker threads included) from /proc. */
-export async function measuredBuild(input: string, out: string, extra: string[] = []): Promise<BuildRun> {
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--input', input, '--out', out, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr.on('data', (c: Buffer) => (log += c.toString()));
-  let peak = 0;
-  const poll = setInterval(() => (peak = Math.max(peak, peakRssMb(child.pid!))), 200);
-  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-  clearInterval(poll);
-  if (code !== 0) throw new Error(`build failed: ${log}`);
-  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
-  const folder = folderBytes(out);
-  return {
-    seconds: (performance.now() - started) / 1000,
-    peakRssMb: peak,
-    tempMb: Number(/temporary disk (\d+) MB/.exec(log)?.[1] ?? NaN),
-    manifest,
-    bytes: manifest.totals.bytes,
-    allFilesBytes: folder.total,
-    files: folder.files,
-    bytesByKind: folder.byKind,
-  };
-}
-
 export interface BenchResults {
   config: BenchConfig;
   /** gzip (the default compression): default parameters and the original's. */
@@ -123,6 +69,8 @@ export interface BenchResults {
   organisms?: OrganismRuns;
   /** MGF matching (`npm run query -- match`; absent in runs before it). */
   match?: MatchRuns;
+  /** The build scale curve (`--only scale` alone; a full run keeps the last one). */
+  scale?: ScaleRuns;
 }
 
 export async function runBench(config: BenchConfig, log: (line: string) => void): Promise<BenchResults> {
@@ -312,6 +260,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     'Every build of this run beside v1\'s of the same parameters (recorded at ' + V1_COMMIT + '; v1 built each parameter set once, uncompressed):',
     '',
     ...buildsSection(r),
+    ...(r.scale ? scaleSection(r.scale) : []),
     '## Queries in process (count + first page of up to 1000 mass groups, JSON body built)',
     '',
     `${r.config.queries.toLocaleString('en')} queries per set, mass windows centred uniformly in 360–8500 Da. Warm: every shard a query needs already decoded and its entry JSON built (two passes over the set before the measured one); "256 MB budget": the same passes with the cache bounded as on a function instance, so shards are evicted and read again. v1: the same sets, recorded at ${V1_COMMIT}.`,
@@ -411,27 +360,48 @@ function coldRow(dataset: string, name: string, q: QueryRun, lat: (q: QueryRun) 
   return `| ${dataset} | ${name} | ${lat(q)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${reads.pagesMax} | ${kb(reads.bytesMean)} / ${kb(reads.bytesMax)} | ${old} | ${verdict} |`;
 }
 
+/** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
+const ONLY = ['match', 'scale'] as const;
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { smoke: { type: 'boolean' }, out: { type: 'string' }, dir: { type: 'string' }, only: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { smoke: { type: 'boolean' }, out: { type: 'string' }, dir: { type: 'string' }, only: { type: 'string' }, multiples: { type: 'string' }, 'scale-proteins': { type: 'string' } },
+  });
   const dir = values.dir ?? join(tmpdir(), values.smoke ? 'digested-peptides-bench-smoke' : 'digested-peptides-bench');
   const config: BenchConfig = values.smoke
     ? { dir, proteins: 2000, queries: 200, coldQueries: 50, httpSeconds: 2, tinyShardBytes: 256, tinyInput: join(dir, 'synthetic-v2-2000.fasta'), coldHttpFirst: 5, coldHttpNext: 20, matchSpectra: 200 }
     : { dir, ...FULL };
+  const scaleConfig = {
+    dir,
+    proteinsPerMultiple: Number(values['scale-proteins'] ?? (values.smoke ? 2000 : SWISS_PROT.proteins)),
+    multiples: Number(values.multiples ?? (values.smoke ? 2 : SCALE_MULTIPLES)),
+  };
+  if (![scaleConfig.proteinsPerMultiple, scaleConfig.multiples].every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--multiples and --scale-proteins take positive integers');
   const out = values.out ?? (values.smoke ? join(dir, 'BENCHMARKS.md') : 'BENCHMARKS.md');
   const previous = out.replace(/\.md$/, '.json');
   const before = existsSync(previous) ? (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults) : undefined;
+  const log = (line: string) => process.stderr.write(line + '\n');
+  const args = `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim();
   let results: BenchResults;
   let command = values.smoke ? 'npm run bench -- --smoke' : 'npm run bench';
-  if (values.only === 'match') {
-    // One section measured again on the last full run's dataset; every other figure is that run's (BENCHMARKS.json).
-    if (!before) throw new Error(`--only match needs ${previous} from a full run`);
-    const datasetDir = join(config.dir, `v2-dataset-${before.config.proteins}`);
+  const only = values.only as (typeof ONLY)[number] | undefined;
+  if (only !== undefined && !ONLY.includes(only)) throw new Error(`--only takes ${ONLY.join(' or ')}, not ${only}`);
+  if (only !== undefined && !before) throw new Error(`--only ${only} needs ${previous} from a full run`);
+  if (only === 'match') {
+    mkdirSync(config.dir, { recursive: true });
+    const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
     if (!existsSync(join(datasetDir, 'manifest.json'))) throw new Error(`--only match needs the full run's dataset in ${datasetDir}`);
-    results = { ...before, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) };
-    command = `npm run bench -- --only match\` (MGF matching); every other section from the last full \`npm run bench`;
-  } else if (values.only !== undefined) throw new Error(`--only takes match, not ${values.only}`);
-  else results = await runBench(config, (line) => process.stderr.write(line + '\n'));
-  const text = report(results, command, values.only ? undefined : before);
+    results = { ...before!, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) };
+  } else if (only === 'scale') {
+    mkdirSync(config.dir, { recursive: true });
+    results = { ...before!, scale: await benchScale(scaleConfig, args, log) };
+  } else {
+    results = await runBench(config, log);
+    // The scale curve is not part of a full run: the smoke run measures a tiny one, a full run keeps the last.
+    results.scale = values.smoke ? await benchScale(scaleConfig, args, log) : before?.scale;
+  }
+  if (only) command = `${args}\` (${only === 'match' ? 'MGF matching' : 'build scale curve'}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+  const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1));
   process.stdout.write(text);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { report, runBench, type BenchResults } from './run.js';
+import { benchScale } from './scale.js';
 import { loadSqlite } from './sqlite.js';
 
 describe('npm run bench (smoke scale)', () => {
@@ -98,13 +99,33 @@ describe('npm run bench (smoke scale)', () => {
     expect(folderTop.candidates).toBeLessThanOrEqual(Math.min(folder.candidates, 120 * 10));
   });
 
+  let scale: BenchResults['scale'];
+  it('builds a scale curve: 1× and 2× of 2,000 proteins, peptides, dataset and disk growing with the input', async () => {
+    scale = await benchScale({ dir, proteinsPerMultiple: 2000, multiples: 2 }, 'smoke', () => {});
+    const [one, two] = scale.rows;
+    expect(scale.rows.map((r) => r.proteins)).toEqual([2000, 4000]);
+    // The 2× input is the 1× one plus new proteins: more distinct peptides, more residues and bytes, never fewer.
+    expect(two.residues).toBeGreaterThan(one.residues);
+    expect(two.peptides).toBeGreaterThan(one.peptides);
+    expect(two.datasetBytes).toBeGreaterThan(one.datasetBytes);
+    for (const r of scale.rows) {
+      expect(r.peakRssMb).toBeGreaterThan(10);
+      expect(r.cpuSeconds).toBeGreaterThan(0);
+      expect(r.tempBytes).toBeGreaterThan(0);
+      expect(r.peakDiskBytes).toBe(r.tempBytes + r.datasetBytes);
+      expect(r.sampledDiskBytes).toBeLessThanOrEqual(r.peakDiskBytes + 1e6); // the build reports partitions in whole MB
+    }
+    expect(scale.verdict!.inputRatio).toBe(2);
+    expect(scale.verdict!.rssRatio).toBeCloseTo(two.peakRssMb / one.peakRssMb, 9);
+  }, 120_000);
+
   it('drives the HTTP server without errors and writes a report', () => {
     for (const run of [results.http.budget, results.http.warm]) {
       expect(run.requests).toBeGreaterThan(0);
       expect(run.errors).toBe(0);
       expect(run.non2xx).toBe(0);
     }
-    const text = report(results, 'smoke');
-    for (const heading of ['## Format v2 goals', '## Dataset size', '## Build', '## Queries in process', '## Memory-bounded speed', '## Cold queries', '## Cold queries over HTTP', '## SQLite', '## HTTP', '## Organisms and proteins', '## MGF matching']) expect(text).toContain(heading);
+    const text = report({ ...results, scale }, 'smoke');
+    for (const heading of ['## Format v2 goals', '## Build scale curve', '## Dataset size', '## Build', '## Queries in process', '## Memory-bounded speed', '## Cold queries', '## Cold queries over HTTP', '## SQLite', '## HTTP', '## Organisms and proteins', '## MGF matching']) expect(text).toContain(heading);
   });
 });

@@ -36,7 +36,7 @@ async function fuzz(name: string, dir: string, cacheBytes: number | undefined): 
   const figures: Figures = {
     name,
     shards: ref.shardEntries.length,
-    indexPages: ref.manifest.shardIndex?.pages.length ?? 0,
+    indexPages: ref.indexPages.length, // every level of the index tree
     groups: ref.keys.length,
     peptides: ref.sequences.length,
     keyMismatches: keyMismatches(ref).length,

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
-import { decompress, writeDatasetFile } from './datasetFile.js';
+import { decompress, writeDatasetFile, type Storage } from './datasetFile.js';
 import { chunks, pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
 /** The shape of a shard index: the flat list up to `flatLimit` shards, else leaf pages of `pageShards` under a tree. */
@@ -43,10 +43,10 @@ export function shardIndexTree(leaves: IndexPageEntry[], write: WriteIndexPage, 
 }
 
 /** The manifest fields that index `shards`, writing index pages into `dir` when there are many. */
-export function writeShardIndex(dir: string, shards: ShardEntry[], compression: Compression, shape: Partial<IndexShape> = {}): Pick<Manifest, 'shards' | 'shardIndex'> {
+export function writeShardIndex(dir: string, shards: ShardEntry[], storage: Storage, shape: Partial<IndexShape> = {}): Pick<Manifest, 'shards' | 'shardIndex'> {
   const { pageShards, flatLimit, ...tree } = { ...INDEX_SHAPE, ...shape };
   if (shards.length <= flatLimit) return { shards };
-  const write: WriteIndexPage = (page) => writeDatasetFile(dir, page, indexPageFileName, compression);
+  const write: WriteIndexPage = (page) => writeDatasetFile(dir, page, indexPageFileName, storage);
   const leaves = chunks(shards, pageShards).map((list, k) => writeLeafPage(list, k * pageShards, write));
   return { shardIndex: shardIndexTree(leaves, write, tree) };
 }

@@ -9,7 +9,8 @@ import type { Digested } from './digestPhase.js';
 import { writeShardIndex } from './indexPages.js';
 import { describeSource } from './inputs.js';
 import type { Merged } from './mergePhase.js';
-import { DEFAULT_COMPRESSION, digestOptionsOf, type BuildOptions } from './options.js';
+import type { Storage } from './datasetFile.js';
+import { digestOptionsOf, storageOf, type BuildOptions } from './options.js';
 import { writeAccessionTable, writeProteinPages } from './proteinTable.js';
 import { TAXDUMP_FILES, type Taxonomy } from './taxdump.js';
 
@@ -31,8 +32,9 @@ export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 't
 /** The head of the dataset staged in `dir`; writes its accession table and protein pages there. */
 export async function describeDataset(options: BuildOptions, digested: Digested, ranked: RankedAccessions, dir: string, lineages?: Lineages): Promise<DatasetHead> {
   const { sources, skipped } = digested;
-  const parameters = { ...digestOptionsOf(options), shardBytes: options.shardBytes };
-  const compression = options.compression ?? DEFAULT_COMPRESSION;
+  const storage = storageOf(options);
+  const { compression, folderDigits } = storage;
+  const parameters = { ...digestOptionsOf(options), shardBytes: options.shardBytes, ...(folderDigits > 0 ? { folderDigits } : {}) };
   const taxonomySource = options.taxonomy ? await describeSource(options.taxonomy) : undefined;
   const taxdump = options.taxdump ? await Promise.all(TAXDUMP_FILES.map((file) => describeSource(join(options.taxdump!, file)))) : undefined;
   return {
@@ -55,9 +57,14 @@ export async function describeDataset(options: BuildOptions, digested: Digested,
       duplicateAccessions: ranked.duplicates.length,
       skippedRecords: skipped,
     },
-    accessions: writeAccessionTable(dir, ranked, compression),
-    proteins: writeProteinPages(dir, ranked, compression),
+    accessions: writeAccessionTable(dir, ranked, storage),
+    proteins: writeProteinPages(dir, ranked, storage),
   };
+}
+
+/** How the files of the dataset of `head` are stored. */
+export function headStorage(head: Pick<DatasetHead, 'compression' | 'parameters'>): Storage {
+  return { compression: head.compression, folderDigits: head.parameters.folderDigits ?? 0 };
 }
 
 /** The shards as the manifest counts them. */
@@ -70,7 +77,6 @@ export type ShardTotals = Pick<Merged, 'shards' | 'bytes' | 'peptides'>;
 export function assembleManifest(head: DatasetHead, merged: ShardTotals, dir: string, taxonomy?: Manifest['taxonomy']): Manifest {
   const { totals, accessions, proteins, ...top } = head;
   const { proteins: proteinCount, ...accessionTotals } = totals;
-  const compression = head.compression;
   return {
     ...top,
     totals: {
@@ -81,7 +87,7 @@ export function assembleManifest(head: DatasetHead, merged: ShardTotals, dir: st
       bytes: merged.bytes,
       ...accessionTotals,
     },
-    ...writeShardIndex(dir, merged.shards, compression),
+    ...writeShardIndex(dir, merged.shards, headStorage(head)),
     accessions,
     proteins,
     ...(taxonomy ? { taxonomy } : {}),

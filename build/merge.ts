@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 import { MANIFEST_FILE, taxonomyFileName, tilingViolation, type FileEntry, type Manifest, type TaxonomyFile } from '../runtime/model/format.js';
 import { decompress, writeDatasetFile } from './datasetFile.js';
 import { BuildError } from './fasta.js';
-import { assembleManifest } from './manifest.js';
+import { assembleManifest, headStorage } from './manifest.js';
 import { partFiles, readPart, type PartManifest } from './part.js';
-import { openStaging, publish } from './publish.js';
+import { datasetFiles, FOLDER_FILE_LIMIT, fullestFolder, openStaging, publish } from './publish.js';
 
 export interface MergeOptions {
   log?: (line: string) => void;
@@ -46,7 +46,9 @@ export function mergeParts(dirs: readonly string[], out: string, { log = () => {
     for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));
     for (const { dir, part } of parts) for (const entry of part.shards) copyVerified(dir, tmp, entry.file, entry);
     const manifest = assembleManifest(first.head, totals, tmp, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined);
+    const fullest = fullestFolder(datasetFiles(manifest, tmp));
     publish(tmp, out, manifest);
+    if (fullest.files > FOLDER_FILE_LIMIT) log(`warning: ${fullest.folder ? `folder ${fullest.folder}` : 'the dataset folder'} holds ${fullest.files} files: build the parts with a larger --folder-digits`);
     log(`merged ${parts.length} parts: ${manifest.totals.peptides} peptides, ${manifest.totals.shards} shards → ${out}`);
     return manifest;
   } finally {
@@ -121,5 +123,5 @@ function sumTaxonomies(parts: readonly { dir: string; part: PartManifest }[], tm
     else if (content.taxIds.length !== total.taxIds.length) throw new BuildError(`${dir}: its taxonomy differs from the first part's`);
     else total.peptides = total.peptides.map((n, i) => n + content.peptides[i]);
   }
-  return { ...writeDatasetFile(tmp, total!, taxonomyFileName, compression), nodes: total!.taxIds.length };
+  return { ...writeDatasetFile(tmp, total!, taxonomyFileName, headStorage(parts[0].part.head)), nodes: total!.taxIds.length };
 }

@@ -1,7 +1,8 @@
 // Build phase 3, merge into shards: the runners learn the accession ranks, merge the partitions in mass
 // order (a few ahead, in parallel), and the sorted, grouped peptides are cut into shard files (and counted per
 // taxon when the build has a taxonomy).
-import { tilingViolation, type Compression, type ShardEntry } from '../runtime/model/format.js';
+import { tilingViolation, type ShardEntry } from '../runtime/model/format.js';
+import type { Storage } from './datasetFile.js';
 import type { RankedAccessions } from './accessions.js';
 import type { PartitionPeptides } from './partitions.js';
 import { leastBusy, settled, type Runner } from './pool.js';
@@ -17,19 +18,23 @@ export interface Merged {
   peptides: number;
 }
 
-/** Merges the partitions of `partitionFiles` into shards of about `shardBytes` (stored with `compression`) written into `dir`; counts taxa into `taxonCounts`. */
+/**
+ * Merges the partitions of `partitionFiles` into shards of about `shardBytes` (stored as `storage` says, ending at
+ * the `cuts` keys too) written into `dir`; counts taxa into `taxonCounts`.
+ */
 export async function mergeIntoShards(
   runners: readonly Runner[],
   partitionFiles: ReadonlyMap<number, string[]>,
   ranked: RankedAccessions,
   dir: string,
   shardBytes: number,
-  compression: Compression,
+  storage: Storage,
   progress: BuildProgress,
+  cuts: readonly number[],
   taxonCounts?: TaxonCounts,
 ): Promise<Merged> {
   await Promise.all(runners.map((r) => r.run({ type: 'ranks', rankOf: ranked.rankOf })));
-  const writer = new ShardWriter(dir, shardBytes, compression);
+  const writer = new ShardWriter(dir, shardBytes, storage, cuts);
   const partitions = [...partitionFiles.keys()].sort((a, b) => a - b);
   const ahead: Promise<PartitionPeptides>[] = [];
   let next = 0;

@@ -1,7 +1,8 @@
 // What a build takes (BuildOptions), its defaults, and the check that rejects bad values before any work.
 import { ENZYMES, type DigestOptions } from './digest.js';
 import { BuildError } from './fasta.js';
-import { COMPRESSIONS, type Compression } from '../runtime/model/format.js';
+import { COMPRESSIONS, MAX_FOLDER_DIGITS, type Compression } from '../runtime/model/format.js';
+import type { Storage } from './datasetFile.js';
 
 export interface BuildOptions extends DigestOptions {
   /** fast-glob patterns of FASTA files (plain or gzip). */
@@ -21,8 +22,12 @@ export interface BuildOptions extends DigestOptions {
   log?: (line: string) => void;
   /** The release the inputs come from (e.g. UniProt's name, date and URL), recorded in the manifest. */
   release?: Record<string, string>;
+  /** Place every file but the manifest in a folder named by this many hex digits of its hash (0: one flat folder). */
+  folderDigits?: number;
   /** Records a partition is planned to hold at most (default PARTITION_RECORDS; tests set it low to split partitions). */
   partitionRecords?: number;
+  /** Records between two cut keys (default CUT_RECORDS; tests set it low so small inputs have several). */
+  cutRecords?: number;
 }
 
 /**
@@ -47,8 +52,14 @@ export function checkOptions(options: BuildOptions): void {
   whole('--max-length', options.maxLength, options.minLength, 1000);
   whole('--shard-bytes', options.shardBytes, 1, 1 << 30);
   whole('--threads', options.threads, 0, 64);
+  whole('--folder-digits', options.folderDigits ?? 0, 0, MAX_FOLDER_DIGITS);
   if (options.compression !== undefined && !COMPRESSIONS.includes(options.compression)) throw new BuildError(`--compression must be one of ${COMPRESSIONS.join(', ')}, got "${options.compression}"`);
   if (options.inputs.length === 0) throw new BuildError('no --input given');
+}
+
+/** How the build stores its files: compression and folders (build/datasetFile.ts). */
+export function storageOf(options: Pick<BuildOptions, 'compression' | 'folderDigits'>): Exclude<Storage, Compression> {
+  return { compression: options.compression ?? DEFAULT_COMPRESSION, folderDigits: options.folderDigits ?? 0 };
 }
 
 /** The digest parameters alone, in the order the manifest's `parameters` lists them. */

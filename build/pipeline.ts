@@ -11,13 +11,13 @@ import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
 import { assembleManifest, describeDataset, type DatasetHead } from './manifest.js';
 import { mergeIntoShards, type Merged } from './mergePhase.js';
-import { checkOptions, DEFAULT_COMPRESSION, digestOptionsOf, type BuildOptions } from './options.js';
+import { checkOptions, digestOptionsOf, storageOf, type BuildOptions } from './options.js';
 import { publishPart, type PartManifest } from './part.js';
 import { createRunners } from './pool.js';
 import { BuildProgress } from './progress.js';
-import { openStaging, publish } from './publish.js';
+import { datasetFiles, FOLDER_FILE_LIMIT, fullestFolder, openStaging, publish } from './publish.js';
 import { planPartitions, type KeySlice } from './partitions.js';
-import { keySliceOf, SAMPLE_EVERY, sampleMassBuckets, sliceStarts, type PartSpec } from './slices.js';
+import { cutKeys, keySliceOf, SAMPLE_EVERY, sampleMassBuckets, sliceStarts, unitCounts, type PartSpec } from './slices.js';
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
 import { writeTaxonomyFile } from './taxonomyFile.js';
@@ -41,8 +41,10 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
   const progress = new BuildProgress(options.log);
   return stage(options, undefined, progress, ({ tmp, head, merged, taxonomy }) => {
     const manifest = assembleManifest(head, merged, tmp, taxonomy);
+    const fullest = fullestFolder(datasetFiles(manifest, tmp));
     publish(tmp, options.out, manifest);
     progress.built(manifest.totals, options.out);
+    if (fullest.files > FOLDER_FILE_LIMIT) progress.crowded(fullest.folder, fullest.files, manifest.parameters.folderDigits ?? 0);
     return manifest;
   });
 }
@@ -79,7 +81,8 @@ async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progr
   // The mass distribution of a sample decides the partitions (and a part's slice) before any digestion.
   const sample = await sampleMassBuckets(files, digestOptionsOf(options));
   const plan = planPartitions(sample, SAMPLE_EVERY, options.partitionRecords);
-  const keys = part ? keySliceOf(sliceStarts(sample, part.count), part.index) : { lowKey: 0, highKey: Infinity };
+  const cuts = cutKeys(sample, SAMPLE_EVERY, options.cutRecords);
+  const keys = part ? keySliceOf(sliceStarts(unitCounts(sample, cuts), part.count), part.index) : { lowKey: 0, highKey: Infinity };
   if (part) progress.slice(part, keys);
   const taxonomyTsv = options.taxonomy ? await readTaxonomy(options.taxonomy) : new Map<string, number>();
   // nodes.dmp is read and checked before any digestion, so a bad tree fails at once.
@@ -95,11 +98,11 @@ async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progr
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
-    const compression = options.compression ?? DEFAULT_COMPRESSION;
-    const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, compression, progress, counts);
+    const storage = storageOf(options);
+    const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, counts);
     rmSync(partitionDir, { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tmp, lineages);
-    const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), compression) : undefined;
+    const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), storage) : undefined;
     return publishStaged({ tmp, head, merged, taxonomy, keys });
   } finally {
     await Promise.all(runners.map((r) => r.close()));

@@ -44,6 +44,11 @@ export class BuildProgress {
         `from ${t.proteins} proteins in ${this.seconds().toFixed(1)} s → ${out}`);
   }
 
+  /** A folder of the dataset holds more files than hosts allow in one folder. */
+  crowded(folder: string, files: number, folderDigits: number): void {
+    this.log(`warning: ${folder ? `folder ${folder}` : 'the dataset folder'} holds ${files} files, more than hosts such as Netlify allow in one folder: rebuild with --folder-digits ${folderDigits + 1}`);
+  }
+
   /** A part of a partitioned build: which mass slice it keeps. */
   slice(part: { index: number; count: number }, keys: { lowKey: number; highKey: number }): void {
     const da = (key: number) => (Number.isFinite(key) ? (key / 10000).toFixed(0) : '+inf');

@@ -2,24 +2,24 @@
 // refer to its ranks) and the protein table (the same with protein and organism names, as compressed JSON pages
 // of PROTEIN_PAGE_ACCESSIONS consecutive accessions, under inner pages when there are many), named by content,
 // listed in the manifest.
-import { accessionTableFileName, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type Compression, type FileEntry, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry } from '../runtime/model/format.js';
+import { accessionTableFileName, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type FileEntry, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry } from '../runtime/model/format.js';
 import { encodeAccessionTable } from '../runtime/model/shardEncoder.js';
 import type { RankedAccessions } from './accessions.js';
-import { writeDatasetFile } from './datasetFile.js';
+import { writeDatasetFile, type Storage } from './datasetFile.js';
 import { readJson } from './indexPages.js';
 import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
 /** Writes the accession table of `ranked` into `dir`; returns the manifest's `accessions` entry. */
-export function writeAccessionTable(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed'>, compression: Compression): FileEntry & { count: number } {
+export function writeAccessionTable(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed'>, storage: Storage): FileEntry & { count: number } {
   const bytes = encodeAccessionTable({ accessions: ranked.sorted, taxIds: ranked.taxIds, reviewed: ranked.reviewed });
-  return { ...writeDatasetFile(dir, bytes, accessionTableFileName, compression), count: ranked.sorted.length };
+  return { ...writeDatasetFile(dir, bytes, accessionTableFileName, storage), count: ranked.sorted.length };
 }
 
 /**
  * Writes the protein pages of `ranked` into `dir` (pages of `pageAccessions`, then the inner pages a root of
  * `shape.rootLimit` entries needs); returns the manifest's `proteins`.
  */
-export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed' | 'proteins' | 'organisms'>, compression: Compression, pageAccessions = PROTEIN_PAGE_ACCESSIONS, shape: TreeShape = TREE_SHAPE): NonNullable<Manifest['proteins']> {
+export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed' | 'proteins' | 'organisms'>, storage: Storage, pageAccessions = PROTEIN_PAGE_ACCESSIONS, shape: TreeShape = TREE_SHAPE): NonNullable<Manifest['proteins']> {
   const pages: ProteinPageEntry[] = [];
   for (let first = 0; first < ranked.sorted.length; first += pageAccessions) {
     const end = Math.min(first + pageAccessions, ranked.sorted.length);
@@ -31,9 +31,9 @@ export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 's
       proteins: ranked.proteins.slice(first, end),
       organisms: ranked.organisms.slice(first, end),
     };
-    pages.push({ ...writeDatasetFile(dir, page, proteinPageFileName, compression), firstAccession: page.accessions[0], lastAccession: page.accessions[page.accessions.length - 1], accessions: page.accessions.length });
+    pages.push({ ...writeDatasetFile(dir, page, proteinPageFileName, storage), firstAccession: page.accessions[0], lastAccession: page.accessions[page.accessions.length - 1], accessions: page.accessions.length });
   }
-  return proteinTableTree(pages, (page) => writeDatasetFile(dir, page, proteinIndexPageFileName, compression), shape);
+  return proteinTableTree(pages, (page) => writeDatasetFile(dir, page, proteinIndexPageFileName, storage), shape);
 }
 
 /** The manifest's `proteins` over the entries of the leaf pages, writing (with `write`) the inner pages a root of `shape.rootLimit` needs. */

@@ -2,7 +2,7 @@
 // new (content-hashed) names, the manifest replaces the old one in a single rename, and only then are files that
 // no manifest needs removed.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
 import { readShardIndex } from './indexPages.js';
 import { proteinPageFiles } from './proteinTable.js';
@@ -44,14 +44,40 @@ function publishedFiles(out: string): string[] {
 export function publish(tmp: string, out: string, manifest: Manifest): void {
   const files = datasetFiles(manifest, tmp);
   const keep = new Set([...files, ...publishedFiles(out)]);
-  for (const file of files) renameSync(join(tmp, file), join(out, file));
+  for (const file of files) {
+    if (file.includes('/')) mkdirSync(dirname(join(out, file)), { recursive: true });
+    renameSync(join(tmp, file), join(out, file));
+  }
   const manifestPath = join(out, MANIFEST_FILE);
   const staged = join(tmp, MANIFEST_FILE);
   writeFileSync(staged, JSON.stringify(manifest, null, 1) + '\n');
   renameSync(staged, manifestPath);
-  for (const file of readdirSync(out)) {
-    if (DATASET_FILE.test(file) && !keep.has(file)) rmSync(join(out, file), { force: true });
+  // Stale files: at the top and in hash folders (`--folder-digits`); a hash folder left empty goes too.
+  for (const entry of readdirSync(out, { withFileTypes: true })) {
+    if (entry.isFile() && DATASET_FILE.test(entry.name) && !keep.has(entry.name)) rmSync(join(out, entry.name), { force: true });
+    if (!entry.isDirectory() || !HASH_FOLDER.test(entry.name)) continue;
+    const names = readdirSync(join(out, entry.name));
+    for (const name of names) if (DATASET_FILE.test(name) && !keep.has(`${entry.name}/${name}`)) rmSync(join(out, entry.name, name), { force: true });
+    if (readdirSync(join(out, entry.name)).length === 0) rmSync(join(out, entry.name), { recursive: true, force: true });
   }
+}
+
+/** A folder of files placed by the first hex digits of their hash (placedFile). */
+const HASH_FOLDER = /^[0-9a-f]{1,4}$/;
+
+/** Hosts cap a folder's files (Netlify: ~54,000); the build warns past this many. */
+export const FOLDER_FILE_LIMIT = 50_000;
+
+/** The folder of `files` (dataset paths) holding the most files, and how many ('' is the dataset's own folder). */
+export function fullestFolder(files: readonly string[]): { folder: string; files: number } {
+  const counts = new Map<string, number>();
+  for (const file of files) {
+    const folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+    counts.set(folder, (counts.get(folder) ?? 0) + 1);
+  }
+  let fullest = { folder: '', files: 0 };
+  for (const [folder, n] of counts) if (n > fullest.files) fullest = { folder, files: n };
+  return fullest;
 }
 
 /** A new temporary folder in `out` (created if missing) to stage a build in, after removing dead builds' ones. */

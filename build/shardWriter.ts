@@ -1,9 +1,9 @@
 // Cuts the mass-ordered stream of peptides into shards of about a target size (before compression), at
-// mass-group boundaries and at every partition boundary, and writes each as a compressed, content-named file
-// whose accessions are ranks.
-import { residueMaxOf, shardFileName, type Compression, type ShardEntry } from '../runtime/model/format.js';
+// mass-group boundaries and at the cut keys, and writes each as a compressed, content-named file whose
+// accessions are ranks.
+import { residueMaxOf, shardFileName, type ShardEntry } from '../runtime/model/format.js';
 import { encodeShard } from '../runtime/model/shardEncoder.js';
-import { writeDatasetFile } from './datasetFile.js';
+import { writeDatasetFile, type Storage } from './datasetFile.js';
 import type { PartitionPeptides } from './partitions.js';
 
 /** Bytes of the varint of `value`. */
@@ -21,19 +21,26 @@ export class ShardWriter {
   /** Encoded size of the shard being filled, before compression (msgpack's framing adds ~60 bytes). */
   private estimate = 0;
 
+  /** The next cut key at or past the shard being filled (cuts[length] is undefined: no cut). */
+  private nextCut = 0;
+
+  /** `cuts`: ascending cut keys (build/slices.ts), where a shard ends even before it is full. */
   constructor(
     private dir: string,
     private shardBytes: number,
-    private compression: Compression,
+    private storage: Storage,
+    private cuts: readonly number[] = [],
   ) {}
 
   /**
-   * Adds a partition's peptides; partitions must come in ascending mass order. A shard never spans two
-   * partitions: the cut at every partition boundary is what lets a partitioned build (build/slices.ts) write
-   * exactly the shards of a single one.
+   * Adds a partition's peptides; partitions must come in ascending mass order. A shard never spans a cut key:
+   * cutting there is what lets a partitioned build (build/slices.ts) write exactly the shards of a single one.
    */
   add(part: PartitionPeptides): void {
-    this.finish();
+    if (part.keys.length > 0 && part.keys[0] >= this.cuts[this.nextCut]) {
+      this.finish();
+      while (part.keys[0] >= this.cuts[this.nextCut]) this.nextCut++;
+    }
     for (let p = 0; p < part.keys.length; p++) {
       const key = part.keys[p];
       const lastKey = this.keys[this.keys.length - 1];
@@ -78,7 +85,7 @@ export class ShardWriter {
         accessionRefs: Uint32Array.from(this.ranks),
       }),
       shardFileName,
-      this.compression,
+      this.storage,
     );
     this.shards.push({
       ...entry,

@@ -1,12 +1,12 @@
 // The input's mass distribution, from a deterministic sample (every build reads it first), and what it decides:
-// the partition plan (build/partitions.ts) and, for a partitioned build (`build:shards --part i/N`), N contiguous
-// mass slices of 20 Da buckets balanced on it, so every part computes the same slices on its own machine.
+// the partition plan (build/partitions.ts), the cut keys, and for a partitioned build (`build:shards --part i/N`)
+// N contiguous mass slices balanced on it, so every part computes the same slices on its own machine.
 //
 // The partition invariant: part i keeps exactly the peptides whose mass key lies in [lowKey, highKey) of slice i;
-// the slices tile the key line (slice 0 starts at 0, the last one ends at +inf), and a boundary is always a
-// bucket boundary (a multiple of PARTITION_KEYS), hence a partition boundary, where a single build also cuts its
-// shards (build/shardWriter.ts); single and part builds use the same plan. So the parts' shards, concatenated in
-// slice order, are the single build's shards, byte for byte.
+// the slices tile the key line (slice 0 starts at 0, the last one ends at +inf), and every slice starts at a cut
+// key, where a single build also cuts its shards (build/shardWriter.ts). Cut keys come from the sample alone, so
+// single and part builds agree on them: the parts' shards, concatenated in slice order, are the single build's
+// shards, byte for byte.
 import { massKey } from '../runtime/model/massKey.js';
 import { digest, type DigestOptions } from './digest.js';
 import { BuildError, readFasta } from './fasta.js';
@@ -14,6 +14,12 @@ import { PARTITION_KEYS, type KeySlice } from './partitions.js';
 
 /** One protein in this many (by input ordinal, the first included) is digested to estimate the mass distribution. */
 export const SAMPLE_EVERY = 64;
+/**
+ * Records (digested peptides, repeats included, estimated from the sample) between two cut keys: ~730 shards of
+ * the default size. A Swiss-Prot-sized input has ~50 cut keys (parts balance within a few per cent up to ~25
+ * parts), TrEMBL ~17,000; an input under a million records has only 0, and no shard is cut early.
+ */
+export const CUT_RECORDS = 1_000_000;
 
 /** `--part i/N`: part `index` (1-based) of `count`. */
 export interface PartSpec {
@@ -38,30 +44,61 @@ export async function sampleMassBuckets(files: readonly string[], options: Diges
 }
 
 /**
- * First bucket of each of `parts` slices (the first is 0): slice k starts at the first bucket before which the
- * sample holds at least k/parts of its peptides. Slices may be empty (tiny inputs, many parts).
+ * The cut keys of a sample (ascending, 0 first): the start of a bucket each time the records estimated since the
+ * last cut reach `cutRecords`. Each cut key starts a unit; units hold whole buckets.
  */
-export function sliceStarts(counts: ReadonlyMap<number, number>, parts: number): number[] {
-  const buckets = [...counts.keys()].sort((a, b) => a - b);
-  const total = buckets.reduce((sum, b) => sum + counts.get(b)!, 0);
+export function cutKeys(sample: ReadonlyMap<number, number>, sampleEvery = SAMPLE_EVERY, cutRecords = CUT_RECORDS): number[] {
+  const cuts = [0];
+  let since = 0;
+  for (const bucket of [...sample.keys()].sort((a, b) => a - b)) {
+    if (since >= cutRecords && bucket > 0) {
+      cuts.push(bucket * PARTITION_KEYS);
+      since = 0;
+    }
+    since += sample.get(bucket)! * sampleEvery;
+  }
+  return cuts;
+}
+
+/** The sample's peptides in each unit, by the unit's cut key. */
+export function unitCounts(sample: ReadonlyMap<number, number>, cuts: readonly number[]): Map<number, number> {
+  const units = new Map(cuts.map((cut) => [cut, 0]));
+  for (const [bucket, count] of sample) {
+    const key = bucket * PARTITION_KEYS;
+    let lo = 0;
+    for (let hi = cuts.length; hi - lo > 1; ) {
+      const mid = (lo + hi) >> 1;
+      if (cuts[mid] <= key) lo = mid;
+      else hi = mid;
+    }
+    units.set(cuts[lo], units.get(cuts[lo])! + count);
+  }
+  return units;
+}
+
+/**
+ * First key of each of `parts` slices (the first is 0), among the units' cut keys: slice k starts at the first
+ * unit before which the sample holds at least k/parts of its peptides. Slices may be empty (small inputs, many
+ * parts): an empty slice starts where the next one does.
+ */
+export function sliceStarts(units: ReadonlyMap<number, number>, parts: number): number[] {
+  const keys = [...units.keys()].sort((a, b) => a - b);
+  const total = keys.reduce((sum, key) => sum + units.get(key)!, 0);
   const starts = [0];
   let before = 0;
   let next = 0;
   for (let k = 1; k < parts; k++) {
-    while (next < buckets.length && before < (k * total) / parts) before += counts.get(buckets[next++])!;
-    // The slice starts after the last bucket counted (past every sampled bucket when none is left).
-    const start = next < buckets.length ? buckets[next] : (buckets[buckets.length - 1] ?? 0) + 1;
+    while (next < keys.length && before < (k * total) / parts) before += units.get(keys[next++])!;
+    // The slice starts at the unit after the last one counted (the last unit, when every one is counted).
+    const start = next < keys.length ? keys[next] : (keys[keys.length - 1] ?? 0);
     starts.push(Math.max(start, starts[k - 1]));
   }
   return starts;
 }
 
-/** The keys of part `index` (1-based) given the slices' first buckets. */
+/** The keys of part `index` (1-based) given the slices' first keys. */
 export function keySliceOf(starts: readonly number[], index: number): KeySlice {
-  return {
-    lowKey: index === 1 ? 0 : starts[index - 1] * PARTITION_KEYS,
-    highKey: index === starts.length ? Infinity : starts[index] * PARTITION_KEYS,
-  };
+  return { lowKey: index === 1 ? 0 : starts[index - 1], highKey: index === starts.length ? Infinity : starts[index] };
 }
 
 /** `"2/4"` as a PartSpec; throws a message naming the flag otherwise. */

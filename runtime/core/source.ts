@@ -18,9 +18,13 @@ export interface ShardSource {
   get(file: string): Promise<Uint8Array>;
 }
 
-/** Dataset file names are plain names inside the dataset folder: no separators, no dot-dot. */
+/**
+ * Dataset file names are plain names inside the dataset folder, or inside one folder of 1–4 lower-case hex digits
+ * (a large dataset's files are placed by the first digits of their hash, shards/FORMAT.md): no other separator,
+ * no dot-dot, no leading dot.
+ */
 export function checkName(file: string): void {
-  if (!/^[A-Za-z0-9._-]+$/.test(file) || file.startsWith('.')) throw new SourceError(`invalid dataset file name "${file}"`, false);
+  if (!/^(?:[0-9a-f]{1,4}\/)?[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(file)) throw new SourceError(`invalid dataset file name "${file}"`, false);
 }
 
 export interface HttpSourceOptions {

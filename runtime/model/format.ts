@@ -27,6 +27,18 @@ export const proteinPageFileName = named('proteins-', 'json');
 export const proteinIndexPageFileName = named('proteins-index-', 'json');
 export const accessionTableFileName = named('accessions-', 'msgpack');
 
+/**
+ * Where a content-named file lives in the dataset folder: at its name, or, in a dataset built with
+ * `folderDigits` d > 0, in the folder named by the first d hex digits of its sha256 (`3f2/3f2a...msgpack.gz`),
+ * so no folder holds more than ~files / 16^d files. The manifest and index pages list the path as `file`.
+ */
+export function placedFile(name: string, sha256: string, folderDigits: number): string {
+  return folderDigits > 0 ? `${sha256.slice(0, folderDigits)}/${name}` : name;
+}
+
+/** Most hex digits a folder name takes (65,536 folders: ~3 billion files within the per-folder limit). */
+export const MAX_FOLDER_DIGITS = 4;
+
 /** Largest taxId the format holds (an int32 column). */
 export const MAX_TAX_ID = 0x7fffffff;
 
@@ -135,6 +147,8 @@ export interface BuildParameters {
   minLength: number;
   maxLength: number;
   shardBytes: number;
+  /** Hex digits of the folders files are placed in (placedFile); written only when > 0. */
+  folderDigits?: number;
 }
 
 export interface Totals {

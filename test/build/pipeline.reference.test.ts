@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode, ExtData } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cutKeys, sampleMassBuckets } from '../../build/slices.js';
 import { tilingViolation, type Manifest, type Shard } from '../../runtime/model/format.js';
 import { build, readDataset, readStored, removeTempDirs, SAMPLE_FASTA, shardEntries, snapshot, tempDir, type ReadBack } from '../helpers/datasets.js';
 import { referenceDataset, referenceFasta, type ReferencePeptide, type ReferenceProtein } from '../helpers/reference.js';
@@ -59,7 +60,7 @@ describe('the bundled sample', () => {
     expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'))).toEqual(manifest);
   });
 
-  it('shards are cut at the target size before compression: each but the last reaches it, and overshoots by at most 1 % before its last group', () => {
+  it('shards are cut at the target size before compression: each but the last (and those ending at a cut key) reaches it, and overshoots by at most 1 % before its last group', async () => {
     // A shard closes after the group that reaches the target, so it overshoots by that group and msgpack's
     // framing: the estimate the writer cuts by must count every column it encodes, or shards grow by that
     // column's share.
@@ -78,7 +79,13 @@ describe('the bundled sample', () => {
       return bytes;
     };
     const payload = (file: string) => readStored(out, file, manifest.compression).length;
-    const early = dataset.shards.slice(0, -1).filter(({ entry, shard }) => payload(entry.file) < target || payload(entry.file) - lastGroupBytes(shard) > target * 1.01);
+    // A shard also ends before a cut key (shards/FORMAT.md): the sample's cut keys (build/slices.ts, tested on its own).
+    const cuts = cutKeys(await sampleMassBuckets([SAMPLE_FASTA], { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 }));
+    expect(cuts.length).toBeGreaterThan(1);
+    const endsAtCut = (i: number) => cuts.some((cut) => dataset.shards[i].entry.lastKey < cut && cut <= dataset.shards[i + 1].entry.firstKey);
+    const atCuts = dataset.shards.slice(0, -1).filter((_, i) => endsAtCut(i));
+    expect(atCuts.length).toBe(cuts.length - 1);
+    const early = dataset.shards.slice(0, -1).filter(({ entry, shard }, i) => (payload(entry.file) < target && !endsAtCut(i)) || payload(entry.file) - lastGroupBytes(shard) > target * 1.01);
     expect(early.map((s) => s.entry.file)).toEqual([]);
     expect(payload(dataset.shards.at(-1)!.entry.file)).toBeLessThanOrEqual(target * 1.01);
   });

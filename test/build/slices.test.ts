@@ -1,10 +1,11 @@
-// Tests build/slices.ts: the mass slices of a partitioned build tile the key line at partition boundaries, are
-// balanced on the sample, the sample is what an independent digest of every 64th protein gives, and --part parses.
+// Tests build/slices.ts: cut keys every CUT_RECORDS estimated records at bucket starts; the mass slices of a
+// partitioned build start at cut keys, tile the key line and are balanced on the sample; the sample is what an
+// independent digest of every 64th protein gives; --part parses.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PARTITION_KEYS } from '../../build/partitions.js';
-import { keySliceOf, parsePart, sampleMassBuckets, SAMPLE_EVERY, sliceStarts } from '../../build/slices.js';
+import { cutKeys, keySliceOf, parsePart, sampleMassBuckets, SAMPLE_EVERY, sliceStarts, unitCounts } from '../../build/slices.js';
 import { removeTempDirs, sampleRecords, tempDir, writeFixture } from '../helpers/datasets.js';
 import { REFERENCE_ENZYMES, referenceDigest, referenceFasta, referencePeptideKey } from '../helpers/reference.js';
 
@@ -27,9 +28,9 @@ describe('sliceStarts', () => {
     expect(sliceStarts(counts, 1)).toEqual([0]);
     expect(sliceStarts(counts, 2)).toEqual([0, 12]);
     expect(sliceStarts(counts, 4)).toEqual([0, 11, 12, 13]);
-    // More parts than sampled partitions: the last ones are empty (they start past every sampled partition).
-    expect(sliceStarts(counts, 6)).toEqual([0, 11, 12, 12, 13, 14]);
-    expect(sliceStarts(new Map(), 3)).toEqual([0, 1, 1]);
+    // More parts than units: some are empty (they start where the next one does; the last unit goes to the last part).
+    expect(sliceStarts(counts, 6)).toEqual([0, 11, 12, 12, 13, 13]);
+    expect(sliceStarts(new Map(), 3)).toEqual([0, 0, 0]);
   });
 
   it('gives N non-decreasing starts from 0, each slice within one partition of an equal share', () => {
@@ -52,14 +53,47 @@ describe('sliceStarts', () => {
 });
 
 describe('keySliceOf', () => {
-  it('tiles the key line from 0 to +inf at partition boundaries', () => {
-    const starts = [0, 3, 3, 40];
+  it('tiles the key line from 0 to +inf at the starts given', () => {
+    const starts = [0, 600_000, 600_000, 8_000_000];
     const slices = starts.map((_, i) => keySliceOf(starts, i + 1));
     expect(slices[0].lowKey).toBe(0);
     expect(slices[slices.length - 1].highKey).toBe(Infinity);
     for (let i = 1; i < slices.length; i++) expect(slices[i].lowKey).toBe(slices[i - 1].highKey);
-    for (const s of slices.slice(1)) expect(s.lowKey % PARTITION_KEYS).toBe(0);
-    expect(slices[1]).toEqual({ lowKey: 3 * PARTITION_KEYS, highKey: 3 * PARTITION_KEYS });
+    expect(slices[1]).toEqual({ lowKey: 600_000, highKey: 600_000 });
+    expect(slices[2]).toEqual({ lowKey: 600_000, highKey: 8_000_000 });
+  });
+});
+
+describe('cutKeys and unitCounts', () => {
+  it('cut at the first bucket after every cutRecords estimated records (worked example)', () => {
+    // Estimated records: 64 × sampled. Buckets 3 (640), 4 (6,400), 5 (640), 9 (12,800), 10 (64).
+    const sample = new Map([[4, 100], [3, 10], [5, 10], [9, 200], [10, 1]]);
+    expect(cutKeys(sample, 64, 7000)).toEqual([0, 5 * PARTITION_KEYS, 10 * PARTITION_KEYS]);
+    expect(cutKeys(sample, 64, 1_000_000)).toEqual([0]);
+    expect(unitCounts(sample, [0, 5 * PARTITION_KEYS, 10 * PARTITION_KEYS])).toEqual(new Map([[0, 110], [5 * PARTITION_KEYS, 210], [10 * PARTITION_KEYS, 1]]));
+  });
+
+  it('give units of at least cutRecords (but the last), under cutRecords plus one bucket, whose counts add up', () => {
+    const sample = fc.dictionary(fc.integer({ min: 0, max: 400 }).map(String), fc.integer({ min: 1, max: 1000 }), { minKeys: 1 });
+    fc.assert(
+      fc.property(sample, fc.integer({ min: 1, max: 50_000 }), (dict, cutRecords) => {
+        const counts = new Map(Object.entries(dict).map(([b, n]) => [Number(b), n]));
+        const cuts = cutKeys(counts, 64, cutRecords);
+        expect(cuts[0]).toBe(0);
+        for (let i = 1; i < cuts.length; i++) {
+          expect(cuts[i]).toBeGreaterThan(cuts[i - 1]);
+          expect(cuts[i] % PARTITION_KEYS).toBe(0);
+        }
+        const units = unitCounts(counts, cuts);
+        expect([...units.keys()]).toEqual(cuts);
+        expect([...units.values()].reduce((a, b) => a + b, 0)).toBe([...counts.values()].reduce((a, b) => a + b, 0));
+        const largest = Math.max(...counts.values());
+        cuts.forEach((cut, i) => {
+          if (i + 1 < cuts.length) expect(units.get(cut)! * 64).toBeGreaterThanOrEqual(cutRecords);
+          expect(units.get(cut)! * 64).toBeLessThan(cutRecords + largest * 64 + 1);
+        });
+      }),
+    );
   });
 });
 

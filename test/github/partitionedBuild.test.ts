@@ -18,7 +18,8 @@ let root: string;
 let server: Server;
 let base: string;
 let fasta: string;
-const RELEASE = ['--release', 'name=test_01'];
+/** What the workflow passes the parts (beside --shard-bytes): a release name, files in hash folders. */
+const BUILD_ARGS = ['--release', 'name=test_01', '--folder-digits', '1'];
 
 /** Runs a CI script in the repository with the stand-in aws first on PATH. */
 function runScript(script: string, env: Record<string, string>): Promise<Run> {
@@ -73,7 +74,7 @@ describe('the partitioned build workflow scripts', () => {
     for (const part of [1, 2, 3]) {
       const run = await runScript('partitioned-part.sh', {
         ...common, PART: String(part), PARTS: '3', META_DIR: join(root, 'meta', `part-${part}`), WORK_DIR: join(root, `part-${part}`),
-        THREADS: '0', BUILD_ARGS: RELEASE.join(' '),
+        THREADS: '0', BUILD_ARGS: BUILD_ARGS.join(' '),
       });
       expect(run.code, run.stderr).toBe(0);
     }
@@ -81,7 +82,7 @@ describe('the partitioned build workflow scripts', () => {
     expect(merge.code, merge.stderr).toBe(0);
 
     const single = join(root, 'single');
-    await build([fasta], single, { taxdump: SAMPLE_TAXDUMP, release: { name: 'test_01' } });
+    await build([fasta], single, { taxdump: SAMPLE_TAXDUMP, release: { name: 'test_01' }, folderDigits: 1 });
     expect(files(join(root, 's3/bucket/datasets/test'))).toEqual(files(single));
     const puts = readFileSync(join(root, 's3/calls.log'), 'utf8').trim().split('\n').filter((l) => l.includes('datasets/test/'));
     expect(puts[puts.length - 1]).toMatch(/^put s3:\/\/bucket\/datasets\/test\/manifest\.json --content-type=application\/json/);

@@ -113,7 +113,7 @@ describe('HttpSource', () => {
   });
 
   it('refuses invalid names before any request', async () => {
-    for (const name of ['', '.', '..', '../x.bin', 'a/b.bin', '%2e%2e', 'a b', '.hidden', 'x?y', 'a\\b', 'http:', '\u00e9.bin']) {
+    for (const name of ['', '.', '..', '../x.bin', 'x/b.bin', 'ab/cd/e.bin', '%2e%2e', 'a b', '.hidden', 'x?y', 'a\\b', 'http:', '\u00e9.bin']) {
       expect(await failure(quick().get(name)), name).toMatchObject({ transient: false, message: `invalid dataset file name "${name}"` });
     }
     expect(hits).toEqual([]);
@@ -138,8 +138,9 @@ describe('HttpSource', () => {
 
 describe('checkName', () => {
   it('accepts plain names of letters, digits, dot, dash and underscore, not starting with a dot', () => {
-    for (const name of ['manifest.json', 'index-0123abcd.json', '0123456789abcdef0123.msgpack', 'A_b-c.d']) expect(() => checkName(name)).not.toThrow();
-    for (const name of ['.env', '..', 'a/b', 'a\\b', 'a:b', 'a%b', '']) {
+    for (const name of ['manifest.json', 'index-0123abcd.json', '0123456789abcdef0123.msgpack', 'A_b-c.d', '3/3f.msgpack.gz', '3f2a/3f2a0.json.gz']) expect(() => checkName(name)).not.toThrow();
+    // One folder of 1–4 lower-case hex digits only (placedFile): not any folder, not two, not upper case, not a dot-folder.
+    for (const name of ['.env', '..', 'x/b', 'ab/cd/e', 'AB/e', '3f2a0/e', '../e', './e', 'ab/.e', 'ab/', '/ab', 'a\\b', 'a:b', 'a%b', '']) {
       expect(() => checkName(name), name).toThrow(`invalid dataset file name "${name}"`);
       try {
         checkName(name);

@@ -90,7 +90,7 @@ export function partitionedSection(run: PartitionedRun): string[] {
   const slowest = Math.max(...run.partRuns.map((p) => p.seconds));
   const mean = run.single.peptides / run.parts;
   return [
-    `### Partitioned build: ${run.parts} parts merged vs one build`,
+    `## Partitioned build: ${run.parts} parts merged vs one build (issue 15)`,
     '',
     `The same input built once, and as ${run.parts} parts (\`build:shards --part i/${run.parts}\`, run one after the other here; a CI matrix runs them side by side) joined by \`build:merge\`. ` +
       `**${run.differing.length === 0 ? `Identical: all ${run.files.toLocaleString('en')} files (${(run.bytes / 1e6).toFixed(0)} MB) byte for byte` : `NOT identical: ${run.differing.length} of ${run.files} files differ (e.g. ${run.differing.slice(0, 3).join(', ')})`}.**`,

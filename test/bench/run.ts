@@ -23,6 +23,8 @@ import { buildsSection, coldHttpSection, goalsSection, memorySection, sizeSectio
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
 import { benchMatch, matchSection, MATCH_SPECTRA, type MatchRuns } from './match.js';
 import { benchScale, SCALE_MULTIPLES, scaleSection, type ScaleRuns } from './scale.js';
+import { benchPartitioned, partitionedSection, type PartitionedRun } from './partitioned.js';
+import { benchIndexScale, INDEX_SCALE_FULL, INDEX_SCALE_SMOKE, indexScaleSection, type IndexScaleRun } from './indexScale.js';
 
 const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
@@ -71,6 +73,10 @@ export interface BenchResults {
   match?: MatchRuns;
   /** The build scale curve (`--only scale` alone; a full run keeps the last one). */
   scale?: ScaleRuns;
+  /** A 4-part build of the full run's input merged against a single build (`--only scale` too). */
+  partitioned?: PartitionedRun;
+  /** A simulated 10-million-shard index read cold over HTTP with 20 ms a request (`--only scale` too). */
+  indexScale?: IndexScaleRun;
 }
 
 export async function runBench(config: BenchConfig, log: (line: string) => void): Promise<BenchResults> {
@@ -261,6 +267,8 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     '',
     ...buildsSection(r),
     ...(r.scale ? scaleSection(r.scale) : []),
+    ...(r.partitioned ? partitionedSection(r.partitioned) : []),
+    ...(r.indexScale ? indexScaleSection(r.indexScale) : []),
     '## Queries in process (count + first page of up to 1000 mass groups, JSON body built)',
     '',
     `${r.config.queries.toLocaleString('en')} queries per set, mass windows centred uniformly in 360–8500 Da. Warm: every shard a query needs already decoded and its entry JSON built (two passes over the set before the measured one); "256 MB budget": the same passes with the cache bounded as on a function instance, so shards are evicted and read again. v1: the same sets, recorded at ${V1_COMMIT}.`,
@@ -394,13 +402,20 @@ async function main(): Promise<void> {
     results = { ...before!, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) };
   } else if (only === 'scale') {
     mkdirSync(config.dir, { recursive: true });
-    results = { ...before!, scale: await benchScale(scaleConfig, args, log) };
+    results = {
+      ...before!,
+      scale: await benchScale(scaleConfig, args, log),
+      partitioned: await benchPartitioned(join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`), join(config.dir, 'partitioned')),
+      indexScale: await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_FULL }, log),
+    };
   } else {
     results = await runBench(config, log);
     // The scale curve is not part of a full run: the smoke run measures a tiny one, a full run keeps the last.
     results.scale = values.smoke ? await benchScale(scaleConfig, args, log) : before?.scale;
+    results.partitioned = values.smoke ? await benchPartitioned(join(config.dir, `synthetic-v2-${config.proteins}.fasta`), join(config.dir, 'partitioned'), 3) : before?.partitioned;
+    results.indexScale = values.smoke ? await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_SMOKE }, log) : before?.indexScale;
   }
-  if (only) command = `${args}\` (${only === 'match' ? 'MGF matching' : 'build scale curve'}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+  if (only) command = `${args}\` (${only === 'match' ? 'MGF matching' : 'build scale curve, partitioned build, 10-million-shard index'}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1));

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { report, runBench, type BenchResults } from './run.js';
 import { benchScale } from './scale.js';
+import { benchPartitioned, partitionedSection } from './partitioned.js';
 import { loadSqlite } from './sqlite.js';
 
 describe('npm run bench (smoke scale)', () => {
@@ -128,4 +129,13 @@ describe('npm run bench (smoke scale)', () => {
     const text = report({ ...results, scale }, 'smoke');
     for (const heading of ['## Format v2 goals', '## Build scale curve', '## Dataset size', '## Build', '## Queries in process', '## Memory-bounded speed', '## Cold queries', '## Cold queries over HTTP', '## SQLite', '## HTTP', '## Organisms and proteins', '## MGF matching']) expect(text).toContain(heading);
   });
+  it('builds 3 parts of the synthetic input, merges them and finds every file equal to the single build', async () => {
+    const run = await benchPartitioned(join(dir, 'synthetic-v2-300.fasta'), join(dir, 'partitioned'), 3, ['--threads', '0']);
+    expect(run.differing).toEqual([]);
+    expect(run.files).toBeGreaterThan(2);
+    expect(run.partRuns.map((p) => p.index)).toEqual([1, 2, 3]);
+    expect(run.partRuns.reduce((sum, p) => sum + p.peptides, 0)).toBe(run.single.peptides);
+    expect(run.partRuns.reduce((sum, p) => sum + p.shards, 0)).toBe(run.single.shards);
+    expect(partitionedSection(run).join('\n')).toMatch(/Identical: all \d+ files/);
+  }, 120_000);
 });

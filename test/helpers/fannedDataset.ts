@@ -22,13 +22,12 @@ export interface FannedShape {
 }
 
 /**
- * A dataset whose manifest lists its shards itself (a flat index, ~36 shards): the sample's first 300 records with
- * its taxonomy, peptides of 6 to 8 residues only (the build cuts shards at every 20 Da, so a full mass range
- * always takes more than the 128 shards a flat index holds); built into a fresh folder of this test file.
+ * A dataset whose manifest lists its shards itself (a flat index, ~50 shards of 2 KB): the sample's first 300
+ * records with its taxonomy, peptides of 6 to 8 residues only; built into a fresh folder of this test file.
  */
 export async function flatDataset(): Promise<string> {
   const out = join(tempDir('flat'), 'shards');
-  await build([sampleSubset(300)], out, { maxLength: 8, taxdump: SAMPLE_TAXDUMP });
+  await build([sampleSubset(300)], out, { maxLength: 8, shardBytes: 2048, taxdump: SAMPLE_TAXDUMP });
   return out;
 }
 

@@ -67,8 +67,11 @@ export interface KeySlice {
 
 /** Record layout in a partition file: u32 LE mass key, u32 LE protein ordinal, u16 LE length, ASCII sequence. */
 const RECORD_HEADER = 10;
-/** Buffer of one partition file: 64 KB, less when there are over 1,024 partitions (64 MB per writer in all, ≥ 4 KB each). */
-const bufferBytes = (partitions: number) => Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 26) / Math.max(1, partitions))));
+/**
+ * Buffer of one partition file: 64 KB, less when there are over 256 partitions, so a writer's buffers stay
+ * within 16 MB however many partitions a large input has (at least 4 KB each).
+ */
+const bufferBytes = (partitions: number) => Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 24) / Math.max(1, partitions))));
 
 export function partitionFile(dir: string, writer: string, partition: number): string {
   return join(dir, `${writer}-${partition}.bin`);

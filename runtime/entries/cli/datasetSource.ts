@@ -1,50 +1,18 @@
-// The dataset a bulk command (mirror, archive) reads: a folder or an http(s) base URL whose file names may hold
-// one folder level (`abc/0123….msgpack.gz`, large datasets fanned out by hex digits). The project's sources take
-// plain names only, so each folder is read through a source of its own; names are checked first.
-import { join, resolve } from 'node:path';
-import { checkDatasetPath } from '../../core/datasetFiles.js';
+// The dataset a bulk command (mirror, archive) reads: a folder or an http(s) base URL (file names may hold one
+// folder of hex digits, `abc/0123….msgpack.gz`, which the sources accept), and its manifest read once.
+import { resolve } from 'node:path';
 import { DatasetError, getWithin } from '../../core/fetchFile.js';
 import { readManifest } from '../../core/manifest.js';
 import { HttpSource, SourceError, type ShardSource } from '../../core/source.js';
 import { MANIFEST_FILE, type Manifest } from '../../model/format.js';
 import { FileSource } from '../node/fileSource.js';
 
-/** A ShardSource reading `folder/name` through the source `open(folder)` gives, and plain names through `root`. */
-export class FoldersSource implements ShardSource {
-  readonly description: string;
-  private folders = new Map<string, ShardSource>();
-
-  constructor(
-    private root: ShardSource,
-    private open: (folder: string) => ShardSource,
-  ) {
-    this.description = root.description;
-  }
-
-  get(file: string): Promise<Uint8Array> {
-    const slash = file.indexOf('/');
-    if (slash < 0) return this.root.get(file);
-    checkDatasetPath(file);
-    const folder = file.slice(0, slash);
-    let source = this.folders.get(folder);
-    if (!source) this.folders.set(folder, (source = this.open(folder)));
-    return source.get(file.slice(slash + 1));
-  }
-}
-
 /** Whether a location is a base URL rather than a folder. */
 export const isUrl = (location: string): boolean => /^https?:\/\//i.test(location);
 
 /** The dataset at a folder or base URL; HTTP attempts time out after `httpTimeoutMs` and are not retried here (the caller retries). */
 export function datasetSource(location: string, httpTimeoutMs: number): ShardSource {
-  if (isUrl(location)) {
-    const base = new URL(location);
-    if (!base.pathname.endsWith('/')) base.pathname += '/';
-    const http = (url: URL) => new HttpSource(url, { timeoutMs: httpTimeoutMs, retries: 0 });
-    return new FoldersSource(http(base), (folder) => http(new URL(`${folder}/`, base)));
-  }
-  const dir = resolve(location);
-  return new FoldersSource(new FileSource(dir), (folder) => new FileSource(join(dir, folder)));
+  return isUrl(location) ? new HttpSource(location, { timeoutMs: httpTimeoutMs, retries: 0 }) : new FileSource(resolve(location));
 }
 
 /**

@@ -129,10 +129,12 @@ export const INDEX_PAGE_SHARDS = 256;
 /**
  * Past this many pages in the manifest's root (shard index or protein table), inner index pages of up to
  * INDEX_INNER_PAGES pages of the level below are added, level upon level, until the root holds at most this many.
+ * 100: both roots together stay under ~60 KB at any size (~315 and ~270 bytes an entry), and 2 levels reach
+ * 100 × 1,024 × 256 = 26 M shards (TrEMBL's ~13 M) and 200 M accessions.
  */
-export const INDEX_ROOT_LIMIT = 256;
+export const INDEX_ROOT_LIMIT = 100;
 export const INDEX_INNER_PAGES = 1024;
-/** Most levels of pages below the manifest a reader accepts (`levels`; 2 already reach 67 M shards). */
+/** Most levels of pages below the manifest a reader accepts (`levels`; 2 already reach 26 M shards). */
 export const MAX_INDEX_LEVELS = 4;
 
 export interface SourceEntry {

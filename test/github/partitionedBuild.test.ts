@@ -2,7 +2,7 @@
 // .github/workflows/partitioned-build.yml) with a stand-in `aws` over a local folder (test/helpers/fakeAws.ts)
 // and a local HTTP server for the downloads: plan → 3 parts → merge deploys exactly the files of a single build,
 // manifest.json last; a checksum mismatch stops the plan and stages nothing.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, snapshot, tempDir } from '../helpers/datasets.js';
-import { REPO, type Run } from '../helpers/process.js';
+import { REPO, runProgram, type Run } from '../helpers/process.js';
 
 afterAll(removeTempDirs);
 
@@ -23,19 +23,7 @@ const BUILD_ARGS = ['--release', 'name=test_01', '--folder-digits', '1'];
 
 /** Runs a CI script in the repository with the stand-in aws first on PATH. */
 function runScript(script: string, env: Record<string, string>): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [join(REPO, '.github/scripts', script)], {
-      cwd: REPO,
-      env: { ...process.env, PATH: `${join(root, 'bin')}:${process.env.PATH}`, FAKE_S3_ROOT: join(root, 's3'), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (b: Buffer) => (stdout += b));
-    child.stderr.on('data', (b: Buffer) => (stderr += b));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProgram('bash', [join(REPO, '.github/scripts', script)], { PATH: `${join(root, 'bin')}:${process.env.PATH}`, FAKE_S3_ROOT: join(root, 's3'), ...env });
 }
 
 const files = (dir: string) => Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));

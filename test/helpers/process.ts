@@ -21,8 +21,13 @@ export function runTsx(args: string[], env: Record<string, string | undefined> =
 }
 
 export function runNode(args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
+  return runProgram(process.execPath, args, env);
+}
+
+/** `command <args>` in the repository (the child gets `env` on top of this process's), its output collected. */
+export function runProgram(command: string, args: string[], env: Record<string, string | undefined> = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd: REPO, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));

@@ -1,7 +1,6 @@
 // The offline query tool (runtime/entries/cli/query.ts): its JSON is the handler's answer, its TSV is the
 // JSON's peptide–accession pairs, export equals all pages of the API, errors are the API's, over a folder and
 // a URL. Long on purpose: one suite per command (search, search-peptide, search-taxonomy, v1, export).
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +14,7 @@ import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { HttpSource } from '../../../../runtime/core/source.js';
 import { folderHandler, listen, stableText } from '../../../helpers/api.js';
 import { bundledDataset, removeTempDirs, tempDir } from '../../../helpers/datasets.js';
-import { Collector, REPO, runNode, runTsx, type Run } from '../../../helpers/process.js';
+import { Collector, runNode, runProgram, runTsx, type Run } from '../../../helpers/process.js';
 
 let dir: string;
 let shards: string;
@@ -188,18 +187,7 @@ describe('query tool: JSON', () => {
 
   it('runs as `npm run query --` and as the package bin, defaulting --shards to SHARDS_DIR', async () => {
     const expected = stableText((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
-    const viaNpm = await new Promise<Run>((resolve, reject) => {
-      const child = spawn('npm', ['run', '-s', 'query', '--', 'search', '--mass1', '1247.6', '--mass2', '1247.62'], {
-        cwd: REPO,
-        env: { ...process.env, SHARDS_DIR: shards },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (b: Buffer) => (stdout += b));
-      child.stderr.on('data', (b: Buffer) => (stderr += b));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    const viaNpm = await runProgram('npm', ['run', '-s', 'query', '--', 'search', '--mass1', '1247.6', '--mass2', '1247.62'], { SHARDS_DIR: shards });
     expect(viaNpm.code, viaNpm.stderr).toBe(0);
     expect(stableText(viaNpm.stdout)).toBe(expected);
     const viaBin = await runNode(['bin/digested-peptides.mjs', 'search', '--mass1', '1247.6', '--mass2', '1247.62', '--shards', shards]);

@@ -9,7 +9,7 @@ import { decompress, writeDatasetFile } from './datasetFile.js';
 import { BuildError } from './fasta.js';
 import { assembleManifest, headStorage } from './manifest.js';
 import { partFiles, readPart, type PartManifest } from './part.js';
-import { datasetFiles, FOLDER_FILE_LIMIT, fullestFolder, openStaging, publish } from './publish.js';
+import { crowdingWarning, openStaging, publish } from './publish.js';
 
 export interface MergeOptions {
   log?: (line: string) => void;
@@ -46,9 +46,8 @@ export function mergeParts(dirs: readonly string[], out: string, { log = () => {
     for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));
     for (const { dir, part } of parts) for (const entry of part.shards) copyVerified(dir, tmp, entry.file, entry);
     const manifest = assembleManifest(first.head, totals, tmp, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined);
-    const fullest = fullestFolder(datasetFiles(manifest, tmp));
-    publish(tmp, out, manifest);
-    if (fullest.files > FOLDER_FILE_LIMIT) log(`warning: ${fullest.folder ? `folder ${fullest.folder}` : 'the dataset folder'} holds ${fullest.files} files: build the parts with a larger --folder-digits`);
+    const warning = crowdingWarning(publish(tmp, out, manifest), manifest.parameters.folderDigits ?? 0);
+    if (warning) log(warning);
     log(`merged ${parts.length} parts: ${manifest.totals.peptides} peptides, ${manifest.totals.shards} shards → ${out}`);
     return manifest;
   } finally {

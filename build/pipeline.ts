@@ -15,7 +15,7 @@ import { checkOptions, digestOptionsOf, storageOf, type BuildOptions } from './o
 import { publishPart, type PartManifest } from './part.js';
 import { createRunners } from './pool.js';
 import { BuildProgress } from './progress.js';
-import { datasetFiles, FOLDER_FILE_LIMIT, fullestFolder, openStaging, publish } from './publish.js';
+import { crowdingWarning, openStaging, publish } from './publish.js';
 import { planPartitions, type KeySlice } from './partitions.js';
 import { cutKeys, keySliceOf, SAMPLE_EVERY, sampleMassBuckets, sliceStarts, unitCounts, type PartSpec } from './slices.js';
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
@@ -41,10 +41,9 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
   const progress = new BuildProgress(options.log);
   return stage(options, undefined, progress, ({ tmp, head, merged, taxonomy }) => {
     const manifest = assembleManifest(head, merged, tmp, taxonomy);
-    const fullest = fullestFolder(datasetFiles(manifest, tmp));
-    publish(tmp, options.out, manifest);
+    const files = publish(tmp, options.out, manifest);
     progress.built(manifest.totals, options.out);
-    if (fullest.files > FOLDER_FILE_LIMIT) progress.crowded(fullest.folder, fullest.files, manifest.parameters.folderDigits ?? 0);
+    progress.warn(crowdingWarning(files, manifest.parameters.folderDigits ?? 0));
     return manifest;
   });
 }

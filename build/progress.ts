@@ -44,9 +44,9 @@ export class BuildProgress {
         `from ${t.proteins} proteins in ${this.seconds().toFixed(1)} s → ${out}`);
   }
 
-  /** A folder of the dataset holds more files than hosts allow in one folder. */
-  crowded(folder: string, files: number, folderDigits: number): void {
-    this.log(`warning: ${folder ? `folder ${folder}` : 'the dataset folder'} holds ${files} files, more than hosts such as Netlify allow in one folder: rebuild with --folder-digits ${folderDigits + 1}`);
+  /** A warning line, when there is one. */
+  warn(line: string | undefined): void {
+    if (line) this.log(line);
   }
 
   /** A part of a partitioned build: which mass slice it keeps. */

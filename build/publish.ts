@@ -38,10 +38,11 @@ function publishedFiles(out: string): string[] {
 }
 
 /**
- * Publishes `manifest` and its shards from `tmp` into `out`. Until the manifest rename, readers keep the
- * previous dataset; the previous generation's shards are kept too, for readers still holding its manifest.
+ * Publishes `manifest` and its shards from `tmp` into `out`; returns the files it moved in (the dataset's, as
+ * datasetFiles lists them). Until the manifest rename, readers keep the previous dataset; the previous
+ * generation's shards are kept too, for readers still holding its manifest.
  */
-export function publish(tmp: string, out: string, manifest: Manifest): void {
+export function publish(tmp: string, out: string, manifest: Manifest): string[] {
   const files = datasetFiles(manifest, tmp);
   const keep = new Set([...files, ...publishedFiles(out)]);
   for (const file of files) {
@@ -60,6 +61,7 @@ export function publish(tmp: string, out: string, manifest: Manifest): void {
     for (const name of names) if (DATASET_FILE.test(name) && !keep.has(`${entry.name}/${name}`)) rmSync(join(out, entry.name, name), { force: true });
     if (readdirSync(join(out, entry.name)).length === 0) rmSync(join(out, entry.name), { recursive: true, force: true });
   }
+  return files;
 }
 
 /** A folder of files placed by the first hex digits of their hash (placedFile). */
@@ -67,6 +69,13 @@ const HASH_FOLDER = /^[0-9a-f]{1,4}$/;
 
 /** Hosts cap a folder's files (Netlify: ~54,000); the build warns past this many. */
 export const FOLDER_FILE_LIMIT = 50_000;
+
+/** A warning when a folder of `files` (a dataset built with `folderDigits`) holds more than hosts allow, else undefined. */
+export function crowdingWarning(files: readonly string[], folderDigits: number): string | undefined {
+  const fullest = fullestFolder(files);
+  if (fullest.files <= FOLDER_FILE_LIMIT) return undefined;
+  return `warning: ${fullest.folder ? `folder ${fullest.folder}` : 'the dataset folder'} holds ${fullest.files} files, more than hosts such as Netlify allow in one folder: build with --folder-digits ${folderDigits + 1}`;
+}
 
 /** The folder of `files` (dataset paths) holding the most files, and how many ('' is the dataset's own folder). */
 export function fullestFolder(files: readonly string[]): { folder: string; files: number } {

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeParts } from '../../build/merge.js';
 import { buildPart } from '../../build/pipeline.js';
-import { datasetFiles, fullestFolder } from '../../build/publish.js';
+import { crowdingWarning, datasetFiles, fullestFolder } from '../../build/publish.js';
 import { build, readManifest, removeTempDirs, SAMPLE_TAXDUMP, sampleRecords, sampleSubset, shardEntries, snapshot, tempDir, writeFixture } from '../helpers/datasets.js';
 import { call, folderHandler } from '../helpers/api.js';
 
@@ -75,6 +75,9 @@ describe('a dataset built with --folder-digits 2', () => {
     expect(fullestFolder([])).toEqual({ folder: '', files: 0 });
     expect(fullestFolder(['a', 'ab/x', 'ab/y', 'ab/w', 'cd/z', 'b'])).toEqual({ folder: 'ab', files: 3 });
     expect(fullestFolder(['a', 'ab/x', 'b'])).toEqual({ folder: '', files: 2 });
+    const many = Array.from({ length: 50_001 }, (_, i) => `ab/${i}`);
+    expect(crowdingWarning(many, 2)).toBe('warning: folder ab holds 50001 files, more than hosts such as Netlify allow in one folder: build with --folder-digits 3');
+    expect(crowdingWarning(many.slice(1), 2)).toBeUndefined();
     const fullest = fullestFolder(datasetFiles(readManifest(fanned), fanned));
     expect(fullest.files).toBeLessThan(datasetFiles(readManifest(fanned), fanned).length / 64);
   });

@@ -1,62 +1,118 @@
-// Build phase 2, rank accessions: the sorted unique accession list shards refer to by rank, each protein's
-// rank in it, and what each rank's first record says: taxId (from its header, else the taxonomy TSV), reviewed
-// flag, protein and organism names.
+// Build phase 2, rank accessions: what each protein's header says (kept compact, by protein ordinal, while the
+// input is read), then the sorted unique accession list shards refer to by rank, each protein's rank in it, and what
+// each rank's first record says: taxId (from its header, else the taxonomy TSV), reviewed flag, protein and
+// organism names.
+import type { HeaderFields } from './fasta.js';
+import { NumberColumn, TextColumn } from './columns.js';
 
-/** What each protein's header says, by protein ordinal (the order of the input). */
-export interface ProteinHeaders {
+/** What each protein's header says, by protein ordinal (the order of the input): ~60 bytes a protein. */
+export class ProteinHeaders {
+  readonly accessions = new TextColumn();
+  private proteins = new TextColumn();
+  /** OX= taxId, -1 when the header has none. */
+  private taxIds = new NumberColumn(new Int32Array(0));
+  private reviewed = new NumberColumn(new Uint8Array(0));
+  /** Organism names repeat (thousands of proteins per organism): each is kept once, proteins hold its number. */
+  private organismOf = new NumberColumn(new Uint32Array(0));
+  private organisms: string[] = [];
+  private organismNumbers = new Map<string, number>();
+
+  get count(): number {
+    return this.accessions.length;
+  }
+
+  add(header: HeaderFields): void {
+    this.accessions.push(header.accession);
+    this.proteins.push(header.protein);
+    this.taxIds.push(header.taxId ?? -1);
+    this.reviewed.push(header.reviewed ? 1 : 0);
+    let organism = this.organismNumbers.get(header.organism);
+    if (organism === undefined) {
+      organism = this.organisms.push(header.organism) - 1;
+      this.organismNumbers.set(header.organism, organism);
+    }
+    this.organismOf.push(organism);
+  }
+
+  accession(ordinal: number): string {
+    return this.accessions.get(ordinal);
+  }
+
   /** OX= taxId, undefined when the header has none. */
-  taxIds: (number | undefined)[];
-  reviewed: boolean[];
-  proteins: string[];
-  organisms: string[];
+  taxId(ordinal: number): number | undefined {
+    const taxId = this.taxIds.get(ordinal);
+    return taxId === -1 ? undefined : taxId;
+  }
+
+  isReviewed(ordinal: number): boolean {
+    return this.reviewed.get(ordinal) === 1;
+  }
+
+  protein(ordinal: number): string {
+    return this.proteins.get(ordinal);
+  }
+
+  organism(ordinal: number): string {
+    return this.organisms[this.organismOf.get(ordinal)];
+  }
 }
 
-export interface RankedAccessions {
-  /** Unique accessions, ascending: a rank is an index here. */
-  sorted: string[];
-  /** Rank of each protein ordinal's accession. */
-  rankOf: Uint32Array;
+/** The accession table's columns, by rank: what the accession table and the protein pages are written from. */
+export interface AccessionColumns {
+  count: number;
+  accession(rank: number): string;
   /** TaxId of each rank, -1 when unknown. */
   taxIds: Int32Array;
   /** 1 when the rank's accession is UniProtKB/Swiss-Prot (`sp|`), else 0. */
   reviewed: Uint8Array;
-  /** Protein and organism name of each rank ("" when its header has none). */
-  proteins: string[];
-  organisms: string[];
+  /** Protein and organism name ("" when its header has none). */
+  protein(rank: number): string;
+  organism(rank: number): string;
+}
+
+export interface RankedAccessions extends AccessionColumns {
+  /** Rank of each protein ordinal's accession. */
+  rankOf: Uint32Array;
   /** Accessions that more than one record has (merged into one rank). */
   duplicates: string[];
   withoutTaxId: number;
   reviewedCount: number;
 }
 
-/** Sorted unique accessions, each protein ordinal's rank among them, and each rank's header fields. */
-export function rankAccessions(accessions: readonly string[], headers: ProteinHeaders, taxonomy: ReadonlyMap<string, number>): RankedAccessions {
-  const order = Array.from(accessions.keys()).sort((a, b) => (accessions[a] < accessions[b] ? -1 : accessions[a] > accessions[b] ? 1 : a - b));
-  const rankOf = new Uint32Array(accessions.length);
-  const sorted: string[] = [];
-  const taxIdList: number[] = [];
-  const reviewedList: number[] = [];
-  const proteins: string[] = [];
-  const organisms: string[] = [];
+/** Sorted unique accessions of `headers`, each protein ordinal's rank among them, and each rank's header fields. */
+export function rankAccessions(headers: ProteinHeaders, taxonomy: ReadonlyMap<string, number>): RankedAccessions {
+  const accessions = headers.accessions;
+  const order = new Uint32Array(headers.count);
+  for (let i = 0; i < order.length; i++) order[i] = i;
+  order.sort((a, b) => accessions.compare(a, b) || a - b);
+  const rankOf = new Uint32Array(headers.count);
+  // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
+  const firstOrdinal = new NumberColumn(new Uint32Array(0));
   const duplicates: string[] = [];
-  for (const ordinal of order) {
-    const accession = accessions[ordinal];
-    if (sorted[sorted.length - 1] === accession) {
+  for (let i = 0; i < order.length; i++) {
+    const ordinal = order[i];
+    if (i > 0 && accessions.compare(order[i - 1], ordinal) === 0) {
+      const accession = accessions.get(ordinal);
       if (duplicates[duplicates.length - 1] !== accession) duplicates.push(accession);
     } else {
-      sorted.push(accession);
-      // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
-      taxIdList.push(headers.taxIds[ordinal] ?? taxonomy.get(accession) ?? -1);
-      reviewedList.push(headers.reviewed[ordinal] ? 1 : 0);
-      proteins.push(headers.proteins[ordinal]);
-      organisms.push(headers.organisms[ordinal]);
+      firstOrdinal.push(ordinal);
     }
-    rankOf[ordinal] = sorted.length - 1;
+    rankOf[ordinal] = firstOrdinal.length - 1;
   }
-  const taxIds = Int32Array.from(taxIdList);
-  const reviewed = Uint8Array.from(reviewedList);
+  const count = firstOrdinal.length;
+  const ordinalOf = (rank: number) => firstOrdinal.get(rank);
+  const taxIds = new Int32Array(count);
+  const reviewed = new Uint8Array(count);
+  for (let rank = 0; rank < count; rank++) {
+    const ordinal = ordinalOf(rank);
+    taxIds[rank] = headers.taxId(ordinal) ?? taxonomy.get(headers.accession(ordinal)) ?? -1;
+    reviewed[rank] = headers.isReviewed(ordinal) ? 1 : 0;
+  }
   return {
-    sorted, rankOf, taxIds, reviewed, proteins, organisms, duplicates,
+    count, rankOf, taxIds, reviewed, duplicates,
+    accession: (rank) => headers.accession(ordinalOf(rank)),
+    protein: (rank) => headers.protein(ordinalOf(rank)),
+    organism: (rank) => headers.organism(ordinalOf(rank)),
     withoutTaxId: taxIds.filter((t) => t === -1).length,
     reviewedCount: reviewed.reduce((sum, r) => sum + r, 0),
   };

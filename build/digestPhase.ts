@@ -2,7 +2,7 @@
 // the runners) into mass-partition files on disk; keeps only each protein's accession and header fields.
 import { statSync } from 'node:fs';
 import type { SourceEntry } from '../runtime/model/format.js';
-import type { ProteinHeaders } from './accessions.js';
+import { ProteinHeaders } from './accessions.js';
 import { BuildError, readFasta, type SkipReason } from './fasta.js';
 import { describeSource } from './inputs.js';
 import { partitionFile } from './partitions.js';
@@ -12,9 +12,7 @@ import type { BuildProgress } from './progress.js';
 const BATCH_PROTEINS = 1000;
 
 export interface Digested {
-  /** Accession of each protein, by ordinal (the order of the input). */
-  accessions: string[];
-  /** What each protein's header says (OX= taxId, sp|, names), by ordinal. */
+  /** What each protein's header says (accession, OX= taxId, sp|, names), by ordinal (the order of the input). */
   headers: ProteinHeaders;
   skipped: Record<SkipReason, number>;
   /** The FASTA files as the manifest lists them. */
@@ -25,10 +23,7 @@ export interface Digested {
 
 /** Digests `files` on `runners`, whose partition files are in `partitionDir`. */
 export async function readAndDigest(files: readonly string[], runners: readonly Runner[], partitionDir: string, progress: BuildProgress): Promise<Digested> {
-  const accessions: string[] = [];
-  const headers: ProteinHeaders = { taxIds: [], reviewed: [], proteins: [], organisms: [] };
-  // Organism names repeat (thousands of proteins per organism): one string each.
-  const organisms = new Map<string, string>();
+  const headers = new ProteinHeaders();
   const skipped: Record<SkipReason, number> = { noAccession: 0, noSequence: 0, invalidCharacters: 0 };
   const totalBytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
   let doneBytes = 0;
@@ -36,28 +31,22 @@ export async function readAndDigest(files: readonly string[], runners: readonly 
   let batch: string[] = [];
   const send = async () => {
     if (batch.length === 0) return;
-    inFlight.push(settled(leastBusy(runners).run({ type: 'digest', firstOrdinal: accessions.length - batch.length, proteins: batch })));
+    inFlight.push(settled(leastBusy(runners).run({ type: 'digest', firstOrdinal: headers.count - batch.length, proteins: batch })));
     batch = [];
     while (inFlight.length > 2 * runners.length) await inFlight.shift();
   };
   const sourcePromises = files.map(describeSource);
   for (const file of files) {
-    const onBytes = (fileBytes: number) => progress.reading(accessions.length, doneBytes + fileBytes, totalBytes);
+    const onBytes = (fileBytes: number) => progress.reading(headers.count, doneBytes + fileBytes, totalBytes);
     for await (const record of readFasta(file, (reason) => skipped[reason]++, onBytes)) {
-      accessions.push(record.accession);
-      headers.taxIds.push(record.taxId);
-      headers.reviewed.push(record.reviewed);
-      headers.proteins.push(record.protein);
-      let organism = organisms.get(record.organism);
-      if (organism === undefined) organisms.set(record.organism, (organism = record.organism));
-      headers.organisms.push(organism);
+      headers.add(record);
       batch.push(record.sequence);
       if (batch.length >= BATCH_PROTEINS) await send();
     }
     doneBytes += statSync(file).size;
   }
   // Input whose every record was skipped is a mistake, not an empty dataset to publish over the current one.
-  if (accessions.length === 0) {
+  if (headers.count === 0) {
     const reasons = Object.entries(skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ${n}`);
     throw new BuildError(`no usable protein record in the input (skipped: ${reasons.join(', ') || 'none'})`);
   }
@@ -71,6 +60,6 @@ export async function readAndDigest(files: readonly string[], runners: readonly 
     }
   }
   const tempBytes = [...partitionFiles.values()].flat().reduce((sum, f) => sum + statSync(f).size, 0);
-  progress.digested(accessions.length, tempBytes);
-  return { accessions, headers, skipped, sources, partitionFiles };
+  progress.digested(headers.count, tempBytes);
+  return { headers, skipped, sources, partitionFiles };
 }

@@ -92,7 +92,7 @@ async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progr
   const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options), keys, shifts: plan.shifts });
   try {
     const digested = await readAndDigest(files, runners, partitionDir, progress);
-    const ranked = rankAccessions(digested.accessions, digested.headers, taxonomyTsv);
+    const ranked = rankAccessions(digested.headers, taxonomyTsv);
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);

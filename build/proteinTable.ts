@@ -4,32 +4,37 @@
 // listed in the manifest.
 import { accessionTableFileName, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type FileEntry, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry } from '../runtime/model/format.js';
 import { encodeAccessionTable } from '../runtime/model/shardEncoder.js';
-import type { RankedAccessions } from './accessions.js';
+import type { AccessionColumns } from './accessions.js';
 import { writeDatasetFile, type Storage } from './datasetFile.js';
 import { readJson } from './indexPages.js';
 import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
 /** Writes the accession table of `ranked` into `dir`; returns the manifest's `accessions` entry. */
-export function writeAccessionTable(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed'>, storage: Storage): FileEntry & { count: number } {
-  const bytes = encodeAccessionTable({ accessions: ranked.sorted, taxIds: ranked.taxIds, reviewed: ranked.reviewed });
-  return { ...writeDatasetFile(dir, bytes, accessionTableFileName, storage), count: ranked.sorted.length };
+export function writeAccessionTable(dir: string, ranked: AccessionColumns, storage: Storage): FileEntry & { count: number } {
+  const bytes = encodeAccessionTable({ accessions: texts(ranked.accession, 0, ranked.count), taxIds: ranked.taxIds, reviewed: ranked.reviewed });
+  return { ...writeDatasetFile(dir, bytes, accessionTableFileName, storage), count: ranked.count };
+}
+
+/** The strings of ranks `first` to `end` (exclusive) of a column. */
+function texts(column: (rank: number) => string, first: number, end: number): string[] {
+  return Array.from({ length: end - first }, (_, k) => column(first + k));
 }
 
 /**
  * Writes the protein pages of `ranked` into `dir` (pages of `pageAccessions`, then the inner pages a root of
  * `shape.rootLimit` entries needs); returns the manifest's `proteins`.
  */
-export function writeProteinPages(dir: string, ranked: Pick<RankedAccessions, 'sorted' | 'taxIds' | 'reviewed' | 'proteins' | 'organisms'>, storage: Storage, pageAccessions = PROTEIN_PAGE_ACCESSIONS, shape: TreeShape = TREE_SHAPE): NonNullable<Manifest['proteins']> {
+export function writeProteinPages(dir: string, ranked: AccessionColumns, storage: Storage, pageAccessions = PROTEIN_PAGE_ACCESSIONS, shape: TreeShape = TREE_SHAPE): NonNullable<Manifest['proteins']> {
   const pages: ProteinPageEntry[] = [];
-  for (let first = 0; first < ranked.sorted.length; first += pageAccessions) {
-    const end = Math.min(first + pageAccessions, ranked.sorted.length);
+  for (let first = 0; first < ranked.count; first += pageAccessions) {
+    const end = Math.min(first + pageAccessions, ranked.count);
     const page: ProteinPage = {
       formatVersion: FORMAT_VERSION,
-      accessions: ranked.sorted.slice(first, end),
+      accessions: texts(ranked.accession, first, end),
       taxIds: Array.from(ranked.taxIds.subarray(first, end)),
       reviewed: Array.from(ranked.reviewed.subarray(first, end)),
-      proteins: ranked.proteins.slice(first, end),
-      organisms: ranked.organisms.slice(first, end),
+      proteins: texts(ranked.protein, first, end),
+      organisms: texts(ranked.organism, first, end),
     };
     pages.push({ ...writeDatasetFile(dir, page, proteinPageFileName, storage), firstAccession: page.accessions[0], lastAccession: page.accessions[page.accessions.length - 1], accessions: page.accessions.length });
   }

@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { proteinPageFiles, writeAccessionTable, writeProteinPages } from '../../build/proteinTable.js';
 import { datasetFiles } from '../../build/publish.js';
 import type { Manifest, ProteinPage, ProteinPageEntry } from '../../runtime/model/format.js';
+import { accessionColumns } from '../helpers/accessionColumns.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 
 afterAll(removeTempDirs);
@@ -37,7 +38,7 @@ describe('writeProteinPages', () => {
   it('writes pages of 2,048 accessions (the last fewer) that concatenate back to the columns', () => {
     const dir = tempDir('protein-pages');
     const table = columns(2048 * 2 + 5);
-    const { pages: entries, levels } = writeProteinPages(dir, table, 'gzip');
+    const { pages: entries, levels } = writeProteinPages(dir, accessionColumns(table), 'gzip');
     expect(levels).toBeUndefined();
     expect(entries.map((e) => e.accessions)).toEqual([2048, 2048, 5]);
     expect(readdirSync(dir).sort()).toEqual(entries.map((e) => e.file).sort());
@@ -54,7 +55,7 @@ describe('writeProteinPages', () => {
   it('names each page by its sha256; its entry gives bytes and first and last accession', () => {
     const dir = tempDir('protein-entries');
     const table = columns(25);
-    const entries = writeProteinPages(dir, table, 'gzip', 10).pages;
+    const entries = writeProteinPages(dir, accessionColumns(table), 'gzip', 10).pages;
     expect(entries).toHaveLength(3);
     entries.forEach((entry, i) => {
       const bytes = readFileSync(join(dir, entry.file));
@@ -73,9 +74,9 @@ describe('writeProteinPages', () => {
 
   it('writes one page for a table that fits, none for an empty one', () => {
     const one = tempDir('protein-one');
-    expect(writeProteinPages(one, columns(2048), 'gzip').pages.map((e) => e.accessions)).toEqual([2048]);
+    expect(writeProteinPages(one, accessionColumns(columns(2048)), 'gzip').pages.map((e) => e.accessions)).toEqual([2048]);
     const none = tempDir('protein-none');
-    expect(writeProteinPages(none, columns(0), 'gzip')).toEqual({ pages: [] });
+    expect(writeProteinPages(none, accessionColumns(columns(0)), 'gzip')).toEqual({ pages: [] });
     expect(readdirSync(none)).toEqual([]);
   });
 });
@@ -85,7 +86,7 @@ describe('writeProteinPages, a tree of pages', () => {
     const dir = tempDir('protein-tree');
     const table = columns(95);
     // 10 leaf pages of 10 (the last of 5) under inner pages of 4: 3, a root of 3 (at most 3).
-    const proteins = writeProteinPages(dir, table, compression, 10, { rootLimit: 3, innerPages: 4 });
+    const proteins = writeProteinPages(dir, accessionColumns(table), compression, 10, { rootLimit: 3, innerPages: 4 });
     expect(proteins.levels).toBe(2);
     const decompress = compression === 'gzip' ? gunzipSync : brotliDecompressSync;
     const read = <T>(entry: { file: string; sha256: string; bytes: number }): T => {
@@ -116,7 +117,7 @@ describe('writeProteinPages, a tree of pages', () => {
   });
 
   it('keeps one level, with no `levels`, while the pages fit in the root', () => {
-    const proteins = writeProteinPages(tempDir('protein-root'), columns(30), 'gzip', 10, { rootLimit: 3, innerPages: 4 });
+    const proteins = writeProteinPages(tempDir('protein-root'), accessionColumns(columns(30)), 'gzip', 10, { rootLimit: 3, innerPages: 4 });
     expect(Object.keys(proteins)).toEqual(['pages']);
     expect(proteins.pages.map((p) => p.file.startsWith('proteins-') && !p.file.startsWith('proteins-index-'))).toEqual([true, true, true]);
   });
@@ -140,7 +141,7 @@ describe('writeAccessionTable', () => {
   ] as const)('writes every accession with its taxId (+1 as varint) and reviewed flag, named by its stored bytes (%s)', (compression, suffix, decompress) => {
     const dir = tempDir('accession-table');
     const table = columns(3000);
-    const entry = writeAccessionTable(dir, table, compression);
+    const entry = writeAccessionTable(dir, accessionColumns(table), compression);
     const bytes = readFileSync(join(dir, entry.file));
     const sha256 = createHash('sha256').update(bytes).digest('hex');
     expect(entry).toEqual({ file: `accessions-${sha256.slice(0, 20)}.msgpack${suffix}`, sha256, bytes: bytes.length, count: 3000 });

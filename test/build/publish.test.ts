@@ -11,6 +11,7 @@ import { writeShardIndex } from '../../build/indexPages.js';
 import { writeProteinPages } from '../../build/proteinTable.js';
 import { openStaging, publish } from '../../build/publish.js';
 import type { Manifest } from '../../runtime/model/format.js';
+import { accessionColumns } from '../helpers/accessionColumns.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 
 /** The file-system calls publish makes, in order, with their paths. */
@@ -118,7 +119,7 @@ describe('publish', () => {
       const shards = Array.from({ length: 12 }, (_, i) => ({ file: `${String(i).padStart(20, '0')}.msgpack.gz`, firstKey: 10 * i, lastKey: 10 * i + 5, massGroups: 1, peptides: 1, bytes: 1, sha256: 'x' }));
       for (const s of shards) writeFileSync(join(tmp, s.file), 'x');
       const sorted = Array.from({ length: 9 }, (_, i) => `P${i}`);
-      const ranked = { sorted, taxIds: new Int32Array(9), reviewed: new Uint8Array(9), proteins: sorted, organisms: sorted };
+      const ranked = accessionColumns({ sorted, taxIds: new Int32Array(9), reviewed: new Uint8Array(9), proteins: sorted, organisms: sorted });
       const m = { format: 'digested-peptides', formatVersion: 2, compression: 'gzip', datasetVersion: 'tree', ...writeShardIndex(tmp, shards, 'gzip', { pageShards: 2, flatLimit: 0, rootLimit: 2, innerPages: 2 }), proteins: writeProteinPages(tmp, ranked, 'gzip', 2, { rootLimit: 2, innerPages: 2 }) } as Manifest;
       expect([m.shardIndex!.levels, m.proteins!.levels]).toEqual([3, 3]);
       const files = readdirSync(tmp);

@@ -8,6 +8,7 @@ import { writeShardIndex, type IndexShape } from '../../build/indexPages.js';
 import type { TreeShape } from '../../build/pageTree.js';
 import { writeProteinPages } from '../../build/proteinTable.js';
 import type { Manifest } from '../../runtime/model/format.js';
+import { accessionColumns } from './accessionColumns.js';
 import { readManifest, readProteinTable, shardEntries, tempDir } from './datasets.js';
 
 export interface TreeShapes {
@@ -26,7 +27,7 @@ export function retreedDataset(dir: string, label: string, shapes: TreeShapes): 
   const shards = shardEntries(dir);
   for (const file of [...shards.map((s) => s.file), manifest.accessions.file, ...(manifest.taxonomy ? [manifest.taxonomy.file] : [])]) copyFileSync(join(dir, file), join(out, file));
   const table = readProteinTable(dir);
-  const ranked = { sorted: table.accessions, taxIds: Int32Array.from(table.taxIds), reviewed: Uint8Array.from(table.reviewed), proteins: table.proteins, organisms: table.organisms };
+  const ranked = accessionColumns({ sorted: table.accessions, taxIds: table.taxIds, reviewed: table.reviewed, proteins: table.proteins, organisms: table.organisms });
   const { shards: _, shardIndex: __, accessions, proteins: ___, taxonomy, ...head } = manifest;
   const retreed: Manifest = {
     ...head,

@@ -149,66 +149,64 @@ export interface PartitionPeptides {
 /**
  * Reads the files of the partition of keys [partition, partition + width), sorts its records by (key, sequence)
  * and merges records of the same sequence into one peptide whose accessions are the ranks of its proteins
- * (`rankOf[ordinal]`), sorted and unique.
+ * (`rankOf[ordinal]`), sorted and unique. Sequences stay bytes of the files (ASCII: byte order is string order),
+ * so a partition costs its file bytes and a few typed arrays, not a JavaScript string a record.
  */
 export function mergePartition(files: readonly string[], partition: number, width: number, rankOf: Uint32Array): PartitionPeptides {
-  const chunks = files.map((file) => readFileSync(file));
+  const data = Buffer.concat(files.map((file) => readFileSync(file)));
   let n = 0;
-  for (const chunk of chunks) for (let at = 0; at < chunk.length; at += RECORD_HEADER + chunk.readUInt16LE(at + 8)) n++;
+  for (let at = 0; at < data.length; at += RECORD_HEADER + data.readUInt16LE(at + 8)) n++;
   const base = partition;
   const offsets = new Uint32Array(n);
   const ranks = new Uint32Array(n);
-  const sequences: string[] = new Array(n);
+  /** Where each record's sequence starts in `data`, and its end. */
+  const starts = new Uint32Array(n);
+  const ends = new Uint32Array(n);
   // Counting sort by key offset inside the partition, then a small comparison sort per key.
   const bucketStarts = new Uint32Array(width + 1);
-  let i = 0;
-  for (const chunk of chunks) {
-    for (let at = 0; at < chunk.length; i++) {
-      const length = chunk.readUInt16LE(at + 8);
-      offsets[i] = chunk.readUInt32LE(at) - base;
-      ranks[i] = rankOf[chunk.readUInt32LE(at + 4)];
-      sequences[i] = chunk.toString('latin1', at + RECORD_HEADER, at + RECORD_HEADER + length);
-      bucketStarts[offsets[i] + 1]++;
-      at += RECORD_HEADER + length;
-    }
+  for (let i = 0, at = 0; i < n; i++) {
+    offsets[i] = data.readUInt32LE(at) - base;
+    ranks[i] = rankOf[data.readUInt32LE(at + 4)];
+    starts[i] = at + RECORD_HEADER;
+    ends[i] = starts[i] + data.readUInt16LE(at + 8);
+    bucketStarts[offsets[i] + 1]++;
+    at = ends[i];
   }
   for (let k = 0; k < width; k++) bucketStarts[k + 1] += bucketStarts[k];
   const order = new Uint32Array(n);
   const fill = bucketStarts.slice(0, width);
   for (let r = 0; r < n; r++) order[fill[offsets[r]]++] = r;
-  const bySequenceThenRank = (a: number, b: number) =>
-    sequences[a] < sequences[b] ? -1 : sequences[a] > sequences[b] ? 1 : ranks[a] - ranks[b];
+  const bySequence = (a: number, b: number) => data.compare(data, starts[b], ends[b], starts[a], ends[a]);
+  const bySequenceThenRank = (a: number, b: number) => bySequence(a, b) || ranks[a] - ranks[b];
 
-  const keys: number[] = [];
-  const sequenceEnds: number[] = [];
-  const rankEnds: number[] = [];
-  const peptideRanks: number[] = [];
-  const text: string[] = [];
-  let textLength = 0;
+  const keys = new Uint32Array(n);
+  const sequenceEnds = new Uint32Array(n);
+  const rankEnds = new Uint32Array(n);
+  const peptideRanks = new Uint32Array(n);
+  const text = Buffer.allocUnsafe(data.length);
+  let [peptides, textLength, rankCount] = [0, 0, 0];
   for (let k = 0; k < width; k++) {
     const start = bucketStarts[k];
     const end = bucketStarts[k + 1];
     if (start === end) continue;
-    const bucket = Array.from(order.subarray(start, end)).sort(bySequenceThenRank);
+    const bucket = order.subarray(start, end).sort(bySequenceThenRank);
     for (let j = 0; j < bucket.length; j++) {
       const r = bucket[j];
-      const isNew = j === 0 || sequences[r] !== sequences[bucket[j - 1]];
+      const isNew = j === 0 || bySequence(r, bucket[j - 1]) !== 0;
       if (isNew) {
-        keys.push(base + k);
-        text.push(sequences[r]);
-        textLength += sequences[r].length;
-        sequenceEnds.push(textLength);
-        rankEnds.push(peptideRanks.length);
+        keys[peptides] = base + k;
+        textLength += data.copy(text, textLength, starts[r], ends[r]);
+        sequenceEnds[peptides++] = textLength;
       }
-      if (isNew || ranks[r] !== ranks[bucket[j - 1]]) peptideRanks.push(ranks[r]);
-      rankEnds[rankEnds.length - 1] = peptideRanks.length;
+      if (isNew || ranks[r] !== ranks[bucket[j - 1]]) peptideRanks[rankCount++] = ranks[r];
+      rankEnds[peptides - 1] = rankCount;
     }
   }
   return {
-    keys: Uint32Array.from(keys),
-    sequences: text.join(''),
-    sequenceEnds: Uint32Array.from(sequenceEnds),
-    rankEnds: Uint32Array.from(rankEnds),
-    ranks: Uint32Array.from(peptideRanks),
+    keys: keys.slice(0, peptides),
+    sequences: text.toString('latin1', 0, textLength),
+    sequenceEnds: sequenceEnds.slice(0, peptides),
+    rankEnds: rankEnds.slice(0, peptides),
+    ranks: peptideRanks.slice(0, rankCount),
   };
 }

@@ -90,6 +90,8 @@ async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progr
   const partitionDir = join(tmp, 'partitions');
   mkdirSync(partitionDir);
   const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options), keys, shifts: plan.shifts });
+  let closing: Promise<unknown> | undefined;
+  const closeRunners = () => (closing ??= Promise.all(runners.map((r) => r.close())));
   try {
     const digested = await readAndDigest(files, runners, partitionDir, progress);
     const ranked = rankAccessions(digested.headers, taxonomyTsv);
@@ -99,12 +101,13 @@ async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progr
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
     const storage = storageOf(options);
     const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, counts);
+    await closeRunners(); // their memory is not needed for what is left
     rmSync(partitionDir, { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tmp, lineages);
     const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), storage) : undefined;
     return publishStaged({ tmp, head, merged, taxonomy, keys });
   } finally {
-    await Promise.all(runners.map((r) => r.close()));
+    await closeRunners();
     rmSync(tmp, { recursive: true, force: true });
   }
 }

@@ -9,9 +9,14 @@ import { writeDatasetFile, type Storage } from './datasetFile.js';
 import { readJson } from './indexPages.js';
 import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
+const ACCESSION_RUN = 65_536;
+
 /** Writes the accession table of `ranked` into `dir`; returns the manifest's `accessions` entry. */
 export function writeAccessionTable(dir: string, ranked: AccessionColumns, storage: Storage): FileEntry & { count: number } {
-  const bytes = encodeAccessionTable({ accessions: texts(ranked.accession, 0, ranked.count), taxIds: ranked.taxIds, reviewed: ranked.reviewed });
+  // Runs of accessions joined as the table joins them: no string of every accession at once.
+  const runs: string[] = [];
+  for (let first = 0; first < ranked.count; first += ACCESSION_RUN) runs.push(texts(ranked.accession, first, Math.min(first + ACCESSION_RUN, ranked.count)).join('\n'));
+  const bytes = encodeAccessionTable({ accessions: runs, taxIds: ranked.taxIds, reviewed: ranked.reviewed });
   return { ...writeDatasetFile(dir, bytes, accessionTableFileName, storage), count: ranked.count };
 }
 

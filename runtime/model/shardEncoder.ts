@@ -26,7 +26,10 @@ export function encodeShard(shard: ShardColumns): Uint8Array {
   });
 }
 
-/** The accession table of `accessions` (ascending, unique) with their taxIds (-1 unknown) and reviewed flags. */
+/**
+ * The accession table of `accessions` (ascending, unique) with their taxIds (-1 unknown) and reviewed flags. The
+ * table's text is `accessions` joined by newlines, so a large list may come as runs already joined the same way.
+ */
 export function encodeAccessionTable({ accessions, taxIds, reviewed }: { accessions: readonly string[] } & Omit<AccessionTable, 'accessions' | 'accessionEnds'>): Uint8Array {
   return packr.pack({
     formatVersion: FORMAT_VERSION,

@@ -2,7 +2,8 @@
 // input is read), then the sorted unique accession list shards refer to by rank, each protein's rank in it, and what
 // each rank's first record says: taxId (from its header, else the taxonomy TSV), reviewed flag, protein and
 // organism names.
-import type { HeaderFields } from './fasta.js';
+import { constants } from 'node:buffer';
+import { BuildError, type HeaderFields } from './fasta.js';
 import { NumberColumn, TextColumn } from './columns.js';
 
 /** What each protein's header says, by protein ordinal (the order of the input): ~60 bytes a protein. */
@@ -71,6 +72,8 @@ export interface AccessionColumns {
 }
 
 export interface RankedAccessions extends AccessionColumns {
+  /** UTF-8 bytes of the accession table's text (the accessions, newline-separated): at least its length. */
+  textBytes: number;
   /** Rank of each protein ordinal's accession. */
   rankOf: Uint32Array;
   /** Accessions that more than one record has (merged into one rank). */
@@ -89,6 +92,7 @@ export function rankAccessions(headers: ProteinHeaders, taxonomy: ReadonlyMap<st
   // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
   const firstOrdinal = new NumberColumn(new Uint32Array(0));
   const duplicates: string[] = [];
+  let textBytes = 0;
   for (let i = 0; i < order.length; i++) {
     const ordinal = order[i];
     if (i > 0 && accessions.compare(order[i - 1], ordinal) === 0) {
@@ -96,6 +100,7 @@ export function rankAccessions(headers: ProteinHeaders, taxonomy: ReadonlyMap<st
       if (duplicates[duplicates.length - 1] !== accession) duplicates.push(accession);
     } else {
       firstOrdinal.push(ordinal);
+      textBytes += accessions.byteLength(ordinal) + (i > 0 ? 1 : 0);
     }
     rankOf[ordinal] = firstOrdinal.length - 1;
   }
@@ -109,11 +114,27 @@ export function rankAccessions(headers: ProteinHeaders, taxonomy: ReadonlyMap<st
     reviewed[rank] = headers.isReviewed(ordinal) ? 1 : 0;
   }
   return {
-    count, rankOf, taxIds, reviewed, duplicates,
+    count, rankOf, taxIds, reviewed, duplicates, textBytes,
     accession: (rank) => headers.accession(ordinalOf(rank)),
     protein: (rank) => headers.protein(ordinalOf(rank)),
     organism: (rank) => headers.organism(ordinalOf(rank)),
     withoutTaxId: taxIds.filter((t) => t === -1).length,
     reviewedCount: reviewed.reduce((sum, r) => sum + r, 0),
   };
+}
+
+/**
+ * Characters the accession table's text may have: format 2 keeps every accession in one table, decoded as one
+ * JavaScript string, and V8 caps a string at this length (about 45 million UniProt accessions).
+ */
+export const MAX_ACCESSION_TEXT = constants.MAX_STRING_LENGTH;
+
+/** Throws a BuildError, before any shard is written, when the accession table would be too large to read. */
+export function checkAccessionText(ranked: Pick<RankedAccessions, 'count' | 'textBytes'>, limit = MAX_ACCESSION_TEXT): void {
+  if (ranked.textBytes <= limit) return;
+  throw new BuildError(
+    `${ranked.count.toLocaleString('en')} accessions need an accession table of ${ranked.textBytes.toLocaleString('en')} characters, past the ` +
+      `${limit.toLocaleString('en')} one table can hold (format 2 keeps every accession in one table; a partitioned build does not change that): ` +
+      'build from fewer proteins (see docs/SCALE.md)',
+  );
 }

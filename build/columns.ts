@@ -65,6 +65,13 @@ export class TextColumn {
     return block.bytes.toString('utf8', k === 0 ? 0 : block.ends[k - 1], block.ends[k]);
   }
 
+  /** UTF-8 bytes of string `i` (its length, for ASCII). */
+  byteLength(i: number): number {
+    const block = this.blocks[Math.floor(i / BLOCK_STRINGS)];
+    const k = i % BLOCK_STRINGS;
+    return block.ends[k] - (k === 0 ? 0 : block.ends[k - 1]);
+  }
+
   /** Orders strings `i` and `j` as JavaScript's `<` does (by UTF-16 code units), from their bytes when that agrees. */
   compare(i: number, j: number): number {
     if (this.surrogates) {

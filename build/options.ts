@@ -28,6 +28,8 @@ export interface BuildOptions extends DigestOptions {
   partitionRecords?: number;
   /** Records between two cut keys (default CUT_RECORDS; tests set it low so small inputs have several). */
   cutRecords?: number;
+  /** Characters the accession table's text may have (default MAX_ACCESSION_TEXT; tests set it low). */
+  maxAccessionText?: number;
 }
 
 /**

@@ -6,7 +6,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../runtime/model/format.js';
-import { rankAccessions } from './accessions.js';
+import { checkAccessionText, rankAccessions } from './accessions.js';
 import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
 import { assembleManifest, describeDataset, type DatasetHead } from './manifest.js';
@@ -95,6 +95,7 @@ async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progr
   try {
     const digested = await readAndDigest(files, runners, partitionDir, progress);
     const ranked = rankAccessions(digested.headers, taxonomyTsv);
+    checkAccessionText(ranked, options.maxAccessionText);
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);

@@ -1,9 +1,11 @@
 // Tests build/accessions.ts: rankAccessions over ProteinHeaders equals a brute-force reference over plain records:
 // ranks are positions in the sorted unique accessions, every protein's rank points at its accession, and a rank's
-// fields come from its accession's first record (taxId from OX=, else the taxonomy TSV, else -1).
+// fields come from its accession's first record (taxId from OX=, else the taxonomy TSV, else -1); textBytes is
+// the UTF-8 size of the accessions joined by newlines, and checkAccessionText refuses a table past its limit.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ProteinHeaders, rankAccessions } from '../../build/accessions.js';
+import { checkAccessionText, MAX_ACCESSION_TEXT, ProteinHeaders, rankAccessions } from '../../build/accessions.js';
+import { BuildError } from '../../build/fasta.js';
 import type { HeaderFields } from '../../build/fasta.js';
 
 function reference(records: HeaderFields[], taxonomy: Map<string, number>) {
@@ -48,6 +50,7 @@ describe('rankAccessions', () => {
         expect(ranked.duplicates).toEqual(expected.duplicates);
         expect(ranked.withoutTaxId).toBe(expected.taxIds.filter((t) => t === -1).length);
         expect(ranked.reviewedCount).toBe(expected.reviewed.filter((r) => r === 1).length);
+        expect(ranked.textBytes).toBe(Buffer.byteLength(expected.sorted.join('\n')));
       }),
       { numRuns: 300 },
     );
@@ -68,5 +71,18 @@ describe('rankAccessions', () => {
     expect(Array.from(ranked.rankOf)).toEqual(expected.rankOf);
     expect(Array.from({ length: ranked.count }, (_, r) => ranked.protein(r))).toEqual(expected.proteins);
     expect(ranked.duplicates).toEqual(expected.duplicates);
+  });
+});
+
+describe('checkAccessionText', () => {
+  it('lets a table up to the limit through and refuses one past it, naming the sizes', () => {
+    expect(() => checkAccessionText({ count: 3, textBytes: 20 }, 20)).not.toThrow();
+    expect(() => checkAccessionText({ count: 3, textBytes: 21 }, 20)).toThrow(BuildError);
+    expect(() => checkAccessionText({ count: 3, textBytes: 21 }, 20)).toThrow(/3 accessions need an accession table of 21 characters, past the 20 one table can hold/);
+  });
+
+  it('defaults to the longest string V8 makes', () => {
+    expect(MAX_ACCESSION_TEXT).toBe(2 ** 29 - 24);
+    expect(() => 'x'.repeat(MAX_ACCESSION_TEXT + 1)).toThrow(RangeError);
   });
 });

@@ -12,7 +12,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../runtime/api/handler.js';
 import { folderHandler } from '../helpers/api.js';
-import { readManifest, removeTempDirs, runBuildCli, sampleSubset, shardEntries, tempDir } from '../helpers/datasets.js';
+import { BuildError } from '../../build/fasta.js';
+import { build, readManifest, removeTempDirs, runBuildCli, sampleSubset, shardEntries, tempDir } from '../helpers/datasets.js';
 import { REPO } from '../helpers/process.js';
 import { difference, queryArbitrary } from '../helpers/queryFuzz.js';
 import { loadReference, type RefQuery, type ReferenceData } from '../helpers/shardReference.js';
@@ -83,6 +84,19 @@ describe('malformed input through the CLI', () => {
     oneLineError(run.stderr, pattern);
     expectSameFiles(files(published), before, 'after a failed build');
     expect(readdirSync(published).filter((f) => f.startsWith('.build-'))).toEqual([]);
+  });
+
+  it('an accession table too large to read: refused before any shard is written, the published dataset untouched', async () => {
+    const input = sampleSubset(200);
+    const accessions = readFileSync(input, 'utf8').split('\n').filter((l) => l.startsWith('>')).map((l) => l.split('|')[1]);
+    const text = Buffer.byteLength([...new Set(accessions)].sort().join('\n'));
+    const refused = build([input], published, { maxAccessionText: text - 1 });
+    await expect(refused).rejects.toThrow(BuildError);
+    await expect(refused).rejects.toThrow(`200 accessions need an accession table of ${text.toLocaleString('en')} characters, past the ${(text - 1).toLocaleString('en')} one table can hold`);
+    expectSameFiles(files(published), before, 'after a refused build');
+    expect(readdirSync(published).filter((f) => f.startsWith('.build-'))).toEqual([]);
+    // At the limit itself the same input builds.
+    expect((await build([input], join(work, 'at-limit'), { maxAccessionText: text })).totals.accessions).toBe(200);
   });
 
   it('a header without sequence among good records: skipped and counted', async () => {

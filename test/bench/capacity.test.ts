@@ -33,7 +33,7 @@ describe('capacity', () => {
       peptidesPerShard: 1000, tempBytesPerResidue: 8, accessionTableBytesPerAccession: 5, proteinPagesBytesPerAccession: 20,
       leafPageBytes: 10_240, innerPageBytes: 61_440, rootEntryBytes: 300, shardBytes: 20_480,
     };
-    const c = capacity(m, { name: 'x', proteins: 5_700_000, residues: 3.6e9, peptides: 2.56e9, source: 'hand' }, [1, 4]);
+    const c = capacity(m, { name: 'x', proteins: 5_700_000, residues: 3.6e9, peptides: 2.56e9, accessionLength: 10, source: 'hand' }, [1, 4]);
     // 2.56e9 peptides / 1,000 = 2,560,000 shards; 10,000 leaf pages > 256: 2 levels, 10 inner pages.
     expect(c.shards).toBe(2_560_000);
     expect(c.indexLevels).toBe(2);
@@ -50,13 +50,15 @@ describe('capacity', () => {
     expect(c.matrix[1].tempGbPerPart).toBeCloseTo((3.6e9 * 8) / 4 / 1e9, 9);
     expect(c.rssGb).toBeCloseTo((1000 + 100 * 9) / 1024, 9);
     expect(c.accessionTableMb).toBeCloseTo(28.5, 9);
+    // 5.7 M accessions of 10 characters, newline-separated.
+    expect(c.accessionText).toBe(5_700_000 * 11 - 1);
     expect(c.coldLocateKb).toBeCloseTo((3000 + 13 * 300 + 61_440 + 10_240) / 1024, 9);
     expect(c.coldShardKb).toBeCloseTo((3000 + 13 * 300 + 61_440 + 10_240 + 20_480) / 1024, 9);
   });
 
   it('counts a third level: 40 M shards (156,250 leaves, 153 inner pages, 1 root entry)', () => {
     const m = { peptidesPerShard: 1, leafPageBytes: 1000, innerPageBytes: 5000, rootEntryBytes: 300 } as Measured;
-    const c = capacity(m, { name: 'y', proteins: 1, residues: 1, peptides: 40e6, source: 'hand' }, []);
+    const c = capacity(m, { name: 'y', proteins: 1, residues: 1, peptides: 40e6, accessionLength: 6, source: 'hand' }, []);
     expect(c.indexLevels).toBe(3);
     // Files: 40 M shards + 156,250 leaves + 153 + 1 inner pages + 1 protein page + 3.
     expect(c.files).toBe(40_000_000 + 156_250 + 153 + 1 + 1 + 3);

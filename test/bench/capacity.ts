@@ -4,6 +4,7 @@
 // docs/SCALE.md; test/bench/capacity.test.ts checks it is up to date and the arithmetic by hand.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { INDEX_INNER_PAGES, INDEX_PAGE_SHARDS, INDEX_ROOT_LIMIT, PROTEIN_PAGE_ACCESSIONS } from '../../runtime/model/format.js';
+import { MAX_ACCESSION_TEXT } from '../../build/accessions.js';
 import type { BenchResults } from './run.js';
 
 /** What the model takes from measurements (units in the names). */
@@ -39,14 +40,16 @@ export interface Corpus {
   proteins: number;
   residues: number;
   peptides: number;
+  /** Mean characters of an accession (UniProt's grammar: 6 or 10; UniParc's UPI + 10 hex digits: 13). */
+  accessionLength: number;
   /** Where the figures come from. */
   source: string;
 }
 
 export const CORPORA: readonly Corpus[] = [
-  { name: 'Swiss-Prot', proteins: 516_371, residues: 186.7e6, peptides: 27.9e6, source: 'measured on the real Swiss-Prot-scale set of issue 12' },
-  { name: 'TrEMBL', proteins: 202.55e6, residues: 202.55e6 * 330, peptides: 17.2e9, source: 'proteins and peptides as the original service publishes them (2026_01); residues assume 330 a protein' },
-  { name: 'UniParc-sized', proteins: 600e6, residues: 600e6 * 330, peptides: 3 * 17.2e9, source: 'assumed: ~600 M sequences, peptides 3× TrEMBL (order of magnitude only)' },
+  { name: 'Swiss-Prot', proteins: 516_371, residues: 186.7e6, peptides: 27.9e6, accessionLength: 6, source: 'measured on the real Swiss-Prot-scale set of issue 12' },
+  { name: 'TrEMBL', proteins: 202.55e6, residues: 202.55e6 * 330, peptides: 17.2e9, accessionLength: 10, source: 'proteins and peptides as the original service publishes them (2026_01); residues assume 330 a protein' },
+  { name: 'UniParc-sized', proteins: 600e6, residues: 600e6 * 330, peptides: 3 * 17.2e9, accessionLength: 13, source: 'assumed: ~600 M sequences, peptides 3× TrEMBL (order of magnitude only)' },
 ];
 
 /** Real proteins share peptides across accessions: real data took 1.15× the synthetic bytes per peptide (issue 12). */
@@ -67,6 +70,8 @@ export interface Capacity {
   indexLevels: number;
   manifestKb: number;
   accessionTableMb: number;
+  /** Characters of the accession table's text (format 2 decodes it as one string: at most MAX_ACCESSION_TEXT). */
+  accessionText: number;
   cpuHours: number;
   /** Wall hours of a single 4-core runner, and of a matrix of `parts` 4-core runners (slowest part; merge not counted). */
   singleHours: number;
@@ -119,6 +124,7 @@ export function capacity(m: Measured, corpus: Corpus, parts: readonly number[] =
     indexLevels: levels,
     manifestKb: manifestBytes / 1024,
     accessionTableMb: (corpus.proteins * m.accessionTableBytesPerAccession) / 1e6,
+    accessionText: corpus.proteins * (corpus.accessionLength + 1) - 1,
     cpuHours: cpuSeconds / 3600,
     singleHours: perRunner(1),
     matrix: parts.map((n) => ({ parts: n, hours: perRunner(n), tempGbPerPart: (corpus.residues * m.tempBytesPerResidue) / n / 1e9 })),
@@ -189,6 +195,7 @@ export function capacityTables(m: Measured): string[] {
     col('index levels below the manifest', (r) => String(r.indexLevels)),
     col('manifest', (r) => `${n1(r.manifestKb)} KB`),
     col('accession table (one file, read by the first query of a process)', (r) => `${n1(r.accessionTableMb)} MB`),
+    col(`accession table text (format 2: one string, ≤ ${n0(MAX_ACCESSION_TEXT / 1e6)} M characters)`, (r) => `${n1(r.accessionText / 1e6)} M${r.accessionText > MAX_ACCESSION_TEXT ? ': **too large, refused**' : ''}`),
     col('build CPU', (r) => `${n1(r.cpuHours)} h`),
     col(`one ${RUNNER_CORES}-core runner`, (r) => `${n1(r.singleHours)} h`),
     ...[16, 64].map((n) => col(`matrix of ${n} runners (slowest part)`, (r) => `${n1(r.matrix.find((x) => x.parts === n)!.hours)} h`)),

@@ -15,7 +15,7 @@ import { openapiDocument } from '../../api/openapi.js';
 import { operationOf } from '../../api/operations.js';
 import { runRows, TSV_HEADER } from '../../api/tsv.js';
 import type { MassText } from '../../model/massKey.js';
-import { defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
+import { cacheBytesFromEnv, defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
 import { matchFile, matchOptions } from './match.js';
 import { write, type QueryIo } from './output.js';
 import { flagOptions, usage } from './usage.js';
@@ -51,7 +51,8 @@ const flagSource = (values: Values): ParamSource => (name) => {
   return typeof value === 'string' ? [value] : [];
 };
 
-const openDataset = (values: Values, cacheBytes?: number) => Dataset.open(sourceFor((values.shards as string | undefined) ?? defaultShards()), { cacheBytes, ...nodeCodecs });
+/** The dataset of --shards (default SHARDS_DIR) with the server's cache budget (SHARD_CACHE_BYTES) unless given. */
+const openDataset = (values: Values, cacheBytes = cacheBytesFromEnv()) => Dataset.open(sourceFor((values.shards as string | undefined) ?? defaultShards()), { cacheBytes, ...nodeCodecs });
 
 /** One page of an endpoint, as JSON (the API's answer) or TSV. */
 async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<number> {

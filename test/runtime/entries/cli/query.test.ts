@@ -316,6 +316,23 @@ describe('query tool: errors', () => {
     expect([exported.code, exported.stdout, exported.stderr]).toEqual([1, '', expected.text + '\n']);
   });
 
+  it('takes its cache budget from SHARD_CACHE_BYTES, as the server does: the same answer with none; a bad value is a one-line error', async () => {
+    const args = ['search', '--mass1', '1000', '--mass2', '1100', '--shards', shards];
+    const withDefault = await query(...args);
+    const saved = process.env.SHARD_CACHE_BYTES;
+    try {
+      process.env.SHARD_CACHE_BYTES = '0';
+      const uncached = await query(...args);
+      expect([uncached.code, stableText(uncached.stdout)]).toEqual([0, stableText(withDefault.stdout)]);
+      process.env.SHARD_CACHE_BYTES = 'lots';
+      const bad = await query(...args);
+      expect([bad.code, bad.stdout, bad.stderr]).toEqual([1, '', 'query: error: SHARD_CACHE_BYTES must be a number of bytes, not lots\n']);
+    } finally {
+      if (saved === undefined) delete process.env.SHARD_CACHE_BYTES;
+      else process.env.SHARD_CACHE_BYTES = saved;
+    }
+  });
+
   it('the command line exits non-zero with the JSON error', async () => {
     const expected = await api('/search.php', { mass1: 'abc', mass2: '1' });
     const run = await runTsx(['runtime/entries/cli/bin.ts', 'search', '--mass1', 'abc', '--mass2', '1', '--shards', shards]);

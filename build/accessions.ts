@@ -4,17 +4,18 @@
 // organism names.
 import { constants } from 'node:buffer';
 import { BuildError, type HeaderFields } from './fasta.js';
-import { NumberColumn, TextColumn } from './columns.js';
+import { Column } from '../runtime/model/column.js';
+import { TextColumn } from './columns.js';
 
 /** What each protein's header says, by protein ordinal (the order of the input): ~65 bytes a protein of real UniProt headers. */
 export class ProteinHeaders {
   readonly accessions = new TextColumn();
   private proteins = new TextColumn();
   /** OX= taxId, -1 when the header has none. */
-  private taxIds = new NumberColumn(new Int32Array(0));
-  private reviewed = new NumberColumn(new Uint8Array(0));
+  private taxIds = new Column(new Int32Array(1024));
+  private reviewed = new Column(new Uint8Array(1024));
   /** Organism names repeat (thousands of proteins per organism): each is kept once, proteins hold its number. */
-  private organismOf = new NumberColumn(new Uint32Array(0));
+  private organismOf = new Column(new Uint32Array(1024));
   private organisms: string[] = [];
   private organismNumbers = new Map<string, number>();
 
@@ -41,12 +42,12 @@ export class ProteinHeaders {
 
   /** OX= taxId, undefined when the header has none. */
   taxId(ordinal: number): number | undefined {
-    const taxId = this.taxIds.get(ordinal);
+    const taxId = this.taxIds.data[ordinal];
     return taxId === -1 ? undefined : taxId;
   }
 
   isReviewed(ordinal: number): boolean {
-    return this.reviewed.get(ordinal) === 1;
+    return this.reviewed.data[ordinal] === 1;
   }
 
   protein(ordinal: number): string {
@@ -54,7 +55,7 @@ export class ProteinHeaders {
   }
 
   organism(ordinal: number): string {
-    return this.organisms[this.organismOf.get(ordinal)];
+    return this.organisms[this.organismOf.data[ordinal]];
   }
 }
 
@@ -90,7 +91,7 @@ export function rankAccessions(headers: ProteinHeaders, taxonomy: ReadonlyMap<st
   order.sort((a, b) => accessions.compare(a, b) || a - b);
   const rankOf = new Uint32Array(headers.count);
   // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
-  const firstOrdinal = new NumberColumn(new Uint32Array(0));
+  const firstOrdinal = new Column(new Uint32Array(1024));
   const duplicates: string[] = [];
   let textBytes = 0;
   for (let i = 0; i < order.length; i++) {
@@ -105,7 +106,7 @@ export function rankAccessions(headers: ProteinHeaders, taxonomy: ReadonlyMap<st
     rankOf[ordinal] = firstOrdinal.length - 1;
   }
   const count = firstOrdinal.length;
-  const ordinalOf = (rank: number) => firstOrdinal.get(rank);
+  const ordinalOf = (rank: number) => firstOrdinal.data[rank];
   const taxIds = new Int32Array(count);
   const reviewed = new Uint8Array(count);
   for (let rank = 0; rank < count; rank++) {

@@ -1,25 +1,6 @@
-// Compact growable columns for what the build keeps per protein until its end (accessions, names, taxIds): strings
-// as UTF-8 bytes in blocks, numbers in typed arrays. A JavaScript string costs ~20 bytes of header and an 8-byte
-// slot besides its characters; at 200 M proteins (TrEMBL) that difference is the build's memory.
-
-/** A growable typed array of numbers. */
-export class NumberColumn<T extends Int32Array | Uint32Array | Uint8Array> {
-  length = 0;
-  constructor(private data: T) {}
-
-  push(value: number): void {
-    if (this.length === this.data.length) {
-      const grown = new (this.data.constructor as new (n: number) => T)(Math.max(1024, this.data.length * 2));
-      grown.set(this.data);
-      this.data = grown;
-    }
-    this.data[this.length++] = value;
-  }
-
-  get(i: number): number {
-    return this.data[i];
-  }
-}
+// A compact growable column of strings for what the build keeps per protein until its end (accessions, protein
+// names): UTF-8 bytes in blocks (numbers go in runtime/model/column.ts). A JavaScript string costs ~20 bytes of
+// header and an 8-byte slot besides its characters; at 200 M proteins (TrEMBL) that difference is the build's memory.
 
 const BLOCK_STRINGS = 4096;
 
@@ -55,7 +36,8 @@ export class TextColumn {
     }
     block.used += block.bytes.write(text, block.used);
     block.ends[this.length % BLOCK_STRINGS] = block.used;
-    if (!this.surrogates && /[\uD800-\uDFFF]/.test(text)) this.surrogates = true;
+    // An ASCII string (as many bytes as code units) holds no surrogate: the test runs only on the others.
+    if (!this.surrogates && size !== text.length && /[\uD800-\uDFFF]/.test(text)) this.surrogates = true;
     this.length++;
   }
 

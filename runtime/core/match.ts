@@ -5,6 +5,7 @@
 import pLimit from 'p-limit';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { accessionRefsOf, sequenceOf, type AccessionTable } from '../model/format.js';
+import { Column } from '../model/column.js';
 import { massKey } from '../model/massKey.js';
 import { proformaWriter } from '../model/proforma.js';
 import { resolveFilter } from './accessionFilter.js';
@@ -46,26 +47,6 @@ export interface MatchOptions {
   progress?: (done: number, total: number) => void;
   /** Most stored peptides the whole batch may examine (a server's bound on one request); past it, QueryError 400. */
   maxScanned?: number;
-}
-
-/** A growable column of numbers. */
-class Column<T extends Uint8Array | Uint32Array | Float64Array> {
-  length = 0;
-  constructor(public data: T) {}
-  push(value: number): void {
-    if (this.length === this.data.length) this.reserve(1);
-    this.data[this.length++] = value;
-  }
-
-  /** The data, with room for `n` more values. */
-  reserve(n: number): T {
-    if (this.length + n > this.data.length) {
-      const grown = new (this.data.constructor as new (n: number) => T)(Math.max(this.data.length * 2, this.length + n));
-      grown.set(this.data);
-      this.data = grown;
-    }
-    return this.data;
-  }
 }
 
 /** The candidates of a batch, of all its searches, as columns: a few dozen bytes each whatever shard they came from. */

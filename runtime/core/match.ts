@@ -180,16 +180,20 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
 function closest(found: Found, hypotheses: Hypothesis[], mass: number, top: number, write: (sequence: string, counts: readonly number[]) => string): number[] {
   const all = found.keys.map((_, i) => i);
   if (all.length <= top) return all;
-  const ranked = all.map((i) => {
-    const sequence = sequenceOf(found.shards[i], found.peptides[i]);
-    return { i, key: found.keys[i], sequence, proforma: write(sequence, hypotheses[found.hypotheses[i]].variableCounts), error: Math.abs(found.units[i] / UNITS_PER_DA - mass) };
-  });
-  ranked.sort(inAnswerOrder);
-  return ranked
-    .map((r, at) => ({ i: r.i, at, error: r.error }))
-    .sort((a, b) => a.error - b.error || a.at - b.at)
-    .slice(0, top)
-    .map(({ i }) => i);
+  const errors = Float64Array.from(found.units, (units) => Math.abs(units / UNITS_PER_DA - mass));
+  all.sort((a, b) => errors[a] - errors[b]);
+  // All closer than the last one kept; of those as close as it, the first in the answer's order (their
+  // sequences and ProForma made only for them).
+  const cut = errors[all[top - 1]];
+  const closer = all.filter((i) => errors[i] < cut);
+  const tied = all
+    .filter((i) => errors[i] === cut)
+    .map((i) => {
+      const sequence = sequenceOf(found.shards[i], found.peptides[i]);
+      return { i, key: found.keys[i], sequence, proforma: write(sequence, hypotheses[found.hypotheses[i]].variableCounts) };
+    })
+    .sort(inAnswerOrder);
+  return [...closer, ...tied.slice(0, top - closer.length).map(({ i }) => i)];
 }
 
 /** Precursors matched per batch unless told otherwise: memory grows with a batch's candidates, speed with its size. */

@@ -11,21 +11,22 @@ export interface Lanes {
   starts: Uint32Array;
 }
 
+/** A count not yet made (peptides are at most 1,000 residues long). */
+const UNKNOWN_COUNT = 0xffff;
+
 export class Composition {
   /** Exact mass with water per peptide, in units; NaN until computed. */
   private units: Float64Array;
-  /** Per letter set (sorted letters): residue count per peptide (peptides are at most 1,000 residues long). */
+  /** Per letter set (sorted letters): residue count per peptide; UNKNOWN_COUNT until computed. */
   private counts = new Map<string, Uint16Array>();
-  /** Per letter set: its lanes (made when first asked for). */
-  private laneSets = new Map<string, Lanes>();
+  /** Per letter set: its lanes once made, or how often they were asked for before. */
+  private laneSets = new Map<string, Lanes | number>();
 
-  /** `kept`: memoized with its cached shard, so what it builds (lanes) serves later scans too. */
-  constructor(
-    readonly shard: Shard,
-    readonly kept = false,
-  ) {
+  constructor(readonly shard: Shard) {
     this.units = new Float64Array(shard.sequenceEnds.length).fill(NaN);
   }
+
+  private start = (p: number) => (p === 0 ? 0 : this.shard.sequenceEnds[p - 1]);
 
   /** Exact unmodified mass of peptide p (with water), in units of 1e-10 Da. */
   mass(p: number): number {
@@ -33,7 +34,7 @@ export class Composition {
     if (Number.isNaN(units)) {
       units = WATER_UNITS;
       const text = this.shard.sequences;
-      for (let i = p === 0 ? 0 : this.shard.sequenceEnds[p - 1], end = this.shard.sequenceEnds[p]; i < end; i++) units += RESIDUE_UNITS[text.charCodeAt(i)];
+      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) units += RESIDUE_UNITS[text.charCodeAt(i)];
       this.units[p] = units;
     }
     return units;
@@ -41,44 +42,44 @@ export class Composition {
 
   /** Residues of peptide p whose letter is in `letters` (a sorted letter set). */
   count(letters: string, p: number): number {
-    return this.countsOf(letters)[p];
-  }
-
-  /** Residues in `letters` of every peptide, counted in one pass over the shard when first asked for. */
-  private countsOf(letters: string): Uint16Array {
     let column = this.counts.get(letters);
-    if (!column) {
-      const { sequences, sequenceEnds } = this.shard;
+    if (!column) this.counts.set(letters, (column = new Uint16Array(this.units.length).fill(UNKNOWN_COUNT)));
+    let n = column[p];
+    if (n === UNKNOWN_COUNT) {
+      n = 0;
       const member = letterTable(letters);
-      column = new Uint16Array(sequenceEnds.length);
-      for (let p = 0, i = 0; p < sequenceEnds.length; p++) {
-        let n = 0;
-        for (const end = sequenceEnds[p]; i < end; i++) n += member[sequences.charCodeAt(i) & 127];
-        column[p] = n;
-      }
-      this.counts.set(letters, column);
+      const text = this.shard.sequences;
+      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) n += member[text.charCodeAt(i) & 127];
+      column[p] = n;
     }
-    return column;
+    return n;
   }
 
   /**
    * Peptides by their count of residues in `letters`: `order` lists peptide indexes by count, then by index
-   * (so by mass), count n at [starts[n], starts[n + 1]). A hypothesis that fixes the count reads only its lane.
+   * (so by mass), count n at [starts[n], starts[n + 1]) — a hypothesis that fixes the count reads only its lane.
+   * Made the second time they are asked for (undefined the first): a shard scanned once is cheaper scanned whole.
    */
-  lanes(letters: string): Lanes {
-    let lanes = this.laneSets.get(letters);
-    if (!lanes) {
-      const counts = this.countsOf(letters);
-      const most = counts.reduce((a, b) => Math.max(a, b), 0);
-      const starts = new Uint32Array(most + 2);
-      for (const n of counts) starts[n + 1]++;
-      for (let n = 0; n <= most; n++) starts[n + 1] += starts[n];
-      const next = starts.slice(0, most + 1);
-      const order = new Uint32Array(counts.length);
-      counts.forEach((n, p) => (order[next[n]++] = p));
-      this.laneSets.set(letters, (lanes = { order, starts }));
+  lanes(letters: string): Lanes | undefined {
+    const lanes = this.laneSets.get(letters) ?? 0;
+    if (typeof lanes !== 'number') return lanes;
+    if (lanes === 0) {
+      this.laneSets.set(letters, 1);
+      return undefined;
     }
-    return lanes;
+    const peptides = this.units.length;
+    let most = 0;
+    for (let p = 0; p < peptides; p++) most = Math.max(most, this.count(letters, p));
+    const counts = this.counts.get(letters)!; // every count made now
+    const starts = new Uint32Array(most + 2);
+    for (let p = 0; p < peptides; p++) starts[counts[p] + 1]++;
+    for (let n = 0; n <= most; n++) starts[n + 1] += starts[n];
+    const next = starts.slice(0, most + 1);
+    const order = new Uint32Array(peptides);
+    for (let p = 0; p < peptides; p++) order[next[counts[p]]++] = p;
+    const made = { order, starts };
+    this.laneSets.set(letters, made);
+    return made;
   }
 
   /**
@@ -88,19 +89,19 @@ export class Composition {
   slots(set: SlotSet, p: number): number {
     const slots = set.termini + (set.letters ? this.count(set.letters, p) : 0);
     if (set.terminal.length === 0) return slots;
-    const first = p === 0 ? 0 : this.shard.sequenceEnds[p - 1];
+    const first = this.start(p);
     const last = this.shard.sequenceEnds[p] - 1;
     return slots + terminalSlots(set, this.shard.sequences[first], this.shard.sequences[last], first === last);
   }
 }
 
 /**
- * The composition of a cached shard, kept with it from its first use (Dataset.derived, always: precursor search
- * asks every shard it reads for it, over and over); a fresh one for a shard the cache does not hold.
+ * The composition of a cached shard used again, kept with it even when that evicts older shards (Dataset.derived,
+ * evicting: a batch of precursors scans each shard it reads many times); a fresh one otherwise.
  */
 export function compositionOf(dataset: Dataset, shard: Shard): Composition {
   return dataset.derived(shard, 'composition', newComposition, true) ?? new Composition(shard);
 }
 
-/** A shard's composition, charged as its masses (8 bytes a peptide), four letter sets (2 bytes each) and one lane order (4). */
-const newComposition = (shard: Shard) => ({ value: new Composition(shard, true), bytes: shard.sequenceEnds.length * 20 });
+/** A shard's composition, charged as its masses (8 bytes a peptide), two letter sets' counts (2 bytes each) and a lane order (4). */
+const newComposition = (shard: Shard) => ({ value: new Composition(shard), bytes: shard.sequenceEnds.length * 16 });

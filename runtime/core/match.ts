@@ -1,20 +1,20 @@
-// Batch precursor matching: every search of a batch of precursors (one per charge tried) answered by
-// /api/v1/search's own search (findCandidates), all its candidates over all pages. The searches run in mass
-// order, a few at a time, so neighbours share their shards (each read once while it stays cached) whatever the
-// order of the precursors; their candidates are copied into compact columns, so a batch holds no shard.
-import pLimit from 'p-limit';
+// Batch precursor matching: every search of a batch of precursors (one per charge tried) answered as
+// /api/v1/search answers it (its hypotheses and scans, precursor.ts), all its candidates over all pages. The
+// hypotheses of all the searches run as one sweep in the order of the unmodified masses they read, so each shard
+// is read once whatever the order of the precursors and the cache's size; candidates are copied into compact
+// columns as they are found, so a batch holds no shard.
 import { UNITS_PER_DA } from '../model/chemistry.js';
-import { accessionRefsOf, sequenceOf, type AccessionTable } from '../model/format.js';
+import { accessionRefsOf, sequenceOf, type AccessionTable, type Shard } from '../model/format.js';
 import { Column } from '../model/column.js';
 import { massKey } from '../model/massKey.js';
 import { proformaWriter } from '../model/proforma.js';
-import { resolveFilter } from './accessionFilter.js';
+import { resolveFilter, type AccessionFilter } from './accessionFilter.js';
 import type { Dataset } from './dataset.js';
 import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } from './matchQuery.js';
 import type { Malformed, MgfItem, Spectrum } from './mgf.js';
 import { QueryError } from './params.js';
 import type { Hypothesis } from './hypotheses.js';
-import { findCandidates, type Found } from './precursor.js';
+import { compile, hypothesesOf, needsOf, scanHypothesis, type FoundSink } from './precursor.js';
 
 /** One candidate of a search: a stored peptide with its variable modifications, as /api/v1/search lists it. */
 export interface MatchCandidate {
@@ -41,9 +41,9 @@ export interface MatchBatch {
 }
 
 export interface MatchOptions {
-  /** Searches run at once (each reads its shards at once). Default 6. */
+  /** Shard reads in flight, about: the sweep runs HYPOTHESES_PER_READ times as many hypotheses at once. Default 6. */
   concurrency?: number;
-  /** Called after each search, with the searches done and to do in this batch. */
+  /** Called after each hypothesis, with the hypotheses done and to do in this batch (of all its searches). */
   progress?: (done: number, total: number) => void;
   /** Most stored peptides the whole batch may examine (a server's bound on one request); past it, QueryError 400. */
   maxScanned?: number;
@@ -105,11 +105,92 @@ const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const inAnswerOrder = (a: { key: number; sequence: string; proforma: string }, b: { key: number; sequence: string; proforma: string }) =>
   a.key - b.key || text(a.sequence, b.sequence) || text(a.proforma, b.proforma);
 
+/** Hypotheses of a sweep needing one shard, about (a batch of 10,000 ±10 ppm searches: ~15): how many run at once per read. */
+const HYPOTHESES_PER_READ = 16;
+
+/**
+ * Memory for decoded shards a match needs, unless told otherwise: its sweep reads each shard once, so a cache of a
+ * few hundred shards serves it as well as a large one, and leaves the memory to the batch's candidates.
+ */
+export const MATCH_CACHE_BYTES = 32 * 2 ** 20;
+
+/** What a search keeps of what its scans find: every candidate, or with `top` those that may still be among its closest. */
+class SearchSink implements FoundSink {
+  scanned = 0;
+  /** With `top`: errors (Da) of the candidates kept so far, and the largest one a candidate may have to be kept. */
+  private errors: number[] = [];
+  private cut = Infinity;
+
+  constructor(
+    readonly filter: AccessionFilter | undefined,
+    private readonly candidates: Candidates,
+    private readonly search: number,
+    private readonly mass: number,
+    private readonly counts: readonly CountVectors[],
+    private readonly top: number | undefined,
+  ) {}
+
+  /** `hypothesis`: the id of the hypothesis's counts in `counts`. */
+  add(_key: number, units: number, shard: Shard, p: number, hypothesis: number): void {
+    if (this.top !== undefined) {
+      const error = Math.abs(units / UNITS_PER_DA - this.mass);
+      if (error > this.cut) return; // `top` closer ones already kept
+      if (this.errors.push(error) >= 2 * this.top) {
+        this.errors.sort((a, b) => a - b);
+        this.cut = this.errors[this.top - 1];
+        this.errors = this.errors.filter((e) => e <= this.cut);
+      }
+    }
+    this.candidates.add(this.search, units, this.counts[hypothesis].variableCounts, sequenceOf(shard, p), accessionRefsOf(shard, p), this.filter?.mask(shard));
+  }
+}
+
+/** A hypothesis's counts of each fixed and variable spec (the few distinct ones of a batch, shared). */
+type CountVectors = Pick<Hypothesis, 'fixedCounts' | 'variableCounts'>;
+
+/** The hypotheses of all the searches of a batch as columns (hundreds of thousands: no object each). */
+class Tasks {
+  readonly search = new Column(new Uint32Array(1024));
+  readonly shift = new Column(new Float64Array(1024));
+  readonly low = new Column(new Float64Array(1024));
+  readonly high = new Column(new Float64Array(1024));
+  /** Index of the hypothesis's counts in `counts`. */
+  readonly countsId = new Column(new Uint32Array(1024));
+  readonly counts: CountVectors[] = [];
+  private countIds = new Map<string, number>();
+
+  add(search: number, h: Hypothesis): void {
+    const text = `${h.fixedCounts}|${h.variableCounts}`;
+    let id = this.countIds.get(text);
+    if (id === undefined) this.countIds.set(text, (id = this.counts.push({ fixedCounts: h.fixedCounts, variableCounts: h.variableCounts }) - 1));
+    this.search.push(search);
+    this.shift.push(h.shiftUnits);
+    this.low.push(h.baseLowKey);
+    this.high.push(h.baseHighKey);
+    this.countsId.push(id);
+  }
+
+  /** Task ids in ascending order of the lowest unmodified mass they read. */
+  inSweepOrder(): Uint32Array {
+    const low = this.low.data;
+    return Uint32Array.from({ length: this.search.length }, (_, i) => i).sort((a, b) => low[a] - low[b]);
+  }
+
+  hypothesis(t: number): Hypothesis {
+    const { fixedCounts, variableCounts } = this.counts[this.countsId.data[t]];
+    return { fixedCounts, variableCounts, shiftUnits: this.shift.data[t], baseLowKey: this.low.data[t], baseHighKey: this.high.data[t] };
+  }
+}
+
 /**
  * Every search of `precursors` (in their order; a precursor's searches in its charges' order), each with all
  * its candidates — grouped by modified key ascending, then by sequence, then ProForma, as /api/v1/search pages
  * them — or the error /api/v1/search would answer it with (400: too many hypotheses or peptides to examine).
  * With `top`, a search keeps its candidates closest to its mass (ties in that order), still in that order.
+ *
+ * The hypotheses of all searches run as one sweep over the unmodified masses they read, in ascending order, a
+ * few reads ahead: the hypotheses needing a shard come together, so each shard is read once while it is in use,
+ * whatever the cache's size. Candidates are copied into compact columns as they are found: a batch holds no shard.
  */
 export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precursors: readonly Precursor[], options: MatchOptions = {}): Promise<MatchBatch> {
   const searchLists = precursors.map((p) => searchesOf(query, p));
@@ -117,47 +198,60 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   const errors: (string | undefined)[] = searches.map((s) => s.error);
   const [filter, table] = await Promise.all([resolveFilter(dataset, query.filter), dataset.accessionTable()]);
 
-  const write = proformaWriter(query.fixed, query.variable);
-  // In mass order, a few at a time: neighbours read the same shards, so each is read once while it stays cached.
   const candidates = new Candidates();
-  const order = searches.map((_, i) => i).filter((i) => !errors[i]).sort((a, b) => searches[a].mass - searches[b].mass);
-  const limit = pLimit(options.concurrency ?? 6);
-  let done = 0;
-  let scanned = 0;
-  let over: QueryError | undefined;
-  await Promise.all(
-    order.map((s) =>
-      limit(async () => {
-        if (over) return; // the batch is refused: searches not yet started are not made
-        const { lowKey, highKey, mass } = searches[s];
-        try {
-          const { found, hypotheses } = await findCandidates(dataset, { lowKey, highKey, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable }, filter);
-          if ((scanned += found.scanned) > (options.maxScanned ?? Infinity)) {
-            over ??= new QueryError(400, `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`);
-            throw over;
-          }
-          const kept = query.top === undefined ? found.keys.map((_, i) => i) : closest(found, hypotheses, mass, query.top, write);
-          for (const i of kept) {
-            const shard = found.shards[i];
-            const p = found.peptides[i];
-            candidates.add(s, found.units[i], hypotheses[found.hypotheses[i]].variableCounts, sequenceOf(shard, p), accessionRefsOf(shard, p), filter?.mask(shard));
-          }
-        } catch (e) {
-          if (!(e instanceof QueryError) || e === over) throw e;
-          errors[s] = e.message;
-        }
-        options.progress?.(++done, order.length);
-      }),
-    ),
-  );
+  const tasks = new Tasks();
+  const sinks: SearchSink[] = [];
+  searches.forEach((search, s) => {
+    if (errors[s]) return;
+    try {
+      for (const h of hypothesesOf(dataset, { ...search, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable })) tasks.add(s, h);
+      sinks[s] = new SearchSink(filter, candidates, s, search.mass, tasks.counts, query.top);
+    } catch (e) {
+      if (!(e instanceof QueryError)) throw e;
+      errors[s] = e.message;
+    }
+  });
+  const order = tasks.inSweepOrder();
 
+  const compiled = compile(query);
+  let next = 0;
+  let scanned = 0;
+  /** Takes the tasks in order, one at a time: at once while their shards are cached, else waiting for its reads. */
+  const sweep = async (): Promise<void> => {
+    while (next < order.length) {
+      const t = order[next++];
+      const s = tasks.search.data[t];
+      if (errors[s] === undefined) {
+        const sink = sinks[s];
+        const before = sink.scanned;
+        const h = tasks.hypothesis(t);
+        try {
+          const read = scanHypothesis(dataset, searches[s], h, needsOf(compiled, h), tasks.countsId.data[t], sink);
+          if (read) await read;
+        } catch (e) {
+          if (!(e instanceof QueryError)) throw e;
+          errors[s] = e.message; // this search is refused (too many peptides to examine); the others go on
+        }
+        if ((scanned += sink.scanned - before) > (options.maxScanned ?? Infinity)) {
+          next = order.length; // the batch is refused: no task is started again
+          throw new QueryError(400, `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`);
+        }
+      }
+      options.progress?.(next, order.length);
+    }
+  };
+  await Promise.all(Array.from({ length: (options.concurrency ?? 6) * HYPOTHESES_PER_READ }, sweep));
+
+  const write = proformaWriter(query.fixed, query.variable);
   const { order: bySearch, starts } = candidates.bySearch(searches.length);
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
 
   /** The search's candidates as objects, sorted (made when asked for: a batch keeps only its columns). */
   const candidatesOf = (s: number): MatchCandidate[] => {
-    const list = [...bySearch.subarray(starts[s], starts[s + 1])].map((id): MatchCandidate => {
+    let ids = [...bySearch.subarray(starts[s], starts[s + 1])];
+    if (query.top !== undefined) ids = closest(candidates, ids, searches[s].mass, query.top, write);
+    const list = ids.map((id): MatchCandidate => {
       const sequence = candidates.sequence(id);
       const units = candidates.units.data[id];
       return { sequence, proforma: write(sequence, candidates.counts[candidates.countsId.data[id]]), units, key: massKey(units), accessions: candidates.accessionsOf(id) };
@@ -176,24 +270,24 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   };
 }
 
-/** Indexes of the `top` found candidates closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */
-function closest(found: Found, hypotheses: Hypothesis[], mass: number, top: number, write: (sequence: string, counts: readonly number[]) => string): number[] {
-  const all = found.keys.map((_, i) => i);
-  if (all.length <= top) return all;
-  const errors = Float64Array.from(found.units, (units) => Math.abs(units / UNITS_PER_DA - mass));
-  all.sort((a, b) => errors[a] - errors[b]);
+/** Of candidates `ids`, the `top` closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */
+function closest(candidates: Candidates, ids: number[], mass: number, top: number, write: (sequence: string, counts: readonly number[]) => string): number[] {
+  if (ids.length <= top) return ids;
+  const errorOf = (id: number) => Math.abs(candidates.units.data[id] / UNITS_PER_DA - mass);
+  const byError = ids.map((id) => ({ id, error: errorOf(id) })).sort((a, b) => a.error - b.error);
   // All closer than the last one kept; of those as close as it, the first in the answer's order (their
   // sequences and ProForma made only for them).
-  const cut = errors[all[top - 1]];
-  const closer = all.filter((i) => errors[i] < cut);
-  const tied = all
-    .filter((i) => errors[i] === cut)
-    .map((i) => {
-      const sequence = sequenceOf(found.shards[i], found.peptides[i]);
-      return { i, key: found.keys[i], sequence, proforma: write(sequence, hypotheses[found.hypotheses[i]].variableCounts) };
+  const cut = byError[top - 1].error;
+  const closer = byError.filter(({ error }) => error < cut).map(({ id }) => id);
+  const tied = byError
+    .filter(({ error }) => error === cut)
+    .map(({ id }) => {
+      const sequence = candidates.sequence(id);
+      const units = candidates.units.data[id];
+      return { id, key: massKey(units), sequence, proforma: write(sequence, candidates.counts[candidates.countsId.data[id]]) };
     })
     .sort(inAnswerOrder);
-  return [...closer, ...tied.slice(0, top - closer.length).map(({ i }) => i)];
+  return [...closer, ...tied.slice(0, top - closer.length).map(({ id }) => id)];
 }
 
 /** Precursors matched per batch unless told otherwise: memory grows with a batch's candidates, speed with its size. */

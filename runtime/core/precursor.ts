@@ -135,8 +135,17 @@ const mostSlots = (set: SlotSet, entry: ShardEntry) => set.termini + set.termina
  */
 export const MAX_SCANNED = 2_000_000;
 
+/** Where scans of one search put what they find, and count the stored peptides they examine. */
+export interface FoundSink {
+  /** The accessions the search keeps (a peptide keeping none is not found). */
+  readonly filter: AccessionFilter | undefined;
+  scanned: number;
+  /** Peptide p of `shard`, of hypothesis `hypothesis`, weighs `units` (key `key`, inside the search's window). */
+  add(key: number, units: number, shard: Shard, p: number, hypothesis: number): void;
+}
+
 /** Found peptides of all hypotheses, as parallel columns (cheap to gather, sort and page). */
-export class Found {
+export class Found implements FoundSink {
   scanned = 0;
   constructor(readonly filter: AccessionFilter | undefined) {}
   readonly keys: number[] = [];
@@ -145,6 +154,14 @@ export class Found {
   readonly shards: Shard[] = [];
   readonly hypotheses: number[] = [];
 
+  add(key: number, units: number, shard: Shard, p: number, hypothesis: number): void {
+    this.keys.push(key);
+    this.units.push(units);
+    this.peptides.push(p);
+    this.shards.push(shard);
+    this.hypotheses.push(hypothesis);
+  }
+
   /** Empties the columns (the count of peptides examined is the caller's to set). */
   clear(): void {
     for (const column of [this.keys, this.units, this.peptides, this.shards, this.hypotheses]) column.length = 0;
@@ -152,7 +169,7 @@ export class Found {
 }
 
 /** The candidates of one hypothesis in one shard (its groups inside the hypothesis's window of unmodified keys). */
-export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: Found, shard: Shard): void {
+export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink, shard: Shard): void {
   const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
   if (from >= to) return;
   found.scanned += shard.groupEnds[to - 1] - (from === 0 ? 0 : shard.groupEnds[from - 1]);
@@ -168,18 +185,15 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
     const key = massKey(units);
     if (key < query.lowKey || key > query.highKey) return;
     if (found.filter && !keepsAny(shard, (mask ??= found.filter.mask(shard)), p)) return;
-    found.keys.push(key);
-    found.units.push(units);
-    found.peptides.push(p);
-    found.shards.push(shard);
-    found.hypotheses.push(index);
+    found.add(key, units, shard, p, index);
   };
   const first = from === 0 ? 0 : shard.groupEnds[from - 1];
   const end = shard.groupEnds[to - 1];
-  if (needs.lane && comp.kept) {
+  const lanes = needs.lane && comp.lanes(needs.lane.letters);
+  if (lanes) {
     // Only the peptides with the lane's count: a run of the lane, which lists them by index.
-    const { order, starts } = comp.lanes(needs.lane.letters);
-    const n = needs.lane.count;
+    const { order, starts } = lanes;
+    const n = needs.lane!.count;
     if (n + 1 >= starts.length) return; // no peptide of the shard has that many
     const [laneStart, laneEnd] = [starts[n], starts[n + 1]];
     for (let i = laneStart + partitionPoint(laneEnd - laneStart, (j) => order[laneStart + j] >= first); i < laneEnd && order[i] < end; i++) consider(order[i]);
@@ -192,7 +206,7 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
  * One hypothesis at once, when its index pages and every shard it needs are in memory (no promise made: a warm
  * query of a hundred hypotheses stays synchronous); false, having scanned nothing, when something must be read.
  */
-function scanNow(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: Found): boolean {
+function scanNow(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): boolean {
   const entries = rangeEntriesNow(dataset, h.baseLowKey, h.baseHighKey);
   if (!entries) return false;
   const shards: Shard[] = [];
@@ -207,9 +221,20 @@ function scanNow(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs
 }
 
 /** One hypothesis, reading what it needs (its shards at once: one round trip), skipping shards that cannot hold it. */
-async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: Found): Promise<void> {
+async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): Promise<void> {
   const entries = (await rangeEntries(dataset, h.baseLowKey, h.baseHighKey)).filter((located) => mayHold(needs, located.entry));
   for (const shard of await Promise.all(entries.map((located) => dataset.shard(located.entry)))) scanShard(dataset, query, h, needs, index, found, shard);
+}
+
+/** Hypothesis `index` of a search with window `query`, into `found`: at once when what it needs is in memory, else a promise. */
+export function scanHypothesis(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): Promise<void> | undefined {
+  return scanNow(dataset, query, h, needs, index, found) ? undefined : scan(dataset, query, h, needs, index, found);
+}
+
+/** The hypotheses of a search's window on this dataset (TooManyHypotheses, a 400, past the bound). */
+export function hypothesesOf(dataset: Dataset, query: SearchWindow): Hypothesis[] {
+  const { minLength, maxLength } = dataset.manifest.parameters;
+  return hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
 }
 
 /**
@@ -217,14 +242,13 @@ async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Ne
  * indexes point to; `filter` (resolved from the query's) keeps accessions. QueryError (400) past the bounds.
  */
 export async function findCandidates(dataset: Dataset, query: SearchWindow, filter: AccessionFilter | undefined): Promise<{ found: Found; hypotheses: Hypothesis[] }> {
-  const { minLength, maxLength } = dataset.manifest.parameters;
-  const all = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
+  const all = hypothesesOf(dataset, query);
   const found = new Found(filter);
   const compiled = compile(query);
   const reads: Promise<void>[] = [];
   all.forEach((h, i) => {
-    const needs = needsOf(compiled, h);
-    if (!scanNow(dataset, query, h, needs, i, found)) reads.push(scan(dataset, query, h, needs, i, found));
+    const read = scanHypothesis(dataset, query, h, needsOf(compiled, h), i, found);
+    if (read) reads.push(read);
   });
   await Promise.all(reads);
   return { found, hypotheses: all };

@@ -10,7 +10,8 @@ import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { Dataset } from '../../runtime/core/dataset.js';
 import { matchFile, matchOptions } from '../../runtime/entries/cli/match.js';
-import { nodeDatasetOptions, sourceFor } from '../../runtime/entries/node/platform.js';
+import { cacheBytesFromEnv, nodeCodecs, sourceFor } from '../../runtime/entries/node/platform.js';
+import { MATCH_CACHE_BYTES } from '../../runtime/core/match.js';
 import { freePort, startServer } from './http.js';
 import { PRECURSOR_MODS, windowCentres } from './precursor.js';
 import { prng } from './synthetic.js';
@@ -54,7 +55,7 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
   const values = Object.fromEntries(flags.map((f) => f.replace(/^--/, '').split('=')));
   const params = { fixed: PRECURSOR_MODS.fixed, variable: PRECURSOR_MODS.variable, maxVariable: String(PRECURSOR_MODS.maxVariable), tolerance: '10', ...values } as Record<string, string>;
   const options = matchOptions((name) => (params[name] === undefined ? [] : [params[name]]), values);
-  const dataset = await Dataset.open(sourceFor(shards), nodeDatasetOptions());
+  const dataset = await Dataset.open(sourceFor(shards), { cacheBytes: cacheBytesFromEnv(MATCH_CACHE_BYTES), ...nodeCodecs }); // as the match command opens it
   const times: number[] = [];
   let summary;
   let sink = new Sink();
@@ -109,7 +110,7 @@ export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA): string[]
     '## MGF matching (`npm run query -- match`)',
     '',
     `${spectra.toLocaleString('en')} precursors of a seeded peak list (charges 2–4; ±10 ppm, ${PRECURSOR_MODS.fixed} fixed, ${PRECURSOR_MODS.variable} variable, at most ${PRECURSOR_MODS.maxVariable}), ` +
-      "the match command's code in a process of its own with the default cache (256 MB) and batch, TSV output counted and discarded. " +
+      `the match command's code in a process of its own with its default cache (${MATCH_CACHE_BYTES / 2 ** 20} MB: its sweep reads each shard once) and batch, TSV output counted and discarded. ` +
       'Cold: a fresh process (manifest, index, accession table, shards all read); warm: the same run again in that process.',
     '',
     '| dataset read from | cold, spectra/s | warm, spectra/s | peak RSS, MB | candidates | TSV, MB |',

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { Dataset, DatasetError } from '../../core/dataset.js';
 import { endpointByCommand, massRangeParams, type Endpoint } from '../../core/endpoints.js';
 import { MATCH_PARAMS } from '../../core/matchQuery.js';
+import { MATCH_CACHE_BYTES } from '../../core/match.js';
 import { flagOf, QueryError, readParams, type ParamSource } from '../../core/params.js';
 import { walkRange } from '../../core/search.js';
 import { memoryText } from '../../api/envelope.js';
@@ -98,7 +99,7 @@ async function matchCommand(values: Values, positionals: string[], io: QueryIo):
   const input = positionals[0];
   if (input !== '-' && !existsSync(input)) throw new Error(`cannot read ${input}: no such file`);
   try {
-    const dataset = await openDataset(values);
+    const dataset = await openDataset(values, cacheBytesFromEnv(MATCH_CACHE_BYTES));
     await matchFile(dataset, options.query, { input, ...options }, { ...io, stdin: io.stdin ?? process.stdin });
     return 0;
   } catch (e) {

@@ -17,10 +17,10 @@ export function sourceFor(location: string): ShardSource {
   return /^https?:\/\//i.test(location) ? new HttpSource(location) : new FileSource(resolve(location));
 }
 
-/** SHARD_CACHE_BYTES, checked (default 256 MB). */
-export function cacheBytesFromEnv(): number {
+/** SHARD_CACHE_BYTES, checked (default `fallback`, 256 MB unless said otherwise). */
+export function cacheBytesFromEnv(fallback = DEFAULT_CACHE_BYTES): number {
   const text = process.env.SHARD_CACHE_BYTES;
-  const bytes = text === undefined ? DEFAULT_CACHE_BYTES : text.trim() === '' ? NaN : Number(text);
+  const bytes = text === undefined ? fallback : text.trim() === '' ? NaN : Number(text);
   if (!Number.isFinite(bytes) || bytes < 0) throw new Error(`SHARD_CACHE_BYTES must be a number of bytes, not ${text}`);
   return bytes;
 }

@@ -1,6 +1,6 @@
 // Tests runtime/core/composition.ts: a shard's peptide masses, residue counts and lanes against plain string
-// arithmetic over the same sequences (masses from the reference's own residue table), and compositionOf kept
-// with a cached shard (its lanes then serve every later scan) or fresh for one the cache does not hold.
+// arithmetic over the same sequences (masses from the reference's own residue table); lanes made only when
+// asked for again; compositionOf kept with a cached shard used again, fresh for one the cache does not hold.
 import { describe, expect, it } from 'vitest';
 import { Composition, compositionOf } from '../../../runtime/core/composition.js';
 import type { Dataset } from '../../../runtime/core/dataset.js';
@@ -38,9 +38,10 @@ describe('Composition', () => {
     expect(composition.count('C', sequences.length - 2)).toBe(300);
   });
 
-  it('lanes: lane n lists exactly the peptides with n residues of the set, in index order', () => {
+  it('lanes: none the first time asked; then lane n lists exactly the peptides with n residues of the set, in index order', () => {
     for (const letters of ['C', 'ACD', 'W']) {
-      const { order, starts } = composition.lanes(letters);
+      expect(composition.lanes(letters)).toBeUndefined();
+      const { order, starts } = composition.lanes(letters)!;
       const most = Math.max(...sequences.map((s) => countIn(letters, s)));
       expect(starts.length).toBe(most + 2);
       expect(starts[0]).toBe(0);
@@ -53,30 +54,35 @@ describe('Composition', () => {
   });
 
   it('a shard of one peptide, and of none', () => {
-    expect(new Composition(shardOf(['PEPTIDE'])).lanes('E')).toEqual({ order: Uint32Array.of(0), starts: Uint32Array.of(0, 0, 0, 1) });
-    expect(new Composition(shardOf([])).lanes('C')).toEqual({ order: new Uint32Array(0), starts: Uint32Array.of(0, 0) });
+    const secondTime = (composition: Composition, letters: string) => (composition.lanes(letters), composition.lanes(letters));
+    expect(secondTime(new Composition(shardOf(['PEPTIDE'])), 'E')).toEqual({ order: Uint32Array.of(0), starts: Uint32Array.of(0, 0, 0, 1) });
+    expect(secondTime(new Composition(shardOf([])), 'C')).toEqual({ order: new Uint32Array(0), starts: Uint32Array.of(0, 0) });
   });
 });
 
 describe('compositionOf', () => {
   const datasetOver = (cache: ShardCache) => ({ derived: cache.derive.bind(cache) }) as unknown as Dataset;
 
-  it('is kept with a cached shard from its first use: the same object later, charged 20 bytes a peptide', () => {
-    const cache = new ShardCache(1 << 20);
+  it('is kept with a cached shard once it is used again, even in a full cache: the same object later, charged 16 bytes a peptide', () => {
+    const cache = new ShardCache(1100);
     const shard = shardOf(randomSequences(3, 50));
-    cache.put('a', shard, 1000);
+    cache.put('old', shardOf(['PEPTIDE']), 100);
+    cache.put('a', shard, 1000); // full
     const first = compositionOf(datasetOver(cache), shard);
-    expect(first.kept).toBe(true);
-    expect(compositionOf(datasetOver(cache), shard)).toBe(first);
-    expect(cache.stats.bytes).toBe(1000 + 50 * 20);
+    expect(compositionOf(datasetOver(cache), shard)).not.toBe(first); // not yet asked for again: fresh each time
+    cache.get('a');
+    const kept = compositionOf(datasetOver(cache), shard);
+    expect(compositionOf(datasetOver(cache), shard)).toBe(kept);
+    expect(cache.stats).toEqual({ shards: 1, bytes: 1000 + 50 * 16, budget: 1100 }); // the older shard gave way
   });
 
-  it('is fresh and not kept for a shard the cache does not hold', () => {
+  it('is fresh each time for a shard the cache does not hold (so its lanes are never made)', () => {
     const cache = new ShardCache(1 << 20);
     const shard = shardOf(randomSequences(4, 10));
     const fresh = compositionOf(datasetOver(cache), shard);
-    expect(fresh.kept).toBe(false);
+    expect(fresh.lanes('C')).toBeUndefined();
     expect(compositionOf(datasetOver(cache), shard)).not.toBe(fresh);
+    expect(compositionOf(datasetOver(cache), shard).lanes('C')).toBeUndefined();
     expect(cache.stats.bytes).toBe(0);
   });
 });

@@ -16,6 +16,7 @@ import { readMgf, type Spectrum } from '../../../runtime/core/mgf.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
 import { call, folderHandler } from '../../helpers/api.js';
+import { CountingSource } from '../../helpers/countingSource.js';
 import { bundledDataset, removeTempDirs, sampleSubset, subsetDataset } from '../../helpers/datasets.js';
 import { prng } from '../../helpers/prng.js';
 import { parseRefMods, REFERENCE_PROTON, referencePeptides, ReferencePrecursor, referenceWindow, type RefEntry } from '../../helpers/referencePrecursor.js';
@@ -97,11 +98,12 @@ describe('every spectrum of a real 1,000-spectrum file equals /api/v1/search', (
 describe('against the brute-force reference (a subset of the sample, many shards)', () => {
   const RECORDS = 2000;
   let subset: Dataset;
+  let subsetDir: string;
   let reference: ReferencePrecursor;
   let referencePlain: ReferencePrecursor;
 
   beforeAll(async () => {
-    const dir = await subsetDataset(RECORDS, 16_384);
+    const dir = (subsetDir = await subsetDataset(RECORDS, 16_384));
     subset = await Dataset.open(new FileSource(dir), { cacheBytes: 4 << 20, ...nodeCodecs });
     const peptides = referencePeptides(readFileSync(sampleSubset(RECORDS)));
     reference = new ReferencePrecursor(peptides, { fixed: parseRefMods(MODS.fixed), variable: parseRefMods(MODS.variable), maxVariable: 2 });
@@ -144,9 +146,24 @@ describe('against the brute-force reference (a subset of the sample, many shards
     expect(compared).toBeGreaterThan(1000);
   }, 300_000);
 
+  it('reads each shard once, in a sweep over the masses, whatever the order of the precursors and under a cache of a few shards', async () => {
+    const list = precursors(13, 400, reference.forms).reverse();
+    const query = queryOf({ tolerance: '10', ...MODS, charges: '2,3' });
+    const source = new CountingSource(new FileSource(subsetDir));
+    const small = await Dataset.open(source, { cacheBytes: 64 << 10, ...nodeCodecs });
+    const batch = await matchPrecursors(small, query, list);
+    const reads = source.shardReads;
+    expect(reads.length).toBeGreaterThan(50); // the batch reads many of the subset's shards...
+    expect(new Set(reads).size).toBe(reads.length); // ...each once
+    expect(jsonOf([batch])).toEqual(jsonOf([await matchPrecursors(subset, query, list)]));
+  }, 300_000);
+
   it('top N keeps the N candidates with the smallest exact mass error (ties in the answer’s order), in the answer’s order', async () => {
+    for (const top of [1, 3]) await checkTop(top);
+  }, 300_000);
+
+  async function checkTop(top: number): Promise<void> {
     const list = precursors(12, 300, referencePlain.forms).filter((p) => 'mass' in p || p.charges.length > 0);
-    const top = 3;
     const batch = await matchPrecursors(subset, queryOf({ tolerance: '50', top: String(top) }), list);
     let cut = 0;
     for (const [i, p] of list.entries()) {
@@ -163,11 +180,11 @@ describe('against the brute-force reference (a subset of the sample, many shards
           .map((k) => k.at)
           .sort((a, b) => a - b);
         if (all.length > top) cut++;
-        expect(search.candidates, `precursor ${i + 1} (${'mass' in p ? 'mass' : 'mz'})`).toEqual(kept.map((at) => all[at]));
+        expect(search.candidates, `top ${top}, precursor ${i + 1} (${'mass' in p ? 'mass' : 'mz'})`).toEqual(kept.map((at) => all[at]));
       }
     }
     expect(cut).toBeGreaterThan(20);
-  }, 300_000);
+  }
 });
 
 describe('filters, refused searches and batching', () => {

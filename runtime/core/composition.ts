@@ -5,12 +5,6 @@ import type { Shard } from '../model/format.js';
 import { letterTable, terminalSlots, type SlotSet } from '../model/modifications.js';
 import type { Dataset } from './dataset.js';
 
-/** A shard's peptides grouped by a residue count (Composition.lanes). */
-export interface Lanes {
-  order: Uint32Array;
-  starts: Uint32Array;
-}
-
 /** A count not yet made (peptides are at most 1,000 residues long). */
 const UNKNOWN_COUNT = 0xffff;
 
@@ -19,8 +13,6 @@ export class Composition {
   private units: Float64Array;
   /** Per letter set (sorted letters): residue count per peptide; UNKNOWN_COUNT until computed. */
   private counts = new Map<string, Uint16Array>();
-  /** Per letter set: its lanes once made, or how often they were asked for before. */
-  private laneSets = new Map<string, Lanes | number>();
 
   constructor(readonly shard: Shard) {
     this.units = new Float64Array(shard.sequenceEnds.length).fill(NaN);
@@ -56,33 +48,6 @@ export class Composition {
   }
 
   /**
-   * Peptides by their count of residues in `letters`: `order` lists peptide indexes by count, then by index
-   * (so by mass), count n at [starts[n], starts[n + 1]) — a hypothesis that fixes the count reads only its lane.
-   * Made the second time they are asked for (undefined the first): a shard scanned once is cheaper scanned whole.
-   */
-  lanes(letters: string): Lanes | undefined {
-    const lanes = this.laneSets.get(letters) ?? 0;
-    if (typeof lanes !== 'number') return lanes;
-    if (lanes === 0) {
-      this.laneSets.set(letters, 1);
-      return undefined;
-    }
-    const peptides = this.units.length;
-    let most = 0;
-    for (let p = 0; p < peptides; p++) most = Math.max(most, this.count(letters, p));
-    const counts = this.counts.get(letters)!; // every count made now
-    const starts = new Uint32Array(most + 2);
-    for (let p = 0; p < peptides; p++) starts[counts[p] + 1]++;
-    for (let n = 0; n <= most; n++) starts[n + 1] += starts[n];
-    const next = starts.slice(0, most + 1);
-    const order = new Uint32Array(peptides);
-    for (let p = 0; p < peptides; p++) order[next[counts[p]]++] = p;
-    const made = { order, starts };
-    this.laneSets.set(letters, made);
-    return made;
-  }
-
-  /**
    * Slots of peptide p that at least one site of `set` can take (modifications.ts slotsIn, with
    * the counts kept here): residues of its letters, residues at a terminus, and the termini themselves.
    */
@@ -95,13 +60,10 @@ export class Composition {
   }
 }
 
-/**
- * The composition of a cached shard used again, kept with it even when that evicts older shards (Dataset.derived,
- * evicting: a batch of precursors scans each shard it reads many times); a fresh one otherwise.
- */
+/** The composition of a cached shard, kept with it (Dataset.derived); a fresh one when the cache keeps none. */
 export function compositionOf(dataset: Dataset, shard: Shard): Composition {
-  return dataset.derived(shard, 'composition', newComposition, true) ?? new Composition(shard);
+  return dataset.derived(shard, 'composition', newComposition) ?? new Composition(shard);
 }
 
-/** A shard's composition, charged as its masses (8 bytes a peptide), two letter sets' counts (2 bytes each) and a lane order (4). */
-const newComposition = (shard: Shard) => ({ value: new Composition(shard), bytes: shard.sequenceEnds.length * 16 });
+/** A shard's composition, charged as its masses (8 bytes a peptide) and two letter sets' counts (2 bytes each). */
+const newComposition = (shard: Shard) => ({ value: new Composition(shard), bytes: shard.sequenceEnds.length * 12 });

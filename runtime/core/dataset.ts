@@ -182,7 +182,7 @@ export class Dataset {
   }
 
   /** A value derived from a cached shard, memoized with it (see ShardCache.derive); undefined when not worth it. */
-  derived<T>(shard: Shard, key: string, build: (shard: Shard) => Derived<T>, evicting = false): T | undefined {
-    return this.cache.derive(shard, key, build, evicting);
+  derived<T>(shard: Shard, key: string, build: (shard: Shard) => Derived<T>): T | undefined {
+    return this.cache.derive(shard, key, build);
   }
 }

@@ -10,7 +10,6 @@ import type { Dataset } from './dataset.js';
 import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
 import { QueryError } from './params.js';
 import { rangeEntries, rangeEntriesNow, runOf } from './search.js';
-import { partitionPoint } from './shardIndex.js';
 
 /** An inclusive window on modified-mass keys. */
 export interface KeyWindow {
@@ -105,8 +104,6 @@ export function compile(query: Pick<PrecursorQuery, 'fixed' | 'variable'>): Comp
 export interface Needs {
   fixed: { set: SlotSet; count: number }[];
   variable: { set: SlotSet; wanted: number }[];
-  /** The first fixed spec on residues alone, as the count of its letters a peptide must have: a shard's lane. */
-  lane?: { letters: string; count: number };
 }
 
 export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
@@ -114,9 +111,7 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   const key = h.variableCounts.join(',');
   let variable = compiled.hall.get(key);
   if (!variable) compiled.hall.set(key, (variable = hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted }))));
-  const fixed = compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] }));
-  const lead = fixed.find(({ set }) => set.letters !== '' && set.termini === 0 && set.terminal.length === 0);
-  return { fixed, variable, ...(lead && { lane: { letters: lead.set.letters, count: lead.count } }) };
+  return { fixed: compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] })), variable };
 }
 
 /** Whether a shard can hold a peptide of the hypothesis, by its entry's residue maxima (true without them). */
@@ -178,27 +173,14 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
   }
   const comp = compositionOf(dataset, shard);
   let mask: Uint8Array | undefined;
-  const consider = (p: number): void => {
-    for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) return;
-    for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) return;
+  next: for (let p = from === 0 ? 0 : shard.groupEnds[from - 1], end = shard.groupEnds[to - 1]; p < end; p++) {
+    for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
+    for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
     const units = comp.mass(p) + h.shiftUnits;
     const key = massKey(units);
-    if (key < query.lowKey || key > query.highKey) return;
-    if (found.filter && !keepsAny(shard, (mask ??= found.filter.mask(shard)), p)) return;
+    if (key < query.lowKey || key > query.highKey) continue;
+    if (found.filter && !keepsAny(shard, (mask ??= found.filter.mask(shard)), p)) continue;
     found.add(key, units, shard, p, index);
-  };
-  const first = from === 0 ? 0 : shard.groupEnds[from - 1];
-  const end = shard.groupEnds[to - 1];
-  const lanes = needs.lane && comp.lanes(needs.lane.letters);
-  if (lanes) {
-    // Only the peptides with the lane's count: a run of the lane, which lists them by index.
-    const { order, starts } = lanes;
-    const n = needs.lane!.count;
-    if (n + 1 >= starts.length) return; // no peptide of the shard has that many
-    const [laneStart, laneEnd] = [starts[n], starts[n + 1]];
-    for (let i = laneStart + partitionPoint(laneEnd - laneStart, (j) => order[laneStart + j] >= first); i < laneEnd && order[i] < end; i++) consider(order[i]);
-  } else {
-    for (let p = first; p < end; p++) consider(p);
   }
 }
 

@@ -55,15 +55,13 @@ export class ShardCache {
    * `build(shard)` memoized under `key` while the shard stays cached — built only once the shard has been
    * asked for again after it was loaded, and only while it fits without evicting (under a cache that keeps
    * evicting, building it would cost more than it saves). Otherwise undefined: the caller works without it.
-   * With `evicting`, built once the shard is asked for again even when that evicts older shards: for a value
-   * small beside the shard that saves work on each of its uses.
    */
-  derive<T>(shard: Shard, key: string, build: (shard: Shard) => Derived<T>, evicting = false): T | undefined {
+  derive<T>(shard: Shard, key: string, build: (shard: Shard) => Derived<T>): T | undefined {
     const file = this.fileOf.get(shard);
     const slot = file === undefined ? undefined : this.slots.get(file);
     if (!slot || slot.shard !== shard) return undefined;
     if (slot.derived.has(key)) return slot.derived.get(key) as T;
-    if (slot.hits === 0 || (!evicting && this.used + slot.cost > this.budget)) return undefined;
+    if (slot.hits === 0 || this.used + slot.cost > this.budget) return undefined;
     const { value, bytes } = build(shard);
     slot.derived.set(key, value);
     slot.cost += bytes;

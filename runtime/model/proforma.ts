@@ -55,8 +55,8 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
   return (sequence, counts) => {
     let text = '';
     for (const g of globals) if (g.slots.some((set) => slotsIn(set, sequence) > 0)) text += g.text;
+    if (counts.every((count) => count === 0)) return text + sequence; // most candidates of most queries
     const applied = counts.flatMap((count, i) => (count > 0 ? [i] : []));
-    if (applied.length === 0) return text + sequence; // most candidates of most queries
 
     // A variable modification is localised when its count fills every slot of its site in the peptide.
     const localised = applied.filter((i) => counts[i] === slotsIn(slots[i], sequence));

@@ -86,9 +86,9 @@ describe('npm run bench (smoke scale)', () => {
     expect(results.sqlite!['±0.1 Da'].hitsMean).toBeCloseTo(results.warm['±0.1 Da'].hitsMean, 6);
   });
 
-  it('matches a peak list from a folder and over HTTP: every spectrum, the same candidates, --top 10 no more', () => {
-    const { folder, folderTop, http } = results.match!;
-    for (const run of [folder, folderTop, http]) {
+  it('matches a peak list from a folder and over HTTP: every spectrum, the same candidates in batches of a quarter, --top 10 no more', () => {
+    const { folder, folderTop, folderQuarterBatch, http } = results.match!;
+    for (const run of [folder, folderTop, folderQuarterBatch!, http]) {
       expect(run.spectra).toBe(120);
       expect(run.coldSeconds).toBeGreaterThan(0);
       expect(run.warmSeconds).toBeGreaterThan(0);
@@ -97,6 +97,8 @@ describe('npm run bench (smoke scale)', () => {
     }
     expect(folder.candidates).toBeGreaterThan(0);
     expect(http.candidates).toBe(folder.candidates);
+    expect(folderQuarterBatch!.candidates).toBe(folder.candidates);
+    expect(folderQuarterBatch!.outputMb).toBe(folder.outputMb);
     expect(folderTop.candidates).toBeLessThanOrEqual(Math.min(folder.candidates, 120 * 10));
   });
 

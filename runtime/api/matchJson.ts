@@ -109,10 +109,11 @@ export function precursorRows(batch: MatchBatch, i: number, searches: SearchMatc
       const mass = c.units / UNITS_PER_DA;
       let accessions = '';
       let taxIds = '';
-      c.accessions.forEach((a, k) => {
+      for (let k = 0; k < c.accessions.length; k++) {
+        const a = c.accessions[k];
         accessions += (k > 0 ? ';' : '') + accessionOf(table, a);
         taxIds += (k > 0 ? ';' : '') + table.taxIds[a];
-      });
+      }
       rows += `${search}\t${c.sequence}\t${c.proforma}\t${mass.toFixed(6)}\t${ppmOf(s.mass, mass)}\t${accessions}\t${taxIds}\t\n`;
     }
   }

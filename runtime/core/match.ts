@@ -4,7 +4,7 @@
 // is read once whatever the order of the precursors and the cache's size; candidates are copied into compact
 // columns as they are found, so a batch holds no shard.
 import { UNITS_PER_DA } from '../model/chemistry.js';
-import { accessionRefsOf, sequenceOf, type AccessionTable, type Shard } from '../model/format.js';
+import type { AccessionTable, Shard } from '../model/format.js';
 import { Column } from '../model/column.js';
 import { massKey } from '../model/massKey.js';
 import { proformaWriter } from '../model/proforma.js';
@@ -66,16 +66,22 @@ class Candidates {
     return this.search.length;
   }
 
-  add(search: number, units: number, countsOf: readonly number[], sequence: string, refs: Uint32Array, mask: Uint8Array | undefined): void {
+  /** Peptide p of `shard` (copied: its sequence, and the accessions `mask` keeps, or all), with its variable counts. */
+  add(search: number, units: number, countsOf: readonly number[], shard: Shard, p: number, mask: Uint8Array | undefined): void {
     let id = this.countsIds.get(countsOf);
     if (id === undefined) this.countsIds.set(countsOf, (id = this.counts.push(countsOf) - 1));
     this.search.push(search);
     this.units.push(units);
     this.countsId.push(id);
-    const letters = this.letters.reserve(sequence.length);
-    for (let i = 0; i < sequence.length; i++) letters[this.letters.length++] = sequence.charCodeAt(i);
+    const [from, to] = [p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]];
+    const letters = this.letters.reserve(to - from);
+    for (let i = from, at = this.letters.length; i < to; i++) letters[at++] = shard.sequences.charCodeAt(i);
+    this.letters.length += to - from;
     this.sequenceEnds.push(this.letters.length);
-    for (const a of refs) if (!mask || mask[a] === 1) this.accessions.push(a);
+    for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
+      const a = shard.accessionRefs[r];
+      if (!mask || mask[a] === 1) this.accessions.push(a);
+    }
     this.accessionEnds.push(this.accessions.length);
   }
 
@@ -141,7 +147,7 @@ class SearchSink implements FoundSink {
         this.errors = this.errors.filter((e) => e <= this.cut);
       }
     }
-    this.candidates.add(this.search, units, this.counts[hypothesis].variableCounts, sequenceOf(shard, p), accessionRefsOf(shard, p), this.filter?.mask(shard));
+    this.candidates.add(this.search, units, this.counts[hypothesis].variableCounts, shard, p, this.filter?.mask(shard));
   }
 }
 

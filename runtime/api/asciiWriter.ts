@@ -29,6 +29,16 @@ export class AsciiWriter {
     this.length = at;
   }
 
+  /** A non-negative integer in decimal (no string made). */
+  writeInt(n: number): void {
+    if (!(Number.isSafeInteger(n) && n >= 0)) return this.write(String(n));
+    let digits = 1;
+    for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    this.reserve(digits);
+    for (let at = this.length + digits - 1, rest = n; at >= this.length; at--, rest = Math.floor(rest / 10)) this.bytes[at] = 48 + (rest % 10);
+    this.length += digits;
+  }
+
   /** Bytes start..end of `source` (ASCII), in one native copy. */
   copy(source: Uint8Array, start: number, end: number): void {
     this.reserve(end - start);

@@ -57,7 +57,11 @@ export function writeAccessions(w: AsciiWriter, shard: Shard, shape: EntryShape,
     } else {
       w.write(asciiJson(accessionOf(shard, a)));
     }
-    if (shape === 'accsTax') w.write(`,"taxId":${shard.taxIds[a]}}`);
+    if (shape === 'accsTax') {
+      w.write(',"taxId":');
+      w.writeInt(shard.taxIds[a]);
+      w.write('}');
+    }
   }
   w.write(']');
 }

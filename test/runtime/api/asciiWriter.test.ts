@@ -1,6 +1,6 @@
-// Tests runtime/api/asciiWriter.ts: write (whole and slices) and copy, growing past the initial 16 KiB and past
-// double it in one write; start/take with headroom for a prefix written last; unwrite; takeBytes copies out and
-// leaves the writer empty and reusable.
+// Tests runtime/api/asciiWriter.ts: writeInt against String(); write (whole and slices) and copy, growing past
+// the initial 16 KiB and past double it in one write; start/take with headroom for a prefix written last;
+// unwrite; takeBytes copies out and leaves the writer empty and reusable.
 import { describe, expect, it } from 'vitest';
 import { AsciiWriter } from '../../../runtime/api/asciiWriter.js';
 
@@ -10,6 +10,16 @@ const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
 const ascii = (n: number, shift = 0) => Array.from({ length: n }, (_, i) => String.fromCharCode(32 + ((i + shift) % 95))).join('');
 
 describe('AsciiWriter', () => {
+  it('writeInt writes a number as String() does: every digit count, the safe limit, and the rest as text', () => {
+    const w = new AsciiWriter();
+    const numbers = [0, 7, 9, 10, 99, 100, 9606, 2_147_483_647, 4_294_967_295, Number.MAX_SAFE_INTEGER, -5, 1.5, 2 ** 60];
+    for (const n of numbers) (w.writeInt(n), w.write(','));
+    expect(text(w.takeBytes())).toBe(numbers.map((n) => `${String(n)},`).join(''));
+    w.write(ascii(16383));
+    w.writeInt(123456789); // grows the buffer mid-number
+    expect(text(w.takeBytes()).slice(16383)).toBe('123456789');
+  });
+
   it('writes text and slices of it', () => {
     const w = new AsciiWriter();
     w.write('hello');

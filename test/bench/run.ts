@@ -2,7 +2,7 @@
 // brotli, default and the original's parameters), in-process queries (warm, cache-bounded, cold), SQLite side by
 // side, cold queries over HTTP, a ≥100,000-shard index, HTTP load; v1's figures beside them (test/bench/v1.ts).
 // `--smoke` runs the same code on a small synthetic set (part of npm test) and writes nothing in the repo.
-// `--only match|scale` measures one section again over the last run's BENCHMARKS.json; the build scale curve
+// `--only match|precursor|scale` measures one section again over the last run's BENCHMARKS.json; the build scale curve
 // (`--only scale [--multiples K] [--scale-proteins N]`, test/bench/scale.ts) is never part of the full run.
 // Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -25,6 +25,7 @@ import { benchMatch, matchSection, MATCH_SPECTRA, type MatchRuns } from './match
 import { benchScale, SCALE_MULTIPLES, scaleSection, type ScaleRuns } from './scale.js';
 import { benchPartitioned, partitionedSection, type PartitionedRun } from './partitioned.js';
 import { benchIndexScale, INDEX_SCALE_FULL, INDEX_SCALE_SMOKE, indexScaleSection, type IndexScaleRun } from './indexScale.js';
+import type { BuildParameters } from '../../runtime/model/format.js';
 
 const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
@@ -117,14 +118,8 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     budget[name] = await benchWarm(dir, urls, 256 * 2 ** 20);
   }
   log('precursor search (/api/v1/search)');
-  const centres = windowCentres(n, 2, 360, 8500);
-  const precursorUrls = centres.map(precursorUrl);
-  const precursor = {
-    hypotheses: hypothesisCounts(centres, build.manifest.parameters),
-    warm: await benchWarm(dir, precursorUrls, 2 ** 40),
-    budget: await benchWarm(dir, precursorUrls, 256 * 2 ** 20),
-    cold: await benchCold(dir, precursorUrls.slice(0, config.coldQueries)),
-  };
+  const centres = precursorCentres(config.queries);
+  const precursor = await benchPrecursor(dir, config, build.manifest.parameters);
   log('organisms and proteins (taxon filters, peptide look-ups)');
   const stored = await samplePeptides(dir, n, 6);
   const organisms: OrganismRuns = {
@@ -368,8 +363,23 @@ function coldRow(dataset: string, name: string, q: QueryRun, lat: (q: QueryRun) 
   return `| ${dataset} | ${name} | ${lat(q)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${reads.pagesMax} | ${kb(reads.bytesMean)} / ${kb(reads.bytesMax)} | ${old} | ${verdict} |`;
 }
 
+/** Centres of the seed's ±10 ppm windows (the same draws), as neutral masses. */
+const precursorCentres = (count: number) => windowCentres(count, 2, 360, 8500);
+
+/** Precursor search (/api/v1/search) at the centres of the seed's ±10 ppm windows: warm, under 256 MB, cold. */
+async function benchPrecursor(dir: string, config: BenchConfig, parameters: BuildParameters): Promise<BenchResults['precursor']> {
+  const centres = precursorCentres(config.queries);
+  const urls = centres.map(precursorUrl);
+  return {
+    hypotheses: hypothesisCounts(centres, parameters),
+    warm: await benchWarm(dir, urls, 2 ** 40),
+    budget: await benchWarm(dir, urls, 256 * 2 ** 20),
+    cold: await benchCold(dir, urls.slice(0, config.coldQueries)),
+  };
+}
+
 /** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
-const ONLY = ['match', 'scale'] as const;
+const ONLY = ['match', 'precursor', 'scale'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -395,11 +405,14 @@ async function main(): Promise<void> {
   const only = values.only as (typeof ONLY)[number] | undefined;
   if (only !== undefined && !ONLY.includes(only)) throw new Error(`--only takes ${ONLY.join(' or ')}, not ${only}`);
   if (only !== undefined && !before) throw new Error(`--only ${only} needs ${previous} from a full run`);
-  if (only === 'match') {
+  if (only === 'match' || only === 'precursor') {
     mkdirSync(config.dir, { recursive: true });
     const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
-    if (!existsSync(join(datasetDir, 'manifest.json'))) throw new Error(`--only match needs the full run's dataset in ${datasetDir}`);
-    results = { ...before!, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) };
+    if (!existsSync(join(datasetDir, 'manifest.json'))) throw new Error(`--only ${only} needs the full run's dataset in ${datasetDir}`);
+    results =
+      only === 'match'
+        ? { ...before!, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) }
+        : { ...before!, precursor: await benchPrecursor(datasetDir, { ...config, queries: before!.config.queries, coldQueries: before!.config.coldQueries }, before!.build.manifest.parameters) };
   } else if (only === 'scale') {
     mkdirSync(config.dir, { recursive: true });
     results = {
@@ -415,7 +428,7 @@ async function main(): Promise<void> {
     results.partitioned = values.smoke ? await benchPartitioned(join(config.dir, `synthetic-v2-${config.proteins}.fasta`), join(config.dir, 'partitioned'), 3) : before?.partitioned;
     results.indexScale = values.smoke ? await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_SMOKE }, log) : before?.indexScale;
   }
-  if (only) command = `${args}\` (${only === 'match' ? 'MGF matching' : 'build scale curve, partitioned build, 10-million-shard index'}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+  if (only) command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1));

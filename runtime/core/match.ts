@@ -12,8 +12,8 @@ import type { Dataset } from './dataset.js';
 import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } from './matchQuery.js';
 import type { Malformed, MgfItem, Spectrum } from './mgf.js';
 import { QueryError } from './params.js';
-import { Candidates, Tasks, type CountVectors } from './matchColumns.js';
-import { compile, hypothesesOf, needsOf, scanHypothesis, type FoundSink } from './precursor.js';
+import { Candidates, Tasks } from './matchColumns.js';
+import { compile, hypothesesOf, needsOf, scanHypothesis, type FoundSink, type Needs } from './precursor.js';
 
 /** One candidate of a search: a stored peptide with its variable modifications, as /api/v1/search lists it. */
 export interface MatchCandidate {
@@ -75,11 +75,10 @@ class SearchSink implements FoundSink {
     private readonly candidates: Candidates,
     private readonly search: number,
     private readonly mass: number,
-    private readonly counts: readonly CountVectors[],
     private readonly top: number | undefined,
   ) {}
 
-  /** `hypothesis`: the id of the hypothesis's counts in `counts`. */
+  /** `hypothesis`: the id of the hypothesis's counts in the batch's Tasks.counts. */
   add(_key: number, units: number, shard: Shard, p: number, hypothesis: number): void {
     if (this.top !== undefined) {
       const error = Math.abs(units / UNITS_PER_DA - this.mass);
@@ -90,7 +89,7 @@ class SearchSink implements FoundSink {
         this.errors = this.errors.filter((e) => e <= this.cut);
       }
     }
-    this.candidates.add(this.search, units, this.counts[hypothesis].variableCounts, shard, p, this.filter?.mask(shard));
+    this.candidates.add(this.search, units, hypothesis, shard, p, this.filter?.mask(shard));
   }
 }
 
@@ -117,7 +116,7 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
     if (errors[s]) return;
     try {
       for (const h of hypothesesOf(dataset, { ...search, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable })) tasks.add(s, h);
-      sinks[s] = new SearchSink(filter, candidates, s, search.mass, tasks.counts, query.top);
+      sinks[s] = new SearchSink(filter, candidates, s, search.mass, query.top);
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       errors[s] = e.message;
@@ -126,6 +125,8 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   const order = tasks.inSweepOrder();
 
   const compiled = compile(query);
+  /** What a peptide must offer, by counts id: it depends on the counts alone, so it is worked out once per counts. */
+  const needs: Needs[] = [];
   let next = 0;
   let scanned = 0;
   /** Takes the tasks in order, one at a time: at once while their shards are cached, else waiting for its reads. */
@@ -137,8 +138,9 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
         const sink = sinks[s];
         const before = sink.scanned;
         const h = tasks.hypothesis(t);
+        const id = tasks.countsId.data[t];
         try {
-          const read = scanHypothesis(dataset, searches[s], h, needsOf(compiled, h), tasks.countsId.data[t], sink);
+          const read = scanHypothesis(dataset, searches[s], h, (needs[id] ??= needsOf(compiled, h)), id, sink);
           if (read) await read;
         } catch (e) {
           if (!(e instanceof QueryError)) throw e;
@@ -155,6 +157,7 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   await Promise.all(Array.from({ length: (options.concurrency ?? 6) * HYPOTHESES_PER_READ }, sweep));
 
   const write = proformaWriter(query.fixed, query.variable);
+  const proformaOf = (sequence: string, id: number) => write(sequence, tasks.counts[candidates.countsId.data[id]].variableCounts);
   const { order: bySearch, starts } = candidates.bySearch(searches.length);
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
@@ -162,11 +165,11 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   /** The search's candidates as objects, sorted (made when asked for: a batch keeps only its columns). */
   const candidatesOf = (s: number): MatchCandidate[] => {
     let ids = [...bySearch.subarray(starts[s], starts[s + 1])];
-    if (query.top !== undefined) ids = closest(candidates, ids, searches[s].mass, query.top, write);
+    if (query.top !== undefined) ids = closest(candidates, ids, searches[s].mass, query.top, proformaOf);
     const list = ids.map((id): MatchCandidate => {
       const sequence = candidates.sequence(id);
       const units = candidates.units.data[id];
-      return { sequence, proforma: write(sequence, candidates.counts[candidates.countsId.data[id]]), units, key: massKey(units), accessions: candidates.accessionsOf(id) };
+      return { sequence, proforma: proformaOf(sequence, id), units, key: massKey(units), accessions: candidates.accessionsOf(id) };
     });
     return list.sort(inAnswerOrder);
   };
@@ -183,7 +186,7 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
 }
 
 /** Of candidates `ids`, the `top` closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */
-function closest(candidates: Candidates, ids: number[], mass: number, top: number, write: (sequence: string, counts: readonly number[]) => string): number[] {
+function closest(candidates: Candidates, ids: number[], mass: number, top: number, proformaOf: (sequence: string, id: number) => string): number[] {
   if (ids.length <= top) return ids;
   const errorOf = (id: number) => Math.abs(candidates.units.data[id] / UNITS_PER_DA - mass);
   const byError = ids.map((id) => ({ id, error: errorOf(id) })).sort((a, b) => a.error - b.error);
@@ -196,7 +199,7 @@ function closest(candidates: Candidates, ids: number[], mass: number, top: numbe
     .map(({ id }) => {
       const sequence = candidates.sequence(id);
       const units = candidates.units.data[id];
-      return { id, key: massKey(units), sequence, proforma: write(sequence, candidates.counts[candidates.countsId.data[id]]) };
+      return { id, key: massKey(units), sequence, proforma: proformaOf(sequence, id) };
     })
     .sort(inAnswerOrder);
   return [...closer, ...tied.slice(0, top - closer.length).map(({ id }) => id)];

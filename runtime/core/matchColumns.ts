@@ -9,26 +9,22 @@ import type { Hypothesis } from './hypotheses.js';
 export class Candidates {
   readonly search = new Column(new Uint32Array(1024));
   readonly units = new Column(new Float64Array(1024));
-  /** Index of the candidate's variable counts in `counts`. */
+  /** Index of the candidate's hypothesis counts in its batch's Tasks.counts. */
   readonly countsId = new Column(new Uint32Array(1024));
   readonly sequenceEnds = new Column(new Uint32Array(1024));
   readonly letters = new Column(new Uint8Array(16384));
   readonly accessionEnds = new Column(new Uint32Array(1024));
   readonly accessions = new Column(new Uint32Array(1024));
-  readonly counts: (readonly number[])[] = [];
-  private countsIds = new Map<readonly number[], number>();
 
   get length(): number {
     return this.search.length;
   }
 
-  /** Peptide p of `shard` (copied: its sequence, and the accessions `mask` keeps, or all), with its variable counts. */
-  add(search: number, units: number, countsOf: readonly number[], shard: Shard, p: number, mask: Uint8Array | undefined): void {
-    let id = this.countsIds.get(countsOf);
-    if (id === undefined) this.countsIds.set(countsOf, (id = this.counts.push(countsOf) - 1));
+  /** Peptide p of `shard` (copied: its sequence, and the accessions `mask` keeps, or all), with its hypothesis's counts id. */
+  add(search: number, units: number, countsId: number, shard: Shard, p: number, mask: Uint8Array | undefined): void {
     this.search.push(search);
     this.units.push(units);
-    this.countsId.push(id);
+    this.countsId.push(countsId);
     const [from, to] = [p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]];
     const letters = this.letters.reserve(to - from);
     for (let i = from, at = this.letters.length; i < to; i++) letters[at++] = shard.sequences.charCodeAt(i);

@@ -1,7 +1,7 @@
 // Tests runtime/core/matchColumns.ts against plain arrays: Candidates keeps each peptide's sequence and the
-// accessions a mask keeps, copied out of its shard, and groups candidates by search in order found; Tasks keeps
-// every hypothesis whole (counts shared between equal ones) and lists them in ascending order of the masses they
-// read.
+// accessions a mask keeps, copied out of its shard, with its counts id, and groups candidates by search in order
+// found; Tasks keeps every hypothesis whole (counts shared between equal ones) and lists them in ascending order
+// of the masses they read.
 import { describe, expect, it } from 'vitest';
 import type { Hypothesis } from '../../../runtime/core/hypotheses.js';
 import { Candidates, Tasks } from '../../../runtime/core/matchColumns.js';
@@ -28,12 +28,11 @@ describe('Candidates', () => {
     }));
     const shard = shardOf(peptides);
     const mask = Uint8Array.from({ length: 50 }, (_, a) => a % 3);
-    const counts = [[0], [1]];
     const candidates = new Candidates();
-    const added: { search: number; p: number; masked: boolean; units: number; counts: number[] }[] = [];
+    const added: { search: number; p: number; masked: boolean; units: number; countsId: number }[] = [];
     for (let i = 0; i < 3000; i++) {
-      const entry = { search: Math.floor(random() * 7), p: Math.floor(random() * peptides.length), masked: random() < 0.5, units: random() * 1e13, counts: counts[i % 2] };
-      candidates.add(entry.search, entry.units, entry.counts, shard, entry.p, entry.masked ? mask : undefined);
+      const entry = { search: Math.floor(random() * 7), p: Math.floor(random() * peptides.length), masked: random() < 0.5, units: random() * 1e13, countsId: i % 5 };
+      candidates.add(entry.search, entry.units, entry.countsId, shard, entry.p, entry.masked ? mask : undefined);
       added.push(entry);
     }
     expect(candidates.length).toBe(3000);
@@ -41,9 +40,8 @@ describe('Candidates', () => {
       expect(candidates.sequence(id)).toBe(peptides[e.p].sequence);
       expect([...candidates.accessionsOf(id)]).toEqual(peptides[e.p].refs.filter((a) => !e.masked || mask[a] === 1));
       expect(candidates.units.data[id]).toBe(e.units);
-      expect(candidates.counts[candidates.countsId.data[id]]).toBe(e.counts);
+      expect(candidates.countsId.data[id]).toBe(e.countsId);
     });
-    expect(candidates.counts).toHaveLength(2); // one entry per counts array
     const { order, starts } = candidates.bySearch(8);
     for (let s = 0; s < 8; s++) expect([...order.subarray(starts[s], starts[s + 1])]).toEqual(added.flatMap((e, id) => (e.search === s ? [id] : [])));
   });

@@ -1,4 +1,7 @@
-// ASCII text written into one growing byte buffer: how answers are assembled without building JS strings.
+// Text written into one growing byte buffer — ASCII as is, any other text as UTF-8 where the caller says it may
+// come: how answers are assembled without building JS strings.
+
+const utf8 = new TextEncoder();
 
 /** Bytes a writer starts with; it doubles as needed. */
 const INITIAL_BYTES = 1 << 14;
@@ -26,6 +29,24 @@ export class AsciiWriter {
     const bytes = this.bytes;
     let at = this.length;
     for (let i = start; i < end; i++) bytes[at++] = text.charCodeAt(i);
+    this.length = at;
+  }
+
+  /** Characters start..end of `text` as UTF-8: byte by byte while they are ASCII, the rest encoded natively. */
+  writeUtf8(text: string, start = 0, end = text.length): void {
+    this.reserve(end - start);
+    const bytes = this.bytes;
+    let at = this.length;
+    for (let i = start; i < end; i++) {
+      const code = text.charCodeAt(i);
+      if (code >= 0x80) {
+        this.length = at;
+        this.reserve(3 * (end - i)); // UTF-8 takes at most 3 bytes for each UTF-16 unit
+        this.length += utf8.encodeInto(text.slice(i, end), this.bytes.subarray(this.length)).written;
+        return;
+      }
+      bytes[at++] = code;
+    }
     this.length = at;
   }
 

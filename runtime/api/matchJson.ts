@@ -1,6 +1,5 @@
-// Answers of a batch match: each precursor as one JSON object with its searches (a charge each) and their
-// candidates — each candidate the entry /api/v1/search gives it — or as TSV rows, one per (precursor, search,
-// candidate) and one with empty candidate columns for a search without any; and the run's summary.
+// Answers of a batch match as JSON: each precursor as one object with its searches (a charge each) and their
+// candidates — each candidate the entry /api/v1/search gives it; and the run's summary (matchTsv.ts: the TSV form).
 import type { MatchBatch, SearchMatch } from '../core/match.js';
 import type { Precursor } from '../core/matchQuery.js';
 import type { Malformed } from '../core/mgf.js';
@@ -85,37 +84,4 @@ export class MatchSummary {
 export function matchAnswerJson(results: PrecursorJson[], summary: MatchSummary, started: number, memory: () => string): string {
   const { precursors, withCandidates, candidates, malformed } = summary;
   return JSON.stringify({ precursors, withCandidates, candidates, malformed, memory: memory(), duration: formatDuration(performance.now() - started), result: results });
-}
-
-export const MATCH_TSV_COLUMNS = ['index', 'title', 'scans', 'rtSeconds', 'mz', 'charge', 'mass', 'sequence', 'proforma', 'modifiedMass', 'ppm', 'accessions', 'taxIds', 'error'] as const;
-export const MATCH_TSV_HEADER = MATCH_TSV_COLUMNS.join('\t') + '\n';
-
-/** A field of free text (a TITLE) kept on its row: tabs and line breaks become spaces. */
-const field = (text: string | number | undefined) => (text === undefined ? '' : String(text).replace(/[\t\r\n]/g, ' '));
-
-/**
- * TSV rows of precursor `i` of a batch: one per candidate of each search, or one with empty candidate columns —
- * the values precursorJson gives, written straight from the batch (no objects per candidate: a run may have millions).
- */
-export function precursorRows(batch: MatchBatch, i: number, searches: SearchMatch[] = batch.searches(i)): string {
-  const json: Omit<PrecursorJson, 'searches'> = batch.precursors[i];
-  const head = `${json.index}\t${field(json.title)}\t${field(json.scans)}\t${field(json.rtSeconds)}\t${field(json.mz)}`;
-  const { table } = batch;
-  let rows = '';
-  for (const s of searches) {
-    const search = `${head}\t${s.charge ?? ''}\t${s.mass.toFixed(6)}`;
-    if (s.candidates.length === 0) rows += `${search}\t\t\t\t\t\t\t${field(s.error)}\n`;
-    for (const c of s.candidates) {
-      const mass = c.units / UNITS_PER_DA;
-      let accessions = '';
-      let taxIds = '';
-      for (let k = 0; k < c.accessions.length; k++) {
-        const a = c.accessions[k];
-        accessions += (k > 0 ? ';' : '') + accessionOf(table, a);
-        taxIds += (k > 0 ? ';' : '') + table.taxIds[a];
-      }
-      rows += `${search}\t${c.sequence}\t${c.proforma}\t${mass.toFixed(6)}\t${ppmOf(s.mass, mass)}\t${accessions}\t${taxIds}\t\n`;
-    }
-  }
-  return rows;
 }

@@ -31,11 +31,21 @@ export interface SearchMatch extends PrecursorSearch {
   candidates: MatchCandidate[];
 }
 
+/** A search of a precursor with its candidates as ids into the batch's columns, in /api/v1/search's order. */
+export interface SearchIds extends PrecursorSearch {
+  candidates: number[];
+}
+
 /** The matches of a batch: its precursors, and the searches of each with their candidates (made when asked for). */
 export interface MatchBatch {
   precursors: readonly Precursor[];
   /** The accession table the candidates' ranks point into. */
   table: AccessionTable;
+  /** The candidates' columns, which SearchIds' ids index: for writers that need no object per candidate. */
+  columns: Candidates;
+  /** The ProForma of candidate `id`, whose sequence is `sequence`. */
+  proforma(sequence: string, id: number): string;
+  searchIds(precursor: number): SearchIds[];
   searches(precursor: number): SearchMatch[];
 }
 
@@ -49,10 +59,6 @@ export interface MatchOptions {
 }
 
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** /api/v1/search's order of candidates: by mass key (its groups), then sequence, then ProForma. */
-const inAnswerOrder = (a: { key: number; sequence: string; proforma: string }, b: { key: number; sequence: string; proforma: string }) =>
-  a.key - b.key || text(a.sequence, b.sequence) || text(a.proforma, b.proforma);
 
 /** Hypotheses of a sweep needing one shard, about (a batch of 10,000 ±10 ppm searches: ~15): how many run at once per read. */
 const HYPOTHESES_PER_READ = 16;
@@ -162,27 +168,44 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
 
-  /** The search's candidates as objects, sorted (made when asked for: a batch keeps only its columns). */
-  const candidatesOf = (s: number): MatchCandidate[] => {
+  /** The search's candidate ids in the answer's order (sorted when asked for: a batch keeps only its columns). */
+  const idsOf = (s: number): number[] => {
     let ids = [...bySearch.subarray(starts[s], starts[s + 1])];
     if (query.top !== undefined) ids = closest(candidates, ids, searches[s].mass, query.top, proformaOf);
-    const list = ids.map((id): MatchCandidate => {
-      const sequence = candidates.sequence(id);
-      const units = candidates.units.data[id];
-      return { sequence, proforma: proformaOf(sequence, id), units, key: massKey(units), accessions: candidates.accessionsOf(id) };
-    });
-    return list.sort(inAnswerOrder);
+    return inAnswerOrder(candidates, ids, proformaOf);
   };
+  const searchIds = (i: number): SearchIds[] =>
+    searchLists[i].map((search, j) => {
+      const s = firstSearch[i] + j;
+      const error = errors[s];
+      return error ? { ...search, error, candidates: [] } : { ...search, candidates: idsOf(s) };
+    });
   return {
     precursors,
     table,
+    columns: candidates,
+    proforma: proformaOf,
+    searchIds,
     searches: (i) =>
-      searchLists[i].map((search, j) => {
-        const s = firstSearch[i] + j;
-        const error = errors[s];
-        return error ? { ...search, error, candidates: [] } : { ...search, candidates: candidatesOf(s) };
-      }),
+      searchIds(i).map((search) => ({
+        ...search,
+        candidates: search.candidates.map((id): MatchCandidate => {
+          const sequence = candidates.sequence(id);
+          const units = candidates.units.data[id];
+          return { sequence, proforma: proformaOf(sequence, id), units, key: massKey(units), accessions: candidates.accessionsOf(id) };
+        }),
+      })),
   };
+}
+
+/**
+ * Candidates `ids` in /api/v1/search's order: by mass key (its groups), then sequence, then ProForma — the
+ * sequences compared as stored bytes, ProForma made only for candidates that tie on both.
+ */
+function inAnswerOrder(candidates: Candidates, ids: number[], proformaOf: (sequence: string, id: number) => string): number[] {
+  const units = candidates.units.data;
+  const proforma = (id: number) => proformaOf(candidates.sequence(id), id);
+  return ids.sort((a, b) => massKey(units[a]) - massKey(units[b]) || candidates.compareSequences(a, b) || text(proforma(a), proforma(b)));
 }
 
 /** Of candidates `ids`, the `top` closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */
@@ -190,19 +213,11 @@ function closest(candidates: Candidates, ids: number[], mass: number, top: numbe
   if (ids.length <= top) return ids;
   const errorOf = (id: number) => Math.abs(candidates.units.data[id] / UNITS_PER_DA - mass);
   const byError = ids.map((id) => ({ id, error: errorOf(id) })).sort((a, b) => a.error - b.error);
-  // All closer than the last one kept; of those as close as it, the first in the answer's order (their
-  // sequences and ProForma made only for them).
+  // All closer than the last one kept; of those as close as it, the first in the answer's order.
   const cut = byError[top - 1].error;
   const closer = byError.filter(({ error }) => error < cut).map(({ id }) => id);
-  const tied = byError
-    .filter(({ error }) => error === cut)
-    .map(({ id }) => {
-      const sequence = candidates.sequence(id);
-      const units = candidates.units.data[id];
-      return { id, key: massKey(units), sequence, proforma: proformaOf(sequence, id) };
-    })
-    .sort(inAnswerOrder);
-  return [...closer, ...tied.slice(0, top - closer.length).map(({ id }) => id)];
+  const tied = byError.filter(({ error }) => error === cut).map(({ id }) => id);
+  return [...closer, ...inAnswerOrder(candidates, tied, proformaOf).slice(0, top - closer.length)];
 }
 
 /** Precursors matched per batch unless told otherwise: memory grows with a batch's candidates, speed with its size. */

@@ -41,6 +41,14 @@ export class Candidates {
     return String.fromCharCode.apply(null, this.letters.data.subarray(i === 0 ? 0 : this.sequenceEnds.data[i - 1], this.sequenceEnds.data[i]) as unknown as number[]);
   }
 
+  /** Candidates a and b by sequence, as strings of their letters compare (< 0, 0, > 0). */
+  compareSequences(a: number, b: number): number {
+    const [ends, letters] = [this.sequenceEnds.data, this.letters.data];
+    const [aFrom, aTo, bFrom, bTo] = [a === 0 ? 0 : ends[a - 1], ends[a], b === 0 ? 0 : ends[b - 1], ends[b]];
+    for (let i = aFrom, j = bFrom; i < aTo && j < bTo; i++, j++) if (letters[i] !== letters[j]) return letters[i] - letters[j];
+    return aTo - aFrom - (bTo - bFrom);
+  }
+
   accessionsOf(i: number): Uint32Array {
     return this.accessions.data.slice(i === 0 ? 0 : this.accessionEnds.data[i - 1], this.accessionEnds.data[i]);
   }

@@ -10,7 +10,9 @@ import { DEFAULT_BATCH, matchSpectra } from '../../core/match.js';
 import { parseMatchQuery, type MatchQuery } from '../../core/matchQuery.js';
 import { readMgf } from '../../core/mgf.js';
 import type { ParamSource } from '../../core/params.js';
-import { MATCH_TSV_HEADER, MatchSummary, precursorJson, precursorRows } from '../../api/matchJson.js';
+import { AsciiWriter } from '../../api/asciiWriter.js';
+import { MatchSummary, precursorJson } from '../../api/matchJson.js';
+import { MATCH_TSV_HEADER, writePrecursorRows } from '../../api/matchTsv.js';
 import { write, type QueryIo } from './output.js';
 
 /** Options of the command beside the query's parameters. */
@@ -21,7 +23,7 @@ export interface MatchRun {
   concurrency: number;
 }
 
-/** Output is gathered into chunks of about this many characters before each write. */
+/** Output is gathered into chunks of about this many characters (bytes, for TSV) before each write. */
 const CHUNK = 1 << 16;
 
 /** The input as a byte stream (gunzipped when it ends in .gz), its size when known, and a count of bytes read. */
@@ -53,7 +55,9 @@ export async function matchFile(dataset: Dataset, query: MatchQuery, run: MatchR
   const summary = new MatchSummary();
   const bar = progressBar(io, input.size);
   const reported: string[] = [];
-  let out = run.format === 'tsv' ? MATCH_TSV_HEADER : '[';
+  let out = run.format === 'tsv' ? '' : '[';
+  const rows = new AsciiWriter();
+  rows.write(MATCH_TSV_HEADER);
   let first = true;
   let batchStart = 0;
   try {
@@ -70,19 +74,20 @@ export async function matchFile(dataset: Dataset, query: MatchQuery, run: MatchR
       for (const line of reported.splice(0)) await write(io.stderr, line);
       for (let i = 0; i < batch.precursors.length; i++) {
         if (run.format === 'tsv') {
-          const searches = batch.searches(i);
+          const searches = batch.searchIds(i);
           summary.count(searches);
-          out += precursorRows(batch, i, searches);
+          writePrecursorRows(rows, batch, i, searches);
+          if (rows.length >= CHUNK) await write(io.stdout, rows.takeBytes());
         } else {
           const json = precursorJson(batch, i);
           summary.count(json.searches);
           out += `${first ? '\n' : ',\n'}${JSON.stringify(json)}`;
+          if (out.length >= CHUNK) {
+            await write(io.stdout, out);
+            out = '';
+          }
         }
         first = false;
-        if (out.length >= CHUNK) {
-          await write(io.stdout, out);
-          out = '';
-        }
       }
       batchStart = input.read();
       bar.update(batchStart, summary.precursors);
@@ -91,7 +96,7 @@ export async function matchFile(dataset: Dataset, query: MatchQuery, run: MatchR
     bar.stop();
   }
   for (const line of reported) await write(io.stderr, line);
-  await write(io.stdout, run.format === 'tsv' ? out : `${out}${first ? '' : '\n'}]\n`);
+  await write(io.stdout, run.format === 'tsv' ? rows.takeBytes() : `${out}${first ? '' : '\n'}]\n`);
   await write(io.stderr, `match: ${summary.line(performance.now() - started)}\n`);
   return summary;
 }

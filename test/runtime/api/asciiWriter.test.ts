@@ -1,4 +1,4 @@
-// Tests runtime/api/asciiWriter.ts: writeInt against String(); write (whole and slices) and copy, growing past
+// Tests runtime/api/asciiWriter.ts: writeInt against String(); writeUtf8 against TextEncoder; write (whole and slices) and copy, growing past
 // the initial 16 KiB and past double it in one write; start/take with headroom for a prefix written last;
 // unwrite; takeBytes copies out and leaves the writer empty and reusable.
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,17 @@ describe('AsciiWriter', () => {
     w.write('');
     expect(w.length).toBe(8);
     expect(text(w.takeBytes())).toBe('helloabc');
+  });
+
+  it('writeUtf8 writes any text as TextEncoder encodes it: ASCII, 2-, 3- and 4-byte characters, slices, lone surrogates, past the buffer', () => {
+    const w = new AsciiWriter();
+    const texts = ['plain', 'Zürich µg/mL', 'naïve café', '試料 №7', 'scan 😀 end', '\uD800 lone', ascii(16380) + 'éé€'];
+    for (const t of texts) (w.writeUtf8(t), w.write('|'));
+    w.writeUtf8('xxÅngström yy', 2, 11);
+    expect(new TextDecoder().decode(w.takeBytes())).toBe(new TextDecoder().decode(new TextEncoder().encode(texts.join('|') + '|' + 'Ångström ')));
+    // A slice that starts after a non-ASCII character and holds only ASCII: nothing before `start` is written.
+    w.writeUtf8('é abc', 1);
+    expect(text(w.takeBytes())).toBe(' abc');
   });
 
   it('copies byte ranges', () => {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MATCH_TSV_COLUMNS, precursorJson, type PrecursorJson } from '../../../../runtime/api/matchJson.js';
+import { precursorJson, type PrecursorJson } from '../../../../runtime/api/matchJson.js';
+import { MATCH_TSV_COLUMNS } from '../../../../runtime/api/matchTsv.js';
 import { Dataset } from '../../../../runtime/core/dataset.js';
 import { matchPrecursors } from '../../../../runtime/core/match.js';
 import { parseMatchQuery } from '../../../../runtime/core/matchQuery.js';
@@ -165,7 +166,12 @@ describe('match: JSON is the core answer', () => {
 
 describe('match: TSV is the JSON, row by row', () => {
   it('one row per (spectrum, search, candidate), one with empty candidate columns for a search without any, in file order', async () => {
-    for (const path of [SMALL, TMT]) {
+    // TMT's spectra again, titled with text beyond ASCII (2-, 3- and 4-byte UTF-8) and a tab: rows are written as bytes.
+    const unicode = join(dir, 'unicode-titles.mgf');
+    let n = 0;
+    writeFileSync(unicode, readFileSync(TMT, 'utf8').replace(/^TITLE=.*$/gm, () => `TITLE=Zürich µL 試料 😀\t#${++n}`));
+    expect(n).toBeGreaterThan(1);
+    for (const path of [SMALL, TMT, unicode]) {
       const args = [path, '--shards', shards, ...MODS];
       const json = JSON.parse((await match([...args, '--format', 'json'])).stdout) as PrecursorJson[];
       const tsv = await match(args); // tsv is the default
@@ -178,6 +184,7 @@ describe('match: TSV is the JSON, row by row', () => {
       expect(rows).toHaveLength(countsOf(json).candidates + empty);
       expect(rows.filter((r) => r[7] === '')).toHaveLength(empty);
       if (path === TMT) expect(empty).toBeGreaterThan(0); // both kinds of row are seen
+      if (path === unicode) expect(rows.map((r) => r[1])).toContain(`Zürich µL 試料 😀 #${n}`);
       expect(empty).toBeLessThan(searches);
       // File order: index non-decreasing, every spectrum present.
       const indexes = rows.map((r) => Number(r[0]));

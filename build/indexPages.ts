@@ -3,7 +3,7 @@
 // the manifest, which every query reads first, stays small at any scale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
+import { combinedResidueMax, FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../runtime/model/format.js';
 import { decompress, writeDatasetFile, type Storage } from './datasetFile.js';
 import { chunks, pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
@@ -19,12 +19,14 @@ export const INDEX_SHAPE: IndexShape = { ...TREE_SHAPE, pageShards: INDEX_PAGE_S
 export type WriteIndexPage = (page: IndexPage | InnerIndexPage) => FileEntry;
 
 /** The entry of a page of `members` (shards, or pages of the level below) starting at shard `firstShard`, in `file`. */
-function entryOf(file: FileEntry, firstShard: number, shards: number, members: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides'>[]): IndexPageEntry {
+function entryOf(file: FileEntry, firstShard: number, shards: number, members: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides' | 'residueMax'>[]): IndexPageEntry {
   const sum = (field: 'massGroups' | 'peptides') => members.reduce((total, s) => total + s[field], 0);
+  const residueMax = combinedResidueMax(members);
   return {
     ...file, firstShard, shards,
     firstKey: members[0].firstKey, lastKey: members[members.length - 1].lastKey,
     massGroups: sum('massGroups'), peptides: sum('peptides'),
+    ...(residueMax === undefined ? {} : { residueMax }),
   };
 }
 

@@ -114,15 +114,15 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   return { fixed: compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] })), variable };
 }
 
-/** Whether a shard can hold a peptide of the hypothesis, by its entry's residue maxima (true without them). */
-export function mayHold(c: Needs, entry: ShardEntry): boolean {
+/** Whether a shard (or the shards below an index entry) can hold a peptide of the hypothesis, by the entry's residue maxima (true without them). */
+export function mayHold(c: Needs, entry: { residueMax?: string }): boolean {
   for (const f of c.fixed) if (f.count > 0 && mostSlots(f.set, entry) < f.count) return false;
   for (const v of c.variable) if (mostSlots(v.set, entry) < v.wanted) return false;
   return true;
 }
 
 /** Most slots of `set` one peptide of the shard can offer, by the entry's residue maxima. */
-const mostSlots = (set: SlotSet, entry: ShardEntry) => set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
+const mostSlots = (set: SlotSet, entry: { residueMax?: string }) => set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
 
 /**
  * Stored peptides one query may examine over all its hypotheses: past this the query is refused (400) rather
@@ -208,8 +208,12 @@ async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Ne
   for (const shard of await Promise.all(entries.map((located) => dataset.shard(located.entry)))) scanShard(dataset, query, h, needs, index, found, shard);
 }
 
-/** Hypothesis `index` of a search with window `query`, into `found`: at once when what it needs is in memory, else a promise. */
+/**
+ * Hypothesis `index` of a search with window `query`, into `found`: at once when what it needs is in memory, else a
+ * promise. Nothing is looked up for a hypothesis no peptide of the dataset can hold (say, more cysteines than any has).
+ */
 export function scanHypothesis(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): Promise<void> | undefined {
+  if (!mayHold(needs, dataset.index.all)) return undefined;
   return scanNow(dataset, query, h, needs, index, found) ? undefined : scan(dataset, query, h, needs, index, found);
 }
 

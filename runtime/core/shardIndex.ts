@@ -1,7 +1,7 @@
 // The shard index of a dataset, flat (manifest.shards) or a tree (manifest.shardIndex: a small root of index
 // pages, each listing consecutive shards or, above the leaves, consecutive pages): find shards by mass key or by
 // global group ordinal, loading only the index pages on the path of a lookup (each once, kept).
-import type { IndexPageEntry, Manifest, ShardEntry } from '../model/format.js';
+import { combinedResidueMax, type IndexPageEntry, type Manifest, type ShardEntry } from '../model/format.js';
 
 /** A shard entry with its position: global index and the count of mass groups in all shards before it. */
 export interface LocatedShard {
@@ -61,6 +61,8 @@ export class ShardIndex {
   readonly groupCount: number;
   /** Levels of index pages below the manifest (0 for a flat index). */
   readonly levels: number;
+  /** All shards as one entry: their combined residueMax, when the root's entries give theirs (a bound for every peptide). */
+  readonly all: { residueMax?: string };
   private root: Node;
 
   /**
@@ -81,6 +83,8 @@ export class ShardIndex {
       this.shardCount = this.root.entries.length;
     }
     this.groupCount = this.root.groupsBefore[this.root.entries.length];
+    const residueMax = combinedResidueMax(this.root.entries);
+    this.all = residueMax === undefined ? {} : { residueMax };
   }
 
   /** Index pages in the root (1 for a flat manifest with shards). */

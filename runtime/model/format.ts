@@ -59,10 +59,13 @@ export interface ShardEntry {
 /** The letters of ShardEntry.residueMax, in order. */
 export const RESIDUE_MAX_LETTERS = 'ACDEFGHIJKLMNOPQRSTUVWY';
 
+/** What a residueMax is: a base-36 digit per letter. */
+const RESIDUE_MAX_TEXT = new RegExp(`^[0-9a-z]{${RESIDUE_MAX_LETTERS.length}}$`);
+
 /** residueMax of peptides (upper-case sequences). */
 export function residueMaxOf(sequences: Iterable<string>): string {
-  const max = new Uint8Array(128);
-  const counts = new Uint8Array(128);
+  const max = new Uint16Array(128);
+  const counts = new Uint16Array(128); // a peptide holds up to 1,000 residues: 8 bits would wrap
   for (const sequence of sequences) {
     counts.fill(0, 65, 91);
     for (let i = 0; i < sequence.length; i++) counts[sequence.charCodeAt(i) & 127]++;
@@ -72,10 +75,19 @@ export function residueMaxOf(sequences: Iterable<string>): string {
 }
 
 /**
- * Most residues of `letters` one peptide of the shard can hold (the sum of each letter's maximum: an upper
- * bound); Infinity when the entry has no residueMax.
+ * The residueMax of a run of shards from their entries' (shard entries, or index page entries over them): each
+ * letter's largest digit; undefined when the run is empty or an entry has none (or not one of base-36 digits).
  */
-export function residueBound(entry: ShardEntry, letters: string): number {
+export function combinedResidueMax(entries: readonly { residueMax?: string }[]): string | undefined {
+  if (entries.length === 0 || !entries.every((e) => RESIDUE_MAX_TEXT.test(e.residueMax ?? ''))) return undefined;
+  return Array.from(RESIDUE_MAX_LETTERS, (_, l) => Math.max(...entries.map((e) => parseInt(e.residueMax![l], 36))).toString(36)).join('');
+}
+
+/**
+ * Most residues of `letters` one peptide of the shard (or of the shards below an index page entry) can hold: the
+ * sum of each letter's maximum, an upper bound; Infinity when the entry has no residueMax.
+ */
+export function residueBound(entry: { residueMax?: string }, letters: string): number {
   if (entry.residueMax === undefined) return Infinity;
   let most = decodedMax.get(entry);
   if (!most) {
@@ -89,7 +101,7 @@ export function residueBound(entry: ShardEntry, letters: string): number {
 }
 
 /** residueMax of each entry read so far, by char code. */
-const decodedMax = new WeakMap<ShardEntry, Uint8Array>();
+const decodedMax = new WeakMap<object, Uint8Array>();
 
 /**
  * One index page as the level above lists it (the manifest's root, or an inner index page): the page's file, and
@@ -107,6 +119,8 @@ export interface IndexPageEntry {
   lastKey: number;
   massGroups: number;
   peptides: number;
+  /** residueMax of the subtree's shards (combinedResidueMax): lets a precursor search skip what none can hold. Optional. */
+  residueMax?: string;
 }
 
 /** Content of a leaf index page file (JSON): consecutive shards. */

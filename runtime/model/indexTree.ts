@@ -1,7 +1,7 @@
 // The index trees of the format (shards/FORMAT.md, "The index tree" and "Protein table"): how many levels of
 // pages a manifest may name, and what a page read from storage must agree with in the entry that points at it —
 // a reader refuses a page that does not (its sha256 and size are checked before, when it is fetched).
-import { MAX_INDEX_LEVELS, tilingViolation, type IndexPageEntry, type ProteinPageEntry } from './format.js';
+import { combinedResidueMax, MAX_INDEX_LEVELS, tilingViolation, type IndexPageEntry, type ProteinPageEntry } from './format.js';
 
 /** Levels of pages below the manifest of a shard index or protein table (`levels`, absent: 1), or null when out of 1..MAX_INDEX_LEVELS. */
 export function levelsOf(tree: { levels?: unknown }): number | null {
@@ -14,7 +14,8 @@ const sum = <T>(list: readonly T[], field: (item: T) => number) => list.reduce((
 /**
  * What is wrong with an index page read for `entry` — a leaf (`shards`) or an inner page (`pages`) — or null: it
  * must start at the entry's firstShard, hold its shards (inner: pages listing consecutive shards from there),
- * tile the mass line, start and end at its keys, and sum to its groups and peptides.
+ * tile the mass line, start and end at its keys, sum to its groups and peptides, and (when the entry gives one)
+ * have its residueMax as their combined one.
  */
 export function indexPageViolation(page: unknown, entry: IndexPageEntry, leaf: boolean): string | null {
   const content = page as { firstShard?: unknown; shards?: unknown; pages?: unknown } | null;
@@ -33,6 +34,7 @@ export function indexPageViolation(page: unknown, entry: IndexPageEntry, leaf: b
   if (tiling) return tiling;
   if (entries[0].firstKey !== entry.firstKey || entries[entries.length - 1].lastKey !== entry.lastKey) return 'first or last key differs from its entry';
   if (sum(entries, (e) => e.massGroups) !== entry.massGroups || sum(entries, (e) => e.peptides) !== entry.peptides) return 'mass groups or peptides differ from its entry';
+  if (entry.residueMax !== undefined && combinedResidueMax(entries) !== entry.residueMax) return `residueMax differs from its entry's ${JSON.stringify(entry.residueMax)}`;
   return null;
 }
 

@@ -1,7 +1,7 @@
 // Tests build/indexPages.ts: writeShardIndex returns the flat list up to the limit and writes no file; past it,
 // writes compressed index pages named by the sha256 of their stored bytes (node:crypto) whose root entries sum
 // their shards; past the root limit, a tree of inner pages (levels, every entry summing its subtree, checked by
-// walking down from the root), `levels` written only from 2 on, no more than 4; allShards reads the list back
+// walking down from the root; each entry's residueMax the letter-wise maximum of its shards'), `levels` written only from 2 on, no more than 4; allShards reads the list back
 // either way; datasetFiles (build/publish.ts) lists index pages (every level), shards, the accession table,
 // protein pages, the taxonomy file.
 import { createHash } from 'node:crypto';
@@ -154,6 +154,28 @@ describe('writeShardIndex, a tree of index pages', () => {
     expect(over.shardIndex!.pages.map((p) => p.shards)).toEqual([100 * 256 + 1]); // one inner page of all 101 leaves
     const small = writeShardIndex(tempDir('index-small'), shards(9), 'gzip', { pageShards: 2, flatLimit: 4, rootLimit: 5, innerPages: 2 });
     expect(Object.keys(small.shardIndex!)).toEqual(['pages']);
+  });
+
+  it('gives every index entry the residueMax of the shards below it, letter by letter; none when a shard below has none', () => {
+    // Shard i holds up to (i * 7 + l * 3) % 36 residues of letter l: every letter's maximum sits in a different shard.
+    const letters = 'ACDEFGHIJKLMNOPQRSTUVWY';
+    const list = shards(23).map((s, i) => ({ ...s, residueMax: Array.from(letters, (_, l) => ((i * 7 + l * 3) % 36).toString(36)).join('') }));
+    const expected = (below: ShardEntry[]) => Array.from(letters, (_, l) => Math.max(...below.map((s) => parseInt(s.residueMax![l], 36))).toString(36)).join('');
+    const shape = { pageShards: 2, flatLimit: 4, rootLimit: 3, innerPages: 2 };
+    const dir = tempDir('index-residues');
+    const { shardIndex } = writeShardIndex(dir, list, 'gzip', shape);
+    const entries = [...shardIndex!.pages, ...readShardIndex(manifestWith({ shardIndex }), dir).pages];
+    expect(entries.length).toBeGreaterThan(3 + 6);
+    for (const e of entries) expect(e.residueMax, `${e.firstShard}+${e.shards}`).toBe(expected(list.slice(e.firstShard, e.firstShard + e.shards)));
+    expect(new Set(entries.map((e) => e.residueMax)).size).toBeGreaterThan(5); // not one value everywhere
+    // Shard 5 without residueMax: the leaf above it and every page above that have none; the others keep theirs.
+    const holed = list.map((s, i) => (i === 5 ? { ...s, residueMax: undefined } : s));
+    const hdir = tempDir('index-residues-hole');
+    const tree = writeShardIndex(hdir, holed, 'gzip', shape).shardIndex!;
+    for (const e of [...tree.pages, ...readShardIndex(manifestWith({ shardIndex: tree }), hdir).pages]) {
+      const covers = e.firstShard <= 5 && 5 < e.firstShard + e.shards;
+      expect(e.residueMax, `${e.firstShard}+${e.shards}`).toBe(covers ? undefined : expected(list.slice(e.firstShard, e.firstShard + e.shards)));
+    }
   });
 
   it('refuses a shape that needs more than 4 levels, or cannot narrow', () => {

@@ -56,8 +56,7 @@ export const meets = (keys: KeyRange | undefined) => (shard: Pick<ShardEntry, 'f
 
 /** The files a mirror expects, from the manifest alone (exact for a flat index, an estimate for pages): for the progress bar. */
 export function expectedFiles(manifest: Manifest, keys?: KeyRange): number {
-  const roots = manifest.shards ?? manifest.shardIndex?.pages ?? [];
-  const shards = manifest.shards ? roots.filter(meets(keys)).length : (roots as { shards: number; firstKey: number; lastKey: number }[]).filter(meets(keys)).reduce((sum, p) => sum + p.shards, 0);
+  const shards = manifest.shards ? manifest.shards.filter(meets(keys)).length : (manifest.shardIndex?.pages ?? []).filter(meets(keys)).reduce((sum, p) => sum + p.shards, 0);
   const all = manifest.totals?.shards ?? shards;
   const indexPages = all > FLAT_INDEX_LIMIT ? Math.ceil(all / INDEX_PAGE_SHARDS) : 0;
   const proteinPages = Math.ceil((manifest.accessions?.count ?? 0) / PROTEIN_PAGE_ACCESSIONS);

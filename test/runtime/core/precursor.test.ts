@@ -1,9 +1,14 @@
 // Precursor search's bounds (runtime/core/precursor.ts, hypotheses.ts) through the handler on the bundled
-// dataset: a search too open-ended to answer in time is a 400 naming what to narrow, never a 500 or a hang;
-// and Hall's condition for variable modifications sharing slots (variableFits) on hand-made peptides.
+// dataset: a search too open-ended to answer in time is a 400 naming what to narrow, never a 500 or a hang; a
+// hypothesis no peptide can hold (by the index's residue maxima) reads nothing; and Hall's condition for variable modifications sharing slots (variableFits) on hand-made peptides.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
-import { MAX_SCANNED, variableFits } from '../../../runtime/core/precursor.js';
+import { Dataset } from '../../../runtime/core/dataset.js';
+import { compile, Found, hypothesesOf, MAX_SCANNED, needsOf, scanHypothesis, variableFits } from '../../../runtime/core/precursor.js';
+import { parsePrecursorQuery } from '../../../runtime/core/precursorQuery.js';
+import { FileSource } from '../../../runtime/entries/node/fileSource.js';
+import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
+import { residueBound } from '../../../runtime/model/format.js';
 import { parseModifications } from '../../../runtime/model/modifications.js';
 import { call, folderHandler } from '../../helpers/api.js';
 import { bundledDataset } from '../../helpers/datasets.js';
@@ -33,6 +38,29 @@ describe('bounds', () => {
     const got = await call(handler, '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Phospho@STY,Oxidation@M&maxVariable=4');
     expect(got.status).toBe(200);
     expect(got.body.totalResult).toBeGreaterThan(0);
+  });
+});
+
+describe('hypotheses no peptide of the dataset can hold', () => {
+  it('are not looked up: more cysteines than any peptide has reads no index page and no shard', async () => {
+    const inner = new FileSource(await bundledDataset());
+    const reads: string[] = [];
+    const dataset = await Dataset.open({ description: inner.description, get: async (file) => (reads.push(file), inner.get(file)) }, nodeCodecs);
+    reads.length = 0; // the manifest
+    const most = residueBound(dataset.index.all, 'C');
+    expect(most).toBeGreaterThan(2);
+    expect(most).toBeLessThan(35); // a real bound, not "unknown"
+    const query = parsePrecursorQuery((name) => ({ mass: ['4000'], tolerance: ['50'], fixed: ['Carbamidomethyl@C'] })[name] ?? []);
+    const all = hypothesesOf(dataset, query);
+    const compiled = compile(query);
+    const futile = all.filter((h) => h.fixedCounts[0] > most);
+    expect(futile.length).toBeGreaterThan(5);
+    for (const h of futile) expect(scanHypothesis(dataset, query, h, needsOf(compiled, h), 0, new Found(undefined))).toBeUndefined();
+    expect(reads).toEqual([]);
+    // As many as the most any peptide holds: looked up, its index page and shards read.
+    const held = all.find((h) => h.fixedCounts[0] === most)!;
+    await scanHypothesis(dataset, query, held, needsOf(compiled, held), 0, new Found(undefined));
+    expect(reads.length).toBeGreaterThan(0);
   });
 });
 

@@ -1,6 +1,6 @@
 // Tests runtime/model/indexTree.ts: levelsOf accepts 1..4 (absent: 1) and nothing else; a leaf or inner index
 // page, an inner protein page and a leaf protein page that agree with their entry pass, and each single
-// disagreement (position, count, keys, sums, order, tiling, columns) is named.
+// disagreement (position, count, keys, sums, order, tiling, columns, residueMax) is named.
 import { describe, expect, it } from 'vitest';
 import type { IndexPageEntry, ProteinPageEntry, ShardEntry } from '../../../runtime/model/format.js';
 import { indexPageViolation, levelsOf, proteinIndexPageViolation, proteinPageViolation } from '../../../runtime/model/indexTree.js';
@@ -52,6 +52,22 @@ describe('indexPageViolation', () => {
     expect(check(inner, { ...innerEntry, lastKey: 2091 })).toBe('first or last key differs from its entry');
     expect(check(inner, { ...innerEntry, massGroups: 13 })).toBe('mass groups or peptides differ from its entry');
     expect(check(inner, { ...innerEntry, peptides: 29 })).toBe('mass groups or peptides differ from its entry');
+  });
+});
+
+describe('indexPageViolation and residueMax', () => {
+  const digits = (first: string) => first + '1'.repeat(22);
+  const withMax = [10, 11, 12].map((i, k) => ({ ...shard(i), residueMax: digits(['3', 'a', '0'][k]) }));
+  it("passes an entry whose residueMax is its shards' combined one, or that gives none", () => {
+    expect(indexPageViolation({ firstShard: 10, shards: withMax }, { ...entry, residueMax: digits('a') }, true)).toBeNull();
+    expect(indexPageViolation({ firstShard: 10, shards: withMax }, entry, true)).toBeNull();
+  });
+  it('names an entry whose residueMax differs from its shards', () => {
+    expect(indexPageViolation({ firstShard: 10, shards: withMax }, { ...entry, residueMax: digits('9') }, true)).toBe(`residueMax differs from its entry's "${digits('9')}"`);
+    expect(indexPageViolation({ firstShard: 10, shards }, { ...entry, residueMax: digits('a') }, true)).toMatch(/^residueMax differs/); // shards without one
+    const pages = inner.map((p, k) => ({ ...p, residueMax: digits(['2', '5'][k]) }));
+    expect(indexPageViolation({ firstShard: 10, pages }, { ...innerEntry, residueMax: digits('5') }, false)).toBeNull();
+    expect(indexPageViolation({ firstShard: 10, pages }, { ...innerEntry, residueMax: digits('2') }, false)).toMatch(/^residueMax differs/);
   });
 });
 

@@ -22,6 +22,8 @@ export interface HypothesisLimits {
   /** Peptide lengths in the dataset (the build's parameters). */
   minLength: number;
   maxLength: number;
+  /** Most residues of `letters` one peptide of the dataset holds, or more (its index's residue maxima); unbounded without. */
+  mostResidues?: (letters: string) => number;
 }
 
 /** More hypotheses than this are refused: the modifications are too open-ended to search exactly in time. */
@@ -39,14 +41,16 @@ const LIGHTEST = Math.min(...[...RESIDUE_UNITS].filter((u) => u >= 0));
 const lightest = (letters: string) => Math.min(...[...letters].map((c) => RESIDUE_UNITS[c.charCodeAt(0)]));
 
 /** Slots a site can take in one peptide at most, and the least mass each such slot adds (residue + delta). */
-function slotRange(site: Site, delta: number, maxLength: number): { max: number; least: number; residues: boolean } {
+function slotRange(site: Site, delta: number, limits: HypothesisLimits): { max: number; least: number; residues: boolean } {
   if (site.kind === 'terminus') return { max: 1, least: delta, residues: false };
   const letters = site.kind === 'residues' ? site.letters : site.letter;
-  return { max: site.kind === 'residues' ? maxLength : 1, least: lightest(letters) + delta, residues: true };
+  const most = site.kind === 'residues' ? Math.min(limits.maxLength, limits.mostResidues?.(site.letters) ?? Infinity) : 1;
+  return { max: most, least: lightest(letters) + delta, residues: true };
 }
 
 /**
- * Every hypothesis whose least possible modified mass fits below the window's top. A fixed modification on a
+ * Every hypothesis whose least possible modified mass fits below the window's top, and whose counts on residues
+ * some peptide of the dataset can hold (`limits.mostResidues`). A fixed modification on a
  * terminus always takes it (every peptide has both termini); a variable one on a terminus at most once.
  * `windowUnits` is the inclusive range of modified masses (units) whose key lies in the query's key window.
  */
@@ -54,7 +58,7 @@ export function hypotheses(fixed: readonly ModSpec[], variable: readonly ModSpec
   const [low, high] = windowUnits;
   // One level per spec, fixed ones first; a count per level, chosen in turn with running totals.
   const levels = [...fixed, ...variable].map((spec, i) => {
-    const range = slotRange(spec.site, spec.modification.deltaUnits, limits.maxLength);
+    const range = slotRange(spec.site, spec.modification.deltaUnits, limits);
     const isFixed = i < fixed.length;
     // A fixed modification on a bare terminus is on every peptide; on residues, from none to the longest peptide.
     return { ...range, delta: spec.modification.deltaUnits, isFixed, min: isFixed && !range.residues ? 1 : 0, step: range.least - (range.residues ? LIGHTEST : 0) };

@@ -220,7 +220,8 @@ export function scanHypothesis(dataset: Dataset, query: KeyWindow, h: Hypothesis
 /** The hypotheses of a search's window on this dataset (TooManyHypotheses, a 400, past the bound). */
 export function hypothesesOf(dataset: Dataset, query: SearchWindow): Hypothesis[] {
   const { minLength, maxLength } = dataset.manifest.parameters;
-  return hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
+  const mostResidues = (letters: string) => residueBound(dataset.index.all, letters);
+  return hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength, mostResidues });
 }
 
 /**

@@ -3,7 +3,8 @@
 // terminal residue at most 1, variable counts summing to at most maxVariable, residue counts at most maxLength),
 // the MAX_HYPOTHESES guard; and soundness by brute force: for random peptides and modifications, every
 // (peptide, placement of variable modifications) whose modified key lies in the window has its counts among the
-// hypotheses and its unmodified key inside that hypothesis's [baseLowKey, baseHighKey].
+// hypotheses and its unmodified key inside that hypothesis's [baseLowKey, baseHighKey] — also with residue counts
+// bounded by the peptides' own maxima (mostResidues), as a dataset's index bounds them.
 import { prng } from '../../helpers/prng.js';
 import { describe, expect, it } from 'vitest';
 import { hypotheses, keyWindowUnits, MAX_HYPOTHESES, TooManyHypotheses, type Hypothesis } from '../../../runtime/core/hypotheses.js';
@@ -212,6 +213,7 @@ describe('hypotheses: soundness by brute force', () => {
     const pick = <T>(items: ArrayLike<T>) => items[Math.floor(next() * items.length)];
     let hits = 0;
     let trials = 0;
+    let dropped = 0;
     for (let trial = 0; trial < 400; trial++) {
       const fixed = FIXED_POOL.filter(() => next() < 0.35); // the pool's sites are pairwise apart
       const variable = VARIABLE_POOL.filter((v) => next() < 0.4 && !fixed.some((f) => conflict(f.site, v.site)));
@@ -234,8 +236,13 @@ describe('hypotheses: soundness by brute force', () => {
       const highKey = targetKey + Math.floor(next() * spread);
       const [low, high] = [lowKey * 1_000_000 - 500_000, highKey * 1_000_000 + 499_999];
 
-      const hs = hypotheses(fixed, variable, maxVariable, keyWindowUnits(lowKey, highKey), { minLength, maxLength });
-      const context = JSON.stringify({ trial, fixed: fixed.map((s) => s.modification.name), variable: variable.map((s) => s.modification.name), maxVariable, minLength, maxLength, lowKey, highKey });
+      // Every other trial bounds residue counts as a dataset's index would: each letter's most in one of these
+      // peptides, summed over a site's letters.
+      const mostOf = (letter: string) => Math.max(...peptides.map((p) => p.split(letter).length - 1));
+      const bounded = trial % 2 === 1;
+      const mostResidues = bounded ? (letters: string) => [...letters].reduce((sum, letter) => sum + mostOf(letter), 0) : undefined;
+      const hs = hypotheses(fixed, variable, maxVariable, keyWindowUnits(lowKey, highKey), { minLength, maxLength, mostResidues });
+      const context = JSON.stringify({ trial, fixed: fixed.map((s) => s.modification.name), variable: variable.map((s) => s.modification.name), maxVariable, minLength, maxLength, lowKey, highKey, bounded });
       const byCounts = new Map(hs.map((h) => [`${h.fixedCounts.join(',')}|${h.variableCounts.join(',')}`, h]));
       expect(byCounts.size, `duplicate hypotheses ${context}`).toBe(hs.length);
 
@@ -248,12 +255,13 @@ describe('hypotheses: soundness by brute force', () => {
         check(h.fixedCounts.length === fixed.length && h.variableCounts.length === variable.length, `${name}: lengths`);
         fixed.forEach((s, i) => {
           const n = h.fixedCounts[i];
-          const max = s.site.kind === 'residues' ? maxLength : 1;
+          const max = s.site.kind === 'residues' ? Math.min(maxLength, mostResidues?.(s.site.letters) ?? Infinity) : 1;
           check(s.site.kind === 'terminus' ? n === 1 : n >= 0 && n <= max, `${name}: fixed ${s.modification.name} count ${n}`);
         });
         variable.forEach((s, j) => {
           const n = h.variableCounts[j];
-          check(n >= 0 && (s.site.kind === 'residues' || n <= 1), `${name}: variable ${s.modification.name} count ${n}`);
+          const max = s.site.kind === 'residues' ? (mostResidues?.(s.site.letters) ?? Infinity) : 1;
+          check(n >= 0 && n <= max, `${name}: variable ${s.modification.name} count ${n}`);
         });
         check(h.variableCounts.reduce((a, b) => a + b, 0) <= maxVariable, `${name}: more than maxVariable`);
         const shift = h.fixedCounts.reduce((sum, n, i) => sum + n * fixed[i].modification.deltaUnits, 0) + h.variableCounts.reduce((sum, n, j) => sum + n * variable[j].modification.deltaUnits, 0);
@@ -275,9 +283,11 @@ describe('hypotheses: soundness by brute force', () => {
         }
       }
       expect(problems.slice(0, 5), context).toEqual([]);
+      if (bounded) dropped += hypotheses(fixed, variable, maxVariable, keyWindowUnits(lowKey, highKey), { minLength, maxLength }).length - hs.length;
       trials++;
     }
     expect(trials).toBe(400);
+    expect(dropped).toBeGreaterThan(100); // the bound does cut hypotheses
     expect(hits).toBeGreaterThan(2_000); // the windows do catch candidates
   });
 });

@@ -1,10 +1,11 @@
 // Precursor search's bounds (runtime/core/precursor.ts, hypotheses.ts) through the handler on the bundled
 // dataset: a search too open-ended to answer in time is a 400 naming what to narrow, never a 500 or a hang; a
-// hypothesis no peptide can hold (by the index's residue maxima) reads nothing; and Hall's condition for variable modifications sharing slots (variableFits) on hand-made peptides.
+// hypothesis no peptide can hold (by the index's residue maxima) is not made, nor read for; and Hall's condition for variable modifications sharing slots (variableFits) on hand-made peptides.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { compile, Found, hypothesesOf, MAX_SCANNED, needsOf, scanHypothesis, variableFits } from '../../../runtime/core/precursor.js';
+import { hypotheses, keyWindowUnits } from '../../../runtime/core/hypotheses.js';
 import { parsePrecursorQuery } from '../../../runtime/core/precursorQuery.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
@@ -42,7 +43,7 @@ describe('bounds', () => {
 });
 
 describe('hypotheses no peptide of the dataset can hold', () => {
-  it('are not looked up: more cysteines than any peptide has reads no index page and no shard', async () => {
+  it('are not made nor looked up: more cysteines than any peptide has reads no index page and no shard', async () => {
     const inner = new FileSource(await bundledDataset());
     const reads: string[] = [];
     const dataset = await Dataset.open({ description: inner.description, get: async (file) => (reads.push(file), inner.get(file)) }, nodeCodecs);
@@ -53,8 +54,14 @@ describe('hypotheses no peptide of the dataset can hold', () => {
     const query = parsePrecursorQuery((name) => ({ mass: ['4000'], tolerance: ['50'], fixed: ['Carbamidomethyl@C'] })[name] ?? []);
     const all = hypothesesOf(dataset, query);
     const compiled = compile(query);
-    const futile = all.filter((h) => h.fixedCounts[0] > most);
+    // None is made for more cysteines than that; without the bound, the lengths alone allow them.
+    expect(Math.max(...all.map((h) => h.fixedCounts[0]))).toBe(most);
+    const { minLength, maxLength } = dataset.manifest.parameters;
+    const unbounded = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
+    const futile = unbounded.filter((h) => h.fixedCounts[0] > most);
     expect(futile.length).toBeGreaterThan(5);
+    expect(unbounded.filter((h) => h.fixedCounts[0] <= most)).toEqual(all);
+    // Nor is one looked up, should it be asked for.
     for (const h of futile) expect(scanHypothesis(dataset, query, h, needsOf(compiled, h), 0, new Found(undefined))).toBeUndefined();
     expect(reads).toEqual([]);
     // As many as the most any peptide holds: looked up, its index page and shards read.

@@ -6,7 +6,8 @@ import type { Malformed } from '../core/mgf.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { accessionOf, type AccessionTable } from '../model/format.js';
 import { formatDuration } from './envelope.js';
-import { ppmOf, type PrecursorEntry } from './precursorJson.js';
+import { ppmOf } from './numberText.js';
+import type { PrecursorEntry } from './precursorJson.js';
 
 /** A search as the answer lists it: the charge tried, the neutral mass, and its candidates (or why it was not made). */
 export interface SearchJson {

@@ -5,7 +5,7 @@ import type { MatchBatch, SearchIds } from '../core/match.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import type { AsciiWriter } from './asciiWriter.js';
 import type { PrecursorJson } from './matchJson.js';
-import { ppmOf } from './precursorJson.js';
+import { writeMassText, writePpmText } from './numberText.js';
 
 export const MATCH_TSV_COLUMNS = ['index', 'title', 'scans', 'rtSeconds', 'mz', 'charge', 'mass', 'sequence', 'proforma', 'modifiedMass', 'ppm', 'accessions', 'taxIds', 'error'] as const;
 export const MATCH_TSV_HEADER = MATCH_TSV_COLUMNS.join('\t') + '\n';
@@ -14,47 +14,6 @@ export const MATCH_TSV_HEADER = MATCH_TSV_COLUMNS.join('\t') + '\n';
 const field = (text: string | number | undefined) => (text === undefined ? '' : String(text).replace(/[\t\r\n]/g, ' '));
 
 const utf8 = new TextEncoder();
-
-/** Units in a millionth of a dalton, the last decimal a mass is written with. */
-const UNITS_PER_MICRODALTON = UNITS_PER_DA / 1e6;
-
-/**
- * Writes `(units / UNITS_PER_DA).toFixed(6)` — the same text — from the integer `units` without making a string.
- * Exact: rounding the integer half up agrees with toFixed on the quotient except at an exact half (a remainder of
- * 5,000 units), where the quotient's binary error decides; that case, and any non-integer, is left to toFixed.
- */
-export function writeMassText(w: AsciiWriter, units: number): void {
-  const remainder = units % UNITS_PER_MICRODALTON;
-  if (!(Number.isSafeInteger(units) && units >= 0) || remainder === UNITS_PER_MICRODALTON / 2) return w.write((units / UNITS_PER_DA).toFixed(6));
-  const micro = (units - remainder) / UNITS_PER_MICRODALTON + (remainder > UNITS_PER_MICRODALTON / 2 ? 1 : 0);
-  const fraction = micro % 1e6;
-  w.writeInt((micro - fraction) / 1e6);
-  w.write('.');
-  let digits = 1;
-  for (let rest = fraction; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  w.write('000000', 0, 6 - digits);
-  w.writeInt(fraction);
-}
-
-/**
- * Writes `String(ppmOf(centre, mass))` — the same text: the error rounded to 2 decimals, trailing zeros dropped, no
- * minus zero — without making a string. Rounding the scaled error agrees with toFixed(2) unless it lies within 1e-6
- * of a half (its binary error is far smaller below 1e6); that case, and errors of 10,000 ppm or more, are left to ppmOf.
- */
-export function writePpmText(w: AsciiWriter, centre: number, mass: number): void {
-  const scaled = ((centre - mass) / mass) * 1e6 * 100;
-  if (!(Math.abs(scaled) < 1e6) || Math.abs(Math.abs(scaled % 1) - 0.5) < 1e-6) return w.write(String(ppmOf(centre, mass)));
-  let hundredths = Math.round(scaled);
-  if (hundredths < 0) {
-    w.write('-');
-    hundredths = -hundredths;
-  }
-  const fraction = hundredths % 100;
-  w.writeInt((hundredths - fraction) / 100);
-  if (fraction === 0) return;
-  w.write(fraction < 10 ? '.0' : '.');
-  w.writeInt(fraction % 10 === 0 ? fraction / 10 : fraction);
-}
 
 /** Writes the TSV rows of precursor `i` of a batch (its searches as batch.searchIds gives them) to `w`. */
 export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number, searches: SearchIds[] = batch.searchIds(i)): void {

@@ -13,9 +13,7 @@ import { proteinsOf, type Protein } from '../core/proteins.js';
 import { withWriter } from './asciiWriter.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';
 import { envelopePrefix, formatDuration, HEADROOM } from './envelope.js';
-
-/** (observed − theoretical) / theoretical × 10^6 to 2 decimals (never -0). */
-export const ppmOf = (centre: number, mass: number) => Number((((centre - mass) / mass) * 1e6).toFixed(2)) || 0;
+import { ppmOf, writeMassText, writePpmText } from './numberText.js';
 
 /** One candidate as the answer lists it. */
 export interface PrecursorEntry {
@@ -75,12 +73,9 @@ export function renderPrecursorJson(
   memory: () => string,
   accessions: (shard: Shard) => EntryJson | undefined = () => undefined,
 ): Uint8Array<ArrayBuffer> {
-  // Consecutive candidates mostly share their shard and their mass: their accession JSON and mass text are
-  // looked up and formatted once per run, not per candidate.
+  // Consecutive candidates mostly share their shard: its accession JSON is looked up once per run of them.
   let lastShard: Shard | undefined;
   let json: EntryJson | undefined;
-  let lastUnits = NaN;
-  let massText = '';
   return withWriter((w) => {
     w.start(HEADROOM);
     w.write('[');
@@ -89,11 +84,6 @@ export function renderPrecursorJson(
       w.write(formatMassKey(group.key));
       w.write('":[');
       ordered(query, group).forEach(({ c, proforma }, e) => {
-        if (c.units !== lastUnits) {
-          const mass = c.units / UNITS_PER_DA;
-          massText = `","mass":${Number(mass.toFixed(6))}${query.centre === undefined ? '' : `,"ppm":${ppmOf(query.centre, mass)}`},"accsTax":`;
-          lastUnits = c.units;
-        }
         if (c.shard !== lastShard) {
           json = result.filter ? undefined : accessions(c.shard);
           lastShard = c.shard;
@@ -102,7 +92,13 @@ export function renderPrecursorJson(
         w.write(c.sequence);
         w.write('","proforma":"');
         w.write(proforma);
-        w.write(massText);
+        w.write('","mass":');
+        writeMassText(w, c.units, true); // Number(mass.toFixed(6)), as precursorEntry gives it
+        if (query.centre !== undefined) {
+          w.write(',"ppm":');
+          writePpmText(w, query.centre, c.units / UNITS_PER_DA);
+        }
+        w.write(',"accsTax":');
         if (json) {
           // The array inside the cached `{"seq":"<seq>","accsTax":[..]},` entry of this peptide, copied whole.
           const start = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];

@@ -3,15 +3,14 @@
 // the safe integers; writePpmText against String(ppmOf()) over random errors, near-halves and errors past its range. (writePrecursorRows: test/runtime/entries/cli/match.test.ts, TSV against the JSON row by row.)
 import { describe, expect, it } from 'vitest';
 import { AsciiWriter } from '../../../runtime/api/asciiWriter.js';
-import { writeMassText, writePpmText } from '../../../runtime/api/matchTsv.js';
-import { ppmOf } from '../../../runtime/api/precursorJson.js';
+import { ppmOf, writeMassText, writePpmText } from '../../../runtime/api/numberText.js';
 import { UNITS_PER_DA } from '../../../runtime/model/chemistry.js';
 
 const expected = (units: number) => (units / UNITS_PER_DA).toFixed(6);
 
-function written(units: number): string {
+function written(units: number, trimmed = false): string {
   const w = new AsciiWriter();
-  writeMassText(w, units);
+  writeMassText(w, units, trimmed);
   return Buffer.from(w.takeBytes()).toString('latin1');
 }
 
@@ -34,11 +33,19 @@ describe('writeMassText', () => {
     cases.push(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 5_000, 2 ** 53 - 4_999);
     const wrong = cases.filter((units) => written(units) !== expected(units));
     expect(wrong.map((units) => [units, written(units), expected(units)])).toEqual([]);
+    // Trimmed, as JSON writes Number(toFixed(6)): 1000.5, 1000, 0.000001.
+    const json = (units: number) => String(Number(expected(units)));
+    const wrongJson = cases.filter((units) => written(units, true) !== json(units));
+    expect(wrongJson.map((units) => [units, written(units, true), json(units)])).toEqual([]);
+    expect(new Set(cases.map((units) => written(units, true).split('.')[1]?.length ?? 0))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6]));
     expect(cases.length).toBeGreaterThan(140_000);
   });
 
   it('leaves what is not a non-negative safe integer to toFixed', () => {
-    for (const units of [0.5, 12_345.25, -1, -12_345_678_905_000, 2 ** 60, 1e21]) expect(written(units)).toBe(expected(units));
+    for (const units of [0.5, 12_345.25, -1, -12_345_678_905_000, 2 ** 60, 1e21]) {
+      expect(written(units)).toBe(expected(units));
+      expect(written(units, true)).toBe(String(Number(expected(units))));
+    }
   });
 });
 

@@ -32,7 +32,7 @@ export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number,
       w.copy(search, 0, search.length);
       w.copy(letters, id === 0 ? 0 : sequenceEnds[id - 1], sequenceEnds[id]);
       w.write('\t');
-      w.writeUtf8(batch.proforma(columns.sequence(id), id)); // a custom modification's name may be any text
+      w.writeUtf8(batch.proforma(columns.sequence(id), id)); // ASCII (Unimod titles, signed masses) but written safe
       w.write('\t');
       writeMassText(w, units[id]);
       w.write('\t');

@@ -2,8 +2,7 @@
 // benchmark (same seed, same masses), with fixed Carbamidomethyl@C and variable Oxidation@M (maxVariable 2),
 // and the distribution of modification hypotheses (range reads) those queries make.
 import { parseModifications } from '../../runtime/model/modifications.js';
-import { hypotheses, keyWindowUnits } from '../../runtime/core/hypotheses.js';
-import type { BuildParameters } from '../../runtime/model/format.js';
+import { hypotheses, keyWindowUnits, type HypothesisLimits } from '../../runtime/core/hypotheses.js';
 import { summarize, type Summary } from './measure.js';
 import { prng } from './synthetic.js';
 
@@ -18,13 +17,13 @@ export function windowCentres(count: number, seed: number, lo: number, hi: numbe
 export const precursorUrl = (centre: number) =>
   `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10&fixed=${PRECURSOR_MODS.fixed}&variable=${PRECURSOR_MODS.variable}&maxVariable=${PRECURSOR_MODS.maxVariable}`;
 
-/** Hypotheses (range reads) per query at ±10 ppm for these centres, on a dataset built with `parameters`. */
-export function hypothesisCounts(centres: number[], parameters: BuildParameters): Summary {
+/** Hypotheses (range reads) per query at ±10 ppm for these centres, as made on a dataset with these limits (its parameters and residue maxima). */
+export function hypothesisCounts(centres: number[], limits: HypothesisLimits): Summary {
   const fixed = parseModifications(PRECURSOR_MODS.fixed);
   const variable = parseModifications(PRECURSOR_MODS.variable);
   const counts = centres.map((m) => {
     const window = keyWindowUnits(Math.ceil((m - m * 1e-5) * 1e4), Math.floor((m + m * 1e-5) * 1e4));
-    return hypotheses(fixed, variable, PRECURSOR_MODS.maxVariable, window, parameters).length;
+    return hypotheses(fixed, variable, PRECURSOR_MODS.maxVariable, window, limits).length;
   });
   return summarize(counts);
 }

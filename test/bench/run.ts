@@ -25,7 +25,10 @@ import { benchMatch, matchSection, MATCH_SPECTRA, type MatchRuns } from './match
 import { benchScale, SCALE_MULTIPLES, scaleSection, type ScaleRuns } from './scale.js';
 import { benchPartitioned, partitionedSection, type PartitionedRun } from './partitioned.js';
 import { benchIndexScale, INDEX_SCALE_FULL, INDEX_SCALE_SMOKE, indexScaleSection, type IndexScaleRun } from './indexScale.js';
-import type { BuildParameters } from '../../runtime/model/format.js';
+import { residueBound, type BuildParameters } from '../../runtime/model/format.js';
+import { Dataset } from '../../runtime/core/dataset.js';
+import { FileSource } from '../../runtime/entries/node/fileSource.js';
+import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 
 const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
@@ -339,7 +342,7 @@ function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string
     'default page (100 groups), body built. Each hypothesis (a count of C and of oxidised M) is one range read of',
     'unmodified masses; shards whose residue maxima cannot hold the counts are skipped unread.',
     '',
-    `Hypotheses per query: p50 ${h.p50}, p95 ${h.p95}, p99 ${h.p99}, max ${h.max}, mean ${h.mean.toFixed(1)} (they grow with the mass: a heavier peptide can hold more C).`,
+    `Hypotheses per query: p50 ${h.p50}, p95 ${h.p95}, p99 ${h.p99}, max ${h.max}, mean ${h.mean.toFixed(1)} (they grow with the mass — a heavier peptide can hold more C — up to the most C and M any peptide of the dataset holds: no hypothesis is made beyond, by the index's residue maxima).`,
     '',
     '| cache | p50 | p95 | p99 | max | mean hits | shard reads mean / max | bytes mean / max | target |',
     '|---|---|---|---|---|---|---|---|---|',
@@ -363,6 +366,12 @@ function coldRow(dataset: string, name: string, q: QueryRun, lat: (q: QueryRun) 
   return `| ${dataset} | ${name} | ${lat(q)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${reads.pagesMax} | ${kb(reads.bytesMean)} / ${kb(reads.bytesMax)} | ${old} | ${verdict} |`;
 }
 
+/** Most residues of a letter set one peptide of the dataset holds, by its index root (as precursor search bounds its hypotheses). */
+async function residueBounds(dir: string): Promise<(letters: string) => number> {
+  const { index } = await Dataset.open(new FileSource(dir), nodeCodecs);
+  return (letters) => residueBound(index.all, letters);
+}
+
 /** Centres of the seed's ±10 ppm windows (the same draws), as neutral masses. */
 const precursorCentres = (count: number) => windowCentres(count, 2, 360, 8500);
 
@@ -371,7 +380,7 @@ async function benchPrecursor(dir: string, config: BenchConfig, parameters: Buil
   const centres = precursorCentres(config.queries);
   const urls = centres.map(precursorUrl);
   return {
-    hypotheses: hypothesisCounts(centres, parameters),
+    hypotheses: hypothesisCounts(centres, { ...parameters, mostResidues: await residueBounds(dir) }),
     warm: await benchWarm(dir, urls, 2 ** 40),
     budget: await benchWarm(dir, urls, 256 * 2 ** 20),
     cold: await benchCold(dir, urls.slice(0, config.coldQueries)),

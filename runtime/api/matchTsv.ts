@@ -20,8 +20,6 @@ export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number,
   const precursor: Omit<PrecursorJson, 'searches'> = batch.precursors[i];
   const head = `${precursor.index}\t${field(precursor.title)}\t${field(precursor.scans)}\t${field(precursor.rtSeconds)}\t${field(precursor.mz)}`;
   const { table, columns } = batch;
-  const [letters, sequenceEnds, units] = [columns.letters.data, columns.sequenceEnds.data, columns.units.data];
-  const [accessions, accessionEnds] = [columns.accessions.data, columns.accessionEnds.data];
   for (const s of searches) {
     const search = utf8.encode(`${head}\t${s.charge ?? ''}\t${s.mass.toFixed(6)}\t`); // a TITLE may be any text
     if (s.candidates.length === 0) {
@@ -30,24 +28,26 @@ export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number,
     }
     for (const id of s.candidates) {
       w.copy(search, 0, search.length);
-      w.copy(letters, id === 0 ? 0 : sequenceEnds[id - 1], sequenceEnds[id]);
+      const { bytes, from, to } = columns.sequenceBytes(id);
+      w.copy(bytes, from, to);
       w.write('\t');
       w.writeUtf8(batch.proforma(columns.sequence(id), id)); // ASCII (Unimod titles, signed masses) but written safe
       w.write('\t');
-      writeMassText(w, units[id]);
+      const units = columns.units(id);
+      writeMassText(w, units);
       w.write('\t');
-      writePpmText(w, s.mass, units[id] / UNITS_PER_DA);
+      writePpmText(w, s.mass, units / UNITS_PER_DA);
       w.write('\t');
-      const [from, to] = [id === 0 ? 0 : accessionEnds[id - 1], accessionEnds[id]];
-      for (let r = from; r < to; r++) {
-        const a = accessions[r];
-        if (r > from) w.write(';');
+      const [first, end] = [columns.accessionEnd(id - 1), columns.accessionEnd(id)];
+      for (let r = first; r < end; r++) {
+        const a = columns.accession(r);
+        if (r > first) w.write(';');
         w.writeUtf8(table.accessions, a === 0 ? 0 : table.accessionEnds[a - 1], table.accessionEnds[a]);
       }
       w.write('\t');
-      for (let r = from; r < to; r++) {
-        if (r > from) w.write(';');
-        w.writeInt(table.taxIds[accessions[r]]);
+      for (let r = first; r < end; r++) {
+        if (r > first) w.write(';');
+        w.writeInt(table.taxIds[columns.accession(r)]);
       }
       w.write('\t\n');
     }

@@ -109,13 +109,18 @@ class SearchSink implements FoundSink {
  * few reads ahead: the hypotheses needing a shard come together, so each shard is read once while it is in use,
  * whatever the cache's size. Candidates are copied into compact columns as they are found: a batch holds no shard.
  */
-export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precursors: readonly Precursor[], options: MatchOptions = {}): Promise<MatchBatch> {
+export function matchPrecursors(dataset: Dataset, query: MatchQuery, precursors: readonly Precursor[], options: MatchOptions = {}): Promise<MatchBatch> {
+  return matchInto(new Candidates(), dataset, query, precursors, options);
+}
+
+/** matchPrecursors, its candidates kept in `candidates` (emptied first). */
+async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQuery, precursors: readonly Precursor[], options: MatchOptions): Promise<MatchBatch> {
+  candidates.clear();
   const searchLists = precursors.map((p) => searchesOf(query, p));
   const searches = searchLists.flat();
   const errors: (string | undefined)[] = searches.map((s) => s.error);
   const [filter, table] = await Promise.all([resolveFilter(dataset, query.filter), dataset.accessionTable()]);
 
-  const candidates = new Candidates();
   const tasks = new Tasks();
   const sinks: SearchSink[] = [];
   searches.forEach((search, s) => {
@@ -163,7 +168,7 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
   await Promise.all(Array.from({ length: (options.concurrency ?? 6) * HYPOTHESES_PER_READ }, sweep));
 
   const write = proformaWriter(query.fixed, query.variable);
-  const proformaOf = (sequence: string, id: number) => write(sequence, tasks.counts[candidates.countsId.data[id]].variableCounts);
+  const proformaOf = (sequence: string, id: number) => write(sequence, tasks.counts[candidates.countsId(id)].variableCounts);
   const { order: bySearch, starts } = candidates.bySearch(searches.length);
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
@@ -191,7 +196,7 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
         ...search,
         candidates: search.candidates.map((id): MatchCandidate => {
           const sequence = candidates.sequence(id);
-          const units = candidates.units.data[id];
+          const units = candidates.units(id);
           return { sequence, proforma: proformaOf(sequence, id), units, key: massKey(units), accessions: candidates.accessionsOf(id) };
         }),
       })),
@@ -203,15 +208,15 @@ export async function matchPrecursors(dataset: Dataset, query: MatchQuery, precu
  * sequences compared as stored bytes, ProForma made only for candidates that tie on both.
  */
 function inAnswerOrder(candidates: Candidates, ids: number[], proformaOf: (sequence: string, id: number) => string): number[] {
-  const units = candidates.units.data;
   const proforma = (id: number) => proformaOf(candidates.sequence(id), id);
-  return ids.sort((a, b) => massKey(units[a]) - massKey(units[b]) || candidates.compareSequences(a, b) || text(proforma(a), proforma(b)));
+  const key = (id: number) => massKey(candidates.units(id));
+  return ids.sort((a, b) => key(a) - key(b) || candidates.compareSequences(a, b) || text(proforma(a), proforma(b)));
 }
 
 /** Of candidates `ids`, the `top` closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */
 function closest(candidates: Candidates, ids: number[], mass: number, top: number, proformaOf: (sequence: string, id: number) => string): number[] {
   if (ids.length <= top) return ids;
-  const errorOf = (id: number) => Math.abs(candidates.units.data[id] / UNITS_PER_DA - mass);
+  const errorOf = (id: number) => Math.abs(candidates.units(id) / UNITS_PER_DA - mass);
   const byError = ids.map((id) => ({ id, error: errorOf(id) })).sort((a, b) => a.error - b.error);
   // All closer than the last one kept; of those as close as it, the first in the answer's order.
   const cut = byError[top - 1].error;
@@ -232,17 +237,19 @@ export interface StreamOptions extends MatchOptions {
 
 /**
  * The spectra of an MGF file matched batch by batch, in file order: memory is bounded by one batch (its
- * precursors and their candidates) whatever the file's size. Malformed records are told to `malformed`.
+ * precursors and their candidates) whatever the file's size — each batch's candidates are kept in the memory of
+ * the one before, so **a batch must be read before the next is asked for**. Malformed records are told to `malformed`.
  */
 export async function* matchSpectra(dataset: Dataset, query: MatchQuery, items: AsyncIterable<MgfItem>, options: StreamOptions = {}): AsyncGenerator<MatchBatch> {
   const size = options.batch ?? DEFAULT_BATCH;
+  const candidates = new Candidates(); // one batch's columns, reused: no batch waits for the collector to free the last
   let spectra: Spectrum[] = [];
   for await (const item of items) {
     if ('malformed' in item) options.malformed?.(item.malformed);
     else if (spectra.push(item.spectrum) === size) {
-      yield await matchPrecursors(dataset, query, spectra, options);
+      yield await matchInto(candidates, dataset, query, spectra, options);
       spectra = [];
     }
   }
-  if (spectra.length > 0) yield await matchPrecursors(dataset, query, spectra, options);
+  if (spectra.length > 0) yield await matchInto(candidates, dataset, query, spectra, options);
 }

@@ -2,34 +2,37 @@
 // hundreds of thousands of them — and the candidates they find, a few dozen bytes each whatever shard they came
 // from, so a batch holds no object per hypothesis or candidate and no shard.
 import type { Shard } from '../model/format.js';
-import { Column } from '../model/column.js';
+import { BlockColumn, Column, TextBlocks } from '../model/column.js';
 import type { Hypothesis } from './hypotheses.js';
 
-/** The candidates of a batch, of all its searches, as columns: a few dozen bytes each whatever shard they came from. */
+/**
+ * The candidates of a batch, of all its searches, as columns in blocks: a few dozen bytes each whatever shard they
+ * came from, and growing without copying (a batch of 10,000 ±10 ppm precursors holds millions).
+ */
 export class Candidates {
-  readonly search = new Column(new Uint32Array(1024));
-  readonly units = new Column(new Float64Array(1024));
+  private readonly searches = new BlockColumn((n) => new Uint32Array(n));
+  private readonly unitsColumn = new BlockColumn((n) => new Float64Array(n));
   /** Index of the candidate's hypothesis counts in its batch's Tasks.counts. */
-  readonly countsId = new Column(new Uint32Array(1024));
-  readonly sequenceEnds = new Column(new Uint32Array(1024));
-  readonly letters = new Column(new Uint8Array(16384));
-  readonly accessionEnds = new Column(new Uint32Array(1024));
-  readonly accessions = new Column(new Uint32Array(1024));
+  private readonly countsIds = new BlockColumn((n) => new Uint32Array(n));
+  private readonly sequences = new TextBlocks();
+  private readonly accessionEnds = new BlockColumn((n) => new Uint32Array(n));
+  private readonly accessions = new BlockColumn((n) => new Uint32Array(n));
 
   get length(): number {
-    return this.search.length;
+    return this.searches.length;
+  }
+
+  /** Empties the columns, keeping their memory for the next batch's candidates. */
+  clear(): void {
+    for (const column of [this.searches, this.unitsColumn, this.countsIds, this.sequences, this.accessionEnds, this.accessions]) column.clear();
   }
 
   /** Peptide p of `shard` (copied: its sequence, and the accessions `mask` keeps, or all), with its hypothesis's counts id. */
   add(search: number, units: number, countsId: number, shard: Shard, p: number, mask: Uint8Array | undefined): void {
-    this.search.push(search);
-    this.units.push(units);
-    this.countsId.push(countsId);
-    const [from, to] = [p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]];
-    const letters = this.letters.reserve(to - from);
-    for (let i = from, at = this.letters.length; i < to; i++) letters[at++] = shard.sequences.charCodeAt(i);
-    this.letters.length += to - from;
-    this.sequenceEnds.push(this.letters.length);
+    this.searches.push(search);
+    this.unitsColumn.push(units);
+    this.countsIds.push(countsId);
+    this.sequences.add(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
     for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
       const a = shard.accessionRefs[r];
       if (!mask || mask[a] === 1) this.accessions.push(a);
@@ -37,30 +40,55 @@ export class Candidates {
     this.accessionEnds.push(this.accessions.length);
   }
 
+  /** Modified mass of candidate i, in units of 1e-10 Da. */
+  units(i: number): number {
+    return this.unitsColumn.at(i);
+  }
+
+  countsId(i: number): number {
+    return this.countsIds.at(i);
+  }
+
+  /** Candidate i's sequence as bytes: a block and the offsets of its letters there (reused: read before the next call). */
+  sequenceBytes(i: number): { bytes: Uint8Array; from: number; to: number } {
+    return this.sequences.where(i);
+  }
+
   sequence(i: number): string {
-    return String.fromCharCode.apply(null, this.letters.data.subarray(i === 0 ? 0 : this.sequenceEnds.data[i - 1], this.sequenceEnds.data[i]) as unknown as number[]);
+    const { bytes, from, to } = this.sequences.where(i);
+    return String.fromCharCode.apply(null, bytes.subarray(from, to) as unknown as number[]);
   }
 
   /** Candidates a and b by sequence, as strings of their letters compare (< 0, 0, > 0). */
   compareSequences(a: number, b: number): number {
-    const [ends, letters] = [this.sequenceEnds.data, this.letters.data];
-    const [aFrom, aTo, bFrom, bTo] = [a === 0 ? 0 : ends[a - 1], ends[a], b === 0 ? 0 : ends[b - 1], ends[b]];
-    for (let i = aFrom, j = bFrom; i < aTo && j < bTo; i++, j++) if (letters[i] !== letters[j]) return letters[i] - letters[j];
+    const { bytes: aBytes, from: aFrom, to: aTo } = this.sequences.where(a);
+    const { bytes: bBytes, from: bFrom, to: bTo } = this.sequences.where(b); // where(a)'s object is read: it may be reused
+    for (let i = aFrom, j = bFrom; i < aTo && j < bTo; i++, j++) if (aBytes[i] !== bBytes[j]) return aBytes[i] - bBytes[j];
     return aTo - aFrom - (bTo - bFrom);
   }
 
+  /** Candidate i's accessions (ranks in the accession table) are accession(r) for r from accessionEnd(i - 1) to accessionEnd(i). */
+  accessionEnd(i: number): number {
+    return i < 0 ? 0 : this.accessionEnds.at(i);
+  }
+
+  accession(r: number): number {
+    return this.accessions.at(r);
+  }
+
   accessionsOf(i: number): Uint32Array {
-    return this.accessions.data.slice(i === 0 ? 0 : this.accessionEnds.data[i - 1], this.accessionEnds.data[i]);
+    const from = this.accessionEnd(i - 1);
+    return Uint32Array.from({ length: this.accessionEnd(i) - from }, (_, k) => this.accessions.at(from + k));
   }
 
   /** Candidate indexes by search: `order` holds them grouped, search s at [starts[s], starts[s + 1]). */
   bySearch(searches: number): { order: Uint32Array; starts: Uint32Array } {
     const starts = new Uint32Array(searches + 1);
-    for (let i = 0; i < this.length; i++) starts[this.search.data[i] + 1]++;
+    for (let i = 0; i < this.length; i++) starts[this.searches.at(i) + 1]++;
     for (let s = 0; s < searches; s++) starts[s + 1] += starts[s];
     const next = starts.slice(0, searches);
     const order = new Uint32Array(this.length);
-    for (let i = 0; i < this.length; i++) order[next[this.search.data[i]]++] = i;
+    for (let i = 0; i < this.length; i++) order[next[this.searches.at(i)]++] = i;
     return { order, starts };
   }
 }

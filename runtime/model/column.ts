@@ -20,3 +20,91 @@ export class Column<T extends Uint8Array | Int32Array | Uint32Array | Float64Arr
     return this.data;
   }
 }
+
+/** Values a block of a BlockColumn holds (a power of two). */
+const BLOCK_BITS = 16;
+const BLOCK = 1 << BLOCK_BITS;
+
+/**
+ * A growable column of numbers in blocks of BLOCK values: it grows without copying what it holds and never holds
+ * more than one block unused — for columns of millions of values (a match batch's candidates), where a Column's
+ * doubling would hold twice its values while it copies them and up to half of them as slack after.
+ */
+export class BlockColumn<T extends Uint8Array | Uint16Array | Uint32Array | Float64Array> {
+  length = 0;
+  private readonly blocks: T[] = [];
+
+  constructor(private readonly make: (length: number) => T) {}
+
+  push(value: number): void {
+    const block = this.length >>> BLOCK_BITS;
+    if (block === this.blocks.length) this.blocks.push(this.make(BLOCK));
+    this.blocks[block][this.length++ & (BLOCK - 1)] = value;
+  }
+
+  at(i: number): number {
+    return this.blocks[i >>> BLOCK_BITS][i & (BLOCK - 1)];
+  }
+
+  /** Empties the column, keeping its blocks for the values pushed next. */
+  clear(): void {
+    this.length = 0;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Bytes a block of a TextBlocks holds; no text may be longer. */
+const TEXT_BLOCK_BITS = 20;
+const TEXT_BLOCK = 1 << TEXT_BLOCK_BITS;
+
+/**
+ * Short byte strings (peptide sequences) one after another in blocks of TEXT_BLOCK bytes, none split across two
+ * blocks — so each is one subarray of one block — and each known by its end alone: a string starts where the one
+ * before it ends, or at the start of its block when it would not have fit in the rest of the one before.
+ */
+export class TextBlocks {
+  readonly ends = new BlockColumn((n) => new Uint32Array(n));
+  private readonly blocks: Uint8Array[] = [];
+  /** Offset where the next string goes. */
+  private end = 0;
+
+  get length(): number {
+    return this.ends.length;
+  }
+
+  /** Adds characters from..to of `text` (each a byte: ASCII). */
+  add(text: string, from: number, to: number): void {
+    const n = to - from;
+    if (n > TEXT_BLOCK) throw new RangeError(`a text of ${n} bytes is longer than a block (${TEXT_BLOCK})`);
+    let at = this.end;
+    if ((at & (TEXT_BLOCK - 1)) + n > TEXT_BLOCK) at = ((at >>> TEXT_BLOCK_BITS) + 1) * TEXT_BLOCK; // the next block
+    if (at + n > 0xffffffff) throw new RangeError('more text than 4 GB');
+    const block = at >>> TEXT_BLOCK_BITS;
+    if (block === this.blocks.length) this.blocks.push(new Uint8Array(TEXT_BLOCK));
+    const bytes = this.blocks[block];
+    for (let i = from, j = at & (TEXT_BLOCK - 1); i < to; i++) bytes[j++] = text.charCodeAt(i);
+    this.ends.push((this.end = at + n));
+  }
+
+  /** Empties it, keeping its blocks for the strings added next. */
+  clear(): void {
+    this.ends.clear();
+    this.end = 0;
+  }
+
+  /** String i as its block and its first and past-last offsets there: one object, reused — read it before the next call. */
+  where(i: number): { bytes: Uint8Array; from: number; to: number } {
+    const end = this.ends.at(i);
+    // Where the string before ends, unless this one moved on to a block of its own (its last byte's block).
+    const start = Math.max(i === 0 ? 0 : this.ends.at(i - 1), end - 1 - ((end - 1) & (TEXT_BLOCK - 1)));
+    const place = this.place;
+    place.bytes = this.blocks[start >>> TEXT_BLOCK_BITS] ?? EMPTY; // no block yet: an empty string at a block's start
+    place.from = start & (TEXT_BLOCK - 1);
+    place.to = place.from + end - start;
+    return place;
+  }
+
+  private readonly place: { bytes: Uint8Array; from: number; to: number } = { bytes: EMPTY, from: 0, to: 0 };
+}
+

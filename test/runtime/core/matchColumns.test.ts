@@ -39,8 +39,8 @@ describe('Candidates', () => {
     added.forEach((e, id) => {
       expect(candidates.sequence(id)).toBe(peptides[e.p].sequence);
       expect([...candidates.accessionsOf(id)]).toEqual(peptides[e.p].refs.filter((a) => !e.masked || mask[a] === 1));
-      expect(candidates.units.data[id]).toBe(e.units);
-      expect(candidates.countsId.data[id]).toBe(e.countsId);
+      expect(candidates.units(id)).toBe(e.units);
+      expect(candidates.countsId(id)).toBe(e.countsId);
     });
     const { order, starts } = candidates.bySearch(8);
     for (let s = 0; s < 8; s++) expect([...order.subarray(starts[s], starts[s + 1])]).toEqual(added.flatMap((e, id) => (e.search === s ? [id] : [])));

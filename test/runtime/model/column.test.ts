@@ -1,7 +1,9 @@
 // Tests runtime/model/column.ts: a Column gives back every value of its type as it grows from any size, and
-// reserve makes room for n more values without losing any.
+// reserve makes room for n more values without losing any; a BlockColumn and a TextBlocks give back every value
+// and string across many blocks (strings that end exactly at a block's end, and ones that move to the next block).
 import { describe, expect, it } from 'vitest';
-import { Column } from '../../../runtime/model/column.js';
+import { BlockColumn, Column, TextBlocks } from '../../../runtime/model/column.js';
+import { prng } from '../../helpers/prng.js';
 
 describe('Column', () => {
   it('keeps every value of its type as it grows', () => {
@@ -18,5 +20,59 @@ describe('Column', () => {
     expect(data.length).toBeGreaterThanOrEqual(101);
     expect(data[0]).toBe(7);
     expect(column.length).toBe(1);
+  });
+});
+
+describe('BlockColumn', () => {
+  it('gives back every value across many blocks', () => {
+    const column = new BlockColumn((n) => new Float64Array(n));
+    const values = Array.from({ length: 300_000 }, (_, i) => i * 1e7 + (i % 7) * 0.5);
+    for (const v of values) column.push(v);
+    expect(column.length).toBe(values.length);
+    expect(values.every((v, i) => column.at(i) === v)).toBe(true);
+  });
+});
+
+describe('TextBlocks', () => {
+  const read = (texts: TextBlocks, i: number) => {
+    const { bytes, from, to } = texts.where(i);
+    return new TextDecoder().decode(bytes.subarray(from, to));
+  };
+
+  it('gives back every string, each from one block, over several blocks', () => {
+    const random = prng(31);
+    const texts = new TextBlocks();
+    const added: string[] = [];
+    let total = 0;
+    while (total < 3.5 * 2 ** 20) {
+      const length = random() < 0.01 ? 1000 : random() < 0.01 ? 0 : 1 + Math.floor(random() * 60);
+      const text = Array.from({ length }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
+      const pad = Math.floor(random() * 3);
+      texts.add('xx' + text + 'y'.repeat(pad), 2, 2 + length); // a slice of a longer text, as a shard's sequences
+      added.push(text);
+      total += length;
+    }
+    expect(texts.length).toBe(added.length);
+    added.forEach((text, i) => {
+      const { bytes, from, to } = texts.where(i);
+      expect(to - from).toBe(text.length);
+      expect(to).toBeLessThanOrEqual(bytes.length);
+    });
+    expect(added.every((text, i) => read(texts, i) === text)).toBe(true);
+  });
+
+  it('fills a block to its last byte, and moves a string that does not fit to the next block', () => {
+    const block = 2 ** 20;
+    const texts = new TextBlocks();
+    const long = (c: string, n: number) => c.repeat(n);
+    texts.add(long('A', block - 10), 0, block - 10);
+    texts.add(long('C', 10), 0, 10); // ends exactly at the block's end
+    texts.add(long('D', 5), 0, 5); // the next block's first string
+    texts.add(long('E', block - 7), 0, block - 7);
+    texts.add(long('F', 3), 0, 3); // 2 bytes left: moves on
+    texts.add('', 0, 0);
+    texts.add(long('G', 3), 0, 3);
+    expect([0, 1, 2, 3, 4, 5, 6].map((i) => read(texts, i))).toEqual([long('A', block - 10), long('C', 10), long('D', 5), long('E', block - 7), long('F', 3), '', long('G', 3)]);
+    expect(texts.where(4).from).toBe(0);
   });
 });

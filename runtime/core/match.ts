@@ -12,7 +12,7 @@ import type { Dataset } from './dataset.js';
 import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } from './matchQuery.js';
 import type { Malformed, MgfItem, Spectrum } from './mgf.js';
 import { QueryError } from './params.js';
-import { Candidates, Tasks } from './matchColumns.js';
+import { Candidates, Tasks, type CountVectors } from './matchColumns.js';
 import { compile, hypothesesOf, needsOf, scanHypothesis, type FoundSink, type Needs } from './precursor.js';
 
 /** One candidate of a search: a stored peptide with its variable modifications, as /api/v1/search lists it. */
@@ -79,6 +79,7 @@ class SearchSink implements FoundSink {
   constructor(
     readonly filter: AccessionFilter | undefined,
     private readonly candidates: Candidates,
+    private readonly counts: readonly CountVectors[],
     private readonly search: number,
     private readonly mass: number,
     private readonly top: number | undefined,
@@ -95,7 +96,7 @@ class SearchSink implements FoundSink {
         this.errors = this.errors.filter((e) => e <= this.cut);
       }
     }
-    this.candidates.add(this.search, units, hypothesis, shard, p, this.filter?.mask(shard));
+    this.candidates.add(this.search, hypothesis, this.counts[hypothesis].shiftUnits, shard, p, this.filter?.mask(shard));
   }
 }
 
@@ -127,7 +128,7 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
     if (errors[s]) return;
     try {
       for (const h of hypothesesOf(dataset, { ...search, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable })) tasks.add(s, h);
-      sinks[s] = new SearchSink(filter, candidates, s, search.mass, query.top);
+      sinks[s] = new SearchSink(filter, candidates, tasks.counts, s, search.mass, query.top);
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
       errors[s] = e.message;
@@ -209,8 +210,9 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
  */
 function inAnswerOrder(candidates: Candidates, ids: number[], proformaOf: (sequence: string, id: number) => string): number[] {
   const proforma = (id: number) => proformaOf(candidates.sequence(id), id);
-  const key = (id: number) => massKey(candidates.units(id));
-  return ids.sort((a, b) => key(a) - key(b) || candidates.compareSequences(a, b) || text(proforma(a), proforma(b)));
+  const keys = ids.map((id) => massKey(candidates.units(id))); // worked out once each, not per comparison
+  const positions = ids.map((_, k) => k).sort((a, b) => keys[a] - keys[b] || candidates.compareSequences(ids[a], ids[b]) || text(proforma(ids[a]), proforma(ids[b])));
+  return positions.map((k) => ids[k]);
 }
 
 /** Of candidates `ids`, the `top` closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */

@@ -3,35 +3,50 @@
 // from, so a batch holds no object per hypothesis or candidate and no shard.
 import type { Shard } from '../model/format.js';
 import { BlockColumn, Column, TextBlocks } from '../model/column.js';
+import { RESIDUE_UNITS, WATER_UNITS } from '../model/chemistry.js';
 import type { Hypothesis } from './hypotheses.js';
 
 /**
- * The candidates of a batch, of all its searches, as columns in blocks: a few dozen bytes each whatever shard they
- * came from, and growing without copying (a batch of 10,000 ±10 ppm precursors holds millions).
+ * The candidates of a batch, of all its searches, as columns in blocks: about 32 bytes each whatever shard they
+ * came from, growing without copying (a batch of 10,000 ±10 ppm precursors holds millions). A candidate keeps its
+ * sequence and accessions; what it shares with the other candidates its hypothesis found — its search, its counts,
+ * the mass they add — is kept once per run of candidates added together, and its mass is worked out from its
+ * letters when asked for (exactly: integer units).
  */
 export class Candidates {
-  private readonly searches = new BlockColumn((n) => new Uint32Array(n));
-  private readonly unitsColumn = new BlockColumn((n) => new Float64Array(n));
-  /** Index of the candidate's hypothesis counts in its batch's Tasks.counts. */
-  private readonly countsIds = new BlockColumn((n) => new Uint32Array(n));
   private readonly sequences = new TextBlocks();
   private readonly accessionEnds = new BlockColumn((n) => new Uint32Array(n));
   private readonly accessions = new BlockColumn((n) => new Uint32Array(n));
+  /** Runs of candidates of one search and counts, added one after another: the first candidate of each, and what they share. */
+  private readonly runStarts = new Column(new Uint32Array(1024));
+  private readonly runSearches = new Column(new Uint32Array(1024));
+  /** Index of the run's hypothesis counts in its batch's Tasks.counts. */
+  private readonly runCounts = new Column(new Uint32Array(1024));
+  /** What the run's modifications add to a peptide's mass, in units of 1e-10 Da. */
+  private readonly runShifts = new Column(new Float64Array(1024));
 
   get length(): number {
-    return this.searches.length;
+    return this.sequences.length;
   }
 
   /** Empties the columns, keeping their memory for the next batch's candidates. */
   clear(): void {
-    for (const column of [this.searches, this.unitsColumn, this.countsIds, this.sequences, this.accessionEnds, this.accessions]) column.clear();
+    for (const column of [this.sequences, this.accessionEnds, this.accessions]) column.clear();
+    for (const column of [this.runStarts, this.runSearches, this.runCounts, this.runShifts]) column.length = 0;
   }
 
-  /** Peptide p of `shard` (copied: its sequence, and the accessions `mask` keeps, or all), with its hypothesis's counts id. */
-  add(search: number, units: number, countsId: number, shard: Shard, p: number, mask: Uint8Array | undefined): void {
-    this.searches.push(search);
-    this.unitsColumn.push(units);
-    this.countsIds.push(countsId);
+  /**
+   * Peptide p of `shard` (copied: its sequence, and the accessions `mask` keeps, or all), found by `search` under the
+   * hypothesis of counts `countsId`, whose modifications add `shiftUnits` to its mass.
+   */
+  add(search: number, countsId: number, shiftUnits: number, shard: Shard, p: number, mask: Uint8Array | undefined): void {
+    const runs = this.runStarts.length;
+    if (runs === 0 || this.runSearches.data[runs - 1] !== search || this.runCounts.data[runs - 1] !== countsId) {
+      this.runStarts.push(this.length);
+      this.runSearches.push(search);
+      this.runCounts.push(countsId);
+      this.runShifts.push(shiftUnits);
+    }
     this.sequences.add(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
     for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
       const a = shard.accessionRefs[r];
@@ -40,13 +55,29 @@ export class Candidates {
     this.accessionEnds.push(this.accessions.length);
   }
 
-  /** Modified mass of candidate i, in units of 1e-10 Da. */
-  units(i: number): number {
-    return this.unitsColumn.at(i);
+  /** The run candidate i belongs to: the last one starting at or before it. */
+  private runOf(i: number): number {
+    const starts = this.runStarts.data;
+    let [low, high] = [0, this.runStarts.length - 1];
+    while (low < high) {
+      const middle = (low + high + 1) >>> 1;
+      if (starts[middle] <= i) low = middle;
+      else high = middle - 1;
+    }
+    return low;
   }
 
+  /** Modified mass of candidate i, in units of 1e-10 Da: its residues, water and its modifications, exactly. */
+  units(i: number): number {
+    const { bytes, from, to } = this.sequences.where(i);
+    let units = WATER_UNITS + this.runShifts.data[this.runOf(i)];
+    for (let k = from; k < to; k++) units += RESIDUE_UNITS[bytes[k]];
+    return units;
+  }
+
+  /** Index of candidate i's hypothesis counts in its batch's Tasks.counts. */
   countsId(i: number): number {
-    return this.countsIds.at(i);
+    return this.runCounts.data[this.runOf(i)];
   }
 
   /** Candidate i's sequence as bytes: a block and the offsets of its letters there (reused: read before the next call). */
@@ -81,25 +112,26 @@ export class Candidates {
     return Uint32Array.from({ length: this.accessionEnd(i) - from }, (_, k) => this.accessions.at(from + k));
   }
 
-  /** Candidate indexes by search: `order` holds them grouped, search s at [starts[s], starts[s + 1]). */
+  /** Candidate indexes by search: `order` holds them grouped, search s at [starts[s], starts[s + 1]), each search's in the order added. */
   bySearch(searches: number): { order: Uint32Array; starts: Uint32Array } {
+    const runs = this.runStarts.length;
+    const runEnd = (r: number) => (r + 1 < runs ? this.runStarts.data[r + 1] : this.length);
     const starts = new Uint32Array(searches + 1);
-    for (let i = 0; i < this.length; i++) starts[this.searches.at(i) + 1]++;
+    for (let r = 0; r < runs; r++) starts[this.runSearches.data[r] + 1] += runEnd(r) - this.runStarts.data[r];
     for (let s = 0; s < searches; s++) starts[s + 1] += starts[s];
     const next = starts.slice(0, searches);
     const order = new Uint32Array(this.length);
-    for (let i = 0; i < this.length; i++) order[next[this.searches.at(i)]++] = i;
+    for (let r = 0; r < runs; r++) for (let i = this.runStarts.data[r], s = this.runSearches.data[r]; i < runEnd(r); i++) order[next[s]++] = i;
     return { order, starts };
   }
 }
 
-/** A hypothesis's counts of each fixed and variable spec (the few distinct ones of a batch, shared). */
-export type CountVectors = Pick<Hypothesis, 'fixedCounts' | 'variableCounts'>;
+/** A hypothesis's counts of each fixed and variable spec, and the mass they add (a function of the counts alone): the few distinct ones of a batch, shared. */
+export type CountVectors = Pick<Hypothesis, 'fixedCounts' | 'variableCounts' | 'shiftUnits'>;
 
 /** The hypotheses of all the searches of a batch as columns (hundreds of thousands: no object each). */
 export class Tasks {
   readonly search = new Column(new Uint32Array(1024));
-  readonly shift = new Column(new Float64Array(1024));
   readonly low = new Column(new Float64Array(1024));
   readonly high = new Column(new Float64Array(1024));
   /** Index of the hypothesis's counts in `counts`. */
@@ -110,9 +142,8 @@ export class Tasks {
   add(search: number, h: Hypothesis): void {
     const text = `${h.fixedCounts}|${h.variableCounts}`;
     let id = this.countIds.get(text);
-    if (id === undefined) this.countIds.set(text, (id = this.counts.push({ fixedCounts: h.fixedCounts, variableCounts: h.variableCounts }) - 1));
+    if (id === undefined) this.countIds.set(text, (id = this.counts.push({ fixedCounts: h.fixedCounts, variableCounts: h.variableCounts, shiftUnits: h.shiftUnits }) - 1));
     this.search.push(search);
-    this.shift.push(h.shiftUnits);
     this.low.push(h.baseLowKey);
     this.high.push(h.baseHighKey);
     this.countsId.push(id);
@@ -125,7 +156,7 @@ export class Tasks {
   }
 
   hypothesis(t: number): Hypothesis {
-    const { fixedCounts, variableCounts } = this.counts[this.countsId.data[t]];
-    return { fixedCounts, variableCounts, shiftUnits: this.shift.data[t], baseLowKey: this.low.data[t], baseHighKey: this.high.data[t] };
+    const { fixedCounts, variableCounts, shiftUnits } = this.counts[this.countsId.data[t]];
+    return { fixedCounts, variableCounts, shiftUnits, baseLowKey: this.low.data[t], baseHighKey: this.high.data[t] };
   }
 }

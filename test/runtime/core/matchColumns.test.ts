@@ -1,12 +1,13 @@
 // Tests runtime/core/matchColumns.ts against plain arrays: Candidates keeps each peptide's sequence and the
-// accessions a mask keeps, copied out of its shard, with its counts id, and groups candidates by search in order
-// found; Tasks keeps every hypothesis whole (counts shared between equal ones) and lists them in ascending order
+// accessions a mask keeps, copied out of its shard, with its counts id and its exact modified mass (the reference's
+// own residue table), groups candidates by search in order found, and is as new after clear(); Tasks keeps every hypothesis whole (counts shared between equal ones) and lists them in ascending order
 // of the masses they read.
 import { describe, expect, it } from 'vitest';
 import type { Hypothesis } from '../../../runtime/core/hypotheses.js';
 import { Candidates, Tasks } from '../../../runtime/core/matchColumns.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import { prng } from '../../helpers/prng.js';
+import { referenceUnits } from '../../helpers/reference.js';
 
 /** A shard of these peptides with these accession ranks each (all Candidates reads). */
 function shardOf(peptides: { sequence: string; refs: number[] }[]): Shard {
@@ -20,7 +21,7 @@ function shardOf(peptides: { sequence: string; refs: number[] }[]): Shard {
 }
 
 describe('Candidates', () => {
-  it('copies sequences and the accessions a mask keeps, and groups by search in the order added, across column growth', () => {
+  it('copies sequences and the accessions a mask keeps, weighs each exactly, and groups by search in the order added, across blocks and runs', () => {
     const random = prng(21);
     const peptides = Array.from({ length: 300 }, () => ({
       sequence: Array.from({ length: 6 + Math.floor(random() * 40) }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join(''),
@@ -28,22 +29,42 @@ describe('Candidates', () => {
     }));
     const shard = shardOf(peptides);
     const mask = Uint8Array.from({ length: 50 }, (_, a) => a % 3);
+    const shifts = [0, 570_214_640_000, 159_949_146_200, -170_265_491_000, 2_294_932_600_000]; // counts id → the mass its modifications add
     const candidates = new Candidates();
-    const added: { search: number; p: number; masked: boolean; units: number; countsId: number }[] = [];
-    for (let i = 0; i < 3000; i++) {
-      const entry = { search: Math.floor(random() * 7), p: Math.floor(random() * peptides.length), masked: random() < 0.5, units: random() * 1e13, countsId: i % 5 };
-      candidates.add(entry.search, entry.units, entry.countsId, shard, entry.p, entry.masked ? mask : undefined);
-      added.push(entry);
+    const added: { search: number; p: number; masked: boolean; countsId: number }[] = [];
+    // Runs of one search and counts, as a hypothesis's scan adds them, some of the same search and counts again later.
+    while (added.length < 150_000) {
+      const [search, countsId, masked] = [Math.floor(random() * 7), Math.floor(random() * 5), random() < 0.5];
+      for (let n = Math.floor(random() * 40); n > 0; n--) {
+        const entry = { search, p: Math.floor(random() * peptides.length), masked, countsId };
+        candidates.add(entry.search, entry.countsId, shifts[entry.countsId], shard, entry.p, entry.masked ? mask : undefined);
+        added.push(entry);
+      }
     }
-    expect(candidates.length).toBe(3000);
-    added.forEach((e, id) => {
-      expect(candidates.sequence(id)).toBe(peptides[e.p].sequence);
-      expect([...candidates.accessionsOf(id)]).toEqual(peptides[e.p].refs.filter((a) => !e.masked || mask[a] === 1));
-      expect(candidates.units(id)).toBe(e.units);
-      expect(candidates.countsId(id)).toBe(e.countsId);
+    expect(candidates.length).toBe(added.length);
+    const wrong = added.findIndex((e, id) => {
+      const expected = { sequence: peptides[e.p].sequence, accessions: peptides[e.p].refs.filter((a) => !e.masked || mask[a] === 1), units: referenceUnits(peptides[e.p].sequence)! + shifts[e.countsId], countsId: e.countsId };
+      const got = { sequence: candidates.sequence(id), accessions: [...candidates.accessionsOf(id)], units: candidates.units(id), countsId: candidates.countsId(id) };
+      return JSON.stringify(got) !== JSON.stringify(expected);
     });
+    expect(wrong).toBe(-1);
     const { order, starts } = candidates.bySearch(8);
     for (let s = 0; s < 8; s++) expect([...order.subarray(starts[s], starts[s + 1])]).toEqual(added.flatMap((e, id) => (e.search === s ? [id] : [])));
+  });
+
+  it('keeps a batch after clear() as if new', () => {
+    const shard = shardOf([{ sequence: 'PEPTIDEK', refs: [1, 2] }, { sequence: 'CMK', refs: [0] }]);
+    const candidates = new Candidates();
+    for (let i = 0; i < 100_000; i++) candidates.add(i % 3, 0, 0, shard, i % 2, undefined);
+    candidates.clear();
+    candidates.add(2, 1, 10, shard, 1, undefined);
+    candidates.add(0, 1, 10, shard, 0, undefined);
+    expect(candidates.length).toBe(2);
+    expect([candidates.sequence(0), candidates.sequence(1)]).toEqual(['CMK', 'PEPTIDEK']);
+    expect([candidates.units(0), candidates.units(1)]).toEqual([referenceUnits('CMK')! + 10, referenceUnits('PEPTIDEK')! + 10]);
+    expect([[...candidates.accessionsOf(0)], [...candidates.accessionsOf(1)]]).toEqual([[0], [1, 2]]);
+    const { order, starts } = candidates.bySearch(3);
+    expect([[...order], [...starts]]).toEqual([[1, 0], [0, 1, 1, 2]]);
   });
 });
 
@@ -54,7 +75,7 @@ describe('Tasks', () => {
     const given: { search: number; h: Hypothesis }[] = [];
     for (let i = 0; i < 5000; i++) {
       const low = Math.floor(random() * 1e8);
-      const h: Hypothesis = { fixedCounts: [i % 4], variableCounts: [i % 3], shiftUnits: Math.floor(random() * 1e12), baseLowKey: low, baseHighKey: low + Math.floor(random() * 500) };
+      const h: Hypothesis = { fixedCounts: [i % 4], variableCounts: [i % 3], shiftUnits: (i % 4) * 570_214_640_000 + (i % 3) * 159_949_146_200, baseLowKey: low, baseHighKey: low + Math.floor(random() * 500) };
       tasks.add(i % 11, h);
       given.push({ search: i % 11, h });
     }

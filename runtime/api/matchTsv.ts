@@ -28,8 +28,8 @@ export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number,
     }
     for (const id of s.candidates) {
       w.copy(search, 0, search.length);
-      const { bytes, from, to } = columns.sequenceBytes(id);
-      w.copy(bytes, from, to);
+      const { letters, length } = columns.sequenceLetters(id);
+      w.copy(letters, 0, length);
       w.write('\t');
       w.writeUtf8(batch.proforma(columns.sequence(id), id)); // ASCII (Unimod titles, signed masses) but written safe
       w.write('\t');

@@ -67,7 +67,7 @@ const HYPOTHESES_PER_READ = 16;
  * Memory for decoded shards a match needs, unless told otherwise: its sweep reads each shard once, so a cache of a
  * few hundred shards serves it as well as a large one, and leaves the memory to the batch's candidates.
  */
-export const MATCH_CACHE_BYTES = 32 * 2 ** 20;
+export const MATCH_CACHE_BYTES = 8 * 2 ** 20;
 
 /** What a search keeps of what its scans find: every candidate, or with `top` those that may still be among its closest. */
 class SearchSink implements FoundSink {
@@ -170,13 +170,13 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
 
   const write = proformaWriter(query.fixed, query.variable);
   const proformaOf = (sequence: string, id: number) => write(sequence, tasks.counts[candidates.countsId(id)].variableCounts);
-  const { order: bySearch, starts } = candidates.bySearch(searches.length);
+  const idsBySearch = candidates.bySearch(searches.length);
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
 
   /** The search's candidate ids in the answer's order (sorted when asked for: a batch keeps only its columns). */
   const idsOf = (s: number): number[] => {
-    let ids = [...bySearch.subarray(starts[s], starts[s + 1])];
+    let ids = idsBySearch(s);
     if (query.top !== undefined) ids = closest(candidates, ids, searches[s].mass, query.top, proformaOf);
     return inAnswerOrder(candidates, ids, proformaOf);
   };

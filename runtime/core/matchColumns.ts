@@ -3,18 +3,27 @@
 // from, so a batch holds no object per hypothesis or candidate and no shard.
 import type { Shard } from '../model/format.js';
 import { BlockColumn, Column, TextBlocks } from '../model/column.js';
-import { RESIDUE_UNITS, WATER_UNITS } from '../model/chemistry.js';
+import { WATER_UNITS } from '../model/chemistry.js';
+import { packedLength, packedResidueUnits, packLetters, unpackLetters } from '../model/letterTriples.js';
 import type { Hypothesis } from './hypotheses.js';
 
+/** Candidates per group whose runs are told apart by a 16-bit offset from the group's first (one run a candidate at most). */
+const RUN_GROUP_BITS = 16;
+const RUN_GROUP = 1 << RUN_GROUP_BITS;
+
 /**
- * The candidates of a batch, of all its searches, as columns in blocks: about 32 bytes each whatever shard they
+ * The candidates of a batch, of all its searches, as columns in blocks: about 34 bytes each whatever shard they
  * came from, growing without copying (a batch of 10,000 ±10 ppm precursors holds millions). A candidate keeps its
  * sequence and accessions; what it shares with the other candidates its hypothesis found — its search, its counts,
  * the mass they add — is kept once per run of candidates added together, and its mass is worked out from its
  * letters when asked for (exactly: integer units).
  */
 export class Candidates {
+  /** Sequences packed three letters to two bytes (letterTriples.ts). */
   private readonly sequences = new TextBlocks();
+  /** Room to pack a sequence in, and to unpack one. */
+  private packed = new Uint8Array(1024);
+  private letters = new Uint8Array(1024);
   private readonly accessionEnds = new BlockColumn((n) => new Uint32Array(n));
   private readonly accessions = new BlockColumn((n) => new Uint32Array(n));
   /** Runs of candidates of one search and counts, added one after another: the first candidate of each, and what they share. */
@@ -24,6 +33,9 @@ export class Candidates {
   private readonly runCounts = new Column(new Uint32Array(1024));
   /** What the run's modifications add to a peptide's mass, in units of 1e-10 Da. */
   private readonly runShifts = new Column(new Float64Array(1024));
+  /** The run of the first candidate of each group of RUN_GROUP, and each candidate's run less that (< RUN_GROUP: 16 bits). */
+  private readonly groupFirstRuns = new Column(new Uint32Array(1024));
+  private readonly runOffsets = new BlockColumn((n) => new Uint16Array(n));
 
   get length(): number {
     return this.sequences.length;
@@ -31,8 +43,8 @@ export class Candidates {
 
   /** Empties the columns, keeping their memory for the next batch's candidates. */
   clear(): void {
-    for (const column of [this.sequences, this.accessionEnds, this.accessions]) column.clear();
-    for (const column of [this.runStarts, this.runSearches, this.runCounts, this.runShifts]) column.length = 0;
+    for (const column of [this.sequences, this.accessionEnds, this.accessions, this.runOffsets]) column.clear();
+    for (const column of [this.runStarts, this.runSearches, this.runCounts, this.runShifts, this.groupFirstRuns]) column.length = 0;
   }
 
   /**
@@ -47,7 +59,12 @@ export class Candidates {
       this.runCounts.push(countsId);
       this.runShifts.push(shiftUnits);
     }
-    this.sequences.add(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
+    const run = this.runStarts.length - 1;
+    if ((this.length & (RUN_GROUP - 1)) === 0) this.groupFirstRuns.push(run);
+    this.runOffsets.push(run - this.groupFirstRuns.data[this.length >>> RUN_GROUP_BITS]);
+    const [from, to] = [p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]];
+    if (packedLength(to - from) > this.packed.length) this.packed = new Uint8Array(packedLength(to - from));
+    this.sequences.add(this.packed, 0, packLetters(shard.sequences, from, to, this.packed, 0));
     for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
       const a = shard.accessionRefs[r];
       if (!mask || mask[a] === 1) this.accessions.push(a);
@@ -55,24 +72,15 @@ export class Candidates {
     this.accessionEnds.push(this.accessions.length);
   }
 
-  /** The run candidate i belongs to: the last one starting at or before it. */
+  /** The run candidate i belongs to, at once: its group's first run plus its own offset from that. */
   private runOf(i: number): number {
-    const starts = this.runStarts.data;
-    let [low, high] = [0, this.runStarts.length - 1];
-    while (low < high) {
-      const middle = (low + high + 1) >>> 1;
-      if (starts[middle] <= i) low = middle;
-      else high = middle - 1;
-    }
-    return low;
+    return this.groupFirstRuns.data[i >>> RUN_GROUP_BITS] + this.runOffsets.at(i);
   }
 
   /** Modified mass of candidate i, in units of 1e-10 Da: its residues, water and its modifications, exactly. */
   units(i: number): number {
     const { bytes, from, to } = this.sequences.where(i);
-    let units = WATER_UNITS + this.runShifts.data[this.runOf(i)];
-    for (let k = from; k < to; k++) units += RESIDUE_UNITS[bytes[k]];
-    return units;
+    return WATER_UNITS + packedResidueUnits(bytes, from, to) + this.runShifts.data[this.runOf(i)];
   }
 
   /** Index of candidate i's hypothesis counts in its batch's Tasks.counts. */
@@ -80,17 +88,22 @@ export class Candidates {
     return this.runCounts.data[this.runOf(i)];
   }
 
-  /** Candidate i's sequence as bytes: a block and the offsets of its letters there (reused: read before the next call). */
-  sequenceBytes(i: number): { bytes: Uint8Array; from: number; to: number } {
-    return this.sequences.where(i);
+  /**
+   * Candidate i's letters (character codes) in `letters` from 0 up to the count returned: an array reused by the
+   * next call, so read them first.
+   */
+  sequenceLetters(i: number): { letters: Uint8Array; length: number } {
+    const { bytes, from, to } = this.sequences.where(i);
+    if (3 * ((to - from) >> 1) > this.letters.length) this.letters = new Uint8Array(3 * ((to - from) >> 1));
+    return { letters: this.letters, length: unpackLetters(bytes, from, to, this.letters, 0) };
   }
 
   sequence(i: number): string {
-    const { bytes, from, to } = this.sequences.where(i);
-    return String.fromCharCode.apply(null, bytes.subarray(from, to) as unknown as number[]);
+    const { letters, length } = this.sequenceLetters(i);
+    return String.fromCharCode.apply(null, letters.subarray(0, length) as unknown as number[]);
   }
 
-  /** Candidates a and b by sequence, as strings of their letters compare (< 0, 0, > 0). */
+  /** Candidates a and b by sequence, as strings of their letters compare (< 0, 0, > 0): packed, they compare as bytes. */
   compareSequences(a: number, b: number): number {
     const { bytes: aBytes, from: aFrom, to: aTo } = this.sequences.where(a);
     const { bytes: bBytes, from: bFrom, to: bTo } = this.sequences.where(b); // where(a)'s object is read: it may be reused
@@ -112,17 +125,23 @@ export class Candidates {
     return Uint32Array.from({ length: this.accessionEnd(i) - from }, (_, k) => this.accessions.at(from + k));
   }
 
-  /** Candidate indexes by search: `order` holds them grouped, search s at [starts[s], starts[s + 1]), each search's in the order added. */
-  bySearch(searches: number): { order: Uint32Array; starts: Uint32Array } {
-    const runs = this.runStarts.length;
-    const runEnd = (r: number) => (r + 1 < runs ? this.runStarts.data[r + 1] : this.length);
+  /** The candidates of each search, in the order added: its runs, grouped by search (no array of every candidate). */
+  bySearch(searches: number): (search: number) => number[] {
+    const [runs, runStarts, runSearches] = [this.runStarts.length, this.runStarts.data, this.runSearches.data];
     const starts = new Uint32Array(searches + 1);
-    for (let r = 0; r < runs; r++) starts[this.runSearches.data[r] + 1] += runEnd(r) - this.runStarts.data[r];
+    for (let r = 0; r < runs; r++) starts[runSearches[r] + 1]++;
     for (let s = 0; s < searches; s++) starts[s + 1] += starts[s];
     const next = starts.slice(0, searches);
-    const order = new Uint32Array(this.length);
-    for (let r = 0; r < runs; r++) for (let i = this.runStarts.data[r], s = this.runSearches.data[r]; i < runEnd(r); i++) order[next[s]++] = i;
-    return { order, starts };
+    const order = new Uint32Array(runs);
+    for (let r = 0; r < runs; r++) order[next[runSearches[r]]++] = r;
+    return (search) => {
+      const ids: number[] = [];
+      for (let k = starts[search]; k < starts[search + 1]; k++) {
+        const r = order[k];
+        for (let i = runStarts[r], end = r + 1 < runs ? runStarts[r + 1] : this.length; i < end; i++) ids.push(i);
+      }
+      return ids;
+    };
   }
 }
 

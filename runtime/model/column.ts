@@ -59,7 +59,7 @@ const TEXT_BLOCK_BITS = 20;
 const TEXT_BLOCK = 1 << TEXT_BLOCK_BITS;
 
 /**
- * Short byte strings (peptide sequences) one after another in blocks of TEXT_BLOCK bytes, none split across two
+ * Short byte strings (packed peptide sequences) one after another in blocks of TEXT_BLOCK bytes, none split across two
  * blocks — so each is one subarray of one block — and each known by its end alone: a string starts where the one
  * before it ends, or at the start of its block when it would not have fit in the rest of the one before.
  */
@@ -73,8 +73,8 @@ export class TextBlocks {
     return this.ends.length;
   }
 
-  /** Adds characters from..to of `text` (each a byte: ASCII). */
-  add(text: string, from: number, to: number): void {
+  /** Adds bytes from..to of `source`. */
+  add(source: Uint8Array, from: number, to: number): void {
     const n = to - from;
     if (n > TEXT_BLOCK) throw new RangeError(`a text of ${n} bytes is longer than a block (${TEXT_BLOCK})`);
     let at = this.end;
@@ -83,7 +83,7 @@ export class TextBlocks {
     const block = at >>> TEXT_BLOCK_BITS;
     if (block === this.blocks.length) this.blocks.push(new Uint8Array(TEXT_BLOCK));
     const bytes = this.blocks[block];
-    for (let i = from, j = at & (TEXT_BLOCK - 1); i < to; i++) bytes[j++] = text.charCodeAt(i);
+    for (let i = from, j = at & (TEXT_BLOCK - 1); i < to; i++) bytes[j++] = source[i];
     this.ends.push((this.end = at + n));
   }
 

@@ -34,6 +34,7 @@ describe('BlockColumn', () => {
 });
 
 describe('TextBlocks', () => {
+  const ascii = (text: string) => new TextEncoder().encode(text);
   const read = (texts: TextBlocks, i: number) => {
     const { bytes, from, to } = texts.where(i);
     return new TextDecoder().decode(bytes.subarray(from, to));
@@ -48,7 +49,7 @@ describe('TextBlocks', () => {
       const length = random() < 0.01 ? 1000 : random() < 0.01 ? 0 : 1 + Math.floor(random() * 60);
       const text = Array.from({ length }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
       const pad = Math.floor(random() * 3);
-      texts.add('xx' + text + 'y'.repeat(pad), 2, 2 + length); // a slice of a longer text, as a shard's sequences
+      texts.add(ascii('xx' + text + 'y'.repeat(pad)), 2, 2 + length); // a slice of a longer text, as a shard's sequences
       added.push(text);
       total += length;
     }
@@ -65,13 +66,13 @@ describe('TextBlocks', () => {
     const block = 2 ** 20;
     const texts = new TextBlocks();
     const long = (c: string, n: number) => c.repeat(n);
-    texts.add(long('A', block - 10), 0, block - 10);
-    texts.add(long('C', 10), 0, 10); // ends exactly at the block's end
-    texts.add(long('D', 5), 0, 5); // the next block's first string
-    texts.add(long('E', block - 7), 0, block - 7);
-    texts.add(long('F', 3), 0, 3); // 2 bytes left: moves on
-    texts.add('', 0, 0);
-    texts.add(long('G', 3), 0, 3);
+    texts.add(ascii(long('A', block - 10)), 0, block - 10);
+    texts.add(ascii(long('C', 10)), 0, 10); // ends exactly at the block's end
+    texts.add(ascii(long('D', 5)), 0, 5); // the next block's first string
+    texts.add(ascii(long('E', block - 7)), 0, block - 7);
+    texts.add(ascii(long('F', 3)), 0, 3); // 2 bytes left: moves on
+    texts.add(ascii(''), 0, 0);
+    texts.add(ascii(long('G', 3)), 0, 3);
     expect([0, 1, 2, 3, 4, 5, 6].map((i) => read(texts, i))).toEqual([long('A', block - 10), long('C', 10), long('D', 5), long('E', block - 7), long('F', 3), '', long('G', 3)]);
     expect(texts.where(4).from).toBe(0);
   });

@@ -4,7 +4,7 @@
 import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../helpers/prng.js';
-import type { AccessionTable, ShardColumns } from '../../../runtime/model/format.js';
+import { accessionOf, type AccessionTable, type ShardColumns } from '../../../runtime/model/format.js';
 import { decodeAccessionTable, decodeShard } from '../../../runtime/model/shardCodec.js';
 import { encodeAccessionTable, encodeShard } from '../../../runtime/model/shardEncoder.js';
 
@@ -262,12 +262,23 @@ describe('decodeAccessionTable refuses a damaged table with an Error', () => {
     ['a repeated accession', () => tableWith({ accessions: 'A0A001\nP12345\nP12345\nQ00001\nQ00002\nX1' })],
     ['descending throughout', () => tableWith({ accessions: TABLE_MAP.accessions.split('\n').reverse().join('\n') })],
     ['an empty accession in the middle', () => tableWith({ accessions: 'A0A001\nP12345\n\nQ00001\nQ00002\nX1' })],
+    ['an empty first accession', () => tableWith({ accessions: '\nP12345\nP12346\nQ00001\nQ00002\nX1' })],
+    ['an empty last accession', () => tableWith({ accessions: 'A0A001\nP12345\nQ00001\nQ00002\nX1\n' })],
+    ['an accession that is a prefix of the one before', () => tableWith({ accessions: 'A0A001\nP123456\nP12345\nQ00001\nQ00002\nX1' })],
   ];
   for (const [name, bytes] of refused) {
     it(name, () => {
       expect(() => decodeAccessionTable(bytes())).toThrow(Error);
     });
   }
+
+  it('accessions of any characters come back whole, their ends counted in characters (one flat string, built from bytes)', () => {
+    const accessions = ['A0A001', 'P12345', 'Pé-1', 'Q00001', 'Qα2', 'X😀1'].sort((a, b) => (a < b ? -1 : 1));
+    const table = decodeAccessionTable(tableWith({ accessions: accessions.join('\n') }));
+    expect(table.accessions).toBe(accessions.join(''));
+    expect([...table.accessionEnds]).toEqual(accessions.map((_, a) => accessions.slice(0, a + 1).join('').length));
+    expect(accessions.map((_, a) => accessionOf(table, a))).toEqual(accessions);
+  });
 
   it('an empty table is one (no accessions, empty columns)', () => {
     expect(decodeAccessionTable(tableWith({ accessions: '', taxIds: new Uint8Array(0), reviewed: new Uint8Array(0) }))).toEqual({

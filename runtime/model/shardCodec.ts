@@ -112,13 +112,16 @@ export function decodeAccessionTable(bytes: Uint8Array): AccessionTable {
     if (i === start) throw new Error('accession table holds an empty accession');
     if (a > 0 && !before(text, previous, start - 1, start, i)) throw new Error('accession table is not ascending');
     accessionEnds[a] = (a === 0 ? 0 : accessionEnds[a - 1]) + i - start;
-    [previous, start] = [start, i + 1];
+    previous = start;
+    start = i + 1;
     a++;
   }
   if (a !== count) throw new Error('accession table columns differ in length');
+  const taxIds = new Int32Array(count);
   for (let a = 0; a < count; a++) {
     if (taxIdsPlusOne[a] > MAX_TAX_ID + 1) throw new Error('accession table taxId past 2^31 - 1');
     if (reviewed[a] > 1) throw new Error('accession table reviewed flag is not 0 or 1');
+    taxIds[a] = taxIdsPlusOne[a] - 1;
   }
-  return { accessions: withoutNewlines(text), accessionEnds, taxIds: Int32Array.from(taxIdsPlusOne, (t) => t - 1), reviewed: new Uint8Array(reviewed) };
+  return { accessions: withoutNewlines(text), accessionEnds, taxIds, reviewed: new Uint8Array(reviewed) };
 }

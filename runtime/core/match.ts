@@ -174,8 +174,10 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
 
+  const generation = candidates.generation;
   /** The search's candidate ids in the answer's order (sorted when asked for: a batch keeps only its columns). */
   const idsOf = (s: number): number[] => {
+    if (candidates.generation !== generation) throw new Error('a match batch was read after the next one was asked for: its columns hold that one now');
     let ids = idsBySearch(s);
     if (query.top !== undefined) ids = closest(candidates, ids, searches[s].mass, query.top, proformaOf);
     return inAnswerOrder(candidates, ids, proformaOf);

@@ -1,6 +1,6 @@
 // The compact columns a match batch keeps (match.ts): its tasks — every modification hypothesis of every search,
-// hundreds of thousands of them — and the candidates they find, a few dozen bytes each whatever shard they came
-// from, so a batch holds no object per hypothesis or candidate and no shard.
+// hundreds of thousands of them — and the candidates they find, about 34 bytes each whatever shard they came from,
+// so a batch holds no object per hypothesis or candidate and no shard.
 import type { Shard } from '../model/format.js';
 import { BlockColumn, Column, TextBlocks } from '../model/column.js';
 import { WATER_UNITS } from '../model/chemistry.js';
@@ -37,12 +37,16 @@ export class Candidates {
   private readonly groupFirstRuns = new Column(new Uint32Array(1024));
   private readonly runOffsets = new BlockColumn((n) => new Uint16Array(n));
 
+  /** Times the columns were emptied: a batch that kept them checks it is still theirs. */
+  generation = 0;
+
   get length(): number {
     return this.sequences.length;
   }
 
   /** Empties the columns, keeping their memory for the next batch's candidates. */
   clear(): void {
+    this.generation++;
     for (const column of [this.sequences, this.accessionEnds, this.accessions, this.runOffsets]) column.clear();
     for (const column of [this.runStarts, this.runSearches, this.runCounts, this.runShifts, this.groupFirstRuns]) column.length = 0;
   }

@@ -249,12 +249,15 @@ describe('filters, refused searches and batching', () => {
     const backwards = jsonOf([await matchPrecursors(bundled, query, reversed, { concurrency: 1 })]).reverse();
     expect(backwards).toEqual(whole);
     const batched: ReturnType<typeof jsonOf> = [];
-    let batches = 0;
+    const kept: MatchBatch[] = [];
     for await (const b of matchSpectra(bundled, query, (async function* () { yield* spectra.map((spectrum) => ({ spectrum })); })(), { batch: 7, concurrency: 16 })) {
       batched.push(...jsonOf([b])); // read before the next batch, which reuses its memory
-      batches++;
+      kept.push(b);
     }
-    expect(batches).toBe(Math.ceil(spectra.length / 7));
+    expect(kept).toHaveLength(Math.ceil(spectra.length / 7));
     expect(batched).toEqual(whole);
+    // A batch read after the next one was asked for is refused, not read from the columns the next one filled.
+    expect(() => jsonOf([kept[0]])).toThrow(/read after the next one was asked for/);
+    expect(jsonOf([kept.at(-1)!])).toEqual(whole.slice(7 * (kept.length - 1)));
   }, 120_000);
 });

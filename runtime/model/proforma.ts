@@ -1,7 +1,7 @@
 // ProForma 2.0 (HUPO-PSI) text of a modified peptide: fixed modifications as global `<[Name]@C>` tags, variable
 // ones localised where their count fills every possible site and `[Name]^n?` otherwise, terminal ones as
 // `[Name]-PEPTIDE` / `PEPTIDE-[Name]`. The plain sequence when nothing is modified.
-import { residueSlot, siteSlots, slotsIn, type ModSpec, type Site } from './modifications.js';
+import { siteSlots, slotsIn, type ModSpec, type Site } from './modifications.js';
 
 /** A variable modification and how many of its sites carry it in this peptide. */
 export interface Applied {
@@ -52,8 +52,11 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
   }));
   const slots = variable.map((spec) => siteSlots(spec.site));
   const tags = variable.map(proformaTag);
+  const bracketed = tags.map((tag) => `[${tag}]`);
+  const sites = variable.map((spec) => spec.site);
+  // Plain loops and no function made per peptide: most candidates of most queries take the first return, and a
+  // batch match writes millions.
   return (sequence, counts) => {
-    // Plain loops up to the first return: most candidates of most queries take it, millions in a batch match.
     let text = '';
     for (const g of globals) {
       for (const set of g.slots) {
@@ -66,27 +69,45 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
     let unmodified = true;
     for (const count of counts) if (count !== 0) unmodified = false;
     if (unmodified) return text + sequence;
-    const applied = counts.flatMap((count, i) => (count > 0 ? [i] : []));
 
-    // A variable modification is localised when its count fills every slot of its site in the peptide.
-    const localised = applied.filter((i) => counts[i] === slotsIn(slots[i], sequence));
-    const unlocalised = new Map<string, number>();
-    for (const i of applied) if (!localised.includes(i)) unlocalised.set(tags[i], (unlocalised.get(tags[i]) ?? 0) + counts[i]);
-    for (const [tag, n] of unlocalised) text += n === 1 ? `[${tag}]?` : `[${tag}]^${n}?`;
-
-    const atEnd = (end: 'N' | 'C') => localised.filter((i) => variable[i].site.kind !== 'residues' && variable[i].site.end === end).map((i) => `[${tags[i]}]`).join('');
-    const nTerm = atEnd('N');
-    const cTerm = atEnd('C');
+    // A variable modification is localised when its count fills every slot of its site in the peptide; the others
+    // are written before the sequence, counts of one tag added up, in the order their tags first come.
+    const localised: boolean[] = [];
+    for (let i = 0; i < counts.length; i++) localised.push(counts[i] > 0 && counts[i] === slotsIn(slots[i], sequence));
+    for (let i = 0; i < counts.length; i++) {
+      if (counts[i] === 0 || localised[i] || tagCountedBefore(tags, counts, localised, i)) continue;
+      let n = 0;
+      for (let j = i; j < counts.length; j++) if (tags[j] === tags[i] && counts[j] > 0 && !localised[j]) n += counts[j];
+      text += n === 1 ? `${bracketed[i]}?` : `${bracketed[i]}^${n}?`;
+    }
+    let nTerm = '';
+    let cTerm = '';
+    for (let i = 0; i < counts.length; i++) {
+      const site = sites[i];
+      if (!localised[i] || site.kind === 'residues') continue;
+      if (site.end === 'N') nTerm += bracketed[i];
+      else cTerm += bracketed[i];
+    }
     if (nTerm) text += `${nTerm}-`;
-    const onResidues = localised.filter((i) => variable[i].site.kind === 'residues');
-    if (onResidues.length === 0) text += sequence;
-    else {
-      for (let r = 0; r < sequence.length; r++) {
-        text += sequence[r];
-        for (const i of onResidues) if (residueSlot(variable[i].site, sequence, r)) text += `[${tags[i]}]`;
+    // The sequence, each residue followed by the tags of the localised modifications on its letter.
+    let from = 0;
+    for (let r = 0; r < sequence.length; r++) {
+      for (let i = 0; i < counts.length; i++) {
+        const site = sites[i];
+        if (!localised[i] || site.kind !== 'residues' || !site.letters.includes(sequence[r])) continue;
+        if (from <= r) text += sequence.slice(from, r + 1);
+        from = r + 1;
+        text += bracketed[i];
       }
     }
+    text += sequence.slice(from);
     if (cTerm) text += `-${cTerm}`;
     return text;
   };
+}
+
+/** Whether an unlocalised count of tag i's tag came before i (its text is written there, with i's count in it). */
+function tagCountedBefore(tags: readonly string[], counts: readonly number[], localised: readonly boolean[], i: number): boolean {
+  for (let j = 0; j < i; j++) if (tags[j] === tags[i] && counts[j] > 0 && !localised[j]) return true;
+  return false;
 }

@@ -6,7 +6,9 @@
 // modifications as signed masses.
 import { describe, expect, it } from 'vitest';
 import { parseModifications, type Modification, type ModSpec, type Site } from '../../../runtime/model/modifications.js';
-import { proforma, proformaTag } from '../../../runtime/model/proforma.js';
+import { proforma, proformaTag, proformaWriter } from '../../../runtime/model/proforma.js';
+import { prng } from '../../helpers/prng.js';
+import { parseRefMods, referenceProforma, variableCountVectors } from '../../helpers/referencePrecursor.js';
 
 const residues = (letters: string): Site => ({ kind: 'residues', letters });
 const terminus = (end: 'N' | 'C'): Site => ({ kind: 'terminus', end });
@@ -172,4 +174,34 @@ describe('proforma: variable modifications', () => {
     expect(proforma('SESK', [], [{ spec: at(custom('Loss', '-1.5'), residues('S')), count: 1 }])).toBe('[-1.5]?SESK');
     expect(proforma('PEPTIDEK', [], [{ spec: at(custom('Cap', '-0.5'), terminus('N')), count: 1 }])).toBe('[-0.5]-PEPTIDEK');
   });
+});
+
+// Against the reference's own ProForma (test/helpers/referencePrecursor.ts, written from the README's rules), over
+// random peptides and every count vector their slots allow, for settings where termini and terminal residues mix
+// with residues, custom masses with Unimod titles, and counts are localised and not.
+describe('proformaWriter against the reference', () => {
+  const settings: { fixed: string; variable: string }[] = [
+    { fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M' },
+    { fixed: 'TMT6plex@K,TMT6plex@N-term', variable: 'Phospho@STY,Oxidation@M' },
+    { fixed: '', variable: 'Deamidated@NQ,Gln->pyro-Glu@Q@N-term,Acetyl@N-term' },
+    { fixed: 'Carbamidomethyl@C', variable: 'Oxidation@MW,Amid:-0.984@C-term,Custom:+12.5@K' },
+    { fixed: '', variable: 'Phospho@ST,Methyl@KR,Deamidated@N' },
+  ];
+  const random = prng(51);
+  const peptideOf = () => Array.from({ length: 4 + Math.floor(random() * 14) }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
+  for (const setting of settings) {
+    it(`${setting.fixed || 'no fixed'}; ${setting.variable}`, () => {
+      const write = proformaWriter(setting.fixed ? parseModifications(setting.fixed) : [], parseModifications(setting.variable));
+      const ref = { fixed: parseRefMods(setting.fixed), variable: parseRefMods(setting.variable), maxVariable: 4 };
+      let modified = 0;
+      for (let n = 0; n < 400; n++) {
+        const sequence = random() < 0.3 ? `Q${peptideOf()}` : peptideOf();
+        for (const counts of variableCountVectors(sequence, ref.variable, 4)) {
+          expect(write(sequence, counts), `${sequence} ${counts}`).toBe(referenceProforma(sequence, ref, counts));
+          if (counts.some((c) => c > 0)) modified++;
+        }
+      }
+      expect(modified).toBeGreaterThan(100); // the modified forms were compared, not only plain ones
+    });
+  }
 });

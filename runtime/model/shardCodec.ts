@@ -79,13 +79,14 @@ function withoutNewlines(text: string): string {
   const bytes = new TextEncoder().encode(text);
   let kept = 0;
   for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 10) bytes[kept++] = bytes[i];
-  return new TextDecoder().decode(bytes.subarray(0, kept));
+  return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, kept)); // a leading U+FEFF is an accession's
 }
 
 /** Whether text[a..aEnd) sorts before text[b..bEnd), by character code. */
 function before(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
   for (; a < aEnd && b < bEnd; a++, b++) {
-    const [x, y] = [text.charCodeAt(a), text.charCodeAt(b)];
+    const x = text.charCodeAt(a);
+    const y = text.charCodeAt(b);
     if (x !== y) return x < y;
   }
   return aEnd - a < bEnd - b;

@@ -273,11 +273,14 @@ describe('decodeAccessionTable refuses a damaged table with an Error', () => {
   }
 
   it('accessions of any characters come back whole, their ends counted in characters (one flat string, built from bytes)', () => {
-    const accessions = ['A0A001', 'P12345', 'Pé-1', 'Q00001', 'Qα2', 'X😀1'].sort((a, b) => (a < b ? -1 : 1));
-    const table = decodeAccessionTable(tableWith({ accessions: accessions.join('\n') }));
+    const accessions = ['A0A001', 'P12345', 'Pé-1', 'Q00001', 'Qα2', 'X😀1', '\uFEFFZ1'].sort((a, b) => (a < b ? -1 : 1));
+    const table = decodeAccessionTable(tableWith({ accessions: accessions.join('\n'), taxIds: bin(accessions.map(() => 1)), reviewed: new Uint8Array(accessions.length) }));
     expect(table.accessions).toBe(accessions.join(''));
     expect([...table.accessionEnds]).toEqual(accessions.map((_, a) => accessions.slice(0, a + 1).join('').length));
     expect(accessions.map((_, a) => accessionOf(table, a))).toEqual(accessions);
+    // A first accession starting with U+FEFF keeps it (not taken for a byte-order mark).
+    const marked = decodeAccessionTable(tableWith({ accessions: '\uFEFFA\n\uFEFFB', taxIds: bin([1, 1]), reviewed: new Uint8Array(2) }));
+    expect([accessionOf(marked, 0), accessionOf(marked, 1)]).toEqual(['\uFEFFA', '\uFEFFB']);
   });
 
   it('an empty table is one (no accessions, empty columns)', () => {

@@ -28,10 +28,10 @@ export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number,
     }
     for (const id of s.candidates) {
       w.copy(search, 0, search.length);
-      const { letters, length } = columns.sequenceLetters(id);
-      w.copy(letters, 0, length);
+      const sequence = columns.sequence(id); // unpacked once, for the row and its ProForma
+      w.write(sequence);
       w.write('\t');
-      w.writeUtf8(batch.proforma(columns.sequence(id), id)); // ASCII (Unimod titles, signed masses) but written safe
+      w.writeUtf8(batch.proforma(sequence, id)); // ASCII (Unimod titles, signed masses) but written safe
       w.write('\t');
       const units = columns.units(id);
       writeMassText(w, units);

@@ -92,19 +92,11 @@ export class Candidates {
     return this.runCounts.data[this.runOf(i)];
   }
 
-  /**
-   * Candidate i's letters (character codes) in `letters` from 0 up to the count returned: an array reused by the
-   * next call, so read them first.
-   */
-  sequenceLetters(i: number): { letters: Uint8Array; length: number } {
+  sequence(i: number): string {
     const { bytes, from, to } = this.sequences.where(i);
     if (3 * ((to - from) >> 1) > this.letters.length) this.letters = new Uint8Array(3 * ((to - from) >> 1));
-    return { letters: this.letters, length: unpackLetters(bytes, from, to, this.letters, 0) };
-  }
-
-  sequence(i: number): string {
-    const { letters, length } = this.sequenceLetters(i);
-    return String.fromCharCode.apply(null, letters.subarray(0, length) as unknown as number[]);
+    const length = unpackLetters(bytes, from, to, this.letters, 0);
+    return String.fromCharCode.apply(null, this.letters.subarray(0, length) as unknown as number[]);
   }
 
   /** Candidates a and b by sequence, as strings of their letters compare (< 0, 0, > 0): packed, they compare as bytes. */

@@ -64,7 +64,7 @@ const TEXT_BLOCK = 1 << TEXT_BLOCK_BITS;
  * before it ends, or at the start of its block when it would not have fit in the rest of the one before.
  */
 export class TextBlocks {
-  readonly ends = new BlockColumn((n) => new Uint32Array(n));
+  private readonly ends = new BlockColumn((n) => new Uint32Array(n));
   private readonly blocks: Uint8Array[] = [];
   /** Offset where the next string goes. */
   private end = 0;

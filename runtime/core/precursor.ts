@@ -8,6 +8,7 @@ import { keepsAny, resolveFilter, type AccessionFilter, type FilterSpec } from '
 import { compositionOf } from './composition.js';
 import type { Dataset } from './dataset.js';
 import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
+import { KeySet } from './keySet.js';
 import { QueryError } from './params.js';
 import { rangeEntries, rangeEntriesNow, runOf } from './search.js';
 
@@ -247,11 +248,9 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
   const { found, hypotheses: all } = await findCandidates(dataset, query, filter);
 
   // Distinct keys in order: the groups. The page is a run of them; only its candidates become objects.
-  const keys = Float64Array.from(found.keys).sort();
-  const distinct: number[] = [];
-  for (let i = 0; i < keys.length; i++) if (i === 0 || keys[i] !== keys[i - 1]) distinct.push(keys[i]);
-  const from = (query.page - 1) * query.pageSize;
-  const pageKeys = distinct.slice(from, from + query.pageSize);
+  const distinct = new KeySet(query.lowKey, query.highKey);
+  for (let i = 0; i < found.keys.length; i++) distinct.add(found.keys[i]);
+  const pageKeys = distinct.slice((query.page - 1) * query.pageSize, query.pageSize);
   const groups = new Map<number, Candidate[]>(pageKeys.map((k) => [k, []]));
   if (pageKeys.length > 0) {
     const [low, high] = [pageKeys[0], pageKeys[pageKeys.length - 1]];
@@ -264,7 +263,7 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
     }
   }
   return {
-    totalResult: distinct.length,
+    totalResult: distinct.size,
     page: query.page,
     pageSize: query.pageSize,
     groups: pageKeys.map((key) => ({ key, candidates: groups.get(key)! })),

@@ -1,5 +1,6 @@
 // What precursor search asks of a shard's peptides, computed once per peptide and kept with the shard: the
-// exact unmodified mass, the count of residues of a letter set, the slots a set of sites offers.
+// exact unmodified mass, the count of residues of a letter set, the slots a set of sites offers, and the peptides
+// with a given count of a letter set (a fixed modification's hypothesis reads only those).
 import { RESIDUE_UNITS, WATER_UNITS } from '../model/chemistry.js';
 import type { Shard } from '../model/format.js';
 import { letterTable, terminalSlots, type SlotSet } from '../model/modifications.js';
@@ -14,7 +15,11 @@ export class Composition {
   /** Per letter set (sorted letters): residue count per peptide; UNKNOWN_COUNT until computed. */
   private counts = new Map<string, Uint16Array>();
 
-  constructor(readonly shard: Shard) {
+  constructor(
+    readonly shard: Shard,
+    /** Whether it is kept with its cached shard (read by later scans): only then does a count index pay for itself. */
+    readonly kept = true,
+  ) {
     this.units = new Float64Array(shard.sequenceEnds.length).fill(NaN);
   }
 
@@ -47,6 +52,29 @@ export class Composition {
     return n;
   }
 
+  /** Per letter set: the shard's peptides by their count of its residues. */
+  private indexes = new Map<string, CountIndex>();
+
+  /** The shard's peptides by their count of residues of `letters` (a sorted letter set), made once. */
+  byCount(letters: string): CountIndex {
+    let index = this.indexes.get(letters);
+    if (!index) {
+      const peptides = this.units.length;
+      let most = 0;
+      for (let p = 0; p < peptides; p++) most = Math.max(most, this.count(letters, p));
+      const counts = this.counts.get(letters)!;
+      // A counting sort: ids by count, ascending within a count.
+      const starts = new Uint32Array(most + 2);
+      for (let p = 0; p < peptides; p++) starts[counts[p] + 1]++;
+      for (let k = 1; k < starts.length; k++) starts[k] += starts[k - 1];
+      const ids = new Uint32Array(peptides);
+      const next = starts.slice(0, most + 1);
+      for (let p = 0; p < peptides; p++) ids[next[counts[p]]++] = p;
+      this.indexes.set(letters, (index = new CountIndex(ids, starts)));
+    }
+    return index;
+  }
+
   /**
    * Slots of peptide p that at least one site of `set` can take (modifications.ts slotsIn, with
    * the counts kept here): residues of its letters, residues at a terminus, and the termini themselves.
@@ -60,10 +88,40 @@ export class Composition {
   }
 }
 
-/** The composition of a cached shard, kept with it (Dataset.derived); a fresh one when the cache keeps none. */
-export function compositionOf(dataset: Dataset, shard: Shard): Composition {
-  return dataset.derived(shard, 'composition', newComposition) ?? new Composition(shard);
+/**
+ * A shard's peptides by their count of residues of a letter set: `ids` holds every peptide once, by count, then by
+ * index (so in stored order, by mass, within a count).
+ */
+export class CountIndex {
+  constructor(
+    readonly ids: Uint32Array,
+    /** Peptides with count k are ids[starts[k] .. starts[k + 1]), for k below starts.length - 1. */
+    private readonly starts: Uint32Array,
+  ) {}
+
+  /** The run of `ids` holding the peptides of [from, to) with exactly `count` residues of the set: [low, high). */
+  run(count: number, from: number, to: number): { low: number; high: number } {
+    if (count + 1 >= this.starts.length) return { low: 0, high: 0 };
+    const end = this.starts[count + 1];
+    const low = this.firstAtLeast(this.starts[count], end, from);
+    return { low, high: this.firstAtLeast(low, end, to) };
+  }
+
+  /** First position in ids[low..high) (ascending there) whose peptide is at least `p`; high when none is. */
+  private firstAtLeast(low: number, high: number, p: number): number {
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.ids[mid] < p) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
 }
 
-/** A shard's composition, charged as its masses (8 bytes a peptide) and two letter sets' counts (2 bytes each). */
-const newComposition = (shard: Shard) => ({ value: new Composition(shard), bytes: shard.sequenceEnds.length * 12 });
+/** The composition of a cached shard, kept with it (Dataset.derived); a fresh one when the cache keeps none. */
+export function compositionOf(dataset: Dataset, shard: Shard): Composition {
+  return dataset.derived(shard, 'composition', newComposition) ?? new Composition(shard, false);
+}
+
+/** A shard's composition, charged as its masses (8 bytes a peptide), two letter sets' counts (2 bytes each) and one count index (4). */
+const newComposition = (shard: Shard) => ({ value: new Composition(shard), bytes: shard.sequenceEnds.length * 16 });

@@ -105,6 +105,8 @@ export function compile(query: Pick<PrecursorQuery, 'fixed' | 'variable'>): Comp
 export interface Needs {
   fixed: { set: SlotSet; count: number }[];
   variable: { set: SlotSet; wanted: number }[];
+  /** A fixed need on residues alone (no terminus): its letters and count, so that a scan reads only the peptides with that count. */
+  byCount?: { letters: string; count: number };
 }
 
 export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
@@ -112,7 +114,9 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   const key = h.variableCounts.join(',');
   let variable = compiled.hall.get(key);
   if (!variable) compiled.hall.set(key, (variable = hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted }))));
-  return { fixed: compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] })), variable };
+  const fixed = compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] }));
+  const onResidues = fixed.find(({ set }) => set.letters !== '' && set.termini === 0 && set.terminal.length === 0);
+  return { fixed, variable, ...(onResidues ? { byCount: { letters: onResidues.set.letters, count: onResidues.count } } : {}) };
 }
 
 /** Whether a shard (or the shards below an index entry) can hold a peptide of the hypothesis, by the entry's residue maxima (true without them). */
@@ -168,13 +172,23 @@ export class Found implements FoundSink {
 export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink, shard: Shard): void {
   const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
   if (from >= to) return;
-  found.scanned += shard.groupEnds[to - 1] - (from === 0 ? 0 : shard.groupEnds[from - 1]);
+  let [low, high] = [from === 0 ? 0 : shard.groupEnds[from - 1], shard.groupEnds[to - 1]];
+  found.scanned += high - low; // the window's peptides, whether or not the count index passes over some
   if (found.scanned > MAX_SCANNED) {
     throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
   }
   const comp = compositionOf(dataset, shard);
   let mask: Uint8Array | undefined;
-  next: for (let p = from === 0 ? 0 : shard.groupEnds[from - 1], end = shard.groupEnds[to - 1]; p < end; p++) {
+  // The window's peptides, or with a fixed need on residues only those holding its count: a run of the count index
+  // (made once for the whole shard, so only for a composition kept with it: one made for this scan alone reads the window).
+  let ids: Uint32Array | undefined;
+  if (needs.byCount && comp.kept) {
+    const index = comp.byCount(needs.byCount.letters);
+    ({ low, high } = index.run(needs.byCount.count, low, high));
+    ids = index.ids;
+  }
+  next: for (let i = low; i < high; i++) {
+    const p = ids === undefined ? i : ids[i];
     for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
     for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
     const units = comp.mass(p) + h.shiftUnits;

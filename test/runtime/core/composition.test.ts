@@ -1,5 +1,6 @@
 // Tests runtime/core/composition.ts: a shard's peptide masses and residue counts against plain string arithmetic
-// over the same sequences (masses from the reference's own residue table), counts past 255 of one letter, and
+// over the same sequences (masses from the reference's own residue table), counts past 255 of one letter, the
+// count index's runs against filtering every peptide by range and count, and
 // compositionOf kept with a cached shard used again (charged to it), fresh for one the cache does not hold.
 import { describe, expect, it } from 'vitest';
 import { Composition, compositionOf } from '../../../runtime/core/composition.js';
@@ -39,6 +40,20 @@ describe('Composition', () => {
     }
   });
 
+  it('runs of its count index are the peptides of a range with exactly a count, in stored order, for every range and count', () => {
+    for (const letters of ['C', 'M', 'KR']) {
+      const index = composition.byCount(letters);
+      const most = Math.max(...sequences.map((s) => countIn(letters, s)));
+      for (const [from, to] of [[0, sequences.length], [0, 0], [5, 6], [17, 233], [sequences.length - 3, sequences.length], [100, 90]]) {
+        for (let count = 0; count <= most + 2; count++) {
+          const { low, high } = index.run(count, from, to);
+          const expected = sequences.map((s, p) => p).filter((p) => p >= from && p < to && countIn(letters, sequences[p]) === count);
+          expect([...index.ids.subarray(low, Math.max(low, high))], `${letters} ×${count} in [${from}, ${to})`).toEqual(expected);
+        }
+      }
+    }
+  });
+
   it('counts past 255 of one letter (peptides reach 1,000 residues), and so the slots of a fixed modification there', () => {
     const long = sequences.length - 2;
     expect([composition.count('C', long), composition.count('C', long)]).toEqual([300, 300]);
@@ -49,7 +64,7 @@ describe('Composition', () => {
 describe('compositionOf', () => {
   const datasetOver = (cache: ShardCache) => ({ derived: cache.derive.bind(cache) }) as unknown as Dataset;
 
-  it('is kept with a cached shard once it is used again: the same object later, charged 12 bytes a peptide', () => {
+  it('is kept with a cached shard once it is used again: the same object later, charged 16 bytes a peptide', () => {
     const cache = new ShardCache(1 << 20);
     const shard = shardOf(randomSequences(3, 50));
     cache.put('a', shard, 1000);
@@ -57,7 +72,8 @@ describe('compositionOf', () => {
     cache.get('a');
     const kept = compositionOf(datasetOver(cache), shard);
     expect(compositionOf(datasetOver(cache), shard)).toBe(kept);
-    expect(cache.stats.bytes).toBe(1000 + 50 * 12);
+    expect(kept.kept).toBe(true);
+    expect(cache.stats.bytes).toBe(1000 + 50 * 16);
   });
 
   it('is fresh each time for a shard the cache does not hold', () => {
@@ -65,5 +81,6 @@ describe('compositionOf', () => {
     const shard = shardOf(randomSequences(4, 10));
     expect(compositionOf(datasetOver(cache), shard)).not.toBe(compositionOf(datasetOver(cache), shard));
     expect(cache.stats.bytes).toBe(0);
+    expect(compositionOf(datasetOver(cache), shard).kept).toBe(false); // so scans read their window, making no count index
   });
 });

@@ -16,14 +16,33 @@ export class Composition {
   private counts = new Map<string, Uint16Array>();
 
   constructor(
-    readonly shard: Shard,
+    /** The shard it describes (the scratch composition moves from shard to shard). */
+    private shard: Shard,
     /** Whether it is kept with its cached shard (read by later scans): only then does a count index pay for itself. */
     readonly kept = true,
   ) {
     this.units = new Float64Array(shard.sequenceEnds.length).fill(NaN);
   }
 
-  private start = (p: number) => (p === 0 ? 0 : this.shard.sequenceEnds[p - 1]);
+  /** The one composition that scans of shards the cache keeps none for share, in turn (a scan is synchronous). */
+  private static scratch: Composition | undefined;
+
+  /**
+   * A composition of `shard` good for its peptides [from, to) until the next call: the scratch one, its columns
+   * reset there, so that a sweep scanning hundreds of thousands of windows allocates columns only as shards grow.
+   */
+  static scratchFor(shard: Shard, from: number, to: number): Composition {
+    const scratch = Composition.scratch;
+    if (!scratch || scratch.units.length < shard.sequenceEnds.length) return (Composition.scratch = new Composition(shard, false));
+    scratch.shard = shard;
+    scratch.units.fill(NaN, from, to);
+    for (const column of scratch.counts.values()) column.fill(UNKNOWN_COUNT, from, to);
+    return scratch;
+  }
+
+  private start(p: number): number {
+    return p === 0 ? 0 : this.shard.sequenceEnds[p - 1];
+  }
 
   /** Exact unmodified mass of peptide p (with water), in units of 1e-10 Da. */
   mass(p: number): number {
@@ -59,7 +78,7 @@ export class Composition {
   byCount(letters: string): CountIndex {
     let index = this.indexes.get(letters);
     if (!index) {
-      const peptides = this.units.length;
+      const peptides = this.shard.sequenceEnds.length;
       let most = 0;
       for (let p = 0; p < peptides; p++) most = Math.max(most, this.count(letters, p));
       const counts = this.counts.get(letters)!;
@@ -118,9 +137,12 @@ export class CountIndex {
   }
 }
 
-/** The composition of a cached shard, kept with it (Dataset.derived); a fresh one when the cache keeps none. */
-export function compositionOf(dataset: Dataset, shard: Shard): Composition {
-  return dataset.derived(shard, 'composition', newComposition) ?? new Composition(shard, false);
+/**
+ * The composition of a cached shard, kept with it (Dataset.derived); when the cache keeps none, the scratch one,
+ * good for peptides [from, to) until the next call.
+ */
+export function compositionOf(dataset: Dataset, shard: Shard, from: number, to: number): Composition {
+  return dataset.derived(shard, 'composition', newComposition) ?? Composition.scratchFor(shard, from, to);
 }
 
 /** A shard's composition, charged as its masses (8 bytes a peptide), two letter sets' counts (2 bytes each) and one count index (4). */

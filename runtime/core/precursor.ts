@@ -177,7 +177,7 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
   if (found.scanned > MAX_SCANNED) {
     throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
   }
-  const comp = compositionOf(dataset, shard);
+  const comp = compositionOf(dataset, shard, low, high);
   let mask: Uint8Array | undefined;
   // The window's peptides, or with a fixed need on residues only those holding its count: a run of the count index
   // (made once for the whole shard, so only for a composition kept with it: one made for this scan alone reads the window).

@@ -1,7 +1,8 @@
 // Tests runtime/core/composition.ts: a shard's peptide masses and residue counts against plain string arithmetic
 // over the same sequences (masses from the reference's own residue table), counts past 255 of one letter, the
 // count index's runs against filtering every peptide by range and count, and
-// compositionOf kept with a cached shard used again (charged to it), fresh for one the cache does not hold.
+// compositionOf kept with a cached shard used again (charged to it), and otherwise one scratch composition moved
+// from shard to shard and window to window, right in each (against the reference, stale values never read).
 import { describe, expect, it } from 'vitest';
 import { Composition, compositionOf } from '../../../runtime/core/composition.js';
 import type { Dataset } from '../../../runtime/core/dataset.js';
@@ -68,19 +69,33 @@ describe('compositionOf', () => {
     const cache = new ShardCache(1 << 20);
     const shard = shardOf(randomSequences(3, 50));
     cache.put('a', shard, 1000);
-    expect(compositionOf(datasetOver(cache), shard)).not.toBe(compositionOf(datasetOver(cache), shard)); // not used again yet
+    const before = compositionOf(datasetOver(cache), shard, 0, 50); // not used again yet: not kept, nothing charged
+    expect([before.kept, cache.stats.bytes]).toEqual([false, 1000]);
     cache.get('a');
-    const kept = compositionOf(datasetOver(cache), shard);
-    expect(compositionOf(datasetOver(cache), shard)).toBe(kept);
+    const kept = compositionOf(datasetOver(cache), shard, 0, 50);
+    expect(kept).not.toBe(before);
+    expect(compositionOf(datasetOver(cache), shard, 3, 4)).toBe(kept);
     expect(kept.kept).toBe(true);
     expect(cache.stats.bytes).toBe(1000 + 50 * 16);
   });
 
-  it('is fresh each time for a shard the cache does not hold', () => {
+  it('is one scratch composition for shards the cache does not hold, right in each window it is given', () => {
     const cache = new ShardCache(1 << 20);
-    const shard = shardOf(randomSequences(4, 10));
-    expect(compositionOf(datasetOver(cache), shard)).not.toBe(compositionOf(datasetOver(cache), shard));
+    const random = prng(5);
+    const shards = [10, 300, 40, 300, 1, 120].map((count, i) => randomSequences(20 + i, count));
+    const scratch = compositionOf(datasetOver(cache), shardOf(shards[1]), 0, 0);
+    for (let round = 0; round < 60; round++) {
+      const sequences = shards[round % shards.length];
+      const from = Math.floor(random() * sequences.length);
+      const to = from + Math.floor(random() * (sequences.length - from + 1));
+      const composition = compositionOf(datasetOver(cache), shardOf(sequences), from, to);
+      expect(composition.kept).toBe(false); // so scans read their window, making no count index
+      if (sequences.length <= 300) expect(composition).toBe(scratch); // the largest shard came first: no new columns
+      for (let p = from; p < to; p++) {
+        expect(composition.mass(p)).toBe(referenceUnits(sequences[p]));
+        for (const letters of round % 2 ? ['C', 'KR'] : ['M', 'C']) expect(composition.count(letters, p)).toBe(countIn(letters, sequences[p]));
+      }
+    }
     expect(cache.stats.bytes).toBe(0);
-    expect(compositionOf(datasetOver(cache), shard).kept).toBe(false); // so scans read their window, making no count index
   });
 });

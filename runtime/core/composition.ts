@@ -9,6 +9,9 @@ import type { Dataset } from './dataset.js';
 /** A count not yet made (peptides are at most 1,000 residues long). */
 const UNKNOWN_COUNT = 0xffff;
 
+/** Letter sets whose counts the scratch composition keeps columns for, at most (a query needs one per site set). */
+const SCRATCH_LETTER_SETS = 8;
+
 export class Composition {
   /** Exact mass with water per peptide, in units; NaN until computed. */
   private units: Float64Array;
@@ -36,6 +39,8 @@ export class Composition {
     if (!scratch || scratch.units.length < shard.sequenceEnds.length) return (Composition.scratch = new Composition(shard, false));
     scratch.shard = shard;
     scratch.units.fill(NaN, from, to);
+    // Each letter set asked for keeps a column; past a few (queries with unusual sites), they are dropped, not reset.
+    if (scratch.counts.size > SCRATCH_LETTER_SETS) scratch.counts.clear();
     for (const column of scratch.counts.values()) column.fill(UNKNOWN_COUNT, from, to);
     return scratch;
   }

@@ -93,12 +93,16 @@ export interface Compiled {
   subsets: SlotSet[];
   /** Hall's checks by variable counts (`1,0`), as needsOf makes them. */
   hall: Map<string, Needs['variable']>;
+  /** The first fixed spec on residues alone (no terminus), whose count a scan reads by the count index; -1 when none is. */
+  byCount: number;
 }
 
 export function compile(query: Pick<PrecursorQuery, 'fixed' | 'variable'>): Compiled {
   const subsets: SlotSet[] = [];
   for (let mask = 1; mask < 1 << query.variable.length; mask++) subsets[mask] = slotSet(query.variable.filter((_, i) => mask & (1 << i)).map((s) => s.site));
-  return { fixed: query.fixed.map((spec) => siteSlots(spec.site)), subsets, hall: new Map() };
+  const fixed = query.fixed.map((spec) => siteSlots(spec.site));
+  const byCount = fixed.findIndex((set) => set.letters !== '' && set.termini === 0 && set.terminal.length === 0);
+  return { fixed, subsets, hall: new Map(), byCount };
 }
 
 /** What a peptide must offer for one hypothesis: exact fixed slot counts, and Hall's condition as (set, slots) checks. */
@@ -115,8 +119,8 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   let variable = compiled.hall.get(key);
   if (!variable) compiled.hall.set(key, (variable = hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted }))));
   const fixed = compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] }));
-  const onResidues = fixed.find(({ set }) => set.letters !== '' && set.termini === 0 && set.terminal.length === 0);
-  return { fixed, variable, ...(onResidues ? { byCount: { letters: onResidues.set.letters, count: onResidues.count } } : {}) };
+  const i = compiled.byCount;
+  return { fixed, variable, ...(i >= 0 ? { byCount: { letters: compiled.fixed[i].letters, count: h.fixedCounts[i] } } : {}) };
 }
 
 /** Whether a shard (or the shards below an index entry) can hold a peptide of the hypothesis, by the entry's residue maxima (true without them). */

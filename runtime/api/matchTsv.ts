@@ -31,7 +31,7 @@ export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number,
       const sequence = columns.sequence(id); // unpacked once, for the row and its ProForma
       w.write(sequence);
       w.write('\t');
-      w.writeUtf8(batch.proforma(sequence, id)); // ASCII (Unimod titles, signed masses) but written safe
+      batch.writeProforma(w, sequence, id);
       w.write('\t');
       const units = columns.units(id);
       writeMassText(w, units);

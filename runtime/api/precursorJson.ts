@@ -8,7 +8,7 @@ import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from 
 import { accessionOf, accessionRefsOf, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
-import { proformaWriter } from '../model/proforma.js';
+import { proformaWriter, type ProformaWriter } from '../model/proforma.js';
 import { proteinsOf, type Protein } from '../core/proteins.js';
 import { withWriter } from './asciiWriter.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';
@@ -37,26 +37,34 @@ export function precursorEntry(query: PrecursorQuery, c: Candidate, text = profo
 
 /** A group's entries, ordered by sequence, then ProForma; accessions as `filter` keeps them. */
 export function groupEntries(query: PrecursorQuery, group: CandidateGroup, filter?: AccessionFilter): PrecursorEntry[] {
-  return ordered(query, group).map(({ c, proforma }) => precursorEntry(query, c, proforma, filter));
+  return ordered(query, group).map((c) => precursorEntry(query, c, proformaOf(query, c), filter));
 }
 
-/** ProForma of a candidate under the query's modifications (the writer compiled once per query). */
-const writers = new WeakMap<PrecursorQuery, (sequence: string, counts: readonly number[]) => string>();
-function proformaOf(query: PrecursorQuery, c: Candidate): string {
-  let write = writers.get(query);
-  if (!write) writers.set(query, (write = proformaWriter(query.fixed, query.variable)));
-  return write(c.sequence, c.variableCounts);
+/** The ProForma writer of a query's modifications, compiled once per query. */
+const writers = new WeakMap<PrecursorQuery, ProformaWriter>();
+function writerOf(query: PrecursorQuery): ProformaWriter {
+  let writer = writers.get(query);
+  if (!writer) writers.set(query, (writer = proformaWriter(query.fixed, query.variable)));
+  return writer;
 }
 
-/** A group's candidates with their ProForma, ordered by sequence, then ProForma. */
-function ordered(query: PrecursorQuery, group: CandidateGroup): { c: Candidate; proforma: string }[] {
-  const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  const order = (a: { c: Candidate; proforma: string }, b: { c: Candidate; proforma: string }) => text(a.c.sequence, b.c.sequence) || text(a.proforma, b.proforma);
-  const items = group.candidates.map((c) => ({ c, proforma: proformaOf(query, c) }));
-  // Candidates of one hypothesis come in stored order (by sequence): most groups need no sort.
-  for (let i = 1; i < items.length; i++) if (order(items[i - 1], items[i]) > 0) return items.sort(order);
-  return items;
+const proformaOf = (query: PrecursorQuery, c: Candidate) => writerOf(query).text(c.sequence, c.variableCounts);
+
+/**
+ * A group's candidates ordered by sequence, then ProForma. Candidates of one hypothesis come in stored order (by
+ * sequence), so most groups need no sort; ProForma texts are made only for candidates of one sequence.
+ */
+function ordered(query: PrecursorQuery, group: CandidateGroup): Candidate[] {
+  const candidates = group.candidates;
+  for (let i = 1; i < candidates.length; i++) {
+    if (candidateOrder(query, candidates[i - 1], candidates[i]) > 0) return [...candidates].sort((a, b) => candidateOrder(query, a, b));
+  }
+  return candidates;
 }
+
+const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const candidateOrder = (query: PrecursorQuery, a: Candidate, b: Candidate) =>
+  a.sequence === b.sequence ? textOrder(proformaOf(query, a), proformaOf(query, b)) : textOrder(a.sequence, b.sequence);
 
 /** Lengths of `{"seq":"` and `","accsTax":` in an accsTax entry of entryJson.ts. */
 const ENTRY_PREFIX = '{"seq":"'.length;
@@ -73,25 +81,27 @@ export function renderPrecursorJson(
   memory: () => string,
   accessions: (shard: Shard) => EntryJson | undefined = () => undefined,
 ): Uint8Array<ArrayBuffer> {
-  // Consecutive candidates mostly share their shard: its accession JSON is looked up once per run of them.
-  let lastShard: Shard | undefined;
-  let json: EntryJson | undefined;
+  // Candidates of a group come from several hypotheses, so from alternating shards: each shard's accession JSON
+  // is looked up in the cache once per answer.
+  const jsonOf = new Map<Shard, EntryJson | undefined>();
+  const proforma = writerOf(query);
   return withWriter((w) => {
     w.start(HEADROOM);
     w.write('[');
-    result.groups.forEach((group, g) => {
+    for (let g = 0; g < result.groups.length; g++) {
+      const group = result.groups[g];
       w.write(g > 0 ? ',{"' : '{"');
       w.write(formatMassKey(group.key));
       w.write('":[');
-      ordered(query, group).forEach(({ c, proforma }, e) => {
-        if (c.shard !== lastShard) {
-          json = result.filter ? undefined : accessions(c.shard);
-          lastShard = c.shard;
-        }
+      const candidates = ordered(query, group);
+      for (let e = 0; e < candidates.length; e++) {
+        const c = candidates[e];
+        let json = jsonOf.get(c.shard);
+        if (json === undefined && !jsonOf.has(c.shard)) jsonOf.set(c.shard, (json = result.filter ? undefined : accessions(c.shard)));
         w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
         w.write(c.sequence);
         w.write('","proforma":"');
-        w.write(proforma);
+        proforma.write(w, c.sequence, c.variableCounts);
         w.write('","mass":');
         writeMassText(w, c.units, true); // Number(mass.toFixed(6)), as precursorEntry gives it
         if (query.centre !== undefined) {
@@ -107,9 +117,9 @@ export function renderPrecursorJson(
           writeAccessions(w, c.shard, 'accsTax', c.peptide, result.filter?.mask(c.shard));
         }
         w.write('}');
-      });
+      }
       w.write(']}');
-    });
+    }
     w.write(']}');
     const { totalResult, page, pageSize } = result;
     return w.take(envelopePrefix({ totalResult, memory: memory(), duration: formatDuration(performance.now() - started), page, pageSize }), HEADROOM);

@@ -6,7 +6,7 @@
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import type { AccessionTable, Shard } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
-import { proformaWriter } from '../model/proforma.js';
+import { proformaWriter, type TextOut } from '../model/proforma.js';
 import { resolveFilter, type AccessionFilter } from './accessionFilter.js';
 import type { Dataset } from './dataset.js';
 import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } from './matchQuery.js';
@@ -45,6 +45,8 @@ export interface MatchBatch {
   columns: Candidates;
   /** The ProForma of candidate `id`, whose sequence is `sequence`. */
   proforma(sequence: string, id: number): string;
+  /** The same ProForma written into `out` (ASCII: Unimod titles and signed masses), no string made. */
+  writeProforma(out: TextOut, sequence: string, id: number): void;
   searchIds(precursor: number): SearchIds[];
   searches(precursor: number): SearchMatch[];
 }
@@ -168,8 +170,8 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   };
   await Promise.all(Array.from({ length: (options.concurrency ?? 6) * HYPOTHESES_PER_READ }, sweep));
 
-  const write = proformaWriter(query.fixed, query.variable);
-  const proformaOf = (sequence: string, id: number) => write(sequence, tasks.counts[candidates.countsId(id)].variableCounts);
+  const writer = proformaWriter(query.fixed, query.variable);
+  const proformaOf = (sequence: string, id: number) => writer.text(sequence, tasks.counts[candidates.countsId(id)].variableCounts);
   const idsBySearch = candidates.bySearch(searches.length);
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
@@ -193,6 +195,7 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
     table,
     columns: candidates,
     proforma: proformaOf,
+    writeProforma: (out, sequence, id) => writer.write(out, sequence, tasks.counts[candidates.countsId(id)].variableCounts),
     searchIds,
     searches: (i) =>
       searchIds(i).map((search) => ({

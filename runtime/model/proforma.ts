@@ -33,17 +33,36 @@ export function proforma(sequence: string, fixed: readonly ModSpec[], variable: 
   return proformaWriter(
     fixed,
     variable.map((v) => v.spec),
-  )(
+  ).text(
     sequence,
     variable.map((v) => v.count),
   );
+}
+
+/** Where text is written: characters start..end of `text` (an AsciiWriter is one: ProForma is ASCII). */
+export interface TextOut {
+  write(text: string, start?: number, end?: number): void;
+}
+
+/** ProForma of one query's candidates: as a string, or written straight into a TextOut (no string made). */
+export interface ProformaWriter {
+  text(sequence: string, counts: readonly number[]): string;
+  write(out: TextOut, sequence: string, counts: readonly number[]): void;
+}
+
+/** A TextOut gathering a string. */
+class StringOut implements TextOut {
+  text = '';
+  write(text: string, start = 0, end = text.length): void {
+    this.text += start === 0 && end === text.length ? text : text.slice(start, end);
+  }
 }
 
 /**
  * ProForma text for one query's modifications, compiled once: tags, locations and site slots are worked out
  * here, so each candidate (a sequence and a count per variable spec) costs only its own slot counts.
  */
-export function proformaWriter(fixed: readonly ModSpec[], variable: readonly ModSpec[]): (sequence: string, counts: readonly number[]) => string {
+export function proformaWriter(fixed: readonly ModSpec[], variable: readonly ModSpec[]): ProformaWriter {
   // One global tag per modification (the query's items of one name merged, in first-given order) listing every
   // site the query gives it, written when the peptide holds at least one of them.
   const globals = [...byTag(fixed.map((spec) => ({ spec, value: spec })))].map(([tag, specs]) => ({
@@ -54,21 +73,21 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
   const tags = variable.map(proformaTag);
   const bracketed = tags.map((tag) => `[${tag}]`);
   const sites = variable.map((spec) => spec.site);
+  const ends = sites.map((site) => (site.kind === 'residues' ? undefined : site.end)); // of terminal sites
   // Plain loops and no function made per peptide: most candidates of most queries take the first return, and a
   // batch match writes millions.
-  return (sequence, counts) => {
-    let text = '';
+  const write = (out: TextOut, sequence: string, counts: readonly number[]): void => {
     for (const g of globals) {
       for (const set of g.slots) {
         if (slotsIn(set, sequence) > 0) {
-          text += g.text;
+          out.write(g.text);
           break;
         }
       }
     }
     let unmodified = true;
     for (const count of counts) if (count !== 0) unmodified = false;
-    if (unmodified) return text + sequence;
+    if (unmodified) return out.write(sequence);
 
     // A variable modification is localised when its count fills every slot of its site in the peptide; the others
     // are written before the sequence, counts of one tag added up, in the order their tags first come.
@@ -78,31 +97,42 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
       if (counts[i] === 0 || localised[i] || tagCountedBefore(tags, counts, localised, i)) continue;
       let n = 0;
       for (let j = i; j < counts.length; j++) if (tags[j] === tags[i] && counts[j] > 0 && !localised[j]) n += counts[j];
-      text += n === 1 ? `${bracketed[i]}?` : `${bracketed[i]}^${n}?`;
+      out.write(bracketed[i]);
+      out.write(n === 1 ? '?' : `^${n}?`);
     }
-    let nTerm = '';
-    let cTerm = '';
+    let nTerm = false;
     for (let i = 0; i < counts.length; i++) {
-      const site = sites[i];
-      if (!localised[i] || site.kind === 'residues') continue;
-      if (site.end === 'N') nTerm += bracketed[i];
-      else cTerm += bracketed[i];
+      if (!localised[i] || ends[i] !== 'N') continue;
+      out.write(bracketed[i]);
+      nTerm = true;
     }
-    if (nTerm) text += `${nTerm}-`;
+    if (nTerm) out.write('-');
     // The sequence, each residue followed by the tags of the localised modifications on its letter.
     let from = 0;
     for (let r = 0; r < sequence.length; r++) {
       for (let i = 0; i < counts.length; i++) {
         const site = sites[i];
         if (!localised[i] || site.kind !== 'residues' || !site.letters.includes(sequence[r])) continue;
-        if (from <= r) text += sequence.slice(from, r + 1);
+        if (from <= r) out.write(sequence, from, r + 1);
         from = r + 1;
-        text += bracketed[i];
+        out.write(bracketed[i]);
       }
     }
-    text += sequence.slice(from);
-    if (cTerm) text += `-${cTerm}`;
-    return text;
+    out.write(sequence, from);
+    let cTerm = false;
+    for (let i = 0; i < counts.length; i++) {
+      if (!localised[i] || ends[i] !== 'C') continue;
+      out.write(cTerm ? bracketed[i] : `-${bracketed[i]}`);
+      cTerm = true;
+    }
+  };
+  return {
+    write,
+    text: (sequence, counts) => {
+      const out = new StringOut();
+      write(out, sequence, counts);
+      return out.text;
+    },
   };
 }
 

@@ -123,6 +123,10 @@ describe('UNIMOD_ROWS', () => {
     expect(byTitle.get('Phospho')![2]).toBe('79.966331'); // 1.00782503207 + 47.98474385868 + 30.97376163 = 79.96633052075
   });
 
+  it('has titles of printable ASCII without a quote or backslash: ProForma is written byte for byte into JSON and TSV', () => {
+    for (const [, title] of UNIMOD_ROWS) expect(title, title).toMatch(/^[\x20\x21\x23-\x5b\x5d-\x7e]+$/);
+  });
+
   it('has unique titles (case-insensitively, as queries look them up) and unique accessions', () => {
     const titles = UNIMOD_ROWS.map((row) => row[1].toLowerCase());
     expect(new Set(titles).size).toBe(titles.length);

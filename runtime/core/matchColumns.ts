@@ -1,8 +1,8 @@
 // The compact columns a match batch keeps (match.ts): its tasks — every modification hypothesis of every search,
-// hundreds of thousands of them — and the candidates they find, about 34 bytes each whatever shard they came from,
+// hundreds of thousands of them — and the candidates they find, about 24 bytes each whatever shard they came from,
 // so a batch holds no object per hypothesis or candidate and no shard.
 import type { Shard } from '../model/format.js';
-import { BlockColumn, Column, TextBlocks } from '../model/column.js';
+import { BlockColumn, Column, Ends, TextBlocks } from '../model/column.js';
 import { WATER_UNITS } from '../model/chemistry.js';
 import { packedLength, packedResidueUnits, packLetters, unpackLetters } from '../model/letterTriples.js';
 import type { Hypothesis } from './hypotheses.js';
@@ -12,7 +12,7 @@ const RUN_GROUP_BITS = 16;
 const RUN_GROUP = 1 << RUN_GROUP_BITS;
 
 /**
- * The candidates of a batch, of all its searches, as columns in blocks: about 34 bytes each whatever shard they
+ * The candidates of a batch, of all its searches, as columns in blocks: about 24 bytes each whatever shard they
  * came from, growing without copying (a batch of 10,000 ±10 ppm precursors holds millions). A candidate keeps its
  * sequence and accessions; what it shares with the other candidates its hypothesis found — its search, its counts,
  * the mass they add — is kept once per run of candidates added together, and its mass is worked out from its
@@ -24,7 +24,7 @@ export class Candidates {
   /** Room to pack a sequence in, and to unpack one. */
   private packed = new Uint8Array(1024);
   private letters = new Uint8Array(1024);
-  private readonly accessionEnds = new BlockColumn((n) => new Uint32Array(n));
+  private readonly accessionEnds = new Ends();
   private readonly accessions = new BlockColumn((n) => new Uint32Array(n));
   /** Runs of candidates of one search and counts, added one after another: the first candidate of each, and what they share. */
   private readonly runStarts = new Column(new Uint32Array(1024));

@@ -52,6 +52,48 @@ export class BlockColumn<T extends Uint8Array | Uint16Array | Uint32Array | Floa
   }
 }
 
+/** Values of an Ends told apart by a 16-bit offset from their group's first (a power of two). */
+const ENDS_GROUP_BITS = 8;
+/** The offset that says "too far from the group's first: the value is in the overflow map". */
+const FAR = 0xffff;
+
+/**
+ * A growable column of non-decreasing non-negative integers below 2^32 (where each of a run of strings or lists
+ * ends), in about 2 bytes a value: the first value of each group of 2^ENDS_GROUP_BITS in full, and each value as
+ * its offset from that. A value too far from its group's first (a group whose lists hold more than 65,534 items in
+ * all) is kept in a map: at most a group's worth of entries for every 65,535 items the lists hold, a few percent
+ * of what those items take themselves.
+ */
+export class Ends {
+  private readonly firsts = new Column(new Uint32Array(1024));
+  private readonly offsets = new BlockColumn((n) => new Uint16Array(n));
+  private readonly far = new Map<number, number>();
+
+  get length(): number {
+    return this.offsets.length;
+  }
+
+  push(value: number): void {
+    const i = this.offsets.length;
+    if ((i & ((1 << ENDS_GROUP_BITS) - 1)) === 0) this.firsts.push(value);
+    const offset = value - this.firsts.data[i >>> ENDS_GROUP_BITS];
+    if (offset >= FAR) this.far.set(i, value);
+    this.offsets.push(Math.min(offset, FAR));
+  }
+
+  at(i: number): number {
+    const offset = this.offsets.at(i);
+    return offset === FAR ? this.far.get(i)! : this.firsts.data[i >>> ENDS_GROUP_BITS] + offset;
+  }
+
+  /** Empties the column, keeping its memory for the values pushed next. */
+  clear(): void {
+    this.firsts.length = 0;
+    this.offsets.clear();
+    this.far.clear();
+  }
+}
+
 const EMPTY = new Uint8Array(0);
 
 /** Bytes a block of a TextBlocks holds; no text may be longer. */
@@ -64,7 +106,7 @@ const TEXT_BLOCK = 1 << TEXT_BLOCK_BITS;
  * before it ends, or at the start of its block when it would not have fit in the rest of the one before.
  */
 export class TextBlocks {
-  private readonly ends = new BlockColumn((n) => new Uint32Array(n));
+  private readonly ends = new Ends();
   private readonly blocks: Uint8Array[] = [];
   /** Offset where the next string goes. */
   private end = 0;

@@ -1,8 +1,9 @@
 // Tests runtime/model/column.ts: a Column gives back every value of its type as it grows from any size, and
-// reserve makes room for n more values without losing any; a BlockColumn and a TextBlocks give back every value
+// reserve makes room for n more values without losing any; a BlockColumn, an Ends (against plain arrays, values
+// near and far from their group's first, and after clear) and a TextBlocks give back every value
 // and string across many blocks (strings that end exactly at a block's end, and ones that move to the next block).
 import { describe, expect, it } from 'vitest';
-import { BlockColumn, Column, TextBlocks } from '../../../runtime/model/column.js';
+import { BlockColumn, Column, Ends, TextBlocks } from '../../../runtime/model/column.js';
 import { prng } from '../../helpers/prng.js';
 
 describe('Column', () => {
@@ -27,6 +28,42 @@ describe('BlockColumn', () => {
   it('gives back every value across many blocks', () => {
     const column = new BlockColumn((n) => new Float64Array(n));
     const values = Array.from({ length: 300_000 }, (_, i) => i * 1e7 + (i % 7) * 0.5);
+    for (const v of values) column.push(v);
+    expect(column.length).toBe(values.length);
+    expect(values.every((v, i) => column.at(i) === v)).toBe(true);
+  });
+});
+
+describe('Ends', () => {
+  /** Non-decreasing values: mostly small steps, some large (past a group's 16-bit reach), some none. */
+  const ends = (count: number, seed: number) => {
+    const random = prng(seed);
+    const values: number[] = [];
+    for (let v = 0, i = 0; i < count; i++) values.push((v += random() < 0.002 ? 20_000 + Math.floor(random() * 70_000) : random() < 0.1 ? 0 : Math.floor(random() * 40)));
+    return values;
+  };
+
+  it("gives back every value, near its group's first or far from it, across many groups and blocks", () => {
+    const column = new Ends();
+    const values = ends(300_000, 41);
+    for (const v of values) column.push(v);
+    expect(column.length).toBe(values.length);
+    expect(values.every((v, i) => column.at(i) === v)).toBe(true);
+    expect(values.at(-1)).toBeGreaterThan(2 ** 24); // large values, and (by the large steps) values kept far
+  });
+
+  it('gives back values up to 2^32 - 1 and a value exactly at the 16-bit reach and past it', () => {
+    const column = new Ends();
+    const values = [0, 0xfffe, 0xffff, 0x10000, 2 ** 32 - 2, 2 ** 32 - 1];
+    for (const v of values) column.push(v);
+    expect(values.map((_, i) => column.at(i))).toEqual(values);
+  });
+
+  it('holds the next values alone once cleared (no value of before read back)', () => {
+    const column = new Ends();
+    for (const v of ends(5_000, 42)) column.push(v + 1_000_000);
+    column.clear();
+    const values = ends(3_000, 43);
     for (const v of values) column.push(v);
     expect(column.length).toBe(values.length);
     expect(values.every((v, i) => column.at(i) === v)).toBe(true);

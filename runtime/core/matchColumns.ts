@@ -1,5 +1,5 @@
 // The compact columns a match batch keeps (match.ts): its tasks — every modification hypothesis of every search,
-// hundreds of thousands of them — and the candidates they find, about 24 bytes each whatever shard they came from,
+// hundreds of thousands of them — and the candidates they find, about 22 bytes each whatever shard they came from,
 // so a batch holds no object per hypothesis or candidate and no shard.
 import type { Shard } from '../model/format.js';
 import { BlockColumn, Column, Ends, TextBlocks } from '../model/column.js';
@@ -7,12 +7,8 @@ import { WATER_UNITS } from '../model/chemistry.js';
 import { packedLength, packedResidueUnits, packLetters, unpackLetters } from '../model/letterTriples.js';
 import type { Hypothesis } from './hypotheses.js';
 
-/** Candidates per group whose runs are told apart by a 16-bit offset from the group's first (one run a candidate at most). */
-const RUN_GROUP_BITS = 16;
-const RUN_GROUP = 1 << RUN_GROUP_BITS;
-
 /**
- * The candidates of a batch, of all its searches, as columns in blocks: about 24 bytes each whatever shard they
+ * The candidates of a batch, of all its searches, as columns in blocks: about 22 bytes each whatever shard they
  * came from, growing without copying (a batch of 10,000 ±10 ppm precursors holds millions). A candidate keeps its
  * sequence and accessions; what it shares with the other candidates its hypothesis found — its search, its counts,
  * the mass they add — is kept once per run of candidates added together, and its mass is worked out from its
@@ -33,9 +29,8 @@ export class Candidates {
   private readonly runCounts = new Column(new Uint32Array(1024));
   /** What the run's modifications add to a peptide's mass, in units of 1e-10 Da. */
   private readonly runShifts = new Column(new Float64Array(1024));
-  /** The run of the first candidate of each group of RUN_GROUP, and each candidate's run less that (< RUN_GROUP: 16 bits). */
-  private readonly groupFirstRuns = new Column(new Uint32Array(1024));
-  private readonly runOffsets = new BlockColumn((n) => new Uint16Array(n));
+  /** The run runOf found last: candidates are mostly read in the order they were added, so its run or the next. */
+  private lastRun = 0;
 
   /** Times the columns were emptied: a batch that kept them checks it is still theirs. */
   generation = 0;
@@ -47,8 +42,9 @@ export class Candidates {
   /** Empties the columns, keeping their memory for the next batch's candidates. */
   clear(): void {
     this.generation++;
-    for (const column of [this.sequences, this.accessionEnds, this.accessions, this.runOffsets]) column.clear();
-    for (const column of [this.runStarts, this.runSearches, this.runCounts, this.runShifts, this.groupFirstRuns]) column.length = 0;
+    for (const column of [this.sequences, this.accessionEnds, this.accessions]) column.clear();
+    for (const column of [this.runStarts, this.runSearches, this.runCounts, this.runShifts]) column.length = 0;
+    this.lastRun = 0;
   }
 
   /**
@@ -63,9 +59,6 @@ export class Candidates {
       this.runCounts.push(countsId);
       this.runShifts.push(shiftUnits);
     }
-    const run = this.runStarts.length - 1;
-    if ((this.length & (RUN_GROUP - 1)) === 0) this.groupFirstRuns.push(run);
-    this.runOffsets.push(run - this.groupFirstRuns.data[this.length >>> RUN_GROUP_BITS]);
     const [from, to] = [p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]];
     if (packedLength(to - from) > this.packed.length) this.packed = new Uint8Array(packedLength(to - from));
     this.sequences.add(this.packed, 0, packLetters(shard.sequences, from, to, this.packed, 0));
@@ -76,9 +69,20 @@ export class Candidates {
     this.accessionEnds.push(this.accessions.length);
   }
 
-  /** The run candidate i belongs to, at once: its group's first run plus its own offset from that. */
+  /** The run candidate i belongs to: the last run starting at or before it (the last one found, or a binary search). */
   private runOf(i: number): number {
-    return this.groupFirstRuns.data[i >>> RUN_GROUP_BITS] + this.runOffsets.at(i);
+    const [starts, runs] = [this.runStarts.data, this.runStarts.length];
+    let run = this.lastRun;
+    if (!(starts[run] <= i && (run + 1 === runs || i < starts[run + 1]))) {
+      let [low, high] = [0, runs - 1]; // starts[low] <= i (the first run starts at 0) and the answer is <= high
+      while (low < high) {
+        const mid = (low + high + 1) >>> 1;
+        if (starts[mid] <= i) low = mid;
+        else high = mid - 1;
+      }
+      run = this.lastRun = low;
+    }
+    return run;
   }
 
   /** Modified mass of candidate i, in units of 1e-10 Da: its residues, water and its modifications, exactly. */

@@ -48,6 +48,9 @@ describe('Candidates', () => {
       return JSON.stringify(got) !== JSON.stringify(expected);
     });
     expect(wrong).toBe(-1);
+    // Read out of the order added (as a search's candidates are, sorted): each candidate's run found again.
+    const shuffled = Array.from({ length: 20_000 }, () => Math.floor(random() * added.length));
+    expect(shuffled.filter((id) => candidates.countsId(id) !== added[id].countsId || candidates.units(id) !== referenceUnits(peptides[added[id].p].sequence)! + shifts[added[id].countsId])).toEqual([]);
     const idsOf = candidates.bySearch(8);
     for (let s = 0; s < 8; s++) expect(idsOf(s)).toEqual(added.flatMap((e, id) => (e.search === s ? [id] : [])));
   });

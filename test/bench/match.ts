@@ -38,7 +38,10 @@ export interface MatchRun {
   spectra: number;
   candidates: number;
   outputMb: number;
+  /** Peak RSS over both runs: the warm run's columns made while the cold run's may not yet be collected. */
   peakRssMb: number;
+  /** Peak RSS when the cold run ended: what one `npm run query -- match` (a process of its own) peaks at. Absent in runs before it. */
+  peakRssColdMb?: number;
 }
 
 /** Output discarded, counted. */
@@ -57,6 +60,7 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
   const options = matchOptions((name) => (params[name] === undefined ? [] : [params[name]]), values);
   const dataset = await Dataset.open(sourceFor(shards), { cacheBytes: cacheBytesFromEnv(MATCH_CACHE_BYTES), ...nodeCodecs }); // as the match command opens it
   const times: number[] = [];
+  const peaks: number[] = [];
   let summary;
   let sink = new Sink();
   for (let run = 0; run < 2; run++) {
@@ -64,8 +68,9 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
     const started = performance.now();
     summary = await matchFile(dataset, options.query, { input: mgf, ...options }, { stdout: sink, stderr: new Sink(), stdin: process.stdin });
     times.push((performance.now() - started) / 1000);
+    peaks.push(process.resourceUsage().maxRSS / 1024);
   }
-  const run: MatchRun = { coldSeconds: times[0], warmSeconds: times[1], spectra: summary!.precursors, candidates: summary!.candidates, outputMb: sink.bytes / 2 ** 20, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  const run: MatchRun = { coldSeconds: times[0], warmSeconds: times[1], spectra: summary!.precursors, candidates: summary!.candidates, outputMb: sink.bytes / 2 ** 20, peakRssMb: peaks[1], peakRssColdMb: peaks[0] };
   process.stdout.write(JSON.stringify(run) + '\n');
 }
 
@@ -109,7 +114,7 @@ export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA): string[]
   const rate = (s: number) => Math.round(spectra / s).toLocaleString('en');
   const met = (ok: boolean) => (ok ? 'met' : '**missed**');
   const row = (name: string, r: MatchRun) =>
-    `| ${name} | ${rate(r.coldSeconds)} (${r.coldSeconds.toFixed(1)} s) | ${rate(r.warmSeconds)} (${r.warmSeconds.toFixed(1)} s) | ${Math.round(r.peakRssMb)} | ${r.candidates.toLocaleString('en')} | ${r.outputMb.toFixed(0)} |`;
+    `| ${name} | ${rate(r.coldSeconds)} (${r.coldSeconds.toFixed(1)} s) | ${rate(r.warmSeconds)} (${r.warmSeconds.toFixed(1)} s) | ${r.peakRssColdMb === undefined ? '' : `${Math.round(r.peakRssColdMb)} / `}${Math.round(r.peakRssMb)} | ${r.candidates.toLocaleString('en')} | ${r.outputMb.toFixed(0)} |`;
   const f = runs.folder;
   return [
     '## MGF matching (`npm run query -- match`)',
@@ -118,14 +123,14 @@ export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA): string[]
       `the match command's code in a process of its own with its default cache (${MATCH_CACHE_BYTES / 2 ** 20} MB: its sweep reads each shard once) and batch, TSV output counted and discarded. ` +
       'Cold: a fresh process (manifest, index, accession table, shards all read); warm: the same run again in that process.',
     '',
-    '| dataset read from | cold, spectra/s | warm, spectra/s | peak RSS, MB | candidates | TSV, MB |',
+    '| dataset read from | cold, spectra/s | warm, spectra/s | peak RSS, MB: cold run / both runs | candidates | TSV, MB |',
     '|---|---|---|---|---|---|',
     row('local folder, all candidates', runs.folder),
     row('local folder, --top 10', runs.folderTop),
     ...(runs.folderQuarterBatch ? [row(`local folder, all candidates, --batch ${quarter(spectra).toLocaleString('en')}`, runs.folderQuarterBatch)] : []),
     row('HTTP (npm start, local), all candidates, --concurrency 16', runs.http),
     '',
-    `Goals (local folder, all candidates): ≥ 5,000 spectra/s warm — ${met(spectra / f.warmSeconds >= 5000)}; ≥ 1,000 spectra/s cold — ${met(spectra / f.coldSeconds >= 1000)}; peak RSS ≤ 512 MB — ${met(f.peakRssMb <= 512)}.`,
+    `Goals (local folder, all candidates): ≥ 5,000 spectra/s warm — ${met(spectra / f.warmSeconds >= 5000)}; ≥ 1,000 spectra/s cold — ${met(spectra / f.coldSeconds >= 1000)}; peak RSS ≤ 512 MB — ${met((f.peakRssColdMb ?? f.peakRssMb) <= 512)} (one run, as \`npm run query -- match\` makes it in a process of its own: ${Math.round(f.peakRssColdMb ?? f.peakRssMb)} MB; over both runs of the process, cold then warm, ${Math.round(f.peakRssMb)} MB).`,
     '',
   ];
 }

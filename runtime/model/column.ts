@@ -52,7 +52,7 @@ export class BlockColumn<T extends Uint8Array | Uint16Array | Uint32Array | Floa
   }
 }
 
-/** Values of an Ends told apart by a 16-bit offset from their group's first (a power of two). */
+/** An Ends keeps the first of every 2^ENDS_GROUP_BITS values in full and the others as 16-bit offsets from it. */
 const ENDS_GROUP_BITS = 8;
 /** The offset that says "too far from the group's first: the value is in the overflow map". */
 const FAR = 0xffff;

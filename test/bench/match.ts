@@ -38,7 +38,7 @@ export interface MatchRun {
   spectra: number;
   candidates: number;
   outputMb: number;
-  /** Peak RSS over both runs: the warm run's columns made while the cold run's may not yet be collected. */
+  /** Peak RSS over both runs of the process, cold then warm. */
   peakRssMb: number;
   /** Peak RSS when the cold run ended: what one `npm run query -- match` (a process of its own) peaks at. Absent in runs before it. */
   peakRssColdMb?: number;

@@ -71,10 +71,12 @@ export class Candidates {
 
   /** The run candidate i belongs to: the last run starting at or before it (the last one found, or a binary search). */
   private runOf(i: number): number {
-    const [starts, runs] = [this.runStarts.data, this.runStarts.length];
+    const starts = this.runStarts.data;
+    const runs = this.runStarts.length;
     let run = this.lastRun;
     if (!(starts[run] <= i && (run + 1 === runs || i < starts[run + 1]))) {
-      let [low, high] = [0, runs - 1]; // starts[low] <= i (the first run starts at 0) and the answer is <= high
+      let low = 0; // starts[low] <= i (the first run starts at 0) and the answer is <= high
+      let high = runs - 1;
       while (low < high) {
         const mid = (low + high + 1) >>> 1;
         if (starts[mid] <= i) low = mid;

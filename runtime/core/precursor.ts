@@ -176,7 +176,8 @@ export class Found implements FoundSink {
 export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink, shard: Shard): void {
   const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
   if (from >= to) return;
-  let [low, high] = [from === 0 ? 0 : shard.groupEnds[from - 1], shard.groupEnds[to - 1]];
+  let low = from === 0 ? 0 : shard.groupEnds[from - 1];
+  let high = shard.groupEnds[to - 1];
   found.scanned += high - low; // the window's peptides, whether or not the count index passes over some
   if (found.scanned > MAX_SCANNED) {
     throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);

@@ -1,63 +1,11 @@
-// Build phase 2, rank accessions: what each protein's header says (kept compact, by protein ordinal, while the
-// input is read), then the sorted unique accession list shards refer to by rank, each protein's rank in it, and what
-// each rank's first record says: taxId (from its header, else the taxonomy TSV), reviewed flag, protein and
-// organism names.
+// Build phase 2, rank accessions: the header records (build/headerRuns.ts) read in (accession, ordinal) order give
+// the sorted unique accession list shards refer to by rank, each protein's rank in it, and what each rank's first
+// record says: taxId (from its header, else the taxonomy TSV), reviewed flag, protein and organism names, handed on
+// rank by rank (to the accession table and protein page writers), so only fixed-width columns stay in memory.
 import { constants } from 'node:buffer';
 import { BuildError, type HeaderFields } from './fasta.js';
+import type { HeaderRecord } from './headerRuns.js';
 import { Column } from '../runtime/model/column.js';
-import { TextColumn } from './columns.js';
-
-/** What each protein's header says, by protein ordinal (the order of the input): ~65 bytes a protein of real UniProt headers. */
-export class ProteinHeaders {
-  readonly accessions = new TextColumn();
-  private proteins = new TextColumn();
-  /** OX= taxId, -1 when the header has none. */
-  private taxIds = new Column(new Int32Array(1024));
-  private reviewed = new Column(new Uint8Array(1024));
-  /** Organism names repeat (thousands of proteins per organism): each is kept once, proteins hold its number. */
-  private organismOf = new Column(new Uint32Array(1024));
-  private organisms: string[] = [];
-  private organismNumbers = new Map<string, number>();
-
-  get count(): number {
-    return this.accessions.length;
-  }
-
-  add(header: HeaderFields): void {
-    this.accessions.push(header.accession);
-    this.proteins.push(header.protein);
-    this.taxIds.push(header.taxId ?? -1);
-    this.reviewed.push(header.reviewed ? 1 : 0);
-    let organism = this.organismNumbers.get(header.organism);
-    if (organism === undefined) {
-      organism = this.organisms.push(header.organism) - 1;
-      this.organismNumbers.set(header.organism, organism);
-    }
-    this.organismOf.push(organism);
-  }
-
-  accession(ordinal: number): string {
-    return this.accessions.get(ordinal);
-  }
-
-  /** OX= taxId, undefined when the header has none. */
-  taxId(ordinal: number): number | undefined {
-    const taxId = this.taxIds.data[ordinal];
-    return taxId === -1 ? undefined : taxId;
-  }
-
-  isReviewed(ordinal: number): boolean {
-    return this.reviewed.data[ordinal] === 1;
-  }
-
-  protein(ordinal: number): string {
-    return this.proteins.get(ordinal);
-  }
-
-  organism(ordinal: number): string {
-    return this.organisms[this.organismOf.data[ordinal]];
-  }
-}
 
 /** The accession table's columns, by rank: what the accession table and the protein pages are written from. */
 export interface AccessionColumns {
@@ -72,56 +20,58 @@ export interface AccessionColumns {
   organism(rank: number): string;
 }
 
-export interface RankedAccessions extends AccessionColumns {
+/** A rank's fields, from its accession's first record: its taxId resolved (-1 when unknown). */
+export type RankFields = Omit<HeaderFields, 'taxId'> & { taxId: number };
+
+export interface RankedAccessions {
+  count: number;
+  /** TaxId of each rank, -1 when unknown. */
+  taxIds: Int32Array;
+  /** 1 when the rank's accession is UniProtKB/Swiss-Prot (`sp|`), else 0. */
+  reviewed: Uint8Array;
   /** UTF-8 bytes of the accession table's text (the accessions, newline-separated): at least its length. */
   textBytes: number;
-  /** Rank of each protein ordinal's accession. */
+  /** Rank of each protein ordinal's accession (in shared memory: the runners read it without a copy each). */
   rankOf: Uint32Array;
-  /** Accessions that more than one record has (merged into one rank). */
-  duplicates: string[];
+  /** Accessions that more than one record has (merged into one rank): how many, and the first few. */
+  duplicates: { count: number; examples: string[] };
   withoutTaxId: number;
   reviewedCount: number;
 }
 
-/** Sorted unique accessions of `headers`, each protein ordinal's rank among them, and each rank's header fields. */
-export function rankAccessions(headers: ProteinHeaders, taxonomy: ReadonlyMap<string, number>): RankedAccessions {
-  const accessions = headers.accessions;
-  const order = new Uint32Array(headers.count);
-  for (let i = 0; i < order.length; i++) order[i] = i;
-  order.sort((a, b) => accessions.compare(a, b) || a - b);
-  const rankOf = new Uint32Array(headers.count);
-  // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
-  const firstOrdinal = new Column(new Uint32Array(1024));
-  const duplicates: string[] = [];
-  let textBytes = 0;
-  for (let i = 0; i < order.length; i++) {
-    const ordinal = order[i];
-    if (i > 0 && accessions.compare(order[i - 1], ordinal) === 0) {
-      const accession = accessions.get(ordinal);
-      if (duplicates[duplicates.length - 1] !== accession) duplicates.push(accession);
+/** Duplicated accessions named in RankedAccessions.duplicates.examples. */
+const DUPLICATE_EXAMPLES = 3;
+
+/**
+ * Ranks the accessions of `records`, the headers of `proteins` proteins in (accession, ordinal) order; calls
+ * `onRank` with each rank's fields, rank by rank.
+ */
+export function rankAccessions(records: Iterable<HeaderRecord>, proteins: number, taxonomy: ReadonlyMap<string, number>, onRank: (rank: number, fields: RankFields) => void = () => {}): RankedAccessions {
+  const rankOf = new Uint32Array(new SharedArrayBuffer(4 * proteins));
+  const taxIds = new Column(new Int32Array(1024));
+  const reviewed = new Column(new Uint8Array(1024));
+  const duplicates = { count: 0, examples: [] as string[] };
+  let [textBytes, withoutTaxId, reviewedCount] = [0, 0, 0];
+  let previous: string | undefined;
+  let duplicated = false;
+  for (const record of records) {
+    if (record.accession === previous) {
+      if (!duplicated && duplicates.count++ < DUPLICATE_EXAMPLES) duplicates.examples.push(record.accession);
+      duplicated = true;
     } else {
-      firstOrdinal.push(ordinal);
-      textBytes += accessions.byteLength(ordinal) + (i > 0 ? 1 : 0);
+      // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
+      const taxId = record.taxId ?? taxonomy.get(record.accession) ?? -1;
+      onRank(taxIds.length, { accession: record.accession, taxId, reviewed: record.reviewed, protein: record.protein, organism: record.organism });
+      textBytes += Buffer.byteLength(record.accession) + (taxIds.length > 0 ? 1 : 0);
+      taxIds.push(taxId);
+      reviewed.push(record.reviewed ? 1 : 0);
+      if (taxId === -1) withoutTaxId++;
+      if (record.reviewed) reviewedCount++;
+      [previous, duplicated] = [record.accession, false];
     }
-    rankOf[ordinal] = firstOrdinal.length - 1;
+    rankOf[record.ordinal] = taxIds.length - 1;
   }
-  const count = firstOrdinal.length;
-  const ordinalOf = (rank: number) => firstOrdinal.data[rank];
-  const taxIds = new Int32Array(count);
-  const reviewed = new Uint8Array(count);
-  for (let rank = 0; rank < count; rank++) {
-    const ordinal = ordinalOf(rank);
-    taxIds[rank] = headers.taxId(ordinal) ?? taxonomy.get(headers.accession(ordinal)) ?? -1;
-    reviewed[rank] = headers.isReviewed(ordinal) ? 1 : 0;
-  }
-  return {
-    count, rankOf, taxIds, reviewed, duplicates, textBytes,
-    accession: (rank) => headers.accession(ordinalOf(rank)),
-    protein: (rank) => headers.protein(ordinalOf(rank)),
-    organism: (rank) => headers.organism(ordinalOf(rank)),
-    withoutTaxId: taxIds.filter((t) => t === -1).length,
-    reviewedCount: reviewed.reduce((sum, r) => sum + r, 0),
-  };
+  return { count: taxIds.length, rankOf, taxIds: taxIds.data.slice(0, taxIds.length), reviewed: reviewed.data.slice(0, reviewed.length), duplicates, textBytes, withoutTaxId, reviewedCount };
 }
 
 /**

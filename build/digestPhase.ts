@@ -1,9 +1,9 @@
 // Build phase 1, read and digest: every FASTA record in file order, its sequence digested (in batches, on
-// the runners) into mass-partition files on disk; keeps only each protein's accession and header fields.
+// the runners) into mass-partition files on disk; each protein's header fields go to sorted runs on disk.
 import { statSync } from 'node:fs';
 import type { SourceEntry } from '../runtime/model/format.js';
-import { ProteinHeaders } from './accessions.js';
 import { BuildError, readFasta, type SkipReason } from './fasta.js';
+import { HeaderRuns } from './headerRuns.js';
 import { describeSource } from './inputs.js';
 import { partitionFile } from './partitions.js';
 import { leastBusy, settled, type Runner } from './pool.js';
@@ -12,8 +12,8 @@ import type { BuildProgress } from './progress.js';
 const BATCH_PROTEINS = 1000;
 
 export interface Digested {
-  /** What each protein's header says (accession, OX= taxId, sp|, names), by ordinal (the order of the input). */
-  headers: ProteinHeaders;
+  /** What each protein's header says (accession, OX= taxId, sp|, names), with its ordinal (the order of the input). */
+  headers: HeaderRuns;
   skipped: Record<SkipReason, number>;
   /** The FASTA files as the manifest lists them. */
   sources: SourceEntry[];
@@ -21,9 +21,9 @@ export interface Digested {
   partitionFiles: Map<number, string[]>;
 }
 
-/** Digests `files` on `runners`, whose partition files are in `partitionDir`. */
-export async function readAndDigest(files: readonly string[], runners: readonly Runner[], partitionDir: string, progress: BuildProgress): Promise<Digested> {
-  const headers = new ProteinHeaders();
+/** Digests `files` on `runners`, whose partition files are in `partitionDir`; header runs go into `headerDir`. */
+export async function readAndDigest(files: readonly string[], runners: readonly Runner[], partitionDir: string, headerDir: string, progress: BuildProgress): Promise<Digested> {
+  const headers = new HeaderRuns(headerDir);
   const skipped: Record<SkipReason, number> = { noAccession: 0, noSequence: 0, invalidCharacters: 0 };
   const totalBytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
   let doneBytes = 0;

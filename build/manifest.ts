@@ -9,9 +9,9 @@ import type { Digested } from './digestPhase.js';
 import { writeShardIndex } from './indexPages.js';
 import { describeSource } from './inputs.js';
 import type { Merged } from './mergePhase.js';
+import type { AccessionTables } from './rankPhase.js';
 import type { Storage } from './datasetFile.js';
 import { digestOptionsOf, storageOf, type BuildOptions } from './options.js';
-import { writeAccessionTable, writeProteinPages } from './proteinTable.js';
 import { TAXDUMP_FILES, type Taxonomy } from './taxdump.js';
 
 /** The taxonomy of a build with --taxdump: the pruned tree and the accessions without a lineage. */
@@ -22,15 +22,15 @@ export interface Lineages {
 
 /**
  * Everything a manifest says that does not depend on the shards: the dataset version, parameters, sources,
- * accession totals, the accession table and protein pages (written into `dir`). Every part of a partitioned
+ * accession totals, the accession table and protein pages. Every part of a partitioned
  * build computes the same head; the merge checks they agree.
  */
 export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 'taxonomy'> & {
   totals: Omit<Totals, 'peptides' | 'massGroups' | 'shards' | 'bytes'>;
 };
 
-/** The head of the dataset staged in `dir`; writes its accession table and protein pages there. */
-export async function describeDataset(options: BuildOptions, digested: Digested, ranked: RankedAccessions, dir: string, lineages?: Lineages): Promise<DatasetHead> {
+/** The head of the dataset whose accession table and protein pages are `tables`. */
+export async function describeDataset(options: BuildOptions, digested: Digested, ranked: RankedAccessions, tables: AccessionTables, lineages?: Lineages): Promise<DatasetHead> {
   const { sources, skipped } = digested;
   const storage = storageOf(options);
   const { compression, folderDigits } = storage;
@@ -54,11 +54,11 @@ export async function describeDataset(options: BuildOptions, digested: Digested,
       reviewedAccessions: ranked.reviewedCount,
       accessionsWithoutTaxId: ranked.withoutTaxId,
       ...(lineages ? { accessionsWithoutLineage: lineages.withoutLineage, taxonomyNodes: lineages.taxonomy.taxIds.length } : {}),
-      duplicateAccessions: ranked.duplicates.length,
+      duplicateAccessions: ranked.duplicates.count,
       skippedRecords: skipped,
     },
-    accessions: writeAccessionTable(dir, ranked, storage),
-    proteins: writeProteinPages(dir, ranked, storage),
+    accessions: tables.accessions,
+    proteins: tables.proteins,
   };
 }
 

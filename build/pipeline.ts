@@ -1,12 +1,12 @@
 // The build: FASTA files → digested peptides in mass partitions on disk → sorted, grouped shards → manifest,
-// published atomically. Memory is bounded by one partition plus the protein table (and, with --taxdump, the
-// NCBI tree in typed arrays), not by the database. A part of a partitioned build (`--part i/N`) runs the same
+// published atomically. Memory is bounded by one partition plus fixed-width columns (a protein's rank, an
+// accession's taxId and reviewed flag; with --taxdump, the NCBI tree in typed arrays), not by the database: headers
+// wait on disk in sorted runs. A part of a partitioned build (`--part i/N`) runs the same
 // phases on its mass slice only and publishes a part folder (build/part.ts) for build:merge instead.
 // This module only orders the phases; each phase is a module of its own.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Manifest } from '../runtime/model/format.js';
-import { checkAccessionText, rankAccessions } from './accessions.js';
 import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
 import { assembleManifest, describeDataset, type DatasetHead } from './manifest.js';
@@ -17,12 +17,12 @@ import { createRunners } from './pool.js';
 import { BuildProgress } from './progress.js';
 import { crowdingWarning, openStaging, publish } from './publish.js';
 import { planPartitions, type KeySlice } from './partitions.js';
+import { rankAndWriteTables } from './rankPhase.js';
 import { cutKeys, keySliceOf, SAMPLE_EVERY, sampleMassBuckets, sliceStarts, unitCounts, type PartSpec } from './slices.js';
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
 import { writeTaxonomyFile } from './taxonomyFile.js';
 
-export { rankAccessions } from './accessions.js';
 export { resolveInputs } from './inputs.js';
 export { DEFAULT_SHARD_BYTES, type BuildOptions } from './options.js';
 
@@ -93,18 +93,17 @@ async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progr
   let closing: Promise<unknown> | undefined;
   const closeRunners = () => (closing ??= Promise.all(runners.map((r) => r.close())));
   try {
-    const digested = await readAndDigest(files, runners, partitionDir, progress);
-    const ranked = rankAccessions(digested.headers, taxonomyTsv);
-    checkAccessionText(ranked, options.maxAccessionText);
+    const digested = await readAndDigest(files, runners, partitionDir, join(tmp, 'headers'), progress);
+    const storage = storageOf(options);
+    const { ranked, tables } = rankAndWriteTables(digested.headers, taxonomyTsv, tmp, storage, options.maxAccessionText);
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
-    const storage = storageOf(options);
     const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, counts);
     await closeRunners(); // their memory is not needed for what is left
     rmSync(partitionDir, { recursive: true, force: true });
-    const head = await describeDataset(options, digested, ranked, tmp, lineages);
+    const head = await describeDataset(options, digested, ranked, tables, lineages);
     const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), storage) : undefined;
     return publishStaged({ tmp, head, merged, taxonomy, keys });
   } finally {

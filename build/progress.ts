@@ -24,8 +24,8 @@ export class BuildProgress {
   }
 
   /** Accessions that several records share (they are merged). */
-  duplicates(accessions: readonly string[]): void {
-    if (accessions.length > 0) this.log(`warning: ${accessions.length} accessions appear more than once, merged (e.g. ${accessions.slice(0, 3).join(', ')})`);
+  duplicates({ count, examples }: { count: number; examples: readonly string[] }): void {
+    if (count > 0) this.log(`warning: ${count} accessions appear more than once, merged (e.g. ${examples.slice(0, 3).join(', ')})`);
   }
 
   /** The taxdump pruned to the dataset's lineages. */

@@ -1,25 +1,38 @@
-// Tests build/accessions.ts: rankAccessions over ProteinHeaders equals a brute-force reference over plain records:
-// ranks are positions in the sorted unique accessions, every protein's rank points at its accession, and a rank's
-// fields come from its accession's first record (taxId from OX=, else the taxonomy TSV, else -1); textBytes is
-// the UTF-8 size of the accessions joined by newlines, and checkAccessionText refuses a table past its limit.
+// Tests build/accessions.ts: rankAccessions over HeaderRuns (build/headerRuns.ts, several runs on disk) equals a
+// brute-force reference over plain records: ranks are positions in the sorted unique accessions, every protein's
+// rank points at its accession, and a rank's fields, handed on rank by rank, come from its accession's first record
+// (taxId from OX=, else the taxonomy TSV, else -1); textBytes is the UTF-8 size of the accessions joined by
+// newlines, and checkAccessionText refuses a table past its limit.
 import fc from 'fast-check';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkAccessionText, MAX_ACCESSION_TEXT, ProteinHeaders, rankAccessions } from '../../build/accessions.js';
+import { checkAccessionText, MAX_ACCESSION_TEXT, rankAccessions, type RankFields } from '../../build/accessions.js';
 import { BuildError } from '../../build/fasta.js';
 import type { HeaderFields } from '../../build/fasta.js';
+import { HeaderRuns } from '../../build/headerRuns.js';
 
 function reference(records: HeaderFields[], taxonomy: Map<string, number>) {
   const sorted = [...new Set(records.map((r) => r.accession))].sort();
   const first = sorted.map((a) => records.find((r) => r.accession === a)!);
+  const duplicates = sorted.filter((a) => records.filter((r) => r.accession === a).length > 1);
   return {
-    sorted,
     rankOf: records.map((r) => sorted.indexOf(r.accession)),
-    taxIds: first.map((r) => r.taxId ?? taxonomy.get(r.accession) ?? -1),
-    reviewed: first.map((r) => (r.reviewed ? 1 : 0)),
-    proteins: first.map((r) => r.protein),
-    organisms: first.map((r) => r.organism),
-    duplicates: sorted.filter((a) => records.filter((r) => r.accession === a).length > 1),
+    fields: first.map((r): RankFields => ({ accession: r.accession, taxId: r.taxId ?? taxonomy.get(r.accession) ?? -1, reviewed: r.reviewed, protein: r.protein, organism: r.organism })),
+    duplicates: { count: duplicates.length, examples: duplicates.slice(0, 3) },
+    textBytes: Buffer.byteLength(sorted.join('\n')),
   };
+}
+
+/** Ranks `records` through header runs of `runProteins` each, read back `readBytes` at a time; returns the ranking and the fields handed on. */
+function rank(records: HeaderFields[], taxonomy: Map<string, number>, runProteins: number, readBytes?: number) {
+  const headers = new HeaderRuns(mkdtempSync(join(tmpdir(), 'header-runs-')), runProteins, readBytes);
+  for (const r of records) headers.add(r);
+  const fields: RankFields[] = [];
+  const ranked = rankAccessions(headers.sorted(), headers.count, taxonomy, (rank, f) => (fields[rank] = f));
+  headers.remove();
+  return { ranked, fields };
 }
 
 const record = fc.record({
@@ -27,50 +40,44 @@ const record = fc.record({
   taxId: fc.option(fc.integer({ min: 0, max: 3_000_000 }), { nil: undefined }),
   reviewed: fc.boolean(),
   protein: fc.string(),
-  organism: fc.constantFrom('', 'Homo sapiens (Human)', 'Escherichia coli (strain K12)', 'Mus musculus'),
+  organism: fc.constantFrom('', 'Homo sapiens (Human)', 'Escherichia coli (strain K12)', 'Mus musculus', 'Ünïcödé 🦠'),
 });
 
 describe('rankAccessions', () => {
-  it('equals a brute-force ranking of the records', () => {
+  it('equals a brute-force ranking of the records, whatever the runs and read buffers', () => {
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 80 }), fc.array(fc.tuple(fc.constantFrom('P12345', 'A0A0', 'é'), fc.integer({ min: 1, max: 99 }))), (records, tsv) => {
-        const headers = new ProteinHeaders();
-        for (const r of records) headers.add(r);
+      fc.property(fc.array(record, { maxLength: 80 }), fc.array(fc.tuple(fc.constantFrom('P12345', 'A0A0', 'é'), fc.integer({ min: 1, max: 99 }))), fc.integer({ min: 1, max: 100 }), fc.constantFrom(undefined, 1, 24, 100, 4096), (records, tsv, runProteins, readBytes) => {
         const taxonomy = new Map(tsv);
-        const ranked = rankAccessions(headers, taxonomy);
+        const { ranked, fields } = rank(records, taxonomy, runProteins, readBytes);
         const expected = reference(records, taxonomy);
-        expect(headers.count).toBe(records.length);
-        expect(ranked.count).toBe(expected.sorted.length);
-        expect(Array.from({ length: ranked.count }, (_, r) => ranked.accession(r))).toEqual(expected.sorted);
+        expect(ranked.count).toBe(expected.fields.length);
+        expect(fields).toEqual(expected.fields);
         expect(Array.from(ranked.rankOf)).toEqual(expected.rankOf);
-        expect(Array.from(ranked.taxIds)).toEqual(expected.taxIds);
-        expect(Array.from(ranked.reviewed)).toEqual(expected.reviewed);
-        expect(Array.from({ length: ranked.count }, (_, r) => ranked.protein(r))).toEqual(expected.proteins);
-        expect(Array.from({ length: ranked.count }, (_, r) => ranked.organism(r))).toEqual(expected.organisms);
+        expect(Array.from(ranked.taxIds)).toEqual(expected.fields.map((f) => f.taxId));
+        expect(Array.from(ranked.reviewed)).toEqual(expected.fields.map((f) => (f.reviewed ? 1 : 0)));
         expect(ranked.duplicates).toEqual(expected.duplicates);
-        expect(ranked.withoutTaxId).toBe(expected.taxIds.filter((t) => t === -1).length);
-        expect(ranked.reviewedCount).toBe(expected.reviewed.filter((r) => r === 1).length);
-        expect(ranked.textBytes).toBe(Buffer.byteLength(expected.sorted.join('\n')));
+        expect(ranked.withoutTaxId).toBe(expected.fields.filter((f) => f.taxId === -1).length);
+        expect(ranked.reviewedCount).toBe(expected.fields.filter((f) => f.reviewed).length);
+        expect(ranked.textBytes).toBe(expected.textBytes);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('ranks 20,000 proteins (several blocks) as the reference does', () => {
+  it('ranks 20,000 proteins in runs of 3,000 as the reference does', () => {
     const records: HeaderFields[] = Array.from({ length: 20_000 }, (_, i) => ({
       accession: `A0A${String((i * 7919) % 15_000).padStart(6, '0')}`,
       taxId: i % 5 === 0 ? undefined : 9606 + (i % 3),
       reviewed: i % 4 === 0,
-      protein: `Protein ${i}`,
+      protein: `Protein ${i} ${'x'.repeat(i % 97)}`,
       organism: `Organism ${i % 11}`,
     }));
-    const headers = new ProteinHeaders();
-    for (const r of records) headers.add(r);
-    const ranked = rankAccessions(headers, new Map());
+    const { ranked, fields } = rank(records, new Map(), 3_000);
     const expected = reference(records, new Map());
     expect(Array.from(ranked.rankOf)).toEqual(expected.rankOf);
-    expect(Array.from({ length: ranked.count }, (_, r) => ranked.protein(r))).toEqual(expected.proteins);
+    expect(fields).toEqual(expected.fields);
     expect(ranked.duplicates).toEqual(expected.duplicates);
+    expect(ranked.rankOf.buffer).toBeInstanceOf(SharedArrayBuffer);
   });
 });
 

@@ -3,14 +3,15 @@
 // digits of its stored bytes' sha256, whose manifest entry describes the file and its first and last accession;
 // the pages concatenate back to the columns; past the root limit, inner pages (proteins-index-) span their pages
 // and proteinPageFiles/datasetFiles list them. writeAccessionTable's file, read with an independent msgpack decoder
-// and LEB128 reader, holds the same columns.
+// and LEB128 reader, holds the same columns; AccessionTableWriter, fed rank by rank, writes the same table across
+// its runs of 65,536 accessions and refuses to finish a table past its character limit.
 import { decode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { proteinPageFiles, writeAccessionTable, writeProteinPages } from '../../build/proteinTable.js';
+import { AccessionTableWriter, proteinPageFiles, writeAccessionTable, writeProteinPages } from '../../build/proteinTable.js';
 import { datasetFiles } from '../../build/publish.js';
 import type { Manifest, ProteinPage, ProteinPageEntry } from '../../runtime/model/format.js';
 import { accessionColumns } from '../helpers/accessionColumns.js';
@@ -151,5 +152,35 @@ describe('writeAccessionTable', () => {
     expect(raw.accessions.split('\n')).toEqual(table.sorted);
     expect(leb128(raw.taxIds).map((t) => t - 1)).toEqual(Array.from(table.taxIds));
     expect(Array.from(raw.reviewed)).toEqual(Array.from(table.reviewed));
+  });
+});
+
+describe('AccessionTableWriter', () => {
+  /** The accessions of the table file of `entry` in `dir`. */
+  const accessionsOf = (dir: string, file: string) => (decode(gunzipSync(readFileSync(join(dir, file)))) as { accessions: string }).accessions.split('\n');
+
+  it('writes accessions handed on one by one, across several runs of 65,536', () => {
+    const table = columns(140_000);
+    const dir = tempDir('accession-writer');
+    const writer = new AccessionTableWriter(dir, 'gzip');
+    for (const accession of table.sorted) writer.add(accession);
+    const entry = writer.finish(table);
+    expect(entry.count).toBe(140_000);
+    expect(accessionsOf(dir, entry.file)).toEqual(table.sorted);
+  });
+
+  it('keeps a table of exactly its character limit and refuses to finish one past it', () => {
+    const table = columns(5);
+    const characters = table.sorted.join('\n').length;
+    const [atLimit, past] = [new AccessionTableWriter(tempDir('accession-limit'), 'gzip', characters), new AccessionTableWriter(tempDir('accession-past'), 'gzip', characters - 1)];
+    for (const accession of table.sorted) [atLimit, past].forEach((w) => w.add(accession));
+    expect(atLimit.finish(table).count).toBe(5);
+    expect(() => past.finish(table)).toThrow(/internal error: an accession table of 39 characters was not refused/);
+  });
+
+  it('refuses columns of another length than the accessions', () => {
+    const writer = new AccessionTableWriter(tempDir('accession-columns'), 'gzip');
+    writer.add('P12345');
+    expect(() => writer.finish(columns(2))).toThrow(/columns of another length/);
   });
 });

@@ -1,16 +1,16 @@
 // Mass-range partitions on disk: digested peptides spill here, then each partition is sorted and grouped
 // on its own, so no step of the build holds more than one partition's peptides in memory. A partition is a
-// 20 Da bucket of mass keys, split in 2, 4, ... 64 equal parts where the input is dense (PartitionPlan), so a
-// partition holds about PARTITION_RECORDS records however large the input grows.
+// 20 Da bucket of mass keys, or one of 2, 4, 8, ... near-equal parts it is cut into where the input is dense
+// (PartitionPlan), so a partition holds about PARTITION_RECORDS records however large the input grows.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { digest, type DigestOptions } from './digest.js';
 import { massKey } from '../runtime/model/massKey.js';
 
-/** Width of a mass bucket in keys (20 Da): partitions are buckets or equal parts of one; slices are runs of buckets. */
+/** Width of a mass bucket in keys (20 Da): partitions are buckets or parts of one; slices are runs of buckets. */
 export const PARTITION_KEYS = 200_000;
-/** Most parts a bucket splits into: a power of two dividing PARTITION_KEYS (64 × 3,125 keys), so widths are whole keys. */
-export const MAX_SPLIT_SHIFT = 6;
+/** Most parts a bucket is cut into: 2^17 = 131,072 (each part holds a key or two), about 17,000 times Swiss-Prot's density. */
+export const MAX_SPLIT_SHIFT = 17;
 /**
  * Records (digested peptides, repeats included) a partition is planned to hold at most: about the densest 20 Da
  * bucket of a Swiss-Prot-sized input (~470,000), so such an input is not split and the merge's memory stays
@@ -19,41 +19,49 @@ export const MAX_SPLIT_SHIFT = 6;
 export const PARTITION_RECORDS = 500_000;
 
 /**
- * How the key line is cut into partitions: bucket c (keys [c, c+1) × PARTITION_KEYS) is cut into 2^shift[c]
- * equal parts (shift 0 past the array). A partition is named by its lowest key, so names ascend with mass.
+ * How the key line is cut into partitions: bucket c (keys [c, c+1) × PARTITION_KEYS) is cut into P = 2^shift[c]
+ * near-equal parts (shift 0 past the array): with W = PARTITION_KEYS, part k holds the keys whose offset o in the
+ * bucket has ⌊o·P/W⌋ = k, i.e. o in [⌈k·W/P⌉, ⌈(k+1)·W/P⌉) (equal parts of W/P keys while P divides W, up to
+ * 64). A partition is named by its lowest key, so names ascend with mass.
  */
 export class PartitionPlan {
   constructor(readonly shifts: Uint8Array = new Uint8Array(0)) {}
 
-  private shiftOf(bucket: number): number {
-    return bucket < this.shifts.length ? this.shifts[bucket] : 0;
+  private partsOf(bucket: number): number {
+    return 2 ** (bucket < this.shifts.length ? this.shifts[bucket] : 0);
   }
 
   /** The partition holding `key` (its lowest key). */
   partitionOf(key: number): number {
     const bucket = Math.floor(key / PARTITION_KEYS);
-    const width = PARTITION_KEYS >> this.shiftOf(bucket);
+    const parts = this.partsOf(bucket);
     const low = bucket * PARTITION_KEYS;
-    return low + Math.floor((key - low) / width) * width;
+    return low + firstOffset(Math.floor(((key - low) * parts) / PARTITION_KEYS), parts);
   }
 
   /** Keys in `partition` (a partition's lowest key). */
   widthOf(partition: number): number {
-    return PARTITION_KEYS >> this.shiftOf(Math.floor(partition / PARTITION_KEYS));
+    const bucket = Math.floor(partition / PARTITION_KEYS);
+    const parts = this.partsOf(bucket);
+    const offset = partition - bucket * PARTITION_KEYS;
+    return firstOffset(Math.floor((offset * parts) / PARTITION_KEYS) + 1, parts) - offset;
   }
 
   /** Partitions the plan cuts its buckets into (each bucket past the array counts once). */
   get partitions(): number {
-    return this.shifts.reduce((sum, shift) => sum + (1 << shift), 0);
+    return this.shifts.reduce((sum, shift) => sum + 2 ** shift, 0);
   }
 }
+
+/** The lowest key offset in its bucket of part `k` of `parts`: ⌈k·W/parts⌉ (exact: k·W < 2^53). */
+const firstOffset = (k: number, parts: number) => Math.ceil((k * PARTITION_KEYS) / parts);
 
 /** The plan for a sample taking one protein in `sampleEvery`: each bucket split until its estimate is ≤ `records`. */
 export function planPartitions(sampled: ReadonlyMap<number, number>, sampleEvery: number, records = PARTITION_RECORDS): PartitionPlan {
   const shifts = new Uint8Array(Math.max(0, ...sampled.keys()) + 1);
   for (const [bucket, count] of sampled) {
     let shift = 0;
-    while (shift < MAX_SPLIT_SHIFT && (count * sampleEvery) / (1 << shift) > records) shift++;
+    while (shift < MAX_SPLIT_SHIFT && (count * sampleEvery) / 2 ** shift > records) shift++;
     shifts[bucket] = shift;
   }
   return new PartitionPlan(shifts);

@@ -180,32 +180,46 @@ describe('mergePartition', () => {
 });
 
 describe('PartitionPlan', () => {
-  it('splits each bucket until its estimate fits, at most 64 ways', () => {
-    const plan = planPartitions(new Map([[3, 10], [5, 7_813], [6, 7_814], [9, 1_000_000]]), 64);
-    // 7,813 × 64 = 500,032 > 500,000: split once; 7,814 × 64 / 2 = 250,048: once is enough; 64e6 records: 64 ways.
-    expect(Array.from(plan.shifts)).toEqual([0, 0, 0, 0, 0, 1, 1, 0, 0, MAX_SPLIT_SHIFT]);
+  it('splits each bucket in halves until its estimate fits, at most 2^17 ways', () => {
+    const plan = planPartitions(new Map([[3, 10], [5, 7_813], [6, 7_814], [9, 1_000_000], [10, 5e9]]), 64);
+    // 7,813 × 64 = 500,032 > 500,000: split once; 7,814 × 64 / 2 = 250,048: once is enough; 64e6 records: 128 ways;
+    // 3.2e11: as many as the limit allows.
+    expect(Array.from(plan.shifts)).toEqual([0, 0, 0, 0, 0, 1, 1, 0, 0, 7, MAX_SPLIT_SHIFT]);
+    expect(MAX_SPLIT_SHIFT).toBe(17); // 2^17 parts of 20 Da: each holds at least one key
     expect(planPartitions(new Map([[2, 100]]), 64, 1000).shifts[2]).toBe(3); // 6,400 / 8 = 800 ≤ 1,000
     expect(PARTITION_RECORDS).toBe(500_000);
   });
 
-  it('names the partition of every key by its lowest key, partitions tiling each bucket in equal parts', () => {
-    const plan = new PartitionPlan(Uint8Array.from([0, 2, MAX_SPLIT_SHIFT]));
-    // Brute force over buckets 0..3 (3 is past the plan: whole): walk every key, collect the partitions met.
+  it('names the partition of every key by its lowest key, partitions tiling each bucket in near-equal parts', () => {
+    const plan = new PartitionPlan(Uint8Array.from([0, 2, 6, 7, 10, MAX_SPLIT_SHIFT]));
+    // Brute force over buckets 0..6 (6 is past the plan: whole): walk every key, collect the partitions met.
     const seen = new Map<number, number[]>();
-    for (let key = 0; key < 4 * PARTITION_KEYS; key += 1) {
+    const outside: number[] = [];
+    for (let key = 0; key < 7 * PARTITION_KEYS; key += 1) {
       const p = plan.partitionOf(key);
-      expect(p).toBeLessThanOrEqual(key);
-      expect(key).toBeLessThan(p + plan.widthOf(p));
+      if (p > key || key >= p + plan.widthOf(p)) outside.push(key);
       const bucket = Math.floor(key / PARTITION_KEYS);
       if (!seen.has(bucket)) seen.set(bucket, []);
       const list = seen.get(bucket)!;
       if (list[list.length - 1] !== p) list.push(p);
     }
+    /** The partitions of bucket b cut into n parts, from the definition: part k starts at ⌈k · 200,000 / n⌉. */
+    const starts = (b: number, n: number) => Array.from({ length: n }, (_, k) => b * 200_000 + Math.ceil((k * 200_000) / n));
+    expect(outside).toEqual([]);
     expect(seen.get(0)).toEqual([0]);
     expect(seen.get(1)).toEqual([200_000, 250_000, 300_000, 350_000]);
     expect(seen.get(2)).toEqual(Array.from({ length: 64 }, (_, i) => 400_000 + i * 3_125));
-    expect(seen.get(3)).toEqual([600_000]);
-    expect(plan.partitions).toBe(1 + 4 + 64);
+    for (const [b, n] of [[3, 128], [4, 1024], [5, 2 ** 17], [6, 1]]) expect(seen.get(b)).toEqual(starts(b, n));
+    // Past 64 parts, widths differ by at most one key, and each partition's width reaches the next one.
+    for (const [b, n] of [[3, 128], [5, 2 ** 17]]) {
+      const first = starts(b, n);
+      const widths = first.map((p) => plan.widthOf(p));
+      expect(widths).toEqual(first.map((p, k) => (first[k + 1] ?? (b + 1) * 200_000) - p));
+      const [least, most] = widths.reduce(([l, m], w) => [Math.min(l, w), Math.max(m, w)], [Infinity, 0]);
+      expect(most - least).toBeLessThanOrEqual(1);
+      expect(least).toBeGreaterThanOrEqual(1);
+    }
+    expect(plan.partitions).toBe(1 + 4 + 64 + 128 + 1024 + 2 ** 17);
   });
 
   it('merges a split partition like the same records in a whole one, keeping only its keys', () => {

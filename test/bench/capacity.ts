@@ -200,7 +200,7 @@ export function capacityTables(m: Measured): string[] {
     col(`one ${RUNNER_CORES}-core runner`, (r) => `${n1(r.singleHours)} h`),
     ...[16, 64].map((n) => col(`matrix of ${n} runners (slowest part)`, (r) => `${n1(r.matrix.find((x) => x.parts === n)!.hours)} h`)),
     ...[16, 64].map((n) => col(`temporary disk a part, ${n} parts (+ the input)`, (r) => `${n1(r.matrix.find((x) => x.parts === n)!.tempGbPerPart)} GB`)),
-    col('build peak RSS (every part reads all headers)', (r) => `${n1(r.rssGb)} GB`),
+    col('build peak RSS (every part reads all input)', (r) => `${n1(r.rssGb)} GB`),
     col('cold query: bytes to locate the shard; with one shard', (r) => `${n1(r.coldLocateKb)} KB; ${n1(r.coldShardKb)} KB`),
     col(`storage per month (${PRICES.storageGbMonth} $/GB)`, (r) => `$${n1(r.storageUsdMonth)}`),
     col(`egress per million cold one-shard queries (${PRICES.egressGb} $/GB)`, (r) => `$${n1(r.egressUsdPerMillionColdQueries)}`),

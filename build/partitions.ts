@@ -9,7 +9,7 @@ import { massKey } from '../runtime/model/massKey.js';
 
 /** Width of a mass bucket in keys (20 Da): partitions are buckets or parts of one; slices are runs of buckets. */
 export const PARTITION_KEYS = 200_000;
-/** Most parts a bucket is cut into: 2^17 = 131,072 (each part holds a key or two), about 17,000 times Swiss-Prot's density. */
+/** Most parts a bucket is cut into: 2^17 = 131,072 (each part holds a key or two): enough for ~100,000 times Swiss-Prot's density. */
 export const MAX_SPLIT_SHIFT = 17;
 /**
  * Records (digested peptides, repeats included) a partition is planned to hold at most: about the densest 20 Da

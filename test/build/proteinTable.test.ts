@@ -156,7 +156,7 @@ describe('writeAccessionTable', () => {
 });
 
 describe('AccessionTableWriter', () => {
-  /** The accessions of the table file of `entry` in `dir`. */
+  /** The accessions of the (gzip) accession table `file` in `dir`. */
   const accessionsOf = (dir: string, file: string) => (decode(gunzipSync(readFileSync(join(dir, file)))) as { accessions: string }).accessions.split('\n');
 
   it('writes accessions handed on one by one, across several runs of 65,536', () => {
@@ -172,9 +172,12 @@ describe('AccessionTableWriter', () => {
   it('keeps a table of exactly its character limit and refuses to finish one past it', () => {
     const table = columns(5);
     const characters = table.sorted.join('\n').length;
-    const [atLimit, past] = [new AccessionTableWriter(tempDir('accession-limit'), 'gzip', characters), new AccessionTableWriter(tempDir('accession-past'), 'gzip', characters - 1)];
+    const dir = tempDir('accession-limit');
+    const [atLimit, past] = [new AccessionTableWriter(dir, 'gzip', characters), new AccessionTableWriter(tempDir('accession-past'), 'gzip', characters - 1)];
     for (const accession of table.sorted) [atLimit, past].forEach((w) => w.add(accession));
-    expect(atLimit.finish(table).count).toBe(5);
+    const entry = atLimit.finish(table);
+    expect(entry.count).toBe(5);
+    expect(accessionsOf(dir, entry.file)).toEqual(table.sorted);
     expect(() => past.finish(table)).toThrow(/internal error: an accession table of 39 characters was not refused/);
   });
 

@@ -49,10 +49,10 @@ export class HeaderRuns {
   }
 
   /** Every record added, in (accession, ordinal) order. */
-  *sorted(): Generator<HeaderRecord> {
+  sorted(): Generator<HeaderRecord> {
     this.spill();
     const bufferBytes = this.readBytes ?? Math.max(1 << 14, Math.min(1 << 20, Math.floor(MERGE_BUFFER_BYTES / Math.max(1, this.files.length))));
-    yield* mergeSorted(this.files.map((file) => readRun(file, bufferBytes)));
+    return mergeSorted(this.files.map((file) => readRun(file, bufferBytes)));
   }
 
   /** Removes the run files (and their folder). */
@@ -89,7 +89,8 @@ function* readRun(file: string, bufferBytes: number): Generator<HeaderRecord> {
   const fd = openSync(file, 'r');
   try {
     let buffer = Buffer.allocUnsafe(bufferBytes);
-    let [start, end] = [0, 0];
+    let start = 0;
+    let end = 0;
     /** Makes `need` bytes from `start` available; false at the end of the file. */
     const fill = (need: number): boolean => {
       if (end - start >= need) return true;
@@ -98,7 +99,8 @@ function* readRun(file: string, bufferBytes: number): Generator<HeaderRecord> {
         buffer.copy(grown, 0, start, end);
         buffer = grown;
       } else buffer.copy(buffer, 0, start, end);
-      [start, end] = [0, end - start];
+      end -= start;
+      start = 0;
       while (end < need) {
         const read = readSync(fd, buffer, end, buffer.length - end, null);
         if (read === 0) break;
@@ -107,15 +109,21 @@ function* readRun(file: string, bufferBytes: number): Generator<HeaderRecord> {
       return end - start >= need;
     };
     while (fill(FIXED)) {
-      const lengths = [0, 1, 2].map((k) => buffer.readUInt32LE(start + 9 + 4 * k));
-      if (!fill(FIXED + lengths[0] + lengths[1] + lengths[2])) throw new Error(`header run ${file} ends inside a record`);
-      const ordinal = buffer.readUInt32LE(start);
+      const accessionEnd = FIXED + buffer.readUInt32LE(start + 9);
+      const proteinEnd = accessionEnd + buffer.readUInt32LE(start + 13);
+      const organismEnd = proteinEnd + buffer.readUInt32LE(start + 17);
+      if (!fill(organismEnd)) throw new Error(`header run ${file} ends inside a record`);
       const taxId = buffer.readInt32LE(start + 4);
-      const reviewed = buffer[start + 8] === 1;
-      let at = start + FIXED;
-      const [accession, protein, organism] = lengths.map((length) => buffer.toString('utf8', at, (at += length)));
-      start = at;
-      yield { ordinal, accession, taxId: taxId === -1 ? undefined : taxId, reviewed, protein, organism };
+      const record: HeaderRecord = {
+        ordinal: buffer.readUInt32LE(start),
+        accession: buffer.toString('utf8', start + FIXED, start + accessionEnd),
+        taxId: taxId === -1 ? undefined : taxId,
+        reviewed: buffer[start + 8] === 1,
+        protein: buffer.toString('utf8', start + accessionEnd, start + proteinEnd),
+        organism: buffer.toString('utf8', start + proteinEnd, start + organismEnd),
+      };
+      start += organismEnd;
+      yield record;
     }
     if (end > start) throw new Error(`header run ${file} ends inside a record`);
   } finally {

@@ -6,11 +6,11 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../runtime/api/handler.js';
 import { createListener } from '../runtime/entries/node/server.js';
 import { call, folderHandler, listen, stable } from './helpers/api.js';
-import { bundledDataset, tempDir } from './helpers/datasets.js';
+import { bundledDataset, removeTempDirs, tempDir } from './helpers/datasets.js';
 import { REPO } from './helpers/process.js';
 
 interface Example {
@@ -41,6 +41,8 @@ let handler: Handler;
 beforeAll(async () => {
   handler = folderHandler(await bundledDataset());
 }, 180_000);
+
+afterAll(removeTempDirs);
 
 describe("the README's curl examples", () => {
   it('are found (one per endpoint at least, and the errors)', () => {

@@ -4,10 +4,10 @@
 // (taxId from OX=, else the taxonomy TSV, else -1); textBytes is the UTF-8 size of the accessions joined by
 // newlines, and checkAccessionText refuses a table past its limit.
 import fc from 'fast-check';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkAccessionText, MAX_ACCESSION_TEXT, rankAccessions, type RankFields } from '../../build/accessions.js';
 import { BuildError } from '../../build/fasta.js';
 import type { HeaderFields } from '../../build/fasta.js';
@@ -25,9 +25,14 @@ function reference(records: HeaderFields[], taxonomy: Map<string, number>) {
   };
 }
 
+/** One temporary folder for the file's header runs (a folder each case), removed at the end. */
+const root = mkdtempSync(join(tmpdir(), 'header-runs-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let cases = 0;
+
 /** Ranks `records` through header runs of `runProteins` each, read back `readBytes` at a time; returns the ranking and the fields handed on. */
 function rank(records: HeaderFields[], taxonomy: Map<string, number>, runProteins: number, readBytes?: number) {
-  const headers = new HeaderRuns(mkdtempSync(join(tmpdir(), 'header-runs-')), runProteins, readBytes);
+  const headers = new HeaderRuns(join(root, `runs-${cases++}`), runProteins, readBytes);
   for (const r of records) headers.add(r);
   const fields: RankFields[] = [];
   const ranked = rankAccessions(headers.sorted(), headers.count, taxonomy, (rank, f) => (fields[rank] = f));

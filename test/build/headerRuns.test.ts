@@ -2,10 +2,10 @@
 // reads and the buffer grows), sorted() gives back every record added, with its ordinal, in the order of a plain
 // sort by accession (JavaScript's `<`) then ordinal; remove() deletes the runs.
 import fc from 'fast-check';
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { HeaderFields } from '../../build/fasta.js';
 import { HeaderRuns } from '../../build/headerRuns.js';
 
@@ -17,11 +17,16 @@ const record: fc.Arbitrary<HeaderFields> = fc.record({
   organism: fc.oneof(fc.constant(''), fc.string({ unit: 'binary', maxLength: 12 })),
 });
 
+/** One temporary folder for the file's runs (a folder each case), removed at the end. */
+const root = mkdtempSync(join(tmpdir(), 'header-runs-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let cases = 0;
+
 describe('HeaderRuns', () => {
   it('gives back every record in (accession, ordinal) order', () => {
     fc.assert(
       fc.property(fc.array(record, { maxLength: 60 }), fc.integer({ min: 1, max: 70 }), fc.constantFrom(undefined, 1, 30, 512), (records, runProteins, readBytes) => {
-        const dir = join(mkdtempSync(join(tmpdir(), 'header-runs-')), 'runs');
+        const dir = join(root, `runs-${cases++}`);
         const runs = new HeaderRuns(dir, runProteins, readBytes);
         for (const r of records) runs.add(r);
         expect(runs.count).toBe(records.length);

@@ -1,14 +1,13 @@
 // Build phase 4, the manifest: its head (the dataset version, a hash of everything that decides the data; the
-// totals; the accession table and protein table pages), then the shard index (index page files written beside
-// the shards when there are many) and, with a taxdump, the taxonomy file's entry.
+// totals; the accession table and protein table pages), then the shard index (its last index pages: the
+// ShardIndexWriter writes them beside the shards as they come) and, with a taxdump, the taxonomy file's entry.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { FORMAT_NAME, FORMAT_VERSION, type Manifest, type Totals } from '../runtime/model/format.js';
 import type { RankedAccessions } from './accessions.js';
 import type { Digested } from './digestPhase.js';
-import { writeShardIndex } from './indexPages.js';
+import type { ShardIndexWriter } from './indexPages.js';
 import { describeSource } from './inputs.js';
-import type { Merged } from './mergePhase.js';
 import type { AccessionTables } from './rankPhase.js';
 import type { Storage } from './datasetFile.js';
 import { digestOptionsOf, storageOf, type BuildOptions } from './options.js';
@@ -67,27 +66,25 @@ export function headStorage(head: Pick<DatasetHead, 'compression' | 'parameters'
   return { compression: head.compression, folderDigits: head.parameters.folderDigits ?? 0 };
 }
 
-/** The shards as the manifest counts them. */
-export type ShardTotals = Pick<Merged, 'shards' | 'bytes' | 'peptides'>;
-
 /**
- * The manifest of `head` with `merged`'s shards (their index pages written into `dir`) and the taxonomy file's
- * entry. The single build and the merge of a partitioned one both end here, so their manifests are the same bytes.
+ * The manifest of `head` with the shards `index` was given (it writes the last index pages) and the taxonomy
+ * file's entry. The single build and the merge of a partitioned one both end here, so their manifests are the
+ * same bytes.
  */
-export function assembleManifest(head: DatasetHead, merged: ShardTotals, dir: string, taxonomy?: Manifest['taxonomy']): Manifest {
+export function assembleManifest(head: DatasetHead, index: ShardIndexWriter, taxonomy?: Manifest['taxonomy']): Manifest {
   const { totals, accessions, proteins, ...top } = head;
   const { proteins: proteinCount, ...accessionTotals } = totals;
   return {
     ...top,
     totals: {
       proteins: proteinCount,
-      peptides: merged.peptides,
-      massGroups: merged.shards.reduce((sum, s) => sum + s.massGroups, 0),
-      shards: merged.shards.length,
-      bytes: merged.bytes,
+      peptides: index.peptides,
+      massGroups: index.massGroups,
+      shards: index.shards,
+      bytes: index.bytes,
       ...accessionTotals,
     },
-    ...writeShardIndex(dir, merged.shards, headStorage(head)),
+    ...index.finish(),
     accessions,
     proteins,
     ...(taxonomy ? { taxonomy } : {}),

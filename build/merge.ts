@@ -2,11 +2,12 @@
 // the dataset a single build of the same inputs writes: the parts' shards in slice order, the shared files once,
 // the taxonomy's peptide counts summed, the same manifest (build/manifest.ts), published atomically.
 import { createHash } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { MANIFEST_FILE, taxonomyFileName, tilingViolation, type FileEntry, type Manifest, type TaxonomyFile } from '../runtime/model/format.js';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { MANIFEST_FILE, taxonomyFileName, type FileEntry, type Manifest, type TaxonomyFile } from '../runtime/model/format.js';
 import { decompress, writeDatasetFile } from './datasetFile.js';
 import { BuildError } from './fasta.js';
+import { indexPageWriter, ShardIndexWriter } from './indexPages.js';
 import { assembleManifest, headStorage } from './manifest.js';
 import { partFiles, readPart, type PartManifest } from './part.js';
 import { crowdingWarning, openStaging, publish } from './publish.js';
@@ -21,37 +22,57 @@ export interface MergeOptions {
   indexOnly?: boolean;
 }
 
-/** Merges the part folders `dirs` (any order) into a dataset published in `out`; returns its manifest. */
+/**
+ * Merges the part folders `dirs` (any order) into a dataset published in `out`; returns its manifest. The parts'
+ * shard entries stream through the index writer a part at a time, so the merge holds one part's entries, not the
+ * dataset's.
+ */
 export function mergeParts(dirs: readonly string[], out: string, { log = () => {}, indexOnly = false }: MergeOptions = {}): Manifest {
-  const parts = checkParts(dirs.map((dir) => ({ dir, part: readPart(dir) })));
+  const parts = checkParts(dirs.map((dir) => ({ dir, part: withoutShards(readPart(dir)) })));
   const first = parts[0].part;
-  const shards = parts.flatMap(({ part }) => part.shards);
-  const violation = tilingViolation(shards);
-  if (violation) throw new BuildError(`the parts' shards do not tile the mass line: ${violation}`);
-  const sum = (field: 'peptides' | 'bytes') => parts.reduce((total, { part }) => total + part[field], 0);
-  const totals = { shards, bytes: sum('bytes'), peptides: sum('peptides') };
-  if (indexOnly) {
-    if (existsSync(out) && readdirSync(out).length > 0) throw new BuildError(`--out ${out} must be an empty folder with --index-only`);
-    mkdirSync(out, { recursive: true });
-    const manifest = assembleManifest(first.head, totals, out, first.taxonomy ? sumTaxonomies(parts, out) : undefined);
-    writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
-    log(`merged the index of ${parts.length} parts: ${manifest.totals.peptides} peptides, ${manifest.totals.shards} shards → ${out}`);
-    return manifest;
-  }
+  if (indexOnly && existsSync(out) && readdirSync(out).length > 0) throw new BuildError(`--out ${out} must be an empty folder with --index-only`);
   const tmp = openStaging(out);
   try {
     // The shared files from the first part (every part lists the same: checkParts compared their heads), then
     // each part's own shards; the size and sha256 of every file the heads list are checked on the way.
-    const listed = new Map(fileEntries(first).map((entry) => [entry.file, entry]));
-    for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));
-    for (const { dir, part } of parts) for (const entry of part.shards) copyVerified(dir, tmp, entry.file, entry);
-    const manifest = assembleManifest(first.head, totals, tmp, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined);
+    if (!indexOnly) {
+      const listed = new Map(fileEntries(first).map((entry) => [entry.file, entry]));
+      for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));
+    }
+    const storage = headStorage(first.head);
+    const index = new ShardIndexWriter(indexPageWriter(tmp, storage), {}, (violation) => new BuildError(`the parts' shards do not tile the mass line: ${violation}`));
+    for (const { dir } of parts) {
+      for (const entry of readPart(dir).shards) {
+        if (!indexOnly) copyVerified(dir, tmp, entry.file, entry);
+        index.add(entry);
+      }
+    }
+    const manifest = assembleManifest(first.head, index, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined);
+    if (indexOnly) {
+      moveFiles(tmp, out);
+      writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
+      log(`merged the index of ${parts.length} parts: ${manifest.totals.peptides} peptides, ${manifest.totals.shards} shards → ${out}`);
+      return manifest;
+    }
     const warning = crowdingWarning(publish(tmp, out, manifest), manifest.parameters.folderDigits ?? 0);
     if (warning) log(warning);
     log(`merged ${parts.length} parts: ${manifest.totals.peptides} peptides, ${manifest.totals.shards} shards → ${out}`);
     return manifest;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** A part's part.json without its shard entries (the merge reads them again, one part at a time). */
+const withoutShards = (part: PartManifest): PartManifest => ({ ...part, shards: [] });
+
+/** Moves every file below `from` to the same path below `to` (the index-only merge's: index pages, taxonomy). */
+function moveFiles(from: string, to: string): void {
+  for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = relative(from, join(entry.parentPath, entry.name));
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    renameSync(join(from, file), join(to, file));
   }
 }
 

@@ -1,26 +1,18 @@
 // Build phase 3, merge into shards: the runners learn the accession ranks, merge the partitions in mass
 // order (a few ahead, in parallel), and the sorted, grouped peptides are cut into shard files (and counted per
-// taxon when the build has a taxonomy).
-import { tilingViolation, type ShardEntry } from '../runtime/model/format.js';
+// taxon when the build has a taxonomy), whose entries go to a sink as they are written.
 import type { Storage } from './datasetFile.js';
 import type { RankedAccessions } from './accessions.js';
 import type { PartitionPeptides } from './partitions.js';
 import { leastBusy, settled, type Runner } from './pool.js';
 import type { BuildProgress } from './progress.js';
-import { ShardWriter } from './shardWriter.js';
+import { ShardWriter, type ShardSink } from './shardWriter.js';
 import type { TaxonCounts } from './taxonCounts.js';
-
-export interface Merged {
-  /** The shards written, ascending by mass; they tile the mass line. */
-  shards: ShardEntry[];
-  /** Bytes of all shard files. */
-  bytes: number;
-  peptides: number;
-}
 
 /**
  * Merges the partitions of `partitionFiles` into shards of about `shardBytes` (stored as `storage` says, ending at
- * the `cuts` keys too) written into `dir`; counts taxa into `taxonCounts`.
+ * the `cuts` keys too) written into `dir`, their entries handed to `sink` in mass order; counts taxa into
+ * `taxonCounts`. Returns the number of peptides.
  */
 export async function mergeIntoShards(
   runners: readonly Runner[],
@@ -31,10 +23,11 @@ export async function mergeIntoShards(
   storage: Storage,
   progress: BuildProgress,
   cuts: readonly number[],
+  sink: ShardSink,
   taxonCounts?: TaxonCounts,
-): Promise<Merged> {
+): Promise<number> {
   await Promise.all(runners.map((r) => r.run({ type: 'ranks', rankOf: ranked.rankOf })));
-  const writer = new ShardWriter(dir, shardBytes, storage, cuts);
+  const writer = new ShardWriter(dir, shardBytes, storage, sink, cuts);
   const partitions = [...partitionFiles.keys()].sort((a, b) => a - b);
   const ahead: Promise<PartitionPeptides>[] = [];
   let next = 0;
@@ -51,10 +44,8 @@ export async function mergeIntoShards(
     writer.add(part);
     taxonCounts?.add(part);
     peptides += part.keys.length;
-    progress.merging(done + 1, partitions.length, peptides, writer.shards.length);
+    progress.merging(done + 1, partitions.length, peptides, writer.written);
   }
   writer.finish();
-  const violation = tilingViolation(writer.shards);
-  if (violation) throw new Error(`internal error: shards do not tile the mass line: ${violation}`);
-  return { shards: writer.shards, bytes: writer.bytes, peptides };
+  return peptides;
 }

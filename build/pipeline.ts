@@ -10,7 +10,8 @@ import type { Manifest } from '../runtime/model/format.js';
 import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
 import { assembleManifest, describeDataset, type DatasetHead } from './manifest.js';
-import { mergeIntoShards, type Merged } from './mergePhase.js';
+import { indexPageWriter, ShardIndexWriter } from './indexPages.js';
+import { mergeIntoShards } from './mergePhase.js';
 import { checkOptions, digestOptionsOf, storageOf, type BuildOptions } from './options.js';
 import { publishPart, type PartManifest } from './part.js';
 import { createRunners } from './pool.js';
@@ -18,6 +19,7 @@ import { BuildProgress } from './progress.js';
 import { crowdingWarning, openStaging, publish } from './publish.js';
 import { planPartitions, type KeySlice } from './partitions.js';
 import { rankAndWriteTables } from './rankPhase.js';
+import { ShardList, type ShardSink } from './shardWriter.js';
 import { cutKeys, keySliceOf, SAMPLE_EVERY, sampleMassBuckets, sliceStarts, unitCounts, type PartSpec } from './slices.js';
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
@@ -26,11 +28,11 @@ import { writeTaxonomyFile } from './taxonomyFile.js';
 export { resolveInputs } from './inputs.js';
 export { DEFAULT_SHARD_BYTES, type BuildOptions } from './options.js';
 
-/** A build staged in `tmp`, before it is published: the head, the shards, the taxonomy file's entry. */
-interface Staged {
+/** A build staged in `tmp`, before it is published: the head, the shards' sink, the taxonomy file's entry. */
+interface Staged<S extends ShardSink> {
   tmp: string;
   head: DatasetHead;
-  merged: Merged;
+  shards: S;
   taxonomy?: Manifest['taxonomy'];
   /** The mass keys the build kept (all of them but for a part). */
   keys: KeySlice;
@@ -39,8 +41,10 @@ interface Staged {
 /** Builds the dataset of `options.inputs` and publishes it into `options.out`; returns its manifest. */
 export async function buildDataset(options: BuildOptions): Promise<Manifest> {
   const progress = new BuildProgress(options.log);
-  return stage(options, undefined, progress, ({ tmp, head, merged, taxonomy }) => {
-    const manifest = assembleManifest(head, merged, tmp, taxonomy);
+  // The shard index is written as the shards are (its leaf pages beside them in the staging folder).
+  const sink = (tmp: string) => new ShardIndexWriter(indexPageWriter(tmp, storageOf(options)));
+  return stage(options, undefined, progress, sink, ({ tmp, head, shards, taxonomy }) => {
+    const manifest = assembleManifest(head, shards, taxonomy);
     const files = publish(tmp, options.out, manifest);
     progress.built(manifest.totals, options.out);
     progress.warn(crowdingWarning(files, manifest.parameters.folderDigits ?? 0));
@@ -54,27 +58,33 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
  */
 export async function buildPart(options: BuildOptions, part: PartSpec): Promise<PartManifest> {
   const progress = new BuildProgress(options.log);
-  return stage(options, part, progress, ({ tmp, head, merged, taxonomy, keys }) => {
+  return stage(options, part, progress, () => new ShardList(), ({ tmp, head, shards, peptides, taxonomy, keys }) => {
     const written: PartManifest = {
       format: 'digested-peptides-part',
       part: { ...part, lowKey: keys.lowKey, highKey: Number.isFinite(keys.highKey) ? keys.highKey : null },
       head,
-      peptides: merged.peptides,
-      bytes: merged.bytes,
-      shards: merged.shards,
+      peptides,
+      bytes: shards.bytes,
+      shards: shards.shards,
       ...(taxonomy ? { taxonomy } : {}),
     };
     publishPart(tmp, options.out, written);
-    progress.builtPart(part, merged.shards.length, merged.peptides, options.out);
+    progress.builtPart(part, shards.shards.length, peptides, options.out);
     return written;
   });
 }
 
 /**
  * Runs the build's phases into a staging folder in `options.out`, keeping only the peptides of the mass slice of
- * `part` when given, then `publishStaged`.
+ * `part` when given, the shards' entries going to the sink `sinkIn` makes for the staging folder, then `publishStaged`.
  */
-async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progress: BuildProgress, publishStaged: (staged: Staged) => T): Promise<T> {
+async function stage<T, S extends ShardSink>(
+  options: BuildOptions,
+  part: PartSpec | undefined,
+  progress: BuildProgress,
+  sinkIn: (tmp: string) => S,
+  publishStaged: (staged: Staged<S> & { peptides: number }) => T,
+): Promise<T> {
   checkOptions(options);
   const files = await resolveInputs(options.inputs);
   // The mass distribution of a sample decides the partitions (and a part's slice) before any digestion.
@@ -100,12 +110,13 @@ async function stage<T>(options: BuildOptions, part: PartSpec | undefined, progr
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
-    const merged = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, counts);
+    const shards = sinkIn(tmp);
+    const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts);
     await closeRunners(); // their memory is not needed for what is left
     rmSync(partitionDir, { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tables, lineages);
     const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), storage) : undefined;
-    return publishStaged({ tmp, head, merged, taxonomy, keys });
+    return publishStaged({ tmp, head, shards, peptides, taxonomy, keys });
   } finally {
     await closeRunners();
     rmSync(tmp, { recursive: true, force: true });

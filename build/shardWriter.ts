@@ -1,6 +1,7 @@
 // Cuts the mass-ordered stream of peptides into shards of about a target size (before compression), at
 // mass-group boundaries and at the cut keys, and writes each as a compressed, content-named file whose
-// accessions are ranks.
+// accessions are ranks; each shard's entry goes to a sink as it is written (the streamed shard index of a single
+// build, or a part's list), so the writer keeps none.
 import { residueMaxOf, shardFileName, type ShardEntry } from '../runtime/model/format.js';
 import { encodeShard } from '../runtime/model/shardEncoder.js';
 import { writeDatasetFile, type Storage } from './datasetFile.js';
@@ -9,9 +10,25 @@ import type { PartitionPeptides } from './partitions.js';
 /** Bytes of the varint of `value`. */
 const varintBytes = (value: number) => (value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5);
 
-export class ShardWriter {
+/** Where the entries of the shards written go, in mass order. */
+export interface ShardSink {
+  add(entry: ShardEntry): void;
+}
+
+/** The sink of a part of a partitioned build (its part.json lists them): every entry, kept, and their stored bytes. */
+export class ShardList implements ShardSink {
   readonly shards: ShardEntry[] = [];
   bytes = 0;
+
+  add(entry: ShardEntry): void {
+    this.shards.push(entry);
+    this.bytes += entry.bytes;
+  }
+}
+
+export class ShardWriter {
+  /** Shards written so far. */
+  written = 0;
   // The shard being filled: one entry per peptide, plus the group boundaries.
   private keys: number[] = [];
   private groupEnds: number[] = [];
@@ -29,6 +46,7 @@ export class ShardWriter {
     private dir: string,
     private shardBytes: number,
     private storage: Storage,
+    private sink: ShardSink,
     private cuts: readonly number[] = [],
   ) {}
 
@@ -88,7 +106,7 @@ export class ShardWriter {
       this.storage,
     );
     // A literal, not a spread: V8 gives spread copies shapes of their own (~300 bytes a shard at 13 M shards).
-    this.shards.push({
+    this.sink.add({
       file: entry.file,
       sha256: entry.sha256,
       bytes: entry.bytes,
@@ -98,7 +116,7 @@ export class ShardWriter {
       peptides: this.keys.length,
       residueMax: residueMaxOf(this.sequences),
     });
-    this.bytes += entry.bytes;
+    this.written++;
     this.keys = [];
     this.sequences = [];
     this.ranks = [];

@@ -315,14 +315,15 @@ export const accessionRefsOf = (shard: Shard, p: number): Uint32Array =>
  * The load-bearing invariant of the shard index: shards are listed by ascending mass, each non-empty with
  * firstKey <= lastKey, and each shard's keys lie strictly above the previous shard's. Shard i therefore owns
  * the key interval [firstKey_i, firstKey_{i+1}), and together the shards tile [firstKey_0, +inf) without
- * overlap, so every mass group lives in exactly one shard. Returns the first violation, or null.
+ * overlap, so every mass group lives in exactly one shard. Returns the first violation, or null; messages number
+ * the shards from `firstIndex` (a run of a longer list).
  */
-export function tilingViolation(shards: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides'>[]): string | null {
-  for (let i = 0; i < shards.length; i++) {
-    const s = shards[i];
+export function tilingViolation(shards: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides'>[], firstIndex = 0): string | null {
+  for (let k = 0; k < shards.length; k++) {
+    const [s, i] = [shards[k], firstIndex + k];
     if (!(s.firstKey <= s.lastKey)) return `shard ${i} has firstKey ${s.firstKey} > lastKey ${s.lastKey}`;
     if (s.massGroups < 1 || s.peptides < s.massGroups) return `shard ${i} has ${s.massGroups} groups and ${s.peptides} peptides`;
-    if (i > 0 && !(shards[i - 1].lastKey < s.firstKey)) return `shard ${i} starts at ${s.firstKey}, not above shard ${i - 1}'s last key ${shards[i - 1].lastKey}`;
+    if (k > 0 && !(shards[k - 1].lastKey < s.firstKey)) return `shard ${i} starts at ${s.firstKey}, not above shard ${i - 1}'s last key ${shards[k - 1].lastKey}`;
   }
   return null;
 }

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { allShards, readShardIndex, writeShardIndex } from '../../build/indexPages.js';
+import { allShards, indexPageWriter, readShardIndex, ShardIndexWriter, writeShardIndex } from '../../build/indexPages.js';
 import { datasetFiles } from '../../build/publish.js';
 import type { IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ShardEntry } from '../../runtime/model/format.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
@@ -17,7 +17,7 @@ import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 afterAll(removeTempDirs);
 
 const shards = (n: number): ShardEntry[] =>
-  Array.from({ length: n }, (_, i) => ({ file: `${String(i).padStart(20, '0')}.msgpack`, firstKey: 100 * i, lastKey: 100 * i + 50, massGroups: 1 + (i % 4), peptides: 2 + (i % 7), bytes: 1000 + i, sha256: `${i}`.repeat(3) }));
+  Array.from({ length: n }, (_, i) => ({ file: `${String(i).padStart(20, '0')}.msgpack`, firstKey: 100 * i, lastKey: 100 * i + 50, massGroups: 1 + (i % 4), peptides: 1 + (i % 4) + (i % 7), bytes: 1000 + i, sha256: `${i}`.repeat(3) }));
 
 const manifestWith = (index: Pick<Manifest, 'shards' | 'shardIndex'>, compression = 'gzip') => ({ format: 'digested-peptides', formatVersion: 2, compression, ...index }) as Manifest;
 
@@ -63,6 +63,35 @@ describe('writeShardIndex', () => {
     expect(writeShardIndex(tempDir('index-default'), shards(129), 'gzip').shardIndex!.pages.map((p) => p.shards)).toEqual([129]);
     const { shardIndex } = writeShardIndex(tempDir('index-default'), shards(2049), 'gzip');
     expect(shardIndex!.pages.map((p) => p.shards)).toEqual([...Array(8).fill(256), 1]);
+  });
+});
+
+describe('ShardIndexWriter', () => {
+  it('writes each leaf page as soon as it fills once the list is past the flat limit, and ends with the pages of the whole list', () => {
+    const dir = tempDir('index-stream');
+    const list = shards(11);
+    const index = new ShardIndexWriter(indexPageWriter(dir, 'gzip'), { pageShards: 3, flatLimit: 4 });
+    const written = list.map((entry) => {
+      index.add(entry);
+      return readdirSync(dir).length;
+    });
+    // Nothing while the list may stay flat (4); the 5th entry writes the page of 0–2, then a page every 3 entries.
+    expect(written).toEqual([0, 0, 0, 0, 1, 2, 2, 2, 3, 3, 3]);
+    expect([index.shards, index.massGroups, index.peptides, index.bytes]).toEqual([11, ...(['massGroups', 'peptides', 'bytes'] as const).map((f) => list.reduce((s, e) => s + e[f], 0))]);
+    const streamed = index.finish();
+    expect(readdirSync(dir)).toHaveLength(4);
+    expect(streamed).toEqual(writeShardIndex(tempDir('index-whole'), list, 'gzip', { pageShards: 3, flatLimit: 4 }));
+    expect(streamed.shardIndex!.pages.map((p) => [p.firstShard, p.shards])).toEqual([[0, 3], [3, 3], [6, 3], [9, 2]]);
+  });
+
+  it('refuses an entry that does not follow the one before on the mass line, numbering shards in the whole list', () => {
+    const list = shards(8);
+    const index = new ShardIndexWriter(indexPageWriter(tempDir('index-refuse'), 'gzip'), { pageShards: 3, flatLimit: 4 }, (violation) => new RangeError(violation));
+    for (const entry of list.slice(0, 6)) index.add(entry);
+    const overlapping = { ...list[6], firstKey: list[5].lastKey };
+    expect(() => index.add(overlapping)).toThrow(new RangeError(`shard 6 starts at ${list[5].lastKey}, not above shard 5's last key ${list[5].lastKey}`));
+    const fresh = new ShardIndexWriter(indexPageWriter(tempDir('index-refuse'), 'gzip'));
+    expect(() => fresh.add({ ...list[0], massGroups: 0 })).toThrow('internal error: shards do not tile the mass line: shard 0 has 0 groups and 1 peptides');
   });
 });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { PartitionPeptides } from '../../build/partitions.js';
-import { ShardWriter } from '../../build/shardWriter.js';
+import { ShardList, ShardWriter } from '../../build/shardWriter.js';
 import type { AccessionTable, Compression, Shard } from '../../runtime/model/format.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
@@ -83,15 +83,19 @@ function payloadBytes(s: Shard, groups = s.massKeys.length): number {
 
 const DECOMPRESS: Record<Compression, (bytes: Uint8Array) => Buffer> = { gzip: gunzipSync, br: brotliDecompressSync };
 
-/** Writes `parts` with a target of `target` bytes; returns the writer, its folder, the stored, decompressed and decoded shards. */
+/**
+ * Writes `parts` with a target of `target` bytes; returns the writer, the list its entries went to, its folder,
+ * the stored, decompressed and decoded shards.
+ */
 function write(label: string, parts: Row[][], target: number, compression: Compression = 'gzip') {
   const dir = tempDir(label);
-  const writer = new ShardWriter(dir, target, compression);
+  const list = new ShardList();
+  const writer = new ShardWriter(dir, target, compression, list);
   for (const rows of parts) writer.add(part(rows));
   writer.finish();
-  const files = writer.shards.map((e) => readFileSync(join(dir, e.file)));
+  const files = list.shards.map((e) => readFileSync(join(dir, e.file)));
   const payloads = files.map((bytes) => DECOMPRESS[compression](bytes));
-  return { dir, writer, files, payloads, decoded: payloads.map((bytes) => decodeShard(bytes, TABLE)) };
+  return { dir, writer, list, files, payloads, decoded: payloads.map((bytes) => decodeShard(bytes, TABLE)) };
 }
 
 /** Every peptide back from decoded shards, with its accessions' text, taxIds and reviewed flags. */
@@ -113,7 +117,8 @@ describe('ShardWriter', () => {
   const run = write('shardwriter-main', [rows], TARGET);
 
   it('writes many shards, every peptide coming back with its accessions, taxIds and reviewed flags', () => {
-    expect(run.writer.shards.length).toBeGreaterThan(20);
+    expect(run.list.shards.length).toBeGreaterThan(20);
+    expect(run.writer.written).toBe(run.list.shards.length);
     expect(readBack(run.decoded)).toEqual(expectedBack(rows));
   });
 
@@ -136,13 +141,13 @@ describe('ShardWriter', () => {
   it.each(['gzip', 'br'] as const)('writes the same data in either compression (%s), really compressed with it', (compression) => {
     const other = write(`shardwriter-${compression}`, [rows.slice(0, 400)], TARGET, compression);
     expect(readBack(other.decoded)).toEqual(expectedBack(rows.slice(0, 400)));
-    expect(other.writer.shards[0].file.endsWith(compression === 'gzip' ? '.msgpack.gz' : '.msgpack.br')).toBe(true);
+    expect(other.list.shards[0].file.endsWith(compression === 'gzip' ? '.msgpack.gz' : '.msgpack.br')).toBe(true);
     expect(() => DECOMPRESS[compression === 'gzip' ? 'br' : 'gzip'](other.files[0])).toThrow();
   });
 
   it('names each file by the first 20 hex digits of its stored bytes’ sha256, and its entry describes it', () => {
-    expect(readdirSync(run.dir).sort()).toEqual(run.writer.shards.map((e) => e.file).sort());
-    run.writer.shards.forEach((entry, i) => {
+    expect(readdirSync(run.dir).sort()).toEqual(run.list.shards.map((e) => e.file).sort());
+    run.list.shards.forEach((entry, i) => {
       const sha256 = createHash('sha256').update(run.files[i]).digest('hex');
       const s = run.decoded[i];
       expect(entry).toEqual({
@@ -151,11 +156,11 @@ describe('ShardWriter', () => {
         residueMax: mostOfEachLetter(s),
       });
     });
-    expect(run.writer.bytes).toBe(run.files.reduce((sum, f) => sum + f.length, 0));
+    expect(run.list.bytes).toBe(run.files.reduce((sum, f) => sum + f.length, 0));
   });
 
   it('cuts only at mass-group boundaries: no key in two shards', () => {
-    for (let i = 1; i < run.writer.shards.length; i++) expect(run.writer.shards[i - 1].lastKey).toBeLessThan(run.writer.shards[i].firstKey);
+    for (let i = 1; i < run.list.shards.length; i++) expect(run.list.shards[i - 1].lastKey).toBeLessThan(run.list.shards[i].firstKey);
     for (const s of run.decoded) for (let g = 1; g < s.massKeys.length; g++) expect(s.massKeys[g - 1]).toBeLessThan(s.massKeys[g]);
   });
 
@@ -174,24 +179,24 @@ describe('ShardWriter', () => {
     for (let i = 1; i < rows.length; i++) if (rows[i].key !== rows[i - 1].key && i % 97 < 3) cuts.push(i);
     const parts = [...cuts, rows.length].slice(1).map((end, i) => rows.slice(cuts[i], end));
     expect(parts.length).toBeGreaterThan(5);
-    expect(write('shardwriter-parts', parts, TARGET).writer.shards).toEqual(run.writer.shards);
+    expect(write('shardwriter-parts', parts, TARGET).list.shards).toEqual(run.list.shards);
   });
 
   it('keeps a group larger than the target whole, in one shard', () => {
     const big: Row[] = Array.from({ length: 200 }, (_, i) => ({ key: 7_000_000, sequence: `PEPTIDE${String.fromCharCode(65 + (i % 26))}${'K'.repeat(1 + Math.floor(i / 26))}`, ranks: [i % 10] })).sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
     const stream = [{ key: 6_999_999, sequence: 'AAAK', ranks: [1] }, ...big, { key: 7_000_001, sequence: 'CCCK', ranks: [3, 119] }];
-    const { writer, decoded } = write('shardwriter-big', [stream], 500);
-    expect(writer.shards.map((e) => [e.firstKey, e.lastKey, e.peptides])).toEqual([[6_999_999, 7_000_000, 201], [7_000_001, 7_000_001, 1]]);
+    const { list, decoded } = write('shardwriter-big', [stream], 500);
+    expect(list.shards.map((e) => [e.firstKey, e.lastKey, e.peptides])).toEqual([[6_999_999, 7_000_000, 201], [7_000_001, 7_000_001, 1]]);
     expect(readBack(decoded)).toEqual(expectedBack(stream));
   });
 
   it('with a huge target writes one shard; with nothing added writes none', () => {
     const one = write('shardwriter-one', [rows.slice(0, 300)], 1 << 30);
-    expect(one.writer.shards).toHaveLength(1);
+    expect(one.list.shards).toHaveLength(1);
     expect(readBack(one.decoded)).toEqual(expectedBack(rows.slice(0, 300)));
     const none = write('shardwriter-none', [[]], 100);
-    expect(none.writer.shards).toEqual([]);
-    expect(none.writer.bytes).toBe(0);
+    expect(none.list.shards).toEqual([]);
+    expect(none.list.bytes).toBe(0);
     expect(readdirSync(none.dir)).toEqual([]);
   });
 });

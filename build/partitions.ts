@@ -1,7 +1,7 @@
 // Mass-range partitions on disk: digested peptides spill here, then each partition is sorted and grouped
 // on its own, so no step of the build holds more than one partition's peptides in memory. A partition is a
 // 20 Da bucket of mass keys, or one of 2, 4, 8, ... near-equal parts it is cut into where the input is dense
-// (PartitionPlan), so a partition holds about PARTITION_RECORDS records however large the input grows.
+// (PartitionPlan), so a partition holds about PARTITION_BYTES of records however large the input grows.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { digest, type DigestOptions } from './digest.js';
@@ -12,11 +12,13 @@ export const PARTITION_KEYS = 200_000;
 /** Most parts a bucket is cut into: 2^17 = 131,072 (each part holds a key or two): enough for ~100,000 times Swiss-Prot's density. */
 export const MAX_SPLIT_SHIFT = 17;
 /**
- * Records (digested peptides, repeats included) a partition is planned to hold at most: about the densest 20 Da
- * bucket of a Swiss-Prot-sized input (~470,000), so such an input is not split and the merge's memory stays
- * what it is there (a few hundred MB) at any input size.
+ * Bytes of records (digested peptides, repeats included, as the partition files hold them) a partition is planned
+ * to hold at most: a little over the densest 20 Da bucket of a Swiss-Prot-sized input (~9.4 MB), so such an input
+ * is not split and merging a partition costs what it costs there (~40 MB) at any input size. Bytes, not records:
+ * merging costs ~16 bytes a record plus ~3 a byte, and a record of a 4,000 Da bucket is twice as long as one of
+ * 1,000 Da, so a plan of records let the heavy partitions of larger inputs cost 1.5–2 times the light ones.
  */
-export const PARTITION_RECORDS = 500_000;
+export const PARTITION_BYTES = 10_000_000;
 
 /**
  * How the key line is cut into partitions: bucket c (keys [c, c+1) × PARTITION_KEYS) is cut into P = 2^shift[c]
@@ -56,12 +58,15 @@ export class PartitionPlan {
 /** The lowest key offset in its bucket of part `k` of `parts`: ⌈k·W/parts⌉ (exact: k·W < 2^53). */
 const firstOffset = (k: number, parts: number) => Math.ceil((k * PARTITION_KEYS) / parts);
 
-/** The plan for a sample taking one protein in `sampleEvery`: each bucket split until its estimate is ≤ `records`. */
-export function planPartitions(sampled: ReadonlyMap<number, number>, sampleEvery: number, records = PARTITION_RECORDS): PartitionPlan {
-  const shifts = new Uint8Array(Math.max(0, ...sampled.keys()) + 1);
-  for (const [bucket, count] of sampled) {
+/**
+ * The plan for a sample of record bytes per bucket taking one protein in `sampleEvery`: each bucket split until its
+ * estimate is ≤ `bytes`.
+ */
+export function planPartitions(sampledBytes: ReadonlyMap<number, number>, sampleEvery: number, bytes = PARTITION_BYTES): PartitionPlan {
+  const shifts = new Uint8Array(Math.max(0, ...sampledBytes.keys()) + 1);
+  for (const [bucket, sampled] of sampledBytes) {
     let shift = 0;
-    while (shift < MAX_SPLIT_SHIFT && (count * sampleEvery) / 2 ** shift > records) shift++;
+    while (shift < MAX_SPLIT_SHIFT && (sampled * sampleEvery) / 2 ** shift > bytes) shift++;
     shifts[bucket] = shift;
   }
   return new PartitionPlan(shifts);
@@ -74,7 +79,7 @@ export interface KeySlice {
 }
 
 /** Record layout in a partition file: u32 LE mass key, u32 LE protein ordinal, u16 LE length, ASCII sequence. */
-const RECORD_HEADER = 10;
+export const RECORD_HEADER = 10;
 /**
  * Buffer of one partition file: 64 KB, less when there are over 256 partitions, so a writer's buffers stay
  * within 16 MB however many partitions a large input has (at least 4 KB each).

@@ -89,9 +89,9 @@ async function stage<T, S extends ShardSink>(
   const files = await resolveInputs(options.inputs);
   // The mass distribution of a sample decides the partitions (and a part's slice) before any digestion.
   const sample = await sampleMassBuckets(files, digestOptionsOf(options));
-  const plan = planPartitions(sample, SAMPLE_EVERY, options.partitionRecords);
-  const cuts = cutKeys(sample, SAMPLE_EVERY, options.cutRecords);
-  const keys = part ? keySliceOf(sliceStarts(unitCounts(sample, cuts), part.count), part.index) : { lowKey: 0, highKey: Infinity };
+  const plan = planPartitions(sample.bytes, SAMPLE_EVERY, options.partitionBytes);
+  const cuts = cutKeys(sample.records, SAMPLE_EVERY, options.cutRecords);
+  const keys = part ? keySliceOf(sliceStarts(unitCounts(sample.records, cuts), part.count), part.index) : { lowKey: 0, highKey: Infinity };
   if (part) progress.slice(part, keys);
   const taxonomyTsv = options.taxonomy ? await readTaxonomy(options.taxonomy) : new Map<string, number>();
   // nodes.dmp is read and checked before any digestion, so a bad tree fails at once.

@@ -10,7 +10,7 @@
 import { massKey } from '../runtime/model/massKey.js';
 import { digest, type DigestOptions } from './digest.js';
 import { BuildError, readFasta } from './fasta.js';
-import { PARTITION_KEYS, type KeySlice } from './partitions.js';
+import { PARTITION_KEYS, RECORD_HEADER, type KeySlice } from './partitions.js';
 
 /** One protein in this many (by input ordinal, the first included) is digested to estimate the mass distribution. */
 export const SAMPLE_EVERY = 64;
@@ -27,20 +27,29 @@ export interface PartSpec {
   count: number;
 }
 
-/** Peptides of the sampled proteins per 20 Da bucket (repeats included: a proxy for the work and bytes). */
-export async function sampleMassBuckets(files: readonly string[], options: DigestOptions): Promise<Map<number, number>> {
-  const counts = new Map<number, number>();
+/** What the sample found per 20 Da bucket: its peptides (repeats included) and the bytes their partition records take. */
+export interface MassSample {
+  /** A proxy for the work and the shards' bytes: cut keys and slices are balanced on it. */
+  records: Map<number, number>;
+  /** What merging a partition costs memory by: the partition plan is made on it. */
+  bytes: Map<number, number>;
+}
+
+/** The peptides of the sampled proteins (one in SAMPLE_EVERY) per 20 Da bucket. */
+export async function sampleMassBuckets(files: readonly string[], options: DigestOptions): Promise<MassSample> {
+  const sample: MassSample = { records: new Map(), bytes: new Map() };
   let ordinal = 0;
   for (const file of files) {
     for await (const record of readFasta(file, () => {})) {
       if (ordinal++ % SAMPLE_EVERY !== 0) continue;
-      digest(record.sequence, options, ({ units }) => {
+      digest(record.sequence, options, ({ sequence, units }) => {
         const bucket = Math.floor(massKey(units) / PARTITION_KEYS);
-        counts.set(bucket, (counts.get(bucket) ?? 0) + 1);
+        sample.records.set(bucket, (sample.records.get(bucket) ?? 0) + 1);
+        sample.bytes.set(bucket, (sample.bytes.get(bucket) ?? 0) + RECORD_HEADER + sequence.length);
       });
     }
   }
-  return counts;
+  return sample;
 }
 
 /**

@@ -137,16 +137,17 @@ describe('partitioned builds of other shapes', () => {
     const root = tempDir('split');
     const whole = join(root, 'whole');
     await build([input], whole, { cutRecords: 10_000 });
-    // 100 records per partition: the buckets of the sample (16 of the 1,000 proteins) split into up to 64 parts,
-    // which the shards do not show: they are cut at the same keys. 4 records: past 64 parts (near-equal, not equal).
+    // 2,000 bytes of records (~100 records) a partition: the buckets of the sample (16 of the 1,000 proteins) split
+    // into up to 64 parts, which the shards do not show: they are cut at the same keys. 80 bytes (~4 records): past
+    // 64 parts (near-equal, not equal).
     const split = join(root, 'split');
-    await build([input], split, { partitionRecords: 100, cutRecords: 10_000 });
+    await build([input], split, { partitionBytes: 2_000, cutRecords: 10_000 });
     expect(files(split)).toEqual(files(whole));
     const finer = join(root, 'finer');
-    await build([input], finer, { partitionRecords: 4, cutRecords: 10_000 });
+    await build([input], finer, { partitionBytes: 80, cutRecords: 10_000 });
     expect(files(finer)).toEqual(files(whole));
     const merged = join(root, 'merged');
-    mergeParts(await buildParts(join(root, 'parts'), [input], 3, { partitionRecords: 100, cutRecords: 10_000 }), merged);
+    mergeParts(await buildParts(join(root, 'parts'), [input], 3, { partitionBytes: 2_000, cutRecords: 10_000 }), merged);
     expect(files(merged)).toEqual(files(split));
   }, 120_000);
 

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_SPLIT_SHIFT, mergePartition, PARTITION_KEYS, PARTITION_RECORDS, partitionFile, PartitionPlan, PartitionWriter, planPartitions } from '../../build/partitions.js';
+import { MAX_SPLIT_SHIFT, mergePartition, PARTITION_KEYS, PARTITION_BYTES, partitionFile, PartitionPlan, PartitionWriter, planPartitions } from '../../build/partitions.js';
 import { REFERENCE_ENZYMES, referenceDigest, referenceKey, referenceUnits } from '../helpers/reference.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
@@ -181,13 +181,13 @@ describe('mergePartition', () => {
 
 describe('PartitionPlan', () => {
   it('splits each bucket in halves until its estimate fits, at most 2^17 ways', () => {
-    const plan = planPartitions(new Map([[3, 10], [5, 7_813], [6, 7_814], [9, 1_000_000], [10, 5e9]]), 64);
-    // 7,813 × 64 = 500,032 > 500,000: split once; 7,814 × 64 / 2 = 250,048: once is enough; 64e6 records: 128 ways;
-    // 3.2e11: as many as the limit allows.
-    expect(Array.from(plan.shifts)).toEqual([0, 0, 0, 0, 0, 1, 1, 0, 0, 7, MAX_SPLIT_SHIFT]);
+    const plan = planPartitions(new Map([[3, 10], [4, 156_250], [5, 156_251], [6, 312_500], [7, 312_501], [9, 20_000_000], [10, 5e12]]), 64);
+    // Sampled bytes × 64 against 10,000,000: 156,250 × 64 is exactly the plan, 156,251 × 64 needs halves, 312,500
+    // × 64 / 2 fits in halves, 312,501 needs quarters; 1.28e9 bytes: 128 ways; 3.2e14: as many as the limit allows.
+    expect(Array.from(plan.shifts)).toEqual([0, 0, 0, 0, 0, 1, 1, 2, 0, 7, MAX_SPLIT_SHIFT]);
     expect(MAX_SPLIT_SHIFT).toBe(17); // 2^17 parts of 20 Da: each holds at least one key
     expect(planPartitions(new Map([[2, 100]]), 64, 1000).shifts[2]).toBe(3); // 6,400 / 8 = 800 ≤ 1,000
-    expect(PARTITION_RECORDS).toBe(500_000);
+    expect(PARTITION_BYTES).toBe(10_000_000);
   });
 
   it('names the partition of every key by its lowest key, partitions tiling each bucket in near-equal parts', () => {

@@ -80,7 +80,7 @@ describe('the bundled sample', () => {
     };
     const payload = (file: string) => readStored(out, file, manifest.compression).length;
     // A shard also ends before a cut key (shards/FORMAT.md): the sample's cut keys (build/slices.ts, tested on its own).
-    const cuts = cutKeys(await sampleMassBuckets([SAMPLE_FASTA], { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 }));
+    const cuts = cutKeys((await sampleMassBuckets([SAMPLE_FASTA], { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 })).records);
     expect(cuts.length).toBeGreaterThan(1);
     const endsAtCut = (i: number) => cuts.some((cut) => dataset.shards[i].entry.lastKey < cut && cut <= dataset.shards[i + 1].entry.firstKey);
     const atCuts = dataset.shards.slice(0, -1).filter((_, i) => endsAtCut(i));

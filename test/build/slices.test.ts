@@ -98,20 +98,22 @@ describe('cutKeys and unitCounts', () => {
 });
 
 describe('sampleMassBuckets', () => {
-  it('counts the peptides of every 64th protein by 20 Da bucket, as an independent digest does', async () => {
+  it('counts the peptides of every 64th protein by 20 Da bucket, and their bytes in partition files, as an independent digest does', async () => {
     const fasta = writeFixture(tempDir('slices'), 'sample.fasta', sampleRecords(300));
     const options = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 };
-    const expected = new Map<number, number>();
+    const expected = { records: new Map<number, number>(), bytes: new Map<number, number>() };
     referenceFasta(readFileSync(fasta)).forEach((protein, ordinal) => {
       if (ordinal % SAMPLE_EVERY !== 0) return;
       for (const peptide of referenceDigest(protein.sequence, REFERENCE_ENZYMES.trypsin, 2, 6, 50)) {
         const key = referencePeptideKey(peptide);
         if (key === null) continue;
         const partition = Math.floor(key / PARTITION_KEYS);
-        expected.set(partition, (expected.get(partition) ?? 0) + 1);
+        expected.records.set(partition, (expected.records.get(partition) ?? 0) + 1);
+        // A partition record: u32 key, u32 protein ordinal, u16 length, then the sequence's bytes.
+        expected.bytes.set(partition, (expected.bytes.get(partition) ?? 0) + 4 + 4 + 2 + peptide.length);
       }
     });
-    expect(expected.size).toBeGreaterThan(10);
+    expect(expected.records.size).toBeGreaterThan(10);
     expect(await sampleMassBuckets([fasta], options)).toEqual(expected);
   });
 });

@@ -147,21 +147,26 @@ function* mergeSorted(streams: Generator<HeaderRecord>[]): Generator<HeaderRecor
       i = least;
     }
   };
-  for (const rest of streams) {
-    const first = rest.next();
-    if (first.done) continue;
-    heap.push({ head: first.value, rest });
-    for (let i = heap.length - 1; i > 0 && less(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
-  }
-  while (heap.length > 0) {
-    const top = heap[0];
-    yield top.head;
-    const next = top.rest.next();
-    if (next.done) {
-      const last = heap.pop()!;
-      if (heap.length === 0) return;
-      heap[0] = last;
-    } else top.head = next.value;
-    down(0);
+  try {
+    for (const rest of streams) {
+      const first = rest.next();
+      if (first.done) continue;
+      heap.push({ head: first.value, rest });
+      for (let i = heap.length - 1; i > 0 && less(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
+    }
+    while (heap.length > 0) {
+      const top = heap[0];
+      yield top.head;
+      const next = top.rest.next();
+      if (next.done) {
+        const last = heap.pop()!;
+        if (heap.length === 0) return;
+        heap[0] = last;
+      } else top.head = next.value;
+      down(0);
+    }
+  } finally {
+    // A reader that stops early (or an error) closes every run still open.
+    for (const rest of streams) rest.return(undefined);
   }
 }

@@ -41,4 +41,17 @@ describe('HeaderRuns', () => {
       { numRuns: 200 },
     );
   });
+
+  it('closes every run file when the reader stops early', () => {
+    const openFiles = () => readdirSync('/proc/self/fd').length;
+    const runs = new HeaderRuns(join(root, `runs-${cases++}`), 3);
+    for (let i = 0; i < 12; i++) runs.add({ accession: `P${(i * 7) % 12}`, taxId: undefined, reviewed: false, protein: '', organism: '' });
+    const before = openFiles();
+    const sorted = runs.sorted();
+    expect([sorted.next().value.accession, sorted.next().value.accession]).toEqual(['P0', 'P1']);
+    expect(openFiles()).toBe(before + 4); // the four runs, each read from its head
+    sorted.return(undefined);
+    expect(openFiles()).toBe(before);
+    runs.remove();
+  });
 });

@@ -34,7 +34,9 @@ export function mergeParts(dirs: readonly string[], out: string, { log = () => {
   const tmp = openStaging(out);
   try {
     // The shared files from the first part (every part lists the same: checkParts compared their heads), then
-    // each part's own shards; the size and sha256 of every file the heads list are checked on the way.
+    // each part's own shards as its entries go into the index; the size and sha256 of every file copied are checked
+    // against its entry. With --index-only nothing is copied: the staging folder gets the index pages and the
+    // taxonomy file, which move into `out` once the whole index is written.
     if (!indexOnly) {
       const listed = new Map(fileEntries(first).map((entry) => [entry.file, entry]));
       for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));

@@ -33,6 +33,8 @@ interface Staged<S extends ShardSink> {
   tmp: string;
   head: DatasetHead;
   shards: S;
+  /** Distinct peptides in the shards. */
+  peptides: number;
   taxonomy?: Manifest['taxonomy'];
   /** The mass keys the build kept (all of them but for a part). */
   keys: KeySlice;
@@ -83,7 +85,7 @@ async function stage<T, S extends ShardSink>(
   part: PartSpec | undefined,
   progress: BuildProgress,
   sinkIn: (tmp: string) => S,
-  publishStaged: (staged: Staged<S> & { peptides: number }) => T,
+  publishStaged: (staged: Staged<S>) => T,
 ): Promise<T> {
   checkOptions(options);
   const files = await resolveInputs(options.inputs);

@@ -11,13 +11,17 @@ const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...
   [--enzyme trypsin|trypsin/p|lys-c|chymotrypsin] [--missed-cleavages ${DEFAULT_DIGEST.missedCleavages}]
   [--min-length ${DEFAULT_DIGEST.minLength}] [--max-length ${DEFAULT_DIGEST.maxLength}] [--taxonomy <tsv>] [--taxdump <dir>]
   [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--compression br|gzip] [--threads N] [--release name=value ...] [--part i/N]
-  [--folder-digits 0..4]
+  [--folder-digits 0..4] [--view Carbamidomethyl@C ...]
   --taxonomy <tsv>  accession<TAB>taxId lines, for headers without OX=
   --taxdump <dir>   NCBI Taxonomy's nodes.dmp and names.dmp (taxdump.tar.gz, unpacked): the dataset holds the
                     lineages of its organisms, with peptide counts per taxon (see shards/FORMAT.md)
   --folder-digits d place every file but the manifest in a folder named by the first d hex digits of its
                     sha256 (default 0: one flat folder): ~files / 16^d files a folder. Use 2 past ~50,000 files
                     (hosts such as Netlify cap a folder at ~54,000), 3 past ~12 M (TrEMBL: ~18 M shards)
+  --view Name@Letters  a view for a fixed modification on residues (e.g. Carbamidomethyl@C, the alkylation of
+                    nearly every sample): its peptides keyed by their mass with it on every such residue, so a
+                    precursor search with it fixed reads one range a hypothesis (shards/FORMAT.md "Views");
+                    a single build only
   --part i/N        build part i of N of a partitioned build: read and digest every input, keep only the i-th
                     of N mass slices (balanced on a sample of the input), write a part folder into --out;
                     npm run build:merge joins the N part folders into the dataset a single build writes`;
@@ -51,6 +55,7 @@ await runCommand('build:shards', async () => {
       release: { type: 'string', multiple: true },
       part: { type: 'string' },
       'folder-digits': { type: 'string' },
+      view: { type: 'string', multiple: true },
       help: { type: 'boolean' },
     },
   });
@@ -74,6 +79,7 @@ await runCommand('build:shards', async () => {
     log: (line) => process.stderr.write(line + '\n'),
     release: values.release ? releaseFields(values.release) : undefined,
     folderDigits: integerFlag('folder-digits', values['folder-digits'], 0),
+    views: values.view ?? [],
   };
   if (values.part === undefined) await buildDataset(options);
   else await buildPart(options, parsePart(values.part));

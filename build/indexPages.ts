@@ -3,7 +3,7 @@
 // the manifest, which every query reads first, stays small at any scale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { combinedResidueMax, FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry, tilingViolation } from '../runtime/model/format.js';
+import { combinedResidueMax, FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry, type ShardIndexRoot, tilingViolation } from '../runtime/model/format.js';
 import { decompress, writeDatasetFile, type Storage } from './datasetFile.js';
 import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
@@ -117,10 +117,13 @@ export function writeShardIndex(dir: string, shards: readonly ShardEntry[], stor
 export const readJson = <T>(dir: string, file: string, compression: Compression): T =>
   JSON.parse(Buffer.from(decompress(readFileSync(join(dir, file)), compression)).toString('utf8')) as T;
 
-/** Every shard entry of a manifest, and every index page, reading its index pages from `dir` when it has them. */
-export function readShardIndex(manifest: Manifest, dir: string): { pages: IndexPageEntry[]; shards: ShardEntry[] } {
-  if (manifest.shards || !manifest.shardIndex) return { pages: [], shards: manifest.shards ?? [] };
-  const { pages, leaves } = treePages(manifest.shardIndex, (file) => readJson<InnerIndexPage>(dir, file, manifest.compression).pages);
+/**
+ * Every shard entry of a manifest (or of one of its views: `root`), and every index page, reading its index pages
+ * from `dir` when it has them.
+ */
+export function readShardIndex(manifest: Manifest, dir: string, root: ShardIndexRoot = manifest): { pages: IndexPageEntry[]; shards: ShardEntry[] } {
+  if (root.shards || !root.shardIndex) return { pages: [], shards: root.shards ?? [] };
+  const { pages, leaves } = treePages(root.shardIndex, (file) => readJson<InnerIndexPage>(dir, file, manifest.compression).pages);
   return { pages, shards: leaves.flatMap((p) => readJson<IndexPage>(dir, p.file, manifest.compression).shards) };
 }
 

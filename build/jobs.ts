@@ -7,7 +7,8 @@ export type Job =
   | { type: 'digest'; firstOrdinal: number; proteins: string[] }
   | { type: 'flush' }
   | { type: 'ranks'; rankOf: Uint32Array }
-  | { type: 'merge'; partition: number; files: string[] };
+  /** `ranked`: the records hold accession ranks already (a view's), not protein ordinals. */
+  | { type: 'merge'; partition: number; files: string[]; ranked?: boolean };
 
 export interface RunnerConfig {
   dir: string;
@@ -38,7 +39,7 @@ export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
         rankOf = job.rankOf;
         return null;
       case 'merge':
-        return mergePartition(job.files, job.partition, plan.widthOf(job.partition), rankOf);
+        return mergePartition(job.files, job.partition, plan.widthOf(job.partition), job.ranked ? undefined : rankOf);
     }
   };
 }

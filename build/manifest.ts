@@ -3,7 +3,7 @@
 // ShardIndexWriter writes them beside the shards as they come) and, with a taxdump, the taxonomy file's entry.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { FORMAT_NAME, FORMAT_VERSION, type Manifest, type Totals } from '../runtime/model/format.js';
+import { FORMAT_NAME, FORMAT_VERSION, type DatasetView, type Manifest, type Totals } from '../runtime/model/format.js';
 import type { RankedAccessions } from './accessions.js';
 import type { Digested } from './digestPhase.js';
 import type { ShardIndexWriter } from './indexPages.js';
@@ -12,6 +12,7 @@ import type { AccessionTables } from './rankPhase.js';
 import type { Storage } from './datasetFile.js';
 import { digestOptionsOf, storageOf, type BuildOptions } from './options.js';
 import { TAXDUMP_FILES, type Taxonomy } from './taxdump.js';
+import { parseViews } from './views.js';
 
 /** The taxonomy of a build with --taxdump: the pruned tree and the accessions without a lineage. */
 export interface Lineages {
@@ -24,7 +25,7 @@ export interface Lineages {
  * accession totals, the accession table and protein pages. Every part of a partitioned
  * build computes the same head; the merge checks they agree.
  */
-export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 'taxonomy'> & {
+export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 'views' | 'taxonomy'> & {
   totals: Omit<Totals, 'peptides' | 'massGroups' | 'shards' | 'bytes'>;
 };
 
@@ -33,7 +34,8 @@ export async function describeDataset(options: BuildOptions, digested: Digested,
   const { sources, skipped } = digested;
   const storage = storageOf(options);
   const { compression, folderDigits } = storage;
-  const parameters = { ...digestOptionsOf(options), shardBytes: options.shardBytes, ...(folderDigits > 0 ? { folderDigits } : {}) };
+  const views = parseViews(options.views ?? []).map((view) => view.fixed);
+  const parameters = { ...digestOptionsOf(options), shardBytes: options.shardBytes, ...(folderDigits > 0 ? { folderDigits } : {}), ...(views.length > 0 ? { views } : {}) };
   const taxonomySource = options.taxonomy ? await describeSource(options.taxonomy) : undefined;
   const taxdump = options.taxdump ? await Promise.all(TAXDUMP_FILES.map((file) => describeSource(join(options.taxdump!, file)))) : undefined;
   return {
@@ -61,6 +63,19 @@ export async function describeDataset(options: BuildOptions, digested: Digested,
   };
 }
 
+/** A view's modification and the index its shards went to. */
+export interface ViewIndex {
+  fixed: string;
+  index: ShardIndexWriter;
+}
+
+/** A view as the manifest lists it (DatasetView). */
+const viewOf = ({ fixed, index }: ViewIndex): DatasetView => ({
+  fixed,
+  totals: { peptides: index.peptides, massGroups: index.massGroups, shards: index.shards, bytes: index.bytes },
+  ...index.finish(),
+});
+
 /** How the files of the dataset of `head` are stored. */
 export function headStorage(head: Pick<DatasetHead, 'compression' | 'parameters'>): Storage {
   return { compression: head.compression, folderDigits: head.parameters.folderDigits ?? 0 };
@@ -71,7 +86,7 @@ export function headStorage(head: Pick<DatasetHead, 'compression' | 'parameters'
  * file's entry. The single build and the merge of a partitioned one both end here, so their manifests are the
  * same bytes.
  */
-export function assembleManifest(head: DatasetHead, index: ShardIndexWriter, taxonomy?: Manifest['taxonomy']): Manifest {
+export function assembleManifest(head: DatasetHead, index: ShardIndexWriter, taxonomy?: Manifest['taxonomy'], views: readonly ViewIndex[] = []): Manifest {
   const { totals, accessions, proteins, ...top } = head;
   const { proteins: proteinCount, ...accessionTotals } = totals;
   return {
@@ -85,6 +100,7 @@ export function assembleManifest(head: DatasetHead, index: ShardIndexWriter, tax
       ...accessionTotals,
     },
     ...index.finish(),
+    ...(views.length > 0 ? { views: views.map(viewOf) } : {}),
     accessions,
     proteins,
     ...(taxonomy ? { taxonomy } : {}),

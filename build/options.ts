@@ -3,6 +3,7 @@ import { ENZYMES, type DigestOptions } from './digest.js';
 import { BuildError } from './fasta.js';
 import { COMPRESSIONS, MAX_FOLDER_DIGITS, type Compression } from '../runtime/model/format.js';
 import type { Storage } from './datasetFile.js';
+import { parseViews } from './views.js';
 
 export interface BuildOptions extends DigestOptions {
   /** fast-glob patterns of FASTA files (plain or gzip). */
@@ -30,6 +31,8 @@ export interface BuildOptions extends DigestOptions {
   cutRecords?: number;
   /** Characters the accession table's text may have (default MAX_ACCESSION_TEXT; tests set it low). */
   maxAccessionText?: number;
+  /** Views to make, each a fixed modification on residue letters (`Carbamidomethyl@C`; build/views.ts). */
+  views?: string[];
 }
 
 /**
@@ -57,6 +60,7 @@ export function checkOptions(options: BuildOptions): void {
   whole('--folder-digits', options.folderDigits ?? 0, 0, MAX_FOLDER_DIGITS);
   if (options.compression !== undefined && !COMPRESSIONS.includes(options.compression)) throw new BuildError(`--compression must be one of ${COMPRESSIONS.join(', ')}, got "${options.compression}"`);
   if (options.inputs.length === 0) throw new BuildError('no --input given');
+  parseViews(options.views ?? []);
 }
 
 /** How the build stores its files: compression and folders (build/datasetFile.ts). */

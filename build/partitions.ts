@@ -162,10 +162,11 @@ export interface PartitionPeptides {
 /**
  * Reads the files of the partition of keys [partition, partition + width), sorts its records by (key, sequence)
  * and merges records of the same sequence into one peptide whose accessions are the ranks of its proteins
- * (`rankOf[ordinal]`), sorted and unique. Sequences stay bytes of the files (ASCII: byte order is string order),
- * so a partition costs its file bytes and a few typed arrays, not a JavaScript string a record.
+ * (`rankOf[ordinal]`; the ordinal itself when there is no `rankOf`: a view's records hold ranks), sorted and
+ * unique. Sequences stay bytes of the files (ASCII: byte order is string order), so a partition costs its file
+ * bytes and a few typed arrays, not a JavaScript string a record.
  */
-export function mergePartition(files: readonly string[], partition: number, width: number, rankOf: Uint32Array): PartitionPeptides {
+export function mergePartition(files: readonly string[], partition: number, width: number, rankOf?: Uint32Array): PartitionPeptides {
   const data = Buffer.concat(files.map((file) => readFileSync(file)));
   let n = 0;
   for (let at = 0; at < data.length; at += RECORD_HEADER + data.readUInt16LE(at + 8)) n++;
@@ -179,7 +180,8 @@ export function mergePartition(files: readonly string[], partition: number, widt
   const bucketStarts = new Uint32Array(width + 1);
   for (let i = 0, at = 0; i < n; i++) {
     offsets[i] = data.readUInt32LE(at) - base;
-    ranks[i] = rankOf[data.readUInt32LE(at + 4)];
+    const ordinal = data.readUInt32LE(at + 4);
+    ranks[i] = rankOf ? rankOf[ordinal] : ordinal;
     starts[i] = at + RECORD_HEADER;
     ends[i] = starts[i] + data.readUInt16LE(at + 8);
     bucketStarts[offsets[i] + 1]++;

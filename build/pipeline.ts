@@ -9,9 +9,10 @@ import { join } from 'node:path';
 import type { Manifest } from '../runtime/model/format.js';
 import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
-import { assembleManifest, describeDataset, type DatasetHead } from './manifest.js';
+import { assembleManifest, describeDataset, type DatasetHead, type ViewIndex } from './manifest.js';
+import { BuildError } from './fasta.js';
 import { indexPageWriter, ShardIndexWriter } from './indexPages.js';
-import { mergeIntoShards } from './mergePhase.js';
+import { mergeIntoShards, mergeViewShards } from './mergePhase.js';
 import { checkOptions, digestOptionsOf, storageOf, type BuildOptions } from './options.js';
 import { publishPart, type PartManifest } from './part.js';
 import { createRunners } from './pool.js';
@@ -24,6 +25,7 @@ import { cutKeys, keySliceOf, SAMPLE_EVERY, sampleMassBuckets, sliceStarts, unit
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
 import { writeTaxonomyFile } from './taxonomyFile.js';
+import { parseViews, ViewSpill, viewSpillDir } from './views.js';
 
 export { resolveInputs } from './inputs.js';
 export { DEFAULT_SHARD_BYTES, type BuildOptions } from './options.js';
@@ -38,6 +40,8 @@ interface Staged<S extends ShardSink> {
   taxonomy?: Manifest['taxonomy'];
   /** The mass keys the build kept (all of them but for a part). */
   keys: KeySlice;
+  /** The views' shard indexes (only a single build makes views). */
+  views: ViewIndex[];
 }
 
 /** Builds the dataset of `options.inputs` and publishes it into `options.out`; returns its manifest. */
@@ -45,8 +49,8 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
   const progress = new BuildProgress(options.log);
   // The shard index is written as the shards are (its leaf pages beside them in the staging folder).
   const sink = (tmp: string) => new ShardIndexWriter(indexPageWriter(tmp, storageOf(options)));
-  return stage(options, undefined, progress, sink, ({ tmp, head, shards, taxonomy }) => {
-    const manifest = assembleManifest(head, shards, taxonomy);
+  return stage(options, undefined, progress, sink, ({ tmp, head, shards, taxonomy, views }) => {
+    const manifest = assembleManifest(head, shards, taxonomy, views);
     const files = publish(tmp, options.out, manifest);
     progress.built(manifest.totals, options.out);
     progress.warn(crowdingWarning(files, manifest.parameters.folderDigits ?? 0));
@@ -59,6 +63,7 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
  * only the part's mass slice is kept; publishes a part folder into `options.out` and returns its part.json.
  */
 export async function buildPart(options: BuildOptions, part: PartSpec): Promise<PartManifest> {
+  if (options.views?.length) throw new BuildError('--view is made by a single build only, not with --part');
   const progress = new BuildProgress(options.log);
   return stage(options, part, progress, () => new ShardList(), ({ tmp, head, shards, peptides, taxonomy, keys }) => {
     const written: PartManifest = {
@@ -113,12 +118,21 @@ async function stage<T, S extends ShardSink>(
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
     const shards = sinkIn(tmp);
-    const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts);
-    await closeRunners(); // their memory is not needed for what is left
+    const spills = parseViews(options.views ?? []).map((view, i) => new ViewSpill(view, viewSpillDir(tmp), plan, i));
+    const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts, spills);
     rmSync(partitionDir, { recursive: true, force: true });
+    const views: ViewIndex[] = [];
+    for (const spill of spills) {
+      const index = new ShardIndexWriter(indexPageWriter(tmp, storage));
+      await mergeViewShards(runners, spill.finish(), tmp, options.shardBytes, storage, index);
+      views.push({ fixed: spill.view.fixed, index });
+      progress.view(spill.view.fixed, index.peptides, index.shards);
+    }
+    await closeRunners(); // their memory is not needed for what is left
+    rmSync(viewSpillDir(tmp), { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tables, lineages);
     const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), storage) : undefined;
-    return publishStaged({ tmp, head, shards, peptides, taxonomy, keys });
+    return publishStaged({ tmp, head, shards, peptides, taxonomy, keys, views });
   } finally {
     await closeRunners();
     rmSync(tmp, { recursive: true, force: true });

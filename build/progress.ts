@@ -38,6 +38,11 @@ export class BuildProgress {
     if (this.due()) this.log(`shards: partition ${done}/${partitions}, ${peptides} peptides, ${shards} shards`);
   }
 
+  /** A view's shards written. */
+  view(fixed: string, peptides: number, shards: number): void {
+    this.log(`view ${fixed}: ${peptides} peptides in ${shards} shards`);
+  }
+
   /** The dataset published into `out`. */
   built(t: Totals, out: string): void {
     this.log(`built ${t.peptides} peptides in ${t.massGroups} mass groups, ${t.shards} shards, ${(t.bytes / 1e6).toFixed(1)} MB ` +

@@ -11,18 +11,20 @@ import { proteinPageFiles } from './proteinTable.js';
 const TEMP_PREFIX = '.build-';
 
 /**
- * Every file of a dataset other than manifest.json: index pages (every level, from the root down), shards, the
- * accession table, protein pages (inner ones first), taxonomy.
+ * Every file of a dataset other than manifest.json: index pages (every level, from the root down) and shards of
+ * the dataset, then of each view, the accession table, protein pages (inner ones first), taxonomy.
  */
 export function datasetFiles(manifest: Manifest, dir: string): string[] {
-  const index = readShardIndex(manifest, dir);
-  return [
-    ...index.pages.map((p) => p.file),
-    ...index.shards.map((s) => s.file),
+  const files = [
+    ...[manifest, ...(manifest.views ?? [])].flatMap((root) => {
+      const index = readShardIndex(manifest, dir, root);
+      return [...index.pages.map((p) => p.file), ...index.shards.map((s) => s.file)];
+    }),
     ...(manifest.accessions ? [manifest.accessions.file] : []),
     ...proteinPageFiles(manifest, dir),
     ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
   ];
+  return [...new Set(files)]; // a file is named by its content: two indexes may list the same one
 }
 
 /** Names of the kinds of file a build writes (format 1's too): those no kept manifest lists are removed after publishing. */

@@ -2,9 +2,10 @@
 // fetched on demand, verified, decompressed, decoded, shared by concurrent requests and kept in a ShardCache
 // bounded by bytes.
 import pLimit from 'p-limit';
-import type { AccessionTable, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
+import type { AccessionTable, DatasetView, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
 import { indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
 import { decodeAccessionTable, decodeShard } from '../model/shardCodec.js';
+import { parseModifications, siteSlots, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { Taxonomy } from '../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
@@ -51,8 +52,31 @@ function checked<T>(value: T, problem: (value: T) => string | null): T {
   return value;
 }
 
+/** A view of the dataset a reader can use: its modification on residue letters, and its shard index. */
+export interface ViewIndex {
+  spec: ModSpec & { site: { kind: 'residues' } };
+  /** The slots its modification takes: the residues of its letters. */
+  slots: SlotSet;
+  index: ShardIndex;
+}
+
+/** The view of a manifest's entry, or undefined when this reader cannot use it (not one modification on residues adding mass). */
+function viewIndexOf(view: DatasetView, loadPage: ConstructorParameters<typeof ShardIndex>[1]): ViewIndex | undefined {
+  let specs: ModSpec[];
+  try {
+    specs = parseModifications(view.fixed);
+  } catch {
+    return undefined;
+  }
+  const [spec] = specs;
+  if (specs.length !== 1 || spec.site.kind !== 'residues' || spec.modification.deltaUnits <= 0) return undefined;
+  return { spec: spec as ViewIndex['spec'], slots: siteSlots(spec.site), index: new ShardIndex(view, loadPage) };
+}
+
 export class Dataset {
   readonly index: ShardIndex;
+  /** The views the manifest lists that this reader can use (precursor search reads them). */
+  readonly views: ViewIndex[];
   private cache: ShardCache;
   /** Files being read and decoded, by name: concurrent requests share one read. */
   private loading = new Map<string, Promise<object>>();
@@ -78,7 +102,9 @@ export class Dataset {
       if (options.accessionTable.accessionEnds.length !== manifest.accessions.count) throw new Error('the accession table given is not this dataset’s');
       this.table = Promise.resolve(options.accessionTable);
     }
-    this.index = new ShardIndex(manifest, (page, leaf) => this.loadIndexPage(page, leaf));
+    const loadPage = (page: IndexPageEntry, leaf: boolean) => this.loadIndexPage(page, leaf);
+    this.index = new ShardIndex(manifest, loadPage);
+    this.views = (manifest.views ?? []).flatMap((view) => viewIndexOf(view, loadPage) ?? []);
   }
 
   /** Reads and checks the manifest; throws DatasetError (503) when it is missing or not a valid manifest. */

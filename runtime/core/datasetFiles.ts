@@ -1,9 +1,9 @@
 // Every file a dataset's manifest reaches, walked from the manifest: the accession table, the taxonomy, the
-// protein table's pages and the shard index's pages and shards. Index trees may be of any depth: a page holding
+// protein table's pages, the shard index's pages and shards, and each view's. Index trees may be of any depth: a page holding
 // `pages` is an inner page, one holding `shards` a leaf of the shard index; protein pages are inner pages down
 // to `proteins.levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level at most),
 // and each page read is verified (size, sha256) before its entries are believed.
-import { MANIFEST_FILE, type Compression, type FileEntry, type Manifest, type ShardEntry } from '../model/format.js';
+import { MANIFEST_FILE, type Compression, type FileEntry, type Manifest, type ShardEntry, type ShardIndexRoot } from '../model/format.js';
 import { streamDecompress, type Decompress } from './decompress.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
 import type { ShardSource } from './source.js';
@@ -86,13 +86,20 @@ export async function* walkDatasetFiles(manifest: Manifest, readPage: PageReader
   if (manifest.taxonomy) yield fileOf(manifest.taxonomy, 'taxonomy', false);
   const proteins = manifest.proteins as PageTree | undefined;
   if (proteins) yield* proteinPages(rootPages(proteins, 'proteins'), levelsOf(proteins, 'proteins') - 1, readPage);
-  if (manifest.shards) {
-    if (!Array.isArray(manifest.shards)) throw new DatasetError('manifest shards is not a list', 502);
-    for (const shard of manifest.shards) if (keep(shard)) yield shardFile(shard);
-  } else if (manifest.shardIndex) {
-    const index = manifest.shardIndex as PageTree;
-    yield* indexPages(rootPages(index, 'shardIndex'), 0, index.levels, readPage, keep);
-  } else throw new DatasetError('manifest lists no shards', 502);
+  yield* shardFiles(manifest, 'manifest', readPage, keep);
+  if (manifest.views !== undefined && !Array.isArray(manifest.views)) throw new DatasetError('manifest views is not a list', 502);
+  for (const [i, view] of (manifest.views ?? []).entries()) yield* shardFiles(view, `manifest view ${i}`, readPage, keep);
+}
+
+/** The index pages and shards of the dataset's shard index or of a view's (`where` names it in errors). */
+async function* shardFiles(root: ShardIndexRoot, where: string, readPage: PageReader, keep: (shard: ShardEntry) => boolean): AsyncGenerator<DatasetFile> {
+  if (root?.shards) {
+    if (!Array.isArray(root.shards)) throw new DatasetError(`${where} shards is not a list`, 502);
+    for (const shard of root.shards) if (keep(shard)) yield shardFile(shard);
+  } else if (root?.shardIndex) {
+    const index = root.shardIndex as PageTree;
+    yield* indexPages(rootPages(index, `${where} shardIndex`), 0, index.levels, readPage, keep);
+  } else throw new DatasetError(`${where} lists no shards`, 502);
 }
 
 function rootPages(tree: PageTree, field: string): FileEntry[] {

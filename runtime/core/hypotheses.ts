@@ -13,10 +13,19 @@ export interface Hypothesis {
   variableCounts: number[];
   /** Mass the modifications add, in units of 1e-10 Da. */
   shiftUnits: number;
-  /** Keys of unmodified masses that can land in the window with this shift. */
+  /** Keys of unmodified masses that can land in the window with this shift (view keys, for a view's hypothesis). */
   baseLowKey: number;
   baseHighKey: number;
+  /**
+   * The view the hypothesis reads instead of the dataset's shards (an index into Dataset.views), whose keys carry
+   * its fixed modification on every residue of its letters: that spec's count is VIEW_COUNT (any, ≥ 1: the
+   * peptide's own), and its mass is not in `shiftUnits`.
+   */
+  view?: number;
 }
+
+/** The fixed count of a view's modification in a hypothesis that reads the view: every site the peptide has. */
+export const VIEW_COUNT = -1;
 
 export interface HypothesisLimits {
   /** Peptide lengths in the dataset (the build's parameters). */

@@ -1,5 +1,5 @@
 // A dataset's manifest, read once and checked before any query uses it: its format and version, a shard list (or
-// index root) that tiles the mass line, and index trees of levels this reader walks.
+// index root) that tiles the mass line, each view's too, and index trees of levels this reader walks.
 import { COMPRESSIONS, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE, MAX_INDEX_LEVELS, tilingViolation, type Manifest } from '../model/format.js';
 import { levelsOf } from '../model/indexTree.js';
 import { DatasetError, getWithin } from './fetchFile.js';
@@ -26,9 +26,26 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
             ? 'manifest lists no accession table'
             : !Array.isArray(list)
               ? 'manifest lists no shards'
-              : (tilingViolation(list) ?? treeViolation(manifest));
+              : (tilingViolation(list) ?? treeViolation(manifest) ?? viewsViolation(manifest));
   if (problem) throw new DatasetError(`dataset unavailable: ${problem}`, 503);
   return manifest;
+}
+
+/** What is wrong with the manifest's views (a list of `{fixed, shards | shardIndex}` whose shards tile the mass line), or null. */
+function viewsViolation(manifest: Manifest): string | null {
+  if (manifest.views === undefined) return null;
+  if (!Array.isArray(manifest.views)) return 'manifest views is not a list';
+  for (const [i, view] of manifest.views.entries()) {
+    const list = view?.shards ?? view?.shardIndex?.pages;
+    const problem =
+      typeof view?.fixed !== 'string'
+        ? 'names no modification (fixed)'
+        : !Array.isArray(list)
+          ? 'lists no shards'
+          : (tilingViolation(list) ?? (view.shardIndex && levelsOf(view.shardIndex) === null ? `has ${JSON.stringify(view.shardIndex.levels)} levels of index pages; this server reads 1 to ${MAX_INDEX_LEVELS}` : null));
+    if (problem) return `view ${i} ${problem}`;
+  }
+  return null;
 }
 
 /** The first index tree (shard index, protein table) whose `levels` this reader cannot walk, or null. */

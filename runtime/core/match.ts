@@ -6,6 +6,7 @@
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import type { AccessionTable, Shard } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
+import { letterTable } from '../model/modifications.js';
 import { proformaWriter, type TextOut } from '../model/proforma.js';
 import { resolveFilter, type AccessionFilter } from './accessionFilter.js';
 import type { Dataset } from './dataset.js';
@@ -125,6 +126,10 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   const [filter, table] = await Promise.all([resolveFilter(dataset, query.filter), dataset.accessionTable()]);
 
   const tasks = new Tasks();
+  candidates.viewOf = (countsId) => {
+    const view = tasks.counts[countsId].view;
+    return view === undefined ? undefined : { member: letterTable(dataset.views[view].spec.site.letters), deltaUnits: dataset.views[view].spec.modification.deltaUnits };
+  };
   const sinks: SearchSink[] = [];
   searches.forEach((search, s) => {
     if (errors[s]) return;

@@ -32,6 +32,12 @@ export class Candidates {
   /** The run runOf found last: candidates are mostly read in the order they were added, so its run or the next. */
   private lastRun = 0;
 
+  /**
+   * The view a run's counts read (by counts id), when they read one: its letters (a char-code table) and delta. A
+   * view's candidate carries the delta once per residue of those letters, its own count: not part of the run's shift.
+   */
+  viewOf: (countsId: number) => { member: Uint8Array; deltaUnits: number } | undefined = () => undefined;
+
   /** Times the columns were emptied: a batch that kept them checks it is still theirs. */
   generation = 0;
 
@@ -90,7 +96,14 @@ export class Candidates {
   /** Modified mass of candidate i, in units of 1e-10 Da: its residues, water and its modifications, exactly. */
   units(i: number): number {
     const { bytes, from, to } = this.sequences.where(i);
-    return WATER_UNITS + packedResidueUnits(bytes, from, to) + this.runShifts.data[this.runOf(i)];
+    const run = this.runOf(i);
+    const units = WATER_UNITS + packedResidueUnits(bytes, from, to) + this.runShifts.data[run];
+    const view = this.viewOf(this.runCounts.data[run]);
+    if (!view) return units;
+    const sequence = this.sequence(i);
+    let sites = 0;
+    for (let k = 0; k < sequence.length; k++) sites += view.member[sequence.charCodeAt(k)];
+    return units + sites * view.deltaUnits;
   }
 
   /** Index of candidate i's hypothesis counts in its batch's Tasks.counts. */
@@ -148,7 +161,7 @@ export class Candidates {
 }
 
 /** A hypothesis's counts of each fixed and variable spec, and the mass they add (a function of the counts alone): the few distinct ones of a batch, shared. */
-export type CountVectors = Pick<Hypothesis, 'fixedCounts' | 'variableCounts' | 'shiftUnits'>;
+export type CountVectors = Pick<Hypothesis, 'fixedCounts' | 'variableCounts' | 'shiftUnits' | 'view'>;
 
 /** The hypotheses of all the searches of a batch as columns (hundreds of thousands: no object each). */
 export class Tasks {
@@ -161,23 +174,28 @@ export class Tasks {
   private countIds = new Map<string, number>();
 
   add(search: number, h: Hypothesis): void {
-    const text = `${h.fixedCounts}|${h.variableCounts}`;
+    const text = `${h.fixedCounts}|${h.variableCounts}|${h.view ?? ''}`;
     let id = this.countIds.get(text);
-    if (id === undefined) this.countIds.set(text, (id = this.counts.push({ fixedCounts: h.fixedCounts, variableCounts: h.variableCounts, shiftUnits: h.shiftUnits }) - 1));
+    if (id === undefined) {
+      const { fixedCounts, variableCounts, shiftUnits, view } = h;
+      this.countIds.set(text, (id = this.counts.push({ fixedCounts, variableCounts, shiftUnits, ...(view === undefined ? {} : { view }) }) - 1));
+    }
     this.search.push(search);
     this.low.push(h.baseLowKey);
     this.high.push(h.baseHighKey);
     this.countsId.push(id);
   }
 
-  /** Task ids in ascending order of the lowest unmodified mass they read. */
+  /** Task ids by the index they read (the dataset's, then each view's), then in ascending order of the lowest key they read. */
   inSweepOrder(): Uint32Array {
     const low = this.low.data;
-    return Uint32Array.from({ length: this.search.length }, (_, i) => i).sort((a, b) => low[a] - low[b]);
+    const ids = this.countsId.data;
+    const index = (t: number) => this.counts[ids[t]].view ?? -1;
+    return Uint32Array.from({ length: this.search.length }, (_, i) => i).sort((a, b) => index(a) - index(b) || low[a] - low[b]);
   }
 
   hypothesis(t: number): Hypothesis {
-    const { fixedCounts, variableCounts, shiftUnits } = this.counts[this.countsId.data[t]];
-    return { fixedCounts, variableCounts, shiftUnits, baseLowKey: this.low.data[t], baseHighKey: this.high.data[t] };
+    const { fixedCounts, variableCounts, shiftUnits, view } = this.counts[this.countsId.data[t]];
+    return { fixedCounts, variableCounts, shiftUnits, baseLowKey: this.low.data[t], baseHighKey: this.high.data[t], ...(view === undefined ? {} : { view }) };
   }
 }

@@ -62,7 +62,7 @@ export async function runPeptideLookup(dataset: Dataset, query: PeptideQuery): P
   const key = massKey(query.units);
   const wanted = query.equateIL ? foldIL(query.sequence) : query.sequence;
   const found: { seq: string; accessions: { acc: string; taxId: number; reviewed: boolean }[] }[] = [];
-  for (const located of await rangeEntries(dataset, key, key)) {
+  for (const located of await rangeEntries(dataset.index, key, key)) {
     const shard = await dataset.shard(located.entry);
     const { from, to } = runOf(shard, key, key);
     if (from >= to) continue;

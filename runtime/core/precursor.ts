@@ -1,13 +1,15 @@
 // Precursor search: the peptides whose modified mass has its key in a window, for every hypothesis of fixed and
-// variable modifications — each hypothesis a range read of unmodified masses, filtered by its site counts,
-// weighed exactly in integer units, merged into mass groups by modified key and paged exactly.
+// variable modifications — each hypothesis a range read of unmodified masses (or of a view's keys, which carry a
+// fixed modification already), filtered by its site counts, weighed exactly in integer units, merged into mass
+// groups by modified key and paged exactly.
 import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
-import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
+import { siteSlots, sitesOverlap, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { keepsAny, resolveFilter, type AccessionFilter, type FilterSpec } from './accessionFilter.js';
 import { compositionOf } from './composition.js';
 import type { Dataset } from './dataset.js';
-import { hypotheses, keyWindowUnits, type Hypothesis } from './hypotheses.js';
+import { hypotheses, keyWindowUnits, VIEW_COUNT, type Hypothesis } from './hypotheses.js';
+import type { ShardIndex } from './shardIndex.js';
 import { KeySet } from './keySet.js';
 import { QueryError } from './params.js';
 import { rangeEntries, rangeEntriesNow, runOf } from './search.js';
@@ -118,9 +120,10 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   const key = h.variableCounts.join(',');
   let variable = compiled.hall.get(key);
   if (!variable) compiled.hall.set(key, (variable = hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted }))));
-  const fixed = compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] }));
+  // A view's modification has no count to meet: the view's keys carry it on every site the peptide has.
+  const fixed = compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] })).filter((f) => f.count !== VIEW_COUNT);
   const i = compiled.byCount;
-  return { fixed, variable, ...(i >= 0 ? { byCount: { letters: compiled.fixed[i].letters, count: h.fixedCounts[i] } } : {}) };
+  return { fixed, variable, ...(i >= 0 && h.fixedCounts[i] !== VIEW_COUNT ? { byCount: { letters: compiled.fixed[i].letters, count: h.fixedCounts[i] } } : {}) };
 }
 
 /** Whether a shard (or the shards below an index entry) can hold a peptide of the hypothesis, by the entry's residue maxima (true without them). */
@@ -183,6 +186,7 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
     throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
   }
   const comp = compositionOf(dataset, shard, low, high);
+  const view = h.view === undefined ? undefined : dataset.views[h.view];
   let mask: Uint8Array | undefined;
   // The window's peptides, or with a fixed need on residues only those holding its count: a run of the count index
   // (made once for the whole shard, so only for a composition kept with it: one made for this scan alone reads the window).
@@ -196,7 +200,7 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
     const p = ids === undefined ? i : ids[i];
     for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
     for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
-    const units = comp.mass(p) + h.shiftUnits;
+    const units = comp.mass(p) + h.shiftUnits + (view ? comp.slots(view.slots, p) * view.spec.modification.deltaUnits : 0);
     const key = massKey(units);
     if (key < query.lowKey || key > query.highKey) continue;
     if (found.filter && !keepsAny(shard, (mask ??= found.filter.mask(shard)), p)) continue;
@@ -209,7 +213,7 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
  * query of a hundred hypotheses stays synchronous); false, having scanned nothing, when something must be read.
  */
 function scanNow(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): boolean {
-  const entries = rangeEntriesNow(dataset, h.baseLowKey, h.baseHighKey);
+  const entries = rangeEntriesNow(indexOf(dataset, h), h.baseLowKey, h.baseHighKey);
   if (!entries) return false;
   const shards: Shard[] = [];
   for (const located of entries) {
@@ -224,7 +228,7 @@ function scanNow(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs
 
 /** One hypothesis, reading what it needs (its shards at once: one round trip), skipping shards that cannot hold it. */
 async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): Promise<void> {
-  const entries = (await rangeEntries(dataset, h.baseLowKey, h.baseHighKey)).filter((located) => mayHold(needs, located.entry));
+  const entries = (await rangeEntries(indexOf(dataset, h), h.baseLowKey, h.baseHighKey)).filter((located) => mayHold(needs, located.entry));
   for (const shard of await Promise.all(entries.map((located) => dataset.shard(located.entry)))) scanShard(dataset, query, h, needs, index, found, shard);
 }
 
@@ -233,15 +237,51 @@ async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Ne
  * promise. Nothing is looked up for a hypothesis no peptide of the dataset can hold (say, more cysteines than any has).
  */
 export function scanHypothesis(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): Promise<void> | undefined {
-  if (!mayHold(needs, dataset.index.all)) return undefined;
+  if (!mayHold(needs, indexOf(dataset, h).all)) return undefined;
   return scanNow(dataset, query, h, needs, index, found) ? undefined : scan(dataset, query, h, needs, index, found);
 }
 
-/** The hypotheses of a search's window on this dataset (TooManyHypotheses, a 400, past the bound). */
+/** The shard index a hypothesis reads: the dataset's, or its view's. */
+const indexOf = (dataset: Dataset, h: Hypothesis): ShardIndex => (h.view === undefined ? dataset.index : dataset.views[h.view].index);
+
+/**
+ * The view a search can read (its number in Dataset.views) and the fixed spec it stands for: one of the query's
+ * fixed modifications is the view's, on exactly its letters, and no other modification of the query can sit on
+ * those residues; undefined when there is none.
+ */
+export function viewOf(dataset: Dataset, query: Pick<SearchWindow, 'fixed' | 'variable'>): { view: number; fixed: number } | undefined {
+  for (let view = 0; view < dataset.views.length; view++) {
+    const { spec } = dataset.views[view];
+    const fixed = query.fixed.findIndex(
+      (f) => f.site.kind === 'residues' && f.site.letters === spec.site.letters && f.modification.name === spec.modification.name && f.modification.deltaUnits === spec.modification.deltaUnits,
+    );
+    if (fixed < 0) continue;
+    const others = [...query.fixed.filter((_, i) => i !== fixed), ...query.variable];
+    if (!others.some((other) => sitesOverlap(other.site, spec.site))) return { view, fixed };
+  }
+  return undefined;
+}
+
+/**
+ * The hypotheses of a search's window on this dataset (TooManyHypotheses, a 400, past the bound). With a view of one
+ * of its fixed modifications, the peptides without its residues are read from the dataset's shards (that spec's
+ * count 0) and those with some from the view, one range for all their counts (VIEW_COUNT).
+ */
 export function hypothesesOf(dataset: Dataset, query: SearchWindow): Hypothesis[] {
   const { minLength, maxLength } = dataset.manifest.parameters;
-  const mostResidues = (letters: string) => residueBound(dataset.index.all, letters);
-  return hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength, mostResidues });
+  const window = keyWindowUnits(query.lowKey, query.highKey);
+  const of = (fixed: ModSpec[], index: ShardIndex) =>
+    hypotheses(fixed, query.variable, query.maxVariable, window, { minLength, maxLength, mostResidues: (letters) => residueBound(index.all, letters) });
+  const use = viewOf(dataset, query);
+  if (!use) return of(query.fixed, dataset.index);
+  const { view, fixed } = use;
+  const without = of(query.fixed, dataset.index).filter((h) => h.fixedCounts[fixed] === 0);
+  const inView = of(query.fixed.filter((_, i) => i !== fixed), dataset.views[view].index).map((h): Hypothesis => {
+    const fixedCounts = [...h.fixedCounts];
+    fixedCounts.splice(fixed, 0, VIEW_COUNT);
+    return { ...h, fixedCounts, view };
+  });
+  return [...without, ...inView];
 }
 
 /**

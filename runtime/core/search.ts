@@ -4,7 +4,7 @@
 // is a subtraction, and a page is a sub-run whose shards are found by ordinal.
 import type { Shard } from '../model/format.js';
 import type { Dataset } from './dataset.js';
-import { partitionPoint, type LocatedShard } from './shardIndex.js';
+import { partitionPoint, type LocatedShard, type ShardIndex } from './shardIndex.js';
 
 /** A range query over mass keys, one page of its mass groups. */
 export interface RangeQuery {
@@ -111,27 +111,28 @@ export interface GroupRun {
 }
 
 /**
- * The shards holding keys in [lowKey, highKey], in ascending order, located — at once when the index pages they
- * are listed in are in memory; null when a page must be read first (rangeEntries reads it).
+ * The shards holding keys in [lowKey, highKey] in `index` (the dataset's, or a view's), in ascending order, located —
+ * at once when the index pages they are listed in are in memory; null when a page must be read first (rangeEntries
+ * reads it).
  */
-export function rangeEntriesNow(dataset: Dataset, lowKey: number, highKey: number): LocatedShard[] | null {
+export function rangeEntriesNow(index: ShardIndex, lowKey: number, highKey: number): LocatedShard[] | null {
   const entries: LocatedShard[] = [];
   if (lowKey > highKey) return entries;
-  for (let located = dataset.index.firstEndingAtOrAboveNow(lowKey); ; ) {
+  for (let located = index.firstEndingAtOrAboveNow(lowKey); ; ) {
     if (located === null) return null;
     if (located === undefined || located.entry.firstKey > highKey) return entries;
     entries.push(located);
-    if (located.entry.lastKey >= highKey || located.index + 1 >= dataset.index.shardCount) return entries;
-    located = dataset.index.shardOfGroupNow(located.groupsBefore + located.entry.massGroups);
+    if (located.entry.lastKey >= highKey || located.index + 1 >= index.shardCount) return entries;
+    located = index.shardOfGroupNow(located.groupsBefore + located.entry.massGroups);
   }
 }
 
-/** The shards holding keys in [lowKey, highKey], in ascending order, located (index pages read as needed). */
-export async function rangeEntries(dataset: Dataset, lowKey: number, highKey: number): Promise<LocatedShard[]> {
-  const now = rangeEntriesNow(dataset, lowKey, highKey);
+/** The shards holding keys in [lowKey, highKey] in `index`, in ascending order, located (index pages read as needed). */
+export async function rangeEntries(index: ShardIndex, lowKey: number, highKey: number): Promise<LocatedShard[]> {
+  const now = rangeEntriesNow(index, lowKey, highKey);
   if (now) return now;
-  await dataset.index.loadRange(lowKey, highKey);
-  return rangeEntriesNow(dataset, lowKey, highKey)!;
+  await index.loadRange(lowKey, highKey);
+  return rangeEntriesNow(index, lowKey, highKey)!;
 }
 
 /** The groups of a located shard with lowKey <= key <= highKey, as a run (from = to when it holds none). */
@@ -144,7 +145,7 @@ export function runOf(shard: Shard, lowKey: number, highKey: number): GroupRun {
  * is read only when the consumer asks for it, so a dataset opened with no cache holds one shard at a time.
  */
 export async function* walkRange(dataset: Dataset, lowKey: number, highKey: number): AsyncGenerator<GroupRun> {
-  for (const located of await rangeEntries(dataset, lowKey, highKey)) {
+  for (const located of await rangeEntries(dataset.index, lowKey, highKey)) {
     const run = runOf(await dataset.shard(located.entry), lowKey, highKey);
     if (run.from < run.to) yield run;
   }

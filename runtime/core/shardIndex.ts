@@ -1,7 +1,7 @@
 // The shard index of a dataset, flat (manifest.shards) or a tree (manifest.shardIndex: a small root of index
 // pages, each listing consecutive shards or, above the leaves, consecutive pages): find shards by mass key or by
 // global group ordinal, loading only the index pages on the path of a lookup (each once, kept).
-import { combinedResidueMax, type IndexPageEntry, type Manifest, type ShardEntry } from '../model/format.js';
+import { combinedResidueMax, type IndexPageEntry, type ShardEntry, type ShardIndexRoot } from '../model/format.js';
 
 /** A shard entry with its position: global index and the count of mass groups in all shards before it. */
 export interface LocatedShard {
@@ -70,7 +70,7 @@ export class ShardIndex {
    *   (absent: 1) must have been checked (readManifest does).
    */
   constructor(
-    manifest: Manifest,
+    manifest: ShardIndexRoot,
     private loadPage: LoadIndexPage,
   ) {
     if (manifest.shardIndex) {

@@ -165,6 +165,8 @@ export interface BuildParameters {
   shardBytes: number;
   /** Hex digits of the folders files are placed in (placedFile); written only when > 0. */
   folderDigits?: number;
+  /** The views built (`Name@Letters`, as DatasetView.fixed); written only when there are some. */
+  views?: string[];
 }
 
 export interface Totals {
@@ -202,6 +204,8 @@ export interface Manifest {
    * 1, the root lists leaf pages of shards). Exactly one of the two is present.
    */
   shardIndex?: { pages: IndexPageEntry[]; levels?: number };
+  /** Views of the dataset for fixed modifications (see DatasetView), when it was built with some (--view). */
+  views?: DatasetView[];
   /** The NCBI taxonomy of the dataset's organisms, when it was built with one (--taxdump). */
   taxonomy?: FileEntry & { nodes: number };
   /** The accession table: every accession with its taxId and reviewed flag; shards refer to its ranks. */
@@ -211,6 +215,23 @@ export interface Manifest {
    * `levels` >= 2 the root lists inner pages (ProteinIndexPage) instead.
    */
   proteins?: { pages: ProteinPageEntry[]; levels?: number };
+}
+
+/** The shards of a dataset or of a view, as its manifest indexes them: a flat list or the root of index pages. */
+export type ShardIndexRoot = Pick<Manifest, 'shards' | 'shardIndex'>;
+
+/**
+ * A view of the dataset for one fixed modification on residues (`Carbamidomethyl@C`): the dataset's peptides that
+ * hold at least one residue of its letters, keyed by their mass with the modification on every such residue, in
+ * shards and an index of their own (the same formats; ranks into the same accession table). A precursor search
+ * with that fixed modification reads the peptides holding its residues here, in one range a hypothesis, instead
+ * of one range per count of them (FORMAT.md "Views").
+ */
+export interface DatasetView extends ShardIndexRoot {
+  /** The modification and its site: `Name@Letters`, a Unimod title (or UNIMOD accession) and residue letters. */
+  fixed: string;
+  /** What the view's shards hold, as the manifest's totals count the dataset's. */
+  totals: Pick<Totals, 'peptides' | 'massGroups' | 'shards' | 'bytes'>;
 }
 
 /** A file of the dataset as the manifest points at it. */

@@ -74,6 +74,9 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
   process.stdout.write(JSON.stringify(run) + '\n');
 }
 
+/** One all-candidates match of `mgf` on the dataset at `shards`, in a child process of its own. */
+export const matchRun = (mgf: string, shards: string): Promise<MatchRun> => runChild(mgf, shards);
+
 function runChild(mgf: string, shards: string, flags: string[] = []): Promise<MatchRun> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mgf, shards, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -110,7 +113,7 @@ export async function benchMatch(dir: string, mgf: string, count = MATCH_SPECTRA
 }
 
 /** The section of BENCHMARKS.md. */
-export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA): string[] {
+export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA, view?: MatchRun): string[] {
   const rate = (s: number) => Math.round(spectra / s).toLocaleString('en');
   const met = (ok: boolean) => (ok ? 'met' : '**missed**');
   const row = (name: string, r: MatchRun) =>
@@ -129,6 +132,7 @@ export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA): string[]
     row('local folder, --top 10', runs.folderTop),
     ...(runs.folderQuarterBatch ? [row(`local folder, all candidates, --batch ${quarter(spectra).toLocaleString('en')}`, runs.folderQuarterBatch)] : []),
     row('HTTP (npm start, local), all candidates, --concurrency 16', runs.http),
+    ...(view ? [row(`local folder built with --view ${PRECURSOR_MODS.fixed}, all candidates`, view)] : []),
     '',
     `Goals (local folder, all candidates): ≥ 5,000 spectra/s warm — ${met(spectra / f.warmSeconds >= 5000)}; ≥ 1,000 spectra/s cold — ${met(spectra / f.coldSeconds >= 1000)}; peak RSS ≤ 512 MB — ${met((f.peakRssColdMb ?? f.peakRssMb) <= 512)} (one run, as \`npm run query -- match\` makes it in a process of its own: ${Math.round(f.peakRssColdMb ?? f.peakRssMb)} MB; over both runs of the process, cold then warm, ${Math.round(f.peakRssMb)} MB).`,
     '',

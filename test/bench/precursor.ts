@@ -1,8 +1,11 @@
 // Precursor-search benchmark queries: /api/v1/search at the centres of the ±10 ppm windows of the seed's
 // benchmark (same seed, same masses), with fixed Carbamidomethyl@C and variable Oxidation@M (maxVariable 2),
-// and the distribution of modification hypotheses (range reads) those queries make.
+// and the distribution of modification hypotheses (range reads) those queries make on a dataset.
 import { parseModifications } from '../../runtime/model/modifications.js';
-import { hypotheses, keyWindowUnits, type HypothesisLimits } from '../../runtime/core/hypotheses.js';
+import { Dataset } from '../../runtime/core/dataset.js';
+import { hypothesesOf } from '../../runtime/core/precursor.js';
+import { FileSource } from '../../runtime/entries/node/fileSource.js';
+import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import { summarize, type Summary } from './measure.js';
 import { prng } from './synthetic.js';
 
@@ -17,13 +20,12 @@ export function windowCentres(count: number, seed: number, lo: number, hi: numbe
 export const precursorUrl = (centre: number) =>
   `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10&fixed=${PRECURSOR_MODS.fixed}&variable=${PRECURSOR_MODS.variable}&maxVariable=${PRECURSOR_MODS.maxVariable}`;
 
-/** Hypotheses (range reads) per query at ±10 ppm for these centres, as made on a dataset with these limits (its parameters and residue maxima). */
-export function hypothesisCounts(centres: number[], limits: HypothesisLimits): Summary {
-  const fixed = parseModifications(PRECURSOR_MODS.fixed);
-  const variable = parseModifications(PRECURSOR_MODS.variable);
-  const counts = centres.map((m) => {
-    const window = keyWindowUnits(Math.ceil((m - m * 1e-5) * 1e4), Math.floor((m + m * 1e-5) * 1e4));
-    return hypotheses(fixed, variable, PRECURSOR_MODS.maxVariable, window, limits).length;
-  });
-  return summarize(counts);
+/**
+ * Hypotheses (range reads) per query at ±10 ppm for these centres, as precursor search makes them on the dataset in
+ * `dir` (its parameters, its residue maxima, its view of the fixed modification when it has one).
+ */
+export async function hypothesisCounts(dir: string, centres: number[]): Promise<Summary> {
+  const dataset = await Dataset.open(new FileSource(dir), nodeCodecs);
+  const mods = { fixed: parseModifications(PRECURSOR_MODS.fixed), variable: parseModifications(PRECURSOR_MODS.variable), maxVariable: PRECURSOR_MODS.maxVariable };
+  return summarize(centres.map((m) => hypothesesOf(dataset, { lowKey: Math.ceil((m - m * 1e-5) * 1e4), highKey: Math.floor((m + m * 1e-5) * 1e4), ...mods }).length));
 }

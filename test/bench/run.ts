@@ -21,14 +21,10 @@ import { measuredBuild, type BuildRun } from './measuredBuild.js';
 import { V1, V1_COMMIT } from './v1.js';
 import { buildsSection, coldHttpSection, goalsSection, memorySection, sizeSection, V2_TARGETS } from './v2Report.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
-import { benchMatch, matchSection, MATCH_SPECTRA, type MatchRuns } from './match.js';
+import { benchMatch, matchRun, matchSection, MATCH_SPECTRA, writeBenchMgf, type MatchRun, type MatchRuns } from './match.js';
 import { benchScale, SCALE_MULTIPLES, scaleSection, type ScaleRuns } from './scale.js';
 import { benchPartitioned, partitionedSection, type PartitionedRun } from './partitioned.js';
 import { benchIndexScale, INDEX_SCALE_FULL, INDEX_SCALE_SMOKE, indexScaleSection, type IndexScaleRun } from './indexScale.js';
-import { residueBound, type BuildParameters } from '../../runtime/model/format.js';
-import { Dataset } from '../../runtime/core/dataset.js';
-import { FileSource } from '../../runtime/entries/node/fileSource.js';
-import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 
 const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
@@ -53,6 +49,14 @@ export interface BenchConfig {
 
 export const FULL: Omit<BenchConfig, 'dir'> = { proteins: SWISS_PROT.proteins, queries: 10_000, coldQueries: 2_000, httpSeconds: 30, tinyShardBytes: 300, tinyInput: 'data/uniprot-sample.fasta.gz', coldHttpFirst: 20, coldHttpNext: 200 };
 
+/** The precursor benchmark on one dataset: hypotheses per query, then warm, under a 256 MB cache, cold. */
+export interface PrecursorRuns {
+  hypotheses: Summary;
+  warm: QueryRun;
+  budget: QueryRun;
+  cold: QueryRun;
+}
+
 export interface BenchResults {
   config: BenchConfig;
   /** gzip (the default compression): default parameters and the original's. */
@@ -70,7 +74,12 @@ export interface BenchResults {
   /** `npm start` as it is (256 MB cache, cold), and with the whole dataset cached after two warm-up passes. */
   http: { budget: HttpRun; warm: HttpRun };
   /** /api/v1/search at the ±10 ppm windows' centres, with the issue's modifications. */
-  precursor: { hypotheses: Summary; warm: QueryRun; budget: QueryRun; cold: QueryRun };
+  precursor: PrecursorRuns;
+  /**
+   * The same input built with a view of the fixed modification (`--view Carbamidomethyl@C`): its build, the
+   * precursor benchmark and an all-candidates MGF match on it (absent in runs before views).
+   */
+  view?: { build: BuildRun; precursor: PrecursorRuns; match: MatchRun };
   /** /api/v1/search filtered by taxon, and /api/v1/peptide look-ups (absent in runs before them). */
   organisms?: OrganismRuns;
   /** MGF matching (`npm run query -- match`; absent in runs before it). */
@@ -122,7 +131,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   }
   log('precursor search (/api/v1/search)');
   const centres = precursorCentres(config.queries);
-  const precursor = await benchPrecursor(dir, config, build.manifest.parameters);
+  const precursor = await benchPrecursor(dir, config);
   log('organisms and proteins (taxon filters, peptide look-ups)');
   const stored = await samplePeptides(dir, n, 6);
   const organisms: OrganismRuns = {
@@ -135,6 +144,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   };
   log('MGF matching (npm run query -- match)');
   const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
+  const view = await benchView(fasta, config, log);
   log('queries cold');
   // Cold ranges of any width at search.php's default page (10 groups): two edge shards and the page's.
   // At pageSize 1000 a page in the densest masses spans several shards: reported, not held to the target.
@@ -196,7 +206,20 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     }
   };
   const http = { budget: await httpRun(256 * 2 ** 20, false), warm: await httpRun(2 ** 33, true) };
-  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms, match };
+  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms, match, view };
+}
+
+/** The view section: the input built with `--view` of the benchmark's fixed modification, then precursor search and an MGF match on it. */
+async function benchView(fasta: string, config: BenchConfig, log: (line: string) => void): Promise<NonNullable<BenchResults['view']>> {
+  const dir = join(config.dir, `v2-view-${config.proteins}`);
+  log(`build with --view ${PRECURSOR_MODS.fixed}`);
+  const build = await measuredBuild(fasta, dir, ['--taxdump', 'data/taxdump', '--view', PRECURSOR_MODS.fixed]);
+  log('precursor search on the view');
+  const precursor = await benchPrecursor(dir, config);
+  log('MGF matching on the view');
+  const mgf = join(config.dir, 'bench.mgf');
+  writeBenchMgf(mgf, config.matchSpectra ?? MATCH_SPECTRA);
+  return { build, precursor, match: await matchRun(mgf, dir) };
 }
 
 const TARGETS = { buildSeconds: 600, buildRssMb: 2048, p50: 0.2, p99: 2, coldShards: 3, coldBytes: 1e6, rps: 5000, precursorColdShards: 6 };
@@ -324,7 +347,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     httpRow('whole dataset cached, warm', r.http.warm, V1.http.warm, `≥ ${TARGETS.rps} req/s, 0 errors: ${met(r.http.warm.requestsPerSecond >= TARGETS.rps && r.http.warm.errors === 0 && r.http.warm.non2xx === 0)}`),
     '',
     ...precursorSection(r, lat),
-    ...(r.match ? matchSection(r.match, r.config.matchSpectra ?? MATCH_SPECTRA) : []),
+    ...(r.match ? matchSection(r.match, r.config.matchSpectra ?? MATCH_SPECTRA, r.view?.match) : []),
     ...(r.organisms ? organismSection(r.organisms, lat) : []),
     ...comparison(r, before),
   ];
@@ -332,23 +355,41 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
 }
 
 function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string[] {
-  const p = r.precursor;
-  const h = p.hypotheses;
-  const reads = p.cold.reads!;
+  const hypotheses = ({ hypotheses: h }: PrecursorRuns) => `p50 ${h.p50}, p95 ${h.p95}, p99 ${h.p99}, max ${h.max}, mean ${h.mean.toFixed(1)}`;
+  const rows = (dataset: string, p: PrecursorRuns) => {
+    const reads = p.cold.reads!;
+    return [
+      `| ${dataset} | warm | ${lat(p.warm)} | ${p.warm.hitsMean.toFixed(1)} | | | p50 ≤ ${TARGETS.p50}: ${met(p.warm.latency.p50 <= TARGETS.p50)}, p99 ≤ ${TARGETS.p99}: ${met(p.warm.latency.p99 <= TARGETS.p99)} |`,
+      `| ${dataset} | 256 MB budget | ${lat(p.budget)} | ${p.budget.hitsMean.toFixed(1)} | | | reported |`,
+      `| ${dataset} | cold | ${lat(p.cold)} | ${p.cold.hitsMean.toFixed(1)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${(reads.bytesMean / 1e3).toFixed(0)} KB / ${(reads.bytesMax / 1e3).toFixed(0)} KB | ≤ ${TARGETS.precursorColdShards} shard reads (the most any query makes): ${met(reads.shardsMax <= TARGETS.precursorColdShards)}; mean: ${met(reads.shardsMean <= TARGETS.precursorColdShards)} |`,
+    ];
+  };
+  const v = r.view;
+  const viewBytes = v?.build.manifest.views?.[0]?.totals.bytes;
   return [
     '## Precursor search (/api/v1/search)',
     '',
     `The ±10 ppm windows' centres as neutral masses, fixed ${PRECURSOR_MODS.fixed}, variable ${PRECURSOR_MODS.variable}, maxVariable ${PRECURSOR_MODS.maxVariable},`,
     'default page (100 groups), body built. Each hypothesis (a count of C and of oxidised M) is one range read of',
-    'unmodified masses; shards whose residue maxima cannot hold the counts are skipped unread.',
+    'unmodified masses; shards whose residue maxima cannot hold the counts are skipped unread. On a dataset built',
+    `with \`--view ${PRECURSOR_MODS.fixed}\` (shards/FORMAT.md "Views"), the peptides holding a C are read from the view, whose`,
+    'keys carry the modification on every C: one range per count of oxidised M instead of one per count of C and of M.',
     '',
-    `Hypotheses per query: p50 ${h.p50}, p95 ${h.p95}, p99 ${h.p99}, max ${h.max}, mean ${h.mean.toFixed(1)} (they grow with the mass — a heavier peptide can hold more C — up to the most C and M any peptide of the dataset holds: no hypothesis is made beyond, by the index's residue maxima).`,
+    `Hypotheses per query: ${hypotheses(r.precursor)} (they grow with the mass — a heavier peptide can hold more C — up to the most C and M any peptide of the dataset holds: no hypothesis is made beyond, by the index's residue maxima)` +
+      (v ? `; with the view: ${hypotheses(v.precursor)}.` : '.'),
+    ...(v && viewBytes !== undefined
+      ? [
+          '',
+          `The view holds ${v.build.manifest.views![0].totals.peptides.toLocaleString('en')} of the ${v.build.manifest.totals.peptides.toLocaleString('en')} peptides in ${v.build.manifest.views![0].totals.shards.toLocaleString('en')} shards, ` +
+            `${(viewBytes / 1e6).toFixed(0)} MB beside the dataset's ${(v.build.manifest.totals.bytes / 1e6).toFixed(0)} MB of shards (+${((100 * viewBytes) / v.build.manifest.totals.bytes).toFixed(0)} %); ` +
+            `its build took ${v.build.seconds.toFixed(0)} s (peak RSS ${v.build.peakRssMb.toFixed(0)} MB) against ${r.build.seconds.toFixed(0)} s (${r.build.peakRssMb.toFixed(0)} MB) without it.`,
+        ]
+      : []),
     '',
-    '| cache | p50 | p95 | p99 | max | mean hits | shard reads mean / max | bytes mean / max | target |',
-    '|---|---|---|---|---|---|---|---|---|',
-    `| warm | ${lat(p.warm)} | ${p.warm.hitsMean.toFixed(1)} | | | p50 ≤ ${TARGETS.p50}: ${met(p.warm.latency.p50 <= TARGETS.p50)}, p99 ≤ ${TARGETS.p99}: ${met(p.warm.latency.p99 <= TARGETS.p99)} |`,
-    `| 256 MB budget | ${lat(p.budget)} | ${p.budget.hitsMean.toFixed(1)} | | | reported |`,
-    `| cold | ${lat(p.cold)} | ${p.cold.hitsMean.toFixed(1)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${(reads.bytesMean / 1e3).toFixed(0)} KB / ${(reads.bytesMax / 1e3).toFixed(0)} KB | ≤ ${TARGETS.precursorColdShards} shard reads: ${met(reads.shardsMax <= TARGETS.precursorColdShards)} |`,
+    '| dataset | cache | p50 | p95 | p99 | max | mean hits | shard reads mean / max | bytes mean / max | target |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows('no view', r.precursor),
+    ...(v ? rows(`--view ${PRECURSOR_MODS.fixed}`, v.precursor) : []),
     '',
   ];
 }
@@ -366,21 +407,15 @@ function coldRow(dataset: string, name: string, q: QueryRun, lat: (q: QueryRun) 
   return `| ${dataset} | ${name} | ${lat(q)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${reads.pagesMax} | ${kb(reads.bytesMean)} / ${kb(reads.bytesMax)} | ${old} | ${verdict} |`;
 }
 
-/** Most residues of a letter set one peptide of the dataset holds, by its index root (as precursor search bounds its hypotheses). */
-async function residueBounds(dir: string): Promise<(letters: string) => number> {
-  const { index } = await Dataset.open(new FileSource(dir), nodeCodecs);
-  return (letters) => residueBound(index.all, letters);
-}
-
 /** Centres of the seed's ±10 ppm windows (the same draws), as neutral masses. */
 const precursorCentres = (count: number) => windowCentres(count, 2, 360, 8500);
 
 /** Precursor search (/api/v1/search) at the centres of the seed's ±10 ppm windows: warm, under 256 MB, cold. */
-async function benchPrecursor(dir: string, config: BenchConfig, parameters: BuildParameters): Promise<BenchResults['precursor']> {
+async function benchPrecursor(dir: string, config: BenchConfig): Promise<PrecursorRuns> {
   const centres = precursorCentres(config.queries);
   const urls = centres.map(precursorUrl);
   return {
-    hypotheses: hypothesisCounts(centres, { ...parameters, mostResidues: await residueBounds(dir) }),
+    hypotheses: await hypothesisCounts(dir, centres),
     warm: await benchWarm(dir, urls, 2 ** 40),
     budget: await benchWarm(dir, urls, 256 * 2 ** 20),
     cold: await benchCold(dir, urls.slice(0, config.coldQueries)),
@@ -418,10 +453,13 @@ async function main(): Promise<void> {
     mkdirSync(config.dir, { recursive: true });
     const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
     if (!existsSync(join(datasetDir, 'manifest.json'))) throw new Error(`--only ${only} needs the full run's dataset in ${datasetDir}`);
+    const runConfig = { ...config, proteins: before!.config.proteins, queries: before!.config.queries, coldQueries: before!.config.coldQueries };
+    const fasta = join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`);
     results =
       only === 'match'
         ? { ...before!, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) }
-        : { ...before!, precursor: await benchPrecursor(datasetDir, { ...config, queries: before!.config.queries, coldQueries: before!.config.coldQueries }, before!.build.manifest.parameters) };
+        : { ...before!, precursor: await benchPrecursor(datasetDir, runConfig) };
+    results.view = await benchView(fasta, runConfig, log); // both sections report the view's figures
   } else if (only === 'scale') {
     mkdirSync(config.dir, { recursive: true });
     results = {

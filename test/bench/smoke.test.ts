@@ -104,6 +104,19 @@ describe('npm run bench (smoke scale)', () => {
     expect(folderTop.candidates).toBeLessThanOrEqual(Math.min(folder.candidates, 120 * 10));
   });
 
+  it('builds the input again with a Carbamidomethyl@C view: fewer hypotheses, the same matches and hits', () => {
+    const view = results.view!;
+    expect(view.build.manifest.views?.map((v) => v.fixed)).toEqual(['Carbamidomethyl@C']);
+    expect(view.build.manifest.views![0].totals.peptides).toBeGreaterThan(0);
+    expect(view.build.manifest.views![0].totals.peptides).toBeLessThan(view.build.manifest.totals.peptides);
+    expect(view.precursor.hypotheses.mean).toBeLessThan(results.precursor.hypotheses.mean);
+    expect(view.precursor.cold.reads!.shardsMean).toBeGreaterThan(0); // fewer at scale; at 300 proteins two shard sets cost more than one
+    expect(view.precursor.warm.hitsMean).toBe(results.precursor.warm.hitsMean);
+    expect(view.match.spectra).toBe(120);
+    expect(view.match.candidates).toBe(results.match!.folder.candidates);
+    expect(view.match.outputMb).toBe(results.match!.folder.outputMb);
+  });
+
   let scale: BenchResults['scale'];
   it('builds a scale curve: 1× and 2× of 2,000 proteins, peptides, dataset and disk growing with the input', async () => {
     scale = await benchScale({ dir, proteinsPerMultiple: 2000, multiples: 2 }, 'smoke', () => {});

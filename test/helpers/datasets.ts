@@ -113,21 +113,27 @@ export function build(inputs: string[], out: string, overrides: Partial<BuildOpt
   });
 }
 
-/** Builds `inputs` with the default digest (and `taxdump`, when given) once per test file into a fresh folder; resolves to the folder. */
-export function buildOnce(label: string, inputs: string[], shardBytes: number, taxdump?: string): Promise<string> {
-  const id = JSON.stringify([inputs, shardBytes, taxdump]);
+/**
+ * Builds `inputs` with the default digest (and `taxdump`, `views` when given) once per test file into a fresh
+ * folder; resolves to the folder.
+ */
+export function buildOnce(label: string, inputs: string[], shardBytes: number, taxdump?: string, views: string[] = []): Promise<string> {
+  const id = JSON.stringify([inputs, shardBytes, taxdump, views]);
   let building = builds.get(id);
   if (!building) {
     const out = join(tempDir(label), 'shards');
-    building = build(inputs, out, { shardBytes, taxdump }).then(() => out);
+    building = build(inputs, out, { shardBytes, taxdump, views }).then(() => out);
     builds.set(id, building);
   }
   return building;
 }
 
-/** The first `records` records of the sample with its taxonomy (data/taxdump) built with `shardBytes`, in a folder of this test file. */
-export function subsetDataset(records: number, shardBytes: number): Promise<string> {
-  return buildOnce(`subset${records}`, [sampleSubset(records)], shardBytes, SAMPLE_TAXDUMP);
+/**
+ * The first `records` records of the sample with its taxonomy (data/taxdump) built with `shardBytes` (and `views`),
+ * in a folder of this test file.
+ */
+export function subsetDataset(records: number, shardBytes: number, views: string[] = []): Promise<string> {
+  return buildOnce(`subset${records}${views.length > 0 ? '-views' : ''}`, [sampleSubset(records)], shardBytes, SAMPLE_TAXDUMP, views);
 }
 
 /** A FASTA text written to a file and built with `shardBytes`; resolves to the dataset folder and the file. */

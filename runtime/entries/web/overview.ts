@@ -50,7 +50,7 @@ export async function datasetSpans(open: OpenDataset, maxPages = 64): Promise<Ma
   const { manifest, index } = dataset;
   if (manifest.shards) return manifest.shards;
   if (index.levels > 1 || index.pageCount > maxPages) return manifest.shardIndex!.pages;
-  return (await rangeEntries(dataset, 0, Number.MAX_SAFE_INTEGER)).map((located) => located.entry);
+  return (await rangeEntries(dataset.index, 0, Number.MAX_SAFE_INTEGER)).map((located) => located.entry);
 }
 
 export const EXAMPLES: readonly [string, string][] = [

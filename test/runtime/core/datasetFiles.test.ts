@@ -1,5 +1,5 @@
 // The walk over a dataset's files (runtime/core/datasetFiles.ts): on a flat dataset, one with index pages, and
-// fanned-out datasets with index trees of 2 and 3 levels, it lists exactly the files of the folder (an
+// fanned-out datasets with index trees of 2 and 3 levels, and one with a view, it lists exactly the files of the folder (an
 // independent listing) and what the build's own list names, each with its size and sha256, pages before what
 // they list and shards in mass order, reading each page once and nothing else; it keeps the shards asked for,
 // refuses names that could leave the folder, and pages that fail their check or hold neither shards nor pages.
@@ -22,9 +22,11 @@ let paged: string;
 let deep: string;
 /** Index tree of 2 levels and protein table of 3, every file in the dataset's folder. */
 let plainTree: string;
+/** With a Carbamidomethyl@C view: its index pages and shards too. */
+let viewed: string;
 
 beforeAll(async () => {
-  [flat, paged] = await Promise.all([flatDataset(), subsetDataset(600, 2048)]);
+  [flat, paged, viewed] = await Promise.all([flatDataset(), subsetDataset(600, 2048), subsetDataset(600, 2048, ['Carbamidomethyl@C'])]);
   deep = fannedDataset(paged, 'deep', { pageShards: 40, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
   plainTree = fannedDataset(paged, 'tree', { pageShards: 100, fanOut: 2, indexLevels: 2, proteinLevels: 3, folderDigits: 0 });
 }, 300_000);
@@ -60,7 +62,8 @@ describe('datasetFiles: which files', () => {
   it('lists every file of the folder but manifest.json, each once (flat, index pages, trees of 2 and 3 levels, folders)', async () => {
     expect(readManifest(flat).shards).toBeDefined();
     expect(readManifest(paged).shardIndex?.pages.length).toBeGreaterThan(1);
-    for (const dir of [flat, paged, deep, plainTree]) {
+    expect(readManifest(viewed).views?.[0].shardIndex).toBeDefined();
+    for (const dir of [flat, paged, deep, plainTree, viewed]) {
       const { files } = await walk(dir);
       expect(names(files).sort(), dir).toEqual(folderFiles(dir));
       expect(new Set(names(files)).size).toBe(files.length);
@@ -69,7 +72,7 @@ describe('datasetFiles: which files', () => {
   });
 
   it('names what the build’s own list names (build/publish.ts) for the datasets the build writes', async () => {
-    for (const dir of [flat, paged]) {
+    for (const dir of [flat, paged, viewed]) {
       const { files } = await walk(dir);
       expect(names(files).sort()).toEqual(buildDatasetFiles(readManifest(dir), dir).sort());
     }

@@ -1,7 +1,8 @@
 // Tests runtime/core/manifest.ts: readManifest on in-memory sources — a valid flat and two-level manifest, and
 // every refusal as a DatasetError 503 with its exact message: missing, hanging, not JSON, wrong format, a format 1
 // dataset (named, with what to do), an unknown compression, no accession table, no shard list, a shard list or
-// index root that does not tile the mass line, an index tree or protein table of levels outside 1..4.
+// index root that does not tile the mass line, an index tree or protein table of levels outside 1..4, and a view
+// (manifest `views`) that names no modification, lists no shards, does not tile or has levels outside 1..4.
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../../../runtime/core/fetchFile.js';
 import { readManifest } from '../../../runtime/core/manifest.js';
@@ -134,6 +135,24 @@ describe('readManifest', () => {
     ];
     for (const [manifest, problem] of cases) {
       expect(await refusal(JSON.stringify(manifest))).toEqual({ status: 503, message: `dataset unavailable: ${problem}` });
+    }
+  });
+
+  it('reads views (a flat one and one of index pages) and answers 503 naming the first view that is not one', async () => {
+    const view = (index: object) => ({ fixed: 'Carbamidomethyl@C', totals: {}, ...index });
+    const manifest = { ...base, shards: [shard(10, 20)], views: [view({ shards: [shard(15, 25), shard(30, 31)] }), view({ shardIndex: { pages: [page(10, 20)], levels: 2 } })] };
+    expect(await readManifest(manifestSource(JSON.stringify(manifest)).source, 1000)).toEqual(manifest);
+    const cases: [unknown, string][] = [
+      [{ views: {} }, 'manifest views is not a list'],
+      [{ views: [null] }, 'view 0 names no modification (fixed)'],
+      [{ views: [view({ shards: [shard(1, 2)] }), { shards: [shard(1, 2)] }] }, 'view 1 names no modification (fixed)'],
+      [{ views: [view({})] }, 'view 0 lists no shards'],
+      [{ views: [view({ shardIndex: { pages: 'x' } })] }, 'view 0 lists no shards'],
+      [{ views: [view({ shards: [shard(10, 20), shard(20, 30)] })] }, "view 0 shard 1 starts at 20, not above shard 0's last key 20"],
+      [{ views: [view({ shardIndex: { pages: [page(10, 20)], levels: 5 } })] }, 'view 0 has 5 levels of index pages; this server reads 1 to 4'],
+    ];
+    for (const [views, problem] of cases) {
+      expect(await refusal(JSON.stringify({ ...base, shards: [shard(10, 20)], ...(views as object) }))).toEqual({ status: 503, message: `dataset unavailable: ${problem}` });
     }
   });
 });

@@ -99,12 +99,17 @@ describe('against the brute-force reference (a subset of the sample, many shards
   const RECORDS = 2000;
   let subset: Dataset;
   let subsetDir: string;
+  /** The same records built with a Carbamidomethyl@C view (shards/FORMAT.md "Views"): its C-holding peptides come from the view. */
+  let viewed: Dataset;
+  let viewedDir: string;
   let reference: ReferencePrecursor;
   let referencePlain: ReferencePrecursor;
 
   beforeAll(async () => {
-    const dir = (subsetDir = await subsetDataset(RECORDS, 16_384));
-    subset = await Dataset.open(new FileSource(dir), { cacheBytes: 4 << 20, ...nodeCodecs });
+    [subsetDir, viewedDir] = await Promise.all([subsetDataset(RECORDS, 16_384), subsetDataset(RECORDS, 16_384, [MODS.fixed])]);
+    subset = await Dataset.open(new FileSource(subsetDir), { cacheBytes: 4 << 20, ...nodeCodecs });
+    viewed = await Dataset.open(new FileSource(viewedDir), { cacheBytes: 4 << 20, ...nodeCodecs });
+    expect(viewed.views.map((v) => v.spec.modification.name)).toEqual(['Carbamidomethyl']);
     const peptides = referencePeptides(readFileSync(sampleSubset(RECORDS)));
     reference = new ReferencePrecursor(peptides, { fixed: parseRefMods(MODS.fixed), variable: parseRefMods(MODS.variable), maxVariable: 2 });
     referencePlain = new ReferencePrecursor(peptides, { fixed: [], variable: [], maxVariable: 2 });
@@ -125,10 +130,14 @@ describe('against the brute-force reference (a subset of the sample, many shards
     });
   }
 
-  it('every search of 600 precursors (m/z with and without charge, negative charges, neutral masses) equals the reference, whole', async () => {
+  it('every search of 600 precursors (m/z with and without charge, negative charges, neutral masses) equals the reference, whole (with and without the view)', async () => {
     const list = precursors(11, 600, reference.forms);
     const params = { tolerance: '10', ...MODS, charges: '2,3' };
-    const batch = await matchPrecursors(subset, queryOf(params), list, { concurrency: 3 });
+    for (const dataset of [subset, viewed]) await expectReference(await matchPrecursors(dataset, queryOf(params), list, { concurrency: 3 }), list);
+  }, 300_000);
+
+  /** Every search of the batch of `list` equals the reference's answer for its window, whole. */
+  async function expectReference(batch: MatchBatch, list: Precursor[]): Promise<void> {
     let compared = 0;
     for (const [i, p] of list.entries()) {
       const json = precursorJson(batch, i);
@@ -144,34 +153,37 @@ describe('against the brute-force reference (a subset of the sample, many shards
       }
     }
     expect(compared).toBeGreaterThan(1000);
-  }, 300_000);
+  }
 
   it('reads each shard once, in a sweep over the masses, whatever the order of the precursors and under a cache of a few shards', async () => {
     const list = precursors(13, 400, reference.forms).reverse();
     const query = queryOf({ tolerance: '10', ...MODS, charges: '2,3' });
-    const source = new CountingSource(new FileSource(subsetDir));
-    const small = await Dataset.open(source, { cacheBytes: 64 << 10, ...nodeCodecs });
-    const batch = await matchPrecursors(small, query, list);
-    const reads = source.shardReads;
-    expect(reads.length).toBeGreaterThan(50); // the batch reads many of the subset's shards...
-    expect(new Set(reads).size).toBe(reads.length); // ...each once
-    expect(jsonOf([batch])).toEqual(jsonOf([await matchPrecursors(subset, query, list)]));
+    for (const dir of [subsetDir, viewedDir]) {
+      const source = new CountingSource(new FileSource(dir));
+      const small = await Dataset.open(source, { cacheBytes: 64 << 10, ...nodeCodecs });
+      const batch = await matchPrecursors(small, query, list);
+      const reads = source.shardReads;
+      expect(reads.length).toBeGreaterThan(50); // the batch reads many of the subset's shards (and of the view's)...
+      expect(new Set(reads).size).toBe(reads.length); // ...each once
+      expect(jsonOf([batch])).toEqual(jsonOf([await matchPrecursors(subset, query, list)]));
+    }
   }, 300_000);
 
   it('top N keeps the N candidates with the smallest exact mass error (ties in the answer’s order), in the answer’s order', async () => {
-    for (const top of [1, 3]) await checkTop(top);
+    for (const top of [1, 3]) await checkTop(top, subset, referencePlain, {});
+    await checkTop(3, viewed, reference, MODS); // the view's candidates weigh their Carbamidomethyl too
   }, 300_000);
 
-  async function checkTop(top: number): Promise<void> {
-    const list = precursors(12, 300, referencePlain.forms).filter((p) => 'mass' in p || p.charges.length > 0);
-    const batch = await matchPrecursors(subset, queryOf({ tolerance: '50', top: String(top) }), list);
+  async function checkTop(top: number, dataset: Dataset, ref: ReferencePrecursor, mods: Params): Promise<void> {
+    const list = precursors(12, 300, ref.forms).filter((p) => 'mass' in p || p.charges.length > 0);
+    const batch = await matchPrecursors(dataset, queryOf({ tolerance: '50', top: String(top), ...mods }), list);
     let cut = 0;
     for (const [i, p] of list.entries()) {
       for (const search of precursorJson(batch, i).searches) {
         const M = search.mass;
         const { lowKey, highKey } = referenceWindow(M, 50, 50, 'ppm');
-        const all = asJson(referencePlain.answer(lowKey, highKey, 1, 1e9, M).result.flatMap((g) => Object.values(g)[0]));
-        const forms = referencePlain.forms.filter((f) => f.key >= lowKey && f.key <= highKey); // same order as `all`
+        const all = asJson(ref.answer(lowKey, highKey, 1, 1e9, M).result.flatMap((g) => Object.values(g)[0]));
+        const forms = ref.forms.filter((f) => f.key >= lowKey && f.key <= highKey); // same order as `all`
         expect(forms.map((f) => f.proforma)).toEqual(all.map((e) => e.proforma));
         const kept = forms
           .map((f, at) => ({ at, error: Math.abs(Number(f.units) / 1e10 - M) }))

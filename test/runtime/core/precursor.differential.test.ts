@@ -5,8 +5,8 @@
 // On a multi-shard build of the bundled sample's first records, for each modification setting of the issue's
 // acceptance list, thousands of seeded random precursors (m/z with charge 1..4 at ±5/±10/±20 ppm and ±0.02 Da,
 // mostly centred near real modified masses, some random; a few mass=, asymmetric and mass1/mass2 queries) are
-// asked (every third under a cache of a few shards), and EVERY page of each (random pageSize 1..50, up to the
-// first page past the end) is compared whole with the reference: totalResult, page, pageSize, keys, and each
+// asked — in turn of the plain build and of one with a Carbamidomethyl@C view, each with its default cache and
+// under a cache of a few shards — and EVERY page of each (random pageSize 1..50, up to the first page past the end) is compared whole with the reference: totalResult, page, pageSize, keys, and each
 // entry's seq, proforma, mass, ppm and accsTax, in order. Plus hand-checked cases whose expected text is
 // derived from the README's rules by hand.
 import { prng } from '../../helpers/prng.js';
@@ -37,14 +37,20 @@ const QUERIES_PER_SETTING = 650;
 let handler: Handler;
 /** The same dataset under a cache of a few shards: shards are often scanned after the cache let them go (no lanes kept). */
 let smallCacheHandler: Handler;
+/**
+ * The same records built with a view for Carbamidomethyl@C (shards/FORMAT.md "Views"), read by the settings that fix
+ * it with no other modification on C: their peptides holding a C come from the view, one range a hypothesis.
+ */
+let viewHandlers: Handler[];
 let peptides: RefPeptide[];
 
 beforeAll(async () => {
-  const building = subsetDataset(RECORDS, SHARD_BYTES);
+  const building = Promise.all([subsetDataset(RECORDS, SHARD_BYTES), subsetDataset(RECORDS, SHARD_BYTES, ['Carbamidomethyl@C'])]);
   peptides = referencePeptides(readFileSync(sampleSubset(RECORDS)));
-  const dir = await building;
+  const [dir, viewDir] = await building;
   handler = folderHandler(dir);
   smallCacheHandler = folderHandler(dir, { cacheBytes: 4 * SHARD_BYTES });
+  viewHandlers = [folderHandler(viewDir), folderHandler(viewDir, { cacheBytes: 4 * SHARD_BYTES })];
 });
 
 const totals = { queries: 0, pages: 0, groups: 0, entries: 0, mismatches: 0 };
@@ -345,7 +351,7 @@ async function walk(reference: ReferencePrecursor, query: Query, mismatches: Mis
   const size = query.pageSize ?? 100;
   totals.queries++;
   await walkPages(
-    totals.queries % 3 === 0 ? smallCacheHandler : handler,
+    [handler, smallCacheHandler, ...viewHandlers][totals.queries % 4],
     (page) => `${query.path}${page === 1 && query.defaultFirstPage ? '' : `&page=${page}`}${query.pageSize === undefined ? '' : `&pageSize=${query.pageSize}`}`,
     (page) => reference.answer(query.lowKey, query.highKey, page, size, query.centre),
     size,

@@ -5,7 +5,6 @@
 // walk along the range (search.ts's rangeEntriesNow) answering at once, a failed page load retried.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Dataset } from '../../../runtime/core/dataset.js';
 import { rangeEntriesNow } from '../../../runtime/core/search.js';
 import { partitionPoint, ShardIndex, type LocatedShard } from '../../../runtime/core/shardIndex.js';
 import type { IndexPageEntry, Manifest, ShardEntry } from '../../../runtime/model/format.js';
@@ -237,8 +236,8 @@ function treeManifest(shards: ShardEntry[], pageShards: number, innerPages: numb
   return { manifest, loadPage, loads, levels, leafRange };
 }
 
-/** What search.ts's rangeEntriesNow finds with only the index in memory (it reads nothing else). */
-const rangeNow = (index: ShardIndex, low: number, high: number) => rangeEntriesNow({ index } as unknown as Dataset, low, high);
+/** What search.ts's rangeEntriesNow finds with only the index in memory. */
+const rangeNow = (index: ShardIndex, low: number, high: number) => rangeEntriesNow(index, low, high);
 
 const treeArb = fc.record({ pageShards: fc.integer({ min: 1, max: 4 }), innerPages: fc.integer({ min: 2, max: 4 }), rootLimit: fc.integer({ min: 1, max: 3 }) });
 const manySpecs = fc.array(fc.record({ gap: fc.integer({ min: 1, max: 20 }), span: fc.integer({ min: 0, max: 10 }), groups: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 70 });

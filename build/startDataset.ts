@@ -1,6 +1,7 @@
-// What `npm start` serves (its prestart step, build/bundled.ts): the bundled sample with its taxonomy is built
-// into the default folder when that folder holds no dataset, or holds the sample as an older version built it
-// (no taxonomy, or an older format). A folder the user named (SHARDS_DIR) is never built into: it must hold a dataset.
+// What `npm start` serves (its prestart step, build/bundled.ts): the bundled sample with its taxonomy and a
+// Carbamidomethyl@C view is built into the default folder when that folder holds no dataset, or holds the sample as
+// an older version built it (no taxonomy, an older format, no view). A folder the user named (SHARDS_DIR) is never
+// built into: it must hold a dataset.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FORMAT_VERSION, MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
@@ -10,6 +11,8 @@ import { buildDataset, DEFAULT_SHARD_BYTES, resolveInputs } from './pipeline.js'
 /** The bundled sample and its taxonomy, relative to the repository. */
 export const BUNDLED_INPUT = 'data/*.fasta.gz';
 export const BUNDLED_TAXDUMP = 'data/taxdump';
+/** The view the bundled sample is built with: nearly every sample searched is alkylated (shards/FORMAT.md "Views"). */
+export const BUNDLED_VIEWS = ['Carbamidomethyl@C'];
 
 export type StartPlan = { action: 'serve' } | { action: 'build' | 'refuse'; reason: string };
 
@@ -40,6 +43,9 @@ export function startPlan(dir: string, userNamed: boolean, bundledFiles: readonl
   if (isSample && manifest.formatVersion !== FORMAT_VERSION) {
     return { action: 'build', reason: `the dataset in ${dir} is format version ${String(manifest.formatVersion)}: rebuilding the bundled sample in format ${FORMAT_VERSION}` };
   }
+  if (isSample && BUNDLED_VIEWS.some((view) => !manifest.views?.some((v) => v.fixed === view))) {
+    return { action: 'build', reason: `the dataset in ${dir} was built by an older version (no ${BUNDLED_VIEWS.join(', ')} view): rebuilding the bundled sample` };
+  }
   return { action: 'serve' };
 }
 
@@ -50,5 +56,5 @@ export async function prepareStartDataset(dir: string, userNamed: boolean, root:
   if (plan.action === 'serve') return;
   if (plan.action === 'refuse') throw new Error(plan.reason);
   log(plan.reason);
-  await buildDataset({ ...DEFAULT_DIGEST, inputs, taxdump: join(root, BUNDLED_TAXDUMP), out: dir, shardBytes: DEFAULT_SHARD_BYTES, threads: 2, log });
+  await buildDataset({ ...DEFAULT_DIGEST, inputs, taxdump: join(root, BUNDLED_TAXDUMP), views: BUNDLED_VIEWS, out: dir, shardBytes: DEFAULT_SHARD_BYTES, threads: 2, log });
 }

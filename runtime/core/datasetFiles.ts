@@ -1,8 +1,8 @@
 // Every file a dataset's manifest reaches, walked from the manifest: the accession table, the taxonomy, the
-// protein table's pages, the shard index's pages and shards, and each view's. Index trees may be of any depth: a page holding
-// `pages` is an inner page, one holding `shards` a leaf of the shard index; protein pages are inner pages down
-// to `proteins.levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level at most),
-// and each page read is verified (size, sha256) before its entries are believed.
+// protein table's pages, the shard index's pages and shards, and each view's. Index trees may be of any depth: a
+// page holding `pages` is an inner page, one holding `shards` a leaf of the shard index; protein pages are inner
+// pages down to `proteins.levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level
+// at most), and each page read is verified (size, sha256) before its entries are believed.
 import { MANIFEST_FILE, type Compression, type FileEntry, type Manifest, type ShardEntry, type ShardIndexRoot } from '../model/format.js';
 import { streamDecompress, type Decompress } from './decompress.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';

@@ -14,7 +14,8 @@ import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } fro
 import type { Malformed, MgfItem, Spectrum } from './mgf.js';
 import { QueryError } from './params.js';
 import { Candidates, Tasks, type CountVectors } from './matchColumns.js';
-import { compile, hypothesesOf, needsOf, scanHypothesis, type FoundSink, type Needs } from './precursor.js';
+import { compile, needsOf, scanHypothesis, type FoundSink, type Needs } from './precursor.js';
+import { hypothesesOf } from './searchPlan.js';
 
 /** One candidate of a search: a stored peptide with its variable modifications, as /api/v1/search lists it. */
 export interface MatchCandidate {

@@ -2,7 +2,8 @@
 // Oxidation@M variable) matched by `npm run query -- match`'s own code (matchFile) in a child process of its own:
 // from a cold start (a fresh process: manifest, index, accession table and shards all read) and warm (the same
 // run again in that process, with what its cache kept), from the dataset folder and over HTTP from npm start's
-// server; all candidates, and the 10 closest (--top 10). Peak RSS is the child's own (its maxRSS).
+// server; all candidates, and the 10 closest (--top 10). Peak RSS is the child's own (its VmHWM: Linux's maxRSS of
+// a spawned child also holds what its parent was resident in when it forked, a few GB after a warm benchmark).
 // Run as a script (`tsx test/bench/match.ts <mgf> <shards> [flags]`) it is that child: it prints one JSON line.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { Dataset } from '../../runtime/core/dataset.js';
 import { matchFile, matchOptions } from '../../runtime/entries/cli/match.js';
 import { cacheBytesFromEnv, nodeCodecs, sourceFor } from '../../runtime/entries/node/platform.js';
 import { MATCH_CACHE_BYTES } from '../../runtime/core/match.js';
-import { freePort, startServer } from './http.js';
+import { freePort, peakRssMb, startServer } from './http.js';
 import { PRECURSOR_MODS, windowCentres } from './precursor.js';
 import { prng } from './synthetic.js';
 
@@ -68,7 +69,7 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
     const started = performance.now();
     summary = await matchFile(dataset, options.query, { input: mgf, ...options }, { stdout: sink, stderr: new Sink(), stdin: process.stdin });
     times.push((performance.now() - started) / 1000);
-    peaks.push(process.resourceUsage().maxRSS / 1024);
+    peaks.push(peakRssMb(process.pid) || process.resourceUsage().maxRSS / 1024);
   }
   const run: MatchRun = { coldSeconds: times[0], warmSeconds: times[1], spectra: summary!.precursors, candidates: summary!.candidates, outputMb: sink.bytes / 2 ** 20, peakRssMb: peaks[1], peakRssColdMb: peaks[0] };
   process.stdout.write(JSON.stringify(run) + '\n');

@@ -382,7 +382,7 @@ function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string
           '',
           `The view holds ${v.build.manifest.views![0].totals.peptides.toLocaleString('en')} of the ${v.build.manifest.totals.peptides.toLocaleString('en')} peptides in ${v.build.manifest.views![0].totals.shards.toLocaleString('en')} shards, ` +
             `${(viewBytes / 1e6).toFixed(0)} MB beside the dataset's ${(v.build.manifest.totals.bytes / 1e6).toFixed(0)} MB of shards (+${((100 * viewBytes) / v.build.manifest.totals.bytes).toFixed(0)} %); ` +
-            `its build took ${v.build.seconds.toFixed(0)} s (peak RSS ${v.build.peakRssMb.toFixed(0)} MB) against ${r.build.seconds.toFixed(0)} s (${r.build.peakRssMb.toFixed(0)} MB) without it.`,
+            `its build took ${v.build.seconds.toFixed(0)} s (peak RSS ${v.build.peakRssMb.toFixed(0)} MB; the last full run's build without it: ${r.build.seconds.toFixed(0)} s, ${r.build.peakRssMb.toFixed(0)} MB).`,
         ]
       : []),
     '',

@@ -1,6 +1,6 @@
 // Tests build/startDataset.ts (npm start's prestart, build/bundled.ts): the default folder gets the bundled sample
-// with its taxonomy when it has no dataset, or has the sample as an older version built it (no taxonomy, or format
-// version 1); any
+// with its taxonomy and Carbamidomethyl@C view when it has no dataset, or has the sample as an older version built
+// it (no taxonomy, format version 1, no view); any
 // other dataset there is served as it is; a SHARDS_DIR the user named is never built into (no manifest: a one-line
 // error and exit 1, through the real entry).
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -44,8 +44,16 @@ describe('startPlan', () => {
     expect(startPlan(v1, true, SAMPLE)).toEqual({ action: 'serve' });
   });
 
-  it('serves a dataset with a taxonomy, another dataset without one, and leaves an unreadable manifest alone', () => {
-    expect(startPlan(folder('plan-new', { ...oldSample, formatVersion: 2, taxonomy: { file: 'taxonomy-x.json' } }), false, SAMPLE)).toEqual({ action: 'serve' });
+  it('rebuilds the sample built without the Carbamidomethyl@C view in the default folder only', () => {
+    const noView = folder('plan-noview', { ...oldSample, formatVersion: 2, taxonomy: { file: 'taxonomy-x.json' } });
+    expect(startPlan(noView, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/built by an older version \(no Carbamidomethyl@C view\)/) });
+    expect(startPlan(noView, true, SAMPLE)).toEqual({ action: 'serve' });
+    const otherView = folder('plan-otherview', { ...oldSample, formatVersion: 2, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'TMT6plex@K' }] });
+    expect(startPlan(otherView, false, SAMPLE).action).toBe('build');
+  });
+
+  it('serves a dataset with a taxonomy and the view, another dataset without them, and leaves an unreadable manifest alone', () => {
+    expect(startPlan(folder('plan-new', { ...oldSample, formatVersion: 2, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'Carbamidomethyl@C' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-other-v1', { sources: [{ file: 'my-proteome.fasta' }], formatVersion: 1 }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-other', { sources: [{ file: 'my-proteome.fasta' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-garbage', '{not json'), false, SAMPLE)).toEqual({ action: 'serve' });
@@ -60,6 +68,7 @@ describe('prepareStartDataset', () => {
     expect(lines[0]).toMatch(/building the bundled sample/);
     const manifest = readManifest(dir);
     expect(manifest.taxonomy?.nodes).toBe(11_094);
+    expect(manifest.views?.map((v) => v.fixed)).toEqual(['Carbamidomethyl@C']);
     expect(manifest.sources.map((s) => s.file)).toEqual(['uniprot-sample.fasta.gz', 'nodes.dmp', 'names.dmp']);
     const files = () => readdirSync(dir).sort().map((file) => `${file} ${statSync(join(dir, file)).mtimeMs}`);
     const before = files();

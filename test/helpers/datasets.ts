@@ -18,6 +18,7 @@ import { decodeAccessionTable, decodeShard } from '../../runtime/model/shardCode
 import type { AccessionTable, Compression, IndexPage, Manifest, ProteinPage, Shard, ShardEntry, TaxonomyFile } from '../../runtime/model/format.js';
 import { REPO, runTsx, type Run } from './process.js';
 import { isAlive } from '../../build/publish.js';
+import { BUNDLED_VIEWS } from '../../build/startDataset.js';
 
 export const SAMPLE_FASTA = join(REPO, 'data/uniprot-sample.fasta.gz');
 /** The NCBI taxonomy of the sample's organisms (nodes.dmp, names.dmp), as npm start builds with it. */
@@ -216,11 +217,12 @@ export async function cachedBuild(label: string, input: string, args: string[] =
 }
 
 /**
- * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump), as npm start builds it, with
- * `shardBytes` (default: a flat index, ~290 shards); cached, read-only.
+ * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump) and its Carbamidomethyl@C view,
+ * as npm start builds it, with `shardBytes` (default: ~1,100 shards and ~330 of the view's); cached, read-only.
  */
 export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string> {
-  return cachedBuild('bundled', SAMPLE_FASTA, ['--taxdump', SAMPLE_TAXDUMP, ...(shardBytes === DEFAULT_SHARD_BYTES ? [] : ['--shard-bytes', String(shardBytes)])]);
+  const views = BUNDLED_VIEWS.flatMap((view) => ['--view', view]);
+  return cachedBuild('bundled', SAMPLE_FASTA, ['--taxdump', SAMPLE_TAXDUMP, ...views, ...(shardBytes === DEFAULT_SHARD_BYTES ? [] : ['--shard-bytes', String(shardBytes)])]);
 }
 
 /** Many small shards: the first 3,000 records with 2 KB shards, past 2,048 shards, so a two-level index, with the sample's taxonomy; cached, read-only. */

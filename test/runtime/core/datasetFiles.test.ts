@@ -1,7 +1,7 @@
 // The walk over a dataset's files (runtime/core/datasetFiles.ts): on a flat dataset, one with index pages, and
-// fanned-out datasets with index trees of 2 and 3 levels, and one with a view, it lists exactly the files of the folder (an
-// independent listing) and what the build's own list names, each with its size and sha256, pages before what
-// they list and shards in mass order, reading each page once and nothing else; it keeps the shards asked for,
+// fanned-out datasets with index trees of 2 and 3 levels, and one with a view, it lists exactly the files of the
+// folder (an independent listing) and what the build's own list names, each with its size and sha256, pages before
+// what they list and shards in mass order, reading each page once and nothing else; it keeps the shards asked for,
 // refuses names that could leave the folder, and pages that fail their check or hold neither shards nor pages.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

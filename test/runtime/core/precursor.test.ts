@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
-import { compile, Found, hypothesesOf, MAX_SCANNED, needsOf, scanHypothesis, variableFits } from '../../../runtime/core/precursor.js';
+import { compile, Found, MAX_SCANNED, needsOf, scanHypothesis, variableFits } from '../../../runtime/core/precursor.js';
+import { hypothesesOf } from '../../../runtime/core/searchPlan.js';
 import { hypotheses, keyWindowUnits } from '../../../runtime/core/hypotheses.js';
 import { parsePrecursorQuery } from '../../../runtime/core/precursorQuery.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';

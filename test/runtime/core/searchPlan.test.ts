@@ -1,0 +1,60 @@
+// Tests runtime/core/searchPlan.ts on the bundled sample built with its Carbamidomethyl@C view: which searches read
+// the view (a fixed modification that is the view's, on exactly its letters, and nothing else that can sit on C),
+// and the hypotheses they make — the dataset's shards for peptides without C, the view for every count of C at once.
+// That the answers are right is the precursor and match differentials' to show (on a view build too).
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Dataset } from '../../../runtime/core/dataset.js';
+import { VIEW_COUNT } from '../../../runtime/core/hypotheses.js';
+import { hypothesesOf, viewOf } from '../../../runtime/core/searchPlan.js';
+import { parseModifications } from '../../../runtime/model/modifications.js';
+import { FileSource } from '../../../runtime/entries/node/fileSource.js';
+import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
+import { bundledDataset } from '../../helpers/datasets.js';
+
+let dataset: Dataset;
+
+beforeAll(async () => {
+  dataset = await Dataset.open(new FileSource(await bundledDataset()), nodeCodecs);
+});
+
+const mods = (text: string) => (text === '' ? [] : parseModifications(text));
+const use = (fixed: string, variable = '') => viewOf(dataset, { fixed: mods(fixed), variable: mods(variable) });
+
+describe('viewOf', () => {
+  it('reads the view when a fixed modification is its modification on its letters, wherever it is listed', () => {
+    expect(dataset.views.map((v) => v.spec.modification.name + '@' + v.spec.site.letters)).toEqual(['Carbamidomethyl@C']);
+    expect(use('Carbamidomethyl@C', 'Oxidation@M')).toEqual({ view: 0, fixed: 0 });
+    expect(use('TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C', 'Oxidation@M,Gln->pyro-Glu@Q@N-term')).toEqual({ view: 0, fixed: 2 });
+    expect(use('UNIMOD:4@C')).toEqual({ view: 0, fixed: 0 });
+    expect(use('Carbamidomethyl:+57.021464@C')).toEqual({ view: 0, fixed: 0 }); // the same name and mass
+  });
+
+  it('does not when the modification, its mass or its letters differ, or another modification can sit on C', () => {
+    expect(use('', 'Oxidation@M')).toBeUndefined();
+    expect(use('Carbamidomethyl:+57.02@C')).toBeUndefined();
+    expect(use('Carbamidomethyl@CM')).toBeUndefined();
+    expect(use('Carbamyl@C')).toBeUndefined();
+    expect(use('Carbamidomethyl@C', 'Oxidation@CM')).toBeUndefined();
+    expect(use('Carbamidomethyl@C', 'Acetyl@C@N-term')).toBeUndefined();
+    expect(use('Carbamidomethyl@C', 'Carbamidomethyl@C')).toBeUndefined();
+  });
+});
+
+describe('hypothesesOf', () => {
+  it('makes the count-0 hypotheses on the shards and one per variable count on the view, whose shift leaves the view’s modification out', () => {
+    const fixed = mods('Carbamidomethyl@C');
+    const variable = mods('Oxidation@M');
+    const oxidation = variable[0].modification.deltaUnits;
+    const all = hypothesesOf(dataset, { lowKey: 15_000_000, highKey: 15_000_300, fixed, variable, maxVariable: 2 });
+    const onShards = all.filter((h) => h.view === undefined);
+    const onView = all.filter((h) => h.view === 0);
+    expect(onShards.length + onView.length).toBe(all.length);
+    expect(onShards.map((h) => [h.fixedCounts, h.variableCounts, h.shiftUnits])).toEqual([0, 1, 2].map((m) => [[0], [m], m * oxidation]));
+    expect(onView.map((h) => [h.fixedCounts, h.variableCounts, h.shiftUnits])).toEqual([0, 1, 2].map((m) => [[VIEW_COUNT], [m], m * oxidation]));
+    for (const h of all) expect([h.baseLowKey, h.baseHighKey]).toEqual([Math.round((15_000_000 * 1e6 - 5e5 - h.shiftUnits) / 1e6), Math.round((15_000_300 * 1e6 + 5e5 - 1 - h.shiftUnits) / 1e6)]);
+    // Without the view, a count of C each: many more ranges for the same window.
+    const plain = hypothesesOf(dataset, { lowKey: 15_000_000, highKey: 15_000_300, fixed: mods('Carbamidomethyl:+57.02146@C'), variable, maxVariable: 2 });
+    expect(plain.every((h) => h.view === undefined)).toBe(true);
+    expect(plain.length).toBeGreaterThan(3 * all.length);
+  });
+});

@@ -64,13 +64,13 @@ export async function describeDataset(options: BuildOptions, digested: Digested,
 }
 
 /** A view's modification and the index its shards went to. */
-export interface ViewIndex {
+export interface BuiltView {
   fixed: string;
   index: ShardIndexWriter;
 }
 
 /** A view as the manifest lists it (DatasetView). */
-const viewOf = ({ fixed, index }: ViewIndex): DatasetView => ({
+const manifestView = ({ fixed, index }: BuiltView): DatasetView => ({
   fixed,
   totals: { peptides: index.peptides, massGroups: index.massGroups, shards: index.shards, bytes: index.bytes },
   ...index.finish(),
@@ -86,7 +86,7 @@ export function headStorage(head: Pick<DatasetHead, 'compression' | 'parameters'
  * file's entry. The single build and the merge of a partitioned one both end here, so their manifests are the
  * same bytes.
  */
-export function assembleManifest(head: DatasetHead, index: ShardIndexWriter, taxonomy?: Manifest['taxonomy'], views: readonly ViewIndex[] = []): Manifest {
+export function assembleManifest(head: DatasetHead, index: ShardIndexWriter, taxonomy?: Manifest['taxonomy'], views: readonly BuiltView[] = []): Manifest {
   const { totals, accessions, proteins, ...top } = head;
   const { proteins: proteinCount, ...accessionTotals } = totals;
   return {
@@ -100,7 +100,7 @@ export function assembleManifest(head: DatasetHead, index: ShardIndexWriter, tax
       ...accessionTotals,
     },
     ...index.finish(),
-    ...(views.length > 0 ? { views: views.map(viewOf) } : {}),
+    ...(views.length > 0 ? { views: views.map(manifestView) } : {}),
     accessions,
     proteins,
     ...(taxonomy ? { taxonomy } : {}),

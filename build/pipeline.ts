@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Manifest } from '../runtime/model/format.js';
 import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
-import { assembleManifest, describeDataset, type DatasetHead, type ViewIndex } from './manifest.js';
+import { assembleManifest, describeDataset, type DatasetHead, type BuiltView } from './manifest.js';
 import { BuildError } from './fasta.js';
 import { indexPageWriter, ShardIndexWriter } from './indexPages.js';
 import { mergeIntoShards, mergeViewShards } from './mergePhase.js';
@@ -41,7 +41,7 @@ interface Staged<S extends ShardSink> {
   /** The mass keys the build kept (all of them but for a part). */
   keys: KeySlice;
   /** The views' shard indexes (only a single build makes views). */
-  views: ViewIndex[];
+  views: BuiltView[];
 }
 
 /** Builds the dataset of `options.inputs` and publishes it into `options.out`; returns its manifest. */
@@ -121,7 +121,7 @@ async function stage<T, S extends ShardSink>(
     const spills = parseViews(options.views ?? []).map((view, i) => new ViewSpill(view, viewSpillDir(tmp), plan, i));
     const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts, spills);
     rmSync(partitionDir, { recursive: true, force: true });
-    const views: ViewIndex[] = [];
+    const views: BuiltView[] = [];
     for (const spill of spills) {
       const index = new ShardIndexWriter(indexPageWriter(tmp, storage));
       await mergeViewShards(runners, spill.finish(), tmp, options.shardBytes, storage, index);

@@ -53,7 +53,7 @@ function checked<T>(value: T, problem: (value: T) => string | null): T {
 }
 
 /** A view of the dataset a reader can use: its modification on residue letters, and its shard index. */
-export interface ViewIndex {
+export interface ReadableView {
   spec: ModSpec & { site: { kind: 'residues' } };
   /** The slots its modification takes: the residues of its letters. */
   slots: SlotSet;
@@ -61,7 +61,7 @@ export interface ViewIndex {
 }
 
 /** The view of a manifest's entry, or undefined when this reader cannot use it (not one modification on residues adding mass). */
-function viewIndexOf(view: DatasetView, loadPage: ConstructorParameters<typeof ShardIndex>[1]): ViewIndex | undefined {
+function readableView(view: DatasetView, loadPage: ConstructorParameters<typeof ShardIndex>[1]): ReadableView | undefined {
   let specs: ModSpec[];
   try {
     specs = parseModifications(view.fixed);
@@ -70,13 +70,13 @@ function viewIndexOf(view: DatasetView, loadPage: ConstructorParameters<typeof S
   }
   const [spec] = specs;
   if (specs.length !== 1 || spec.site.kind !== 'residues' || spec.modification.deltaUnits <= 0) return undefined;
-  return { spec: spec as ViewIndex['spec'], slots: siteSlots(spec.site), index: new ShardIndex(view, loadPage) };
+  return { spec: spec as ReadableView['spec'], slots: siteSlots(spec.site), index: new ShardIndex(view, loadPage) };
 }
 
 export class Dataset {
   readonly index: ShardIndex;
   /** The views the manifest lists that this reader can use (precursor search reads them). */
-  readonly views: ViewIndex[];
+  readonly views: ReadableView[];
   private cache: ShardCache;
   /** Files being read and decoded, by name: concurrent requests share one read. */
   private loading = new Map<string, Promise<object>>();
@@ -104,7 +104,7 @@ export class Dataset {
     }
     const loadPage = (page: IndexPageEntry, leaf: boolean) => this.loadIndexPage(page, leaf);
     this.index = new ShardIndex(manifest, loadPage);
-    this.views = (manifest.views ?? []).flatMap((view) => viewIndexOf(view, loadPage) ?? []);
+    this.views = (manifest.views ?? []).flatMap((view) => readableView(view, loadPage) ?? []);
   }
 
   /** Reads and checks the manifest; throws DatasetError (503) when it is missing or not a valid manifest. */

@@ -127,9 +127,10 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   const [filter, table] = await Promise.all([resolveFilter(dataset, query.filter), dataset.accessionTable()]);
 
   const tasks = new Tasks();
+  const views = dataset.views.map(({ spec }) => ({ member: letterTable(spec.site.letters), deltaUnits: spec.modification.deltaUnits }));
   candidates.viewOf = (countsId) => {
     const view = tasks.counts[countsId].view;
-    return view === undefined ? undefined : { member: letterTable(dataset.views[view].spec.site.letters), deltaUnits: dataset.views[view].spec.modification.deltaUnits };
+    return view === undefined ? undefined : views[view];
   };
   const sinks: SearchSink[] = [];
   searches.forEach((search, s) => {

@@ -36,7 +36,10 @@ export function parseView(text: string): ViewSpec {
   // A precursor search bounds a hypothesis's masses from below by its unmodified residues: a view's keys may lie
   // above its peptides' unmodified masses, not below.
   if (spec.modification.deltaUnits <= 0) throw new BuildError(`--view ${specText(spec)}: the modification must add mass (its delta is ${spec.modification.delta} Da)`);
-  return { fixed: specText(spec), letters: spec.site.letters, deltaUnits: spec.modification.deltaUnits };
+  // A custom modification keeps its mass in the name, so that a reader can weigh it: `Name:+12.34@C`.
+  const { modification } = spec;
+  const fixed = modification.accession === undefined ? `${modification.name}:+${modification.delta}@${spec.site.letters}` : specText(spec);
+  return { fixed, letters: spec.site.letters, deltaUnits: modification.deltaUnits };
 }
 
 /** The views of a build's `--view` values, in the order given; BuildError for a bad or repeated one. */

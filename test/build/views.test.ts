@@ -115,6 +115,8 @@ describe('--view values', () => {
     expect(parseView('carbamidomethyl@c')).toEqual(parseView('Carbamidomethyl@C'));
     expect(parseView('UNIMOD:4@C').fixed).toBe('Carbamidomethyl@C');
     expect(parseView('TMT6plex@K')).toMatchObject({ fixed: 'TMT6plex@K', letters: 'K' });
+    // A custom modification keeps its mass, so that the runtime reads the view back as the same modification.
+    expect(parseView('Label:+12.5@KR')).toEqual({ fixed: 'Label:+12.5@KR', letters: 'KR', deltaUnits: 125_000_000_000 });
   });
 
   it('refuses what is not one modification adding mass on residue letters, and a view given twice', () => {

@@ -1,8 +1,10 @@
 // Tests runtime/core/searchPlan.ts on the bundled sample built with its Carbamidomethyl@C view: which searches read
 // the view (a fixed modification that is the view's, on exactly its letters, and nothing else that can sit on C),
 // and the hypotheses they make — the dataset's shards for peptides without C, the view for every count of C at once.
-// That the answers are right is the precursor and match differentials' to show (on a view build too).
+// That the answers are right is the precursor and match differentials' to show (on a view build too). A view the
+// build names for a custom modification is read back as that modification.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseView } from '../../../build/views.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { VIEW_COUNT } from '../../../runtime/core/hypotheses.js';
 import { hypothesesOf, viewOf } from '../../../runtime/core/searchPlan.js';
@@ -37,6 +39,19 @@ describe('viewOf', () => {
     expect(use('Carbamidomethyl@C', 'Oxidation@CM')).toBeUndefined();
     expect(use('Carbamidomethyl@C', 'Acetyl@C@N-term')).toBeUndefined();
     expect(use('Carbamidomethyl@C', 'Carbamidomethyl@C')).toBeUndefined();
+  });
+});
+
+describe('a view of a custom modification', () => {
+  it('is read back as the same modification: a query naming it, its mass and letters reads it', async () => {
+    const { fixed } = parseView('Label:+12.5@KR');
+    const views = [{ fixed, totals: { peptides: 0, massGroups: 0, shards: 0, bytes: 0 }, shards: [] }];
+    const manifest = { ...dataset.manifest, views };
+    const source = { description: 'memory', get: async () => new TextEncoder().encode(JSON.stringify(manifest)) };
+    const custom = await Dataset.open(source, nodeCodecs);
+    expect(custom.views).toHaveLength(1);
+    expect(viewOf(custom, { fixed: mods('Label:+12.5@KR'), variable: [] })).toEqual({ view: 0, fixed: 0 });
+    expect(viewOf(custom, { fixed: mods('Label:+12.6@KR'), variable: [] })).toBeUndefined();
   });
 });
 

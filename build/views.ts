@@ -4,7 +4,7 @@
 // while the dataset's shards are written, then merged into shards and an index of their own.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { RESIDUE_UNITS, WATER_UNITS } from '../runtime/model/chemistry.js';
+import { peptideMass } from '../runtime/model/chemistry.js';
 import { massKey } from '../runtime/model/massKey.js';
 import { letterTable, ModificationError, parseModifications, specText } from '../runtime/model/modifications.js';
 import { BuildError } from './fasta.js';
@@ -57,14 +57,12 @@ export function parseViews(texts: readonly string[]): ViewSpec[] {
  */
 export function viewKey(sequence: string, view: ViewSpec): number | undefined {
   const member = letterTable(view.letters);
-  let units = WATER_UNITS;
   let sites = 0;
-  for (let i = 0; i < sequence.length; i++) {
-    const code = sequence.charCodeAt(i);
-    units += RESIDUE_UNITS[code];
-    sites += member[code & 127];
-  }
-  return sites === 0 ? undefined : massKey(units + sites * view.deltaUnits);
+  for (let i = 0; i < sequence.length; i++) sites += member[sequence.charCodeAt(i) & 127];
+  if (sites === 0) return undefined;
+  const mass = peptideMass(sequence);
+  if ('error' in mass) throw new Error(`internal error: stored peptide ${sequence} has a residue without mass`);
+  return massKey(mass.units + sites * view.deltaUnits);
 }
 
 /** One view's peptides on their way to its shards: spilled from the dataset's partitions into partitions of its own. */

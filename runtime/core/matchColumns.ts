@@ -100,9 +100,10 @@ export class Candidates {
     const units = WATER_UNITS + packedResidueUnits(bytes, from, to) + this.runShifts.data[run];
     const view = this.viewOf(this.runCounts.data[run]);
     if (!view) return units;
-    const sequence = this.sequence(i);
+    if (3 * ((to - from) >> 1) > this.letters.length) this.letters = new Uint8Array(3 * ((to - from) >> 1));
+    const length = unpackLetters(bytes, from, to, this.letters, 0); // no string made
     let sites = 0;
-    for (let k = 0; k < sequence.length; k++) sites += view.member[sequence.charCodeAt(k)];
+    for (let k = 0; k < length; k++) sites += view.member[this.letters[k]];
     return units + sites * view.deltaUnits;
   }
 

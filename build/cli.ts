@@ -20,10 +20,10 @@ const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...
                     (hosts such as Netlify cap a folder at ~54,000), 3 past ~12 M (TrEMBL: ~18 M shards)
   --view Name@Letters  a view for a fixed modification on residues (e.g. Carbamidomethyl@C, the alkylation of
                     nearly every sample): its peptides keyed by their mass with it on every such residue, so a
-                    precursor search with it fixed reads one range a hypothesis (shards/FORMAT.md "Views");
-                    a single build only
+                    precursor search with it fixed reads one range a hypothesis (shards/FORMAT.md "Views")
   --part i/N        build part i of N of a partitioned build: read and digest every input, keep only the i-th
-                    of N mass slices (balanced on a sample of the input), write a part folder into --out;
+                    of N mass slices (balanced on a sample of the input; each view's keys are sliced alike),
+                    write a part folder into --out;
                     npm run build:merge joins the N part folders into the dataset a single build writes`;
 
 /** `--release name=2025_01 --release url=...` as an object, recorded in the manifest. */

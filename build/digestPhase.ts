@@ -1,11 +1,13 @@
 // Build phase 1, read and digest: every FASTA record in file order, its sequence digested (in batches, on
-// the runners) into mass-partition files on disk; each protein's header fields go to sorted runs on disk.
+// the runners) into mass-partition files on disk (and each view's, by its own key); each protein's header fields
+// go to sorted runs on disk.
 import { statSync } from 'node:fs';
 import type { SourceEntry } from '../runtime/model/format.js';
 import { BuildError, readFasta, type SkipReason } from './fasta.js';
 import { HeaderRuns } from './headerRuns.js';
 import { describeSource } from './inputs.js';
 import { partitionFile } from './partitions.js';
+import { lineWriterName } from './jobs.js';
 import { leastBusy, settled, type Runner } from './pool.js';
 import type { BuildProgress } from './progress.js';
 
@@ -19,6 +21,8 @@ export interface Digested {
   sources: SourceEntry[];
   /** Each partition's files (one per runner that wrote into it), by partition number. */
   partitionFiles: Map<number, string[]>;
+  /** The same for each view's partitions. */
+  viewPartitionFiles: Map<number, string[]>[];
 }
 
 /** Digests `files` on `runners`, whose partition files are in `partitionDir`; header runs go into `headerDir`. */
@@ -53,13 +57,16 @@ export async function readAndDigest(files: readonly string[], runners: readonly 
   await send();
   await Promise.all(inFlight);
   const sources = await Promise.all(sourcePromises);
-  const partitionFiles = new Map<number, string[]>();
+  // Key line 0 is the dataset's, line v + 1 view v's (build/jobs.ts).
+  const lines: Map<number, string[]>[] = [];
   for (const [i, runner] of runners.entries()) {
-    for (const p of (await runner.run({ type: 'flush' })) as number[]) {
-      partitionFiles.set(p, [...(partitionFiles.get(p) ?? []), partitionFile(partitionDir, `w${i}`, p)]);
-    }
+    ((await runner.run({ type: 'flush' })) as number[][]).forEach((partitions, line) => {
+      const files = (lines[line] ??= new Map());
+      for (const p of partitions) files.set(p, [...(files.get(p) ?? []), partitionFile(partitionDir, lineWriterName(`w${i}`, line), p)]);
+    });
   }
-  const tempBytes = [...partitionFiles.values()].flat().reduce((sum, f) => sum + statSync(f).size, 0);
+  const tempBytes = lines.flatMap((files) => [...files.values()].flat()).reduce((sum, f) => sum + statSync(f).size, 0);
   progress.digested(headers.count, tempBytes);
-  return { headers, skipped, sources, partitionFiles };
+  const [partitionFiles, ...viewPartitionFiles] = lines;
+  return { headers, skipped, sources, partitionFiles, viewPartitionFiles };
 }

@@ -1,45 +1,70 @@
 // The build's parallel work as plain jobs: digest protein batches into partitions, merge one partition.
 // The same runner serves in-process (threads = 0) and inside worker threads (build/worker.ts).
-import type { DigestOptions } from './digest.js';
+import { massKey } from '../runtime/model/massKey.js';
+import { digest, type DigestOptions } from './digest.js';
 import { mergePartition, PartitionPlan, PartitionWriter, type KeySlice, type PartitionPeptides } from './partitions.js';
+import { viewKeyOf, type ViewSpec } from './views.js';
 
 export type Job =
   | { type: 'digest'; firstOrdinal: number; proteins: string[] }
   | { type: 'flush' }
   | { type: 'ranks'; rankOf: Uint32Array }
-  /** `ranked`: the records hold accession ranks already (a view's), not protein ordinals. */
-  | { type: 'merge'; partition: number; files: string[]; ranked?: boolean };
+  /** `line`: 0 the dataset's partitions, v + 1 those of view v. */
+  | { type: 'merge'; line: number; partition: number; files: string[] };
 
-export interface RunnerConfig {
-  dir: string;
-  name: string;
-  options: DigestOptions;
-  /** A part's mass slice: peptides outside it are dropped as they are digested. */
+/** How one key line is written: the keys kept (a part's slice) and the partition plan's shifts (PartitionPlan). */
+export interface LineConfig {
   keys?: KeySlice;
-  /** The partition plan's shifts (PartitionPlan); none: every partition is a whole 20 Da bucket. */
   shifts?: Uint8Array;
 }
 
-export type JobResult = number[] | PartitionPeptides | null;
+export interface RunnerConfig extends LineConfig {
+  dir: string;
+  name: string;
+  options: DigestOptions;
+  /** The views digested beside the dataset, each into partitions of its own (build/views.ts). */
+  views?: (LineConfig & { view: ViewSpec })[];
+}
 
-/** A runner owns one partition writer (its own files) and answers jobs in the order given. */
+/** Partitions written per key line (the dataset's first, then each view's), or a merged partition. */
+export type JobResult = number[][] | PartitionPeptides | null;
+
+/** The name of a runner's partition writer of key line `line` (its files' prefix): `w0`, `w0v0`, ... */
+export const lineWriterName = (runner: string, line: number) => (line === 0 ? runner : `${runner}v${line - 1}`);
+
+/** A runner owns one partition writer per key line (its own files) and answers jobs in the order given. */
 export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
-  const plan = new PartitionPlan(config.shifts);
-  const writer = new PartitionWriter(config.dir, config.name, plan, config.keys);
+  const line = (name: string, { keys, shifts }: LineConfig, keyOf: (sequence: string, units: number) => number | undefined) => {
+    const plan = new PartitionPlan(shifts);
+    return { plan, writer: new PartitionWriter(config.dir, name, plan, keys), keyOf };
+  };
+  const lines = [
+    line(config.name, config, (_, units) => massKey(units)),
+    ...(config.views ?? []).map((v, i) => line(lineWriterName(config.name, i + 1), v, viewKeyOf(v.view))),
+  ];
   let rankOf: Uint32Array = new Uint32Array(0);
   return (job) => {
     switch (job.type) {
       case 'digest':
-        writer.digestProteins(job.firstOrdinal, job.proteins, config.options);
+        job.proteins.forEach((protein, i) => {
+          digest(protein, config.options, ({ sequence, units }) => {
+            for (const { writer, keyOf } of lines) {
+              const key = keyOf(sequence, units);
+              if (key !== undefined) writer.add(key, job.firstOrdinal + i, sequence);
+            }
+          });
+        });
         return null;
       case 'flush':
-        writer.flush();
-        return [...writer.partitions];
+        return lines.map(({ writer }) => {
+          writer.flush();
+          return [...writer.partitions];
+        });
       case 'ranks':
         rankOf = job.rankOf;
         return null;
       case 'merge':
-        return mergePartition(job.files, job.partition, plan.widthOf(job.partition), job.ranked ? undefined : rankOf);
+        return mergePartition(job.files, job.partition, lines[job.line].plan.widthOf(job.partition), rankOf);
     }
   };
 }

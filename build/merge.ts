@@ -1,15 +1,15 @@
 // build:merge: joins the N part folders of a partitioned build (build/part.ts) into one dataset, byte for byte
-// the dataset a single build of the same inputs writes: the parts' shards in slice order, the shared files once,
-// the taxonomy's peptide counts summed, the same manifest (build/manifest.ts), published atomically.
+// the dataset a single build of the same inputs writes: the parts' shards in slice order (and each view's), the
+// shared files once, the taxonomy's peptide counts summed, the same manifest (build/manifest.ts), published atomically.
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { MANIFEST_FILE, taxonomyFileName, type FileEntry, type Manifest, type TaxonomyFile } from '../runtime/model/format.js';
+import { MANIFEST_FILE, taxonomyFileName, type FileEntry, type Manifest, type ShardEntry, type TaxonomyFile } from '../runtime/model/format.js';
 import { decompress, writeDatasetFile } from './datasetFile.js';
 import { BuildError } from './fasta.js';
 import { indexPageWriter, ShardIndexWriter } from './indexPages.js';
-import { assembleManifest, headStorage } from './manifest.js';
-import { partFiles, readPart, type PartManifest } from './part.js';
+import { assembleManifest, headStorage, type BuiltView } from './manifest.js';
+import { PART_FILE, partFiles, readPart, type PartManifest } from './part.js';
 import { crowdingWarning, openStaging, publish } from './publish.js';
 
 export interface MergeOptions {
@@ -42,14 +42,20 @@ export function mergeParts(dirs: readonly string[], out: string, { log = () => {
       for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));
     }
     const storage = headStorage(first.head);
-    const index = new ShardIndexWriter(indexPageWriter(tmp, storage), {}, (violation) => new BuildError(`the parts' shards do not tile the mass line: ${violation}`));
-    for (const { dir } of parts) {
-      for (const entry of readPart(dir).shards) {
-        if (!indexOnly) copyVerified(dir, tmp, entry.file, entry);
-        index.add(entry);
+    // The dataset's shards, then each view's: each line's entries in slice order through an index writer of its own.
+    const joinLine = (what: string, shardsOf: (part: PartManifest) => ShardEntry[]) => {
+      const index = new ShardIndexWriter(indexPageWriter(tmp, storage), {}, (violation) => new BuildError(`the parts' shards do not tile ${what}: ${violation}`));
+      for (const { dir } of parts) {
+        for (const entry of shardsOf(readPart(dir))) {
+          if (!indexOnly) copyVerified(dir, tmp, entry.file, entry);
+          index.add(entry);
+        }
       }
-    }
-    const manifest = assembleManifest(first.head, index, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined);
+      return index;
+    };
+    const index = joinLine('the mass line', (part) => part.shards);
+    const views: BuiltView[] = (first.views ?? []).map(({ fixed }, v) => ({ fixed, index: joinLine(`the keys of view ${fixed}`, (part) => part.views![v].shards) }));
+    const manifest = assembleManifest(first.head, index, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined, views);
     if (indexOnly) {
       moveFiles(tmp, out);
       writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
@@ -65,8 +71,8 @@ export function mergeParts(dirs: readonly string[], out: string, { log = () => {
   }
 }
 
-/** A part's part.json without its shard entries (the merge reads them again, one part at a time). */
-const withoutShards = (part: PartManifest): PartManifest => ({ ...part, shards: [] });
+/** A part's part.json without its shard entries, its views' neither (the merge reads them again, one part at a time). */
+const withoutShards = (part: PartManifest): PartManifest => ({ ...part, shards: [], ...(part.views ? { views: part.views.map((view) => ({ ...view, shards: [] })) } : {}) });
 
 /** Moves every file below `from` to the same path below `to` (the index-only merge's: index pages, taxonomy). */
 function moveFiles(from: string, to: string): void {
@@ -93,14 +99,21 @@ function checkParts(parts: { dir: string; part: PartManifest }[]): { dir: string
   if (missing.length) throw new BuildError(`missing part${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')}`);
   const sorted = Array.from({ length: count }, (_, i) => byIndex.get(i + 1)!);
   const head = JSON.stringify(sorted[0].part.head);
+  const views = sorted[0].part.head.parameters.views ?? [];
   sorted.forEach(({ dir, part }, i) => {
     if (JSON.stringify(part.head) !== head) {
       throw new BuildError(`${dir} was built from other inputs or options than ${sorted[0].dir} (dataset version ${part.head.datasetVersion} vs ${sorted[0].part.head.datasetVersion}, or other accessions)`);
     }
-    const low = i === 0 ? 0 : sorted[i - 1].part.part.highKey;
-    if (part.part.lowKey !== low || (i === count - 1) !== (part.part.highKey === null)) {
-      throw new BuildError(`part ${i + 1}/${count} (${dir}) does not start where part ${i}/${count} ends: parts of different slicings`);
-    }
+    if ((part.views ?? []).map((v) => v.fixed).join() !== views.join()) throw new BuildError(`${dir}: ${PART_FILE} does not list the views ${views.join(', ')} its parameters name`);
+    // Each part starts where the one before ends, on the mass line and on each view's.
+    const slices = [part.part, ...(part.views ?? [])];
+    slices.forEach((slice, line) => {
+      const before = i === 0 ? undefined : line === 0 ? sorted[i - 1].part.part : sorted[i - 1].part.views![line - 1];
+      if (slice.lowKey !== (before?.highKey ?? 0) || (i === count - 1) !== (slice.highKey === null)) {
+        const what = line === 0 ? '' : ` on view ${views[line - 1]}`;
+        throw new BuildError(`part ${i + 1}/${count} (${dir}) does not start where part ${i}/${count} ends${what}: parts of different slicings`);
+      }
+    });
   });
   return sorted;
 }

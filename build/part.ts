@@ -1,9 +1,9 @@
-// A part folder of a partitioned build: the shards of one mass slice, the dataset-wide files every part writes
-// alike (accession table, protein pages, taxonomy with this slice's peptide counts) and `part.json`, which
-// build:merge reads to join the parts into one dataset (build/merge.ts).
+// A part folder of a partitioned build: the shards of one mass slice (and of its slice of each view's keys), the
+// dataset-wide files every part writes alike (accession table, protein pages, taxonomy with this slice's peptide
+// counts) and `part.json`, which build:merge reads to join the parts into one dataset (build/merge.ts).
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { MANIFEST_FILE, type Manifest, type ShardEntry } from '../runtime/model/format.js';
+import { MANIFEST_FILE, type DatasetView, type Manifest, type ShardEntry } from '../runtime/model/format.js';
 import { BuildError } from './fasta.js';
 import type { DatasetHead } from './manifest.js';
 import { datasetFiles } from './publish.js';
@@ -25,12 +25,25 @@ export interface PartManifest {
   bytes: number;
   /** The taxonomy file with this slice's peptide counts (the merge sums them). */
   taxonomy?: Manifest['taxonomy'];
+  /** Each view's slice (build/views.ts), in the order of the head's parameters.views. */
+  views?: PartView[];
 }
 
-/** The part's files as a dataset lists them (its shards flat, its taxonomy file), for the file walk. */
+/** A part's slice of one view: the view keys it kept, [lowKey, highKey), and their shards, ascending. */
+export interface PartView {
+  fixed: string;
+  lowKey: number;
+  highKey: number | null;
+  peptides: number;
+  bytes: number;
+  shards: ShardEntry[];
+}
+
+/** The part's files as a dataset lists them (its shards and its views' flat, its taxonomy file), for the file walk. */
 function asManifest(part: PartManifest): Manifest {
   const totals = { ...part.head.totals, peptides: part.peptides, massGroups: 0, shards: part.shards.length, bytes: part.bytes };
-  return { ...part.head, totals, shards: part.shards, ...(part.taxonomy ? { taxonomy: part.taxonomy } : {}) };
+  const views = (part.views ?? []).map(({ fixed, peptides, bytes, shards }): DatasetView => ({ fixed, totals: { peptides, massGroups: 0, shards: shards.length, bytes }, shards }));
+  return { ...part.head, totals, shards: part.shards, ...(views.length > 0 ? { views } : {}), ...(part.taxonomy ? { taxonomy: part.taxonomy } : {}) };
 }
 
 /** Every file of a part folder but part.json. */

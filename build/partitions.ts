@@ -4,8 +4,6 @@
 // (PartitionPlan), so a partition holds about PARTITION_BYTES of records however large the input grows.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { digest, type DigestOptions } from './digest.js';
-import { massKey } from '../runtime/model/massKey.js';
 
 /** Width of a mass bucket in keys (20 Da): partitions are buckets or parts of one; slices are runs of buckets. */
 export const PARTITION_KEYS = 200_000;
@@ -108,13 +106,6 @@ export class PartitionWriter {
     this.bufferBytes = bufferBytes(plan.partitions);
   }
 
-  /** Digests each protein (ordinals firstOrdinal, firstOrdinal+1, ...) into the partitions. */
-  digestProteins(firstOrdinal: number, proteins: readonly string[], options: DigestOptions): void {
-    proteins.forEach((protein, i) => {
-      digest(protein, options, ({ sequence, units }) => this.add(massKey(units), firstOrdinal + i, sequence));
-    });
-  }
-
   add(key: number, ordinal: number, sequence: string): void {
     if (key < this.keys.lowKey || key >= this.keys.highKey) return;
     const partition = this.plan.partitionOf(key);
@@ -162,11 +153,10 @@ export interface PartitionPeptides {
 /**
  * Reads the files of the partition of keys [partition, partition + width), sorts its records by (key, sequence)
  * and merges records of the same sequence into one peptide whose accessions are the ranks of its proteins
- * (`rankOf[ordinal]`; the ordinal itself when there is no `rankOf`: a view's records hold ranks), sorted and
- * unique. Sequences stay bytes of the files (ASCII: byte order is string order), so a partition costs its file
+ * (`rankOf[ordinal]`), sorted and unique. Sequences stay bytes of the files (ASCII: byte order is string order), so a partition costs its file
  * bytes and a few typed arrays, not a JavaScript string a record.
  */
-export function mergePartition(files: readonly string[], partition: number, width: number, rankOf?: Uint32Array): PartitionPeptides {
+export function mergePartition(files: readonly string[], partition: number, width: number, rankOf: Uint32Array): PartitionPeptides {
   const data = Buffer.concat(files.map((file) => readFileSync(file)));
   let n = 0;
   for (let at = 0; at < data.length; at += RECORD_HEADER + data.readUInt16LE(at + 8)) n++;
@@ -181,7 +171,7 @@ export function mergePartition(files: readonly string[], partition: number, widt
   for (let i = 0, at = 0; i < n; i++) {
     offsets[i] = data.readUInt32LE(at) - base;
     const ordinal = data.readUInt32LE(at + 4);
-    ranks[i] = rankOf ? rankOf[ordinal] : ordinal;
+    ranks[i] = rankOf[ordinal];
     starts[i] = at + RECORD_HEADER;
     ends[i] = starts[i] + data.readUInt16LE(at + 8);
     bucketStarts[offsets[i] + 1]++;

@@ -1,5 +1,5 @@
-// The build: FASTA files → digested peptides in mass partitions on disk → sorted, grouped shards → manifest,
-// published atomically. Memory is bounded by one partition plus fixed-width columns (a protein's rank, an
+// The build: FASTA files → digested peptides in mass partitions on disk (and each view's, build/views.ts) →
+// sorted, grouped shards → manifest, published atomically. Memory is bounded by one partition plus fixed-width columns (a protein's rank, an
 // accession's taxId and reviewed flag; with --taxdump, the NCBI tree in typed arrays), not by the database: headers
 // wait on disk in sorted runs. A part of a partitioned build (`--part i/N`) runs the same
 // phases on its mass slice only and publishes a part folder (build/part.ts) for build:merge instead.
@@ -10,22 +10,21 @@ import type { Manifest } from '../runtime/model/format.js';
 import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from './inputs.js';
 import { assembleManifest, describeDataset, type DatasetHead, type BuiltView } from './manifest.js';
-import { BuildError } from './fasta.js';
 import { indexPageWriter, ShardIndexWriter } from './indexPages.js';
 import { mergeIntoShards, mergeViewShards } from './mergePhase.js';
 import { checkOptions, digestOptionsOf, storageOf, type BuildOptions } from './options.js';
-import { publishPart, type PartManifest } from './part.js';
+import { publishPart, type PartManifest, type PartView } from './part.js';
 import { createRunners } from './pool.js';
 import { BuildProgress } from './progress.js';
 import { crowdingWarning, openStaging, publish } from './publish.js';
-import { planPartitions, type KeySlice } from './partitions.js';
+import type { KeySlice } from './partitions.js';
 import { rankAndWriteTables } from './rankPhase.js';
 import { ShardList, type ShardSink } from './shardWriter.js';
-import { cutKeys, keySliceOf, SAMPLE_EVERY, sampleMassBuckets, sliceStarts, unitCounts, type PartSpec } from './slices.js';
+import { keyLayout, sampleMassBuckets, type MassSample, type PartSpec } from './slices.js';
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
 import { writeTaxonomyFile } from './taxonomyFile.js';
-import { parseViews, ViewSpill, viewSpillDir } from './views.js';
+import { parseViews, viewKeyOf } from './views.js';
 
 export { resolveInputs } from './inputs.js';
 export { DEFAULT_SHARD_BYTES, type BuildOptions } from './options.js';
@@ -40,8 +39,8 @@ interface Staged<S extends ShardSink> {
   taxonomy?: Manifest['taxonomy'];
   /** The mass keys the build kept (all of them but for a part). */
   keys: KeySlice;
-  /** The views' shard indexes (only a single build makes views). */
-  views: BuiltView[];
+  /** Each view's modification, the shards' sink, its peptides, and the view keys the build kept. */
+  views: { fixed: string; shards: S; peptides: number; keys: KeySlice }[];
 }
 
 /** Builds the dataset of `options.inputs` and publishes it into `options.out`; returns its manifest. */
@@ -50,7 +49,8 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
   // The shard index is written as the shards are (its leaf pages beside them in the staging folder).
   const sink = (tmp: string) => new ShardIndexWriter(indexPageWriter(tmp, storageOf(options)));
   return stage(options, undefined, progress, sink, ({ tmp, head, shards, taxonomy, views }) => {
-    const manifest = assembleManifest(head, shards, taxonomy, views);
+    const built: BuiltView[] = views.map(({ fixed, shards }) => ({ fixed, index: shards }));
+    const manifest = assembleManifest(head, shards, taxonomy, built);
     const files = publish(tmp, options.out, manifest);
     progress.built(manifest.totals, options.out);
     progress.warn(crowdingWarning(files, manifest.parameters.folderDigits ?? 0));
@@ -63,23 +63,27 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
  * only the part's mass slice is kept; publishes a part folder into `options.out` and returns its part.json.
  */
 export async function buildPart(options: BuildOptions, part: PartSpec): Promise<PartManifest> {
-  if (options.views?.length) throw new BuildError('--view is made by a single build only, not with --part');
   const progress = new BuildProgress(options.log);
-  return stage(options, part, progress, () => new ShardList(), ({ tmp, head, shards, peptides, taxonomy, keys }) => {
+  return stage(options, part, progress, () => new ShardList(), ({ tmp, head, shards, peptides, taxonomy, keys, views }) => {
+    const partViews: PartView[] = views.map((v) => ({ fixed: v.fixed, ...sliceOf(v.keys), peptides: v.peptides, bytes: v.shards.bytes, shards: v.shards.shards }));
     const written: PartManifest = {
       format: 'digested-peptides-part',
-      part: { ...part, lowKey: keys.lowKey, highKey: Number.isFinite(keys.highKey) ? keys.highKey : null },
+      part: { ...part, ...sliceOf(keys) },
       head,
       peptides,
       bytes: shards.bytes,
       shards: shards.shards,
       ...(taxonomy ? { taxonomy } : {}),
+      ...(partViews.length > 0 ? { views: partViews } : {}),
     };
     publishPart(tmp, options.out, written);
     progress.builtPart(part, shards.shards.length, peptides, options.out);
     return written;
   });
 }
+
+/** A slice's keys as part.json writes them (highKey null: +inf). */
+const sliceOf = (keys: KeySlice) => ({ lowKey: keys.lowKey, highKey: Number.isFinite(keys.highKey) ? keys.highKey : null });
 
 /**
  * Runs the build's phases into a staging folder in `options.out`, keeping only the peptides of the mass slice of
@@ -94,11 +98,13 @@ async function stage<T, S extends ShardSink>(
 ): Promise<T> {
   checkOptions(options);
   const files = await resolveInputs(options.inputs);
-  // The mass distribution of a sample decides the partitions (and a part's slice) before any digestion.
-  const sample = await sampleMassBuckets(files, digestOptionsOf(options));
-  const plan = planPartitions(sample.bytes, SAMPLE_EVERY, options.partitionBytes);
-  const cuts = cutKeys(sample.records, SAMPLE_EVERY, options.cutRecords);
-  const keys = part ? keySliceOf(sliceStarts(unitCounts(sample.records, cuts), part.count), part.index) : { lowKey: 0, highKey: Infinity };
+  // The mass distribution of a sample decides the partitions (and a part's slice) before any digestion, for the
+  // dataset's keys and for each view's.
+  const viewSpecs = parseViews(options.views ?? []);
+  const sample = await sampleMassBuckets(files, digestOptionsOf(options), viewSpecs.map(viewKeyOf));
+  const layout = (s: MassSample) => keyLayout(s, part, options.partitionBytes, options.cutRecords);
+  const { plan, cuts, keys } = layout(sample);
+  const viewLayouts = sample.views.map(layout);
   if (part) progress.slice(part, keys);
   const taxonomyTsv = options.taxonomy ? await readTaxonomy(options.taxonomy) : new Map<string, number>();
   // nodes.dmp is read and checked before any digestion, so a bad tree fails at once.
@@ -106,7 +112,8 @@ async function stage<T, S extends ShardSink>(
   const tmp = openStaging(options.out);
   const partitionDir = join(tmp, 'partitions');
   mkdirSync(partitionDir);
-  const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options), keys, shifts: plan.shifts });
+  const views = viewSpecs.map((view, v) => ({ view, keys: viewLayouts[v].keys, shifts: viewLayouts[v].plan.shifts }));
+  const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options), keys, shifts: plan.shifts, views });
   let closing: Promise<unknown> | undefined;
   const closeRunners = () => (closing ??= Promise.all(runners.map((r) => r.close())));
   try {
@@ -118,21 +125,20 @@ async function stage<T, S extends ShardSink>(
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
     const shards = sinkIn(tmp);
-    const spills = parseViews(options.views ?? []).map((view, i) => new ViewSpill(view, viewSpillDir(tmp), plan, i));
-    const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts, spills);
-    rmSync(partitionDir, { recursive: true, force: true });
-    const views: BuiltView[] = [];
-    for (const spill of spills) {
-      const index = new ShardIndexWriter(indexPageWriter(tmp, storage));
-      await mergeViewShards(runners, spill.finish(), tmp, options.shardBytes, storage, index);
-      views.push({ fixed: spill.view.fixed, index });
-      progress.view(spill.view.fixed, index.peptides, index.shards);
+    const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts);
+    for (const file of [...digested.partitionFiles.values()].flat()) rmSync(file); // the views' disk need not add to it
+    const builtViews: Staged<S>['views'] = [];
+    for (const [v, { fixed }] of viewSpecs.entries()) {
+      const viewShards = sinkIn(tmp);
+      const written = await mergeViewShards(runners, v, digested.viewPartitionFiles[v], tmp, options.shardBytes, storage, viewLayouts[v].cuts, viewShards);
+      builtViews.push({ fixed, shards: viewShards, peptides: written.peptides, keys: viewLayouts[v].keys });
+      progress.view(fixed, written.peptides, written.shards);
     }
     await closeRunners(); // their memory is not needed for what is left
-    rmSync(viewSpillDir(tmp), { recursive: true, force: true });
+    rmSync(partitionDir, { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tables, lineages);
     const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), storage) : undefined;
-    return publishStaged({ tmp, head, shards, peptides, taxonomy, keys, views });
+    return publishStaged({ tmp, head, shards, peptides, taxonomy, keys, views: builtViews });
   } finally {
     await closeRunners();
     rmSync(tmp, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 // The input's mass distribution, from a deterministic sample (every build reads it first), and what it decides:
 // the partition plan (build/partitions.ts), the cut keys, and for a partitioned build (`build:shards --part i/N`)
-// N contiguous mass slices balanced on it, so every part computes the same slices on its own machine.
+// N contiguous mass slices balanced on it, so every part computes the same slices on its own machine. Each view
+// (build/views.ts) is a key line of its own: sampled by its keys, with a plan, cut keys and slices of its own.
 //
 // The partition invariant: part i keeps exactly the peptides whose mass key lies in [lowKey, highKey) of slice i;
 // the slices tile the key line (slice 0 starts at 0, the last one ends at +inf), and every slice starts at a cut
@@ -10,7 +11,8 @@
 import { massKey } from '../runtime/model/massKey.js';
 import { digest, type DigestOptions } from './digest.js';
 import { BuildError, readFasta } from './fasta.js';
-import { PARTITION_KEYS, RECORD_HEADER, type KeySlice } from './partitions.js';
+import { PARTITION_KEYS, planPartitions, RECORD_HEADER, type KeySlice, type PartitionPlan } from './partitions.js';
+import type { ViewKeyOf } from './views.js';
 
 /** One protein in this many (by input ordinal, the first included) is digested to estimate the mass distribution. */
 export const SAMPLE_EVERY = 64;
@@ -35,21 +37,52 @@ export interface MassSample {
   bytes: Map<number, number>;
 }
 
-/** The peptides of the sampled proteins (one in SAMPLE_EVERY) per 20 Da bucket. */
-export async function sampleMassBuckets(files: readonly string[], options: DigestOptions): Promise<MassSample> {
-  const sample: MassSample = { records: new Map(), bytes: new Map() };
+/** The sample of the dataset's keys, and of each view's keys (their peptides by their view keys). */
+export interface DatasetSample extends MassSample {
+  views: MassSample[];
+}
+
+const emptySample = (): MassSample => ({ records: new Map(), bytes: new Map() });
+
+/** Counts one peptide of `bytes` record bytes at `key`. */
+function count(sample: MassSample, key: number, bytes: number): void {
+  const bucket = Math.floor(key / PARTITION_KEYS);
+  sample.records.set(bucket, (sample.records.get(bucket) ?? 0) + 1);
+  sample.bytes.set(bucket, (sample.bytes.get(bucket) ?? 0) + bytes);
+}
+
+/** The peptides of the sampled proteins (one in SAMPLE_EVERY) per 20 Da bucket: by mass key, and by each view's key. */
+export async function sampleMassBuckets(files: readonly string[], options: DigestOptions, views: readonly ViewKeyOf[] = []): Promise<DatasetSample> {
+  const sample: DatasetSample = { ...emptySample(), views: views.map(emptySample) };
   let ordinal = 0;
   for (const file of files) {
     for await (const record of readFasta(file, () => {})) {
       if (ordinal++ % SAMPLE_EVERY !== 0) continue;
       digest(record.sequence, options, ({ sequence, units }) => {
-        const bucket = Math.floor(massKey(units) / PARTITION_KEYS);
-        sample.records.set(bucket, (sample.records.get(bucket) ?? 0) + 1);
-        sample.bytes.set(bucket, (sample.bytes.get(bucket) ?? 0) + RECORD_HEADER + sequence.length);
+        count(sample, massKey(units), RECORD_HEADER + sequence.length);
+        views.forEach((keyOf, v) => {
+          const key = keyOf(sequence, units);
+          if (key !== undefined) count(sample.views[v], key, RECORD_HEADER + sequence.length);
+        });
       });
     }
   }
   return sample;
+}
+
+/** How a build lays out one key line (the dataset's or a view's): partition plan, cut keys, and the keys it keeps. */
+export interface KeyLayout {
+  plan: PartitionPlan;
+  cuts: number[];
+  keys: KeySlice;
+}
+
+/** The layout a sample decides: for part `part` of a partitioned build, its slice of the keys; else all of them. */
+export function keyLayout(sample: MassSample, part?: PartSpec, partitionBytes?: number, cutRecords?: number): KeyLayout {
+  const plan = planPartitions(sample.bytes, SAMPLE_EVERY, partitionBytes);
+  const cuts = cutKeys(sample.records, SAMPLE_EVERY, cutRecords);
+  const keys = part ? keySliceOf(sliceStarts(unitCounts(sample.records, cuts), part.count), part.index) : { lowKey: 0, highKey: Infinity };
+  return { plan, cuts, keys };
 }
 
 /**

@@ -1,14 +1,10 @@
 // The build's views (`--view Carbamidomethyl@C`, FORMAT.md "Views"): the peptides that hold a residue of a fixed
-// modification's letters, keyed by their mass with the modification on every such residue. They are spilled into
-// partitions of their own (the same plan and record layout, the accession rank in place of the protein ordinal)
-// while the dataset's shards are written, then merged into shards and an index of their own.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { peptideMass } from '../runtime/model/chemistry.js';
+// modification's letters, keyed by their mass with the modification on every such residue. A view is digested like
+// the dataset itself — into partitions of its own, by its own key, sampled, planned, cut and sliced the same way
+// (build/slices.ts) — so a part of a partitioned build writes its slice of every view too.
 import { massKey } from '../runtime/model/massKey.js';
 import { letterTable, ModificationError, parseModifications, specText } from '../runtime/model/modifications.js';
 import { BuildError } from './fasta.js';
-import { partitionFile, PartitionPlan, PartitionWriter, type PartitionPeptides } from './partitions.js';
 
 /** Views one build may make. */
 export const MAX_VIEWS = 4;
@@ -51,52 +47,18 @@ export function parseViews(texts: readonly string[]): ViewSpec[] {
   return views;
 }
 
+/** A view's key of a peptide of mass `units` (water included), or undefined when it holds no residue of the view's letters. */
+export type ViewKeyOf = (sequence: string, units: number) => number | undefined;
+
 /**
- * The view key of a stored peptide (defined residues only), or undefined when it holds no residue of the view's
- * letters: the mass key of its mass with water plus the delta once per such residue, in exact integer units.
+ * The view key function of `view`: the mass key of the peptide's mass plus the delta once per residue of the view's
+ * letters, in exact integer units.
  */
-export function viewKey(sequence: string, view: ViewSpec): number | undefined {
+export function viewKeyOf(view: ViewSpec): ViewKeyOf {
   const member = letterTable(view.letters);
-  let sites = 0;
-  for (let i = 0; i < sequence.length; i++) sites += member[sequence.charCodeAt(i) & 127];
-  if (sites === 0) return undefined;
-  const mass = peptideMass(sequence);
-  if ('error' in mass) throw new Error(`internal error: stored peptide ${sequence} has a residue without mass`);
-  return massKey(mass.units + sites * view.deltaUnits);
+  return (sequence, units) => {
+    let sites = 0;
+    for (let i = 0; i < sequence.length; i++) sites += member[sequence.charCodeAt(i) & 127];
+    return sites === 0 ? undefined : massKey(units + sites * view.deltaUnits);
+  };
 }
-
-/** One view's peptides on their way to its shards: spilled from the dataset's partitions into partitions of its own. */
-export class ViewSpill {
-  private writer: PartitionWriter;
-  private name: string;
-
-  constructor(
-    readonly view: ViewSpec,
-    private dir: string,
-    plan: PartitionPlan,
-    ordinal: number,
-  ) {
-    this.name = `view${ordinal}`;
-    mkdirSync(dir, { recursive: true });
-    this.writer = new PartitionWriter(dir, this.name, plan);
-  }
-
-  /** The view's peptides of one merged partition: a record per (peptide, accession rank). */
-  add(part: PartitionPeptides): void {
-    for (let p = 0; p < part.keys.length; p++) {
-      const sequence = part.sequences.slice(p === 0 ? 0 : part.sequenceEnds[p - 1], part.sequenceEnds[p]);
-      const key = viewKey(sequence, this.view);
-      if (key === undefined) continue;
-      for (let r = p === 0 ? 0 : part.rankEnds[p - 1]; r < part.rankEnds[p]; r++) this.writer.add(key, part.ranks[r], sequence);
-    }
-  }
-
-  /** Writes what is buffered; the view's partition files, by partition. */
-  finish(): Map<number, string[]> {
-    this.writer.flush();
-    return new Map([...this.writer.partitions].map((p) => [p, [partitionFile(this.dir, this.name, p)]]));
-  }
-}
-
-/** The folder a build spills its views into. */
-export const viewSpillDir = (tmp: string) => join(tmp, 'view-partitions');

@@ -4,7 +4,8 @@
 # (named by content: safe to upload before the manifest, never overwritten with other bytes) and, from part 1
 # only, the shared files (every part writes the same ones), then leaves part.json and the part's taxonomy file in
 # $META_DIR for the merge job. The taxonomy file is not uploaded: it holds this slice's peptide counts only.
-# Env: PART, PARTS, STAGING_URL, DATASET_URL (s3://bucket/prefix), META_DIR; optional THREADS, BUILD_ARGS.
+# Env: PART, PARTS, STAGING_URL, DATASET_URL (s3://bucket/prefix), META_DIR; optional THREADS, BUILD_ARGS, VIEWS
+# (space-separated `--view` values, e.g. Carbamidomethyl@C: each part writes its slice of every view).
 set -euo pipefail
 : "${PART:?}" "${PARTS:?}" "${STAGING_URL:?}" "${DATASET_URL:?}" "${META_DIR:?}"
 work="${WORK_DIR:-part-work}"
@@ -13,8 +14,10 @@ mkdir -p "$work/input"
 aws s3 cp "$STAGING_URL/input/" "$work/input/" --recursive
 taxdump=()
 if [ -f "$work/input/taxdump/nodes.dmp" ]; then taxdump=(--taxdump "$work/input/taxdump"); fi
+views=()
+for view in ${VIEWS:-}; do views+=(--view "$view"); done
 # shellcheck disable=SC2086 # BUILD_ARGS is a list of flags
-npm run -s build:shards -- --input "$work/input/*.fasta*" "${taxdump[@]}" --part "$PART/$PARTS" --out "$work/part" \
+npm run -s build:shards -- --input "$work/input/*.fasta*" "${taxdump[@]}" "${views[@]}" --part "$PART/$PARTS" --out "$work/part" \
   --threads "${THREADS:-$(nproc)}" ${BUILD_ARGS:-}
 immutable=(--content-type application/octet-stream --cache-control "public, max-age=31536000, immutable" --size-only)
 skip=(--exclude part.json --exclude "*taxonomy-*")

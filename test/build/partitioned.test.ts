@@ -1,6 +1,6 @@
 // Tests the partitioned build (build/pipeline.ts buildPart, build/part.ts, build/merge.ts, build/mergeCli.ts):
-// N parts merged in any order are the single build's files byte for byte; each part keeps exactly the single
-// build's peptides of its slice; a merge refuses incomplete, mixed or damaged parts and leaves the published
+// N parts merged in any order are the single build's files byte for byte, its view's (--view) among them; each part
+// keeps exactly the single build's peptides of its slice, and of its slice of the view's keys; a merge refuses incomplete, mixed or damaged parts and leaves the published
 // dataset untouched; the command lines.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -41,17 +41,56 @@ describe('a partitioned build merged', () => {
     input = sampleSubset(3000);
     root = tempDir('partitioned');
     single = join(root, 'single');
-    // Small shards: the dataset has index pages (more than 128 shards), as large datasets do.
-    // 20,000 records between cut keys: this small input gets ~14 units to slice (a real one ~1 M records each).
-    await build([input], single, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP, cutRecords: 20_000 });
-    parts = await buildParts(root, [input], 4, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP, cutRecords: 20_000 });
+    // Small shards: the dataset and its view have index pages (more than 128 shards), as large datasets do.
+    // 20,000 records between cut keys: this small input gets ~14 units to slice (a real one ~1 M records each), its
+    // view (the peptides with a C) fewer.
+    const options = { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP, cutRecords: 20_000, views: ['Carbamidomethyl@C'] };
+    await build([input], single, options);
+    parts = await buildParts(root, [input], 4, options);
   }, 120_000);
 
-  it('equals the single build byte for byte (4 parts, given in any order)', () => {
+  it('equals the single build byte for byte (4 parts, given in any order), its view among them', () => {
     const merged = join(root, 'merged');
     mergeParts([parts[2], parts[0], parts[3], parts[1]], merged);
     expect(readdirSync(single).length).toBeGreaterThan(150);
+    expect(shardEntries(single, 0).length).toBeGreaterThan(128);
     expect(files(merged)).toEqual(files(single));
+  });
+
+  it('keeps in each part exactly the single build’s view peptides of its slice of the view’s keys, in shards inside it', () => {
+    const table = decodeAccessionTable(readStored(single, readPart(parts[0]).head.accessions.file, 'gzip'));
+    const all = shardEntries(single, 0).flatMap((s) => [...shardPeptides(decodeShard(readStored(single, s.file, 'gzip'), table))]);
+    let kept = 0;
+    const lows = new Set<number>();
+    for (const dir of parts) {
+      const [view] = readPart(dir).views!;
+      const high = view.highKey ?? Infinity;
+      lows.add(view.lowKey);
+      const got = view.shards.flatMap((s) => {
+        expect([s.firstKey >= view.lowKey, s.lastKey < high]).toEqual([true, true]);
+        return [...shardPeptides(decodeShard(readStored(dir, s.file, 'gzip'), table))];
+      });
+      expect(got).toEqual(all.filter((p) => p.key >= view.lowKey && p.key < high));
+      expect(view.peptides).toBe(got.length);
+      kept += got.length;
+    }
+    expect(lows.size).toBe(4); // four slices of the view's keys, none empty here
+    expect(kept).toBe(all.length);
+  });
+
+  it('refuses parts whose view slices do not join', () => {
+    const moved = join(root, 'moved-view');
+    const dir = parts[2];
+    const original = readFileSync(join(dir, PART_FILE), 'utf8');
+    const part = JSON.parse(original) as PartManifest;
+    part.views![0].lowKey += 1;
+    writeFileSync(join(dir, PART_FILE), JSON.stringify(part));
+    try {
+      expect(() => mergeParts(parts, moved)).toThrow(/part 3\/4 .* does not start where part 2\/4 ends on view Carbamidomethyl@C/);
+      expect(existsSync(join(moved, 'manifest.json'))).toBe(false);
+    } finally {
+      writeFileSync(join(dir, PART_FILE), original);
+    }
   });
 
   it('keeps in each part exactly the single build peptides of its slice (with their accessions), in shards inside the slice', () => {

@@ -1,12 +1,11 @@
 // Tests build/partitions.ts: partitionFile names; PartitionWriter spills records (u32 key, u32 ordinal, u16 length,
-// ASCII sequence, little-endian) to one file per mass partition, across buffer flushes, and digests proteins like
-// the independent reference; mergePartition sorts by (key, sequence) and merges a sequence's proteins into
+// ASCII sequence, little-endian) to one file per mass partition, across buffer flushes (digesting into it:
+// jobs.test.ts); mergePartition sorts by (key, sequence) and merges a sequence's proteins into
 // ascending unique accession ranks — all checked against files parsed and results computed here.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_SPLIT_SHIFT, mergePartition, PARTITION_KEYS, PARTITION_BYTES, partitionFile, PartitionPlan, PartitionWriter, planPartitions } from '../../build/partitions.js';
-import { REFERENCE_ENZYMES, referenceDigest, referenceKey, referenceUnits } from '../helpers/reference.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
 
@@ -80,24 +79,6 @@ describe('PartitionWriter', () => {
     expect(parse(partitionFile(dir, 'big', 3 * PARTITION_KEYS))).toEqual(added);
     expect(writer.records).toBe(8000);
     expect([...writer.partitions]).toEqual([3 * PARTITION_KEYS]);
-  });
-
-  it('digests proteins into the reference’s peptides and keys, with ordinals from firstOrdinal', () => {
-    const dir = tempDir('partitions-digest');
-    const writer = new PartitionWriter(dir, 'd');
-    const proteins = ['MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFK', 'AAAAAAKPAAAAAARGGGGGGGK', 'MKRPEPTIDEKXXXXXXXKCCCCCCCR', 'KKKK'];
-    writer.digestProteins(100, proteins, { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 });
-    writer.flush();
-    const written = [...writer.partitions].flatMap((p) => parse(partitionFile(dir, 'd', p)).map((r) => ({ ...r, partition: p })));
-    const expected = proteins.flatMap((protein, i) =>
-      [...referenceDigest(protein, REFERENCE_ENZYMES.trypsin, 2, 6, 50)].map((sequence) => {
-        const key = referenceKey(referenceUnits(sequence)!);
-        return { key, ordinal: 100 + i, sequence, partition: Math.floor(key / 200_000) * 200_000 };
-      }),
-    );
-    const order = (a: Record3, b: Record3) => a.ordinal - b.ordinal || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0);
-    expect(written.sort(order)).toEqual(expected.sort(order));
-    expect(writer.records).toBe(expected.length);
   });
 });
 

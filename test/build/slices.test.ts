@@ -1,13 +1,15 @@
 // Tests build/slices.ts: cut keys every CUT_RECORDS estimated records at bucket starts; the mass slices of a
 // partitioned build start at cut keys, tile the key line and are balanced on the sample; the sample is what an
-// independent digest of every 64th protein gives; --part parses.
+// independent digest of every 64th protein gives, by mass key and by a view's key; --part parses.
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PARTITION_KEYS } from '../../build/partitions.js';
 import { cutKeys, keySliceOf, parsePart, sampleMassBuckets, SAMPLE_EVERY, sliceStarts, unitCounts } from '../../build/slices.js';
 import { removeTempDirs, sampleRecords, tempDir, writeFixture } from '../helpers/datasets.js';
-import { REFERENCE_ENZYMES, referenceDigest, referenceFasta, referencePeptideKey } from '../helpers/reference.js';
+import { REFERENCE_ENZYMES, referenceDigest, referenceFasta, referenceKey, referenceUnits } from '../helpers/reference.js';
+import { findUnimod, unimodUnits } from '../helpers/referenceUnimod.js';
+import { parseView, viewKeyOf } from '../../build/views.js';
 
 afterAll(removeTempDirs);
 
@@ -98,23 +100,32 @@ describe('cutKeys and unitCounts', () => {
 });
 
 describe('sampleMassBuckets', () => {
-  it('counts the peptides of every 64th protein by 20 Da bucket, and their bytes in partition files, as an independent digest does', async () => {
+  it('counts the peptides of every 64th protein by 20 Da bucket, and their bytes in partition files, as an independent digest does — by mass key, and by each view’s key', async () => {
     const fasta = writeFixture(tempDir('slices'), 'sample.fasta', sampleRecords(300));
     const options = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 };
-    const expected = { records: new Map<number, number>(), bytes: new Map<number, number>() };
+    const empty = () => ({ records: new Map<number, number>(), bytes: new Map<number, number>() });
+    const expected = { ...empty(), views: [empty()] };
+    const count = (sample: ReturnType<typeof empty>, key: number, peptide: string) => {
+      const partition = Math.floor(key / PARTITION_KEYS);
+      sample.records.set(partition, (sample.records.get(partition) ?? 0) + 1);
+      // A partition record: u32 key, u32 protein ordinal, u16 length, then the sequence's bytes.
+      sample.bytes.set(partition, (sample.bytes.get(partition) ?? 0) + 4 + 4 + 2 + peptide.length);
+    };
+    const cam = Number(unimodUnits(findUnimod('Carbamidomethyl')!));
     referenceFasta(readFileSync(fasta)).forEach((protein, ordinal) => {
       if (ordinal % SAMPLE_EVERY !== 0) return;
       for (const peptide of referenceDigest(protein.sequence, REFERENCE_ENZYMES.trypsin, 2, 6, 50)) {
-        const key = referencePeptideKey(peptide);
-        if (key === null) continue;
-        const partition = Math.floor(key / PARTITION_KEYS);
-        expected.records.set(partition, (expected.records.get(partition) ?? 0) + 1);
-        // A partition record: u32 key, u32 protein ordinal, u16 length, then the sequence's bytes.
-        expected.bytes.set(partition, (expected.bytes.get(partition) ?? 0) + 4 + 4 + 2 + peptide.length);
+        const units = referenceUnits(peptide);
+        if (units === null) continue;
+        count(expected, referenceKey(units), peptide);
+        const sites = [...peptide].filter((c) => c === 'C').length;
+        if (sites > 0) count(expected.views[0], referenceKey(units + sites * cam), peptide);
       }
     });
     expect(expected.records.size).toBeGreaterThan(10);
-    expect(await sampleMassBuckets([fasta], options)).toEqual(expected);
+    expect(expected.views[0].records.size).toBeGreaterThan(10);
+    expect(await sampleMassBuckets([fasta], options, [viewKeyOf(parseView('Carbamidomethyl@C'))])).toEqual(expected);
+    expect(await sampleMassBuckets([fasta], options)).toEqual({ records: expected.records, bytes: expected.bytes, views: [] });
   });
 });
 

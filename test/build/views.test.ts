@@ -5,12 +5,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPart } from '../../build/pipeline.js';
 import { datasetFiles } from '../../build/publish.js';
 import { parseView, parseViews } from '../../build/views.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
-import type { IndexPage, Manifest, ShardEntry } from '../../runtime/model/format.js';
-import { build, readAccessionTable, readJsonFile, readStored, removeTempDirs, sampleSubset, SAMPLE_TAXDUMP, tempDir, treeLevels } from '../helpers/datasets.js';
+import type { Manifest } from '../../runtime/model/format.js';
+import { build, readAccessionTable, readStored, removeTempDirs, sampleSubset, SAMPLE_TAXDUMP, shardEntries, tempDir } from '../helpers/datasets.js';
 import { loadReference } from '../helpers/shardReference.js';
 import { referenceKey, referenceUnits } from '../helpers/reference.js';
 import { findUnimod, unimodUnits } from '../helpers/referenceUnimod.js';
@@ -35,14 +34,6 @@ beforeAll(async () => {
 
 afterAll(removeTempDirs);
 
-/** Every shard entry of a view, in order: its flat list, or its index pages' leaves. */
-function viewShards(dir: string, manifest: Manifest, view: number): ShardEntry[] {
-  const root = manifest.views![view];
-  if (root.shards) return root.shards;
-  const levels = treeLevels(dir, root.shardIndex!, manifest.compression);
-  return levels[levels.length - 1].flatMap((leaf) => readJsonFile<IndexPage>(dir, leaf.file, manifest.compression).shards);
-}
-
 interface Row {
   key: number;
   sequence: string;
@@ -65,7 +56,7 @@ describe('a build with --view Carbamidomethyl@C', () => {
 
     const table = readAccessionTable(viewDir);
     const name = (a: number) => table.accessions.slice(a === 0 ? 0 : table.accessionEnds[a - 1], table.accessionEnds[a]);
-    const entries = viewShards(viewDir, viewed, 0);
+    const entries = shardEntries(viewDir, 0);
     const got: Row[] = [];
     for (const entry of entries) {
       const shard = decodeShard(readStored(viewDir, entry.file, viewed.compression), table);
@@ -101,7 +92,7 @@ describe('a build with --view Carbamidomethyl@C', () => {
 
   it('publishes exactly the files its manifest reaches, the view’s index pages and shards among them', () => {
     const files = datasetFiles(viewed, viewDir);
-    const viewFiles = viewShards(viewDir, viewed, 0).map((e) => e.file);
+    const viewFiles = shardEntries(viewDir, 0).map((e) => e.file);
     expect(files).toEqual(expect.arrayContaining(viewFiles));
     expect(new Set(files).size).toBe(files.length);
     expect([...files, 'manifest.json'].sort()).toEqual(readdirSync(viewDir).sort());
@@ -126,13 +117,5 @@ describe('--view values', () => {
     expect(() => parseView('Gln->pyro-Glu@Q')).toThrow(/--view Gln->pyro-Glu@Q: the modification must add mass/);
     expect(() => parseViews(['Carbamidomethyl@C', 'carbamidomethyl@C'])).toThrow(/--view Carbamidomethyl@C is given twice/);
     expect(() => parseViews(['A:+1@C', 'B:+1@C', 'C:+1@C', 'D:+1@C', 'E:+1@C'])).toThrow(/at most 4 --view/);
-  });
-
-  it('a part of a partitioned build refuses a view before any work', async () => {
-    const out = join(tempDir('views-part'), 'part');
-    await expect(buildPart({ inputs: [sampleSubset(50)], out, enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes: 4096, threads: 0, views: ['Carbamidomethyl@C'] }, { index: 1, count: 2 })).rejects.toThrow(
-      /--view is made by a single build only/,
-    );
-    expect(readdirSync(join(out, '..'))).toEqual([]);
   });
 });

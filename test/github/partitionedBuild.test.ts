@@ -54,7 +54,7 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 describe('the partitioned build workflow scripts', () => {
-  it('plan, 3 parts and merge deploy the single build files, manifest.json last', async () => {
+  it('plan, 3 parts and merge deploy the single build files (its view among them), manifest.json last', async () => {
     const sha256 = createHash('sha256').update(readFileSync(fasta)).digest('hex');
     const common = { STAGING_URL: 's3://bucket/staging/1', DATASET_URL: 's3://bucket/datasets/test' };
     const plan = await runScript('partitioned-plan.sh', { ...common, FASTA_URL: `${base}/sample_sprot.fasta`, SHA256: sha256, TAXDUMP_URL: `${base}/taxdump.tar.gz`, WORK_DIR: join(root, 'plan') });
@@ -62,7 +62,7 @@ describe('the partitioned build workflow scripts', () => {
     for (const part of [1, 2, 3]) {
       const run = await runScript('partitioned-part.sh', {
         ...common, PART: String(part), PARTS: '3', META_DIR: join(root, 'meta', `part-${part}`), WORK_DIR: join(root, `part-${part}`),
-        THREADS: '0', BUILD_ARGS: BUILD_ARGS.join(' '),
+        THREADS: '0', BUILD_ARGS: BUILD_ARGS.join(' '), VIEWS: 'Carbamidomethyl@C',
       });
       expect(run.code, run.stderr).toBe(0);
     }
@@ -70,7 +70,8 @@ describe('the partitioned build workflow scripts', () => {
     expect(merge.code, merge.stderr).toBe(0);
 
     const single = join(root, 'single');
-    await build([fasta], single, { taxdump: SAMPLE_TAXDUMP, release: { name: 'test_01' }, folderDigits: 1 });
+    await build([fasta], single, { taxdump: SAMPLE_TAXDUMP, release: { name: 'test_01' }, folderDigits: 1, views: ['Carbamidomethyl@C'] });
+    expect(JSON.parse(readFileSync(join(single, 'manifest.json'), 'utf8')).views).toHaveLength(1);
     expect(files(join(root, 's3/bucket/datasets/test'))).toEqual(files(single));
     const puts = readFileSync(join(root, 's3/calls.log'), 'utf8').trim().split('\n').filter((l) => l.includes('datasets/test/'));
     expect(puts[puts.length - 1]).toMatch(/^put s3:\/\/bucket\/datasets\/test\/manifest\.json --content-type=application\/json/);

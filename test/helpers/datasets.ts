@@ -260,12 +260,13 @@ export function treeLevels<E extends { file: string }>(dir: string, root: { page
   return levels;
 }
 
-/** Every shard entry of a built dataset: the manifest's `shards`, or the leaf index pages of `shardIndex` concatenated. */
-export function shardEntries(dir: string): ShardEntry[] {
+/** Every shard entry of a built dataset (or of its view `view`): the `shards` list, or the leaf index pages of `shardIndex` concatenated. */
+export function shardEntries(dir: string, view?: number): ShardEntry[] {
   const manifest = readManifest(dir);
-  if (manifest.shards) return manifest.shards;
-  if (!manifest.shardIndex) return [];
-  return treeLevels(dir, manifest.shardIndex, manifest.compression).at(-1)!.flatMap((page) => readJsonFile<IndexPage>(dir, page.file, manifest.compression).shards);
+  const root = view === undefined ? manifest : manifest.views![view];
+  if (root.shards) return root.shards;
+  if (!root.shardIndex) return [];
+  return treeLevels(dir, root.shardIndex, manifest.compression).at(-1)!.flatMap((page) => readJsonFile<IndexPage>(dir, page.file, manifest.compression).shards);
 }
 
 /** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (FORMAT.md). */

@@ -1,6 +1,7 @@
 // The partitioned build measured (issue 15's acceptance): a single build and an N-part build (`--part i/N`, run
 // one after the other here, as N runners of a CI matrix would run them side by side) of the same Swiss-Prot-sized
-// input, merged with build:merge, then every file of both datasets compared byte for byte.
+// input with the Carbamidomethyl@C view, merged with build:merge, then every file of both datasets compared byte
+// for byte.
 // `npx tsx test/bench/partitioned.ts <input.fasta> <work-dir> [parts]` runs it alone; run.ts renders the section.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,10 +15,17 @@ export interface MeasuredRun {
   peakRssMb: number;
 }
 
+/** A build's view: its peptides and shards (absent in runs before views were partitioned). */
+interface ViewCounts {
+  view?: { peptides: number; shards: number };
+}
+
 export interface PartitionedRun {
   parts: number;
-  single: MeasuredRun & { peptides: number; shards: number };
-  partRuns: (MeasuredRun & { index: number; peptides: number; shards: number; lowKey: number; highKey: number | null })[];
+  /** The view both builds make (`--view`), when they make one. */
+  fixed?: string;
+  single: MeasuredRun & { peptides: number; shards: number } & ViewCounts;
+  partRuns: (MeasuredRun & { index: number; peptides: number; shards: number; lowKey: number; highKey: number | null } & ViewCounts)[];
   merge: MeasuredRun;
   /** Files of the single build, and those whose bytes (or presence) differ in the merged dataset. */
   files: number;
@@ -51,7 +59,7 @@ function fileHashes(dir: string): Map<string, string> {
 }
 
 /** Builds `input` once whole and once in `parts` parts merged, in `work`; compares the two datasets file by file. */
-export async function benchPartitioned(input: string, work: string, parts = 4, extra: string[] = ['--threads', '2']): Promise<PartitionedRun> {
+export async function benchPartitioned(input: string, work: string, parts = 4, fixed = 'Carbamidomethyl@C', extra: string[] = ['--threads', '2', '--view', fixed]): Promise<PartitionedRun> {
   rmSync(work, { recursive: true, force: true });
   const singleDir = join(work, 'single');
   const single = await measuredCommand('build/cli.ts', ['--input', input, '--out', singleDir, ...extra]);
@@ -62,7 +70,8 @@ export async function benchPartitioned(input: string, work: string, parts = 4, e
     const out = join(work, `part-${index}`);
     const run = await measuredCommand('build/cli.ts', ['--input', input, '--out', out, '--part', `${index}/${parts}`, ...extra]);
     const part = JSON.parse(readFileSync(join(out, 'part.json'), 'utf8')) as PartManifest;
-    partRuns.push({ ...run, index, peptides: part.peptides, shards: part.shards.length, lowKey: part.part.lowKey, highKey: part.part.highKey });
+    const [view] = part.views ?? [];
+    partRuns.push({ ...run, index, peptides: part.peptides, shards: part.shards.length, lowKey: part.part.lowKey, highKey: part.part.highKey, ...(view ? { view: { peptides: view.peptides, shards: view.shards.length } } : {}) });
     partDirs.push(out);
   }
   const mergedDir = join(work, 'merged');
@@ -72,9 +81,11 @@ export async function benchPartitioned(input: string, work: string, parts = 4, e
   const differing = [...new Set([...expected.keys(), ...got.keys()])].filter((file) => expected.get(file) !== got.get(file));
   const bytes = [...expected.keys()].reduce((sum, file) => sum + readFileSync(join(singleDir, file)).length, 0);
   rmSync(work, { recursive: true, force: true });
+  const [view] = manifest.views ?? [];
   return {
     parts,
-    single: { ...single, peptides: manifest.totals.peptides, shards: manifest.totals.shards },
+    fixed,
+    single: { ...single, peptides: manifest.totals.peptides, shards: manifest.totals.shards, ...(view ? { view: { peptides: view.totals.peptides, shards: view.totals.shards } } : {}) },
     partRuns,
     merge,
     files: expected.size,
@@ -84,6 +95,7 @@ export async function benchPartitioned(input: string, work: string, parts = 4, e
 }
 
 const da = (key: number | null) => (key === null ? '+∞' : (key / 10000).toFixed(0));
+const viewText = ({ view }: ViewCounts) => (view ? `${view.peptides.toLocaleString('en')} / ${view.shards.toLocaleString('en')}` : '–');
 
 /** The BENCHMARKS.md section of a partitioned run. */
 export function partitionedSection(run: PartitionedRun): string[] {
@@ -92,14 +104,14 @@ export function partitionedSection(run: PartitionedRun): string[] {
   return [
     `## Partitioned build: ${run.parts} parts merged vs one build (issue 15)`,
     '',
-    `The same input built once, and as ${run.parts} parts (\`build:shards --part i/${run.parts}\`, run one after the other here; a CI matrix runs them side by side) joined by \`build:merge\`. ` +
+    `The same input built once, and as ${run.parts} parts (\`build:shards --part i/${run.parts}\`, run one after the other here; a CI matrix runs them side by side) joined by \`build:merge\`${run.fixed ? `, both with \`--view ${run.fixed}\`` : ''}. ` +
       `**${run.differing.length === 0 ? `Identical: all ${run.files.toLocaleString('en')} files (${(run.bytes / 1e6).toFixed(0)} MB) byte for byte` : `NOT identical: ${run.differing.length} of ${run.files} files differ (e.g. ${run.differing.slice(0, 3).join(', ')})`}.**`,
     '',
-    '| build | masses (Da) | peptides | share of an equal split | shards | time (s) | peak RSS (MB) |',
-    '|---|---|---:|---:|---:|---:|---:|',
-    `| single | all | ${run.single.peptides.toLocaleString('en')} | | ${run.single.shards.toLocaleString('en')} | ${run.single.seconds.toFixed(0)} | ${run.single.peakRssMb.toFixed(0)} |`,
-    ...run.partRuns.map((p) => `| part ${p.index}/${run.parts} | [${da(p.lowKey)}, ${da(p.highKey)}) | ${p.peptides.toLocaleString('en')} | ${(p.peptides / mean).toFixed(2)} | ${p.shards.toLocaleString('en')} | ${p.seconds.toFixed(0)} | ${p.peakRssMb.toFixed(0)} |`),
-    `| merge | | | | | ${run.merge.seconds.toFixed(0)} | ${run.merge.peakRssMb.toFixed(0)} |`,
+    '| build | masses (Da) | peptides | share of an equal split | shards | view peptides / shards | time (s) | peak RSS (MB) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+    `| single | all | ${run.single.peptides.toLocaleString('en')} | | ${run.single.shards.toLocaleString('en')} | ${viewText(run.single)} | ${run.single.seconds.toFixed(0)} | ${run.single.peakRssMb.toFixed(0)} |`,
+    ...run.partRuns.map((p) => `| part ${p.index}/${run.parts} | [${da(p.lowKey)}, ${da(p.highKey)}) | ${p.peptides.toLocaleString('en')} | ${(p.peptides / mean).toFixed(2)} | ${p.shards.toLocaleString('en')} | ${viewText(p)} | ${p.seconds.toFixed(0)} | ${p.peakRssMb.toFixed(0)} |`),
+    `| merge | | | | | | ${run.merge.seconds.toFixed(0)} | ${run.merge.peakRssMb.toFixed(0)} |`,
     '',
     `On a matrix of ${run.parts} runners the build takes the slowest part plus the merge: ${slowest.toFixed(0)} + ${run.merge.seconds.toFixed(0)} s against ${run.single.seconds.toFixed(0)} s for one build ` +
       `(every part reads and digests all input and keeps its slice: digestion does not shrink with N, sorting, compression and disk do).`,

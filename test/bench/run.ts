@@ -423,7 +423,7 @@ async function benchPrecursor(dir: string, config: BenchConfig): Promise<Precurs
 }
 
 /** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
-const ONLY = ['match', 'precursor', 'scale'] as const;
+const ONLY = ['match', 'precursor', 'scale', 'partitioned'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -460,6 +460,8 @@ async function main(): Promise<void> {
         ? { ...before!, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) }
         : { ...before!, precursor: await benchPrecursor(datasetDir, runConfig) };
     results.view = await benchView(fasta, runConfig, log); // both sections report the view's figures
+  } else if (only === 'partitioned') {
+    results = { ...before!, partitioned: await benchPartitioned(join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`), join(config.dir, 'partitioned')) };
   } else if (only === 'scale') {
     mkdirSync(config.dir, { recursive: true });
     results = {
@@ -475,7 +477,7 @@ async function main(): Promise<void> {
     results.partitioned = values.smoke ? await benchPartitioned(join(config.dir, `synthetic-v2-${config.proteins}.fasta`), join(config.dir, 'partitioned'), 3) : before?.partitioned;
     results.indexScale = values.smoke ? await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_SMOKE }, log) : before?.indexScale;
   }
-  if (only) command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+  if (only) command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1));

@@ -146,13 +146,17 @@ describe('npm run bench (smoke scale)', () => {
     const text = report({ ...results, scale }, 'smoke');
     for (const heading of ['## Format v2 goals', '## Build scale curve', '## Dataset size', '## Build', '## Queries in process', '## Memory-bounded speed', '## Cold queries', '## Cold queries over HTTP', '## SQLite', '## HTTP', '## Organisms and proteins', '## MGF matching']) expect(text).toContain(heading);
   });
-  it('builds 3 parts of the synthetic input, merges them and finds every file equal to the single build', async () => {
-    const run = await benchPartitioned(join(dir, 'synthetic-v2-300.fasta'), join(dir, 'partitioned'), 3, ['--threads', '0']);
+  it('builds 3 parts of the synthetic input with a view, merges them and finds every file equal to the single build', async () => {
+    const fixed = 'Carbamidomethyl@C';
+    const run = await benchPartitioned(join(dir, 'synthetic-v2-300.fasta'), join(dir, 'partitioned'), 3, fixed, ['--threads', '0', '--view', fixed]);
     expect(run.differing).toEqual([]);
     expect(run.files).toBeGreaterThan(2);
     expect(run.partRuns.map((p) => p.index)).toEqual([1, 2, 3]);
     expect(run.partRuns.reduce((sum, p) => sum + p.peptides, 0)).toBe(run.single.peptides);
     expect(run.partRuns.reduce((sum, p) => sum + p.shards, 0)).toBe(run.single.shards);
+    expect(run.single.view!.peptides).toBeGreaterThan(0);
+    expect(run.partRuns.reduce((sum, p) => sum + p.view!.peptides, 0)).toBe(run.single.view!.peptides);
+    expect(run.partRuns.reduce((sum, p) => sum + p.view!.shards, 0)).toBe(run.single.view!.shards);
     expect(partitionedSection(run).join('\n')).toMatch(/Identical: all \d+ files/);
   }, 120_000);
 });

@@ -32,6 +32,8 @@ export interface Measured {
   rootEntryBytes: number;
   /** Mean stored shard size. */
   shardBytes: number;
+  /** What the Carbamidomethyl@C view adds to every file's bytes, as a share of them (full run's view build). */
+  viewShare: number;
 }
 
 /** A corpus: proteins, residues and distinct peptides at the default digest (2 missed cleavages, 6–50). */
@@ -64,6 +66,8 @@ export const FOLDER_TARGET = 20_000;
 export interface Capacity {
   corpus: Corpus;
   storageGb: number;
+  /** With the Carbamidomethyl@C view (the CI workflow's default). */
+  storageWithViewGb: number;
   shards: number;
   files: number;
   folderDigits: number;
@@ -118,6 +122,7 @@ export function capacity(m: Measured, corpus: Corpus, parts: readonly number[] =
   return {
     corpus,
     storageGb: storageBytes / 1e9,
+    storageWithViewGb: (storageBytes * (1 + m.viewShare)) / 1e9,
     shards,
     files,
     folderDigits,
@@ -161,11 +166,13 @@ export function measuredOf(b: BenchResults): Measured {
     innerPageBytes: levelBytes(false),
     rootEntryBytes: 315,
     shardBytes: b.build.bytesByKind.shard! / b.build.manifest.totals.shards,
+    viewShare: b.view ? b.view.build.allFilesBytes / b.build.allFilesBytes - 1 : 0,
   };
 }
 
 const n0 = (x: number) => Math.round(x).toLocaleString('en');
 const n1 = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : n0(x));
+const gb = (x: number) => (x < 1000 ? `${n1(x)} GB` : `${(x / 1000).toFixed(2)} TB`);
 
 /** The generated part of docs/SCALE.md. */
 export function capacityTables(m: Measured): string[] {
@@ -184,12 +191,14 @@ export function capacityTables(m: Measured): string[] {
     `| temporary partition bytes per residue | ${m.tempBytesPerResidue.toFixed(2)} |`,
     `| accession table; protein pages, bytes per accession | ${m.accessionTableBytesPerAccession.toFixed(2)}; ${m.proteinPagesBytesPerAccession.toFixed(2)} |`,
     `| leaf index page; inner index page (10 M-shard simulation, mean) | ${n1(m.leafPageBytes / 1024)} KB; ${n1(m.innerPageBytes / 1024)} KB |`,
+    `| the Carbamidomethyl@C view (\`--view\`), bytes added to every file's | ${(m.viewShare * 100).toFixed(0)} % (full run) |`,
     '',
     `| | ${rows.map((r) => r.corpus.name).join(' | ')} |`,
     `|---|${rows.map(() => '---:').join('|')}|`,
     col('proteins', (r) => n0(r.corpus.proteins)),
     col('distinct peptides', (r) => n0(r.corpus.peptides)),
-    col('storage (every file)', (r) => (r.storageGb < 1000 ? `${n1(r.storageGb)} GB` : `${(r.storageGb / 1000).toFixed(2)} TB`)),
+    col('storage (every file)', (r) => gb(r.storageGb)),
+    col('storage with the Carbamidomethyl@C view (the CI workflow builds it)', (r) => gb(r.storageWithViewGb)),
     col('shards; all files', (r) => `${n0(r.shards)}; ${n0(r.files)}`),
     col('--folder-digits (≤ 20,000 files a folder)', (r) => String(r.folderDigits)),
     col('index levels below the manifest', (r) => String(r.indexLevels)),

@@ -20,7 +20,17 @@ export interface QueryRun {
    * Cold runs only: dataset files read per query (shards; index pages counted apart), stored (compressed) bytes
    * of all of them, and the sequential round trips they took (reads that overlap in time count once).
    */
-  reads?: { shardsMean: number; shardsMax: number; pagesMax: number; bytesMean: number; bytesMax: number; roundTripsMean?: number; roundTripsMax?: number };
+  reads?: {
+    shardsMean: number;
+    shardsMax: number;
+    /** Queries by the number of shards they read (absent in runs before it). */
+    shardsHistogram?: Record<number, number>;
+    pagesMax: number;
+    bytesMean: number;
+    bytesMax: number;
+    roundTripsMean?: number;
+    roundTripsMax?: number;
+  };
 }
 
 export const searchUrl = ([m1, m2]: [string, string]) => `http://bench/search.php?mass1=${m1}&mass2=${m2}&pageSize=1000`;
@@ -114,6 +124,7 @@ export function coldRun(queries: Awaited<ReturnType<typeof coldQuery>>[]): Query
     reads: {
       shardsMean: mean(pick((q) => q.shards)),
       shardsMax: Math.max(...pick((q) => q.shards)),
+      shardsHistogram: pick((q) => q.shards).reduce<Record<number, number>>((h, n) => ({ ...h, [n]: (h[n] ?? 0) + 1 }), {}),
       pagesMax: Math.max(...pick((q) => q.pages)),
       bytesMean: mean(pick((q) => q.bytes)),
       bytesMax: Math.max(...pick((q) => q.bytes)),

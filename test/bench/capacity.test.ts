@@ -31,7 +31,7 @@ describe('capacity', () => {
     const m: Measured = {
       residuesPerCpuSecond: 1e6, repeatedShare: 0.5, rssMb: 1000, rssSlopeMbPer570k: 100, bytesPerPeptide: 10,
       peptidesPerShard: 1000, tempBytesPerResidue: 8, accessionTableBytesPerAccession: 5, proteinPagesBytesPerAccession: 20,
-      leafPageBytes: 10_240, innerPageBytes: 61_440, rootEntryBytes: 300, shardBytes: 20_480, viewShare: 0.25,
+      leafPageBytes: 10_240, innerPageBytes: 61_440, rootEntryBytes: 300, shardBytes: 20_480, viewShare: 0.25, viewCpuFactor: 1.5, viewTempFactor: 1.25,
     };
     const c = capacity(m, { name: 'x', proteins: 5_700_000, residues: 3.6e9, peptides: 2.56e9, accessionLength: 10, source: 'hand' }, [1, 4]);
     // 2.56e9 peptides / 1,000 = 2,560,000 shards; 10,000 leaf pages > 256: 2 levels, 10 inner pages.
@@ -46,9 +46,10 @@ describe('capacity', () => {
     expect(c.storageGb).toBeCloseTo((2.56e9 * 10 * 1.15) / 1e9, 9);
     expect(c.storageWithViewGb).toBeCloseTo((2.56e9 * 10 * 1.15 * 1.25) / 1e9, 9);
     expect(c.cpuHours).toBeCloseTo(1, 9); // 3.6e9 / 1e6 s
-    // One 4-core runner: 3,600 s / 4; four runners: (0.5 + 0.5 / 4) × 3,600 / 4 s.
-    expect(c.matrix.map((x) => x.hours)).toEqual([0.25, 0.625 / 4].map((h) => expect.closeTo(h, 9)));
-    expect(c.matrix[1].tempGbPerPart).toBeCloseTo((3.6e9 * 8) / 4 / 1e9, 9);
+    expect(c.cpuWithViewHours).toBeCloseTo(1.5, 9);
+    // With the view: one 4-core runner: 5,400 s / 4; four runners: (0.5 + 0.5 / 4) × 5,400 / 4 s.
+    expect(c.matrix.map((x) => x.hours)).toEqual([0.375, (0.625 * 1.5) / 4].map((h) => expect.closeTo(h, 9)));
+    expect(c.matrix[1].tempGbPerPart).toBeCloseTo((3.6e9 * 8 * 1.25) / 4 / 1e9, 9);
     expect(c.rssGb).toBeCloseTo((1000 + 100 * 9) / 1024, 9);
     expect(c.accessionTableMb).toBeCloseTo(28.5, 9);
     // 5.7 M accessions of 10 characters, newline-separated.

@@ -3,8 +3,9 @@
 // files, and optionally the largest size of its output folder while it runs. Used by run.ts and scale.ts.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Manifest } from '../../runtime/model/format.js';
+import { join, relative } from 'node:path';
+import { datasetFiles } from '../../build/publish.js';
+import { MANIFEST_FILE, type Manifest } from '../../runtime/model/format.js';
 import { peakRssMb } from './http.js';
 import { kindOf, type FileKind } from './reads.js';
 
@@ -26,13 +27,13 @@ export interface BuildRun {
   sampledDiskBytes?: number;
 }
 
-/** Every file below `dir` (sizes summed), by kind. */
-export function folderBytes(dir: string): { total: number; files: number; byKind: Partial<Record<FileKind, number>> } {
+/** Every file below `dir` (sizes summed), by kind; with `only`, just those files (paths relative to `dir`). */
+export function folderBytes(dir: string, only?: ReadonlySet<string>): { total: number; files: number; byKind: Partial<Record<FileKind, number>> } {
   let total = 0;
   let files = 0;
   const byKind: Partial<Record<FileKind, number>> = {};
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
+    if (!entry.isFile() || (only && !only.has(relative(dir, join(entry.parentPath, entry.name))))) continue;
     const size = statSync(join(entry.parentPath, entry.name)).size;
     const kind = entry.parentPath === dir ? kindOf(entry.name) : 'other';
     total += size;
@@ -41,6 +42,12 @@ export function folderBytes(dir: string): { total: number; files: number; byKind
   }
   return { total, files, byKind };
 }
+
+/**
+ * The files of the dataset in `dir` (its manifest and every file it reaches), by kind: a build into a folder that
+ * held a dataset keeps the files of the previous manifest too (publication leaves them for readers still on it).
+ */
+export const datasetBytes = (dir: string, manifest: Manifest) => folderBytes(dir, new Set([MANIFEST_FILE, ...datasetFiles(manifest, dir)]));
 
 /** Bytes below `dir` while a build writes, renames and removes in it: 0 when the walk trips over a change. */
 function liveFolderBytes(dir: string): number {
@@ -88,7 +95,7 @@ export async function measuredBuild(input: string, out: string, extra: string[] 
   clearInterval(poll);
   if (code !== 0) throw new Error(`build failed: ${log}`);
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
-  const folder = folderBytes(out);
+  const folder = datasetBytes(out, manifest);
   return {
     seconds: (performance.now() - started) / 1000,
     cpuSeconds: cpu,

@@ -3,7 +3,6 @@
 // files (`<runner>v0-…`) by its view key — the reference's own residue and Unimod tables, the modification on every
 // C — with its protein's ordinal; a part's slices keep exactly their keys, on each line; flush names each line's
 // partitions; a merge job merges one line's partition with the ranks it was given.
-import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createJobRunner, lineWriterName, type RunnerConfig } from '../../build/jobs.js';
 import { partitionFile, PARTITION_KEYS, type PartitionPeptides } from '../../build/partitions.js';
@@ -11,26 +10,10 @@ import { parseView } from '../../build/views.js';
 import { REFERENCE_ENZYMES, referenceDigest, referenceKey, referenceUnits } from '../helpers/reference.js';
 import { findUnimod, unimodUnits } from '../helpers/referenceUnimod.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
+import { readPartitionRecords, type PartitionRecord } from '../helpers/partitionRecords.js';
 
 afterAll(removeTempDirs);
 
-interface Written {
-  key: number;
-  ordinal: number;
-  sequence: string;
-}
-
-/** Records of a partition file, parsed by the documented layout (u32 key, u32 ordinal, u16 length, ASCII; LE). */
-function parse(file: string): Written[] {
-  const bytes = readFileSync(file);
-  const records: Written[] = [];
-  for (let at = 0; at < bytes.length; ) {
-    const length = bytes.readUInt16LE(at + 8);
-    records.push({ key: bytes.readUInt32LE(at), ordinal: bytes.readUInt32LE(at + 4), sequence: bytes.toString('latin1', at + 10, at + 10 + length) });
-    at += 10 + length;
-  }
-  return records;
-}
 
 const OPTIONS = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 };
 const PROTEINS = [
@@ -44,9 +27,9 @@ const FIRST_ORDINAL = 100;
 const CAM = Number(unimodUnits(findUnimod('Carbamidomethyl')!));
 
 /** The reference's records of PROTEINS: the dataset's by mass key, the view's (peptides with a C) by view key. */
-function referenceRecords(): { main: Written[]; view: Written[] } {
-  const main: Written[] = [];
-  const view: Written[] = [];
+function referenceRecords(): { main: PartitionRecord[]; view: PartitionRecord[] } {
+  const main: PartitionRecord[] = [];
+  const view: PartitionRecord[] = [];
   PROTEINS.forEach((protein, i) => {
     for (const sequence of referenceDigest(protein, REFERENCE_ENZYMES.trypsin, 2, 6, 50)) {
       const units = referenceUnits(sequence);
@@ -60,7 +43,7 @@ function referenceRecords(): { main: Written[]; view: Written[] } {
   return { main, view };
 }
 
-const order = (a: Written, b: Written) => a.ordinal - b.ordinal || a.key - b.key || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0);
+const order = (a: PartitionRecord, b: PartitionRecord) => a.ordinal - b.ordinal || a.key - b.key || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0);
 
 /** A runner named `r` with the Carbamidomethyl@C view, digests PROTEINS and flushes; what each line's files hold. */
 function digestAll(label: string, config: Partial<RunnerConfig> = {}, viewKeys?: RunnerConfig['keys']) {
@@ -68,7 +51,7 @@ function digestAll(label: string, config: Partial<RunnerConfig> = {}, viewKeys?:
   const run = createJobRunner({ dir, name: 'r', options: OPTIONS, views: [{ view: parseView('Carbamidomethyl@C'), ...(viewKeys ? { keys: viewKeys } : {}) }], ...config });
   expect(run({ type: 'digest', firstOrdinal: FIRST_ORDINAL, proteins: PROTEINS })).toBeNull();
   const lines = run({ type: 'flush' }) as number[][];
-  const read = (line: number) => lines[line].flatMap((p) => parse(partitionFile(dir, lineWriterName('r', line), p)).map((r) => ({ ...r, partition: p })));
+  const read = (line: number) => lines[line].flatMap((p) => readPartitionRecords(partitionFile(dir, lineWriterName('r', line), p)).map((r) => ({ ...r, partition: p })));
   return { dir, run, lines, main: read(0), view: read(1) };
 }
 
@@ -86,14 +69,14 @@ describe('a digest job', () => {
 
   it('keeps on each line only the keys of its slice (a part’s)', () => {
     const expected = referenceRecords();
-    const cut = (records: Written[]) => {
+    const cut = (records: PartitionRecord[]) => {
       const keys = records.map((r) => r.key).sort((a, b) => a - b);
       return { lowKey: keys[Math.floor(keys.length / 3)], highKey: keys[Math.floor((2 * keys.length) / 3)] };
     };
     const [mainSlice, viewSlice] = [cut(expected.main), cut(expected.view)];
     const { main, view } = digestAll('jobs-slices', { keys: mainSlice }, viewSlice);
-    const inside = (records: Written[], { lowKey, highKey }: { lowKey: number; highKey: number }) => records.filter((r) => r.key >= lowKey && r.key < highKey);
-    const strip = (records: (Written & { partition?: number })[]) => records.map(({ key, ordinal, sequence }) => ({ key, ordinal, sequence })).sort(order);
+    const inside = (records: PartitionRecord[], { lowKey, highKey }: { lowKey: number; highKey: number }) => records.filter((r) => r.key >= lowKey && r.key < highKey);
+    const strip = (records: (PartitionRecord & { partition?: number })[]) => records.map(({ key, ordinal, sequence }) => ({ key, ordinal, sequence })).sort(order);
     expect(inside(expected.view, viewSlice).length).toBeGreaterThan(3);
     expect(strip(main)).toEqual(inside(expected.main, mainSlice).sort(order));
     expect(strip(view)).toEqual(inside(expected.view, viewSlice).sort(order));

@@ -2,32 +2,16 @@
 // ASCII sequence, little-endian) to one file per mass partition, across buffer flushes (digesting into it:
 // jobs.test.ts); mergePartition sorts by (key, sequence) and merges a sequence's proteins into
 // ascending unique accession ranks — all checked against files parsed and results computed here.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAX_SPLIT_SHIFT, mergePartition, PARTITION_KEYS, PARTITION_BYTES, partitionFile, PartitionPlan, PartitionWriter, planPartitions } from '../../build/partitions.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
+import { readPartitionRecords, type PartitionRecord } from '../helpers/partitionRecords.js';
 
 afterAll(removeTempDirs);
 
-interface Record3 {
-  key: number;
-  ordinal: number;
-  sequence: string;
-}
-
-/** Records of a partition file, parsed by the documented layout. */
-function parse(file: string): Record3[] {
-  const bytes = readFileSync(file);
-  const records: Record3[] = [];
-  for (let at = 0; at < bytes.length; ) {
-    const length = bytes.readUInt16LE(at + 8);
-    records.push({ key: bytes.readUInt32LE(at), ordinal: bytes.readUInt32LE(at + 4), sequence: bytes.toString('latin1', at + 10, at + 10 + length) });
-    at += 10 + length;
-  }
-  return records;
-}
 
 
 const letters = (random: () => number, n: number) => Array.from({ length: n }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
@@ -42,7 +26,7 @@ describe('PartitionWriter', () => {
   it('writes each record to the file of its key’s 20 Da partition, in order, on flush', () => {
     const dir = tempDir('partitions-add');
     const writer = new PartitionWriter(dir, 'w0');
-    const added: Record3[] = [
+    const added: PartitionRecord[] = [
       { key: 0, ordinal: 0, sequence: 'A' },
       { key: 199_999, ordinal: 1, sequence: 'PEPTIDE' },
       { key: 200_000, ordinal: 2, sequence: 'KR' },
@@ -55,19 +39,19 @@ describe('PartitionWriter', () => {
     writer.flush();
     expect(writer.records).toBe(6);
     // Without a plan, a partition is a whole 20 Da bucket, named by its lowest key.
-    const byPartition = new Map<number, Record3[]>();
+    const byPartition = new Map<number, PartitionRecord[]>();
     const low = (key: number) => Math.floor(key / 200_000) * 200_000;
     for (const r of added) byPartition.set(low(r.key), [...(byPartition.get(low(r.key)) ?? []), r]);
     expect([...writer.partitions].sort((a, b) => a - b)).toEqual([...byPartition.keys()].sort((a, b) => a - b));
     expect(readdirSync(dir).sort()).toEqual([...byPartition.keys()].map((p) => `w0-${p}.bin`).sort());
-    for (const [p, records] of byPartition) expect(parse(join(dir, `w0-${p}.bin`))).toEqual(records);
+    for (const [p, records] of byPartition) expect(readPartitionRecords(join(dir, `w0-${p}.bin`))).toEqual(records);
   });
 
   it('keeps every record, in order, when a partition’s buffer fills many times, and appends after a flush', () => {
     const dir = tempDir('partitions-many');
     const writer = new PartitionWriter(dir, 'big');
     const random = prng(3);
-    const added: Record3[] = [];
+    const added: PartitionRecord[] = [];
     for (let i = 0; i < 8000; i++) {
       const r = { key: 3 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS), ordinal: i, sequence: letters(random, 1 + Math.floor(random() * 40)) };
       added.push(r);
@@ -76,7 +60,7 @@ describe('PartitionWriter', () => {
     }
     writer.flush();
     expect(added.reduce((s, r) => s + 10 + r.sequence.length, 0)).toBeGreaterThan(3 * 65536);
-    expect(parse(partitionFile(dir, 'big', 3 * PARTITION_KEYS))).toEqual(added);
+    expect(readPartitionRecords(partitionFile(dir, 'big', 3 * PARTITION_KEYS))).toEqual(added);
     expect(writer.records).toBe(8000);
     expect([...writer.partitions]).toEqual([3 * PARTITION_KEYS]);
   });
@@ -84,7 +68,7 @@ describe('PartitionWriter', () => {
 
 describe('mergePartition', () => {
   /** Writes `records` with `writers` writers (round robin) and merges partition `p`. */
-  function merged(label: string, p: number, records: Record3[], rankOf: Uint32Array, writers = 2) {
+  function merged(label: string, p: number, records: PartitionRecord[], rankOf: Uint32Array, writers = 2) {
     const dir = tempDir(label);
     const ws = Array.from({ length: writers }, (_, w) => new PartitionWriter(dir, `w${w}`));
     records.forEach((r, i) => ws[i % writers].add(r.key, r.ordinal, r.sequence));
@@ -94,7 +78,7 @@ describe('mergePartition', () => {
   }
 
   /** The merge computed here: distinct sequences by (key, sequence), each with its sorted unique ranks. */
-  function expected(records: Record3[], rankOf: Uint32Array) {
+  function expected(records: PartitionRecord[], rankOf: Uint32Array) {
     const bySequence = new Map<string, { key: number; ranks: Set<number> }>();
     for (const r of records) {
       const entry = bySequence.get(r.sequence) ?? { key: r.key, ranks: new Set<number>() };
@@ -119,7 +103,7 @@ describe('mergePartition', () => {
     const p = 50;
     const base = p * PARTITION_KEYS;
     const rankOf = Uint32Array.from([4, 2, 2, 0, 3, 1]); // ordinals 1 and 2 share an accession
-    const records: Record3[] = [
+    const records: PartitionRecord[] = [
       { key: base + 7, ordinal: 5, sequence: 'PEPTIDEK' },
       { key: base + 7, ordinal: 0, sequence: 'PEPTIDEK' },
       { key: base + 7, ordinal: 1, sequence: 'EPTIDEPK' },
@@ -145,7 +129,7 @@ describe('mergePartition', () => {
     const proteins = 300;
     const rankOf = Uint32Array.from({ length: proteins }, () => Math.floor(random() * 200));
     const keyOf = new Map<string, number>();
-    const records: Record3[] = [];
+    const records: PartitionRecord[] = [];
     for (let i = 0; i < 4000; i++) {
       const sequence = letters(random, 1 + Math.floor(random() * 4)); // short: many repeats
       if (!keyOf.has(sequence)) keyOf.set(sequence, p * PARTITION_KEYS + Math.floor(random() * 60)); // many shared keys
@@ -208,7 +192,7 @@ describe('PartitionPlan', () => {
     const plan = new PartitionPlan(Uint8Array.from([0, 0, 3]));
     const writer = new PartitionWriter(dir, 'w0', plan);
     const random = prng(5);
-    const records: Record3[] = [];
+    const records: PartitionRecord[] = [];
     for (let i = 0; i < 3000; i++) {
       const r = { key: 2 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS), ordinal: i % 50, sequence: letters(random, 2 + Math.floor(random() * 3)) };
       records.push(r);

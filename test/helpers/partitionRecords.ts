@@ -1,0 +1,21 @@
+// The build's partition files read by their documented layout (build/partitions.ts): u32 LE mass key, u32 LE
+// protein ordinal, u16 LE length, then the sequence's ASCII bytes — independently of the build's own reader.
+import { readFileSync } from 'node:fs';
+
+export interface PartitionRecord {
+  key: number;
+  ordinal: number;
+  sequence: string;
+}
+
+/** Every record of a partition file, in file order. */
+export function readPartitionRecords(file: string): PartitionRecord[] {
+  const bytes = readFileSync(file);
+  const records: PartitionRecord[] = [];
+  for (let at = 0; at < bytes.length; ) {
+    const length = bytes.readUInt16LE(at + 8);
+    records.push({ key: bytes.readUInt32LE(at), ordinal: bytes.readUInt32LE(at + 4), sequence: bytes.toString('latin1', at + 10, at + 10 + length) });
+    at += 10 + length;
+  }
+  return records;
+}

@@ -1,8 +1,9 @@
 // The build: FASTA files → digested peptides in mass partitions on disk (and each view's, build/views.ts) →
-// sorted, grouped shards → manifest, published atomically. Memory is bounded by one partition plus fixed-width columns (a protein's rank, an
-// accession's taxId and reviewed flag; with --taxdump, the NCBI tree in typed arrays), not by the database: headers
-// wait on disk in sorted runs. A part of a partitioned build (`--part i/N`) runs the same
-// phases on its mass slice only and publishes a part folder (build/part.ts) for build:merge instead.
+// sorted, grouped shards → manifest, published atomically. Memory is bounded by one partition plus fixed-width
+// columns (a protein's rank, an accession's taxId and reviewed flag; with --taxdump, the NCBI tree in typed
+// arrays), not by the database: headers wait on disk in sorted runs. A part of a partitioned build (`--part i/N`)
+// runs the same phases on its mass slice (and its slice of each view's keys) only and publishes a part folder
+// (build/part.ts) for build:merge instead.
 // This module only orders the phases; each phase is a module of its own.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -126,7 +127,8 @@ async function stage<T, S extends ShardSink>(
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
     const shards = sinkIn(tmp);
     const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts);
-    for (const file of [...digested.partitionFiles.values()].flat()) rmSync(file); // the views' disk need not add to it
+    // The dataset's partitions go before the views' are merged: their disk does not add up.
+    for (const file of [...digested.partitionFiles.values()].flat()) rmSync(file);
     const builtViews: Staged<S>['views'] = [];
     for (const [v, { fixed }] of viewSpecs.entries()) {
       const viewShards = sinkIn(tmp);

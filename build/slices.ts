@@ -3,11 +3,12 @@
 // N contiguous mass slices balanced on it, so every part computes the same slices on its own machine. Each view
 // (build/views.ts) is a key line of its own: sampled by its keys, with a plan, cut keys and slices of its own.
 //
-// The partition invariant: part i keeps exactly the peptides whose mass key lies in [lowKey, highKey) of slice i;
-// the slices tile the key line (slice 0 starts at 0, the last one ends at +inf), and every slice starts at a cut
-// key, where a single build also cuts its shards (build/shardWriter.ts). Cut keys come from the sample alone, so
-// single and part builds agree on them: the parts' shards, concatenated in slice order, are the single build's
-// shards, byte for byte.
+// The partition invariant: part i keeps exactly the peptides whose mass key lies in [lowKey, highKey) of slice i
+// (and, of each view, exactly those whose view key lies in that view's slice i); the slices tile the key line (slice
+// 0 starts at 0, the last one ends at +inf), and every slice starts at a cut key, where a single build also cuts its
+// shards (build/shardWriter.ts). Cut keys come from the sample alone, so single and part builds agree on them: the
+// parts' shards, concatenated in slice order, are the single build's shards (and each view's), byte for byte.
+// build:merge checks the slices join (build/merge.ts); test/build/partitioned.test.ts checks the invariant.
 import { massKey } from '../runtime/model/massKey.js';
 import { digest, type DigestOptions } from './digest.js';
 import { BuildError, readFasta } from './fasta.js';

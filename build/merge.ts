@@ -42,19 +42,21 @@ export function mergeParts(dirs: readonly string[], out: string, { log = () => {
       for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir)) copyVerified(parts[0].dir, tmp, file, listed.get(file));
     }
     const storage = headStorage(first.head);
-    // The dataset's shards, then each view's: each line's entries in slice order through an index writer of its own.
-    const joinLine = (what: string, shardsOf: (part: PartManifest) => ShardEntry[]) => {
-      const index = new ShardIndexWriter(indexPageWriter(tmp, storage), {}, (violation) => new BuildError(`the parts' shards do not tile ${what}: ${violation}`));
-      for (const { dir } of parts) {
-        for (const entry of shardsOf(readPart(dir))) {
+    // The dataset's shards and each view's, each through an index writer of its own, part by part in slice order
+    // (each part.json read once more, one at a time).
+    const indexWriter = (what: string) => new ShardIndexWriter(indexPageWriter(tmp, storage), {}, (violation) => new BuildError(`the parts' shards do not tile ${what}: ${violation}`));
+    const index = indexWriter('the mass line');
+    const views: BuiltView[] = (first.views ?? []).map(({ fixed }) => ({ fixed, index: indexWriter(`the keys of view ${fixed}`) }));
+    for (const { dir } of parts) {
+      const part = readPart(dir);
+      const lines: [ShardIndexWriter, ShardEntry[]][] = [[index, part.shards], ...views.map((view, v): [ShardIndexWriter, ShardEntry[]] => [view.index, part.views![v].shards])];
+      for (const [writer, shards] of lines) {
+        for (const entry of shards) {
           if (!indexOnly) copyVerified(dir, tmp, entry.file, entry);
-          index.add(entry);
+          writer.add(entry);
         }
       }
-      return index;
-    };
-    const index = joinLine('the mass line', (part) => part.shards);
-    const views: BuiltView[] = (first.views ?? []).map(({ fixed }, v) => ({ fixed, index: joinLine(`the keys of view ${fixed}`, (part) => part.views![v].shards) }));
+    }
     const manifest = assembleManifest(first.head, index, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined, views);
     if (indexOnly) {
       moveFiles(tmp, out);

@@ -120,9 +120,9 @@ function checkParts(parts: { dir: string; part: PartManifest }[]): { dir: string
   return sorted;
 }
 
-/** The entries (name, size, sha256) of the shared files a part's head lists: accession table, protein pages. */
+/** The entries (name, size, sha256) of the shared files a part's head lists: the roots of the accession and protein tables. */
 function fileEntries(part: PartManifest): FileEntry[] {
-  return [part.head.accessions, ...(part.head.proteins?.pages ?? [])];
+  return [...part.head.accessions.pages, ...(part.head.proteins?.pages ?? [])];
 }
 
 /** Copies `file` from `from` into `to` (a hard link when the file system allows), after checking its size and sha256 against `entry`. */
@@ -157,7 +157,9 @@ function sumTaxonomies(parts: readonly { dir: string; part: PartManifest }[], tm
     checkStored(file, bytes, part.taxonomy);
     const content = JSON.parse(Buffer.from(decompress(bytes, compression)).toString('utf8')) as TaxonomyFile;
     if (!total) total = content;
-    else if (content.taxIds.length !== total.taxIds.length) throw new BuildError(`${dir}: its taxonomy differs from the first part's`);
+    else if (content.taxIds.length !== total.taxIds.length || String(content.reviewedAccessions) !== String(total.reviewedAccessions) || String(content.unreviewedAccessions) !== String(total.unreviewedAccessions)) {
+      throw new BuildError(`${dir}: its taxonomy differs from the first part's`);
+    }
     else total.peptides = total.peptides.map((n, i) => n + content.peptides[i]);
   }
   return { ...writeDatasetFile(tmp, total!, taxonomyFileName, headStorage(parts[0].part.head)), nodes: total!.taxIds.length };

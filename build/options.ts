@@ -31,6 +31,8 @@ export interface BuildOptions extends DigestOptions {
   cutRecords?: number;
   /** Characters the accession table's text may have (default MAX_ACCESSION_TEXT; tests set it low). */
   maxAccessionText?: number;
+  /** Accessions per page of the accession table (default: the format's, accessionPageSize; tests set it low). */
+  accessionPageAccessions?: number;
   /** Views to make, each a fixed modification on residue letters (`Carbamidomethyl@C`; build/views.ts). */
   views?: string[];
 }

@@ -19,7 +19,7 @@ import { createRunners } from './pool.js';
 import { BuildProgress } from './progress.js';
 import { crowdingWarning, openStaging, publish } from './publish.js';
 import type { KeySlice } from './partitions.js';
-import { rankAndWriteTables } from './rankPhase.js';
+import { orderRanks, rankHeaders } from './rankPhase.js';
 import { ShardList, type ShardSink } from './shardWriter.js';
 import { keyLayout, sampleMassBuckets, type MassSample, type PartSpec } from './slices.js';
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
@@ -120,10 +120,12 @@ async function stage<T, S extends ShardSink>(
   try {
     const digested = await readAndDigest(files, runners, partitionDir, join(tmp, 'headers'), progress);
     const storage = storageOf(options);
-    const { ranked, tables } = rankAndWriteTables(digested.headers, taxonomyTsv, tmp, storage, options.maxAccessionText);
+    const rankedHeaders = rankHeaders(digested.headers, taxonomyTsv, tmp, storage, options.maxAccessionText);
+    const { ranked } = rankedHeaders;
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
+    const tables = orderRanks(rankedHeaders, lineages, options.accessionPageAccessions); // ranks in the format's order from here on
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
     const shards = sinkIn(tmp);
     const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts);
@@ -139,7 +141,7 @@ async function stage<T, S extends ShardSink>(
     await closeRunners(); // their memory is not needed for what is left
     rmSync(partitionDir, { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tables, lineages);
-    const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages.taxonomy, counts.counts(), storage) : undefined;
+    const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages, ranked.reviewed, counts.counts(), storage) : undefined;
     return publishStaged({ tmp, head, shards, peptides, taxonomy, keys, views: builtViews });
   } finally {
     await closeRunners();

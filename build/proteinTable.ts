@@ -1,9 +1,10 @@
-// The dataset-wide accession tables: the accession table (every accession, its taxId and reviewed flag; shards
-// refer to its ranks) and the protein table (the same with protein and organism names, as compressed JSON pages
-// of PROTEIN_PAGE_ACCESSIONS consecutive accessions, under inner pages when there are many), named by content,
-// listed in the manifest; written as the ranking hands on accessions rank by rank, or from whole columns.
-import { accessionTableFileName, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type FileEntry, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry } from '../runtime/model/format.js';
-import { encodeAccessionTable } from '../runtime/model/shardEncoder.js';
+// The dataset-wide accession tables: the accession table (every accession, its taxId and reviewed flag, in rank
+// order, in pages of consecutive ranks under inner pages when there are many; shards refer to its ranks) and the
+// protein table (the same with protein and organism names, as compressed JSON pages of PROTEIN_PAGE_ACCESSIONS
+// accessions in byte order, likewise), named by content, listed in the manifest.
+import { accessionIndexPageFileName, accessionPageFileName, accessionPageSize, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type AccessionIndexPage, type AccessionPageEntry, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry, type FileEntry } from '../runtime/model/format.js';
+import { Column } from '../runtime/model/column.js';
+import { encodeAccessionPage } from '../runtime/model/shardEncoder.js';
 import { MAX_ACCESSION_TEXT, type AccessionColumns, type RankFields } from './accessions.js';
 import { writeDatasetFile, type Storage } from './datasetFile.js';
 import { readJson } from './indexPages.js';
@@ -11,18 +12,39 @@ import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
 const ACCESSION_RUN = 65_536;
 
-/** Writes the accession table of `ranked` into `dir`; returns the manifest's `accessions` entry. */
-export function writeAccessionTable(dir: string, ranked: AccessionColumns, storage: Storage): FileEntry & { count: number } {
-  const writer = new AccessionTableWriter(dir, storage);
-  for (let rank = 0; rank < ranked.count; rank++) writer.add(ranked.accession(rank));
-  return writer.finish(ranked);
+/** The columns an accession table is written from, by rank. */
+export type RankColumns = Pick<AccessionColumns, 'count' | 'accession' | 'taxIds' | 'reviewed'>;
+
+/**
+ * Writes the accession table of `table` into `dir`: pages of `pageAccessions` consecutive ranks (the last may hold
+ * fewer), then the inner pages a root of `shape.rootLimit` entries needs; returns the manifest's `accessions`.
+ */
+export function writeAccessionPages(dir: string, table: RankColumns, storage: Storage, pageAccessions = accessionPageSize(table.count), shape: TreeShape = TREE_SHAPE): Manifest['accessions'] {
+  const leaves: AccessionPageEntry[] = [];
+  for (let first = 0; first < table.count; first += pageAccessions) {
+    const end = Math.min(table.count, first + pageAccessions);
+    const accessions = Array.from({ length: end - first }, (_, k) => table.accession(first + k));
+    const bytes = encodeAccessionPage({ accessions, taxIds: table.taxIds.subarray(first, end), reviewed: table.reviewed.subarray(first, end) });
+    leaves.push({ ...writeDatasetFile(dir, bytes, accessionPageFileName, storage), accessions: end - first });
+  }
+  const tree = pageTree(leaves, (pages) => ({
+    ...writeDatasetFile(dir, { formatVersion: FORMAT_VERSION, pages }, accessionIndexPageFileName, storage),
+    accessions: pages.reduce((total, p) => total + p.accessions, 0),
+  }), shape);
+  return { count: table.count, ...tree };
 }
 
-/** The accession table, written from its accessions handed on rank by rank, then its taxId and reviewed columns. */
+/**
+ * The accession table, from its accessions handed on in byte order (as the ranking reads them), kept as runs of
+ * text; written in rank order once the ranks are known (finish).
+ */
 export class AccessionTableWriter {
-  /** Runs of accessions joined as the table joins them: no string of every accession at once. */
+  /** Runs of accessions joined as a page joins them: no string of every accession at once. */
   private runs: string[] = [];
   private run: string[] = [];
+  /** Where each accession ends in its run's text. */
+  private ends = new Column(new Uint32Array(1024));
+  private runText = 0;
   private count = 0;
   /** Characters of the table's text so far, a newline after each accession. */
   private characters = 0;
@@ -38,22 +60,34 @@ export class AccessionTableWriter {
     this.count++;
     this.characters += accession.length + 1;
     if (this.characters - 1 > this.maxText) return;
+    this.runText += (this.run.length > 0 ? 1 : 0) + accession.length;
+    this.ends.push(this.runText);
     this.run.push(accession);
     if (this.run.length === ACCESSION_RUN) this.endRun();
   }
 
-  /** Writes the table with the columns of its ranks; returns the manifest's `accessions` entry. */
-  finish({ taxIds, reviewed }: Pick<AccessionColumns, 'taxIds' | 'reviewed'>): FileEntry & { count: number } {
+  /**
+   * Writes the table: `rankOf[i]` the rank of the i-th accession handed on, `taxIds` and `reviewed` by rank, in
+   * pages of `pageAccessions`; returns the manifest's `accessions`.
+   */
+  finish(rankOf: Uint32Array, { taxIds, reviewed }: Pick<AccessionColumns, 'taxIds' | 'reviewed'>, pageAccessions = accessionPageSize(this.count), shape: TreeShape = TREE_SHAPE): Manifest['accessions'] {
     if (this.characters - 1 > this.maxText) throw new Error(`internal error: an accession table of ${this.characters - 1} characters was not refused`);
-    if (taxIds.length !== this.count || reviewed.length !== this.count) throw new Error('internal error: accession table columns of another length');
+    if (taxIds.length !== this.count || reviewed.length !== this.count || rankOf.length !== this.count) throw new Error('internal error: accession table columns of another length');
     this.endRun();
-    const bytes = encodeAccessionTable({ accessions: this.runs, taxIds, reviewed });
-    return { ...writeDatasetFile(this.dir, bytes, accessionTableFileName, this.storage), count: this.count };
+    const handedOn = new Uint32Array(this.count); // by rank: the accession's place in byte order
+    for (let i = 0; i < this.count; i++) handedOn[rankOf[i]] = i;
+    const accession = (rank: number) => {
+      const i = handedOn[rank];
+      const start = i % ACCESSION_RUN === 0 ? 0 : this.ends.data[i - 1] + 1;
+      return this.runs[Math.floor(i / ACCESSION_RUN)].slice(start, this.ends.data[i]);
+    };
+    return writeAccessionPages(this.dir, { count: this.count, accession, taxIds, reviewed }, this.storage, pageAccessions, shape);
   }
 
   private endRun(): void {
     if (this.run.length > 0) this.runs.push(this.run.join('\n'));
     this.run = [];
+    this.runText = 0;
   }
 }
 
@@ -116,6 +150,12 @@ export function proteinTableTree(leaves: ProteinPageEntry[], write: (page: Prote
     lastAccession: pages[pages.length - 1].lastAccession,
     accessions: pages.reduce((total, p) => total + p.accessions, 0),
   }), shape);
+}
+
+/** Every page of the manifest's accession table (inner pages first, level by level, then the leaves), reading inner pages from `dir`. */
+export function accessionPageFiles(manifest: Manifest, dir: string): string[] {
+  if (!manifest.accessions?.pages) return [];
+  return treePages(manifest.accessions, (file) => readJson<AccessionIndexPage>(dir, file, manifest.compression).pages).pages.map((p) => p.file);
 }
 
 /** Every page of the manifest's protein table (inner pages first, level by level, then the leaves), reading inner pages from `dir`. */

@@ -5,14 +5,14 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { dirname, join } from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
 import { readShardIndex } from './indexPages.js';
-import { proteinPageFiles } from './proteinTable.js';
+import { accessionPageFiles, proteinPageFiles } from './proteinTable.js';
 
 /** Prefix of the build's temporary folder inside the output folder (same file system, so renames are atomic). */
 const TEMP_PREFIX = '.build-';
 
 /**
  * Every file of a dataset other than manifest.json: index pages (every level, from the root down) and shards of
- * the dataset, then of each view, the accession table, protein pages (inner ones first), taxonomy.
+ * the dataset, then of each view, accession and protein pages (inner ones first), taxonomy.
  */
 export function datasetFiles(manifest: Manifest, dir: string): string[] {
   const files = [
@@ -20,7 +20,7 @@ export function datasetFiles(manifest: Manifest, dir: string): string[] {
       const index = readShardIndex(manifest, dir, root);
       return [...index.pages.map((p) => p.file), ...index.shards.map((s) => s.file)];
     }),
-    ...(manifest.accessions ? [manifest.accessions.file] : []),
+    ...accessionPageFiles(manifest, dir),
     ...proteinPageFiles(manifest, dir),
     ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
   ];

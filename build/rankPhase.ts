@@ -1,24 +1,36 @@
-// Build phase 2 as the pipeline runs it: the header runs read back in (accession, ordinal) order are ranked, and
-// each rank's fields go straight into the accession table and the protein pages (written into the staging folder),
-// so no accession or name stays in memory; only the ranks' fixed-width columns do.
-import type { FileEntry, Manifest } from '../runtime/model/format.js';
+// Build phase 2 as the pipeline runs it: the header runs read back in (accession, ordinal) order are ranked in byte
+// order, each accession's fields going straight into the protein pages (written into the staging folder) and its
+// text into the accession table's runs; once the taxonomy is pruned to the dataset's lineages, the ranks are put in
+// the format's order (runtime/model/accessionOrder.ts) and the accession table is written in it. No name stays in
+// memory; only the ranks' fixed-width columns and the accessions' text do.
+import { depthFirstOrder } from '../runtime/model/taxonomy.js';
+import { rankOrder } from '../runtime/model/accessionOrder.js';
+import type { Manifest } from '../runtime/model/format.js';
 import { checkAccessionText, rankAccessions, type RankedAccessions } from './accessions.js';
 import type { Storage } from './datasetFile.js';
 import type { HeaderRuns } from './headerRuns.js';
+import type { pruneToLineages } from './taxdump.js';
 import { AccessionTableWriter, ProteinPageWriter } from './proteinTable.js';
 
 /** The manifest's entries of the accession table and the protein table. */
 export interface AccessionTables {
-  accessions: FileEntry & { count: number };
+  accessions: Manifest['accessions'];
   proteins: NonNullable<Manifest['proteins']>;
 }
 
+/** Ranked accessions in byte order, their protein pages written, and their accession table still to write (orderRanks). */
+export interface RankedHeaders {
+  ranked: RankedAccessions;
+  proteins: NonNullable<Manifest['proteins']>;
+  accessions: AccessionTableWriter;
+}
+
 /**
- * Ranks the accessions of `headers` and writes their tables into `dir`; removes the header runs. Throws a
- * BuildError when the accession table would be past `maxAccessionText` (checkAccessionText).
+ * Ranks the accessions of `headers` in byte order and writes their protein pages into `dir`; removes the header
+ * runs. Throws a BuildError when the accession table would be past `maxAccessionText` (checkAccessionText).
  */
-export function rankAndWriteTables(headers: HeaderRuns, taxonomy: ReadonlyMap<string, number>, dir: string, storage: Storage, maxAccessionText?: number): { ranked: RankedAccessions; tables: AccessionTables } {
-  const accessions = new AccessionTableWriter(dir, storage);
+export function rankHeaders(headers: HeaderRuns, taxonomy: ReadonlyMap<string, number>, dir: string, storage: Storage, maxAccessionText?: number): RankedHeaders {
+  const accessions = new AccessionTableWriter(dir, storage, maxAccessionText);
   const proteins = new ProteinPageWriter(dir, storage);
   const ranked = rankAccessions(headers.sorted(), headers.count, taxonomy, (_, fields) => {
     accessions.add(fields.accession);
@@ -26,5 +38,31 @@ export function rankAndWriteTables(headers: HeaderRuns, taxonomy: ReadonlyMap<st
   });
   headers.remove();
   checkAccessionText(ranked, maxAccessionText);
-  return { ranked, tables: { accessions: accessions.finish(ranked), proteins: proteins.finish() } };
+  return { ranked, proteins: proteins.finish(), accessions };
+}
+
+/**
+ * Puts the ranks in the format's order — reviewed first, then by the depth-first position of the taxId's node in
+ * the pruned taxonomy (`lineages`), then by accession — in place: each protein's rank, the taxId and reviewed
+ * columns, and the lineages' node of each rank; then writes the accession table in that order (pages of
+ * `pageAccessions`, or the format's size). Returns the manifest's entries of both tables.
+ */
+export function orderRanks({ ranked, proteins, accessions }: RankedHeaders, lineages: Awaited<ReturnType<typeof pruneToLineages>> | undefined, pageAccessions?: number): AccessionTables {
+  let position: Int32Array | undefined;
+  let positions = 0;
+  if (lineages) {
+    const { enter } = depthFirstOrder(lineages.taxonomy.parents);
+    position = Int32Array.from(lineages.nodeOf, (node) => (node < 0 ? -1 : enter[node]));
+    positions = enter.length;
+  }
+  const order = rankOrder(ranked.reviewed, position, positions);
+  const permuted = <T extends Int32Array | Uint8Array>(column: T): T => {
+    const out = new (column.constructor as new (n: number) => T)(column.length);
+    for (let a = 0; a < column.length; a++) out[order[a]] = column[a];
+    return out;
+  };
+  [ranked.taxIds, ranked.reviewed] = [permuted(ranked.taxIds), permuted(ranked.reviewed)];
+  if (lineages) lineages.nodeOf = permuted(lineages.nodeOf);
+  for (let p = 0; p < ranked.rankOf.length; p++) ranked.rankOf[p] = order[ranked.rankOf[p]];
+  return { accessions: accessions.finish(order, ranked, pageAccessions), proteins };
 }

@@ -4,6 +4,7 @@
 // instead of writing tens of thousands of accessions character by character on every request. The dataset
 // memoizes them for shards used more than once (Dataset.derived), charged to the cache budget; other
 // answers write their entries directly (writeEntries, the same code).
+import type { AccessionFilter } from '../core/accessionFilter.js';
 import type { Dataset } from '../core/dataset.js';
 import type { Derived } from '../core/shardCache.js';
 import type { EntryShape } from '../core/endpoints.js';
@@ -39,15 +40,15 @@ export function writeEntries(w: AsciiWriter, shard: Shard, shape: EntryShape, fr
 
 /**
  * The JSON array of peptide p's accessions in `shape`: `["P12345",..]` or `[{"acc":"P12345","taxId":9606},..]`;
- * with `mask`, only the accessions it keeps (mask[a] = 1).
+ * with `filter`, only the accessions it keeps.
  */
-export function writeAccessions(w: AsciiWriter, shard: Shard, shape: EntryShape, p: number, mask?: Uint8Array): void {
+export function writeAccessions(w: AsciiWriter, shard: Shard, shape: EntryShape, p: number, filter?: AccessionFilter): void {
   const plain = isPlain(shard);
   w.write('[');
   let written = 0;
   for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
     const a = shard.accessionRefs[r];
-    if (mask && mask[a] !== 1) continue;
+    if (filter && !filter.keeps(a)) continue;
     if (written++ > 0) w.write(',');
     if (shape === 'accsTax') w.write('{"acc":');
     if (plain) {

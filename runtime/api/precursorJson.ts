@@ -30,8 +30,7 @@ export interface PrecursorEntry {
 export function precursorEntry(query: PrecursorQuery, c: Candidate, text = proformaOf(query, c), filter?: AccessionFilter): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
   const ppm = query.centre === undefined ? {} : { ppm: ppmOf(query.centre, mass) };
-  const mask = filter?.mask(c.shard);
-  const accsTax = [...accessionRefsOf(c.shard, c.peptide)].filter((a) => !mask || mask[a] === 1).map((a) => ({ acc: accessionOf(c.shard, a), taxId: c.shard.taxIds[a] }));
+  const accsTax = [...accessionRefsOf(c.shard, c.peptide)].filter((a) => !filter || filter.keeps(a)).map((a) => ({ acc: accessionOf(c.shard, a), taxId: c.shard.taxIds[a] }));
   return { seq: c.sequence, proforma: text, mass: Number(mass.toFixed(6)), ...ppm, accsTax };
 }
 
@@ -114,7 +113,7 @@ export function renderPrecursorJson(
           const start = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];
           w.copy(json.bytes, start + ENTRY_PREFIX + c.sequence.length + ACCS_TAX_KEY, json.ends[c.peptide] - 2);
         } else {
-          writeAccessions(w, c.shard, 'accsTax', c.peptide, result.filter?.mask(c.shard));
+          writeAccessions(w, c.shard, 'accsTax', c.peptide, result.filter);
         }
         w.write('}');
       }
@@ -136,9 +135,8 @@ export async function withProteins(dataset: Dataset, query: PrecursorQuery, resu
   const known = new Map<string, { acc: string; taxId: number; reviewed: boolean }>();
   for (const group of result.groups) {
     for (const c of group.candidates) {
-      const mask = result.filter?.mask(c.shard);
       for (const a of accessionRefsOf(c.shard, c.peptide)) {
-        if (mask && mask[a] !== 1) continue;
+        if (result.filter && !result.filter.keeps(a)) continue;
         const acc = accessionOf(c.shard, a);
         if (!known.has(acc)) known.set(acc, { acc, taxId: c.shard.taxIds[a], reviewed: c.shard.reviewed[a] === 1 });
       }

@@ -1,8 +1,7 @@
 // Which accessions a query keeps: those whose organism is one of a set of taxa or below one (in the dataset's
-// taxonomy), and/or whose reviewed flag is a given one. Resolved once per query against the dataset, applied as
-// a mask over the dataset's accession table (which every shard's ranks point into), memoized per filter.
-import type { AccessionTable, Shard } from '../model/format.js';
-import type { Taxonomy } from '../model/taxonomy.js';
+// taxonomy), and/or whose reviewed flag is a given one. Resolved once per query against the dataset into intervals
+// of accession ranks (shards refer to accessions by rank), so applying it reads nothing.
+import type { Shard } from '../model/format.js';
 import type { Dataset } from './dataset.js';
 import { QueryError, type Param, type ParamValues } from './params.js';
 
@@ -29,70 +28,63 @@ export const filterOf = (values: ParamValues): FilterSpec => ({
   ...(values.reviewed === undefined ? {} : { reviewed: values.reviewed === 'true' }),
 });
 
-/** A filter resolved against a dataset: a mask over the accession table of a shard, 1 for each accession kept. */
+/** A filter resolved against a dataset: which accession ranks it keeps. */
 export interface AccessionFilter {
-  mask(shard: Shard): Uint8Array;
+  keeps(rank: number): boolean;
 }
 
-/** Masks of the filters used most recently, per accession table (its accessionEnds identify it): at most this many. */
-const MASKS_KEPT = 16;
-const tableMasks = new WeakMap<Uint32Array, Map<string, Uint8Array>>();
-const tableNodes = new WeakMap<Uint32Array, Int32Array>();
-
-/** The filter of `spec` on `dataset`, undefined when it keeps everything; QueryError (400) when it cannot apply. */
+/**
+ * The filter of `spec` on `dataset`, undefined when it keeps everything; QueryError (400) when it cannot apply. The
+ * ranks are ordered so that a taxon's accessions are an interval among the reviewed and one among the others
+ * (model/accessionOrder.ts): the filter is a few intervals of ranks, and no table is read to apply it.
+ */
 export async function resolveFilter(dataset: Dataset, spec: FilterSpec): Promise<AccessionFilter | undefined> {
   if (spec.taxa.length === 0 && spec.reviewed === undefined) return undefined;
-  if (spec.reviewed !== undefined && dataset.manifest.totals.reviewedAccessions === undefined) {
-    throw new QueryError(400, 'reviewed: this dataset does not record which accessions are reviewed (rebuild it)');
-  }
-  let taxonomy: Taxonomy | undefined;
-  let nodes: number[] = [];
+  const { reviewedAccessions: reviewedTotal } = dataset.manifest.totals;
+  if (reviewedTotal === undefined) throw new QueryError(400, 'reviewed: this dataset does not record which accessions are reviewed (rebuild it)');
+  const count = dataset.manifest.accessions.count;
+  let intervals: [number, number][] = [[0, count]];
   if (spec.taxa.length > 0) {
-    taxonomy = await dataset.taxonomy();
+    const taxonomy = await dataset.taxonomy();
     if (!taxonomy) throw new QueryError(400, 'taxon: this dataset has no taxonomy (it was built without --taxdump)');
-    nodes = spec.taxa.map((taxId) => {
-      const node = taxonomy!.nodeOf(taxId);
+    intervals = spec.taxa.flatMap((taxId) => {
+      const node = taxonomy.nodeOf(taxId);
       if (node < 0) throw new QueryError(400, `taxon ${taxId} is not in the dataset's taxonomy`);
-      return node;
+      const { reviewed, unreviewed } = taxonomy.subtreeRanks(node, reviewedTotal);
+      return [reviewed, unreviewed];
     });
   }
-  const key = `filter:${[...spec.taxa].sort((a, b) => a - b).join(',')}|${spec.reviewed ?? ''}`;
-  const build = (table: AccessionTable) => {
-    const mask = new Uint8Array(table.taxIds.length);
-    const lineageNodes = taxonomy && taxonNodes(taxonomy, table);
-    for (let a = 0; a < mask.length; a++) {
-      const node = lineageNodes ? lineageNodes[a] : 0;
-      const inTaxa = !taxonomy || (node >= 0 && nodes.some((t) => taxonomy.within(node, t)));
-      mask[a] = inTaxa && (spec.reviewed === undefined || (table.reviewed[a] === 1) === spec.reviewed) ? 1 : 0;
-    }
-    return mask;
-  };
-  let last: { table: Uint32Array; mask: Uint8Array } | undefined; // this query's: every shard shares the table
+  if (spec.reviewed !== undefined) {
+    const [low, high] = spec.reviewed ? [0, reviewedTotal] : [reviewedTotal, count];
+    intervals = intervals.map(([first, end]) => [Math.max(first, low), Math.min(end, high)]);
+  }
+  return rankFilter(intervals);
+}
+
+/** The filter keeping the ranks of any of `intervals` ([first, end) each; empty or overlapping ones allowed). */
+export function rankFilter(intervals: readonly (readonly [number, number])[]): AccessionFilter {
+  // Disjoint, ascending: firsts[i] <= rank < ends[i] for the last i with firsts[i] <= rank.
+  const sorted = intervals.filter(([first, end]) => first < end).sort((a, b) => a[0] - b[0]);
+  const [firsts, ends]: number[][] = [[], []];
+  for (const [first, end] of sorted) {
+    if (ends.length > 0 && first <= ends[ends.length - 1]) ends[ends.length - 1] = Math.max(ends[ends.length - 1], end);
+    else [firsts.push(first), ends.push(end)];
+  }
   return {
-    mask(shard) {
-      if (last?.table === shard.accessionEnds) return last.mask;
-      let masks = tableMasks.get(shard.accessionEnds);
-      if (!masks) tableMasks.set(shard.accessionEnds, (masks = new Map()));
-      let mask = masks.get(key);
-      if (mask) masks.delete(key); // re-inserted below as the most recent
-      else mask = build(shard);
-      masks.set(key, mask);
-      if (masks.size > MASKS_KEPT) masks.delete(masks.keys().next().value!);
-      last = { table: shard.accessionEnds, mask };
-      return mask;
+    keeps(rank) {
+      let [lo, hi] = [0, firsts.length];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (firsts[mid] <= rank) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo > 0 && rank < ends[lo - 1];
     },
   };
 }
 
-/** Taxonomy node of each accession of the table (-1: no lineage), built once per table. */
-function taxonNodes(taxonomy: Taxonomy, table: AccessionTable): Int32Array {
-  let nodes = tableNodes.get(table.accessionEnds);
-  if (!nodes) tableNodes.set(table.accessionEnds, (nodes = Int32Array.from(table.taxIds, (taxId) => taxonomy.nodeOf(taxId))));
-  return nodes;
-}
-
 /** Whether peptide p of the shard keeps at least one accession. */
-export function keepsAny(shard: Shard, mask: Uint8Array, p: number): boolean {
-  for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1], end = shard.accessionRefEnds[p]; r < end; r++) if (mask[shard.accessionRefs[r]] === 1) return true;
+export function keepsAny(shard: Shard, filter: AccessionFilter, p: number): boolean {
+  for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1], end = shard.accessionRefEnds[p]; r < end; r++) if (filter.keeps(shard.accessionRefs[r])) return true;
   return false;
 }

@@ -2,9 +2,9 @@
 // fetched on demand, verified, decompressed, decoded, shared by concurrent requests and kept in a ShardCache
 // bounded by bytes.
 import pLimit from 'p-limit';
-import type { AccessionTable, DatasetView, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
-import { indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
-import { decodeAccessionTable, decodeShard } from '../model/shardCodec.js';
+import type { AccessionIndexPage, AccessionPageEntry, AccessionTable, DatasetView, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
+import { accessionIndexPageViolation, indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
+import { decodeAccessionPage, decodeShard, joinAccessionPages } from '../model/shardCodec.js';
 import { parseModifications, siteSlots, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { Taxonomy } from '../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
@@ -137,13 +137,27 @@ export class Dataset {
     return this.file(entry, 'shard', (bytes) => table.then((t) => decodeShard(bytes, t)), shardBytes);
   }
 
-  /** The accession table every shard's ranks point into (read once, kept). */
+  /** The accession table every shard's ranks point into: all its pages, read once, joined, kept. */
   accessionTable(): Promise<AccessionTable> {
     if (!this.table) {
-      this.table = this.load(this.manifest.accessions, 'accession table', decodeAccessionTable);
+      this.table = this.readAccessionTable();
       this.table.catch(() => (this.table = undefined)); // a failed read is tried again next time
     }
     return this.table;
+  }
+
+  /** Every page of the accession table (down through its inner pages), each checked against its entry, joined in rank order. */
+  private async readAccessionTable(): Promise<AccessionTable> {
+    const { pages: root, levels = 1, count } = this.manifest.accessions;
+    let entries: AccessionPageEntry[] = root;
+    for (let level = levels; level > 1; level--) {
+      const inner = entries.map((entry) => this.load(entry, 'accession index page', (bytes) => checked(parseJson<AccessionIndexPage>(bytes), (page) => accessionIndexPageViolation(page, entry)).pages));
+      entries = (await Promise.all(inner)).flat();
+    }
+    const pages = await Promise.all(entries.map((entry) => this.load(entry, 'accession page', (bytes) => checked(decodeAccessionPage(bytes), (page) => (page.taxIds.length === entry.accessions ? null : `it holds ${page.taxIds.length} accessions where its entry says ${entry.accessions}`)))));
+    const table = joinAccessionPages(pages);
+    if (table.taxIds.length !== count) throw new DatasetError(`the accession table holds ${table.taxIds.length} accessions where the manifest says ${count}`, 502);
+    return table;
   }
 
   /** The dataset's taxonomy (read once, kept), or undefined when it was built without one. */

@@ -1,14 +1,14 @@
-// Every file a dataset's manifest reaches, walked from the manifest: the accession table, the taxonomy, the
+// Every file a dataset's manifest reaches, walked from the manifest: the accession table's pages, the taxonomy, the
 // protein table's pages, the shard index's pages and shards, and each view's. Index trees may be of any depth: a
-// page holding `pages` is an inner page, one holding `shards` a leaf of the shard index; protein pages are inner
-// pages down to `proteins.levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level
+// page holding `pages` is an inner page, one holding `shards` a leaf of the shard index; accession and protein
+// pages are inner pages down to `levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level
 // at most), and each page read is verified (size, sha256) before its entries are believed.
 import { MANIFEST_FILE, type Compression, type FileEntry, type Manifest, type ShardEntry, type ShardIndexRoot } from '../model/format.js';
 import { streamDecompress, type Decompress } from './decompress.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
 import type { ShardSource } from './source.js';
 
-export type DatasetFileKind = 'accession table' | 'taxonomy' | 'protein page' | 'protein index page' | 'index page' | 'shard';
+export type DatasetFileKind = 'accession page' | 'accession index page' | 'taxonomy' | 'protein page' | 'protein index page' | 'index page' | 'shard';
 
 /** One file of a dataset: its manifest entry's name, sha256 and size, what it is, and a shard's key range. */
 export interface DatasetFile extends FileEntry {
@@ -28,7 +28,7 @@ export interface WalkOptions {
   keepShard?: (shard: ShardEntry) => boolean;
 }
 
-/** A tree of pages as the manifest roots it (`shardIndex`, `proteins`); `levels` ≥ 2: the root lists inner pages. */
+/** A tree of pages as the manifest roots it (`shardIndex`, `accessions`, `proteins`); `levels` ≥ 2: the root lists inner pages. */
 interface PageTree {
   pages: FileEntry[];
   levels?: number;
@@ -75,17 +75,18 @@ function listOf(content: unknown, field: 'pages' | 'shards'): unknown[] | undefi
 }
 
 /**
- * Every file of the dataset but manifest.json, each once, pages before what they list: the accession table,
+ * Every file of the dataset but manifest.json, each once, pages before what they list: the accession pages,
  * the taxonomy, the protein pages, then index pages and their shards in mass order. `readPage` reads the
  * pages the walk must open (index pages, inner pages); it is called once per such page, in walk order.
  */
 export async function* walkDatasetFiles(manifest: Manifest, readPage: PageReader, options: WalkOptions = {}): AsyncGenerator<DatasetFile> {
   const keep = options.keepShard ?? (() => true);
-  if (!manifest.accessions) throw new DatasetError('manifest lists no accession table', 502);
-  yield fileOf(manifest.accessions, 'accession table', false);
+  const accessions = manifest.accessions as PageTree | undefined;
+  if (!accessions) throw new DatasetError('manifest lists no accession table', 502);
+  yield* tablePages(rootPages(accessions, 'accessions'), levelsOf(accessions, 'accessions') - 1, readPage, 'accession');
   if (manifest.taxonomy) yield fileOf(manifest.taxonomy, 'taxonomy', false);
   const proteins = manifest.proteins as PageTree | undefined;
-  if (proteins) yield* proteinPages(rootPages(proteins, 'proteins'), levelsOf(proteins, 'proteins') - 1, readPage);
+  if (proteins) yield* tablePages(rootPages(proteins, 'proteins'), levelsOf(proteins, 'proteins') - 1, readPage, 'protein');
   yield* shardFiles(manifest, 'manifest', readPage, keep);
   if (manifest.views !== undefined && !Array.isArray(manifest.views)) throw new DatasetError('manifest views is not a list', 502);
   for (const [i, view] of (manifest.views ?? []).entries()) yield* shardFiles(view, `manifest view ${i}`, readPage, keep);
@@ -113,18 +114,18 @@ function levelsOf(tree: PageTree, field: string): number {
   return levels;
 }
 
-/** Protein pages: entries `inner` levels above the leaves are inner pages (read, listing `pages`), the rest leaves. */
-async function* proteinPages(entries: unknown[], inner: number, readPage: PageReader): AsyncGenerator<DatasetFile> {
+/** Accession or protein pages: entries `inner` levels above the leaves are inner pages (read, listing `pages`), the rest leaves. */
+async function* tablePages(entries: unknown[], inner: number, readPage: PageReader, table: 'accession' | 'protein'): AsyncGenerator<DatasetFile> {
   for (const entry of entries) {
     if (inner === 0) {
-      yield fileOf(entry as FileEntry, 'protein page', false);
+      yield fileOf(entry as FileEntry, `${table} page`, false);
       continue;
     }
-    const page = fileOf(entry as FileEntry, 'protein index page', true);
+    const page = fileOf(entry as FileEntry, `${table} index page`, true);
     const pages = listOf(await readPage(page, page.kind), 'pages');
-    if (!pages) throw new DatasetError(`protein index page ${page.file} lists no pages`, 502);
+    if (!pages) throw new DatasetError(`${page.kind} ${page.file} lists no pages`, 502);
     yield page;
-    yield* proteinPages(pages, inner - 1, readPage);
+    yield* tablePages(pages, inner - 1, readPage, table);
   }
 }
 

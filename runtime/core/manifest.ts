@@ -22,7 +22,7 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
         ? `the dataset is format version ${String(manifest.formatVersion)}; this server reads version ${FORMAT_VERSION} only (rebuild it with npm run build:shards)`
         : !COMPRESSIONS.includes(manifest.compression)
           ? `manifest names an unknown compression "${String(manifest.compression)}"`
-          : !manifest.accessions?.file
+          : !Array.isArray(manifest.accessions?.pages) || !Number.isSafeInteger(manifest.accessions.count)
             ? 'manifest lists no accession table'
             : !Array.isArray(list)
               ? 'manifest lists no shards'
@@ -48,9 +48,9 @@ function viewsViolation(manifest: Manifest): string | null {
   return null;
 }
 
-/** The first index tree (shard index, protein table) whose `levels` this reader cannot walk, or null. */
+/** The first index tree (shard index, accession table, protein table) whose `levels` this reader cannot walk, or null. */
 function treeViolation(manifest: Manifest): string | null {
-  for (const [name, tree] of [['shard index', manifest.shardIndex], ['protein table', manifest.proteins]] as const) {
+  for (const [name, tree] of [['shard index', manifest.shardIndex], ['accession table', manifest.accessions], ['protein table', manifest.proteins]] as const) {
     if (tree && levelsOf(tree) === null) return `the ${name} has ${JSON.stringify(tree.levels)} levels of pages; this server reads 1 to ${MAX_INDEX_LEVELS}`;
   }
   return null;

@@ -100,7 +100,7 @@ class SearchSink implements FoundSink {
         this.errors = this.errors.filter((e) => e <= this.cut);
       }
     }
-    this.candidates.add(this.search, hypothesis, this.counts[hypothesis].shiftUnits, shard, p, this.filter?.mask(shard));
+    this.candidates.add(this.search, hypothesis, this.counts[hypothesis].shiftUnits, shard, p, this.filter);
   }
 }
 

@@ -5,6 +5,7 @@ import type { Shard } from '../model/format.js';
 import { BlockColumn, Column, Ends, TextBlocks } from '../model/column.js';
 import { WATER_UNITS } from '../model/chemistry.js';
 import { packedLength, packedResidueUnits, packLetters, unpackLetters } from '../model/letterTriples.js';
+import type { AccessionFilter } from './accessionFilter.js';
 import type { Hypothesis } from './hypotheses.js';
 
 /**
@@ -54,10 +55,10 @@ export class Candidates {
   }
 
   /**
-   * Peptide p of `shard` (copied: its sequence, and the accessions `mask` keeps, or all), found by `search` under the
+   * Peptide p of `shard` (copied: its sequence, and the accessions `filter` keeps, or all), found by `search` under the
    * hypothesis of counts `countsId`, whose modifications add `shiftUnits` to its mass.
    */
-  add(search: number, countsId: number, shiftUnits: number, shard: Shard, p: number, mask: Uint8Array | undefined): void {
+  add(search: number, countsId: number, shiftUnits: number, shard: Shard, p: number, filter: AccessionFilter | undefined): void {
     const runs = this.runStarts.length;
     if (runs === 0 || this.runSearches.data[runs - 1] !== search || this.runCounts.data[runs - 1] !== countsId) {
       this.runStarts.push(this.length);
@@ -70,7 +71,7 @@ export class Candidates {
     this.sequences.add(this.packed, 0, packLetters(shard.sequences, from, to, this.packed, 0));
     for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
       const a = shard.accessionRefs[r];
-      if (!mask || mask[a] === 1) this.accessions.push(a);
+      if (!filter || filter.keeps(a)) this.accessions.push(a);
     }
     this.accessionEnds.push(this.accessions.length);
   }

@@ -66,12 +66,11 @@ export async function runPeptideLookup(dataset: Dataset, query: PeptideQuery): P
     const shard = await dataset.shard(located.entry);
     const { from, to } = runOf(shard, key, key);
     if (from >= to) continue;
-    const mask = filter?.mask(shard);
     for (let p = from === 0 ? 0 : shard.groupEnds[from - 1]; p < shard.groupEnds[to - 1]; p++) {
       const seq = sequenceOf(shard, p);
       if ((query.equateIL ? foldIL(seq) : seq) !== wanted) continue;
       const accessions = [...accessionRefsOf(shard, p)]
-        .filter((a) => !mask || mask[a] === 1)
+        .filter((a) => !filter || filter.keeps(a))
         .map((a) => ({ acc: accessionOf(shard, a), taxId: shard.taxIds[a], reviewed: shard.reviewed?.[a] === 1 }));
       if (accessions.length > 0) found.push({ seq, accessions });
     }

@@ -184,7 +184,6 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
   }
   const comp = compositionOf(dataset, shard, low, high);
   const view = h.view === undefined ? undefined : dataset.views[h.view];
-  let mask: Uint8Array | undefined;
   // The window's peptides, or with a fixed need on residues only those holding its count: a run of the count index
   // (made once for the whole shard, so only for a composition kept with it: one made for this scan alone reads the window).
   let ids: Uint32Array | undefined;
@@ -200,7 +199,7 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
     const units = comp.mass(p) + h.shiftUnits + (view ? comp.slots(view.slots, p) * view.spec.modification.deltaUnits : 0);
     const key = massKey(units);
     if (key < query.lowKey || key > query.highKey) continue;
-    if (found.filter && !keepsAny(shard, (mask ??= found.filter.mask(shard)), p)) continue;
+    if (found.filter && !keepsAny(shard, found.filter, p)) continue;
     found.add(key, units, shard, p, index);
   }
 }

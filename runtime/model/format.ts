@@ -3,7 +3,7 @@
 // shardEncoder.ts.
 
 export const FORMAT_NAME = 'digested-peptides';
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 
 /**
  * How every file but the manifest is stored: a gzip stream (the build's default: every standard library and
@@ -25,7 +25,8 @@ export const indexPageFileName = named('index-', 'json');
 export const taxonomyFileName = named('taxonomy-', 'json');
 export const proteinPageFileName = named('proteins-', 'json');
 export const proteinIndexPageFileName = named('proteins-index-', 'json');
-export const accessionTableFileName = named('accessions-', 'msgpack');
+export const accessionPageFileName = named('accessions-', 'msgpack');
+export const accessionIndexPageFileName = named('accessions-index-', 'json');
 
 /**
  * Where a content-named file lives in the dataset folder: at its name, or, in a dataset built with
@@ -208,8 +209,11 @@ export interface Manifest {
   views?: DatasetView[];
   /** The NCBI taxonomy of the dataset's organisms, when it was built with one (--taxdump). */
   taxonomy?: FileEntry & { nodes: number };
-  /** The accession table: every accession with its taxId and reviewed flag; shards refer to its ranks. */
-  accessions: FileEntry & { count: number };
+  /**
+   * The accession table: every accession with its taxId and reviewed flag, in rank order (shards refer to ranks), in
+   * pages of consecutive ranks; with `levels` >= 2 the root lists inner pages (AccessionIndexPage) instead.
+   */
+  accessions: { count: number; pages: AccessionPageEntry[]; levels?: number };
   /**
    * The protein table: every accession's reviewed flag, protein and organism names, in pages by accession; with
    * `levels` >= 2 the root lists inner pages (ProteinIndexPage) instead.
@@ -253,7 +257,35 @@ export interface TaxonomyFile {
   ranks: string[];
   names: string[];
   peptides: number[];
+  /** Accessions whose taxId is node i itself (not a descendant): UniProtKB/Swiss-Prot ones, and the others. */
+  reviewedAccessions: number[];
+  unreviewedAccessions: number[];
 }
+
+/**
+ * One page of the accession table as the level above lists it (the manifest, or an inner AccessionIndexPage):
+ * `accessions` consecutive ranks; for an inner page, those of its whole subtree.
+ */
+export interface AccessionPageEntry extends FileEntry {
+  accessions: number;
+}
+
+/** An inner page of the accession table (JSON): consecutive pages of the level below. */
+export interface AccessionIndexPage {
+  formatVersion: number;
+  pages: AccessionPageEntry[];
+}
+
+/**
+ * Accessions per page of the accession table: a table of at most WHOLE_ACCESSION_TABLE accessions is one page
+ * (read whole, beside a query's first shard), a larger one pages of ACCESSION_PAGE_ACCESSIONS (read by the ranks a
+ * page of results lists).
+ */
+export const WHOLE_ACCESSION_TABLE = 1 << 20;
+export const ACCESSION_PAGE_ACCESSIONS = 2048;
+
+/** Accessions per page of a table of `count` accessions, as the build writes it. */
+export const accessionPageSize = (count: number) => (count <= WHOLE_ACCESSION_TABLE ? Math.max(count, 1) : ACCESSION_PAGE_ACCESSIONS);
 
 /**
  * One page of the protein table as the level above lists it (the manifest, or an inner ProteinIndexPage):
@@ -289,8 +321,8 @@ export interface ProteinPage {
 }
 
 /**
- * The accession table decoded: accessions ascending (byte order) and unique, so an accession's rank is its
- * position; stored as one file (FORMAT.md; decodeAccessionTable in shardCodec.ts).
+ * The accession table decoded (or a run of it): accessions in rank order (accessionOrder.ts), unique; stored in
+ * pages of consecutive ranks (FORMAT.md; decodeAccessionPage in shardCodec.ts).
  */
 export interface AccessionTable {
   /** All accessions concatenated; see accessionOf. */
@@ -313,7 +345,10 @@ export interface Shard extends AccessionTable {
   sequenceEnds: Uint32Array;
   /** Accessions of peptide p are accessionRefs[accessionRefEnds[p-1] ?? 0 .. accessionRefEnds[p]). */
   accessionRefEnds: Uint32Array;
-  /** Ranks into the accession table (the dataset's, shared by every decoded shard), ascending within a peptide. */
+  /**
+   * Ranks into the accession table (the dataset's, shared by every decoded shard); within a peptide in the order of
+   * their accessions (byte order), as answers list them (stored ascending by rank: decodeShard orders them).
+   */
   accessionRefs: Uint32Array;
 }
 

@@ -1,7 +1,7 @@
-// The index trees of the format (shards/FORMAT.md, "The index tree" and "Protein table"): how many levels of
+// The index trees of the format (shards/FORMAT.md, "The index tree", "Accession table" and "Protein table"): how many levels of
 // pages a manifest may name, and what a page read from storage must agree with in the entry that points at it —
 // a reader refuses a page that does not (its sha256 and size are checked before, when it is fetched).
-import { combinedResidueMax, MAX_INDEX_LEVELS, tilingViolation, type IndexPageEntry, type ProteinPageEntry } from './format.js';
+import { combinedResidueMax, MAX_INDEX_LEVELS, tilingViolation, type AccessionPageEntry, type IndexPageEntry, type ProteinPageEntry } from './format.js';
 
 /** Levels of pages below the manifest of a shard index or protein table (`levels`, absent: 1), or null when out of 1..MAX_INDEX_LEVELS. */
 export function levelsOf(tree: { levels?: unknown }): number | null {
@@ -35,6 +35,15 @@ export function indexPageViolation(page: unknown, entry: IndexPageEntry, leaf: b
   if (entries[0].firstKey !== entry.firstKey || entries[entries.length - 1].lastKey !== entry.lastKey) return 'first or last key differs from its entry';
   if (sum(entries, (e) => e.massGroups) !== entry.massGroups || sum(entries, (e) => e.peptides) !== entry.peptides) return 'mass groups or peptides differ from its entry';
   if (entry.residueMax !== undefined && combinedResidueMax(entries) !== entry.residueMax) return `residueMax differs from its entry's ${JSON.stringify(entry.residueMax)}`;
+  return null;
+}
+
+/** What is wrong with an inner page of the accession table read for `entry`, or null: pages of at least one accession each, summing to its count. */
+export function accessionIndexPageViolation(page: unknown, entry: AccessionPageEntry): string | null {
+  const pages = (page as { pages?: unknown } | null)?.pages as AccessionPageEntry[] | undefined;
+  if (!Array.isArray(pages) || pages.length === 0) return 'no pages listed';
+  if (!pages.every((p) => Number.isSafeInteger(p?.accessions) && p.accessions >= 1)) return 'a page holds no accessions';
+  if (sum(pages, (p) => p.accessions) !== entry.accessions) return 'accession count differs from its entry';
   return null;
 }
 

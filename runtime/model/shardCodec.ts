@@ -1,4 +1,4 @@
-// Decompressed file bytes → decoded shard and accession table (format 2): standard msgpack (msgpackr's decoder
+// Decompressed file bytes → decoded shard and accession table pages (format 3): standard msgpack (msgpackr's decoder
 // only, plain types) whose integer columns are `bin` of LEB128 varints (varint.ts); the structure is checked so a
 // damaged file is refused, never misread. Encoding is shardEncoder.ts (the build's), so that a browser bundle of
 // the runtime carries no encoder.
@@ -38,7 +38,8 @@ function prefixSums(counts: Uint32Array, name: string, from = 0): Uint32Array {
 
 /**
  * Decodes and checks the structure of a shard (decompressed) whose accessions are ranks into `table`; throws a
- * short message when the bytes are not one.
+ * short message when the bytes are not one. A peptide's ranks, stored ascending, come out in the order of their
+ * accessions (byte order), as answers list them.
  */
 export function decodeShard(bytes: Uint8Array, table: AccessionTable): Shard {
   const raw = unpackMap(bytes, 'shard');
@@ -65,9 +66,28 @@ export function decodeShard(bytes: Uint8Array, table: AccessionTable): Shard {
       if (rank >= accessions) throw new Error('shard refs point past the accession table');
       accessionRefs[r] = rank;
     }
+    const first = p === 0 ? 0 : accessionRefEnds[p - 1];
+    if (accessionRefEnds[p] - first > 1) byAccession(table, accessionRefs, first, accessionRefEnds[p]);
   }
   if (!/^[A-Z]*$/.test(sequences)) throw new Error('shard sequences hold characters other than A-Z');
   return { massKeys, groupEnds, sequences, sequenceEnds, accessionRefEnds, accessionRefs, ...table };
+}
+
+/** Ranks refs[from..to) put in the order of their accessions (byte order: code units of ASCII, as the build sorts). */
+function byAccession(table: AccessionTable, refs: Uint32Array, from: number, to: number): void {
+  const { accessions: text, accessionEnds: ends } = table;
+  const start = (a: number) => (a === 0 ? 0 : ends[a - 1]);
+  const before = (a: number, b: number) => textBefore(text, start(a), ends[a], start(b), ends[b]);
+  if (to - from <= 16) {
+    for (let i = from + 1; i < to; i++) {
+      const a = refs[i];
+      let j = i;
+      for (; j > from && before(a, refs[j - 1]); j--) refs[j] = refs[j - 1];
+      refs[j] = a;
+    }
+  } else {
+    refs.set(Array.from(refs.subarray(from, to)).sort((a, b) => (before(a, b) ? -1 : 1)), from);
+  }
 }
 
 /**
@@ -83,7 +103,7 @@ function withoutNewlines(text: string): string {
 }
 
 /** Whether text[a..aEnd) sorts before text[b..bEnd), by character code. */
-function before(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
+function textBefore(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
   for (; a < aEnd && b < bEnd; a++, b++) {
     const x = text.charCodeAt(a);
     const y = text.charCodeAt(b);
@@ -93,10 +113,10 @@ function before(text: string, a: number, aEnd: number, b: number, bEnd: number):
 }
 
 /**
- * Decodes and checks the accession table (decompressed); throws a short message when the bytes are not one. The
- * accessions are read in place, one string and no string each: a table holds hundreds of thousands.
+ * Decodes and checks a page of the accession table (decompressed); throws a short message when the bytes are not
+ * one. The accessions are read in place, one string and no string each: a page may hold a million.
  */
-export function decodeAccessionTable(bytes: Uint8Array): AccessionTable {
+export function decodeAccessionPage(bytes: Uint8Array): AccessionTable {
   const raw = unpackMap(bytes, 'accession table');
   const text = raw.accessions;
   if (typeof text !== 'string') throw new Error('accession table lacks accessions');
@@ -107,13 +127,11 @@ export function decodeAccessionTable(bytes: Uint8Array): AccessionTable {
   const accessionEnds = new Uint32Array(count);
   // Accession a is text[start..i) up to its '\n' (the last, to the end); its end leaves out the newlines before it.
   let a = 0;
-  for (let start = 0, previous = 0, i = 0; text !== '' && i <= text.length; i++) {
+  for (let start = 0, i = 0; text !== '' && i <= text.length; i++) {
     if (i < text.length && text.charCodeAt(i) !== 10) continue;
     if (a === count) throw new Error('accession table columns differ in length');
     if (i === start) throw new Error('accession table holds an empty accession');
-    if (a > 0 && !before(text, previous, start - 1, start, i)) throw new Error('accession table is not ascending');
     accessionEnds[a] = (a === 0 ? 0 : accessionEnds[a - 1]) + i - start;
-    previous = start;
     start = i + 1;
     a++;
   }
@@ -125,4 +143,21 @@ export function decodeAccessionTable(bytes: Uint8Array): AccessionTable {
     taxIds[a] = taxIdsPlusOne[a] - 1;
   }
   return { accessions: withoutNewlines(text), accessionEnds, taxIds, reviewed: new Uint8Array(reviewed) };
+}
+
+/** The table of consecutive pages (decoded), in their order: one table of all their ranks. */
+export function joinAccessionPages(pages: readonly AccessionTable[]): AccessionTable {
+  if (pages.length === 1) return pages[0];
+  const count = pages.reduce((n, page) => n + page.taxIds.length, 0);
+  const table = { accessions: pages.map((page) => page.accessions).join(''), accessionEnds: new Uint32Array(count), taxIds: new Int32Array(count), reviewed: new Uint8Array(count) };
+  let [first, offset] = [0, 0];
+  for (const page of pages) {
+    const n = page.taxIds.length;
+    for (let a = 0; a < n; a++) table.accessionEnds[first + a] = offset + page.accessionEnds[a];
+    table.taxIds.set(page.taxIds, first);
+    table.reviewed.set(page.reviewed, first);
+    first += n;
+    offset += page.accessions.length;
+  }
+  return table;
 }

@@ -1,4 +1,4 @@
-// Shard columns and the accession table → file bytes before compression, as FORMAT.md specifies and
+// Shard columns and accession table pages → file bytes before compression, as FORMAT.md specifies and
 // shardCodec.ts reads back: msgpack maps (msgpackr's encoder, plain types only) of varint `bin` columns. Used by
 // the build.
 import { Packr } from 'msgpackr/pack';
@@ -27,10 +27,10 @@ export function encodeShard(shard: ShardColumns): Uint8Array {
 }
 
 /**
- * The accession table of `accessions` (ascending, unique) with their taxIds (-1 unknown) and reviewed flags. The
- * table's text is `accessions` joined by newlines, so a large list may come as runs already joined the same way.
+ * A page of the accession table: `accessions` (consecutive ranks) with their taxIds (-1 unknown) and reviewed flags.
+ * The page's text is `accessions` joined by newlines, so a large list may come as runs already joined the same way.
  */
-export function encodeAccessionTable({ accessions, taxIds, reviewed }: { accessions: readonly string[] } & Omit<AccessionTable, 'accessions' | 'accessionEnds'>): Uint8Array {
+export function encodeAccessionPage({ accessions, taxIds, reviewed }: { accessions: readonly string[] } & Omit<AccessionTable, 'accessions' | 'accessionEnds'>): Uint8Array {
   return packr.pack({
     formatVersion: FORMAT_VERSION,
     accessions: accessions.join('\n'),

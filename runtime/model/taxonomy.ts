@@ -1,6 +1,7 @@
 // The dataset's NCBI taxonomy as a tree to ask questions of: a taxId's node, whether one node descends from
-// another (by its interval in a depth-first order), lineages, the lowest common ancestor, and name search.
-// Built from the taxonomy file (format.ts TaxonomyFile), whose structure it checks.
+// another (by its interval in a depth-first order), the accession ranks of a subtree, lineages, the lowest common
+// ancestor, and name search. Built from the taxonomy file (format.ts TaxonomyFile), whose structure it checks.
+import { subtreeRanks, type SubtreeRanks } from './accessionOrder.js';
 import type { TaxonomyFile } from './format.js';
 
 /** One node as answers show it. */
@@ -26,10 +27,12 @@ export class Taxonomy {
   private exit: Int32Array;
   /** Scientific names lower-cased, for search. */
   private folded: string[];
+  /** The accession ranks of each subtree, once asked for (they depend on the dataset's reviewed accessions). */
+  private ranks: { reviewedTotal: number; of: (node: number) => SubtreeRanks } | undefined;
 
   constructor(private file: TaxonomyFile) {
     const n = file.taxIds.length;
-    const columns = [file.parents, file.ranks, file.names, file.peptides];
+    const columns = [file.parents, file.ranks, file.names, file.peptides, file.reviewedAccessions, file.unreviewedAccessions];
     if (n === 0 || columns.some((c) => !Array.isArray(c) || c.length !== n)) throw new Error('taxonomy columns are missing or differ in length');
     this.taxIds = Int32Array.from(file.taxIds);
     for (let i = 1; i < n; i++) if (!(this.taxIds[i - 1] < this.taxIds[i])) throw new Error('taxonomy taxIds are not ascending');
@@ -38,7 +41,10 @@ export class Taxonomy {
       if (node < 0) throw new Error(`taxonomy parent ${taxId} is not a node`);
       return node;
     });
-    const { depths, enter, exit } = orderTree(this.parents);
+    for (const counts of [file.reviewedAccessions, file.unreviewedAccessions]) {
+      if (!counts.every((c) => Number.isInteger(c) && c >= 0)) throw new Error('taxonomy accession counts are not whole numbers');
+    }
+    const { depths, enter, exit } = depthFirstOrder(this.parents);
     [this.depths, this.enter, this.exit] = [depths, enter, exit];
     this.folded = file.names.map((name) => String(name).toLowerCase());
   }
@@ -56,6 +62,17 @@ export class Taxonomy {
       else hi = mid;
     }
     return lo < this.taxIds.length && this.taxIds[lo] === taxId ? lo : -1;
+  }
+
+  /**
+   * The accession ranks of node's subtree (accessionOrder.ts): an accession matches the taxon exactly when its rank
+   * lies in one of the two intervals. `reviewedTotal`: the dataset's reviewed accessions (manifest totals).
+   */
+  subtreeRanks(node: number, reviewedTotal: number): SubtreeRanks {
+    if (this.ranks?.reviewedTotal !== reviewedTotal) {
+      this.ranks = { reviewedTotal, of: subtreeRanks(this.enter, this.exit, this.file.reviewedAccessions, this.file.unreviewedAccessions, reviewedTotal) };
+    }
+    return this.ranks.of(node);
   }
 
   /** Whether node `node` is `ancestor` or lies below it. */
@@ -110,8 +127,12 @@ function wordStartsWith(name: string, q: string): boolean {
   return false;
 }
 
-/** Depth of each node and its subtree's interval in a depth-first order; throws when the parents hold a cycle or no single root. */
-function orderTree(parents: Int32Array): { depths: Uint16Array; enter: Int32Array; exit: Int32Array } {
+/**
+ * Depth of each node and its subtree's interval in the depth-first order (a node before its descendants, children
+ * in node order: by ascending taxId), node i's position being enter[i]; throws when the parents (node indexes) hold
+ * a cycle or no single root. The accession order (accessionOrder.ts) sorts by these positions.
+ */
+export function depthFirstOrder(parents: Int32Array): { depths: Uint16Array; enter: Int32Array; exit: Int32Array } {
   const n = parents.length;
   const childCount = new Int32Array(n + 1);
   let root = -1;

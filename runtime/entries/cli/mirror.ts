@@ -9,7 +9,7 @@ import pLimit from 'p-limit';
 import { checkSize, decodePage, walkDatasetFiles, type PageReader } from '../../core/datasetFiles.js';
 import { DatasetError, fetchChecked } from '../../core/fetchFile.js';
 import type { ShardSource } from '../../core/source.js';
-import { FLAT_INDEX_LIMIT, INDEX_PAGE_SHARDS, MANIFEST_FILE, PROTEIN_PAGE_ACCESSIONS, type FileEntry, type Manifest, type ShardEntry } from '../../model/format.js';
+import { accessionPageSize, FLAT_INDEX_LIMIT, INDEX_PAGE_SHARDS, MANIFEST_FILE, PROTEIN_PAGE_ACCESSIONS, type FileEntry, type Manifest, type ShardEntry } from '../../model/format.js';
 import { formatMassKey, parseMass } from '../../model/massKey.js';
 import { nodeDecompress, nodeSha256 } from '../node/platform.js';
 import { parseCommand, runCommand, UsageError, wholeNumber } from './command.js';
@@ -59,8 +59,9 @@ export function expectedFiles(manifest: Manifest, keys?: KeyRange): number {
   const shards = manifest.shards ? manifest.shards.filter(meets(keys)).length : (manifest.shardIndex?.pages ?? []).filter(meets(keys)).reduce((sum, p) => sum + p.shards, 0);
   const all = manifest.totals?.shards ?? shards;
   const indexPages = all > FLAT_INDEX_LIMIT ? Math.ceil(all / INDEX_PAGE_SHARDS) : 0;
-  const proteinPages = Math.ceil((manifest.accessions?.count ?? 0) / PROTEIN_PAGE_ACCESSIONS);
-  return shards + indexPages + proteinPages + 1 + (manifest.taxonomy ? 1 : 0);
+  const accessions = manifest.accessions?.count ?? 0;
+  const tablePages = Math.ceil(accessions / PROTEIN_PAGE_ACCESSIONS) + Math.ceil(accessions / accessionPageSize(accessions));
+  return shards + indexPages + tablePages + (manifest.taxonomy ? 1 : 0);
 }
 
 /** One file from the source, checked (sha256 by fetchChecked, size), tried again while its failure may pass. */

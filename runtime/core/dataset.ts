@@ -157,6 +157,9 @@ export class Dataset {
     const pages = await Promise.all(entries.map((entry) => this.load(entry, 'accession page', (bytes) => checked(decodeAccessionPage(bytes), (page) => (page.taxIds.length === entry.accessions ? null : `it holds ${page.taxIds.length} accessions where its entry says ${entry.accessions}`)))));
     const table = joinAccessionPages(pages);
     if (table.taxIds.length !== count) throw new DatasetError(`the accession table holds ${table.taxIds.length} accessions where the manifest says ${count}`, 502);
+    // Reviewed accessions first (model/accessionOrder.ts): the reviewed filter takes ranks below their count.
+    const reviewed = this.manifest.totals.reviewedAccessions ?? 0;
+    if (table.reviewed.findIndex((flag, a) => flag !== (a < reviewed ? 1 : 0)) >= 0) throw new DatasetError(`the accession table does not rank its ${reviewed} reviewed accessions first`, 502);
     return table;
   }
 

@@ -191,7 +191,7 @@ export async function writeSyntheticDataset(dir: string, keys: SyntheticKeys, bo
   const tpl = await template(join(dir, 'template'));
   const out = join(dir, DATASET_FOLDER);
   mkdirSync(out, { recursive: true });
-  for (const file of [tpl.accessions.file, ...(tpl.proteins?.pages ?? []).map((p) => p.file), ...(tpl.taxonomy ? [tpl.taxonomy.file] : [])]) copyFileSync(join(dir, 'template', file), join(out, file));
+  for (const file of [...tpl.accessions.pages.map((p) => p.file), ...(tpl.proteins?.pages ?? []).map((p) => p.file), ...(tpl.taxonomy ? [tpl.taxonomy.file] : [])]) copyFileSync(join(dir, 'template', file), join(out, file));
   const seconds = { template: (performance.now() - started) / 1000, bodies: 0, index: 0 };
 
   started = performance.now();

@@ -1,17 +1,19 @@
 // The index at UniProt TrEMBL's scale, on synthetic entries (no shard bodies): 10,000,000 shards and 200,000,000
-// accessions indexed by the build's own tree writers (build/indexPages.ts, build/proteinTable.ts) with the
-// format's page sizes, each page "written" in memory (realistic names, hashes and sizes; leaf pages made again
-// on demand from the shard numbers). The manifest around both roots, written as publish writes it, stays within
+// accessions indexed by the build's own tree writers (build/indexPages.ts, build/proteinTable.ts, build/pageTree.ts)
+// with the format's page sizes, each page "written" in memory (realistic names, hashes and sizes; leaf pages made
+// again on demand from the shard numbers). The manifest around the three roots (shard index, accession table,
+// protein table), written as publish writes it, stays within
 // 64 KB, and a lookup through the runtime (ShardIndex, proteinsOf) on a fresh index reads at most 2 pages after
 // the manifest — an inner page and a leaf — and finds what brute force computes from the synthetic formulas;
 // every page read agrees with its entry (runtime/model/indexTree.ts).
 import { describe, expect, it } from 'vitest';
 import { shardIndexTree, writeLeafPage, type WriteIndexPage } from '../../build/indexPages.js';
+import { pageTree } from '../../build/pageTree.js';
 import { proteinTableTree } from '../../build/proteinTable.js';
 import type { Dataset } from '../../runtime/core/dataset.js';
 import { proteinsOf } from '../../runtime/core/proteins.js';
 import { ShardIndex } from '../../runtime/core/shardIndex.js';
-import { FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type IndexPageEntry, type InnerIndexPage, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry, type ShardEntry } from '../../runtime/model/format.js';
+import { ACCESSION_PAGE_ACCESSIONS, accessionIndexPageFileName, accessionPageFileName, accessionPageSize, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type AccessionPageEntry, type IndexPageEntry, type InnerIndexPage, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry, type ShardEntry } from '../../runtime/model/format.js';
 import { indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../../runtime/model/indexTree.js';
 import { prng } from '../helpers/prng.js';
 
@@ -52,7 +54,7 @@ function memoryPages() {
     inner.set(file.file, page);
     return file;
   };
-  return { inner, writeIndexPage, writeProteinIndexPage, leafEntry: () => entry(proteinPageFileName) };
+  return { inner, writeIndexPage, writeProteinIndexPage, leafEntry: () => entry(proteinPageFileName), accessionEntry: () => entry(accessionPageFileName), accessionIndexEntry: () => entry(accessionIndexPageFileName) };
 }
 
 describe(`an index of ${SHARDS.toLocaleString('en-US')} shards and ${ACCESSIONS.toLocaleString('en-US')} accessions`, () => {
@@ -70,6 +72,10 @@ describe(`an index of ${SHARDS.toLocaleString('en-US')} shards and ${ACCESSIONS.
     }
     const shardIndex = shardIndexTree(leaves, pages.writeIndexPage);
     const proteins = proteinTableTree(proteinLeaves, pages.writeProteinIndexPage);
+    expect(accessionPageSize(ACCESSIONS)).toBe(ACCESSION_PAGE_ACCESSIONS);
+    const accessionLeaves: AccessionPageEntry[] = [];
+    for (let first = 0; first < ACCESSIONS; first += ACCESSION_PAGE_ACCESSIONS) accessionLeaves.push({ ...pages.accessionEntry(), accessions: Math.min(ACCESSION_PAGE_ACCESSIONS, ACCESSIONS - first) });
+    const accessions = { count: ACCESSIONS, ...pageTree(accessionLeaves, (children) => ({ ...pages.accessionIndexEntry(), accessions: children.reduce((n, c) => n + c.accessions, 0) })) };
     const file = (name: string) => ({ file: name, sha256: hex64(1, 0xc), bytes: 987_654_321 });
     manifest = {
       format: 'digested-peptides', formatVersion: FORMAT_VERSION, compression: 'gzip', datasetVersion: '0123456789abcdef',
@@ -78,7 +84,7 @@ describe(`an index of ${SHARDS.toLocaleString('en-US')} shards and ${ACCESSIONS.
       release: { url: 'https://ftp.uniprot.org/pub/databases/uniprot/current_release/knowledgebase/complete/uniprot_trembl.fasta.gz', sha256: hex64(2, 0xc), verified: 'sha256', retrieved: '2026-11-24T00:00:00Z', lastModified: 'Wed, 01 Oct 2026 00:00:00 GMT', name: 'UniProtKB/TrEMBL', date: '2026_04', taxdumpUrl: 'https://ftp.ncbi.nlm.nih.gov/pub/taxonomy/taxdump.tar.gz', taxdumpSha256: hex64(5, 0xc), taxdumpVerified: 'md5', taxdumpLastModified: 'Wed, 01 Oct 2026 00:00:00 GMT' },
       totals: { proteins: ACCESSIONS, reviewedAccessions: 573_000, taxonomyNodes: 2_600_000, accessionsWithoutLineage: 12_345, peptides: 9_876_543_210, massGroups: leaves.reduce((s, p) => s + p.massGroups, 0), shards: SHARDS, bytes: 187_654_321_098, accessions: ACCESSIONS, accessionsWithoutTaxId: 0, duplicateAccessions: 0, skippedRecords: { noAccession: 0, noSequence: 0, invalidCharacters: 12 } },
       shardIndex,
-      accessions: { ...file('accessions-0123456789abcdef0123.msgpack.gz'), count: ACCESSIONS },
+      accessions,
       proteins,
       taxonomy: { ...file('taxonomy-0123456789abcdef0123.json.gz'), nodes: 2_600_000 },
     };
@@ -88,6 +94,7 @@ describe(`an index of ${SHARDS.toLocaleString('en-US')} shards and ${ACCESSIONS.
       `${ACCESSIONS} accessions in ${proteinLeaves.length} protein pages, ${proteins.levels} levels, root of ${proteins.pages.length}; manifest ${bytes} bytes (${(bytes / 1024).toFixed(1)} KiB; ~${perEntry(shardIndex, shardIndex.pages.length)} B per shard index entry, ~${perEntry(proteins, proteins.pages.length)} B per protein entry); ${((performance.now() - started) / 1000).toFixed(1)} s`);
     expect([leaves.length, shardIndex.levels, shardIndex.pages.length]).toEqual([39_063, 2, 39]);
     expect([proteinLeaves.length, proteins.levels, proteins.pages.length]).toEqual([97_657, 2, 96]);
+    expect([accessionLeaves.length, accessions.levels, accessions.pages.length]).toEqual([97_657, 2, 96]);
     expect(bytes).toBeLessThanOrEqual(MANIFEST_LIMIT);
   });
 

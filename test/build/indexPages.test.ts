@@ -110,10 +110,10 @@ describe('allShards and datasetFiles', () => {
     expect(datasetFiles(manifestWith(index, compression), dir)).toEqual([...index.shardIndex!.pages.map((p) => p.file), ...list.map((s) => s.file)]);
   });
 
-  it('list the accession table, protein pages and the taxonomy file after the shards', () => {
+  it('list the accession pages, protein pages and the taxonomy file after the shards', () => {
     const list = shards(2);
-    const manifest = { ...manifestWith({ shards: list }), accessions: { file: 'accessions-d.msgpack.gz' }, proteins: { pages: [{ file: 'proteins-a.json.gz' }, { file: 'proteins-b.json.gz' }] }, taxonomy: { file: 'taxonomy-c.json.gz' } } as Manifest;
-    expect(datasetFiles(manifest, '/nonexistent')).toEqual([...list.map((s) => s.file), 'accessions-d.msgpack.gz', 'proteins-a.json.gz', 'proteins-b.json.gz', 'taxonomy-c.json.gz']);
+    const manifest = { ...manifestWith({ shards: list }), accessions: { pages: [{ file: 'accessions-d.msgpack.gz' }, { file: 'accessions-e.msgpack.gz' }] }, proteins: { pages: [{ file: 'proteins-a.json.gz' }, { file: 'proteins-b.json.gz' }] }, taxonomy: { file: 'taxonomy-c.json.gz' } } as unknown as Manifest;
+    expect(datasetFiles(manifest, '/nonexistent')).toEqual([...list.map((s) => s.file), 'accessions-d.msgpack.gz', 'accessions-e.msgpack.gz', 'proteins-a.json.gz', 'proteins-b.json.gz', 'taxonomy-c.json.gz']);
   });
 
   it('find nothing in a manifest without a list', () => {

@@ -10,8 +10,8 @@ import { mergeParts } from '../../build/merge.js';
 import { PART_FILE, readPart, type PartManifest } from '../../build/part.js';
 import { PARTITION_KEYS } from '../../build/partitions.js';
 import { buildPart, type BuildOptions } from '../../build/pipeline.js';
-import { decodeAccessionTable, decodeShard } from '../../runtime/model/shardCodec.js';
-import { build, DEFAULT_SHARD_BYTES, readDataset, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, shardPeptides, snapshot, tempDir, type StoredPeptide } from '../helpers/datasets.js';
+import { decodeShard } from '../../runtime/model/shardCodec.js';
+import { build, DEFAULT_SHARD_BYTES, readAccessionTable, readDataset, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, shardPeptides, snapshot, tempDir, type StoredPeptide } from '../helpers/datasets.js';
 import { runTsx } from '../helpers/process.js';
 
 afterAll(removeTempDirs);
@@ -58,7 +58,7 @@ describe('a partitioned build merged', () => {
   });
 
   it('keeps in each part exactly the single build’s view peptides of its slice of the view’s keys, in shards inside it', () => {
-    const table = decodeAccessionTable(readStored(single, readPart(parts[0]).head.accessions.file, 'gzip'));
+    const table = readAccessionTable(parts[0], readPart(parts[0]).head);
     const all = shardEntries(single, 0).flatMap((s) => [...shardPeptides(decodeShard(readStored(single, s.file, 'gzip'), table))]);
     let kept = 0;
     const lows = new Set<number>();
@@ -100,7 +100,7 @@ describe('a partitioned build merged', () => {
       const { part, shards, head } = readPart(dir);
       const high = part.highKey ?? Infinity;
       expect(part.lowKey % PARTITION_KEYS).toBe(0);
-      const table = decodeAccessionTable(readStored(dir, head.accessions.file, head.compression));
+      const table = readAccessionTable(dir, head);
       const got = new Map<string, StoredPeptide>();
       for (const s of shards) {
         expect(s.firstKey).toBeGreaterThanOrEqual(part.lowKey);

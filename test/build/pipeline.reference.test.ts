@@ -187,7 +187,7 @@ describe('shard index and shard files', () => {
     const indexPages = manifest.shardIndex!.pages.map((p) => p.file);
     expect(indexPages.length).toBe(Math.ceil(manifest.totals.shards / 256));
     expect(manifest.accessions.count).toBe(manifest.totals.accessions);
-    expect(readdirSync(out).sort()).toEqual(['manifest.json', ...indexPages, ...dataset.shards.map((s) => s.entry.file), manifest.accessions.file, ...pages].sort());
+    expect(readdirSync(out).sort()).toEqual(['manifest.json', ...indexPages, ...dataset.shards.map((s) => s.entry.file), manifest.accessions.pages[0].file, ...pages].sort());
   });
 });
 
@@ -279,7 +279,7 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
 
   it('decodes every shard to the same columns as runtime/model/shardCodec.ts decodeShard', () => {
     // The dataset-wide accession table the shards' ranks point into (decodeShard's output carries it).
-    const table = decode(new Uint8Array(readStored(out, manifest.accessions.file, manifest.compression))) as Record<string, unknown>;
+    const table = decode(new Uint8Array(readStored(out, manifest.accessions.pages[0].file, manifest.compression))) as Record<string, unknown>;
     expect(Object.keys(table).sort()).toEqual(['accessions', 'formatVersion', 'reviewed', 'taxIds']);
     expect(table.formatVersion).toBe(2);
     expect(plain(table)).toEqual([]);
@@ -327,7 +327,7 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
       expect(offending, entry.file).toBeUndefined();
       expect(values).toBe(1 + 2 * 7); // one map of seven entries, all scalars, strings or bins
     }
-    const table = walk(readStored(out, manifest.accessions.file, manifest.compression));
+    const table = walk(readStored(out, manifest.accessions.pages[0].file, manifest.compression));
     expect(table).toEqual({ values: 1 + 2 * 4 }); // formatVersion, accessions, taxIds, reviewed
   });
 

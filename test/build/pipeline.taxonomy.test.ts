@@ -140,7 +140,7 @@ describe('a build with --taxdump', () => {
     expect(manifest.taxonomy).toEqual({ file: `taxonomy-${sha256(bytes).slice(0, 20)}.json.gz`, sha256: sha256(bytes), bytes: bytes.length, nodes: 13 });
     const source = (path: string, file: string) => ({ file, bytes: readFileSync(path).length, sha256: sha256(readFileSync(path)) });
     expect(manifest.sources).toEqual([source(input, 'fixture.fasta'), source(join(taxdump, 'nodes.dmp'), 'nodes.dmp'), source(join(taxdump, 'names.dmp'), 'names.dmp')]);
-    const listed = [...manifest.shards!.map((s) => s.file), manifest.accessions.file, ...manifest.proteins!.pages.map((p) => p.file), manifest.taxonomy!.file, 'manifest.json'];
+    const listed = [...manifest.shards!.map((s) => s.file), manifest.accessions.pages[0].file, ...manifest.proteins!.pages.map((p) => p.file), manifest.taxonomy!.file, 'manifest.json'];
     expect(readdirSync(out).sort()).toEqual(listed.sort());
   });
 

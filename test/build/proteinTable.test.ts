@@ -2,18 +2,19 @@
 // (2,048 by default; the last may hold fewer), each a gzip-compressed JSON ProteinPage named by the first 20 hex
 // digits of its stored bytes' sha256, whose manifest entry describes the file and its first and last accession;
 // the pages concatenate back to the columns; past the root limit, inner pages (proteins-index-) span their pages
-// and proteinPageFiles/datasetFiles list them. writeAccessionTable's file, read with an independent msgpack decoder
-// and LEB128 reader, holds the same columns; AccessionTableWriter, fed rank by rank, writes the same table across
-// its runs of 65,536 accessions and refuses to finish a table past its character limit.
+// and proteinPageFiles/datasetFiles list them. writeAccessionPages' pages, read with an independent msgpack decoder
+// and LEB128 reader, hold the same columns in pages of the size given, under inner pages past the root limit;
+// AccessionTableWriter, fed in byte order, writes the table in the rank order it is given across its runs of 65,536
+// accessions and refuses to finish a table past its character limit.
 import { decode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AccessionTableWriter, proteinPageFiles, writeAccessionTable, writeProteinPages } from '../../build/proteinTable.js';
+import { accessionPageFiles, AccessionTableWriter, proteinPageFiles, writeAccessionPages, writeProteinPages } from '../../build/proteinTable.js';
 import { datasetFiles } from '../../build/publish.js';
-import type { Manifest, ProteinPage, ProteinPageEntry } from '../../runtime/model/format.js';
+import type { AccessionPageEntry, Manifest, ProteinPage, ProteinPageEntry } from '../../runtime/model/format.js';
 import { accessionColumns } from '../helpers/accessionColumns.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 
@@ -135,38 +136,76 @@ function leb128(bytes: Uint8Array): number[] {
   return values;
 }
 
-describe('writeAccessionTable', () => {
+/** The accession pages of a (gzip) table, in rank order, read with an independent msgpack decoder and LEB128 reader. */
+function readPages(dir: string, root: Manifest['accessions'], decompress: (bytes: Buffer) => Buffer = gunzipSync) {
+  let entries = root.pages;
+  for (let level = root.levels ?? 1; level > 1; level--) entries = entries.flatMap((e) => (JSON.parse(decompress(readFileSync(join(dir, e.file))).toString('utf8')) as { pages: AccessionPageEntry[] }).pages);
+  return entries.map((entry) => {
+    const raw = decode(decompress(readFileSync(join(dir, entry.file)))) as { formatVersion: number; accessions: string; taxIds: Uint8Array; reviewed: Uint8Array };
+    expect(Object.keys(raw).sort()).toEqual(['accessions', 'formatVersion', 'reviewed', 'taxIds']);
+    expect(raw.formatVersion).toBe(3);
+    const accessions = raw.accessions.split('\n');
+    expect(accessions).toHaveLength(entry.accessions);
+    return { entry, accessions, taxIds: leb128(raw.taxIds).map((t) => t - 1), reviewed: Array.from(raw.reviewed) };
+  });
+}
+
+describe('writeAccessionPages', () => {
   it.each([
     ['gzip', '.gz', gunzipSync],
     ['br', '.br', brotliDecompressSync],
-  ] as const)('writes every accession with its taxId (+1 as varint) and reviewed flag, named by its stored bytes (%s)', (compression, suffix, decompress) => {
+  ] as const)('writes every accession with its taxId (+1 as varint) and reviewed flag, one page named by its stored bytes (%s)', (compression, suffix, decompress) => {
     const dir = tempDir('accession-table');
     const table = columns(3000);
-    const entry = writeAccessionTable(dir, accessionColumns(table), compression);
-    const bytes = readFileSync(join(dir, entry.file));
+    const root = writeAccessionPages(dir, accessionColumns(table), compression);
+    expect([root.count, root.pages.length, root.levels]).toEqual([3000, 1, undefined]);
+    const bytes = readFileSync(join(dir, root.pages[0].file));
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    expect(entry).toEqual({ file: `accessions-${sha256.slice(0, 20)}.msgpack${suffix}`, sha256, bytes: bytes.length, count: 3000 });
-    const raw = decode(decompress(bytes)) as { formatVersion: number; accessions: string; taxIds: Uint8Array; reviewed: Uint8Array };
-    expect(Object.keys(raw).sort()).toEqual(['accessions', 'formatVersion', 'reviewed', 'taxIds']);
-    expect(raw.formatVersion).toBe(2);
-    expect(raw.accessions.split('\n')).toEqual(table.sorted);
-    expect(leb128(raw.taxIds).map((t) => t - 1)).toEqual(Array.from(table.taxIds));
-    expect(Array.from(raw.reviewed)).toEqual(Array.from(table.reviewed));
+    expect(root.pages[0]).toEqual({ file: `accessions-${sha256.slice(0, 20)}.msgpack${suffix}`, sha256, bytes: bytes.length, accessions: 3000 });
+    const [page] = readPages(dir, root, decompress);
+    expect(page.accessions).toEqual(table.sorted);
+    expect(page.taxIds).toEqual(Array.from(table.taxIds));
+    expect(page.reviewed).toEqual(Array.from(table.reviewed));
+  });
+
+  it('writes pages of the size given (the last fewer) under inner pages past the root limit, which concatenate back to the columns', () => {
+    const dir = tempDir('accession-pages');
+    const table = columns(1000);
+    const root = writeAccessionPages(dir, accessionColumns(table), 'gzip', 64, { rootLimit: 3, innerPages: 4 });
+    // 16 pages (15 of 64, one of 40) under 4 inner pages of 4, under a root of... 4 > 3: one more level of 1.
+    expect([root.count, root.levels, root.pages.length]).toEqual([1000, 3, 1]);
+    const pages = readPages(dir, root);
+    expect(pages.map((p) => p.entry.accessions)).toEqual([...Array(15).fill(64), 40]);
+    expect(pages.flatMap((p) => p.accessions)).toEqual(table.sorted);
+    expect(pages.flatMap((p) => p.taxIds)).toEqual(Array.from(table.taxIds));
+    expect(pages.flatMap((p) => p.reviewed)).toEqual(Array.from(table.reviewed));
+    const files = accessionPageFiles({ accessions: root, compression: 'gzip' } as Manifest, dir);
+    expect(files.sort()).toEqual(readdirSync(dir).sort());
+    expect(files).toHaveLength(16 + 4 + 1);
+  });
+
+  it('writes no page for no accessions', () => {
+    expect(writeAccessionPages(tempDir('accession-none'), accessionColumns(columns(0)), 'gzip')).toEqual({ count: 0, pages: [] });
   });
 });
 
 describe('AccessionTableWriter', () => {
-  /** The accessions of the (gzip) accession table `file` in `dir`. */
-  const accessionsOf = (dir: string, file: string) => (decode(gunzipSync(readFileSync(join(dir, file)))) as { accessions: string }).accessions.split('\n');
+  /** A rank order: accession i of the handed-on (byte) order gets rank n - 1 - i. */
+  const shuffled = (n: number) => Uint32Array.from({ length: n }, (_, i) => n - 1 - i);
 
-  it('writes accessions handed on one by one, across several runs of 65,536', () => {
+  it('writes accessions handed on one by one, across several runs of 65,536, in the rank order given', () => {
     const table = columns(140_000);
     const dir = tempDir('accession-writer');
     const writer = new AccessionTableWriter(dir, 'gzip');
     for (const accession of table.sorted) writer.add(accession);
-    const entry = writer.finish(table);
-    expect(entry.count).toBe(140_000);
-    expect(accessionsOf(dir, entry.file)).toEqual(table.sorted);
+    const rankOf = shuffled(140_000);
+    const byRank = { taxIds: Int32Array.from(table.taxIds).reverse(), reviewed: Uint8Array.from(table.reviewed).reverse() };
+    const root = writer.finish(rankOf, byRank, 50_000);
+    expect(root.count).toBe(140_000);
+    const pages = readPages(dir, root);
+    expect(pages.map((p) => p.accessions.length)).toEqual([50_000, 50_000, 40_000]);
+    expect(pages.flatMap((p) => p.accessions)).toEqual([...table.sorted].reverse());
+    expect(pages.flatMap((p) => p.taxIds)).toEqual(Array.from(byRank.taxIds));
   });
 
   it('keeps a table of exactly its character limit and refuses to finish one past it', () => {
@@ -175,15 +214,16 @@ describe('AccessionTableWriter', () => {
     const dir = tempDir('accession-limit');
     const [atLimit, past] = [new AccessionTableWriter(dir, 'gzip', characters), new AccessionTableWriter(tempDir('accession-past'), 'gzip', characters - 1)];
     for (const accession of table.sorted) [atLimit, past].forEach((w) => w.add(accession));
-    const entry = atLimit.finish(table);
-    expect(entry.count).toBe(5);
-    expect(accessionsOf(dir, entry.file)).toEqual(table.sorted);
-    expect(() => past.finish(table)).toThrow(/internal error: an accession table of 39 characters was not refused/);
+    const identity = Uint32Array.from({ length: 5 }, (_, i) => i);
+    const root = atLimit.finish(identity, table);
+    expect(root.count).toBe(5);
+    expect(readPages(dir, root)[0].accessions).toEqual(table.sorted);
+    expect(() => past.finish(identity, table)).toThrow(/internal error: an accession table of 39 characters was not refused/);
   });
 
   it('refuses columns of another length than the accessions', () => {
     const writer = new AccessionTableWriter(tempDir('accession-columns'), 'gzip');
     writer.add('P12345');
-    expect(() => writer.finish(columns(2))).toThrow(/columns of another length/);
+    expect(() => writer.finish(Uint32Array.of(0), columns(2))).toThrow(/columns of another length/);
   });
 });

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../build/pipeline.js';
-import { decodeAccessionTable, decodeShard } from '../../runtime/model/shardCodec.js';
+import { decodeAccessionPage, decodeShard, joinAccessionPages } from '../../runtime/model/shardCodec.js';
 import type { AccessionTable, Compression, IndexPage, Manifest, ProteinPage, Shard, ShardEntry, TaxonomyFile } from '../../runtime/model/format.js';
 import { REPO, runTsx, type Run } from './process.js';
 import { isAlive } from '../../build/publish.js';
@@ -244,13 +244,17 @@ export function readStored(dir: string, file: string, compression: Compression =
 /** A JSON file of a dataset (index page, protein page, taxonomy), decompressed and parsed. */
 export const readJsonFile = <T>(dir: string, file: string, compression?: Compression): T => JSON.parse(readStored(dir, file, compression).toString('utf8')) as T;
 
-/** The accession table of a built dataset, decoded by the runtime's decoder. */
-export function readAccessionTable(dir: string): AccessionTable {
-  return decodeAccessionTable(readStored(dir, readManifest(dir).accessions.file));
+/**
+ * The accession table of a built dataset (or of the manifest or part head `head` of files in `dir`): its leaf pages
+ * in order, decoded by the runtime's decoder and joined.
+ */
+export function readAccessionTable(dir: string, head: Pick<Manifest, 'accessions' | 'compression'> = readManifest(dir)): AccessionTable {
+  const { accessions, compression } = head;
+  return joinAccessionPages(treeLevels(dir, accessions, compression).at(-1)!.map((page) => decodeAccessionPage(readStored(dir, page.file, compression))));
 }
 
 /**
- * The entries of a tree of pages (shard index, protein table) level by level from the root's down to the leaf
+ * The entries of a tree of pages (shard index, accession table, protein table) level by level from the root's down to the leaf
  * pages', read as FORMAT.md says: `levels` (absent: 1) levels of pages below the manifest, each inner page listing
  * the `pages` of the level below.
  */

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import type { Compression, FileEntry, IndexPageEntry, Manifest, ProteinPageEntry, ShardEntry } from '../../runtime/model/format.js';
+import { FORMAT_VERSION, type Compression, type FileEntry, type IndexPageEntry, type Manifest, type ProteinPageEntry, type ShardEntry } from '../../runtime/model/format.js';
 import { build, readManifest, SAMPLE_TAXDUMP, sampleSubset, shardEntries, tempDir } from './datasets.js';
 
 export interface FannedShape {
@@ -60,16 +60,16 @@ export function fannedDataset(dir: string, label: string, shape: FannedShape): s
   const shards: ShardEntry[] = shardEntries(dir).map(copy);
   let index: IndexPageEntry[] = chunks(shards, shape.pageShards).map((list, k) => {
     const firstShard = k * shape.pageShards;
-    return { ...writeJson('index-', { formatVersion: 2, firstShard, shards: list }), ...indexTotals(list, firstShard, list.length) };
+    return { ...writeJson('index-', { formatVersion: FORMAT_VERSION, firstShard, shards: list }), ...indexTotals(list, firstShard, list.length) };
   });
   for (let level = 1; level < shape.indexLevels; level++) {
-    index = chunks(index, shape.fanOut).map((pages) => ({ ...writeJson('index-', { formatVersion: 2, firstShard: pages[0].firstShard, pages }), ...indexTotals(pages, pages[0].firstShard, sum(pages, (p) => p.shards)) }));
+    index = chunks(index, shape.fanOut).map((pages) => ({ ...writeJson('index-', { formatVersion: FORMAT_VERSION, firstShard: pages[0].firstShard, pages }), ...indexTotals(pages, pages[0].firstShard, sum(pages, (p) => p.shards)) }));
   }
 
   let proteins: ProteinPageEntry[] = (manifest.proteins?.pages ?? []).map(copy);
   for (let level = 1; level < shape.proteinLevels; level++) {
     proteins = chunks(proteins, shape.fanOut).map((pages) => ({
-      ...writeJson('proteins-index-', { formatVersion: 2, pages }),
+      ...writeJson('proteins-index-', { formatVersion: FORMAT_VERSION, pages }),
       firstAccession: pages[0].firstAccession,
       lastAccession: pages[pages.length - 1].lastAccession,
       accessions: sum(pages, (p) => p.accessions),
@@ -80,7 +80,7 @@ export function fannedDataset(dir: string, label: string, shape: FannedShape): s
   const fanned: Manifest = {
     ...head,
     shardIndex: { pages: index, levels: shape.indexLevels },
-    accessions: copy(accessions),
+    accessions: { ...accessions, pages: accessions.pages.map(copy) },
     proteins: { pages: proteins, levels: shape.proteinLevels },
     ...(taxonomy ? { taxonomy: copy(taxonomy) } : {}),
   } as Manifest;

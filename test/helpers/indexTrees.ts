@@ -1,15 +1,16 @@
 // Datasets with index trees of several levels, for tests: a built dataset copied into a fresh folder with its
-// shard index and protein table written again by the build's own writers (build/indexPages.ts,
-// build/proteinTable.ts) with small pages and narrow trees, so that a few thousand shards and accessions already
-// need 2, 3 or 4 levels of pages. Shards, the accession table and the taxonomy file are copied as they are.
+// shard index, protein table and (when asked) accession table written again by the build's own writers
+// (build/indexPages.ts, build/proteinTable.ts) with small pages and narrow trees, so that a few thousand shards and
+// accessions already need 2, 3 or 4 levels of pages. Shards and the taxonomy file are copied as they are.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeShardIndex, type IndexShape } from '../../build/indexPages.js';
 import type { TreeShape } from '../../build/pageTree.js';
-import { writeProteinPages } from '../../build/proteinTable.js';
+import { writeAccessionPages, writeProteinPages } from '../../build/proteinTable.js';
 import type { Manifest } from '../../runtime/model/format.js';
 import { accessionColumns } from './accessionColumns.js';
-import { readManifest, readProteinTable, shardEntries, tempDir } from './datasets.js';
+import { readAccessionTable, readManifest, readProteinTable, shardEntries, tempDir } from './datasets.js';
+import { accessionOf } from '../../runtime/model/format.js';
 
 export interface TreeShapes {
   /** The shard index: leaf pages of `pageShards`, under inner pages of `innerPages`, a root of `rootLimit` at most. */
@@ -17,6 +18,9 @@ export interface TreeShapes {
   /** The protein table: leaf pages of `proteinPage` accessions, under a tree of `proteins`' shape. */
   proteinPage: number;
   proteins: TreeShape;
+  /** The accession table, when given: leaf pages of `accessionPage` accessions, under a tree of `accessions`' shape (else copied). */
+  accessionPage?: number;
+  accessions?: TreeShape;
 }
 
 /** A copy of the dataset in `dir` (a fresh folder of this test file) whose index and protein table have the given shapes. */
@@ -25,14 +29,19 @@ export function retreedDataset(dir: string, label: string, shapes: TreeShapes): 
   const out = join(tempDir(label), 'shards');
   mkdirSync(out);
   const shards = shardEntries(dir);
-  for (const file of [...shards.map((s) => s.file), manifest.accessions.file, ...(manifest.taxonomy ? [manifest.taxonomy.file] : [])]) copyFileSync(join(dir, file), join(out, file));
+  const accessionPages = shapes.accessionPage === undefined ? manifest.accessions.pages.map((p) => p.file) : [];
+  for (const file of [...shards.map((s) => s.file), ...accessionPages, ...(manifest.taxonomy ? [manifest.taxonomy.file] : [])]) copyFileSync(join(dir, file), join(out, file));
+  const accessionTable = readAccessionTable(dir);
   const table = readProteinTable(dir);
   const ranked = accessionColumns({ sorted: table.accessions, taxIds: table.taxIds, reviewed: table.reviewed, proteins: table.proteins, organisms: table.organisms });
   const { shards: _, shardIndex: __, accessions, proteins: ___, taxonomy, ...head } = manifest;
   const retreed: Manifest = {
     ...head,
     ...writeShardIndex(out, shards, manifest.compression, { flatLimit: 0, ...shapes.index }),
-    accessions,
+    accessions:
+      shapes.accessionPage === undefined
+        ? accessions
+        : writeAccessionPages(out, { count: accessions.count, accession: (a) => accessionOf(accessionTable, a), taxIds: accessionTable.taxIds, reviewed: accessionTable.reviewed }, manifest.compression, shapes.accessionPage, shapes.accessions),
     proteins: writeProteinPages(out, ranked, manifest.compression, shapes.proteinPage, shapes.proteins),
     ...(taxonomy ? { taxonomy } : {}),
   };

@@ -169,14 +169,14 @@ describe('a faulty accession table', () => {
     ['transient', 503, /dataset file unavailable: .*HTTP 503/],
   ] as const)('%s: %i for every query that needs a shard, then right once the fault clears (a failure is not kept)', async (kind, status, error) => {
     const { source, handler } = setup();
-    source.inject(ref.manifest.accessions.file, { kind });
+    source.inject(ref.manifest.accessions.pages[0].file, { kind });
     for (const g of [5, 70_000]) await expectError(handler, groupQuery(g), status, error);
     source.clear();
     await expectRight(handler, groupQuery(5));
     await expectRight(handler, groupQuery(70_000));
-    const calls = source.callsTo(ref.manifest.accessions.file);
+    const calls = source.callsTo(ref.manifest.accessions.pages[0].file);
     await expectRight(handler, groupQuery(90_000));
-    expect(source.callsTo(ref.manifest.accessions.file)).toBe(calls); // read once, then kept
+    expect(source.callsTo(ref.manifest.accessions.pages[0].file)).toBe(calls); // read once, then kept
   });
 });
 
@@ -245,7 +245,7 @@ describe('a missing or corrupt manifest at start', () => {
   it('on disk: manifest.json removed, emptied, then restored', async () => {
     const copy = tempDir('faults-manifest');
     // The manifest, its index pages and the one shard the query reads.
-    for (const file of ['manifest.json', ...ref.manifest.shardIndex!.pages.map((p) => p.file), ref.manifest.accessions.file, shardOfGroup(9).file]) cpSync(join(dir, file), join(copy, file));
+    for (const file of ['manifest.json', ...ref.manifest.shardIndex!.pages.map((p) => p.file), ref.manifest.accessions.pages[0].file, shardOfGroup(9).file]) cpSync(join(dir, file), join(copy, file));
     const handler = folderHandler(copy);
     const manifest = join(copy, 'manifest.json');
     renameSync(manifest, `${manifest}.away`);

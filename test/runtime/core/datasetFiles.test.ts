@@ -88,7 +88,7 @@ describe('datasetFiles: which files', () => {
       }
       const manifest = readManifest(dir);
       const count = (kind: string) => files.filter((f) => f.kind === kind).length;
-      expect(count('accession table')).toBe(1);
+      expect(count('accession page')).toBe(1);
       expect(count('taxonomy')).toBe(1);
       expect(count('shard')).toBe(manifest.totals.shards);
       expect(count('protein page')).toBe(Math.ceil(manifest.totals.accessions / 2048));
@@ -190,8 +190,10 @@ describe('datasetFiles: what it refuses', () => {
     const proteins = { ...manifest, proteins: { ...manifest.proteins!, levels: 2 } } as Manifest;
     expect((await walkFailure(proteins, reader)).message).toMatch(/protein index page .* lists no pages/);
     const badSha = structuredClone(manifest);
-    badSha.accessions.sha256 = 'F'.repeat(64);
-    expect((await walkFailure(badSha, reader)).message).toMatch(/accession table .* has no valid sha256/);
+    badSha.accessions.pages[0].sha256 = 'F'.repeat(64);
+    expect((await walkFailure(badSha, reader)).message).toMatch(/accession page .* has no valid sha256/);
+    const accessions = { ...manifest, accessions: { ...manifest.accessions, levels: 2 } } as Manifest;
+    expect((await walkFailure(accessions, reader)).message).toMatch(/accession index page .* is not readable|lists no pages/);
   });
 
   it('refuses a page whose size is not its entry’s, even with the right sha256', async () => {

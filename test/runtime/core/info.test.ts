@@ -26,7 +26,7 @@ const manifest: Manifest = {
     skippedRecords: { noAccession: 0, noSequence: 1, invalidCharacters: 0 },
   },
   shards: [],
-  accessions: { file: 'accessions-x.msgpack.br', sha256: 'x', bytes: 1, count: 11 },
+  accessions: { count: 11, pages: [{ file: 'accessions-x.msgpack.br', sha256: 'x', bytes: 1, accessions: 11 }] },
 };
 
 describe('dbInfo (/db-info.php)', () => {

@@ -29,6 +29,7 @@ describe('Candidates', () => {
     }));
     const shard = shardOf(peptides);
     const mask = Uint8Array.from({ length: 50 }, (_, a) => a % 3);
+    const filter = { keeps: (a: number) => mask[a] === 1 };
     const shifts = [0, 570_214_640_000, 159_949_146_200, -170_265_491_000, 2_294_932_600_000]; // counts id → the mass its modifications add
     const candidates = new Candidates();
     const added: { search: number; p: number; masked: boolean; countsId: number }[] = [];
@@ -37,7 +38,7 @@ describe('Candidates', () => {
       const [search, countsId, masked] = [Math.floor(random() * 7), Math.floor(random() * 5), random() < 0.5];
       for (let n = Math.floor(random() * 40); n > 0; n--) {
         const entry = { search, p: Math.floor(random() * peptides.length), masked, countsId };
-        candidates.add(entry.search, entry.countsId, shifts[entry.countsId], shard, entry.p, entry.masked ? mask : undefined);
+        candidates.add(entry.search, entry.countsId, shifts[entry.countsId], shard, entry.p, entry.masked ? filter : undefined);
         added.push(entry);
       }
     }

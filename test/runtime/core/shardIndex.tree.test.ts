@@ -32,7 +32,7 @@ beforeAll(async () => {
   // ~62 leaf pages of 64 shards under 4 inner pages of 16; ~94 protein pages of 32 under 12 of 8.
   dirs.two = retreedDataset(base, 'tree2', { index: { pageShards: 64, rootLimit: 16, innerPages: 16 }, proteinPage: 32, proteins: { rootLimit: 12, innerPages: 8 } });
   // ~247 leaf pages of 16 shards, 31 inner pages of 8, then 4; ~94 protein pages of 32 under 24, 6, then 2 inner pages of 4.
-  dirs.three = retreedDataset(base, 'tree3', { index: { pageShards: 16, rootLimit: 8, innerPages: 8 }, proteinPage: 32, proteins: { rootLimit: 4, innerPages: 4 } });
+  dirs.three = retreedDataset(base, 'tree3', { index: { pageShards: 16, rootLimit: 8, innerPages: 8 }, proteinPage: 32, proteins: { rootLimit: 4, innerPages: 4 }, accessionPage: 100, accessions: { rootLimit: 4, innerPages: 4 } });
 }, 300_000);
 afterAll(removeTempDirs);
 

@@ -1,10 +1,12 @@
 // Dataset files (runtime/model/shardCodec.ts, runtime/model/format.ts) read by other readers: an independent
 // reader written from shards/FORMAT.md alone (JSON, node:zlib and @msgpack/msgpack, no project code) gets the
 // same peptides, accessions and taxIds as the runtime's decoder and the API, for gzip and brotli datasets with
-// flat and two-level indexes and one whose index and protein table are trees of 3 levels (rewritten with small
-// pages); FORMAT.md's worked example decodes as it says; FORMAT.md's own Python example runs where
-// python3-msgpack exists (and python3-brotli, for the brotli dataset) and finds accessions' proteins as the
-// runtime does.
+// flat and two-level indexes and one whose index, accession table and protein table are trees of 3 levels
+// (rewritten with small pages); its accession ranks follow FORMAT.md's order (checked against the taxonomy by
+// this reader's own walk), and the taxonomy's counts give every taxon's ranks as brute force finds them;
+// FORMAT.md's worked example decodes as it says; FORMAT.md's own Python example runs where python3-msgpack exists
+// (and python3-brotli, for the brotli dataset), finds accessions' proteins as the runtime does and taxa's ranks as
+// brute force does.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,8 +16,8 @@ import { decode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
 import type { Shard } from '../../../runtime/model/format.js';
-import { decodeAccessionTable, decodeShard } from '../../../runtime/model/shardCodec.js';
-import { encodeAccessionTable, encodeShard } from '../../../runtime/model/shardEncoder.js';
+import { decodeAccessionPage, decodeShard } from '../../../runtime/model/shardCodec.js';
+import { encodeAccessionPage, encodeShard } from '../../../runtime/model/shardEncoder.js';
 import { folderHandler } from '../../helpers/api.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { proteinsOf } from '../../../runtime/core/proteins.js';
@@ -44,8 +46,9 @@ interface ManifestPerFormatMd {
   compression: 'gzip' | 'br';
   shards?: ShardRef[];
   shardIndex?: Tree<FileRef & { firstShard: number; shards: number }>;
-  accessions: FileRef & { count: number };
+  accessions: Tree<FileRef & { accessions: number }> & { count: number };
   proteins: Tree<ProteinPageRef>;
+  totals: { reviewedAccessions: number };
   taxonomy?: FileRef & { nodes: number };
 }
 /** "The index tree": a root of pages, `levels` levels of pages (absent: 1) above the leaves. */
@@ -60,6 +63,15 @@ interface AccessionTablePerFormatMd {
   reviewed: number[];
 }
 type Row = { key: number; seq: string; accs: [string, number][]; reviewed: number[] };
+interface TaxonomyPerFormatMd {
+  formatVersion: number;
+  taxIds: number[];
+  parents: number[];
+  reviewedAccessions: number[];
+  unreviewedAccessions: number[];
+  position: Map<number, number>;
+  end: Map<number, number>;
+}
 
 /** "Varints": unsigned LEB128, concatenated; refuses a value cut short or of 2^32 or more. */
 function varints(bin: unknown): number[] {
@@ -92,15 +104,15 @@ function cut(x: string | unknown[], ends: number[], i: number) {
   return x.slice(i ? ends[i - 1] : 0, ends[i]);
 }
 
-/** A msgpack map of format version 2 (both msgpack files are one). */
+/** A msgpack map of format version 3 (both msgpack files are one). */
 function map(bytes: Uint8Array): Record<string, unknown> {
   const m = decode(bytes) as Record<string, unknown>;
-  if (m?.formatVersion !== 2) throw new Error('not a format version 2 map');
+  if (m?.formatVersion !== 3) throw new Error('not a format version 3 map');
   return m;
 }
 
-/** "Accession table" (decompressed): newline-joined accessions, taxIds plus one as varints, one reviewed byte each. */
-function readAccessionTablePerFormatMd(bytes: Uint8Array): AccessionTablePerFormatMd {
+/** A page of the "Accession table" (decompressed): newline-joined accessions, taxIds plus one as varints, one reviewed byte each. */
+function readAccessionPagePerFormatMd(bytes: Uint8Array): AccessionTablePerFormatMd {
   const t = map(bytes);
   const accessions = t.accessions === '' ? [] : (t.accessions as string).split('\n');
   const taxIds = varints(t.taxIds).map((v) => v - 1);
@@ -109,7 +121,10 @@ function readAccessionTablePerFormatMd(bytes: Uint8Array): AccessionTablePerForm
   return { accessions, taxIds, reviewed };
 }
 
-/** "Shard files" (decompressed): every peptide with its key, accessions and their taxIds and reviewed flags. */
+/** Bytes of text, for byte order. */
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
+/** "Shard files" (decompressed): every peptide with its key, accessions (by accession, as the API lists them) and their taxIds and reviewed flags. */
 function readShardPerFormatMd(bytes: Uint8Array, table: AccessionTablePerFormatMd): Row[] {
   const s = map(bytes);
   const keys = runningSums(varints(s.massKeys));
@@ -121,6 +136,8 @@ function readShardPerFormatMd(bytes: Uint8Array, table: AccessionTablePerFormatM
   keys.forEach((key, g) => {
     for (let p = g ? groupEnds[g - 1] : 0; p < groupEnds[g]; p++) {
       const ranks = runningSums(cut(refs, refEnds, p)); // the first rank, then the gaps to the next
+      if (!ranks.every((a, i) => i === 0 || ranks[i - 1] < a)) throw new Error('ranks do not ascend within a peptide');
+      ranks.sort((a, b) => Buffer.compare(utf8(table.accessions[a]), utf8(table.accessions[b])));
       rows.push({
         key,
         seq: cut(s.sequences as string, seqEnds, p),
@@ -139,8 +156,14 @@ class DatasetPerFormatMd {
 
   constructor(readonly dir: string) {
     this.manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ManifestPerFormatMd;
-    if (this.manifest.formatVersion !== 2) throw new Error(`format version ${this.manifest.formatVersion}`);
-    this.table = readAccessionTablePerFormatMd(this.read(this.manifest.accessions));
+    if (this.manifest.formatVersion !== 3) throw new Error(`format version ${this.manifest.formatVersion}`);
+    // The leaf pages in rank order, concatenated.
+    const pages = this.treeLevels(this.manifest.accessions).at(-1)!.map((entry) => {
+      const page = readAccessionPagePerFormatMd(this.read(entry));
+      if (page.accessions.length !== entry.accessions) throw new Error('an accession page holds another count than its entry');
+      return page;
+    });
+    this.table = { accessions: pages.flatMap((p) => p.accessions), taxIds: pages.flatMap((p) => p.taxIds), reviewed: pages.flatMap((p) => p.reviewed) };
     if (this.table.accessions.length !== this.manifest.accessions.count) throw new Error('accession table count differs from the manifest');
   }
 
@@ -150,7 +173,7 @@ class DatasetPerFormatMd {
     const sha256 = createHash('sha256').update(stored).digest('hex');
     if (stored.length !== entry.bytes || sha256 !== entry.sha256) throw new Error(`${entry.file} does not match its manifest entry`);
     const suffix = this.manifest.compression === 'gzip' ? 'gz' : 'br';
-    const name = /^(?:index-|accessions-|proteins-|proteins-index-|taxonomy-)?([0-9a-f]{20})\.(?:json|msgpack)\.(gz|br)$/.exec(entry.file);
+    const name = /^(?:index-|accessions-|accessions-index-|proteins-|proteins-index-|taxonomy-)?([0-9a-f]{20})\.(?:json|msgpack)\.(gz|br)$/.exec(entry.file);
     if (!name || name[1] !== sha256.slice(0, 20) || name[2] !== suffix) throw new Error(`${entry.file} is not named by its content`);
     return this.manifest.compression === 'gzip' ? gunzipSync(stored) : brotliDecompressSync(stored);
   }
@@ -171,9 +194,28 @@ class DatasetPerFormatMd {
     return this.manifest.shards ?? this.treeLevels(this.manifest.shardIndex!).at(-1)!.flatMap((page) => this.readJson<{ formatVersion: number; shards: ShardRef[] }>(page).shards);
   }
 
-  /** Every file of the index tree and the protein table (inner pages and leaves). */
+  /** Every file of the index tree, the accession table and the protein table (inner pages and leaves). */
   treeFiles(): FileRef[] {
-    return [...(this.manifest.shardIndex ? this.treeLevels(this.manifest.shardIndex).flat() : []), ...this.treeLevels(this.manifest.proteins).flat()];
+    const trees = [...(this.manifest.shardIndex ? [this.manifest.shardIndex] : []), this.manifest.accessions, this.manifest.proteins] as Tree<FileRef>[];
+    return trees.flatMap((tree) => this.treeLevels(tree).flat());
+  }
+
+  /** "Taxonomy": its columns, and each node's depth-first interval [position, end) (a node before its descendants, children by ascending taxId). */
+  taxonomy(): TaxonomyPerFormatMd {
+    const t = this.readJson<Omit<TaxonomyPerFormatMd, 'position' | 'end'>>(this.manifest.taxonomy!);
+    const children = new Map<number, number[]>();
+    t.taxIds.forEach((taxId, i) => {
+      if (t.parents[i] !== taxId) children.set(t.parents[i], [...(children.get(t.parents[i]) ?? []), taxId]);
+    });
+    const position = new Map<number, number>();
+    const end = new Map<number, number>();
+    const visit = (taxId: number) => {
+      position.set(taxId, position.size);
+      for (const child of [...(children.get(taxId) ?? [])].sort((a, b) => a - b)) visit(child);
+      end.set(taxId, position.size);
+    };
+    visit(t.taxIds.find((taxId, i) => t.parents[i] === taxId)!);
+    return { ...t, position, end };
   }
 
   readShard(entry: ShardRef): Row[] {
@@ -243,7 +285,7 @@ describe('a reader written from FORMAT.md alone', () => {
     [flat, paged, brotli] = await Promise.all([subsetDataset(1500, DEFAULT_SHARD_BYTES), subsetDataset(1500, 1024), brotliDataset(1500, 4096)]);
     // The 1 KB shards again, with an index tree of leaf pages of 64 shards, inner pages of 8, a root of 4 at most,
     // and a protein table of pages of 50 accessions under inner pages of 4 (3 levels each).
-    tree = retreedDataset(paged, 'readers-tree', { index: { pageShards: 64, rootLimit: 4, innerPages: 8 }, proteinPage: 50, proteins: { rootLimit: 4, innerPages: 4 } });
+    tree = retreedDataset(paged, 'readers-tree', { index: { pageShards: 64, rootLimit: 4, innerPages: 8 }, proteinPage: 50, proteins: { rootLimit: 4, innerPages: 4 }, accessionPage: 64, accessions: { rootLimit: 4, innerPages: 4 } });
   }, 120_000);
 
   const datasets = [
@@ -258,13 +300,13 @@ describe('a reader written from FORMAT.md alone', () => {
     describe(name, () => {
       it('is the kind of dataset the case is named for', () => {
         const manifest = readManifest(dir());
-        expect(manifest.formatVersion).toBe(2);
+        expect(manifest.formatVersion).toBe(3);
         expect(manifest.compression).toBe(compression);
         expect(manifest.shardIndex !== undefined).toBe(twoLevel);
         expect(manifest.shards !== undefined).toBe(!twoLevel);
         expect(shardEntries(dir()).length).toBeGreaterThan(twoLevel ? 128 : 1);
-        if (levels > 1) expect([manifest.shardIndex!.levels, manifest.proteins!.levels]).toEqual([levels, levels]);
-        else expect([manifest.shardIndex?.levels, manifest.proteins!.levels]).toEqual([undefined, undefined]);
+        if (levels > 1) expect([manifest.shardIndex!.levels, manifest.accessions.levels, manifest.proteins!.levels]).toEqual([levels, levels, levels]);
+        else expect([manifest.shardIndex?.levels, manifest.accessions.levels, manifest.proteins!.levels]).toEqual([undefined, undefined, undefined]);
       });
 
       it("gets the runtime decoder's peptides, accessions, taxIds and reviewed flags from every shard", () => {
@@ -294,27 +336,70 @@ describe('a reader written from FORMAT.md alone', () => {
         }
       });
 
-      it('reads the accession table as the runtime does, and as the protein pages list it', () => {
+      it('reads the accession table as the runtime does, and as the protein pages list it (in byte order)', () => {
         const reader = new DatasetPerFormatMd(dir());
         const runtime = readAccessionTable(dir());
         expect(reader.table.accessions.join('')).toBe(runtime.accessions);
         expect(reader.table.accessions.map((a) => a.length)).toEqual(Array.from(runtime.accessionEnds, (end, i) => end - (i ? runtime.accessionEnds[i - 1] : 0)));
         expect(reader.table.taxIds).toEqual(Array.from(runtime.taxIds));
         expect(reader.table.reviewed).toEqual(Array.from(runtime.reviewed));
-        expect(reader.table.accessions.every((a, i) => i === 0 || Buffer.compare(Buffer.from(reader.table.accessions[i - 1]), Buffer.from(a)) < 0)).toBe(true);
         const pages = reader.treeLevels(reader.manifest.proteins).at(-1)!.map((entry) => reader.readJson<{ formatVersion: number; accessions: string[]; taxIds: number[]; reviewed: number[] }>(entry));
-        expect(pages.every((page) => page.formatVersion === 2)).toBe(true);
-        expect(pages.flatMap((page) => page.accessions)).toEqual(reader.table.accessions);
-        expect(pages.flatMap((page) => page.taxIds)).toEqual(reader.table.taxIds);
-        expect(pages.flatMap((page) => page.reviewed)).toEqual(reader.table.reviewed);
-        const taxonomy = reader.readJson<{ formatVersion: number; taxIds: number[] }>(reader.manifest.taxonomy!);
-        expect([taxonomy.formatVersion, taxonomy.taxIds.length]).toEqual([2, reader.manifest.taxonomy!.nodes]);
+        expect(pages.every((page) => page.formatVersion === 3)).toBe(true);
+        const byAccession = reader.table.accessions.map((_, a) => a).sort((a, b) => Buffer.compare(utf8(reader.table.accessions[a]), utf8(reader.table.accessions[b])));
+        expect(byAccession.every((a, i) => i === 0 || reader.table.accessions[byAccession[i - 1]] !== reader.table.accessions[a])).toBe(true); // unique
+        expect(pages.flatMap((page) => page.accessions)).toEqual(byAccession.map((a) => reader.table.accessions[a]));
+        expect(pages.flatMap((page) => page.taxIds)).toEqual(byAccession.map((a) => reader.table.taxIds[a]));
+        expect(pages.flatMap((page) => page.reviewed)).toEqual(byAccession.map((a) => reader.table.reviewed[a]));
+        const taxonomy = reader.taxonomy();
+        expect([taxonomy.formatVersion, taxonomy.taxIds.length]).toEqual([3, reader.manifest.taxonomy!.nodes]);
+      });
+
+      it('ranks accessions in "Accession order": reviewed first, then by the depth-first position of their node, then by accession', () => {
+        const reader = new DatasetPerFormatMd(dir());
+        const { accessions, taxIds, reviewed } = reader.table;
+        const { position } = reader.taxonomy();
+        const key = (a: number) => [reviewed[a] === 1 ? 0 : 1, position.get(taxIds[a]) ?? position.size] as const;
+        let misplaced = 0;
+        for (let a = 1; a < accessions.length; a++) {
+          const [[block0, pos0], [block1, pos1]] = [key(a - 1), key(a)];
+          const ordered = block0 < block1 || (block0 === block1 && (pos0 < pos1 || (pos0 === pos1 && Buffer.compare(utf8(accessions[a - 1]), utf8(accessions[a])) < 0)));
+          if (!ordered) misplaced++;
+        }
+        expect(misplaced).toBe(0);
+        expect(reviewed.filter((r) => r === 1).length).toBe(reader.manifest.totals.reviewedAccessions);
+        expect(new Set(taxIds.map((t) => position.get(t))).size).toBeGreaterThan(100); // many organisms: the order is not trivial
+      });
+
+      it("finds every taxon's accessions, as brute force over lineages does, in the two intervals of ranks its counts give", () => {
+        const reader = new DatasetPerFormatMd(dir());
+        const { taxIds, reviewed } = reader.table;
+        const t = reader.taxonomy();
+        const parent = new Map(t.taxIds.map((taxId, i) => [taxId, t.parents[i]]));
+        const lineage = (taxId: number) => {
+          const path: number[] = [];
+          for (let n = taxId; parent.has(n) && path[path.length - 1] !== n; n = parent.get(n)!) path.push(n);
+          return path;
+        };
+        const lineages = taxIds.map(lineage);
+        const R = reader.manifest.totals.reviewedAccessions;
+        // FORMAT.md "Taxonomy": sums of the counts over the nodes before the subtree, and over it.
+        const byPosition = t.taxIds.map((_, i) => i).sort((i, j) => t.position.get(t.taxIds[i])! - t.position.get(t.taxIds[j])!);
+        const sums = (column: number[]) => [0, ...runningSums(byPosition.map((i) => column[i]))];
+        const [reviewedBefore, unreviewedBefore] = [sums(t.reviewedAccessions), sums(t.unreviewedAccessions)];
+        for (const taxon of t.taxIds.filter((_, i) => i % 7 === 0 || t.parents[i] === t.taxIds[i])) {
+          const [from, to] = [t.position.get(taxon)!, t.end.get(taxon)!];
+          const intervals = [[reviewedBefore[from], reviewedBefore[to]], [R + unreviewedBefore[from], R + unreviewedBefore[to]]];
+          const expected = lineages.flatMap((path, a) => (path.includes(taxon) ? [a] : []));
+          const got = intervals.flatMap(([first, end]) => Array.from({ length: end - first }, (_, k) => first + k));
+          if (JSON.stringify(got) !== JSON.stringify(expected)) expect(got, `taxon ${taxon}`).toEqual(expected);
+          expect(got.every((a) => (a < R) === (reviewed[a] === 1))).toBe(true);
+        }
       });
 
       it('holds exactly the files the manifest lists, each named by its stored bytes', () => {
         const reader = new DatasetPerFormatMd(dir());
         const m = reader.manifest;
-        const listed = [m.accessions, ...(m.taxonomy ? [m.taxonomy] : []), ...reader.treeFiles(), ...reader.shardEntries()];
+        const listed = [...(m.taxonomy ? [m.taxonomy] : []), ...reader.treeFiles(), ...reader.shardEntries()];
         for (const entry of listed) reader.read(entry); // checks size, sha256 and name
         expect(readdirSync(dir()).sort()).toEqual(['manifest.json', ...listed.map((e) => e.file)].sort());
       });
@@ -333,18 +418,18 @@ describe('a reader written from FORMAT.md alone', () => {
       sequences: 'GGGGGKAGAPAA',
       sequenceEnds: Uint32Array.of(6, 12),
       accessionRefEnds: Uint32Array.of(1, 3),
-      accessionRefs: Uint32Array.of(0, 1, 2),
+      accessionRefs: Uint32Array.of(2, 0, 1),
     };
-    const accessions = ['A0A0R0GAF9', 'P07683', 'Q7Z7X9'];
+    const accessions = ['P07683', 'Q7Z7X9', 'A0A0R0GAF9'];
     expect(Buffer.from(encodeShard(columns))).toEqual(shardBytes);
-    expect(Buffer.from(encodeAccessionTable({ accessions, taxIds: Int32Array.of(3847, 64495, 64495), reviewed: Uint8Array.of(0, 1, 1) }))).toEqual(tableBytes);
+    expect(Buffer.from(encodeAccessionPage({ accessions, taxIds: Int32Array.of(64495, 64495, 3847), reviewed: Uint8Array.of(1, 1, 0) }))).toEqual(tableBytes);
     // The independent reader, and the runtime's decoder.
-    const rows = readShardPerFormatMd(shardBytes, readAccessionTablePerFormatMd(tableBytes));
+    const rows = readShardPerFormatMd(shardBytes, readAccessionPagePerFormatMd(tableBytes));
     expect(rows).toEqual([
       { key: 4312128, seq: 'GGGGGK', accs: [['A0A0R0GAF9', 3847]], reviewed: [0] },
       { key: 4562332, seq: 'AGAPAA', accs: [['P07683', 64495], ['Q7Z7X9', 64495]], reviewed: [1, 1] },
     ]);
-    expect(runtimeRows(decodeShard(shardBytes, decodeAccessionTable(tableBytes)))).toEqual(rows);
+    expect(runtimeRows(decodeShard(shardBytes, decodeAccessionPage(tableBytes)))).toEqual(rows);
     // The varint table of FORMAT.md.
     const table = [...doc.matchAll(/^\| (\d+)(?: \(2\^32 − 1\))? \| `([0-9A-F ]+)` \|$/gm)];
     expect(table.map((m) => Number(m[1]))).toEqual([0, 127, 128, 300, 16384, 2 ** 32 - 1]);
@@ -363,8 +448,26 @@ describe('a reader written from FORMAT.md alone', () => {
     const reader = new DatasetPerFormatMd(dir);
     const leaves = reader.treeLevels(reader.manifest.proteins).at(-1)!;
     const accessions = [...leaves.flatMap((p) => [p.firstAccession, p.lastAccession]), ...reader.table.accessions.filter((_, i) => i % 37 === 0), '0', 'ZZZZZZZZZZ', `${reader.table.accessions[3]}0`];
-    const lookups = `\nimport sys\nfor acc in sys.argv[1:]:\n    print("protein", acc, json.dumps(protein(acc)))\n`;
-    const printed = execFileSync('/usr/bin/python3', ['-c', script + lookups, ...accessions], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).trimEnd().split('\n');
+    // Every 50th taxon's ranks (taxon_ranks), after the proteins.
+    const t = reader.taxonomy();
+    const taxa = t.taxIds.filter((_, i) => i % 50 === 0);
+    const lookups = `\nimport sys\nfor acc in sys.argv[1:]:\n    print("protein", acc, json.dumps(protein(acc)))\nfor taxon in ${JSON.stringify(taxa)}:\n    print("ranks", taxon, json.dumps(taxon_ranks(taxon)))\n`;
+    const output = execFileSync('/usr/bin/python3', ['-c', script + lookups, ...accessions], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).trimEnd().split('\n');
+    const printed = output.filter((line) => !line.startsWith('ranks '));
+    // The ranks of each taxon: brute force over the accessions' lineages, as runs of consecutive ranks.
+    const parent = new Map(t.taxIds.map((taxId, i) => [taxId, t.parents[i]]));
+    const within = (taxId: number, taxon: number) => {
+      for (let n = taxId; parent.has(n); n = parent.get(n)!) if (n === taxon || parent.get(n) === n) return n === taxon;
+      return false;
+    };
+    const R = reader.manifest.totals.reviewedAccessions;
+    const ranksOf = (intervals: [number, number][]) => intervals.flatMap(([first, end]) => Array.from({ length: end - first }, (_, k) => first + k));
+    const ranksFromPython = output.filter((line) => line.startsWith('ranks ')).map((line) => JSON.parse(line.split(' ').slice(2).join(' ')) as [number, number][]);
+    expect(ranksFromPython).toHaveLength(taxa.length);
+    taxa.forEach((taxon, k) => {
+      expect(ranksOf(ranksFromPython[k]), `taxon ${taxon}`).toEqual(reader.table.taxIds.flatMap((taxId, a) => (within(taxId, taxon) ? [a] : [])));
+      expect(ranksFromPython[k][0][1]).toBeLessThanOrEqual(R);
+    });
     const expected = reader.readShard(reader.shardEntries()[0]).map((r) => `${(r.key / 1e4).toFixed(4)} ${r.seq} [${r.accs.map(([a, t]) => `('${a}', ${t})`).join(', ')}]`);
     expect(expected.length).toBeGreaterThan(10);
     expect(printed.slice(0, expected.length)).toEqual(expected);

@@ -24,6 +24,8 @@ function randomTree(seed: number, n: number): TaxonomyFile {
     ranks: taxIds.map((id) => (id === 1 ? 'no rank' : ['species', 'genus', 'family'][id % 3])),
     names: taxIds.map((id) => (id === 1 ? 'root' : `${words[id % 8]} ${words[(id >> 3) % 8]}-${id % 5}`)),
     peptides: taxIds.map((id) => id % 7),
+    reviewedAccessions: taxIds.map((id) => (id % 5 === 0 ? id % 3 : 0)),
+    unreviewedAccessions: taxIds.map((id) => id % 4),
   };
 }
 
@@ -73,11 +75,15 @@ describe('Taxonomy', () => {
   });
 
   it('refuses a taxonomy file that is not one tree', () => {
-    const base = { formatVersion: 1, ranks: ['a', 'b', 'c'], names: ['r', 'x', 'y'], peptides: [0, 0, 0] };
+    const base = { formatVersion: 1, ranks: ['a', 'b', 'c'], names: ['r', 'x', 'y'], peptides: [0, 0, 0], reviewedAccessions: [0, 1, 0], unreviewedAccessions: [2, 0, 0] };
     expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 3, 2] })).toThrow(/cycle/);
     expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 2, 1] })).toThrow(/more than one root/);
     expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 9, 1] })).toThrow(/parent 9/);
     expect(() => new Taxonomy({ ...base, taxIds: [1, 3, 2], parents: [1, 1, 1] })).toThrow(/ascending/);
     expect(() => new Taxonomy({ ...base, taxIds: [1, 2], parents: [1, 1] })).toThrow(/columns/);
+    expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 1, 1], unreviewedAccessions: [2, -1, 0] })).toThrow(/accession counts/);
+    expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 1, 1], reviewedAccessions: [0, 0.5, 0] })).toThrow(/accession counts/);
+    const { reviewedAccessions: _, ...withoutCounts } = base;
+    expect(() => new Taxonomy({ ...withoutCounts, taxIds: [1, 2, 3], parents: [1, 1, 1] } as unknown as TaxonomyFile)).toThrow(/columns/);
   });
 });

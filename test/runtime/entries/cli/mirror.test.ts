@@ -204,7 +204,7 @@ describe('mirror: resuming', () => {
     const manifest = readManifest(paged);
     const shards = shardEntries(paged).map((s) => s.file);
     const pages = manifest.shardIndex!.pages.map((p) => p.file);
-    for (const file of [shards[0], pages[1], manifest.accessions.file]) rmSync(join(out, file));
+    for (const file of [shards[0], pages[1], manifest.accessions.pages[0].file]) rmSync(join(out, file));
     truncateSync(join(out, manifest.taxonomy!.file), 10);
     for (const file of [shards[500], pages[3]]) corrupt(join(out, file));
     const untouched = statSync(join(out, shards[200])).ino;
@@ -233,10 +233,10 @@ describe('mirror: failures', () => {
     const source = new FaultySource(datasetSource(paged, 10_000))
       .inject(shard, { kind: 'transient', times: 3 })
       .inject(page, { kind: 'transient', times: 1 })
-      .inject(manifest.accessions.file, { kind: 'hang', times: 1 });
+      .inject(manifest.accessions.pages[0].file, { kind: 'hang', times: 1 });
     const out = target('transient');
     const summary = await mirrorDataset(source, out, { ...options, timeoutMs: 300 });
-    expect([source.callsTo(shard), source.callsTo(page), source.callsTo(manifest.accessions.file)]).toEqual([4, 2, 2]);
+    expect([source.callsTo(shard), source.callsTo(page), source.callsTo(manifest.accessions.pages[0].file)]).toEqual([4, 2, 2]);
     expect(summary.fetched).toBe(folderFiles(paged).length);
     expectSameFolder(out, paged);
   });

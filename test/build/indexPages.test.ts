@@ -11,7 +11,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allShards, indexPageWriter, readShardIndex, ShardIndexWriter, writeShardIndex } from '../../build/indexPages.js';
 import { datasetFiles } from '../../build/publish.js';
-import type { IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ShardEntry } from '../../runtime/model/format.js';
+import { FORMAT_VERSION, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 
 afterAll(removeTempDirs);
@@ -19,7 +19,7 @@ afterAll(removeTempDirs);
 const shards = (n: number): ShardEntry[] =>
   Array.from({ length: n }, (_, i) => ({ file: `${String(i).padStart(20, '0')}.msgpack`, firstKey: 100 * i, lastKey: 100 * i + 50, massGroups: 1 + (i % 4), peptides: 1 + (i % 4) + (i % 7), bytes: 1000 + i, sha256: `${i}`.repeat(3) }));
 
-const manifestWith = (index: Pick<Manifest, 'shards' | 'shardIndex'>, compression = 'gzip') => ({ format: 'digested-peptides', formatVersion: 2, compression, ...index }) as Manifest;
+const manifestWith = (index: Pick<Manifest, 'shards' | 'shardIndex'>, compression = 'gzip') => ({ format: 'digested-peptides', formatVersion: FORMAT_VERSION, compression, ...index }) as Manifest;
 
 describe('writeShardIndex', () => {
   it('returns the shards themselves up to the flat limit, writing nothing', () => {
@@ -51,7 +51,7 @@ describe('writeShardIndex', () => {
         firstKey: members[0].firstKey, lastKey: members[members.length - 1].lastKey,
         massGroups: members.reduce((s, e) => s + e.massGroups, 0), peptides: members.reduce((s, e) => s + e.peptides, 0),
       });
-      expect(JSON.parse(decompress(bytes).toString('utf8'))).toEqual({ formatVersion: 2, firstShard: page.firstShard, shards: members });
+      expect(JSON.parse(decompress(bytes).toString('utf8'))).toEqual({ formatVersion: 3, firstShard: page.firstShard, shards: members });
     }
     for (const [codec, read] of [['gzip', gunzipSync], ['br', brotliDecompressSync]] as const) {
       if (codec !== compression) expect(() => read(readFileSync(join(dir, pages[0].file)))).toThrow(); // really that compression
@@ -150,7 +150,7 @@ describe('writeShardIndex, a tree of index pages', () => {
       level = level.flatMap((entry) => {
         const page = readPage<InnerIndexPage>(dir, entry, compression);
         expect(Object.keys(page)).toEqual(['formatVersion', 'firstShard', 'pages']);
-        expect([page.formatVersion, page.firstShard]).toEqual([2, entry.firstShard]);
+        expect([page.formatVersion, page.firstShard]).toEqual([3, entry.firstShard]);
         expect(page.pages.length).toBeLessThanOrEqual(2);
         expect(entry).toEqual({ file: entry.file, sha256: entry.sha256, bytes: entry.bytes, ...summary(page.pages, entry.firstShard, page.pages.reduce((s, p) => s + p.shards, 0)) });
         return page.pages;
@@ -160,7 +160,7 @@ describe('writeShardIndex, a tree of index pages', () => {
     expect(level.map((p) => [p.firstShard, p.shards])).toEqual([...Array.from({ length: 11 }, (_, k) => [2 * k, 2]), [22, 1]]);
     for (const entry of level) {
       const page = readPage<IndexPage>(dir, entry, compression);
-      expect(page).toEqual({ formatVersion: 2, firstShard: entry.firstShard, shards: list.slice(entry.firstShard, entry.firstShard + entry.shards) });
+      expect(page).toEqual({ formatVersion: 3, firstShard: entry.firstShard, shards: list.slice(entry.firstShard, entry.firstShard + entry.shards) });
       expect(entry).toMatchObject(summary(page.shards, entry.firstShard, page.shards.length));
     }
     expect(files.every((f) => f.startsWith('index-') && f.endsWith(compression === 'gzip' ? '.json.gz' : '.json.br'))).toBe(true);

@@ -67,7 +67,7 @@ describe('the bundled sample with its taxonomy', () => {
     expect(taxonomy.parents).toEqual(expected.map((t) => parent.get(t)));
     expect(taxonomy.ranks).toEqual(expected.map((t) => rank.get(t)));
     expect(taxonomy.names).toEqual(expected.map((t) => name.get(t)));
-    expect(taxonomy.formatVersion).toBe(2);
+    expect(taxonomy.formatVersion).toBe(3);
     expect(manifest.totals.taxonomyNodes).toBe(11_094);
     expect(manifest.taxonomy!.nodes).toBe(11_094);
     // 137 of the sample's taxIds could not be placed (data/README.md): their accessions have no lineage.

@@ -46,7 +46,7 @@ describe('the bundled sample', () => {
 
   it('manifest: defaults, source, totals', () => {
     expect(manifest.parameters).toEqual({ enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes: 32 * 1024 });
-    expect([manifest.formatVersion, manifest.compression]).toEqual([2, 'gzip']);
+    expect([manifest.formatVersion, manifest.compression]).toEqual([3, 'gzip']);
     expect(manifest.sources).toEqual([{ file: 'uniprot-sample.fasta.gz', bytes: readFileSync(SAMPLE_FASTA).length, sha256: SAMPLE_SHA256 }]);
     expect(manifest.totals).toMatchObject({
       proteins: 17_602,
@@ -278,10 +278,10 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
   };
 
   it('decodes every shard to the same columns as runtime/model/shardCodec.ts decodeShard', () => {
-    // The dataset-wide accession table the shards' ranks point into (decodeShard's output carries it).
+    // The dataset-wide accession table (one page here) the shards' ranks point into (decodeShard's output carries it).
     const table = decode(new Uint8Array(readStored(out, manifest.accessions.pages[0].file, manifest.compression))) as Record<string, unknown>;
     expect(Object.keys(table).sort()).toEqual(['accessions', 'formatVersion', 'reviewed', 'taxIds']);
-    expect(table.formatVersion).toBe(2);
+    expect(table.formatVersion).toBe(3);
     expect(plain(table)).toEqual([]);
     const accessions = (table.accessions as string).split('\n');
     const { shard: first } = dataset.shards[0];
@@ -296,16 +296,18 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
       const raw = decode(new Uint8Array(readStored(out, entry.file, manifest.compression))) as Record<string, unknown>;
       expect(Object.getPrototypeOf(raw)).toBe(Object.prototype);
       expect(Object.keys(raw).sort()).toEqual([...SHARD_KEYS].sort());
-      expect(raw.formatVersion).toBe(2);
+      expect(raw.formatVersion).toBe(3);
       expect(raw.sequences).toBe(shard.sequences);
       expect(shard.accessions).toBe(first.accessions);
       for (const column of VARINT_COLUMNS) expect(raw[column], `${entry.file} ${column}`).toBeInstanceOf(Uint8Array);
       const [keyDifferences, groupSizes, lengths, refCounts, gaps] = VARINT_COLUMNS.map((column) => varints(raw[column] as Uint8Array));
       const accessionRefEnds = runningSums(refCounts);
-      // Each peptide's refs: its first rank, then the gap to the next.
+      // Each peptide's refs: its first rank, then the gap to the next; decodeShard lists them by accession.
       const accessionRefs: number[] = [];
       for (let p = 0, r = 0; p < accessionRefEnds.length; p++) {
-        for (const start = r; r < accessionRefEnds[p]; r++) accessionRefs.push(r === start ? gaps[r] : accessionRefs[r - 1] + gaps[r]);
+        const ranks: number[] = [];
+        for (const start = r; r < accessionRefEnds[p]; r++) ranks.push(r === start ? gaps[r] : ranks[ranks.length - 1] + gaps[r]);
+        accessionRefs.push(...ranks.sort((x, y) => (accessions[x] < accessions[y] ? -1 : 1)));
       }
       const columns = {
         massKeys: runningSums(keyDifferences),

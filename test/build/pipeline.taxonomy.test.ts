@@ -74,7 +74,9 @@ function lineage(tree: TaxdumpNode[], taxId: number): number[] {
 /** What the taxonomy file must hold, by brute force: lineage nodes, and per node the peptides with an accession below it. */
 function expectedTaxonomy(records: Record_[], tree: TaxdumpNode[]) {
   const taxIdOf = new Map<string, number>();
-  for (const r of records) if (!taxIdOf.has(r.accession)) taxIdOf.set(r.accession, r.taxId ?? -1);
+  const reviewedOf = new Map<string, boolean>();
+  for (const r of records) if (!taxIdOf.has(r.accession)) [taxIdOf.set(r.accession, r.taxId ?? -1), reviewedOf.set(r.accession, r.reviewed)];
+  const own = (taxId: number, reviewed: boolean) => [...taxIdOf].filter(([a, t]) => t === taxId && reviewedOf.get(a) === reviewed).length;
   const accessionsOf = new Map<string, Set<string>>();
   for (const r of records) {
     for (const peptide of referenceDigest(r.sequence, REFERENCE_ENZYMES.trypsin, 2, 6, 50)) accessionsOf.set(peptide, (accessionsOf.get(peptide) ?? new Set()).add(r.accession));
@@ -88,12 +90,14 @@ function expectedTaxonomy(records: Record_[], tree: TaxdumpNode[]) {
   const kept = tree.filter((n) => nodes.has(n.taxId)).sort((a, b) => a.taxId - b.taxId);
   return {
     file: {
-      formatVersion: 2,
+      formatVersion: 3,
       taxIds: kept.map((n) => n.taxId),
       parents: kept.map((n) => n.parent),
       ranks: kept.map((n) => n.rank),
       names: kept.map((n) => n.name),
       peptides: kept.map((n) => peptides.get(n.taxId)!),
+      reviewedAccessions: kept.map((n) => own(n.taxId, true)),
+      unreviewedAccessions: kept.map((n) => own(n.taxId, false)),
     },
     withoutLineage: [...taxIdOf.values()].filter((t) => t !== -1 && lineage(tree, t).length === 0).length,
     withoutTaxId: [...taxIdOf.values()].filter((t) => t === -1).length,

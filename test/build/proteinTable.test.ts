@@ -45,7 +45,7 @@ describe('writeProteinPages', () => {
     expect(entries.map((e) => e.accessions)).toEqual([2048, 2048, 5]);
     expect(readdirSync(dir).sort()).toEqual(entries.map((e) => e.file).sort());
     const pages = pagesOf(dir, entries.map((e) => e.file));
-    expect(pages.every((p) => p.formatVersion === 2)).toBe(true);
+    expect(pages.every((p) => p.formatVersion === 3)).toBe(true);
     expect(pages.flatMap((p) => p.accessions)).toEqual(table.sorted);
     expect(pages.flatMap((p) => p.taxIds)).toEqual(Array.from(table.taxIds));
     expect(pages.flatMap((p) => p.reviewed)).toEqual(Array.from(table.reviewed));
@@ -113,7 +113,7 @@ describe('writeProteinPages, a tree of pages', () => {
     // Every page of the table: inner pages, then leaves; datasetFiles lists them after the accession table.
     const files = [...proteins.pages, ...leaves].map((p) => p.file);
     expect(readdirSync(dir).sort()).toEqual([...files].sort());
-    const manifest = { format: 'digested-peptides', formatVersion: 2, compression, shards: [], proteins } as unknown as Manifest;
+    const manifest = { format: 'digested-peptides', formatVersion: 3, compression, shards: [], proteins } as unknown as Manifest;
     expect(proteinPageFiles(manifest, dir)).toEqual(files);
     expect(datasetFiles(manifest, dir)).toEqual(files);
   });

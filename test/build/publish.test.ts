@@ -93,7 +93,7 @@ describe('publish', () => {
     const generation = (name: string) => {
       const files = [`${name}.msgpack.gz`, `accessions-${name}.msgpack.gz`, `proteins-${name}.json.gz`, `taxonomy-${name}.json.gz`];
       const { tmp, manifest: m } = stage(out, files);
-      const full = { ...m, shards: [{ file: files[0] }], accessions: { file: files[1] }, proteins: { pages: [{ file: files[2] }] }, taxonomy: { file: files[3] } } as unknown as Manifest;
+      const full = { ...m, shards: [{ file: files[0] }], accessions: { pages: [{ file: files[1] }] }, proteins: { pages: [{ file: files[2] }] }, taxonomy: { file: files[3] } } as unknown as Manifest;
       events.length = 0;
       publish(tmp, out, full);
       const manifestRename = events.indexOf(`rename ${join(tmp, 'manifest.json')} ${join(out, 'manifest.json')}`);

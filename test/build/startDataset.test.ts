@@ -39,21 +39,23 @@ describe('startPlan', () => {
   });
 
   it('rebuilds the sample in an older format (with its taxonomy) in the default folder only', () => {
-    const v1 = folder('plan-v1', { ...oldSample, formatVersion: 1, taxonomy: { file: 'taxonomy-x.json' } });
-    expect(startPlan(v1, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/is format version 1: rebuilding the bundled sample in format 2/) });
-    expect(startPlan(v1, true, SAMPLE)).toEqual({ action: 'serve' });
+    for (const version of [1, 2]) {
+      const older = folder(`plan-v${version}`, { ...oldSample, formatVersion: version, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'Carbamidomethyl@C' }] });
+      expect(startPlan(older, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(new RegExp(`is format version ${version}: rebuilding the bundled sample in format 3`)) });
+      expect(startPlan(older, true, SAMPLE)).toEqual({ action: 'serve' });
+    }
   });
 
   it('rebuilds the sample built without the Carbamidomethyl@C view in the default folder only', () => {
-    const noView = folder('plan-noview', { ...oldSample, formatVersion: 2, taxonomy: { file: 'taxonomy-x.json' } });
+    const noView = folder('plan-noview', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' } });
     expect(startPlan(noView, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/built by an older version \(no Carbamidomethyl@C view\)/) });
     expect(startPlan(noView, true, SAMPLE)).toEqual({ action: 'serve' });
-    const otherView = folder('plan-otherview', { ...oldSample, formatVersion: 2, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'TMT6plex@K' }] });
+    const otherView = folder('plan-otherview', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'TMT6plex@K' }] });
     expect(startPlan(otherView, false, SAMPLE).action).toBe('build');
   });
 
   it('serves a dataset with a taxonomy and the view, another dataset without them, and leaves an unreadable manifest alone', () => {
-    expect(startPlan(folder('plan-new', { ...oldSample, formatVersion: 2, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'Carbamidomethyl@C' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
+    expect(startPlan(folder('plan-new', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'Carbamidomethyl@C' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-other-v1', { sources: [{ file: 'my-proteome.fasta' }], formatVersion: 1 }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-other', { sources: [{ file: 'my-proteome.fasta' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-garbage', '{not json'), false, SAMPLE)).toEqual({ action: 'serve' });

@@ -1,7 +1,7 @@
 // Tests runtime/core/manifest.ts: readManifest on in-memory sources — a valid flat and two-level manifest, and
 // every refusal as a DatasetError 503 with its exact message: missing, hanging, not JSON, wrong format, a format 1
 // dataset (named, with what to do), an unknown compression, no accession table, no shard list, a shard list or
-// index root that does not tile the mass line, an index tree or protein table of levels outside 1..4, and a view
+// index root that does not tile the mass line, an index tree, accession or protein table of levels outside 1..4, and a view
 // (manifest `views`) that names no modification, lists no shards, does not tile or has levels outside 1..4.
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../../../runtime/core/fetchFile.js';
@@ -26,8 +26,8 @@ function manifestSource(text: string | Error | 'hang') {
 const shard = (firstKey: number, lastKey: number, massGroups = 2, peptides = 3) => ({ file: `${firstKey}.msgpack`, firstKey, lastKey, massGroups, peptides, bytes: 10, sha256: 'x' });
 const page = (firstKey: number, lastKey: number, massGroups = 4, peptides = 6) => ({ file: `index-${firstKey}.json`, sha256: 'x', bytes: 10, firstShard: 0, shards: 2, firstKey, lastKey, massGroups, peptides });
 const base = {
-  format: 'digested-peptides', formatVersion: 2, compression: 'gzip', datasetVersion: 'v', parameters: {}, sources: [], totals: {},
-  accessions: { file: 'accessions-a.msgpack.gz', sha256: 'x', bytes: 10, count: 3 },
+  format: 'digested-peptides', formatVersion: 3, compression: 'gzip', datasetVersion: 'v', parameters: {}, sources: [], totals: {},
+  accessions: { count: 3, pages: [{ file: 'accessions-a.msgpack.gz', sha256: 'x', bytes: 10, accessions: 3 }] },
 };
 
 async function refusal(text: string | Error | 'hang', timeoutMs = 1000) {
@@ -73,9 +73,9 @@ describe('readManifest', () => {
     }
   });
 
-  it('reads a tree of index pages (levels 1 to 4, absent: 1) for the shard index and the protein table', async () => {
+  it('reads a tree of index pages (levels 1 to 4, absent: 1) for the shard index, the accession table and the protein table', async () => {
     for (const levels of [undefined, 1, 2, 4]) {
-      const manifest = { ...base, shardIndex: { pages: [page(10, 20), page(25, 40)], levels }, proteins: { pages: [], levels } };
+      const manifest = { ...base, shardIndex: { pages: [page(10, 20), page(25, 40)], levels }, accessions: { ...base.accessions, levels }, proteins: { pages: [], levels } };
       expect(await readManifest(manifestSource(JSON.stringify(manifest)).source, 1000)).toEqual(JSON.parse(JSON.stringify(manifest)));
     }
   });
@@ -90,6 +90,10 @@ describe('readManifest', () => {
         status: 503,
         message: `dataset unavailable: the protein table has ${JSON.stringify(levels)} levels of pages; this server reads 1 to 4`,
       });
+      expect(await refusal(JSON.stringify({ ...base, shards: [shard(10, 20)], accessions: { ...base.accessions, levels } }))).toEqual({
+        status: 503,
+        message: `dataset unavailable: the accession table has ${JSON.stringify(levels)} levels of pages; this server reads 1 to 4`,
+      });
     }
   });
 
@@ -101,10 +105,10 @@ describe('readManifest', () => {
   });
 
   it('answers 503 naming the version of a dataset in another format version, and what to do', async () => {
-    for (const version of [1, 3, '2']) {
+    for (const version of [1, 2, 4, '3']) {
       expect(await refusal(JSON.stringify({ ...base, formatVersion: version, shards: [shard(10, 20)] }))).toEqual({
         status: 503,
-        message: `dataset unavailable: the dataset is format version ${version}; this server reads version 2 only (rebuild it with npm run build:shards)`,
+        message: `dataset unavailable: the dataset is format version ${version}; this server reads version 3 only (rebuild it with npm run build:shards)`,
       });
     }
   });
@@ -113,7 +117,7 @@ describe('readManifest', () => {
     for (const compression of ['zstd', undefined, 'GZIP']) {
       expect(await refusal(JSON.stringify({ ...base, compression, shards: [shard(10, 20)] }))).toEqual({ status: 503, message: `dataset unavailable: manifest names an unknown compression "${String(compression)}"` });
     }
-    for (const accessions of [undefined, {}, null]) {
+    for (const accessions of [undefined, {}, null, { count: 3 }, { pages: [] }, { count: '3', pages: [] }, { file: 'accessions-a.msgpack.gz', sha256: 'x', bytes: 10, count: 3 }]) {
       expect(await refusal(JSON.stringify({ ...base, accessions, shards: [shard(10, 20)] }))).toEqual({ status: 503, message: 'dataset unavailable: manifest lists no accession table' });
     }
   });

@@ -75,7 +75,7 @@ export function rankAccessions(records: Iterable<HeaderRecord>, proteins: number
 }
 
 /**
- * Characters the accession table's text may have: format 2 keeps every accession in one table, decoded as one
+ * Characters the accession table's text may have: the runtime reads every page of the table and joins them into one
  * JavaScript string, and V8 caps a string at this length (about 45 million UniProt accessions).
  */
 export const MAX_ACCESSION_TEXT = constants.MAX_STRING_LENGTH;
@@ -85,7 +85,7 @@ export function checkAccessionText(ranked: Pick<RankedAccessions, 'count' | 'tex
   if (ranked.textBytes <= limit) return;
   throw new BuildError(
     `${ranked.count.toLocaleString('en')} accessions need an accession table of ${ranked.textBytes.toLocaleString('en')} characters, past the ` +
-      `${limit.toLocaleString('en')} one table can hold (format 2 keeps every accession in one table; a partitioned build does not change that): ` +
+      `${limit.toLocaleString('en')} one table can hold (the runtime reads the accession table as one string; a partitioned build does not change that): ` +
       'build from fewer proteins (see docs/SCALE.md)',
   );
 }

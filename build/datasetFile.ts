@@ -1,4 +1,4 @@
-// Writes one dataset file the way format 2 stores every file but the manifest: compressed (brotli or gzip),
+// Writes one dataset file the way the format stores every file but the manifest: compressed (brotli or gzip),
 // named by the sha256 of the stored bytes (in a folder named by its first hex digits, for large datasets), listed
 // by the manifest with that hash and size.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Unsigned LEB128 varints, the integer encoding of format 2's columns: 7 bits per byte, low bits first, the high
+// Unsigned LEB128 varints, the integer encoding of the format's columns: 7 bits per byte, low bits first, the high
 // bit set on every byte but a value's last. Values are integers in [0, 2^32).
 
 /** The varints of `values`, concatenated. */

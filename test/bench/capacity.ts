@@ -77,7 +77,7 @@ export interface Capacity {
   indexLevels: number;
   manifestKb: number;
   accessionTableMb: number;
-  /** Characters of the accession table's text (format 2 decodes it as one string: at most MAX_ACCESSION_TEXT). */
+  /** Characters of the accession table's text (this runtime joins its pages into one string: at most MAX_ACCESSION_TEXT). */
   accessionText: number;
   cpuHours: number;
   /** With the view, as the CI workflow builds by default (the hours below are of such builds). */
@@ -213,8 +213,8 @@ export function capacityTables(m: Measured): string[] {
     col('--folder-digits (≤ 20,000 files a folder)', (r) => String(r.folderDigits)),
     col('index levels below the manifest', (r) => String(r.indexLevels)),
     col('manifest', (r) => `${n1(r.manifestKb)} KB`),
-    col('accession table (one file, read by the first query of a process)', (r) => `${n1(r.accessionTableMb)} MB`),
-    col(`accession table text (format 2: one string, ≤ ${n0(MAX_ACCESSION_TEXT / 1e6)} M characters)`, (r) => `${n1(r.accessionText / 1e6)} M${r.accessionText > MAX_ACCESSION_TEXT ? ': **too large, refused**' : ''}`),
+    col('accession table (its pages; this runtime reads them all at its first query)', (r) => `${n1(r.accessionTableMb)} MB`),
+    col(`accession table text (this runtime joins it into one string, ≤ ${n0(MAX_ACCESSION_TEXT / 1e6)} M characters)`, (r) => `${n1(r.accessionText / 1e6)} M${r.accessionText > MAX_ACCESSION_TEXT ? ': **too large, refused**' : ''}`),
     col('build CPU; with the view', (r) => `${n1(r.cpuHours)} h; ${n1(r.cpuWithViewHours)} h`),
     col(`one ${RUNNER_CORES}-core runner (with the view, below too)`, (r) => `${n1(r.singleHours)} h`),
     ...[16, 64].map((n) => col(`matrix of ${n} runners (slowest part)`, (r) => `${n1(r.matrix.find((x) => x.parts === n)!.hours)} h`)),

@@ -41,7 +41,7 @@ export interface AccessionFilter {
 export async function resolveFilter(dataset: Dataset, spec: FilterSpec): Promise<AccessionFilter | undefined> {
   if (spec.taxa.length === 0 && spec.reviewed === undefined) return undefined;
   const { reviewedAccessions: reviewedTotal } = dataset.manifest.totals;
-  if (reviewedTotal === undefined) throw new QueryError(400, 'reviewed: this dataset does not record which accessions are reviewed (rebuild it)');
+  if (reviewedTotal === undefined) throw new QueryError(400, `${spec.reviewed === undefined ? 'taxon' : 'reviewed'}: this dataset does not record which accessions are reviewed, which its ranks are ordered by (rebuild it)`);
   const count = dataset.manifest.accessions.count;
   let intervals: [number, number][] = [[0, count]];
   if (spec.taxa.length > 0) {

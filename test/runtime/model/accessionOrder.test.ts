@@ -5,9 +5,9 @@
 // FORMAT.md's "Accession order" says (depth-first positions found here by a recursive walk of this file's own).
 import { describe, expect, it } from 'vitest';
 import { rankOrder } from '../../../runtime/model/accessionOrder.js';
-import type { TaxonomyFile } from '../../../runtime/model/format.js';
 import { Taxonomy } from '../../../runtime/model/taxonomy.js';
 import { prng } from '../../helpers/prng.js';
+import { randomTree } from '../../helpers/randomTaxonomy.js';
 
 describe('rankOrder', () => {
   it('sorts by reviewed flag, then position (none last), keeping byte order among equals, as a comparison sort does', () => {
@@ -32,31 +32,10 @@ describe('rankOrder', () => {
   });
 });
 
-/** A random tree of `n` nodes (root taxId 1), columns by ascending taxId, with each node's own accessions counted. */
-function randomTaxonomy(seed: number, n: number): TaxonomyFile {
-  const random = prng(seed);
-  const ids = new Set<number>([1]);
-  while (ids.size < n) ids.add(2 + Math.floor(random() * n * 10));
-  const inserted = [...ids];
-  const parentOf = new Map<number, number>([[1, 1]]);
-  inserted.slice(1).forEach((id, i) => parentOf.set(id, inserted[Math.floor(random() * (i + 1))]));
-  const taxIds = [...ids].sort((a, b) => a - b);
-  return {
-    formatVersion: 3,
-    taxIds,
-    parents: taxIds.map((id) => parentOf.get(id)!),
-    ranks: taxIds.map(() => 'no rank'),
-    names: taxIds.map((id) => `taxon ${id}`),
-    peptides: taxIds.map(() => 0),
-    reviewedAccessions: taxIds.map(() => (random() < 0.3 ? Math.floor(random() * 4) : 0)),
-    unreviewedAccessions: taxIds.map(() => (random() < 0.6 ? Math.floor(random() * 6) : 0)),
-  };
-}
-
 describe('Taxonomy.subtreeRanks', () => {
   for (const seed of [1, 2, 3]) {
     it(`gives each taxon the ranks of exactly the accessions below it (random tree ${seed})`, () => {
-      const file = randomTaxonomy(seed, 300);
+      const file = randomTree(seed, 300);
       const parent = new Map(file.taxIds.map((id, i) => [id, file.parents[i]]));
       // Depth-first positions, children by ascending taxId, by recursion (not the runtime's walk).
       const children = new Map<number, number[]>();
@@ -96,7 +75,7 @@ describe('Taxonomy.subtreeRanks', () => {
   }
 
   it('refuses counts of more reviewed accessions than the dataset has', () => {
-    const tree = new Taxonomy(randomTaxonomy(4, 50));
+    const tree = new Taxonomy(randomTree(4, 50));
     expect(() => tree.subtreeRanks(0, 0)).toThrow(/reviewed accessions/);
   });
 });

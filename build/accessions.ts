@@ -2,8 +2,7 @@
 // the sorted unique accession list shards refer to by rank, each protein's rank in it, and what each rank's first
 // record says: taxId (from its header, else the taxonomy TSV), reviewed flag, protein and organism names, handed on
 // rank by rank (to the accession table and protein page writers), so only fixed-width columns stay in memory.
-import { constants } from 'node:buffer';
-import { BuildError, type HeaderFields } from './fasta.js';
+import type { HeaderFields } from './fasta.js';
 import type { HeaderRecord } from './headerRuns.js';
 import { Column } from '../runtime/model/column.js';
 
@@ -29,8 +28,6 @@ export interface RankedAccessions {
   taxIds: Int32Array;
   /** 1 when the rank's accession is UniProtKB/Swiss-Prot (`sp|`), else 0. */
   reviewed: Uint8Array;
-  /** UTF-8 bytes of the accession table's text (the accessions, newline-separated): at least its length. */
-  textBytes: number;
   /** Rank of each protein ordinal's accession (in shared memory: the runners read it without a copy each). */
   rankOf: Uint32Array;
   /** Accessions that more than one record has (merged into one rank): how many, and the first few. */
@@ -51,7 +48,7 @@ export function rankAccessions(records: Iterable<HeaderRecord>, proteins: number
   const taxIds = new Column(new Int32Array(1024));
   const reviewed = new Column(new Uint8Array(1024));
   const duplicates = { count: 0, examples: [] as string[] };
-  let [textBytes, withoutTaxId, reviewedCount] = [0, 0, 0];
+  let [withoutTaxId, reviewedCount] = [0, 0];
   let previous: string | undefined;
   let duplicated = false;
   for (const record of records) {
@@ -62,7 +59,6 @@ export function rankAccessions(records: Iterable<HeaderRecord>, proteins: number
       // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
       const taxId = record.taxId ?? taxonomy.get(record.accession) ?? -1;
       onRank(taxIds.length, { accession: record.accession, taxId, reviewed: record.reviewed, protein: record.protein, organism: record.organism });
-      textBytes += Buffer.byteLength(record.accession) + (taxIds.length > 0 ? 1 : 0);
       taxIds.push(taxId);
       reviewed.push(record.reviewed ? 1 : 0);
       if (taxId === -1) withoutTaxId++;
@@ -71,21 +67,5 @@ export function rankAccessions(records: Iterable<HeaderRecord>, proteins: number
     }
     rankOf[record.ordinal] = taxIds.length - 1;
   }
-  return { count: taxIds.length, rankOf, taxIds: taxIds.data.slice(0, taxIds.length), reviewed: reviewed.data.slice(0, reviewed.length), duplicates, textBytes, withoutTaxId, reviewedCount };
-}
-
-/**
- * Characters the accession table's text may have: the runtime reads every page of the table and joins them into one
- * JavaScript string, and V8 caps a string at this length (about 45 million UniProt accessions).
- */
-export const MAX_ACCESSION_TEXT = constants.MAX_STRING_LENGTH;
-
-/** Throws a BuildError, before any shard is written, when the accession table would be too large to read. */
-export function checkAccessionText(ranked: Pick<RankedAccessions, 'count' | 'textBytes'>, limit = MAX_ACCESSION_TEXT): void {
-  if (ranked.textBytes <= limit) return;
-  throw new BuildError(
-    `${ranked.count.toLocaleString('en')} accessions need an accession table of ${ranked.textBytes.toLocaleString('en')} characters, past the ` +
-      `${limit.toLocaleString('en')} one table can hold (the runtime reads the accession table as one string; a partitioned build does not change that): ` +
-      'build from fewer proteins (see docs/SCALE.md)',
-  );
+  return { count: taxIds.length, rankOf, taxIds: taxIds.data.slice(0, taxIds.length), reviewed: reviewed.data.slice(0, reviewed.length), duplicates, withoutTaxId, reviewedCount };
 }

@@ -29,8 +29,6 @@ export interface BuildOptions extends DigestOptions {
   partitionBytes?: number;
   /** Records between two cut keys (default CUT_RECORDS; tests set it low so small inputs have several). */
   cutRecords?: number;
-  /** Characters the accession table's text may have (default MAX_ACCESSION_TEXT; tests set it low). */
-  maxAccessionText?: number;
   /** Accessions per page of the accession table (default: the format's, accessionPageSize; tests set it low). */
   accessionPageAccessions?: number;
   /** Views to make, each a fixed modification on residue letters (`Carbamidomethyl@C`; build/views.ts). */

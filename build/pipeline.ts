@@ -120,7 +120,7 @@ async function stage<T, S extends ShardSink>(
   try {
     const digested = await readAndDigest(files, runners, partitionDir, join(tmp, 'headers'), progress);
     const storage = storageOf(options);
-    const rankedHeaders = rankHeaders(digested.headers, taxonomyTsv, tmp, storage, options.maxAccessionText);
+    const rankedHeaders = rankHeaders(digested.headers, taxonomyTsv, tmp, storage);
     const { ranked } = rankedHeaders;
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;

@@ -5,7 +5,7 @@
 import { accessionIndexPageFileName, accessionPageFileName, accessionPageSize, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type AccessionIndexPage, type AccessionPageEntry, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry, type FileEntry } from '../runtime/model/format.js';
 import { Column } from '../runtime/model/column.js';
 import { encodeAccessionPage } from '../runtime/model/shardEncoder.js';
-import { MAX_ACCESSION_TEXT, type AccessionColumns, type RankFields } from './accessions.js';
+import type { AccessionColumns, RankFields } from './accessions.js';
 import { writeDatasetFile, type Storage } from './datasetFile.js';
 import { readJson } from './indexPages.js';
 import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
@@ -46,20 +46,14 @@ export class AccessionTableWriter {
   private ends = new Column(new Uint32Array(1024));
   private runText = 0;
   private count = 0;
-  /** Characters of the table's text so far, a newline after each accession. */
-  private characters = 0;
 
-  /** `maxText`: characters past which accessions are counted but not kept (a table that large is refused before `finish`). */
   constructor(
     private readonly dir: string,
     private readonly storage: Storage,
-    private readonly maxText = MAX_ACCESSION_TEXT,
   ) {}
 
   add(accession: string): void {
     this.count++;
-    this.characters += accession.length + 1;
-    if (this.characters - 1 > this.maxText) return;
     this.runText += (this.run.length > 0 ? 1 : 0) + accession.length;
     this.ends.push(this.runText);
     this.run.push(accession);
@@ -71,7 +65,6 @@ export class AccessionTableWriter {
    * pages of `pageAccessions`; returns the manifest's `accessions`.
    */
   finish(rankOf: Uint32Array, { taxIds, reviewed }: Pick<AccessionColumns, 'taxIds' | 'reviewed'>, pageAccessions = accessionPageSize(this.count), shape: TreeShape = TREE_SHAPE): Manifest['accessions'] {
-    if (this.characters - 1 > this.maxText) throw new Error(`internal error: an accession table of ${this.characters - 1} characters was not refused`);
     if (taxIds.length !== this.count || reviewed.length !== this.count || rankOf.length !== this.count) throw new Error('internal error: accession table columns of another length');
     this.endRun();
     const handedOn = new Uint32Array(this.count); // by rank: the accession's place in byte order

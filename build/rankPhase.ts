@@ -6,7 +6,7 @@
 import { depthFirstOrder } from '../runtime/model/taxonomy.js';
 import { rankOrder } from '../runtime/model/accessionOrder.js';
 import type { Manifest } from '../runtime/model/format.js';
-import { checkAccessionText, rankAccessions, type RankedAccessions } from './accessions.js';
+import { rankAccessions, type RankedAccessions } from './accessions.js';
 import type { Storage } from './datasetFile.js';
 import type { HeaderRuns } from './headerRuns.js';
 import type { pruneToLineages } from './taxdump.js';
@@ -25,19 +25,15 @@ export interface RankedHeaders {
   accessions: AccessionTableWriter;
 }
 
-/**
- * Ranks the accessions of `headers` in byte order and writes their protein pages into `dir`; removes the header
- * runs. Throws a BuildError when the accession table would be past `maxAccessionText` (checkAccessionText).
- */
-export function rankHeaders(headers: HeaderRuns, taxonomy: ReadonlyMap<string, number>, dir: string, storage: Storage, maxAccessionText?: number): RankedHeaders {
-  const accessions = new AccessionTableWriter(dir, storage, maxAccessionText);
+/** Ranks the accessions of `headers` in byte order and writes their protein pages into `dir`; removes the header runs. */
+export function rankHeaders(headers: HeaderRuns, taxonomy: ReadonlyMap<string, number>, dir: string, storage: Storage): RankedHeaders {
+  const accessions = new AccessionTableWriter(dir, storage);
   const proteins = new ProteinPageWriter(dir, storage);
   const ranked = rankAccessions(headers.sorted(), headers.count, taxonomy, (_, fields) => {
     accessions.add(fields.accession);
     proteins.add(fields);
   });
   headers.remove();
-  checkAccessionText(ranked, maxAccessionText);
   return { ranked, proteins: proteins.finish(), accessions };
 }
 

@@ -68,7 +68,7 @@ export function successJson(
       const first = group === 0 ? 0 : shard.groupEnds[group - 1];
       const end = shard.groupEnds[group];
       if (json) w.copy(json.bytes, first === 0 ? 0 : json.ends[first - 1], json.ends[end - 1]);
-      else writeEntries(w, shard, shape, first, end);
+      else writeEntries(w, shard, result.accessions, shape, first, end);
       w.unwrite(1); // the last entry's comma
       w.write(']}');
     });

@@ -4,7 +4,7 @@ import type { MatchBatch, SearchMatch } from '../core/match.js';
 import type { Precursor } from '../core/matchQuery.js';
 import type { Malformed } from '../core/mgf.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
-import { accessionOf, type AccessionTable } from '../model/format.js';
+import type { AccessionSet } from '../model/accessionSet.js';
 import { formatDuration } from './envelope.js';
 import { ppmOf } from './numberText.js';
 import type { PrecursorEntry } from './precursorJson.js';
@@ -33,9 +33,9 @@ export interface PrecursorJson {
 }
 
 /** A candidate's entry, exactly as /api/v1/search gives it. */
-function entryOf(table: AccessionTable, search: SearchMatch, c: SearchMatch['candidates'][number]): PrecursorEntry {
+function entryOf(accessions: AccessionSet, search: SearchMatch, c: SearchMatch['candidates'][number]): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
-  const accsTax = [...c.accessions].map((a) => ({ acc: accessionOf(table, a), taxId: table.taxIds[a] }));
+  const accsTax = Array.from(c.accessions, (a) => ({ acc: accessions.accession(a), taxId: accessions.taxId(a) }));
   return { seq: c.sequence, proforma: c.proforma, mass: Number(mass.toFixed(6)), ppm: ppmOf(search.mass, mass), accsTax };
 }
 
@@ -45,7 +45,7 @@ export function precursorJson(batch: MatchBatch, i: number): PrecursorJson {
     (s): SearchJson => ({
       ...(s.charge === undefined ? {} : { charge: s.charge }),
       mass: s.mass,
-      candidates: s.candidates.map((c) => entryOf(batch.table, s, c)),
+      candidates: s.candidates.map((c) => entryOf(batch.accessions, s, c)),
       ...(s.error ? { error: s.error } : {}),
     }),
   );

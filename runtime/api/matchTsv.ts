@@ -19,7 +19,8 @@ const utf8 = new TextEncoder();
 export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number, searches: SearchIds[] = batch.searchIds(i)): void {
   const precursor: Omit<PrecursorJson, 'searches'> = batch.precursors[i];
   const head = `${precursor.index}\t${field(precursor.title)}\t${field(precursor.scans)}\t${field(precursor.rtSeconds)}\t${field(precursor.mz)}`;
-  const { table, columns } = batch;
+  const { accessions, columns } = batch;
+  const utf8Out = { write: (text: string, from?: number, to?: number) => w.writeUtf8(text, from, to) };
   for (const s of searches) {
     const search = utf8.encode(`${head}\t${s.charge ?? ''}\t${s.mass.toFixed(6)}\t`); // a TITLE may be any text
     if (s.candidates.length === 0) {
@@ -42,12 +43,12 @@ export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number,
       for (let r = first; r < end; r++) {
         const a = columns.accession(r);
         if (r > first) w.write(';');
-        w.writeUtf8(table.accessions, a === 0 ? 0 : table.accessionEnds[a - 1], table.accessionEnds[a]);
+        accessions.writeAccession(utf8Out, a);
       }
       w.write('\t');
       for (let r = first; r < end; r++) {
         if (r > first) w.write(';');
-        w.writeInt(table.taxIds[columns.accession(r)]);
+        w.writeInt(accessions.taxId(columns.accession(r)));
       }
       w.write('\t\n');
     }

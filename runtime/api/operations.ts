@@ -40,7 +40,7 @@ function rangeOperation(endpoint: Endpoint): Operation<ReturnType<typeof parseRa
     run: runQuery,
     json: (dataset, _query, result, started, memory) => renderJson(dataset, result, endpoint.entries, started, memory),
     tsvHeader: TSV_HEADER,
-    tsvRows: (_query, result) => result.groups.map(groupRows).join(''),
+    tsvRows: (_query, result) => result.groups.map((group) => groupRows(group, result.accessions)).join(''),
     paged: true,
   };
 }

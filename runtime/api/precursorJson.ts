@@ -5,7 +5,8 @@
 import type { AccessionFilter } from '../core/accessionFilter.js';
 import type { Dataset } from '../core/dataset.js';
 import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor.js';
-import { accessionOf, accessionRefsOf, type Shard } from '../model/format.js';
+import type { AccessionSet } from '../model/accessionSet.js';
+import type { Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proformaWriter, type ProformaWriter } from '../model/proforma.js';
@@ -26,17 +27,19 @@ export interface PrecursorEntry {
   accsTax: { acc: string; taxId: number }[];
 }
 
-/** A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions. */
-export function precursorEntry(query: PrecursorQuery, c: Candidate, text = proformaOf(query, c), filter?: AccessionFilter): PrecursorEntry {
+/** A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions (those `filter` keeps). */
+export function precursorEntry(query: PrecursorQuery, c: Candidate, accessions: AccessionSet, filter?: AccessionFilter, text = proformaOf(query, c)): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
   const ppm = query.centre === undefined ? {} : { ppm: ppmOf(query.centre, mass) };
-  const accsTax = [...accessionRefsOf(c.shard, c.peptide)].filter((a) => !filter || filter.keeps(a)).map((a) => ({ acc: accessionOf(c.shard, a), taxId: c.shard.taxIds[a] }));
+  const accsTax = Array.from(accessions.listed(c.shard, c.peptide, keepsOf(filter)), (a) => ({ acc: accessions.accession(a), taxId: accessions.taxId(a) }));
   return { seq: c.sequence, proforma: text, mass: Number(mass.toFixed(6)), ...ppm, accsTax };
 }
 
-/** A group's entries, ordered by sequence, then ProForma; accessions as `filter` keeps them. */
-export function groupEntries(query: PrecursorQuery, group: CandidateGroup, filter?: AccessionFilter): PrecursorEntry[] {
-  return ordered(query, group).map((c) => precursorEntry(query, c, proformaOf(query, c), filter));
+const keepsOf = (filter: AccessionFilter | undefined) => filter && ((a: number) => filter.keeps(a));
+
+/** A group's entries of a result, ordered by sequence, then ProForma; accessions as the result's filter keeps them. */
+export function groupEntries(query: PrecursorQuery, group: CandidateGroup, { accessions, filter }: Pick<PrecursorResult, 'accessions' | 'filter'>): PrecursorEntry[] {
+  return ordered(query, group).map((c) => precursorEntry(query, c, accessions, filter));
 }
 
 /** The ProForma writer of a query's modifications, compiled once per query. */
@@ -113,7 +116,7 @@ export function renderPrecursorJson(
           const start = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];
           w.copy(json.bytes, start + ENTRY_PREFIX + c.sequence.length + ACCS_TAX_KEY, json.ends[c.peptide] - 2);
         } else {
-          writeAccessions(w, c.shard, 'accsTax', c.peptide, result.filter);
+          writeAccessions(w, c.shard, result.accessions, 'accsTax', c.peptide, result.filter);
         }
         w.write('}');
       }
@@ -133,12 +136,12 @@ export interface PrecursorProteinsResult extends PrecursorResult {
 /** The result with the proteins of the accessions on its page, read from the protein table once each. */
 export async function withProteins(dataset: Dataset, query: PrecursorQuery, result: PrecursorResult): Promise<PrecursorProteinsResult> {
   const known = new Map<string, { acc: string; taxId: number; reviewed: boolean }>();
+  const { accessions, filter } = result;
   for (const group of result.groups) {
     for (const c of group.candidates) {
-      for (const a of accessionRefsOf(c.shard, c.peptide)) {
-        if (result.filter && !result.filter.keeps(a)) continue;
-        const acc = accessionOf(c.shard, a);
-        if (!known.has(acc)) known.set(acc, { acc, taxId: c.shard.taxIds[a], reviewed: c.shard.reviewed[a] === 1 });
+      for (const a of accessions.listed(c.shard, c.peptide, keepsOf(filter))) {
+        const acc = accessions.accession(a);
+        if (!known.has(acc)) known.set(acc, { acc, taxId: accessions.taxId(a), reviewed: accessions.reviewed(a) });
       }
     }
   }
@@ -149,7 +152,7 @@ export async function withProteins(dataset: Dataset, query: PrecursorQuery, resu
 /** The success body with proteins: precursorEntry's entries, each accession as its Protein, in the same envelope. */
 export function renderPrecursorProteinsJson(query: PrecursorQuery, result: PrecursorProteinsResult, started: number, memory: () => string): string {
   const groups = result.groups.map((group) => ({
-    [formatMassKey(group.key)]: groupEntries(query, group, result.filter).map((e) => ({ ...e, accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!) })),
+    [formatMassKey(group.key)]: groupEntries(query, group, result).map((e) => ({ ...e, accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!) })),
   }));
   const json = JSON.stringify(groups);
   const { totalResult, page, pageSize } = result;
@@ -164,7 +167,7 @@ export function precursorRows(query: PrecursorQuery, result: PrecursorResult): s
   let rows = '';
   for (const group of result.groups) {
     const mass = formatMassKey(group.key);
-    for (const e of groupEntries(query, group, result.filter)) {
+    for (const e of groupEntries(query, group, result)) {
       for (const { acc, taxId } of e.accsTax) rows += `${mass}\t${e.seq}\t${e.proforma}\t${e.mass.toFixed(6)}\t${e.ppm ?? ''}\t${acc}\t${taxId}\n`;
     }
   }

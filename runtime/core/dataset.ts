@@ -1,10 +1,11 @@
-// One dataset opened from a ShardSource: its manifest, its shard index, its accession table and its shards —
-// fetched on demand, verified, decompressed, decoded, shared by concurrent requests and kept in a ShardCache
-// bounded by bytes.
+// One dataset opened from a ShardSource: its manifest, its shard index, its shards and the pages of its accession
+// table an answer lists — fetched on demand, verified, decompressed, decoded, shared by concurrent requests and
+// kept in a ShardCache bounded by bytes.
 import pLimit from 'p-limit';
 import type { AccessionIndexPage, AccessionPageEntry, AccessionTable, DatasetView, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
 import { accessionIndexPageViolation, indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
-import { decodeAccessionPage, decodeShard, joinAccessionPages } from '../model/shardCodec.js';
+import { decodeAccessionPage, decodeShard } from '../model/shardCodec.js';
+import { AccessionSet, type AccessionRun } from '../model/accessionSet.js';
 import { parseModifications, siteSlots, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { Taxonomy } from '../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
@@ -20,7 +21,11 @@ export { DatasetError };
 export const DEFAULT_CACHE_BYTES = 256 * 2 ** 20;
 
 export interface DatasetOptions {
-  /** Budget of the decoded-shard cache, in bytes of decoded data (estimated). Default 256 MB. The accession table and the taxonomy (read once, kept: ~20 bytes per accession) are outside it. */
+  /**
+   * Budget of the decoded-shard cache, in bytes of decoded data (estimated). Default 256 MB. Pages of a paged
+   * accession table are charged to it; a table of one page and the taxonomy (read once, kept: ~20 bytes per
+   * accession) are outside it.
+   */
   cacheBytes?: number;
   /** Shard fetches in flight at once. Default 6. */
   concurrency?: number;
@@ -31,8 +36,8 @@ export interface DatasetOptions {
   /** Decompresses every file but the manifest (default DecompressionStream; a platform may give a faster one). */
   decompress?: Decompress;
   /**
-   * The dataset's accession table, already decoded by another Dataset of the same dataset version (a process
-   * reopening it, a benchmark of cold shard reads): not read again. Checked against the manifest's count.
+   * The dataset's accession table when it is one page, already decoded by another Dataset of the same dataset
+   * version (a process reopening it, a benchmark of cold shard reads): not read again. Checked against the manifest.
    */
   accessionTable?: AccessionTable;
 }
@@ -81,7 +86,9 @@ export class Dataset {
   /** Files being read and decoded, by name: concurrent requests share one read. */
   private loading = new Map<string, Promise<object>>();
   private taxonomyTree: Promise<Taxonomy> | undefined;
-  private table: Promise<AccessionTable> | undefined;
+  /** The accession table when it is one page: read once (beside a query's first shard), kept. */
+  private table: Promise<AccessionSet> | undefined;
+  private tableNow: AccessionSet | undefined;
   private schedule: <T>(task: () => Promise<T>) => Promise<T>;
   private fetchTimeoutMs: number;
   private sha256: Sha256 | undefined;
@@ -99,8 +106,9 @@ export class Dataset {
     this.sha256 = options.sha256;
     this.decompress = options.decompress ?? streamDecompress;
     if (options.accessionTable) {
-      if (options.accessionTable.accessionEnds.length !== manifest.accessions.count) throw new Error('the accession table given is not this dataset’s');
-      this.table = Promise.resolve(options.accessionTable);
+      if (!this.onePage || options.accessionTable.accessionEnds.length !== manifest.accessions.count) throw new Error('the accession table given is not this dataset’s');
+      this.tableNow = new AccessionSet([{ first: 0, table: options.accessionTable }]);
+      this.table = Promise.resolve(this.tableNow);
     }
     const loadPage = (page: IndexPageEntry, leaf: boolean) => this.loadIndexPage(page, leaf);
     this.index = new ShardIndex(manifest, loadPage);
@@ -133,34 +141,83 @@ export class Dataset {
   shard(entry: ShardEntry): Promise<Shard> {
     const cached = this.cache.get<Shard>(entry.file);
     if (cached) return Promise.resolve(cached);
-    const table = this.accessionTable(); // fetched beside the shard, not after it: one round trip for both
-    return this.file(entry, 'shard', (bytes) => table.then((t) => decodeShard(bytes, t)), shardBytes);
+    // A one-page accession table is read beside the shard, not after it (one round trip for both), and the shard is
+    // ready when the table is: its answer lists accessions.
+    const table = this.onePage ? this.wholeTable() : undefined;
+    const decode = (bytes: Uint8Array) => decodeShard(bytes, this.manifest.accessions.count);
+    return this.file(entry, 'shard', (bytes) => (table ? table.then(() => decode(bytes)) : decode(bytes)), shardBytes);
   }
 
-  /** The accession table every shard's ranks point into: all its pages, read once, joined, kept. */
-  accessionTable(): Promise<AccessionTable> {
+  /** Whether the accession table is one page (a small dataset's): read whole, kept, outside the cache. */
+  private get onePage(): boolean {
+    const { pages, levels = 1 } = this.manifest.accessions;
+    return levels === 1 && pages.length === 1;
+  }
+
+  /**
+   * The accessions of the ranks `gather` gives (to its `add`), as one set an answer reads synchronously: the pages
+   * holding them, each read once and cached beside the shards (down through inner pages). A table of one page is
+   * read once and kept, and is the set of every answer (`gather` is not called).
+   */
+  async accessionSet(gather: (add: (rank: number) => void) => void): Promise<AccessionSet> {
+    if (this.onePage) return this.wholeTable();
+    const wanted: number[] = [];
+    gather((rank) => wanted.push(rank));
+    const ranks = Uint32Array.from(wanted).sort();
+    const { pages, levels = 1 } = this.manifest.accessions;
+    return new AccessionSet(await this.accessionRuns(pages, 0, levels, ranks, 0, ranks.length));
+  }
+
+  /** The accession table's set when it is one page and has been read: every answer's (else undefined). */
+  get wholeAccessions(): AccessionSet | undefined {
+    return this.tableNow;
+  }
+
+  private wholeTable(): Promise<AccessionSet> {
     if (!this.table) {
-      this.table = this.readAccessionTable();
+      const [entry] = this.manifest.accessions.pages;
+      this.table = this.load(entry, 'accession page', (bytes) => this.checkedAccessionPage(bytes, entry, 0)).then((table) => (this.tableNow = new AccessionSet([{ first: 0, table }])));
       this.table.catch(() => (this.table = undefined)); // a failed read is tried again next time
     }
     return this.table;
   }
 
-  /** Every page of the accession table (down through its inner pages), each checked against its entry, joined in rank order. */
-  private async readAccessionTable(): Promise<AccessionTable> {
-    const { pages: root, levels = 1, count } = this.manifest.accessions;
-    let entries: AccessionPageEntry[] = root;
-    for (let level = levels; level > 1; level--) {
-      const inner = entries.map((entry) => this.load(entry, 'accession index page', (bytes) => checked(parseJson<AccessionIndexPage>(bytes), (page) => accessionIndexPageViolation(page, entry)).pages));
-      entries = (await Promise.all(inner)).flat();
+  /**
+   * The leaf pages holding ranks[from..to) (ascending), below `entries`: consecutive pages from rank `first`, at
+   * `level` (1: leaf pages; more: inner pages, read to go down).
+   */
+  private async accessionRuns(entries: readonly AccessionPageEntry[], first: number, level: number, ranks: Uint32Array, from: number, to: number): Promise<AccessionRun[]> {
+    const reads: Promise<AccessionRun[]>[] = [];
+    for (let k = 0, start = first, i = from; k < entries.length && i < to; start += entries[k++].accessions) {
+      const [entry, end] = [entries[k], start + entries[k].accessions];
+      let j = i;
+      while (j < to && ranks[j] < end) j++;
+      if (j === i) continue;
+      const [pageFirst, pageFrom, pageTo] = [start, i, j];
+      reads.push(
+        level > 1
+          ? this.accessionIndexPage(entry).then((below) => this.accessionRuns(below, pageFirst, level - 1, ranks, pageFrom, pageTo))
+          : this.file(entry, 'accession page', (bytes) => this.checkedAccessionPage(bytes, entry, pageFirst), (_, bytes) => 2 * bytes).then((table) => [{ first: pageFirst, table }]),
+      );
+      i = j;
     }
-    const pages = await Promise.all(entries.map((entry) => this.load(entry, 'accession page', (bytes) => checked(decodeAccessionPage(bytes), (page) => (page.taxIds.length === entry.accessions ? null : `it holds ${page.taxIds.length} accessions where its entry says ${entry.accessions}`)))));
-    const table = joinAccessionPages(pages);
-    if (table.taxIds.length !== count) throw new DatasetError(`the accession table holds ${table.taxIds.length} accessions where the manifest says ${count}`, 502);
+    return (await Promise.all(reads)).flat();
+  }
+
+  /** An inner page of the accession table (the pages of the level below), checked against its entry; cached beside the shards. */
+  private accessionIndexPage(entry: AccessionPageEntry): Promise<AccessionPageEntry[]> {
+    return this.file(entry, 'accession index page', (bytes) => checked(parseJson<AccessionIndexPage>(bytes), (page) => accessionIndexPageViolation(page, entry)).pages, (_, text) => text * DECODED_PER_JSON_BYTE);
+  }
+
+  /** A page of the accession table from rank `first`, checked: its entry's count, and reviewed accessions ranked first. */
+  private checkedAccessionPage(bytes: Uint8Array, entry: AccessionPageEntry, first: number): AccessionTable {
+    const page = decodeAccessionPage(bytes);
+    if (page.taxIds.length !== entry.accessions) throw new Error(`it holds ${page.taxIds.length} accessions where its entry says ${entry.accessions}`);
     // Reviewed accessions first (model/accessionOrder.ts): the reviewed filter takes ranks below their count.
     const reviewed = this.manifest.totals.reviewedAccessions ?? 0;
-    if (table.reviewed.findIndex((flag, a) => flag !== (a < reviewed ? 1 : 0)) >= 0) throw new DatasetError(`the accession table does not rank its ${reviewed} reviewed accessions first`, 502);
-    return table;
+    const wrong = page.reviewed.findIndex((flag, i) => flag !== (first + i < reviewed ? 1 : 0));
+    if (wrong >= 0) throw new Error(`rank ${first + wrong} is ${page.reviewed[wrong] ? '' : 'not '}reviewed, where the manifest ranks its ${reviewed} reviewed accessions first`);
+    return page;
   }
 
   /** The dataset's taxonomy (read once, kept), or undefined when it was built without one. */

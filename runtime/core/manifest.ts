@@ -26,9 +26,17 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
             ? 'manifest lists no accession table'
             : !Array.isArray(list)
               ? 'manifest lists no shards'
-              : (tilingViolation(list) ?? treeViolation(manifest) ?? viewsViolation(manifest));
+              : (tilingViolation(list) ?? treeViolation(manifest) ?? accessionsViolation(manifest.accessions) ?? viewsViolation(manifest));
   if (problem) throw new DatasetError(`dataset unavailable: ${problem}`, 503);
   return manifest;
+}
+
+/** What is wrong with the root of the accession table (pages of counts summing to the table's), or null: a reader finds a rank's page by them. */
+function accessionsViolation({ pages, count }: Manifest['accessions']): string | null {
+  const counts = pages.map((page) => page?.accessions);
+  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return 'the accession table lists a page without a count of accessions';
+  const sum = counts.reduce((total, n) => total + n, 0);
+  return sum === count ? null : `the accession table's pages hold ${sum} accessions where its count says ${count}`;
 }
 
 /** What is wrong with the manifest's views (a list of `{fixed, shards | shardIndex}` whose shards tile the mass line), or null. */

@@ -4,7 +4,8 @@
 // is read once whatever the order of the precursors and the cache's size; candidates are copied into compact
 // columns as they are found, so a batch holds no shard.
 import { UNITS_PER_DA } from '../model/chemistry.js';
-import type { AccessionTable, Shard } from '../model/format.js';
+import type { AccessionSet } from '../model/accessionSet.js';
+import type { Shard } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
 import { letterTable } from '../model/modifications.js';
 import { proformaWriter, type TextOut } from '../model/proforma.js';
@@ -24,7 +25,7 @@ export interface MatchCandidate {
   /** Modified mass in units of 1e-10 Da, and its 4-decimal key. */
   units: number;
   key: number;
-  /** Ranks in the accession table of the accessions the query keeps. */
+  /** Ranks in the accession table of the accessions the query keeps, in the order of their accessions. */
   accessions: Uint32Array;
 }
 
@@ -41,8 +42,8 @@ export interface SearchIds extends PrecursorSearch {
 /** The matches of a batch: its precursors, and the searches of each with their candidates (made when asked for). */
 export interface MatchBatch {
   precursors: readonly Precursor[];
-  /** The accession table the candidates' ranks point into. */
-  table: AccessionTable;
+  /** The accessions of the candidates' ranks. */
+  accessions: AccessionSet;
   /** The candidates' columns, which SearchIds' ids index: for writers that need no object per candidate. */
   columns: Candidates;
   /** The ProForma of candidate `id`, whose sequence is `sequence`. */
@@ -124,7 +125,7 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   const searchLists = precursors.map((p) => searchesOf(query, p));
   const searches = searchLists.flat();
   const errors: (string | undefined)[] = searches.map((s) => s.error);
-  const [filter, table] = await Promise.all([resolveFilter(dataset, query.filter), dataset.accessionTable()]);
+  const filter = await resolveFilter(dataset, query.filter);
 
   const tasks = new Tasks();
   const views = dataset.views.map(({ spec }) => ({ member: letterTable(spec.site.letters), deltaUnits: spec.modification.deltaUnits }));
@@ -176,6 +177,8 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
     }
   };
   await Promise.all(Array.from({ length: (options.concurrency ?? 6) * HYPOTHESES_PER_READ }, sweep));
+  const accessions = await dataset.accessionSet((add) => candidates.addRanks(add));
+  candidates.orderAccessions(accessions);
 
   const writer = proformaWriter(query.fixed, query.variable);
   const proformaOf = (sequence: string, id: number) => writer.text(sequence, tasks.counts[candidates.countsId(id)].variableCounts);
@@ -199,7 +202,7 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
     });
   return {
     precursors,
-    table,
+    accessions,
     columns: candidates,
     proforma: proformaOf,
     writeProforma: (out, sequence, id) => writer.write(out, sequence, tasks.counts[candidates.countsId(id)].variableCounts),

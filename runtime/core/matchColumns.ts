@@ -1,6 +1,7 @@
 // The compact columns a match batch keeps (match.ts): its tasks — every modification hypothesis of every search,
 // hundreds of thousands of them — and the candidates they find, about 22 bytes each whatever shard they came from,
 // so a batch holds no object per hypothesis or candidate and no shard.
+import type { AccessionSet } from '../model/accessionSet.js';
 import type { Shard } from '../model/format.js';
 import { BlockColumn, Column, Ends, TextBlocks } from '../model/column.js';
 import { WATER_UNITS } from '../model/chemistry.js';
@@ -135,6 +136,24 @@ export class Candidates {
 
   accession(r: number): number {
     return this.accessions.at(r);
+  }
+
+  /** Puts every candidate's accessions in the order of their accessions (as answers list them), in place. */
+  orderAccessions(accessions: AccessionSet): void {
+    let room = new Uint32Array(64);
+    for (let i = 0; i < this.length; i++) {
+      const [from, to] = [this.accessionEnd(i - 1), this.accessionEnd(i)];
+      if (to - from < 2) continue;
+      if (to - from > room.length) room = new Uint32Array(2 * (to - from));
+      const ranks = room.subarray(0, to - from);
+      for (let r = from; r < to; r++) ranks[r - from] = this.accessions.at(r);
+      accessions.sort(ranks).forEach((a, k) => this.accessions.set(from + k, a));
+    }
+  }
+
+  /** Gives `add` every candidate's accessions. */
+  addRanks(add: (rank: number) => void): void {
+    for (let r = 0; r < this.accessions.length; r++) add(this.accessions.at(r));
   }
 
   accessionsOf(i: number): Uint32Array {

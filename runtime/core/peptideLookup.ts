@@ -1,7 +1,8 @@
 // Peptide → proteins (/api/v1/peptide): the stored peptides equal to a sequence (optionally with I and L as one
 // letter), found in the mass group of the sequence's own mass key, with their accessions (filtered as a search
 // filters them), each accession's protein, and the lowest common ancestor of their organisms.
-import { accessionOf, accessionRefsOf, sequenceOf } from '../model/format.js';
+import { addPeptideRanks } from '../model/accessionSet.js';
+import { sequenceOf, type Shard } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
 import type { Taxon } from '../model/taxonomy.js';
 import { FILTER_PARAMS, filterOf, resolveFilter, type FilterSpec } from './accessionFilter.js';
@@ -61,19 +62,22 @@ export async function runPeptideLookup(dataset: Dataset, query: PeptideQuery): P
   const filter = await resolveFilter(dataset, query.filter);
   const key = massKey(query.units);
   const wanted = query.equateIL ? foldIL(query.sequence) : query.sequence;
-  const found: { seq: string; accessions: { acc: string; taxId: number; reviewed: boolean }[] }[] = [];
+  const keeps = filter && ((a: number) => filter.keeps(a));
+  const equal: { shard: Shard; p: number; seq: string }[] = [];
   for (const located of await rangeEntries(dataset.index, key, key)) {
     const shard = await dataset.shard(located.entry);
     const { from, to } = runOf(shard, key, key);
     if (from >= to) continue;
     for (let p = from === 0 ? 0 : shard.groupEnds[from - 1]; p < shard.groupEnds[to - 1]; p++) {
       const seq = sequenceOf(shard, p);
-      if ((query.equateIL ? foldIL(seq) : seq) !== wanted) continue;
-      const accessions = [...accessionRefsOf(shard, p)]
-        .filter((a) => !filter || filter.keeps(a))
-        .map((a) => ({ acc: accessionOf(shard, a), taxId: shard.taxIds[a], reviewed: shard.reviewed?.[a] === 1 }));
-      if (accessions.length > 0) found.push({ seq, accessions });
+      if ((query.equateIL ? foldIL(seq) : seq) === wanted) equal.push({ shard, p, seq });
     }
+  }
+  const set = await dataset.accessionSet((add) => equal.forEach(({ shard, p }) => addPeptideRanks(shard, p, p + 1, add, keeps)));
+  const found: { seq: string; accessions: { acc: string; taxId: number; reviewed: boolean }[] }[] = [];
+  for (const { shard, p, seq } of equal) {
+    const accessions = Array.from(set.listed(shard, p, keeps), (a) => ({ acc: set.accession(a), taxId: set.taxId(a), reviewed: set.reviewed(a) }));
+    if (accessions.length > 0) found.push({ seq, accessions });
   }
   found.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
   const peptides = await Promise.all(found.map(async ({ seq, accessions }) => ({ seq, proteins: await proteinsOf(dataset, accessions) })));

@@ -2,6 +2,7 @@
 // variable modifications — each hypothesis a range read of unmodified masses (or of a view's keys, which carry a
 // fixed modification already), filtered by its site counts, weighed exactly in integer units, merged into mass
 // groups by modified key and paged exactly.
+import { addPeptideRanks, type AccessionSet } from '../model/accessionSet.js';
 import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
 import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
@@ -64,6 +65,8 @@ export interface PrecursorResult {
   hypotheses: number;
   /** The accessions kept, when the query filters them: a candidate lists only those. */
   filter?: AccessionFilter;
+  /** The accessions the page's candidates list. */
+  accessions: AccessionSet;
 }
 
 /**
@@ -274,6 +277,10 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
       groups.get(key)!.push({ shard, peptide: p, sequence: sequenceOf(shard, p), variableCounts: all[found.hypotheses[i]].variableCounts, units: found.units[i], key });
     }
   }
+  const keeps = filter && ((a: number) => filter.keeps(a));
+  const accessions = await dataset.accessionSet((add) => {
+    for (const candidates of groups.values()) for (const c of candidates) addPeptideRanks(c.shard, c.peptide, c.peptide + 1, add, keeps);
+  });
   return {
     totalResult: distinct.size,
     page: query.page,
@@ -281,5 +288,6 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
     groups: pageKeys.map((key) => ({ key, candidates: groups.get(key)! })),
     hypotheses: all.length,
     ...(filter ? { filter } : {}),
+    accessions,
   };
 }

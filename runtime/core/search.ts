@@ -2,6 +2,7 @@
 // by shard (walkRange). Mass groups are numbered 0.. in ascending mass over the whole dataset, so a key range
 // is a run of group ordinals: its two ends are found in the (at most two) shards the range cuts, its length
 // is a subtraction, and a page is a sub-run whose shards are found by ordinal.
+import { addPeptideRanks, NO_ACCESSIONS, type AccessionSet } from '../model/accessionSet.js';
 import type { Shard } from '../model/format.js';
 import type { Dataset } from './dataset.js';
 import { partitionPoint, type LocatedShard, type ShardIndex } from './shardIndex.js';
@@ -27,6 +28,8 @@ export interface QueryResult {
   page: number;
   pageSize: number;
   groups: GroupRef[];
+  /** The accessions of the page's peptides. */
+  accessions: AccessionSet;
 }
 
 /** Index of the first group with key >= `key` (lower bound). */
@@ -73,12 +76,16 @@ function readAhead(dataset: Dataset, first: LocatedShard, last: LocatedShard, { 
   for (const located of wanted) dataset.shard(located.entry).catch(() => undefined);
 }
 
+/** The accessions of the peptides of mass groups from..to-1 of `shard`. */
+const addGroupRanks = (shard: Shard, from: number, to: number, add: (rank: number) => void) =>
+  from < to && addPeptideRanks(shard, from === 0 ? 0 : shard.groupEnds[from - 1], shard.groupEnds[to - 1], add);
+
 /** Mass groups with lowKey <= key <= highKey, counted exactly, and the query's page of them in ascending order. */
 export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<QueryResult> {
   const { lowKey, highKey, page, pageSize } = query;
-  const none: QueryResult = { totalResult: 0, page, pageSize, groups: [] };
+  const none = (totalResult: number): QueryResult => ({ totalResult, page, pageSize, groups: [], accessions: NO_ACCESSIONS });
   const ends = await rangeShards(dataset, lowKey, highKey);
-  if (!ends) return none;
+  if (!ends) return none(0);
   const [first, last] = ends;
   if (page === 1) readAhead(dataset, first, last, query);
   const [start, end] = await Promise.all([startOrdinal(dataset, first, lowKey), endOrdinal(dataset, last, highKey)]);
@@ -86,7 +93,7 @@ export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<Que
 
   const from = start + (page - 1) * pageSize;
   const to = Math.min(end, from + pageSize);
-  if (from >= to) return { ...none, totalResult };
+  if (from >= to) return none(totalResult);
   // The page's shards, in order: the one holding group `from`, then each next one until `to` is covered.
   const located = [await dataset.index.shardOfGroup(from)];
   for (let l = located[0]; l.groupsBefore + l.entry.massGroups < to; located.push(l)) {
@@ -100,7 +107,8 @@ export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<Que
     const hi = Math.min(to, l.groupsBefore + l.entry.massGroups) - l.groupsBefore;
     for (let g = lo; g < hi; g++) groups.push({ shard: shards[k], group: g });
   });
-  return { totalResult, page, pageSize, groups };
+  const accessions = await dataset.accessionSet((add) => groups.forEach(({ shard, group }) => addGroupRanks(shard, group, group + 1, add)));
+  return { totalResult, page, pageSize, groups, accessions };
 }
 
 /** Consecutive mass groups from..to-1 of one shard. */
@@ -108,6 +116,11 @@ export interface GroupRun {
   shard: Shard;
   from: number;
   to: number;
+}
+
+/** A run of groups with the accessions of its peptides. */
+export interface ListedRun extends GroupRun {
+  accessions: AccessionSet;
 }
 
 /**
@@ -141,12 +154,13 @@ export function runOf(shard: Shard, lowKey: number, highKey: number): GroupRun {
 }
 
 /**
- * Every mass group with lowKey <= key <= highKey, in ascending mass, one shard's run at a time: the next shard
- * is read only when the consumer asks for it, so a dataset opened with no cache holds one shard at a time.
+ * Every mass group with lowKey <= key <= highKey, in ascending mass, one shard's run at a time with its
+ * accessions: the next shard is read only when the consumer asks for it, so a dataset opened with no cache holds
+ * one shard at a time.
  */
-export async function* walkRange(dataset: Dataset, lowKey: number, highKey: number): AsyncGenerator<GroupRun> {
+export async function* walkRange(dataset: Dataset, lowKey: number, highKey: number): AsyncGenerator<ListedRun> {
   for (const located of await rangeEntries(dataset.index, lowKey, highKey)) {
     const run = runOf(await dataset.shard(located.entry), lowKey, highKey);
-    if (run.from < run.to) yield run;
+    if (run.from < run.to) yield { ...run, accessions: await dataset.accessionSet((add) => addGroupRanks(run.shard, run.from, run.to, add)) };
   }
 }

@@ -46,6 +46,11 @@ export class BlockColumn<T extends Uint8Array | Uint16Array | Uint32Array | Floa
     return this.blocks[i >>> BLOCK_BITS][i & (BLOCK - 1)];
   }
 
+  /** Sets value i (below length). */
+  set(i: number, value: number): void {
+    this.blocks[i >>> BLOCK_BITS][i & (BLOCK - 1)] = value;
+  }
+
   /** Empties the column, keeping its blocks for the values pushed next. */
   clear(): void {
     this.length = 0;

@@ -335,7 +335,7 @@ export interface AccessionTable {
 }
 
 /** A decoded shard: columns of mass groups and peptides, whose accessions are ranks into the accession table. */
-export interface Shard extends AccessionTable {
+export interface Shard {
   /** Mass key of each group, ascending. */
   massKeys: Uint32Array;
   /** groupEnds[g] = index one past the last peptide of group g. */
@@ -346,14 +346,11 @@ export interface Shard extends AccessionTable {
   /** Accessions of peptide p are accessionRefs[accessionRefEnds[p-1] ?? 0 .. accessionRefEnds[p]). */
   accessionRefEnds: Uint32Array;
   /**
-   * Ranks into the accession table (the dataset's, shared by every decoded shard); within a peptide in the order of
-   * their accessions (byte order), as answers list them (stored ascending by rank: decodeShard orders them).
+   * Ranks into the dataset's accession table, ascending within a peptide (answers list them by accession:
+   * AccessionSet.listed in accessionSet.ts orders them).
    */
   accessionRefs: Uint32Array;
 }
-
-/** A shard's own columns, as stored: everything but the accession table. */
-export type ShardColumns = Omit<Shard, keyof AccessionTable>;
 
 /** Sequence of peptide p. */
 export const sequenceOf = (shard: Shard, p: number): string =>

@@ -37,11 +37,10 @@ function prefixSums(counts: Uint32Array, name: string, from = 0): Uint32Array {
 }
 
 /**
- * Decodes and checks the structure of a shard (decompressed) whose accessions are ranks into `table`; throws a
- * short message when the bytes are not one. A peptide's ranks, stored ascending, come out in the order of their
- * accessions (byte order), as answers list them.
+ * Decodes and checks the structure of a shard (decompressed) whose accessions are ranks into a table of
+ * `accessions` accessions; throws a short message when the bytes are not one. A peptide's ranks stay ascending.
  */
-export function decodeShard(bytes: Uint8Array, table: AccessionTable): Shard {
+export function decodeShard(bytes: Uint8Array, accessions: number): Shard {
   const raw = unpackMap(bytes, 'shard');
   const sequences = raw.sequences;
   if (typeof sequences !== 'string') throw new Error('shard lacks sequences');
@@ -57,7 +56,6 @@ export function decodeShard(bytes: Uint8Array, table: AccessionTable): Shard {
   if (accessionRefEnds.length !== peptides || accessionRefEnds[peptides - 1] !== accessionRefs.length) throw new Error('shard refCounts do not cover its refs');
   if (sequenceEnds[peptides - 1] !== sequences.length) throw new Error('shard lengths do not cover its sequences');
   // Refs: the peptide's first rank, then the gaps to the next (each ≥ 1), every rank inside the table.
-  const accessions = table.accessionEnds.length;
   for (let p = 0, r = 0; p < peptides; p++) {
     for (const end = accessionRefEnds[p]; r < end; r++) {
       const first = r === (p === 0 ? 0 : accessionRefEnds[p - 1]);
@@ -66,28 +64,9 @@ export function decodeShard(bytes: Uint8Array, table: AccessionTable): Shard {
       if (rank >= accessions) throw new Error('shard refs point past the accession table');
       accessionRefs[r] = rank;
     }
-    const first = p === 0 ? 0 : accessionRefEnds[p - 1];
-    if (accessionRefEnds[p] - first > 1) byAccession(table, accessionRefs, first, accessionRefEnds[p]);
   }
   if (!/^[A-Z]*$/.test(sequences)) throw new Error('shard sequences hold characters other than A-Z');
-  return { massKeys, groupEnds, sequences, sequenceEnds, accessionRefEnds, accessionRefs, ...table };
-}
-
-/** Ranks refs[from..to) put in the order of their accessions (byte order: code units of ASCII, as the build sorts). */
-function byAccession(table: AccessionTable, refs: Uint32Array, from: number, to: number): void {
-  const { accessions: text, accessionEnds: ends } = table;
-  const start = (a: number) => (a === 0 ? 0 : ends[a - 1]);
-  const before = (a: number, b: number) => textBefore(text, start(a), ends[a], start(b), ends[b]);
-  if (to - from <= 16) {
-    for (let i = from + 1; i < to; i++) {
-      const a = refs[i];
-      let j = i;
-      for (; j > from && before(a, refs[j - 1]); j--) refs[j] = refs[j - 1];
-      refs[j] = a;
-    }
-  } else {
-    refs.set(Array.from(refs.subarray(from, to)).sort((a, b) => (before(a, b) ? -1 : 1)), from);
-  }
+  return { massKeys, groupEnds, sequences, sequenceEnds, accessionRefEnds, accessionRefs };
 }
 
 /**
@@ -100,16 +79,6 @@ function withoutNewlines(text: string): string {
   let kept = 0;
   for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 10) bytes[kept++] = bytes[i];
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(0, kept)); // a leading U+FEFF is an accession's
-}
-
-/** Whether text[a..aEnd) sorts before text[b..bEnd), by character code. */
-function textBefore(text: string, a: number, aEnd: number, b: number, bEnd: number): boolean {
-  for (; a < aEnd && b < bEnd; a++, b++) {
-    const x = text.charCodeAt(a);
-    const y = text.charCodeAt(b);
-    if (x !== y) return x < y;
-  }
-  return aEnd - a < bEnd - b;
 }
 
 /**
@@ -143,21 +112,4 @@ export function decodeAccessionPage(bytes: Uint8Array): AccessionTable {
     taxIds[a] = taxIdsPlusOne[a] - 1;
   }
   return { accessions: withoutNewlines(text), accessionEnds, taxIds, reviewed: new Uint8Array(reviewed) };
-}
-
-/** The table of consecutive pages (decoded), in their order: one table of all their ranks. */
-export function joinAccessionPages(pages: readonly AccessionTable[]): AccessionTable {
-  if (pages.length === 1) return pages[0];
-  const count = pages.reduce((n, page) => n + page.taxIds.length, 0);
-  const table = { accessions: pages.map((page) => page.accessions).join(''), accessionEnds: new Uint32Array(count), taxIds: new Int32Array(count), reviewed: new Uint8Array(count) };
-  let [first, offset] = [0, 0];
-  for (const page of pages) {
-    const n = page.taxIds.length;
-    for (let a = 0; a < n; a++) table.accessionEnds[first + a] = offset + page.accessionEnds[a];
-    table.taxIds.set(page.taxIds, first);
-    table.reviewed.set(page.reviewed, first);
-    first += n;
-    offset += page.accessions.length;
-  }
-  return table;
 }

@@ -2,7 +2,7 @@
 // shardCodec.ts reads back: msgpack maps (msgpackr's encoder, plain types only) of varint `bin` columns. Used by
 // the build.
 import { Packr } from 'msgpackr/pack';
-import { FORMAT_VERSION, type AccessionTable, type ShardColumns } from './format.js';
+import { FORMAT_VERSION, type AccessionTable, type Shard } from './format.js';
 import { encodeVarints } from './varint.js';
 
 const packr = new Packr({ useRecords: false, variableMapSize: true });
@@ -10,7 +10,7 @@ const packr = new Packr({ useRecords: false, variableMapSize: true });
 /** Differences of consecutive ends (or values): the counts that prefix sums give back. */
 const differences = (ends: Uint32Array) => ends.map((end, i) => end - (i === 0 ? 0 : ends[i - 1]));
 
-export function encodeShard(shard: ShardColumns): Uint8Array {
+export function encodeShard(shard: Shard): Uint8Array {
   const { accessionRefs: refs, accessionRefEnds: refEnds } = shard;
   // Within a peptide: its first rank, then the gap to each next one.
   const refGaps = new Uint32Array(refs.length);

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Dataset } from '../../runtime/core/dataset.js';
-import { accessionOf, accessionRefsOf, sequenceOf } from '../../runtime/model/format.js';
+import { sequenceOf } from '../../runtime/model/format.js';
 import { formatMassKey, parseMass } from '../../runtime/model/massKey.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
@@ -57,12 +57,13 @@ export async function buildSqlite(dir: string, file: string): Promise<Db> {
   while (ordinal < dataset.index.groupCount) {
     const located = await dataset.index.shardOfGroup(ordinal);
     const shard = await dataset.shard(located.entry);
+    const set = await dataset.accessionSet((add) => shard.accessionRefs.forEach(add));
     db.transaction(() => {
       for (let g = 0; g < shard.massKeys.length; g++) {
         const from = g === 0 ? 0 : shard.groupEnds[g - 1];
         addGroup.run(shard.massKeys[g], shard.groupEnds[g] - from);
         for (let p = from; p < shard.groupEnds[g]; p++) {
-          const accessions = Array.from(accessionRefsOf(shard, p), (r) => accessionOf(shard, r));
+          const accessions = Array.from(set.listed(shard, p), (r) => set.accession(r));
           addPeptide.run(shard.massKeys[g], sequenceOf(shard, p), accessions.join(','));
         }
       }

@@ -1,14 +1,13 @@
 // Tests build/accessions.ts: rankAccessions over HeaderRuns (build/headerRuns.ts, several runs on disk) equals a
 // brute-force reference over plain records: ranks are positions in the sorted unique accessions, every protein's
 // rank points at its accession, and a rank's fields, handed on rank by rank, come from its accession's first record
-// (taxId from OX=, else the taxonomy TSV, else -1); textBytes is the UTF-8 size of the accessions joined by
-// newlines, and checkAccessionText refuses a table past its limit.
+// (taxId from OX=, else the taxonomy TSV, else -1).
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkAccessionText, MAX_ACCESSION_TEXT, rankAccessions, type RankFields } from '../../build/accessions.js';
+import { rankAccessions, type RankFields } from '../../build/accessions.js';
 import { BuildError } from '../../build/fasta.js';
 import type { HeaderFields } from '../../build/fasta.js';
 import { HeaderRuns } from '../../build/headerRuns.js';
@@ -21,7 +20,6 @@ function reference(records: HeaderFields[], taxonomy: Map<string, number>) {
     rankOf: records.map((r) => sorted.indexOf(r.accession)),
     fields: first.map((r): RankFields => ({ accession: r.accession, taxId: r.taxId ?? taxonomy.get(r.accession) ?? -1, reviewed: r.reviewed, protein: r.protein, organism: r.organism })),
     duplicates: { count: duplicates.length, examples: duplicates.slice(0, 3) },
-    textBytes: Buffer.byteLength(sorted.join('\n')),
   };
 }
 
@@ -63,7 +61,6 @@ describe('rankAccessions', () => {
         expect(ranked.duplicates).toEqual(expected.duplicates);
         expect(ranked.withoutTaxId).toBe(expected.fields.filter((f) => f.taxId === -1).length);
         expect(ranked.reviewedCount).toBe(expected.fields.filter((f) => f.reviewed).length);
-        expect(ranked.textBytes).toBe(expected.textBytes);
       }),
       { numRuns: 300 },
     );
@@ -83,18 +80,5 @@ describe('rankAccessions', () => {
     expect(fields).toEqual(expected.fields);
     expect(ranked.duplicates).toEqual(expected.duplicates);
     expect(ranked.rankOf.buffer).toBeInstanceOf(SharedArrayBuffer);
-  });
-});
-
-describe('checkAccessionText', () => {
-  it('lets a table up to the limit through and refuses one past it, naming the sizes', () => {
-    expect(() => checkAccessionText({ count: 3, textBytes: 20 }, 20)).not.toThrow();
-    expect(() => checkAccessionText({ count: 3, textBytes: 21 }, 20)).toThrow(BuildError);
-    expect(() => checkAccessionText({ count: 3, textBytes: 21 }, 20)).toThrow(/3 accessions need an accession table of 21 characters, past the 20 one table can hold/);
-  });
-
-  it('defaults to the longest string V8 makes', () => {
-    expect(MAX_ACCESSION_TEXT).toBe(2 ** 29 - 24);
-    expect(() => 'x'.repeat(MAX_ACCESSION_TEXT + 1)).toThrow(RangeError);
   });
 });

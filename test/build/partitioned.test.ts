@@ -10,8 +10,7 @@ import { mergeParts } from '../../build/merge.js';
 import { PART_FILE, readPart, type PartManifest } from '../../build/part.js';
 import { PARTITION_KEYS } from '../../build/partitions.js';
 import { buildPart, type BuildOptions } from '../../build/pipeline.js';
-import { decodeShard } from '../../runtime/model/shardCodec.js';
-import { build, DEFAULT_SHARD_BYTES, readAccessionTable, readDataset, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, shardPeptides, snapshot, tempDir, type StoredPeptide } from '../helpers/datasets.js';
+import { decodeTabled, build, DEFAULT_SHARD_BYTES, readAccessionTable, readDataset, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, shardPeptides, snapshot, tempDir, type StoredPeptide } from '../helpers/datasets.js';
 import { runTsx } from '../helpers/process.js';
 
 afterAll(removeTempDirs);
@@ -59,7 +58,7 @@ describe('a partitioned build merged', () => {
 
   it('keeps in each part exactly the single build’s view peptides of its slice of the view’s keys, in shards inside it', () => {
     const table = readAccessionTable(parts[0], readPart(parts[0]).head);
-    const all = shardEntries(single, 0).flatMap((s) => [...shardPeptides(decodeShard(readStored(single, s.file, 'gzip'), table))]);
+    const all = shardEntries(single, 0).flatMap((s) => [...shardPeptides(decodeTabled(readStored(single, s.file, 'gzip'), table))]);
     let kept = 0;
     const lows = new Set<number>();
     for (const dir of parts) {
@@ -68,7 +67,7 @@ describe('a partitioned build merged', () => {
       lows.add(view.lowKey);
       const got = view.shards.flatMap((s) => {
         expect([s.firstKey >= view.lowKey, s.lastKey < high]).toEqual([true, true]);
-        return [...shardPeptides(decodeShard(readStored(dir, s.file, 'gzip'), table))];
+        return [...shardPeptides(decodeTabled(readStored(dir, s.file, 'gzip'), table))];
       });
       expect(got).toEqual(all.filter((p) => p.key >= view.lowKey && p.key < high));
       expect(view.peptides).toBe(got.length);
@@ -105,7 +104,7 @@ describe('a partitioned build merged', () => {
       for (const s of shards) {
         expect(s.firstKey).toBeGreaterThanOrEqual(part.lowKey);
         expect(s.lastKey).toBeLessThan(high);
-        for (const { sequence, ...peptide } of shardPeptides(decodeShard(readStored(dir, s.file, head.compression), table))) got.set(sequence, peptide);
+        for (const { sequence, ...peptide } of shardPeptides(decodeTabled(readStored(dir, s.file, head.compression), table))) got.set(sequence, peptide);
       }
       expect(got).toEqual(new Map(all.filter(([, p]) => p.key >= part.lowKey && p.key < high)));
       kept += got.size;

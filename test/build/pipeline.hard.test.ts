@@ -86,19 +86,6 @@ describe('malformed input through the CLI', () => {
     expect(readdirSync(published).filter((f) => f.startsWith('.build-'))).toEqual([]);
   });
 
-  it('an accession table too large to read: refused before any shard is written, the published dataset untouched', async () => {
-    const input = sampleSubset(200);
-    const accessions = readFileSync(input, 'utf8').split('\n').filter((l) => l.startsWith('>')).map((l) => l.split('|')[1]);
-    const text = Buffer.byteLength([...new Set(accessions)].sort().join('\n'));
-    const refused = build([input], published, { maxAccessionText: text - 1 });
-    await expect(refused).rejects.toThrow(BuildError);
-    await expect(refused).rejects.toThrow(`200 accessions need an accession table of ${text.toLocaleString('en')} characters, past the ${(text - 1).toLocaleString('en')} one table can hold`);
-    expectSameFiles(files(published), before, 'after a refused build');
-    expect(readdirSync(published).filter((f) => f.startsWith('.build-'))).toEqual([]);
-    // At the limit itself the same input builds.
-    expect((await build([input], join(work, 'at-limit'), { maxAccessionText: text })).totals.accessions).toBe(200);
-  });
-
   it('a header without sequence among good records: skipped and counted', async () => {
     const out = join(work, 'skip');
     const run = await runBuildCli(['--input', write('among.fasta', `${good}>sp|P00002|EMPTY OX=1\n\n${good.replace('P00001', 'P00003')}`), '--out', out]);

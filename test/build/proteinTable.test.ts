@@ -208,19 +208,6 @@ describe('AccessionTableWriter', () => {
     expect(pages.flatMap((p) => p.taxIds)).toEqual(Array.from(byRank.taxIds));
   });
 
-  it('keeps a table of exactly its character limit and refuses to finish one past it', () => {
-    const table = columns(5);
-    const characters = table.sorted.join('\n').length;
-    const dir = tempDir('accession-limit');
-    const [atLimit, past] = [new AccessionTableWriter(dir, 'gzip', characters), new AccessionTableWriter(tempDir('accession-past'), 'gzip', characters - 1)];
-    for (const accession of table.sorted) [atLimit, past].forEach((w) => w.add(accession));
-    const identity = Uint32Array.from({ length: 5 }, (_, i) => i);
-    const root = atLimit.finish(identity, table);
-    expect(root.count).toBe(5);
-    expect(readPages(dir, root)[0].accessions).toEqual(table.sorted);
-    expect(() => past.finish(identity, table)).toThrow(/internal error: an accession table of 39 characters was not refused/);
-  });
-
   it('refuses columns of another length than the accessions', () => {
     const writer = new AccessionTableWriter(tempDir('accession-columns'), 'gzip');
     writer.add('P12345');

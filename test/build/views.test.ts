@@ -7,9 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetFiles } from '../../build/publish.js';
 import { parseView, parseViews } from '../../build/views.js';
-import { decodeShard } from '../../runtime/model/shardCodec.js';
 import type { Manifest } from '../../runtime/model/format.js';
-import { build, readAccessionTable, readStored, removeTempDirs, sampleSubset, SAMPLE_TAXDUMP, shardEntries, tempDir } from '../helpers/datasets.js';
+import { decodeTabled, build, readAccessionTable, readStored, removeTempDirs, sampleSubset, SAMPLE_TAXDUMP, shardEntries, tempDir } from '../helpers/datasets.js';
 import { loadReference } from '../helpers/shardReference.js';
 import { referenceKey, referenceUnits } from '../helpers/reference.js';
 import { findUnimod, unimodUnits } from '../helpers/referenceUnimod.js';
@@ -59,7 +58,7 @@ describe('a build with --view Carbamidomethyl@C', () => {
     const entries = shardEntries(viewDir, 0);
     const got: Row[] = [];
     for (const entry of entries) {
-      const shard = decodeShard(readStored(viewDir, entry.file, viewed.compression), table);
+      const shard = decodeTabled(readStored(viewDir, entry.file, viewed.compression), table);
       expect([shard.massKeys[0], shard.massKeys[shard.massKeys.length - 1], shard.massKeys.length, shard.sequenceEnds.length]).toEqual([entry.firstKey, entry.lastKey, entry.massGroups, entry.peptides]);
       for (let g = 0, p = 0; g < shard.massKeys.length; g++) {
         for (; p < shard.groupEnds[g]; p++) {

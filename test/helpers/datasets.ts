@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../build/pipeline.js';
-import { decodeAccessionPage, decodeShard, joinAccessionPages } from '../../runtime/model/shardCodec.js';
+import { decodeAccessionPage, decodeShard } from '../../runtime/model/shardCodec.js';
 import type { AccessionTable, Compression, IndexPage, Manifest, ProteinPage, Shard, ShardEntry, TaxonomyFile } from '../../runtime/model/format.js';
 import { REPO, runTsx, type Run } from './process.js';
 import { isAlive } from '../../build/publish.js';
@@ -253,6 +253,23 @@ export function readAccessionTable(dir: string, head: Pick<Manifest, 'accessions
   return joinAccessionPages(treeLevels(dir, accessions, compression).at(-1)!.map((page) => decodeAccessionPage(readStored(dir, page.file, compression))));
 }
 
+/** The table of consecutive pages (decoded), in their order: one table of all their ranks. */
+export function joinAccessionPages(pages: readonly AccessionTable[]): AccessionTable {
+  if (pages.length === 1) return pages[0];
+  const count = pages.reduce((n, page) => n + page.taxIds.length, 0);
+  const table = { accessions: pages.map((page) => page.accessions).join(''), accessionEnds: new Uint32Array(count), taxIds: new Int32Array(count), reviewed: new Uint8Array(count) };
+  let [first, offset] = [0, 0];
+  for (const page of pages) {
+    const n = page.taxIds.length;
+    for (let a = 0; a < n; a++) table.accessionEnds[first + a] = offset + page.accessionEnds[a];
+    table.taxIds.set(page.taxIds, first);
+    table.reviewed.set(page.reviewed, first);
+    first += n;
+    offset += page.accessions.length;
+  }
+  return table;
+}
+
 /**
  * The entries of a tree of pages (shard index, accession table, protein table) level by level from the root's down to the leaf
  * pages', read as FORMAT.md says: `levels` (absent: 1) levels of pages below the manifest, each inner page listing
@@ -273,11 +290,25 @@ export function shardEntries(dir: string, view?: number): ShardEntry[] {
   return treeLevels(dir, root.shardIndex, manifest.compression).at(-1)!.flatMap((page) => readJsonFile<IndexPage>(dir, page.file, manifest.compression).shards);
 }
 
+/** A decoded shard with the accession table its ranks point into, as tests read it: each peptide's ranks by accession (as answers list them). */
+export type TabledShard = Shard & AccessionTable;
+
+/** decodeShard's shard of `bytes` (decompressed) with `table`, each peptide's ranks sorted by their accessions (byte order). */
+export function decodeTabled(bytes: Uint8Array, table: AccessionTable): TabledShard {
+  const shard = decodeShard(bytes, table.taxIds.length);
+  const accession = (a: number) => cut(table.accessions, table.accessionEnds, a);
+  for (let p = 0; p < shard.accessionRefEnds.length; p++) {
+    const refs = shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]);
+    refs.set(Array.from(refs).sort((a, b) => (accession(a) < accession(b) ? -1 : 1)));
+  }
+  return { ...shard, ...table };
+}
+
 /** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (FORMAT.md). */
 const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
 
 /** Every peptide of a decoded shard, in stored order, read as FORMAT.md describes. */
-export function* shardPeptides(shard: Shard): Generator<{ sequence: string; key: number; accessions: string[]; taxIds: number[] }> {
+export function* shardPeptides(shard: TabledShard): Generator<{ sequence: string; key: number; accessions: string[]; taxIds: number[] }> {
   let p = 0;
   for (let g = 0; g < shard.massKeys.length; g++) {
     for (; p < shard.groupEnds[g]; p++) {
@@ -318,7 +349,7 @@ export interface StoredPeptide {
 export interface ReadBack {
   manifest: Manifest;
   /** Each shard's entry, stored (compressed) bytes and decoded content. */
-  shards: { entry: ShardEntry; bytes: Buffer; shard: Shard }[];
+  shards: { entry: ShardEntry; bytes: Buffer; shard: TabledShard }[];
   /** Every peptide in shard order: sequence → key, accessions (as stored) and their taxIds. */
   peptides: Map<string, StoredPeptide>;
   /** Peptides met more than once across the dataset (must stay empty). */
@@ -331,7 +362,7 @@ export function readDataset(dir: string, { peptides: wanted = true } = {}): Read
   const table = readAccessionTable(dir);
   const shards = shardEntries(dir).map((entry) => {
     const bytes = readFileSync(join(dir, entry.file));
-    return { entry, bytes, shard: decodeShard(readStored(dir, entry.file, manifest.compression), table) };
+    return { entry, bytes, shard: decodeTabled(readStored(dir, entry.file, manifest.compression), table) };
   });
   const peptides = new Map<string, StoredPeptide>();
   const repeated: string[] = [];

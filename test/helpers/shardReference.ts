@@ -6,9 +6,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
-import { readAccessionTable, readJsonFile, readManifest, readStored, shardEntries, treeLevels } from './datasets.js';
+import { decodeTabled, readAccessionTable, readJsonFile, readManifest, readStored, shardEntries, treeLevels } from './datasets.js';
 import { keyBounds, referenceDecimal, referenceKeyText, referencePeptideKey } from './reference.js';
 
 export interface ReferenceData {
@@ -77,7 +76,7 @@ export function loadReference(dir: string): ReferenceData {
   for (const entry of entries) {
     const bytes = readFileSync(join(dir, entry.file));
     if (sha256(bytes) !== entry.sha256 || bytes.length !== entry.bytes) problems.push(`shard ${entry.file} does not match its entry`);
-    const s = decodeShard(readStored(dir, entry.file, manifest.compression), table);
+    const s = decodeTabled(readStored(dir, entry.file, manifest.compression), table);
     const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
     if (s.massKeys.length !== entry.massGroups || s.sequenceEnds.length !== entry.peptides) problems.push(`shard ${entry.file} counts differ from its entry`);
     if (s.massKeys[0] !== entry.firstKey || s.massKeys[s.massKeys.length - 1] !== entry.lastKey) problems.push(`shard ${entry.file} keys differ from its entry`);

@@ -10,10 +10,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { freePort, peakRssMb, rssMb, startServer } from '../bench/http.js';
 import { prng } from '../bench/synthetic.js';
-import { bundledDataset, readAccessionTable, readManifest, readStored, shardEntries } from '../helpers/datasets.js';
+import { decodeTabled, bundledDataset, readAccessionTable, readManifest, readStored, shardEntries } from '../helpers/datasets.js';
 import { writeSection } from './report.js';
 
 export interface RequestSpec {
@@ -55,7 +54,7 @@ export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
   // Real peptides from a few shards.
   const peptides: string[] = [];
   for (let i = 0; i < 8; i++) {
-    const s = decodeShard(readStored(dir, pick(shards).file, manifest.compression), table);
+    const s = decodeTabled(readStored(dir, pick(shards).file, manifest.compression), table);
     for (let j = 0; j < 25; j++) {
       const p = Math.floor(rnd() * s.sequenceEnds.length);
       peptides.push(s.sequences.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], s.sequenceEnds[p]));

@@ -7,9 +7,10 @@ import { HttpSource, type HttpSourceOptions } from '../../core/source.js';
 export { Dataset, DatasetError, DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/dataset.js';
 export { ENDPOINTS, MAX_PAGE_SIZE, parseRangeQuery, type Endpoint, type RangeQuery } from '../../core/endpoints.js';
 export { QueryError } from '../../core/params.js';
-export { runQuery, walkRange, type GroupRef, type QueryResult } from '../../core/search.js';
+export { runQuery, walkRange, type GroupRef, type ListedRun, type QueryResult } from '../../core/search.js';
 export { HttpSource, SourceError, type HttpSourceOptions, type ShardSource } from '../../core/source.js';
-export { accessionOf, accessionRefsOf, sequenceOf, type Manifest, type Shard } from '../../model/format.js';
+export { AccessionSet } from '../../model/accessionSet.js';
+export { accessionRefsOf, sequenceOf, type Manifest, type Shard } from '../../model/format.js';
 export { formatMassKey } from '../../model/massKey.js';
 export type { Handler } from '../../api/handler.js';
 

@@ -1,20 +1,24 @@
 // The answer body written from per-shard entry JSON (runtime/api/entryJson.ts) or directly (successJson of
 // runtime/api/envelope.ts) equals the same answer built from plain objects with JSON.stringify, for both entry
 // shapes, any run of groups, and accessions that need escaping (quotes, backslashes, control and non-ASCII
-// characters).
+// characters), each peptide's accessions listed by accession whatever their ranks.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { cachedEntryJson, entryJson } from '../../../runtime/api/entryJson.js';
 import type { GroupRef, QueryResult } from '../../../runtime/core/search.js';
-import { accessionOf, sequenceOf, type Shard } from '../../../runtime/model/format.js';
+import { AccessionSet } from '../../../runtime/model/accessionSet.js';
+import { sequenceOf, type Shard } from '../../../runtime/model/format.js';
 import { formatMassKey } from '../../../runtime/model/massKey.js';
 import type { EntryShape } from '../../../runtime/core/endpoints.js';
 import { successJson, type Envelope } from '../../../runtime/api/envelope.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { smallShardsDataset } from '../../helpers/datasets.js';
 
-/** A shard from plain lists: groups of [massKey, [[sequence, accessionIndexes]]] over an accession table. */
-function shardOf(table: [string, number][], groups: [number, [string, number[]][]][]): Shard {
+/** A shard made from plain lists, with the accession table its ranks point into (as plain lists too, and as a set). */
+type TestShard = Shard & { table: [string, number][]; set: AccessionSet };
+
+/** A shard from plain lists: groups of [massKey, [[sequence, ranks ascending]]] over an accession table of [accession, taxId] in rank order. */
+function shardOf(table: [string, number][], groups: [number, [string, number[]][]][]): TestShard {
   const peptides = groups.flatMap(([, ps]) => ps);
   const cumulative = (lengths: number[]) => Uint32Array.from(lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0)));
   return {
@@ -24,24 +28,29 @@ function shardOf(table: [string, number][], groups: [number, [string, number[]][
     sequenceEnds: cumulative(peptides.map(([seq]) => seq.length)),
     accessionRefEnds: cumulative(peptides.map(([, refs]) => refs.length)),
     accessionRefs: Uint32Array.from(peptides.flatMap(([, refs]) => refs)),
-    accessions: table.map(([acc]) => acc).join(''),
-    accessionEnds: cumulative(table.map(([acc]) => acc.length)),
-    taxIds: Int32Array.from(table.map(([, taxId]) => taxId)),
-    reviewed: new Uint8Array(table.length),
+    table,
+    set: new AccessionSet([
+      {
+        first: 0,
+        table: {
+          accessions: table.map(([acc]) => acc).join(''),
+          accessionEnds: cumulative(table.map(([acc]) => acc.length)),
+          taxIds: Int32Array.from(table.map(([, taxId]) => taxId)),
+          reviewed: new Uint8Array(table.length),
+        },
+      },
+    ]),
   };
 }
 
-/** The same answer through objects and JSON.stringify. */
-function expected(shard: Shard, groups: number[], shape: EntryShape, e: Envelope): unknown {
+/** The same answer through objects and JSON.stringify, each peptide's accessions sorted by their text. */
+function expected(shard: TestShard, groups: number[], shape: EntryShape, e: Envelope): unknown {
   const result = groups.map((g) => {
     const entries = [];
     for (let p = g === 0 ? 0 : shard.groupEnds[g - 1]; p < shard.groupEnds[g]; p++) {
       const refs = [...shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p])];
-      entries.push(
-        shape === 'acc'
-          ? { seq: sequenceOf(shard, p), acc: refs.map((a) => accessionOf(shard, a)) }
-          : { seq: sequenceOf(shard, p), accsTax: refs.map((a) => ({ acc: accessionOf(shard, a), taxId: shard.taxIds[a] })) },
-      );
+      const listed = refs.map((a) => shard.table[a]).sort(([x], [y]) => (x < y ? -1 : 1));
+      entries.push(shape === 'acc' ? { seq: sequenceOf(shard, p), acc: listed.map(([acc]) => acc) } : { seq: sequenceOf(shard, p), accsTax: listed.map(([acc, taxId]) => ({ acc, taxId })) });
     }
     return { [formatMassKey(shard.massKeys[g])]: entries };
   });
@@ -68,18 +77,18 @@ const odd = shardOf(
 );
 
 /** A query result holding `groups` (the envelope's fields come from the test's own envelope). */
-const page = (groups: GroupRef[]): QueryResult => ({ totalResult: groups.length, page: 1, pageSize: 10, groups });
+const page = (groups: GroupRef[], accessions = plain.set): QueryResult => ({ totalResult: groups.length, page: 1, pageSize: 10, groups, accessions });
 
 describe('successJson over entry JSON', () => {
   for (const [name, shard] of [['plain accessions', plain], ['accessions that need escaping', odd]] as const) {
     for (const [shape, path] of [['acc', 'entry JSON'], ['accsTax', 'entry JSON'], ['acc', 'direct'], ['accsTax', 'direct']] as const) {
-      const entries = (s: Shard) => (path === 'direct' ? undefined : entryJson(s, shape).value);
+      const entries = (s: Shard) => (path === 'direct' ? undefined : entryJson(s, shard.set, shape).value);
       it(`${name}, ${shape}, ${path}: every run of consecutive groups equals the JSON.stringify answer`, () => {
         const count = shard.massKeys.length;
         for (let from = 0; from < count; from++) {
           for (let to = from; to <= count; to++) {
             const groups = Array.from({ length: to - from }, (_, i) => from + i);
-            const body = text(successJson(page(groups.map((group) => ({ shard, group }))), shape, entries, () => envelope));
+            const body = text(successJson(page(groups.map((group) => ({ shard, group })), shard.set), shape, entries, () => envelope));
             expect(/^[\x20-\x7e]*$/.test(body)).toBe(true); // ASCII only: non-ASCII is \u-escaped
             expect(JSON.parse(body)).toEqual(expected(shard, groups, shape, envelope));
           }
@@ -94,7 +103,7 @@ describe('successJson over entry JSON', () => {
   });
 
   it('lays out one entry per peptide, each ending in a comma', () => {
-    const { bytes, ends } = entryJson(plain, 'acc').value;
+    const { bytes, ends } = entryJson(plain, plain.set, 'acc').value;
     expect(ends).toHaveLength(plain.sequenceEnds.length);
     expect(ends[ends.length - 1]).toBe(bytes.length);
     expect(text(bytes)).toBe('{"seq":"PEPTIDE","acc":["A0A023GPI8","P69905"]},{"seq":"SAMPLER","acc":["Q9XYZ1"]},{"seq":"SAMPLRE","acc":["A0A023GPI8","P69905","Q9XYZ1"]},{"seq":"EWECFCGK","acc":["P69905"]},');
@@ -125,7 +134,7 @@ describe('cachedEntryJson: kept with the cached shard and charged to the cache b
     const tax = cachedEntryJson(dataset, shard, 'accsTax')!;
     expect(tax).not.toBe(acc);
     expect(dataset.cacheStats.bytes).toBe(before + acc.bytes.byteLength + acc.ends.byteLength + tax.bytes.byteLength + tax.ends.byteLength);
-    expect(text(tax.bytes)).toBe(text(entryJson(shard, 'accsTax').value.bytes));
+    expect(text(tax.bytes)).toBe(text(entryJson(shard, dataset.wholeAccessions!, 'accsTax').value.bytes));
   });
 
   it('is not built while it would not fit without evicting; when built, the cache stays within its budget', async () => {
@@ -146,7 +155,7 @@ describe('cachedEntryJson: kept with the cached shard and charged to the cache b
       const json = cachedEntryJson(dataset, shard, 'accsTax');
       if (json) {
         built++;
-        expect(text(json.bytes)).toBe(text(entryJson(shard, 'accsTax').value.bytes));
+        expect(text(json.bytes)).toBe(text(entryJson(shard, dataset.wholeAccessions!, 'accsTax').value.bytes));
       }
       largest = Math.max(largest, entry.bytes * 2 + (json ? json.bytes.byteLength + json.ends.byteLength : 0));
       expect(dataset.cacheStats.bytes).toBeLessThanOrEqual(budget + largest);

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { groupEntries, PRECURSOR_TSV_COLUMNS, PRECURSOR_TSV_HEADER, precursorEntry, precursorRows, renderPrecursorJson } from '../../../runtime/api/precursorJson.js';
 import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../../../runtime/core/precursor.js';
+import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import type { ModSpec } from '../../../runtime/model/modifications.js';
 
@@ -17,11 +18,18 @@ const SHARD: Shard = {
   sequenceEnds: Uint32Array.from([12, 22, 33, 43, 47, 52]),
   accessionRefEnds: Uint32Array.from([1, 2, 4, 5, 6, 6]),
   accessionRefs: Uint32Array.from([0, 1, 3, 4, 2, 5]),
-  accessions: 'A0A0F7PXC4' + 'H3AVM2' + 'M0ZLJ1' + 'S0AS87' + 'T0LP04' + 'X00001',
-  accessionEnds: Uint32Array.from([10, 16, 22, 28, 34, 40]),
-  taxIds: Int32Array.from([1194971, 7897, 4113, 333146, 667135, -1]),
-  reviewed: new Uint8Array(6),
 };
+const ACCESSIONS = new AccessionSet([
+  {
+    first: 0,
+    table: {
+      accessions: 'A0A0F7PXC4' + 'H3AVM2' + 'M0ZLJ1' + 'S0AS87' + 'T0LP04' + 'X00001',
+      accessionEnds: Uint32Array.from([10, 16, 22, 28, 34, 40]),
+      taxIds: Int32Array.from([1194971, 7897, 4113, 333146, 667135, -1]),
+      reviewed: new Uint8Array(6),
+    },
+  },
+]);
 
 const CAM_C: ModSpec = { modification: { name: 'Carbamidomethyl', accession: 4, delta: '57.021464', deltaUnits: 570_214_640_000 }, site: { kind: 'residues', letters: 'C' } };
 const OX_M: ModSpec = { modification: { name: 'Oxidation', accession: 35, delta: '15.994915', deltaUnits: 159_949_150_000 }, site: { kind: 'residues', letters: 'M' } };
@@ -54,30 +62,30 @@ const MQE_JSON = '{"seq":"MQEANMLYRK","proforma":"[Oxidation]?MQEANMLYRK","mass"
 
 describe('precursorEntry', () => {
   it('gives seq, proforma, mass, ppm and accsTax, in that order', () => {
-    const entry = precursorEntry(QUERY, MHP);
+    const entry = precursorEntry(QUERY, MHP, ACCESSIONS);
     expect(Object.keys(entry)).toEqual(['seq', 'proforma', 'mass', 'ppm', 'accsTax']);
     expect(JSON.stringify(entry)).toBe(MHP_JSON);
-    expect(JSON.stringify(precursorEntry(QUERY, DCM))).toBe(DCM_JSON);
-    expect(JSON.stringify(precursorEntry(QUERY, MQE))).toBe(MQE_JSON);
-    expect(JSON.stringify(precursorEntry(QUERY, DYS))).toBe(DYS_JSON);
+    expect(JSON.stringify(precursorEntry(QUERY, DCM, ACCESSIONS))).toBe(DCM_JSON);
+    expect(JSON.stringify(precursorEntry(QUERY, MQE, ACCESSIONS))).toBe(MQE_JSON);
+    expect(JSON.stringify(precursorEntry(QUERY, DYS, ACCESSIONS))).toBe(DYS_JSON);
   });
 
   it('leaves ppm out when the query has no centre (mass1/mass2)', () => {
-    const entry = precursorEntry(RANGE_QUERY, MHP);
+    const entry = precursorEntry(RANGE_QUERY, MHP, ACCESSIONS);
     expect(Object.keys(entry)).toEqual(['seq', 'proforma', 'mass', 'accsTax']);
     expect('ppm' in entry).toBe(false);
     expect(JSON.stringify(entry)).toBe(MHP_JSON.replace(',"ppm":9.18', ''));
   });
 
   it('writes the mass from the exact units, to 6 decimals', () => {
-    expect(precursorEntry(QUERY, candidate(4, 0, 10_000_000_000_000)).mass).toBe(1000);
-    expect(precursorEntry(QUERY, candidate(4, 0, 12_345_678_904_999)).mass).toBe(1234.56789); // 1234.5678904999
-    expect(precursorEntry(QUERY, candidate(4, 0, 12_345_678_905_001)).mass).toBe(1234.567891); // 1234.5678905001
-    expect(precursorEntry(QUERY, candidate(4, 0, 4_521_234_567_891)).mass).toBe(452.123457); // 452.1234567891
+    expect(precursorEntry(QUERY, candidate(4, 0, 10_000_000_000_000), ACCESSIONS).mass).toBe(1000);
+    expect(precursorEntry(QUERY, candidate(4, 0, 12_345_678_904_999), ACCESSIONS).mass).toBe(1234.56789); // 1234.5678904999
+    expect(precursorEntry(QUERY, candidate(4, 0, 12_345_678_905_001), ACCESSIONS).mass).toBe(1234.567891); // 1234.5678905001
+    expect(precursorEntry(QUERY, candidate(4, 0, 4_521_234_567_891), ACCESSIONS).mass).toBe(452.123457); // 452.1234567891
   });
 
   it('computes ppm as observed minus theoretical over theoretical, to 2 decimals', () => {
-    const at = (centre: number, units: number) => precursorEntry({ ...QUERY, centre }, candidate(4, 0, units)).ppm;
+    const at = (centre: number, units: number) => precursorEntry({ ...QUERY, centre }, candidate(4, 0, units), ACCESSIONS).ppm;
     expect(at(1000, 9_999_900_000_000)).toBe(10); // (1000 − 999.99) / 999.99 × 10^6 = 10.0001
     expect(at(1000, 10_000_100_000_000)).toBe(-10); // (1000 − 1000.01) / 1000.01 × 10^6 = −9.9999
     expect(at(CENTRE, 12_986_200_000_000)).toBe(2.35); // mass 1298.62: 2.34639
@@ -86,38 +94,38 @@ describe('precursorEntry', () => {
   });
 
   it('writes a zero error as 0, never -0', () => {
-    const zero = precursorEntry({ ...QUERY, centre: 1000 }, candidate(4, 0, 10_000_000_000_000)).ppm;
+    const zero = precursorEntry({ ...QUERY, centre: 1000 }, candidate(4, 0, 10_000_000_000_000), ACCESSIONS).ppm;
     expect(Object.is(zero, 0)).toBe(true);
-    const tiny = precursorEntry({ ...QUERY, centre: 1000 - 1e-9 }, candidate(4, 0, 10_000_000_000_000)).ppm; // −0.000001 ppm
+    const tiny = precursorEntry({ ...QUERY, centre: 1000 - 1e-9 }, candidate(4, 0, 10_000_000_000_000), ACCESSIONS).ppm; // −0.000001 ppm
     expect(Object.is(tiny, 0)).toBe(true);
-    expect(JSON.stringify(precursorEntry({ ...QUERY, centre: 1000 - 1e-9 }, candidate(4, 0, 10_000_000_000_000)))).toContain('"ppm":0,');
+    expect(JSON.stringify(precursorEntry({ ...QUERY, centre: 1000 - 1e-9 }, candidate(4, 0, 10_000_000_000_000), ACCESSIONS))).toContain('"ppm":0,');
   });
 
   it('lists accessions in the shard\'s order with their taxId (-1 when unknown), none for a peptide without', () => {
-    expect(precursorEntry(QUERY, candidate(4, 0, 10_000_000_000_000)).accsTax).toEqual([{ acc: 'X00001', taxId: -1 }]);
-    expect(precursorEntry(QUERY, candidate(5, 0, 10_000_000_000_000)).accsTax).toEqual([]);
+    expect(precursorEntry(QUERY, candidate(4, 0, 10_000_000_000_000), ACCESSIONS).accsTax).toEqual([{ acc: 'X00001', taxId: -1 }]);
+    expect(precursorEntry(QUERY, candidate(5, 0, 10_000_000_000_000), ACCESSIONS).accsTax).toEqual([]);
   });
 
   it('writes the ProForma of the candidate\'s variable counts under the query\'s modifications', () => {
-    const proformaOf = (oxidations: number) => precursorEntry(QUERY, candidate(4, oxidations, 10_000_000_000_000)).proforma;
+    const proformaOf = (oxidations: number) => precursorEntry(QUERY, candidate(4, oxidations, 10_000_000_000_000), ACCESSIONS).proforma;
     expect([0, 1, 2].map(proformaOf)).toEqual(['MAMK', '[Oxidation]?MAMK', 'M[Oxidation]AM[Oxidation]K']);
-    expect(precursorEntry(QUERY, candidate(5, 0, 10_000_000_000_000)).proforma).toBe('<[Carbamidomethyl]@C>PEPCK');
-    expect(precursorEntry({ ...QUERY, fixed: [], variable: [] }, { ...candidate(5, 0, 10_000_000_000_000), variableCounts: [] }).proforma).toBe('PEPCK');
+    expect(precursorEntry(QUERY, candidate(5, 0, 10_000_000_000_000), ACCESSIONS).proforma).toBe('<[Carbamidomethyl]@C>PEPCK');
+    expect(precursorEntry({ ...QUERY, fixed: [], variable: [] }, { ...candidate(5, 0, 10_000_000_000_000), variableCounts: [] }, ACCESSIONS).proforma).toBe('PEPCK');
   });
 });
 
 describe('groupEntries', () => {
   it('orders a group\'s entries by sequence', () => {
     const group: CandidateGroup = { key: 12_986_111, candidates: [MQE, MHP, DCM] };
-    expect(groupEntries(QUERY, group).map((e) => e.seq)).toEqual(['DCMQKAQKYK', 'MHPAISPMIDR', 'MQEANMLYRK']);
-    expect(JSON.stringify(groupEntries(QUERY, group))).toBe(`[${DCM_JSON},${MHP_JSON},${MQE_JSON}]`);
+    expect(groupEntries(QUERY, group, { accessions: ACCESSIONS }).map((e) => e.seq)).toEqual(['DCMQKAQKYK', 'MHPAISPMIDR', 'MQEANMLYRK']);
+    expect(JSON.stringify(groupEntries(QUERY, group, { accessions: ACCESSIONS }))).toBe(`[${DCM_JSON},${MHP_JSON},${MQE_JSON}]`);
   });
 
   it('orders entries of one sequence by ProForma, as strings (code units: "<" < "M" < "[")', () => {
     const group: CandidateGroup = { key: 10_000_000, candidates: [1, 2, 0].map((n) => candidate(4, n, 10_000_000_000_000)) };
-    expect(groupEntries(QUERY, group).map((e) => e.proforma)).toEqual(['MAMK', 'M[Oxidation]AM[Oxidation]K', '[Oxidation]?MAMK']);
+    expect(groupEntries(QUERY, group, { accessions: ACCESSIONS }).map((e) => e.proforma)).toEqual(['MAMK', 'M[Oxidation]AM[Oxidation]K', '[Oxidation]?MAMK']);
     const mixed: CandidateGroup = { key: 10_000_000, candidates: [candidate(4, 1, 10_000_000_000_000), candidate(5, 0, 10_000_000_000_000), candidate(4, 0, 10_000_000_000_000)] };
-    expect(groupEntries(QUERY, mixed).map((e) => e.proforma)).toEqual(['MAMK', '[Oxidation]?MAMK', '<[Carbamidomethyl]@C>PEPCK']);
+    expect(groupEntries(QUERY, mixed, { accessions: ACCESSIONS }).map((e) => e.proforma)).toEqual(['MAMK', '[Oxidation]?MAMK', '<[Carbamidomethyl]@C>PEPCK']);
   });
 });
 
@@ -135,6 +143,7 @@ describe('renderPrecursorJson', () => {
       { key: 12_986_111, candidates: [MQE, DCM, MHP] },
     ],
     hypotheses: 3,
+    accessions: ACCESSIONS,
   };
 
   it('writes the envelope in the seed\'s field order, then one object per modified key', () => {
@@ -151,7 +160,7 @@ describe('renderPrecursorJson', () => {
 
   it('writes keys as Java writes the double, and no ppm without a centre', () => {
     vi.spyOn(performance, 'now').mockReturnValue(5);
-    const result: PrecursorResult = { totalResult: 1, page: 3, pageSize: 1, groups: [{ key: 10_000_000, candidates: [candidate(5, 0, 10_000_000_000_000)] }], hypotheses: 1 };
+    const result: PrecursorResult = { totalResult: 1, page: 3, pageSize: 1, groups: [{ key: 10_000_000, candidates: [candidate(5, 0, 10_000_000_000_000)] }], hypotheses: 1, accessions: ACCESSIONS };
     expect(new TextDecoder().decode(renderPrecursorJson(RANGE_QUERY, result, 5, () => '0 MB'))).toBe(
       '{"totalResult":1,"memory":"0 MB","duration":"00:00:00.000","page":3,"pageSize":1,"result":[{"1000.0":[{"seq":"PEPCK","proforma":"<[Carbamidomethyl]@C>PEPCK","mass":1000,"accsTax":[]}]}]}',
     );
@@ -159,7 +168,7 @@ describe('renderPrecursorJson', () => {
 
   it('writes an empty page as "result":[]', () => {
     vi.spyOn(performance, 'now').mockReturnValue(3_723_004 + 10);
-    const empty: PrecursorResult = { totalResult: 4, page: 9, pageSize: 100, groups: [], hypotheses: 2 };
+    const empty: PrecursorResult = { totalResult: 4, page: 9, pageSize: 100, groups: [], hypotheses: 2, accessions: ACCESSIONS };
     expect(new TextDecoder().decode(renderPrecursorJson(QUERY, empty, 10, () => '41 MB'))).toBe('{"totalResult":4,"memory":"41 MB","duration":"01:02:03.004","page":9,"pageSize":100,"result":[]}');
   });
 });
@@ -180,6 +189,7 @@ describe('precursorRows and PRECURSOR_TSV_HEADER', () => {
       { key: 10_000_000, candidates: [candidate(5, 0, 10_000_000_000_000), candidate(4, 2, 10_000_000_000_000)] },
     ],
     hypotheses: 3,
+    accessions: ACCESSIONS,
   };
 
   it('writes one row per candidate–accession pair, groups in order, entries sorted, none for a peptide without accessions', () => {

@@ -1,8 +1,10 @@
 // Tests runtime/api/tsv.ts: groupRows (one row per peptide–accession pair: mass key as the API writes it, sequence,
 // accession, taxId) and runRows (chunks that never split a row and concatenate to every group's rows) on a
-// hand-made Shard object; TSV_HEADER.
+// hand-made Shard object and accession table, ranks not in the order of their accessions (rows list a peptide's
+// accessions by accession); TSV_HEADER.
 import { describe, expect, it } from 'vitest';
 import { groupRows, runRows, TSV_COLUMNS, TSV_HEADER } from '../../../runtime/api/tsv.js';
+import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
 
 // Four groups, six peptides (one without accessions), three accessions (one without a taxId).
@@ -12,12 +14,11 @@ const SHARD: Shard = {
   sequences: 'PEPTIDEK' + 'TIDEPEPK' + 'AAAAR' + 'GGGGK' + 'WWK' + 'MK',
   sequenceEnds: Uint32Array.from([8, 16, 21, 26, 29, 31]),
   accessionRefEnds: Uint32Array.from([2, 3, 3, 4, 7, 8]),
-  accessionRefs: Uint32Array.from([0, 2, 1, 2, 0, 1, 2, 1]),
-  accessions: 'P12345' + 'Q9XYZ1' + 'X00001',
-  accessionEnds: Uint32Array.from([6, 12, 18]),
-  taxIds: Int32Array.from([9606, -1, 10090]),
-  reviewed: new Uint8Array(3),
+  accessionRefs: Uint32Array.from([0, 1, 2, 0, 0, 1, 2, 2]),
 };
+const ACCESSIONS = new AccessionSet([
+  { first: 0, table: { accessions: 'X00001' + 'P12345' + 'Q9XYZ1', accessionEnds: Uint32Array.from([6, 12, 18]), taxIds: Int32Array.from([10090, 9606, -1]), reviewed: new Uint8Array(3) } },
+]);
 
 /** The rows of each group, written by hand. */
 const ROWS = [
@@ -36,7 +37,7 @@ describe('TSV_HEADER', () => {
 
 describe('groupRows', () => {
   it('writes one row per peptide–accession pair of the group', () => {
-    ROWS.forEach((rows, group) => expect(groupRows({ shard: SHARD, group }), `group ${group}`).toBe(rows));
+    ROWS.forEach((rows, group) => expect(groupRows({ shard: SHARD, group }, ACCESSIONS), `group ${group}`).toBe(rows));
   });
 });
 
@@ -44,16 +45,16 @@ describe('runRows', () => {
   it('concatenates to the rows of groups from..to-1, for any chunk size', () => {
     for (const chunkChars of [1, 10, 40, 100, 200, 64 * 1024]) {
       for (const [from, to] of [[0, 4], [1, 3], [2, 3], [3, 4]]) {
-        const chunks = [...runRows({ shard: SHARD, from, to }, chunkChars)];
+        const chunks = [...runRows({ shard: SHARD, from, to, accessions: ACCESSIONS }, chunkChars)];
         expect(chunks.join(''), `${from}..${to} by ${chunkChars}`).toBe(ROWS.slice(from, to).join(''));
       }
     }
-    expect([...runRows({ shard: SHARD, from: 0, to: 4 })]).toEqual([ROWS.join('')]);
+    expect([...runRows({ shard: SHARD, from: 0, to: 4, accessions: ACCESSIONS })]).toEqual([ROWS.join('')]);
   });
 
   it('never splits a row or a group: every chunk is whole groups, none empty', () => {
     for (const chunkChars of [1, 10, 40, 100, 200]) {
-      const chunks = [...runRows({ shard: SHARD, from: 0, to: 4 }, chunkChars)];
+      const chunks = [...runRows({ shard: SHARD, from: 0, to: 4, accessions: ACCESSIONS }, chunkChars)];
       let group = 0;
       for (const chunk of chunks) {
         expect(chunk.length).toBeGreaterThan(0);
@@ -68,12 +69,12 @@ describe('runRows', () => {
   });
 
   it('closes a chunk as soon as it reaches the chunk size', () => {
-    expect([...runRows({ shard: SHARD, from: 0, to: 4 }, 1)]).toEqual(ROWS);
+    expect([...runRows({ shard: SHARD, from: 0, to: 4, accessions: ACCESSIONS }, 1)]).toEqual(ROWS);
     const firstTwo = ROWS[0].length + ROWS[1].length;
-    expect([...runRows({ shard: SHARD, from: 0, to: 4 }, firstTwo)]).toEqual([ROWS[0] + ROWS[1], ROWS[2] + ROWS[3]]);
+    expect([...runRows({ shard: SHARD, from: 0, to: 4, accessions: ACCESSIONS }, firstTwo)]).toEqual([ROWS[0] + ROWS[1], ROWS[2] + ROWS[3]]);
   });
 
   it('yields nothing for an empty run', () => {
-    expect([...runRows({ shard: SHARD, from: 2, to: 2 }, 1)]).toEqual([]);
+    expect([...runRows({ shard: SHARD, from: 2, to: 2, accessions: ACCESSIONS }, 1)]).toEqual([]);
   });
 });

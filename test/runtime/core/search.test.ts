@@ -1,6 +1,7 @@
 // Tests runtime/core/search.ts: runQuery (counts and pages), walkRange (runs shard by shard), firstGroupAtOrAbove and
 // firstGroupAbove, against a brute-force list of every (key, group) pair decoded from the shards, on the same
 // multi-shard dataset served with its own two-level index and with one of small pages.
+import { NO_ACCESSIONS } from '../../../runtime/model/accessionSet.js';
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,14 +163,14 @@ describe.each([
       if (step === 1) expect(seen).toEqual(expected);
     }
     const far = await runQuery(dataset, { lowKey: lo, highKey: hi, page: 2 ** 31 - 1, pageSize: 1000 });
-    expect(far).toEqual({ totalResult: expected.length, page: 2 ** 31 - 1, pageSize: 1000, groups: [] });
+    expect(far).toEqual({ totalResult: expected.length, page: 2 ** 31 - 1, pageSize: 1000, groups: [], accessions: NO_ACCESSIONS });
   });
 
   it('runQuery answers zero for ranges holding no group', async () => {
     for (const [lo, hi] of emptyRanges()) {
       expect(inRange(lo, hi)).toEqual([]);
       const result = await runQuery(dataset, { lowKey: lo, highKey: hi, page: 1, pageSize: 10 });
-      expect(result, `${lo}..${hi}`).toEqual({ totalResult: 0, page: 1, pageSize: 10, groups: [] });
+      expect(result, `${lo}..${hi}`).toEqual({ totalResult: 0, page: 1, pageSize: 10, groups: [], accessions: NO_ACCESSIONS });
     }
   });
 

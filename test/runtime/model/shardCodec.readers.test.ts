@@ -15,7 +15,8 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { decode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
-import type { Shard } from '../../../runtime/model/format.js';
+import type { AccessionTable, Shard } from '../../../runtime/model/format.js';
+import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import { decodeAccessionPage, decodeShard } from '../../../runtime/model/shardCodec.js';
 import { encodeAccessionPage, encodeShard } from '../../../runtime/model/shardEncoder.js';
 import { folderHandler } from '../../helpers/api.js';
@@ -226,19 +227,20 @@ class DatasetPerFormatMd {
 // ---------------------------------------------------------------------------------------------------------
 // The runtime's side
 
-/** The runtime's decoded shard, as rows. */
-function runtimeRows(shard: Shard): Row[] {
+/** The runtime's decoded shard (decodeShard) as rows, each peptide's accessions as an answer lists them (AccessionSet.listed over `table`). */
+function runtimeRows(bytes: Uint8Array, table: AccessionTable): Row[] {
+  const shard = decodeShard(bytes, table.taxIds.length);
+  const set = new AccessionSet([{ first: 0, table }]);
   const rows: Row[] = [];
-  const accession = (a: number) => shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], shard.accessionEnds[a]);
   let p = 0;
   for (let g = 0; g < shard.massKeys.length; g++) {
     for (; p < shard.groupEnds[g]; p++) {
-      const ranks = Array.from(shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]));
+      const ranks = Array.from(set.listed(shard, p));
       rows.push({
         key: shard.massKeys[g],
         seq: shard.sequences.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]),
-        accs: ranks.map((a) => [accession(a), shard.taxIds[a]]),
-        reviewed: ranks.map((a) => shard.reviewed[a]),
+        accs: ranks.map((a) => [set.accession(a), set.taxId(a)]),
+        reviewed: ranks.map((a) => (set.reviewed(a) ? 1 : 0)),
       });
     }
   }
@@ -317,7 +319,7 @@ describe('a reader written from FORMAT.md alone', () => {
         let peptides = 0;
         for (const entry of entries) {
           const rows = reader.readShard(entry);
-          const expected = runtimeRows(decodeShard(readStored(dir(), entry.file, compression), table));
+          const expected = runtimeRows(readStored(dir(), entry.file, compression), table);
           if (JSON.stringify(rows) !== JSON.stringify(expected)) expect(rows, entry.file).toEqual(expected);
           expect([rows.length, new Set(rows.map((r) => r.key)).size, rows[0].key, rows.at(-1)!.key]).toEqual([entry.peptides, entry.massGroups, entry.firstKey, entry.lastKey]);
           peptides += rows.length;
@@ -429,7 +431,7 @@ describe('a reader written from FORMAT.md alone', () => {
       { key: 4312128, seq: 'GGGGGK', accs: [['A0A0R0GAF9', 3847]], reviewed: [0] },
       { key: 4562332, seq: 'AGAPAA', accs: [['P07683', 64495], ['Q7Z7X9', 64495]], reviewed: [1, 1] },
     ]);
-    expect(runtimeRows(decodeShard(shardBytes, decodeAccessionPage(tableBytes)))).toEqual(rows);
+    expect(runtimeRows(shardBytes, decodeAccessionPage(tableBytes))).toEqual(rows);
     // The varint table of FORMAT.md.
     const table = [...doc.matchAll(/^\| (\d+)(?: \(2\^32 − 1\))? \| `([0-9A-F ]+)` \|$/gm)];
     expect(table.map((m) => Number(m[1]))).toEqual([0, 127, 128, 300, 16384, 2 ** 32 - 1]);

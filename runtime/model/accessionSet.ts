@@ -1,0 +1,146 @@
+// The accessions an answer lists, resolved: pages of the accession table (runs of consecutive ranks) read for
+// it, held together so that renderers look a rank up synchronously — its text, taxId and reviewed flag — and
+// list a peptide's accessions in the order answers give them (by accession, byte order), whatever their ranks.
+import type { AccessionTable, Shard } from './format.js';
+
+/** A decoded page of the accession table and the rank of its first accession. */
+export interface AccessionRun {
+  first: number;
+  table: AccessionTable;
+}
+
+/** Accession tables that can be copied between quotes as they are: printable ASCII without `"` or `\`. */
+const PLAIN_ACCESSIONS = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const plainTables = new WeakMap<AccessionTable, boolean>();
+
+function isPlain(table: AccessionTable): boolean {
+  let plain = plainTables.get(table);
+  if (plain === undefined) plainTables.set(table, (plain = PLAIN_ACCESSIONS.test(table.accessions)));
+  return plain;
+}
+
+/** Something text is written to: a range of a string at a time (AsciiWriter, or UTF-8 when `utf8`). */
+export interface TextSink {
+  write(text: string, from?: number, to?: number): void;
+}
+
+export class AccessionSet {
+  private readonly firsts: number[];
+  private readonly tables: AccessionTable[];
+  /** Whether every accession held needs no JSON escapes (printable ASCII without `"` or `\`). */
+  readonly plain: boolean;
+  /** Room to order a peptide's accessions in (listed returns a view of it). */
+  private scratch = new Uint32Array(64);
+
+  /** `runs`: pages by ascending first rank, none overlapping. */
+  constructor(runs: readonly AccessionRun[]) {
+    this.firsts = runs.map((run) => run.first);
+    this.tables = runs.map((run) => run.table);
+    this.plain = this.tables.every(isPlain);
+  }
+
+  /** Index of the page holding rank a, or -1 when the set holds none. */
+  private find(a: number): number {
+    const { firsts } = this;
+    let low = 0; // the last page starting at or before a, by binary search (the last page at once)
+    let high = firsts.length - 1;
+    if (high > 0 && a < firsts[high]) {
+      while (low < high) {
+        const mid = (low + high + 1) >>> 1;
+        if (firsts[mid] <= a) low = mid;
+        else high = mid - 1;
+      }
+    } else {
+      low = high;
+    }
+    return low >= 0 && a >= firsts[low] && a - firsts[low] < this.tables[low].taxIds.length ? low : -1;
+  }
+
+  /** Index of the page holding rank a; throws when the set does not hold it (a rank no page was read for: a bug). */
+  private pageOf(a: number): number {
+    const k = this.find(a);
+    if (k < 0) throw new Error(`accession rank ${a} was not read for this answer`);
+    return k;
+  }
+
+  /** Whether the set holds rank a. */
+  has(a: number): boolean {
+    return this.find(a) >= 0;
+  }
+
+  accession(a: number): string {
+    const k = this.pageOf(a);
+    const [table, i] = [this.tables[k], a - this.firsts[k]];
+    return table.accessions.slice(i === 0 ? 0 : table.accessionEnds[i - 1], table.accessionEnds[i]);
+  }
+
+  /** Writes accession a's text to `out` (no string made). */
+  writeAccession(out: TextSink, a: number): void {
+    const k = this.pageOf(a);
+    const [table, i] = [this.tables[k], a - this.firsts[k]];
+    out.write(table.accessions, i === 0 ? 0 : table.accessionEnds[i - 1], table.accessionEnds[i]);
+  }
+
+  /** NCBI taxId of rank a; -1 when unknown. */
+  taxId(a: number): number {
+    const k = this.pageOf(a);
+    return this.tables[k].taxIds[a - this.firsts[k]];
+  }
+
+  reviewed(a: number): boolean {
+    const k = this.pageOf(a);
+    return this.tables[k].reviewed[a - this.firsts[k]] === 1;
+  }
+
+  /** Whether accession a sorts before accession b (by character code, as the build sorts accessions). */
+  before(a: number, b: number): boolean {
+    const [ka, kb] = [this.pageOf(a), this.pageOf(b)];
+    const [x, y] = [this.tables[ka], this.tables[kb]];
+    const [i, j] = [a - this.firsts[ka], b - this.firsts[kb]];
+    let p = i === 0 ? 0 : x.accessionEnds[i - 1];
+    let q = j === 0 ? 0 : y.accessionEnds[j - 1];
+    const [pEnd, qEnd] = [x.accessionEnds[i], y.accessionEnds[j]];
+    for (; p < pEnd && q < qEnd; p++, q++) {
+      const [c, d] = [x.accessions.charCodeAt(p), y.accessions.charCodeAt(q)];
+      if (c !== d) return c < d;
+    }
+    return pEnd - p < qEnd - q;
+  }
+
+  /** `ranks` put in the order of their accessions, in place (and returned). */
+  sort(ranks: Uint32Array): Uint32Array {
+    if (ranks.length <= 16) {
+      for (let i = 1; i < ranks.length; i++) {
+        const a = ranks[i];
+        let j = i;
+        for (; j > 0 && this.before(a, ranks[j - 1]); j--) ranks[j] = ranks[j - 1];
+        ranks[j] = a;
+      }
+      return ranks;
+    }
+    ranks.set(Array.from(ranks).sort((a, b) => (this.before(a, b) ? -1 : this.before(b, a) ? 1 : 0)));
+    return ranks;
+  }
+
+  /**
+   * Peptide p's accessions as an answer lists them — those `keeps` keeps (all without it), by accession — as ranks in
+   * a view of this set's scratch room: read it before the next call.
+   */
+  listed(shard: Shard, p: number, keeps?: (rank: number) => boolean): Uint32Array {
+    const [from, to] = [p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]];
+    if (to - from > this.scratch.length) this.scratch = new Uint32Array(2 * (to - from));
+    let n = 0;
+    for (let r = from; r < to; r++) if (!keeps || keeps(shard.accessionRefs[r])) this.scratch[n++] = shard.accessionRefs[r];
+    return this.sort(this.scratch.subarray(0, n));
+  }
+}
+
+/** The set of an answer that lists no accession. */
+export const NO_ACCESSIONS = new AccessionSet([]);
+
+/** Gives `add` the ranks of the accessions of peptides from..to-1 of `shard` that `keeps` keeps (all without it). */
+export function addPeptideRanks(shard: Shard, from: number, to: number, add: (rank: number) => void, keeps?: (rank: number) => boolean): void {
+  for (let r = from === 0 ? 0 : shard.accessionRefEnds[from - 1], end = to === 0 ? 0 : shard.accessionRefEnds[to - 1]; r < end; r++) {
+    if (!keeps || keeps(shard.accessionRefs[r])) add(shard.accessionRefs[r]);
+  }
+}

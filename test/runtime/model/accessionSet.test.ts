@@ -1,0 +1,105 @@
+// Tests runtime/model/accessionSet.ts against brute force over plain arrays: random accession tables held as runs
+// of pages (some pages not read), every rank's accession, taxId and reviewed flag, which ranks are held, a rank not
+// held refused; peptides' accessions listed by accession (sorted here by their bytes), with and without a filter;
+// `plain`; addPeptideRanks.
+import { describe, expect, it } from 'vitest';
+import { AccessionSet, addPeptideRanks, NO_ACCESSIONS, type AccessionRun } from '../../../runtime/model/accessionSet.js';
+import type { Shard } from '../../../runtime/model/format.js';
+import { prng } from '../../helpers/prng.js';
+
+const below = (next: () => number, n: number) => Math.floor(next() * n);
+const LETTERS = 'ABCOPQXYZ0123456789_-';
+
+/** A random table of `count` distinct accessions (short, sharing prefixes: comparisons reach past the first letters). */
+function randomTable(next: () => number, count: number, extra = '') {
+  const seen = new Set<string>();
+  while (seen.size < count) {
+    let a = 'P0';
+    for (let n = 1 + below(next, 6); n > 0; n--) a += (LETTERS + extra)[below(next, LETTERS.length + extra.length)];
+    seen.add(a);
+  }
+  const accessions = [...seen].sort(() => next() - 0.5); // ranks not in accession order
+  return { accessions, taxIds: accessions.map(() => below(next, 10) - 1), reviewed: accessions.map(() => below(next, 2)) };
+}
+
+/** The table cut into pages of random sizes; each page kept with probability `keep`. */
+function runsOf(next: () => number, table: ReturnType<typeof randomTable>, keep: number): { runs: AccessionRun[]; held: boolean[] } {
+  const runs: AccessionRun[] = [];
+  const held = table.accessions.map(() => false);
+  for (let first = 0; first < table.accessions.length; ) {
+    const n = Math.min(1 + below(next, 40), table.accessions.length - first);
+    if (next() < keep) {
+      const accessions = table.accessions.slice(first, first + n);
+      let end = 0;
+      runs.push({
+        first,
+        table: {
+          accessions: accessions.join(''),
+          accessionEnds: Uint32Array.from(accessions, (a) => (end += a.length)),
+          taxIds: Int32Array.from(table.taxIds.slice(first, first + n)),
+          reviewed: Uint8Array.from(table.reviewed.slice(first, first + n)),
+        },
+      });
+      for (let a = first; a < first + n; a++) held[a] = true;
+    }
+    first += n;
+  }
+  return { runs, held };
+}
+
+const byBytes = (accessions: string[]) => (a: number, b: number) => Buffer.compare(Buffer.from(accessions[a]), Buffer.from(accessions[b]));
+
+describe('AccessionSet', () => {
+  it('looks up every held rank as the table gives it, and refuses a rank not held', () => {
+    const next = prng(11);
+    for (const [count, keep] of [[1, 1], [5, 1], [300, 0.5], [2000, 0.2], [2000, 1]] as const) {
+      const table = randomTable(next, count);
+      const { runs, held } = runsOf(next, table, keep);
+      const set = new AccessionSet(runs);
+      for (let a = -1; a <= count; a++) {
+        const has = a >= 0 && a < count && held[a];
+        expect(set.has(a), `rank ${a}`).toBe(has);
+        if (!has) {
+          expect(() => set.accession(a)).toThrow(/not read/);
+          continue;
+        }
+        expect([set.accession(a), set.taxId(a), set.reviewed(a)]).toEqual([table.accessions[a], table.taxIds[a], table.reviewed[a] === 1]);
+        const written: string[] = [];
+        set.writeAccession({ write: (text, from, to) => written.push(text.slice(from, to)) }, a);
+        expect(written).toEqual([table.accessions[a]]);
+      }
+    }
+    expect(NO_ACCESSIONS.has(0)).toBe(false);
+  });
+
+  it('sorts ranks and lists peptides’ accessions by accession (byte order), filtered or not', () => {
+    const next = prng(12);
+    const table = randomTable(next, 1500);
+    const { runs, held } = runsOf(next, table, 0.6);
+    const set = new AccessionSet(runs);
+    const heldRanks = held.flatMap((h, a) => (h ? [a] : []));
+    // A shard of 300 peptides of 0 to 40 held ranks each, stored ascending.
+    const peptides = Array.from({ length: 300 }, () => [...new Set(Array.from({ length: below(next, 41) }, () => heldRanks[below(next, heldRanks.length)]))].sort((a, b) => a - b));
+    let end = 0;
+    const shard = { accessionRefEnds: Uint32Array.from(peptides, (p) => (end += p.length)), accessionRefs: Uint32Array.from(peptides.flat()) } as Shard;
+    const keeps = (a: number) => table.taxIds[a] % 3 === 0;
+    peptides.forEach((ranks, p) => {
+      expect(Array.from(set.listed(shard, p)), `peptide ${p}`).toEqual([...ranks].sort(byBytes(table.accessions)));
+      expect(Array.from(set.listed(shard, p, keeps)), `peptide ${p} filtered`).toEqual(ranks.filter(keeps).sort(byBytes(table.accessions)));
+      expect(Array.from(set.sort(Uint32Array.from(ranks).reverse()))).toEqual([...ranks].sort(byBytes(table.accessions)));
+    });
+    const added: number[] = [];
+    addPeptideRanks(shard, 10, 20, (a) => added.push(a));
+    expect(added).toEqual(peptides.slice(10, 20).flat());
+    const kept: number[] = [];
+    addPeptideRanks(shard, 0, 300, (a) => kept.push(a), keeps);
+    expect(kept).toEqual(peptides.flat().filter(keeps));
+  });
+
+  it('is plain when every held accession needs no JSON escape', () => {
+    const next = prng(13);
+    expect(new AccessionSet(runsOf(next, randomTable(next, 200), 1).runs).plain).toBe(true);
+    const quoted = randomTable(next, 200, '"\\é');
+    expect(new AccessionSet(runsOf(next, quoted, 1).runs).plain).toBe(false);
+  });
+});

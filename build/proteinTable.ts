@@ -3,14 +3,20 @@
 // protein table (the same with protein and organism names, as compressed JSON pages of PROTEIN_PAGE_ACCESSIONS
 // accessions in byte order, likewise), named by content, listed in the manifest.
 import { accessionIndexPageFileName, accessionPageFileName, accessionPageSize, FORMAT_VERSION, PROTEIN_PAGE_ACCESSIONS, proteinIndexPageFileName, proteinPageFileName, type AccessionIndexPage, type AccessionPageEntry, type Manifest, type ProteinIndexPage, type ProteinPage, type ProteinPageEntry, type FileEntry } from '../runtime/model/format.js';
-import { Column } from '../runtime/model/column.js';
 import { encodeAccessionPage } from '../runtime/model/shardEncoder.js';
 import type { AccessionColumns, RankFields } from './accessions.js';
+import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { writeDatasetFile, type Storage } from './datasetFile.js';
 import { readJson } from './indexPages.js';
 import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
+/** Accessions joined into one run of text before it is appended to the spill file. */
 const ACCESSION_RUN = 65_536;
+/** Ranks whose accessions' text is in memory at a time while the table is written (~15 MB of strings). */
+export const BUCKET_RANKS = 1 << 18;
+/** Bytes a bucket gathers before they are appended to its file. */
+const BUCKET_BUFFER = 32 << 10;
 
 /** The columns an accession table is written from, by rank. */
 export type RankColumns = Pick<AccessionColumns, 'count' | 'accession' | 'taxIds' | 'reviewed'>;
@@ -35,27 +41,30 @@ export function writeAccessionPages(dir: string, table: RankColumns, storage: St
 }
 
 /**
- * The accession table, from its accessions handed on in byte order (as the ranking reads them), kept as runs of
- * text; written in rank order once the ranks are known (finish).
+ * The accession table, from its accessions handed on in byte order (as the ranking reads them), written in rank
+ * order once the ranks are known (finish) — with memory bounded whatever the count: the text waits on disk in
+ * `work`, in runs in byte order; finish routes each accession to the bucket file of its rank (BUCKET_RANKS ranks a
+ * bucket), then writes the pages reading one bucket at a time, and removes `work`.
  */
 export class AccessionTableWriter {
-  /** Runs of accessions joined as a page joins them: no string of every accession at once. */
-  private runs: string[] = [];
   private run: string[] = [];
-  /** Where each accession ends in its run's text. */
-  private ends = new Column(new Uint32Array(1024));
-  private runText = 0;
+  /** Bytes of each run of the spill file (run k holds accessions k·ACCESSION_RUN onwards, newline-separated). */
+  private runBytes: number[] = [];
   private count = 0;
+  private readonly spill: string;
 
   constructor(
     private readonly dir: string,
     private readonly storage: Storage,
-  ) {}
+    private readonly work: string,
+    private readonly bucketRanks = BUCKET_RANKS,
+  ) {
+    mkdirSync(work, { recursive: true });
+    this.spill = join(work, 'accessions');
+  }
 
   add(accession: string): void {
     this.count++;
-    this.runText += (this.run.length > 0 ? 1 : 0) + accession.length;
-    this.ends.push(this.runText);
     this.run.push(accession);
     if (this.run.length === ACCESSION_RUN) this.endRun();
   }
@@ -67,20 +76,79 @@ export class AccessionTableWriter {
   finish(rankOf: Uint32Array, { taxIds, reviewed }: Pick<AccessionColumns, 'taxIds' | 'reviewed'>, pageAccessions = accessionPageSize(this.count), shape: TreeShape = TREE_SHAPE): Manifest['accessions'] {
     if (taxIds.length !== this.count || reviewed.length !== this.count || rankOf.length !== this.count) throw new Error('internal error: accession table columns of another length');
     this.endRun();
-    const handedOn = new Uint32Array(this.count); // by rank: the accession's place in byte order
-    for (let i = 0; i < this.count; i++) handedOn[rankOf[i]] = i;
-    const accession = (rank: number) => {
-      const i = handedOn[rank];
-      const start = i % ACCESSION_RUN === 0 ? 0 : this.ends.data[i - 1] + 1;
-      return this.runs[Math.floor(i / ACCESSION_RUN)].slice(start, this.ends.data[i]);
-    };
-    return writeAccessionPages(this.dir, { count: this.count, accession, taxIds, reviewed }, this.storage, pageAccessions, shape);
+    try {
+      this.routeToBuckets(rankOf);
+      let [loaded, texts] = [-1, [] as string[]];
+      const accession = (rank: number) => {
+        const bucket = Math.floor(rank / this.bucketRanks);
+        if (bucket !== loaded) [loaded, texts] = [bucket, this.readBucket(bucket)];
+        return texts[rank - bucket * this.bucketRanks];
+      };
+      return writeAccessionPages(this.dir, { count: this.count, accession, taxIds, reviewed }, this.storage, pageAccessions, shape);
+    } finally {
+      rmSync(this.work, { recursive: true, force: true });
+    }
   }
 
   private endRun(): void {
-    if (this.run.length > 0) this.runs.push(this.run.join('\n'));
+    if (this.run.length === 0) return;
+    const bytes = Buffer.from(this.run.join('\n'));
+    appendFileSync(this.spill, bytes);
+    this.runBytes.push(bytes.length);
     this.run = [];
-    this.runText = 0;
+  }
+
+  private bucketFile = (bucket: number) => join(this.work, `bucket-${bucket}`);
+
+  /** Reads the spill file run by run and appends each accession to its rank's bucket as (u32 rank, u32 UTF-8 length, its bytes). */
+  private routeToBuckets(rankOf: Uint32Array): void {
+    const buffers: (Buffer | undefined)[] = [];
+    const used: number[] = [];
+    const flush = (bucket: number) => {
+      if (used[bucket] > 0) appendFileSync(this.bucketFile(bucket), buffers[bucket]!.subarray(0, used[bucket]));
+      used[bucket] = 0;
+    };
+    const fd = openSync(this.spill, 'r');
+    try {
+      let [i, position] = [0, 0];
+      for (const length of this.runBytes) {
+        const run = Buffer.allocUnsafe(length);
+        readSync(fd, run, 0, length, position);
+        position += length;
+        for (let start = 0; start <= length; i++) {
+          let end = run.indexOf(10, start);
+          if (end < 0) end = length;
+          const rank = rankOf[i];
+          const bucket = Math.floor(rank / this.bucketRanks);
+          const size = 8 + end - start;
+          if ((used[bucket] ?? 0) + size > BUCKET_BUFFER) flush(bucket);
+          let buffer = (buffers[bucket] ??= Buffer.allocUnsafe(BUCKET_BUFFER));
+          if (size > buffer.length) buffer = buffers[bucket] = Buffer.allocUnsafe(size); // an accession of over 32 KB
+          const at = (used[bucket] ??= 0);
+          buffer.writeUInt32LE(rank, at);
+          buffer.writeUInt32LE(end - start, at + 4);
+          run.copy(buffer, at + 8, start, end);
+          used[bucket] = at + size;
+          start = end + 1;
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+    used.forEach((_, bucket) => flush(bucket));
+    rmSync(this.spill, { force: true });
+  }
+
+  /** The accessions of a bucket's ranks, by rank less the bucket's first. */
+  private readBucket(bucket: number): string[] {
+    const bytes = readFileSync(this.bucketFile(bucket));
+    const texts: string[] = [];
+    for (let at = 0; at < bytes.length; ) {
+      const [rank, length] = [bytes.readUInt32LE(at), bytes.readUInt32LE(at + 4)];
+      texts[rank - bucket * this.bucketRanks] = bytes.toString('utf8', at + 8, at + 8 + length);
+      at += 8 + length;
+    }
+    return texts;
   }
 }
 

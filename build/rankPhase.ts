@@ -1,8 +1,9 @@
 // Build phase 2 as the pipeline runs it: the header runs read back in (accession, ordinal) order are ranked in byte
 // order, each accession's fields going straight into the protein pages (written into the staging folder) and its
 // text into the accession table's runs; once the taxonomy is pruned to the dataset's lineages, the ranks are put in
-// the format's order (runtime/model/accessionOrder.ts) and the accession table is written in it. No name stays in
-// memory; only the ranks' fixed-width columns and the accessions' text do.
+// the format's order (runtime/model/accessionOrder.ts) and the accession table is written in it. No name or
+// accession stays in memory; only the ranks' fixed-width columns do (the text waits on disk: AccessionTableWriter).
+import { join } from 'node:path';
 import { depthFirstOrder } from '../runtime/model/taxonomy.js';
 import { rankOrder } from '../runtime/model/accessionOrder.js';
 import type { Manifest } from '../runtime/model/format.js';
@@ -25,9 +26,12 @@ export interface RankedHeaders {
   accessions: AccessionTableWriter;
 }
 
-/** Ranks the accessions of `headers` in byte order and writes their protein pages into `dir`; removes the header runs. */
+/**
+ * Ranks the accessions of `headers` in byte order and writes their protein pages into `dir` (the accessions' text
+ * waits in `dir`/accession-text until orderRanks); removes the header runs.
+ */
 export function rankHeaders(headers: HeaderRuns, taxonomy: ReadonlyMap<string, number>, dir: string, storage: Storage): RankedHeaders {
-  const accessions = new AccessionTableWriter(dir, storage);
+  const accessions = new AccessionTableWriter(dir, storage, join(dir, 'accession-text'));
   const proteins = new ProteinPageWriter(dir, storage);
   const ranked = rankAccessions(headers.sorted(), headers.count, taxonomy, (_, fields) => {
     accessions.add(fields.accession);

@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import type { AccessionIndexPage, AccessionPageEntry, AccessionTable, DatasetView, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
 import { accessionIndexPageViolation, indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
 import { decodeAccessionPage, decodeShard } from '../model/shardCodec.js';
-import { AccessionSet, type AccessionRun } from '../model/accessionSet.js';
+import { AccessionSet, NO_ACCESSIONS, type AccessionRun } from '../model/accessionSet.js';
 import { parseModifications, siteSlots, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { Taxonomy } from '../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
@@ -157,12 +157,14 @@ export class Dataset {
   /**
    * The accessions of the ranks `gather` gives (to its `add`), as one set an answer reads synchronously: the pages
    * holding them, each read once and cached beside the shards (down through inner pages). A table of one page is
-   * read once and kept, and is the set of every answer (`gather` is not called).
+   * read once and kept, and is the set of every answer (`gather` is not called once it is read).
    */
   async accessionSet(gather: (add: (rank: number) => void) => void): Promise<AccessionSet> {
-    if (this.onePage) return this.wholeTable();
+    if (this.tableNow) return this.tableNow;
     const wanted: number[] = [];
     gather((rank) => wanted.push(rank));
+    if (wanted.length === 0) return NO_ACCESSIONS; // nothing read for an answer that lists no accession
+    if (this.onePage) return this.wholeTable();
     const ranks = Uint32Array.from(wanted).sort();
     const { pages, levels = 1 } = this.manifest.accessions;
     return new AccessionSet(await this.accessionRuns(pages, 0, levels, ranks, 0, ranks.length));

@@ -76,7 +76,7 @@ export interface Capacity {
   indexLevels: number;
   manifestKb: number;
   accessionTableMb: number;
-  /** Characters of the accession table's text, newline-separated (the build's rank phase holds it in memory). */
+  /** Characters of the accession table's text, newline-separated (the build spills it to disk while it writes the table). */
   accessionText: number;
   cpuHours: number;
   /** With the view, as the CI workflow builds by default (the hours below are of such builds). */
@@ -213,7 +213,7 @@ export function capacityTables(m: Measured): string[] {
     col('index levels below the manifest', (r) => String(r.indexLevels)),
     col('manifest', (r) => `${n1(r.manifestKb)} KB`),
     col('accession table (its pages; an answer reads those of the ranks it lists, a table of one page whole)', (r) => `${n1(r.accessionTableMb)} MB`),
-    col('accession text the build holds in memory while it ranks', (r) => `${n1(r.accessionText / 1e6)} M characters`),
+    col('accession text (on disk while the build writes the accession table)', (r) => `${n1(r.accessionText / 1e6)} M characters`),
     col('build CPU; with the view', (r) => `${n1(r.cpuHours)} h; ${n1(r.cpuWithViewHours)} h`),
     col(`one ${RUNNER_CORES}-core runner (with the view, below too)`, (r) => `${n1(r.singleHours)} h`),
     ...[16, 64].map((n) => col(`matrix of ${n} runners (slowest part)`, (r) => `${n1(r.matrix.find((x) => x.parts === n)!.hours)} h`)),

@@ -4,11 +4,11 @@
 // the pages concatenate back to the columns; past the root limit, inner pages (proteins-index-) span their pages
 // and proteinPageFiles/datasetFiles list them. writeAccessionPages' pages, read with an independent msgpack decoder
 // and LEB128 reader, hold the same columns in pages of the size given, under inner pages past the root limit;
-// AccessionTableWriter, fed in byte order, writes the table in the rank order it is given across its runs of 65,536
-// accessions and refuses to finish a table past its character limit.
+// AccessionTableWriter, fed in byte order, writes the table in the (random) rank order it is given across its runs
+// of 65,536 accessions and its buckets of ranks, any UTF-8 text byte for byte, and leaves no file of its own behind.
 import { decode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import { datasetFiles } from '../../build/publish.js';
 import type { AccessionPageEntry, Manifest, ProteinPage, ProteinPageEntry } from '../../runtime/model/format.js';
 import { accessionColumns } from '../helpers/accessionColumns.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
+import { prng } from '../helpers/prng.js';
 
 afterAll(removeTempDirs);
 
@@ -190,26 +191,61 @@ describe('writeAccessionPages', () => {
 });
 
 describe('AccessionTableWriter', () => {
-  /** A rank order: accession i of the handed-on (byte) order gets rank n - 1 - i. */
-  const shuffled = (n: number) => Uint32Array.from({ length: n }, (_, i) => n - 1 - i);
+  /** A seeded random rank order: rankOf[i] is the rank of the i-th accession handed on. */
+  function permutation(n: number, seed: number): Uint32Array {
+    const next = prng(seed);
+    const order = Uint32Array.from({ length: n }, (_, i) => i);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(next() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return order;
+  }
 
-  it('writes accessions handed on one by one, across several runs of 65,536, in the rank order given', () => {
+  /** The first index where two lists differ (a length of one is where the shorter ends), or -1. */
+  const firstDifference = <T>(a: T[], b: T[]) => (a.length !== b.length ? Math.min(a.length, b.length) : a.findIndex((x, i) => x !== b[i]));
+
+  /** Writes `accessions` (handed on in their order) with `rankOf` and returns the pages read back and the folders. */
+  function written(label: string, accessions: string[], rankOf: Uint32Array, pageAccessions: number, bucketRanks?: number) {
+    const [dir, work] = [tempDir(label), join(tempDir(`${label}-work`), 'text')];
+    const writer = new AccessionTableWriter(dir, 'gzip', work, bucketRanks);
+    for (const accession of accessions) writer.add(accession);
+    // By rank: the i-th accession's taxId is i, its reviewed flag i % 2 (so each column says whose it is).
+    const taxIds = new Int32Array(accessions.length);
+    const reviewed = new Uint8Array(accessions.length);
+    rankOf.forEach((rank, i) => ([taxIds[rank], reviewed[rank]] = [i, i % 2]));
+    const root = writer.finish(rankOf, { taxIds, reviewed }, pageAccessions);
+    return { root, dir, work, pages: readPages(dir, root), taxIds, reviewed };
+  }
+
+  it('writes accessions handed on one by one, across runs of 65,536 and buckets of ranks, in the rank order given', () => {
     const table = columns(140_000);
-    const dir = tempDir('accession-writer');
-    const writer = new AccessionTableWriter(dir, 'gzip');
-    for (const accession of table.sorted) writer.add(accession);
-    const rankOf = shuffled(140_000);
-    const byRank = { taxIds: Int32Array.from(table.taxIds).reverse(), reviewed: Uint8Array.from(table.reviewed).reverse() };
-    const root = writer.finish(rankOf, byRank, 50_000);
-    expect(root.count).toBe(140_000);
-    const pages = readPages(dir, root);
-    expect(pages.map((p) => p.accessions.length)).toEqual([50_000, 50_000, 40_000]);
-    expect(pages.flatMap((p) => p.accessions)).toEqual([...table.sorted].reverse());
-    expect(pages.flatMap((p) => p.taxIds)).toEqual(Array.from(byRank.taxIds));
+    const rankOf = permutation(140_000, 5);
+    const byRank: string[] = [];
+    rankOf.forEach((rank, i) => (byRank[rank] = table.sorted[i]));
+    for (const bucketRanks of [undefined, 7_000, 50_000]) {
+      const { root, dir, work, pages, taxIds, reviewed } = written(`accession-writer-${bucketRanks}`, table.sorted, rankOf, 50_000, bucketRanks);
+      expect(root.count).toBe(140_000);
+      expect(pages.map((p) => p.accessions.length)).toEqual([50_000, 50_000, 40_000]);
+      // Where each column first differs (-1: nowhere), not a diff of 140,000 values.
+      expect(firstDifference(pages.flatMap((p) => p.accessions), byRank)).toBe(-1);
+      expect(firstDifference(pages.flatMap((p) => p.taxIds), Array.from(taxIds))).toBe(-1);
+      expect(firstDifference(pages.flatMap((p) => p.reviewed), Array.from(reviewed))).toBe(-1);
+      expect(readdirSync(dir).sort()).toEqual(accessionPageFiles({ accessions: root, compression: 'gzip' } as Manifest, dir).sort());
+      expect(existsSync(work)).toBe(false);
+    }
+  });
+
+  it('keeps any UTF-8 text byte for byte, whatever bucket it lands in', () => {
+    const accessions = ['P1', 'Q\u00e9', 'R\u{1F9EA}', 'S\tT', 'U"V', '\u00ff'.repeat(40), 'W'.repeat(70_000)];
+    const rankOf = permutation(accessions.length, 9);
+    const byRank: string[] = [];
+    rankOf.forEach((rank, i) => (byRank[rank] = accessions[i]));
+    for (const bucketRanks of [1, 2, 3]) expect(written(`accession-utf8-${bucketRanks}`, accessions, rankOf, 3, bucketRanks).pages.flatMap((p) => p.accessions)).toEqual(byRank);
   });
 
   it('refuses columns of another length than the accessions', () => {
-    const writer = new AccessionTableWriter(tempDir('accession-columns'), 'gzip');
+    const writer = new AccessionTableWriter(tempDir('accession-columns'), 'gzip', join(tempDir('accession-columns-work'), 'text'));
     writer.add('P12345');
     expect(() => writer.finish(Uint32Array.of(0), columns(2))).toThrow(/columns of another length/);
   });

@@ -41,7 +41,7 @@ export function writeEntries(w: AsciiWriter, shard: Shard, accessions: Accession
  * `[{"acc":"P12345","taxId":9606},..]`; with `filter`, only the accessions it keeps.
  */
 export function writeAccessions(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, p: number, filter?: AccessionFilter): void {
-  const ranks = accessions.listed(shard, p, filter && ((a) => filter.keeps(a)));
+  const ranks = accessions.listed(shard, p, filter);
   w.write('[');
   for (let k = 0; k < ranks.length; k++) {
     const a = ranks[k];

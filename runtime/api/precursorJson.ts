@@ -31,11 +31,9 @@ export interface PrecursorEntry {
 export function precursorEntry(query: PrecursorQuery, c: Candidate, accessions: AccessionSet, filter?: AccessionFilter, text = proformaOf(query, c)): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
   const ppm = query.centre === undefined ? {} : { ppm: ppmOf(query.centre, mass) };
-  const accsTax = Array.from(accessions.listed(c.shard, c.peptide, keepsOf(filter)), (a) => ({ acc: accessions.accession(a), taxId: accessions.taxId(a) }));
+  const accsTax = Array.from(accessions.listed(c.shard, c.peptide, filter), (a) => ({ acc: accessions.accession(a), taxId: accessions.taxId(a) }));
   return { seq: c.sequence, proforma: text, mass: Number(mass.toFixed(6)), ...ppm, accsTax };
 }
-
-const keepsOf = (filter: AccessionFilter | undefined) => filter && ((a: number) => filter.keeps(a));
 
 /** A group's entries of a result, ordered by sequence, then ProForma; accessions as the result's filter keeps them. */
 export function groupEntries(query: PrecursorQuery, group: CandidateGroup, { accessions, filter }: Pick<PrecursorResult, 'accessions' | 'filter'>): PrecursorEntry[] {
@@ -139,7 +137,7 @@ export async function withProteins(dataset: Dataset, query: PrecursorQuery, resu
   const { accessions, filter } = result;
   for (const group of result.groups) {
     for (const c of group.candidates) {
-      for (const a of accessions.listed(c.shard, c.peptide, keepsOf(filter))) {
+      for (const a of accessions.listed(c.shard, c.peptide, filter)) {
         const acc = accessions.accession(a);
         if (!known.has(acc)) known.set(acc, { acc, taxId: accessions.taxId(a), reviewed: accessions.reviewed(a) });
       }

@@ -62,7 +62,6 @@ export async function runPeptideLookup(dataset: Dataset, query: PeptideQuery): P
   const filter = await resolveFilter(dataset, query.filter);
   const key = massKey(query.units);
   const wanted = query.equateIL ? foldIL(query.sequence) : query.sequence;
-  const keeps = filter && ((a: number) => filter.keeps(a));
   const equal: { shard: Shard; p: number; seq: string }[] = [];
   for (const located of await rangeEntries(dataset.index, key, key)) {
     const shard = await dataset.shard(located.entry);
@@ -73,10 +72,10 @@ export async function runPeptideLookup(dataset: Dataset, query: PeptideQuery): P
       if ((query.equateIL ? foldIL(seq) : seq) === wanted) equal.push({ shard, p, seq });
     }
   }
-  const set = await dataset.accessionSet((add) => equal.forEach(({ shard, p }) => addPeptideRanks(shard, p, p + 1, add, keeps)));
+  const set = await dataset.accessionSet((add) => equal.forEach(({ shard, p }) => addPeptideRanks(shard, p, p + 1, add, filter)));
   const found: { seq: string; accessions: { acc: string; taxId: number; reviewed: boolean }[] }[] = [];
   for (const { shard, p, seq } of equal) {
-    const accessions = Array.from(set.listed(shard, p, keeps), (a) => ({ acc: set.accession(a), taxId: set.taxId(a), reviewed: set.reviewed(a) }));
+    const accessions = Array.from(set.listed(shard, p, filter), (a) => ({ acc: set.accession(a), taxId: set.taxId(a), reviewed: set.reviewed(a) }));
     if (accessions.length > 0) found.push({ seq, accessions });
   }
   found.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));

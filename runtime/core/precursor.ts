@@ -277,9 +277,8 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
       groups.get(key)!.push({ shard, peptide: p, sequence: sequenceOf(shard, p), variableCounts: all[found.hypotheses[i]].variableCounts, units: found.units[i], key });
     }
   }
-  const keeps = filter && ((a: number) => filter.keeps(a));
   const accessions = await dataset.accessionSet((add) => {
-    for (const candidates of groups.values()) for (const c of candidates) addPeptideRanks(c.shard, c.peptide, c.peptide + 1, add, keeps);
+    for (const candidates of groups.values()) for (const c of candidates) addPeptideRanks(c.shard, c.peptide, c.peptide + 1, add, filter);
   });
   return {
     totalResult: distinct.size,

@@ -19,6 +19,11 @@ function isPlain(table: AccessionTable): boolean {
   return plain;
 }
 
+/** Which ranks an answer keeps (core/accessionFilter.ts's filters). */
+export interface RankFilter {
+  keeps(rank: number): boolean;
+}
+
 /** Something text is written to: a range of a string at a time (AsciiWriter, or UTF-8 when `utf8`). */
 export interface TextSink {
   write(text: string, from?: number, to?: number): void;
@@ -123,14 +128,14 @@ export class AccessionSet {
   }
 
   /**
-   * Peptide p's accessions as an answer lists them — those `keeps` keeps (all without it), by accession — as ranks in
-   * a view of this set's scratch room: read it before the next call.
+   * Peptide p's accessions as an answer lists them — those `filter` keeps (all without one), by accession — as ranks
+   * in a view of this set's scratch room: read it before the next call.
    */
-  listed(shard: Shard, p: number, keeps?: (rank: number) => boolean): Uint32Array {
+  listed(shard: Shard, p: number, filter?: RankFilter): Uint32Array {
     const [from, to] = [p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]];
     if (to - from > this.scratch.length) this.scratch = new Uint32Array(2 * (to - from));
     let n = 0;
-    for (let r = from; r < to; r++) if (!keeps || keeps(shard.accessionRefs[r])) this.scratch[n++] = shard.accessionRefs[r];
+    for (let r = from; r < to; r++) if (!filter || filter.keeps(shard.accessionRefs[r])) this.scratch[n++] = shard.accessionRefs[r];
     return this.sort(this.scratch.subarray(0, n));
   }
 }
@@ -138,9 +143,9 @@ export class AccessionSet {
 /** The set of an answer that lists no accession. */
 export const NO_ACCESSIONS = new AccessionSet([]);
 
-/** Gives `add` the ranks of the accessions of peptides from..to-1 of `shard` that `keeps` keeps (all without it). */
-export function addPeptideRanks(shard: Shard, from: number, to: number, add: (rank: number) => void, keeps?: (rank: number) => boolean): void {
+/** Gives `add` the ranks of the accessions of peptides from..to-1 of `shard` that `filter` keeps (all without one). */
+export function addPeptideRanks(shard: Shard, from: number, to: number, add: (rank: number) => void, filter?: RankFilter): void {
   for (let r = from === 0 ? 0 : shard.accessionRefEnds[from - 1], end = to === 0 ? 0 : shard.accessionRefEnds[to - 1]; r < end; r++) {
-    if (!keeps || keeps(shard.accessionRefs[r])) add(shard.accessionRefs[r]);
+    if (!filter || filter.keeps(shard.accessionRefs[r])) add(shard.accessionRefs[r]);
   }
 }

@@ -83,16 +83,17 @@ describe('AccessionSet', () => {
     let end = 0;
     const shard = { accessionRefEnds: Uint32Array.from(peptides, (p) => (end += p.length)), accessionRefs: Uint32Array.from(peptides.flat()) } as Shard;
     const keeps = (a: number) => table.taxIds[a] % 3 === 0;
+    const filter = { keeps };
     peptides.forEach((ranks, p) => {
       expect(Array.from(set.listed(shard, p)), `peptide ${p}`).toEqual([...ranks].sort(byBytes(table.accessions)));
-      expect(Array.from(set.listed(shard, p, keeps)), `peptide ${p} filtered`).toEqual(ranks.filter(keeps).sort(byBytes(table.accessions)));
+      expect(Array.from(set.listed(shard, p, filter)), `peptide ${p} filtered`).toEqual(ranks.filter(keeps).sort(byBytes(table.accessions)));
       expect(Array.from(set.sort(Uint32Array.from(ranks).reverse()))).toEqual([...ranks].sort(byBytes(table.accessions)));
     });
     const added: number[] = [];
     addPeptideRanks(shard, 10, 20, (a) => added.push(a));
     expect(added).toEqual(peptides.slice(10, 20).flat());
     const kept: number[] = [];
-    addPeptideRanks(shard, 0, 300, (a) => kept.push(a), keeps);
+    addPeptideRanks(shard, 0, 300, (a) => kept.push(a), filter);
     expect(kept).toEqual(peptides.flat().filter(keeps));
   });
 

@@ -1,7 +1,7 @@
 // The accessions an answer lists, resolved: pages of the accession table (runs of consecutive ranks) read for
 // it, held together so that renderers look a rank up synchronously — its text, taxId and reviewed flag — and
 // list a peptide's accessions in the order answers give them (by accession, byte order), whatever their ranks.
-import type { AccessionTable, Shard } from './format.js';
+import { accessionOf, type AccessionTable, type Shard } from './format.js';
 
 /** A decoded page of the accession table and the rank of its first accession. */
 export interface AccessionRun {
@@ -75,8 +75,7 @@ export class AccessionSet {
 
   accession(a: number): string {
     const k = this.pageOf(a);
-    const [table, i] = [this.tables[k], a - this.firsts[k]];
-    return table.accessions.slice(i === 0 ? 0 : table.accessionEnds[i - 1], table.accessionEnds[i]);
+    return accessionOf(this.tables[k], a - this.firsts[k]);
   }
 
   /** Writes accession a's text to `out` (no string made). */

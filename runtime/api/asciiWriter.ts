@@ -6,6 +6,9 @@ const utf8 = new TextEncoder();
 /** Bytes a writer starts with; it doubles as needed. */
 const INITIAL_BYTES = 1 << 14;
 
+/** Runs of at most this many bytes are copied in a loop: a native copy's call and view cost more. */
+const SHORT_COPY = 32;
+
 /** ASCII text written into one growing byte buffer. */
 export class AsciiWriter {
   private bytes = new Uint8Array(INITIAL_BYTES);
@@ -60,10 +63,16 @@ export class AsciiWriter {
     this.length += digits;
   }
 
-  /** Bytes start..end of `source` (ASCII), in one native copy. */
+  /** Bytes start..end of `source` (ASCII): byte by byte when short (an accession), else in one native copy. */
   copy(source: Uint8Array, start: number, end: number): void {
     this.reserve(end - start);
-    this.bytes.set(source.subarray(start, end), this.length);
+    if (end - start <= SHORT_COPY) {
+      const bytes = this.bytes;
+      let at = this.length;
+      for (let i = start; i < end; i++) bytes[at++] = source[i];
+    } else {
+      this.bytes.set(source.subarray(start, end), this.length);
+    }
     this.length += end - start;
   }
 

@@ -20,7 +20,7 @@ export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number,
   const precursor: Omit<PrecursorJson, 'searches'> = batch.precursors[i];
   const head = `${precursor.index}\t${field(precursor.title)}\t${field(precursor.scans)}\t${field(precursor.rtSeconds)}\t${field(precursor.mz)}`;
   const { accessions, columns } = batch;
-  const utf8Out = { write: (text: string, from?: number, to?: number) => w.writeUtf8(text, from, to) };
+  const utf8Out = { write: (text: string, from?: number, to?: number) => w.writeUtf8(text, from, to), copy: (bytes: Uint8Array, from: number, to: number) => w.copy(bytes, from, to) };
   for (const s of searches) {
     const search = utf8.encode(`${head}\t${s.charge ?? ''}\t${s.mass.toFixed(6)}\t`); // a TITLE may be any text
     if (s.candidates.length === 0) {

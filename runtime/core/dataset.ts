@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import type { AccessionIndexPage, AccessionPageEntry, AccessionTable, DatasetView, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
 import { accessionIndexPageViolation, indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
 import { decodeAccessionPage, decodeShard } from '../model/shardCodec.js';
-import { AccessionSet, NO_ACCESSIONS, type AccessionRun } from '../model/accessionSet.js';
+import { AccessionSet, NO_ACCESSIONS, recordBytes, type AccessionRun } from '../model/accessionSet.js';
 import { parseModifications, siteSlots, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { Taxonomy } from '../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
@@ -199,7 +199,7 @@ export class Dataset {
       reads.push(
         level > 1
           ? this.accessionIndexPage(entry).then((below) => this.accessionRuns(below, pageFirst, level - 1, ranks, pageFrom, pageTo))
-          : this.file(entry, 'accession page', (bytes) => this.checkedAccessionPage(bytes, entry, pageFirst), (_, bytes) => 2 * bytes).then((table) => [{ first: pageFirst, table }]),
+          : this.file(entry, 'accession page', (bytes) => this.checkedAccessionPage(bytes, entry, pageFirst), (table, bytes) => 2 * bytes + recordBytes(table)).then((table) => [{ first: pageFirst, table }]),
       );
       i = j;
     }

@@ -48,6 +48,15 @@ describe('AsciiWriter', () => {
     w.copy(source, 0, 0);
     w.copy(source, 9, 10);
     expect(text(w.takeBytes())).toBe('2349');
+    // Runs on either side of the length copied byte by byte, from several offsets.
+    const long = ascii(64, 3);
+    const bytes = new TextEncoder().encode(long);
+    let expected = '';
+    for (let n = 0; n <= 40; n++) {
+      w.copy(bytes, n % 7, (n % 7) + n);
+      expected += long.slice(n % 7, (n % 7) + n);
+    }
+    expect(text(w.takeBytes())).toBe(expected);
   });
 
   it('grows across the initial size by many small writes, keeping every byte', () => {

@@ -1,7 +1,8 @@
 // Tests runtime/model/accessionSet.ts against brute force over plain arrays: random accession tables held as runs
 // of pages (some pages not read), every rank's accession, taxId and reviewed flag, which ranks are held, a rank not
 // held refused; peptides' accessions listed by accession (sorted here by their bytes), with and without a filter;
-// `plain`; addPeptideRanks.
+// `plain`; addPeptideRanks. Tables mix short accessions (written from fixed-width records) with long ones and ones
+// needing escapes (whose pages are written from their text), so both paths and comparisons across them are checked.
 import { describe, expect, it } from 'vitest';
 import { AccessionSet, addPeptideRanks, NO_ACCESSIONS, type AccessionRun } from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
@@ -10,12 +11,15 @@ import { prng } from '../../helpers/prng.js';
 const below = (next: () => number, n: number) => Math.floor(next() * n);
 const LETTERS = 'ABCOPQXYZ0123456789_-';
 
-/** A random table of `count` distinct accessions (short, sharing prefixes: comparisons reach past the first letters). */
-function randomTable(next: () => number, count: number, extra = '') {
+/**
+ * A random table of `count` distinct accessions (short, sharing prefixes: comparisons reach past the first letters),
+ * a fraction `long` of them 28 to 36 characters long (records hold at most 31).
+ */
+function randomTable(next: () => number, count: number, extra = '', long = 0) {
   const seen = new Set<string>();
   while (seen.size < count) {
     let a = 'P0';
-    for (let n = 1 + below(next, 6); n > 0; n--) a += (LETTERS + extra)[below(next, LETTERS.length + extra.length)];
+    for (let n = next() < long ? 26 + below(next, 9) : 1 + below(next, 6); n > 0; n--) a += (LETTERS + extra)[below(next, LETTERS.length + extra.length)];
     seen.add(a);
   }
   const accessions = [...seen].sort(() => next() - 0.5); // ranks not in accession order
@@ -52,8 +56,8 @@ const byBytes = (accessions: string[]) => (a: number, b: number) => Buffer.compa
 describe('AccessionSet', () => {
   it('looks up every held rank as the table gives it, and refuses a rank not held', () => {
     const next = prng(11);
-    for (const [count, keep] of [[1, 1], [5, 1], [300, 0.5], [2000, 0.2], [2000, 1]] as const) {
-      const table = randomTable(next, count);
+    for (const [count, keep, extra, long] of [[1, 1, '', 0], [5, 1, '', 0], [300, 0.5, '', 0], [2000, 0.2, '', 0.01], [2000, 1, '', 0], [2000, 1, '"é', 0.01]] as const) {
+      const table = randomTable(next, count, extra, long);
       const { runs, held } = runsOf(next, table, keep);
       const set = new AccessionSet(runs);
       for (let a = -1; a <= count; a++) {
@@ -65,7 +69,7 @@ describe('AccessionSet', () => {
         }
         expect([set.accession(a), set.taxId(a), set.reviewed(a)]).toEqual([table.accessions[a], table.taxIds[a], table.reviewed[a] === 1]);
         const written: string[] = [];
-        set.writeAccession({ write: (text, from, to) => written.push(text.slice(from, to)) }, a);
+        set.writeAccession({ write: (text, from, to) => written.push(text.slice(from, to)), copy: (bytes, from, to) => written.push(Buffer.from(bytes.subarray(from, to)).toString('utf8')) }, a);
         expect(written).toEqual([table.accessions[a]]);
       }
     }
@@ -74,7 +78,7 @@ describe('AccessionSet', () => {
 
   it('sorts ranks and lists peptides’ accessions by accession (byte order), filtered or not', () => {
     const next = prng(12);
-    const table = randomTable(next, 1500);
+    const table = randomTable(next, 1500, '', 0.02); // pages with records and pages without, compared with each other
     const { runs, held } = runsOf(next, table, 0.6);
     const set = new AccessionSet(runs);
     const heldRanks = held.flatMap((h, a) => (h ? [a] : []));

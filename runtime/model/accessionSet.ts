@@ -32,42 +32,62 @@ export interface TextSink {
 
 /**
  * A page's accessions as records of `stride` bytes in rank order — a length byte, the accession's ASCII, and its
- * taxId in the last 4 bytes: answers list ranks in no order, and where a rank's text, its two ends and its taxId
- * are four places in memory, its record is one (writing a random rank's accession from records takes a quarter to
- * half the time, scratch measurement).
+ * taxId in the last 4 bytes — each filled the first time its rank is asked for (a process's first answer fills a
+ * few, not a million): answers list ranks in no order, and where a rank's text, its two ends and its taxId are four
+ * places in memory, its record is one (writing a random rank's accession from records takes a quarter to half the
+ * time, scratch measurement).
  */
-interface Records {
-  bytes: Uint8Array;
-  stride: number;
+class Records {
+  /** Zeros until filled: a record whose length byte is 0 is not filled yet (no accession is empty). */
+  readonly bytes: Uint8Array;
   /** The same memory as 32-bit integers: record i's taxId is at (i + 1) × stride / 4 − 1. */
-  taxIds: Int32Array;
+  private readonly taxIds: Int32Array;
+
+  /** `stride`: a power of 2, at least 8. */
+  constructor(
+    private readonly table: AccessionTable,
+    readonly stride: number,
+  ) {
+    this.bytes = new Uint8Array(table.accessionEnds.length * stride);
+    this.taxIds = new Int32Array(this.bytes.buffer);
+  }
+
+  /** Where record i starts, filled now if it was not. */
+  at(i: number): number {
+    const at = i * this.stride;
+    if (this.bytes[at] === 0) this.fill(i, at);
+    return at;
+  }
+
+  taxId(i: number): number {
+    this.at(i);
+    return this.taxIds[(i + 1) * (this.stride >> 2) - 1];
+  }
+
+  private fill(i: number, at: number): void {
+    const { accessions, accessionEnds, taxIds } = this.table;
+    const start = i === 0 ? 0 : accessionEnds[i - 1];
+    const end = accessionEnds[i];
+    for (let k = start; k < end; k++) this.bytes[at + 1 + k - start] = accessions.charCodeAt(k);
+    this.taxIds[(i + 1) * (this.stride >> 2) - 1] = taxIds[i];
+    this.bytes[at] = end - start;
+  }
 }
 
 /** Widest record: a page with a longer accession (UniProt's are 6 or 10 characters: 16 bytes) is written from its text. */
 const MAX_STRIDE = 32;
 const recordsOfTable = new WeakMap<AccessionTable, Records | null>();
 
-/** The page's records (made once per page), or null for a page not plain or with an accession too long for them. */
+/** The page's records (made once per page, filled as used), or null for a page not plain or with an accession too long for them. */
 function recordsOf(table: AccessionTable): Records | null {
   let records = recordsOfTable.get(table);
   if (records !== undefined) return records;
-  const { accessions, accessionEnds } = table;
+  const { accessionEnds } = table;
   let longest = 0;
   for (let a = 0, start = 0; a < accessionEnds.length; start = accessionEnds[a++]) longest = Math.max(longest, accessionEnds[a] - start);
   let stride = 8;
   while (stride < 1 + longest + 4) stride *= 2;
-  records = null;
-  if (stride <= MAX_STRIDE && isPlain(table)) {
-    const bytes = new Uint8Array(accessionEnds.length * stride);
-    const taxIds = new Int32Array(bytes.buffer);
-    for (let a = 0, start = 0; a < accessionEnds.length; start = accessionEnds[a++]) {
-      const at = a * stride;
-      bytes[at] = accessionEnds[a] - start;
-      for (let i = start; i < accessionEnds[a]; i++) bytes[at + 1 + i - start] = accessions.charCodeAt(i);
-      taxIds[(at + stride) / 4 - 1] = table.taxIds[a];
-    }
-    records = { bytes, stride, taxIds };
-  }
+  records = stride <= MAX_STRIDE && isPlain(table) ? new Records(table, stride) : null;
   recordsOfTable.set(table, records);
   return records;
 }
@@ -132,7 +152,7 @@ export class AccessionSet {
     const k = this.pageOf(a);
     const [table, i, records] = [this.tables[k], a - this.firsts[k], this.records[k]];
     if (records) {
-      const at = i * records.stride;
+      const at = records.at(i);
       out.copy(records.bytes, at + 1, at + 1 + records.bytes[at]);
     } else {
       out.write(table.accessions, i === 0 ? 0 : table.accessionEnds[i - 1], table.accessionEnds[i]);
@@ -143,7 +163,7 @@ export class AccessionSet {
   taxId(a: number): number {
     const k = this.pageOf(a);
     const [i, records] = [a - this.firsts[k], this.records[k]];
-    return records ? records.taxIds[((i + 1) * records.stride) / 4 - 1] : this.tables[k].taxIds[i];
+    return records ? records.taxId(i) : this.tables[k].taxIds[i];
   }
 
   reviewed(a: number): boolean {
@@ -158,7 +178,7 @@ export class AccessionSet {
     const [i, j] = [a - this.firsts[ka], b - this.firsts[kb]];
     const [rx, ry] = [this.records[ka], this.records[kb]];
     if (rx && ry) {
-      const [p, q] = [i * rx.stride, j * ry.stride];
+      const [p, q] = [rx.at(i), ry.at(j)];
       const [pLength, qLength] = [rx.bytes[p], ry.bytes[q]];
       for (let t = 1; t <= pLength && t <= qLength; t++) {
         const [c, d] = [rx.bytes[p + t], ry.bytes[q + t]];

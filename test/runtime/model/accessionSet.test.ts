@@ -1,7 +1,7 @@
 // Tests runtime/model/accessionSet.ts against brute force over plain arrays: random accession tables held as runs
 // of pages (some pages not read), every rank's accession, taxId and reviewed flag, which ranks are held, a rank not
 // held refused; peptides' accessions listed by accession (sorted here by their bytes), with and without a filter;
-// `plain`; addPeptideRanks. Tables mix short accessions (written from fixed-width records) with long ones and ones
+// `plain`; addPeptideRanks; look-ups in any order of ranks and of kinds (records are filled on first use). Tables mix short accessions (written from fixed-width records) with long ones and ones
 // needing escapes (whose pages are written from their text), so both paths and comparisons across them are checked.
 import { describe, expect, it } from 'vitest';
 import { AccessionSet, addPeptideRanks, NO_ACCESSIONS, type AccessionRun } from '../../../runtime/model/accessionSet.js';
@@ -74,6 +74,26 @@ describe('AccessionSet', () => {
       }
     }
     expect(NO_ACCESSIONS.has(0)).toBe(false);
+  });
+
+  it('gives the same text and taxIds whichever look-up comes to a rank first, in any order of ranks', () => {
+    const next = prng(14);
+    const table = randomTable(next, 3000, '', 0.005);
+    const byText = (a: number) => {
+      const written: string[] = [];
+      set.writeAccession({ write: (text, from, to) => written.push(text.slice(from, to)), copy: (bytes, from, to) => written.push(Buffer.from(bytes.subarray(from, to)).toString('utf8')) }, a);
+      return written.join('');
+    };
+    // Fresh pages (records are made per page): first touched by writeAccession, by taxId, or by a comparison.
+    let set = new AccessionSet(runsOf(next, table, 1).runs);
+    const ranks = table.accessions.map((_, a) => a).sort(() => next() - 0.5);
+    for (const a of ranks) expect([byText(a), set.taxId(a)]).toEqual([table.accessions[a], table.taxIds[a]]);
+    set = new AccessionSet(runsOf(next, table, 1).runs);
+    for (const a of ranks) expect([set.taxId(a), byText(a)]).toEqual([table.taxIds[a], table.accessions[a]]);
+    set = new AccessionSet(runsOf(next, table, 1).runs);
+    const sorted = set.sort(Uint32Array.from(ranks.slice(0, 500)));
+    expect(Array.from(sorted)).toEqual(ranks.slice(0, 500).sort(byBytes(table.accessions)));
+    for (const a of ranks) expect([byText(a), set.accession(a), set.taxId(a)]).toEqual([table.accessions[a], table.accessions[a], table.taxIds[a]]);
   });
 
   it('sorts ranks and lists peptides’ accessions by accession (byte order), filtered or not', () => {

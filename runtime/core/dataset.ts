@@ -148,7 +148,7 @@ export class Dataset {
     return this.file(entry, 'shard', (bytes) => (table ? table.then(() => decode(bytes)) : decode(bytes)), shardBytes);
   }
 
-  /** Whether the accession table is one page (a small dataset's): read whole, kept outside the cache (with its records as they fill, ≤ 16 B an accession). */
+  /** Whether the accession table is one page (a small dataset's): read whole, kept outside the cache (with its records as they fill: 16 B an accession for UniProt's, 32 at most). */
   private get onePage(): boolean {
     const { pages, levels = 1 } = this.manifest.accessions;
     return levels === 1 && pages.length === 1;

@@ -97,7 +97,7 @@ export class ShardWriter {
       encodeShard({
         massKeys: Uint32Array.from(groupStarts, (start) => this.keys[start]),
         groupEnds: Uint32Array.from(this.groupEnds),
-        sequences: this.sequences.join(''),
+        sequences: Buffer.from(this.sequences.join(''), 'latin1'), // capital letters only (the digest's)
         sequenceEnds: Uint32Array.from(this.sequences, (s) => (sequenceEnd += s.length)),
         accessionRefEnds: Uint32Array.from(this.rankEnds),
         accessionRefs: Uint32Array.from(this.ranks),

@@ -28,7 +28,7 @@ const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff
 export function writeEntries(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
   for (let p = from; p < to; p++) {
     w.write('{"seq":"');
-    w.write(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
+    w.copy(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
     w.write(shape === 'acc' ? '","acc":' : '","accsTax":');
     writeAccessions(w, shard, accessions, shape, p);
     w.write('},');

@@ -55,7 +55,7 @@ export class Composition {
     if (Number.isNaN(units)) {
       units = WATER_UNITS;
       const text = this.shard.sequences;
-      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) units += RESIDUE_UNITS[text.charCodeAt(i)];
+      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) units += RESIDUE_UNITS[text[i]];
       this.units[p] = units;
     }
     return units;
@@ -70,7 +70,7 @@ export class Composition {
       n = 0;
       const member = letterTable(letters);
       const text = this.shard.sequences;
-      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) n += member[text.charCodeAt(i) & 127];
+      for (let i = this.start(p), end = this.shard.sequenceEnds[p]; i < end; i++) n += member[text[i] & 127];
       column[p] = n;
     }
     return n;
@@ -108,7 +108,8 @@ export class Composition {
     if (set.terminal.length === 0) return slots;
     const first = this.start(p);
     const last = this.shard.sequenceEnds[p] - 1;
-    return slots + terminalSlots(set, this.shard.sequences[first], this.shard.sequences[last], first === last);
+    const text = this.shard.sequences;
+    return slots + terminalSlots(set, String.fromCharCode(text[first]), String.fromCharCode(text[last]), first === last);
   }
 }
 

@@ -340,8 +340,12 @@ export interface Shard {
   massKeys: Uint32Array;
   /** groupEnds[g] = index one past the last peptide of group g. */
   groupEnds: Uint32Array;
-  /** All sequences concatenated; sequence p is sequences.slice(sequenceEnds[p-1] ?? 0, sequenceEnds[p]). */
-  sequences: string;
+  /**
+   * All sequences' letters (ASCII A–Z) back to back: sequence p is bytes sequenceEnds[p-1] ?? 0 .. sequenceEnds[p].
+   * Bytes, not a string: kept off the JS heap, ~1 GB of them when a dataset is cached whole would make every
+   * young-generation collection walk a heap that large (a few ms each instead of under one).
+   */
+  sequences: Uint8Array;
   sequenceEnds: Uint32Array;
   /** Accessions of peptide p are accessionRefs[accessionRefEnds[p-1] ?? 0 .. accessionRefEnds[p]). */
   accessionRefEnds: Uint32Array;
@@ -354,7 +358,7 @@ export interface Shard {
 
 /** Sequence of peptide p. */
 export const sequenceOf = (shard: Shard, p: number): string =>
-  shard.sequences.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
+  String.fromCharCode.apply(null, shard.sequences.subarray(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]) as unknown as number[]);
 
 /** The accession of rank a. */
 export const accessionOf = (table: AccessionTable, a: number): string =>

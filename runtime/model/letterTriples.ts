@@ -13,13 +13,13 @@ function codeOf(charCode: number): number {
 /** Bytes `letters` letters take packed. */
 export const packedLength = (letters: number): number => 2 * Math.ceil(letters / 3);
 
-/** Letters from..to of `text` (capitals A–Z) packed into `out` from `at`; returns the bytes written. */
-export function packLetters(text: string, from: number, to: number, out: Uint8Array, at: number): number {
+/** Letters from..to of `letters` (character codes of capitals A–Z) packed into `out` from `at`; returns the bytes written. */
+export function packLetters(letters: Uint8Array, from: number, to: number, out: Uint8Array, at: number): number {
   const start = at;
   for (let i = from; i < to; i += 3) {
-    const a = codeOf(text.charCodeAt(i));
-    const b = i + 1 < to ? codeOf(text.charCodeAt(i + 1)) : 0;
-    const c = i + 2 < to ? codeOf(text.charCodeAt(i + 2)) : 0; // padding: 0, before any letter
+    const a = codeOf(letters[i]);
+    const b = i + 1 < to ? codeOf(letters[i + 1]) : 0;
+    const c = i + 2 < to ? codeOf(letters[i + 2]) : 0; // padding: 0, before any letter
     const word = (a * 27 + b) * 27 + c;
     out[at++] = word >>> 8;
     out[at++] = word & 0xff;

@@ -4,9 +4,11 @@
 // the runtime carries no encoder.
 import { Unpackr } from 'msgpackr/unpack';
 import { FORMAT_VERSION, MAX_TAX_ID, type AccessionTable, type Shard } from './format.js';
+import { strSpan } from './msgpackSpan.js';
 import { decodeVarints } from './varint.js';
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
+const UTF8 = new TextEncoder();
 
 function unpackMap(bytes: Uint8Array, what: string): Record<string, unknown> {
   const raw = unpackr.unpack(bytes) as Record<string, unknown>;
@@ -42,8 +44,13 @@ function prefixSums(counts: Uint32Array, name: string, from = 0): Uint32Array {
  */
 export function decodeShard(bytes: Uint8Array, accessions: number): Shard {
   const raw = unpackMap(bytes, 'shard');
-  const sequences = raw.sequences;
-  if (typeof sequences !== 'string') throw new Error('shard lacks sequences');
+  const text = raw.sequences;
+  if (typeof text !== 'string') throw new Error('shard lacks sequences');
+  if (!/^[A-Z]*$/.test(text)) throw new Error('shard sequences hold characters other than A-Z');
+  // Capitals are one byte each in UTF-8: the str's own bytes in the file are the letters (a view of them, no copy).
+  const span = strSpan(bytes, 'sequences');
+  const sequences =
+    span && span.end - span.start === text.length ? new Uint8Array(bytes.buffer, bytes.byteOffset + span.start, text.length) : UTF8.encode(text);
   // Keys: the first, then differences (each ≥ 1: keys ascend). Sizes, lengths, counts: each ≥ 1.
   const massKeys = prefixSums(varints(raw, 'massKeys'), 'massKeys', 1);
   const groupEnds = prefixSums(varints(raw, 'groupSizes'), 'groupSizes');
@@ -65,7 +72,6 @@ export function decodeShard(bytes: Uint8Array, accessions: number): Shard {
       accessionRefs[r] = rank;
     }
   }
-  if (!/^[A-Z]*$/.test(sequences)) throw new Error('shard sequences hold characters other than A-Z');
   return { massKeys, groupEnds, sequences, sequenceEnds, accessionRefEnds, accessionRefs };
 }
 

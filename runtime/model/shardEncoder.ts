@@ -6,6 +6,8 @@ import { FORMAT_VERSION, type AccessionTable, type Shard } from './format.js';
 import { encodeVarints } from './varint.js';
 
 const packr = new Packr({ useRecords: false, variableMapSize: true });
+/** Sequences' letters (character codes of capitals) as the text a shard file stores. */
+const LETTERS = new TextDecoder('latin1');
 
 /** Differences of consecutive ends (or values): the counts that prefix sums give back. */
 const differences = (ends: Uint32Array) => ends.map((end, i) => end - (i === 0 ? 0 : ends[i - 1]));
@@ -20,7 +22,7 @@ export function encodeShard(shard: Shard): Uint8Array {
     massKeys: encodeVarints(differences(shard.massKeys)),
     groupSizes: encodeVarints(differences(shard.groupEnds)),
     lengths: encodeVarints(differences(shard.sequenceEnds)),
-    sequences: shard.sequences,
+    sequences: LETTERS.decode(shard.sequences),
     refCounts: encodeVarints(differences(refEnds)),
     refs: encodeVarints(refGaps),
   });

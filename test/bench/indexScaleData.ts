@@ -149,7 +149,7 @@ export function writeBody(dir: string, entry: ShardEntry, accessions: number, se
   const text = sequences.join('');
   const sequenceEnds = new Uint32Array(sequences.length);
   sequences.reduce((end, s, p) => (sequenceEnds[p] = end + s.length), 0);
-  const bytes = encodeShard({ massKeys, groupEnds, sequences: text, sequenceEnds, accessionRefEnds: Uint32Array.from(refEnds), accessionRefs: Uint32Array.from(refs) });
+  const bytes = encodeShard({ massKeys, groupEnds, sequences: Buffer.from(text, 'latin1'), sequenceEnds, accessionRefEnds: Uint32Array.from(refEnds), accessionRefs: Uint32Array.from(refs) });
   return { ...entry, ...writeDatasetFile(dir, bytes, shardFileName, 'gzip'), residueMax: residueMaxOf(sequences) };
 }
 

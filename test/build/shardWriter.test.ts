@@ -15,6 +15,7 @@ import type { AccessionTable, Compression, Shard } from '../../runtime/model/for
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { decodeTabled, removeTempDirs, tempDir, type TabledShard } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
+import { cutLetters } from '../helpers/letters.js';
 
 afterAll(removeTempDirs);
 
@@ -105,7 +106,7 @@ const readBack = (shards: TabledShard[]) =>
       const group = s.groupEnds.findIndex((e) => e > p);
       const refs = Array.from(s.accessionRefs.subarray(p === 0 ? 0 : s.accessionRefEnds[p - 1], s.accessionRefEnds[p]));
       const accession = (a: number) => s.accessions.slice(a === 0 ? 0 : s.accessionEnds[a - 1], s.accessionEnds[a]);
-      return { key: s.massKeys[group], sequence: s.sequences.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], end), accessions: refs.map(accession), taxIds: refs.map((a) => s.taxIds[a]), reviewed: refs.map((a) => s.reviewed![a]) };
+      return { key: s.massKeys[group], sequence: cutLetters(s.sequences, s.sequenceEnds, p), accessions: refs.map(accession), taxIds: refs.map((a) => s.taxIds[a]), reviewed: refs.map((a) => s.reviewed![a]) };
     }),
   );
 const expectedBack = (rows: Row[]) =>
@@ -127,7 +128,7 @@ describe('ShardWriter', () => {
     const letters = 'ACDEFGHIJKLMNOPQRSTUVWY';
     const most = new Array<number>(letters.length).fill(0);
     for (let p = 0; p < s.sequenceEnds.length; p++) {
-      const peptide = s.sequences.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], s.sequenceEnds[p]);
+      const peptide = cutLetters(s.sequences, s.sequenceEnds, p);
       [...letters].forEach((letter, l) => (most[l] = Math.max(most[l], peptide.split(letter).length - 1)));
     }
     return most.map((n) => Math.min(n, 35).toString(36)).join('');

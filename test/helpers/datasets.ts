@@ -19,6 +19,7 @@ import type { AccessionTable, Compression, IndexPage, Manifest, ProteinPage, Sha
 import { REPO, runTsx, type Run } from './process.js';
 import { isAlive } from '../../build/publish.js';
 import { BUNDLED_VIEWS } from '../../build/startDataset.js';
+import { cutLetters } from './letters.js';
 
 export const SAMPLE_FASTA = join(REPO, 'data/uniprot-sample.fasta.gz');
 /** The NCBI taxonomy of the sample's organisms (nodes.dmp, names.dmp), as npm start builds with it. */
@@ -314,7 +315,7 @@ export function* shardPeptides(shard: TabledShard): Generator<{ sequence: string
     for (; p < shard.groupEnds[g]; p++) {
       const refs = shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]);
       yield {
-        sequence: cut(shard.sequences, shard.sequenceEnds, p),
+        sequence: cutLetters(shard.sequences, shard.sequenceEnds, p),
         key: shard.massKeys[g],
         accessions: Array.from(refs, (a) => cut(shard.accessions, shard.accessionEnds, a)),
         taxIds: Array.from(refs, (a) => shard.taxIds[a]),

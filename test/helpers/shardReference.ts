@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
 import { decodeTabled, readAccessionTable, readJsonFile, readManifest, readStored, shardEntries, treeLevels } from './datasets.js';
 import { keyBounds, referenceDecimal, referenceKeyText, referencePeptideKey } from './reference.js';
+import { cutLetters } from './letters.js';
 
 export interface ReferenceData {
   manifest: Manifest;
@@ -86,7 +87,7 @@ export function loadReference(dir: string): ReferenceData {
       if (keys.length > 0 && !(keys[keys.length - 1] < key)) problems.push(`mass keys not ascending at ${key}`);
       keys.push(key);
       for (; p < s.groupEnds[g]; p++) {
-        const seq = cut(s.sequences, s.sequenceEnds, p);
+        const seq = cutLetters(s.sequences, s.sequenceEnds, p);
         if (seen.has(seq)) problems.push(`peptide ${seq} appears twice`);
         seen.add(seq);
         sequences.push(seq);

@@ -14,6 +14,7 @@ import { freePort, peakRssMb, rssMb, startServer } from '../bench/http.js';
 import { prng } from '../bench/synthetic.js';
 import { decodeTabled, bundledDataset, readAccessionTable, readManifest, readStored, shardEntries } from '../helpers/datasets.js';
 import { writeSection } from './report.js';
+import { cutLetters } from '../helpers/letters.js';
 
 export interface RequestSpec {
   kind: string;
@@ -57,7 +58,7 @@ export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
     const s = decodeTabled(readStored(dir, pick(shards).file, manifest.compression), table);
     for (let j = 0; j < 25; j++) {
       const p = Math.floor(rnd() * s.sequenceEnds.length);
-      peptides.push(s.sequences.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], s.sequenceEnds[p]));
+      peptides.push(cutLetters(s.sequences, s.sequenceEnds, p));
     }
   }
   const mass = () => {

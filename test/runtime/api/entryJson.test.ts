@@ -13,6 +13,7 @@ import type { EntryShape } from '../../../runtime/core/endpoints.js';
 import { successJson, type Envelope } from '../../../runtime/api/envelope.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { smallShardsDataset } from '../../helpers/datasets.js';
+import { letterBytes } from '../../helpers/letters.js';
 
 /** A shard made from plain lists, with the accession table its ranks point into (as plain lists too, and as a set). */
 type TestShard = Shard & { table: [string, number][]; set: AccessionSet };
@@ -24,7 +25,7 @@ function shardOf(table: [string, number][], groups: [number, [string, number[]][
   return {
     massKeys: Uint32Array.from(groups.map(([key]) => key)),
     groupEnds: cumulative(groups.map(([, ps]) => ps.length)),
-    sequences: peptides.map(([seq]) => seq).join(''),
+    sequences: letterBytes(peptides.map(([seq]) => seq).join('')),
     sequenceEnds: cumulative(peptides.map(([seq]) => seq.length)),
     accessionRefEnds: cumulative(peptides.map(([, refs]) => refs.length)),
     accessionRefs: Uint32Array.from(peptides.flatMap(([, refs]) => refs)),

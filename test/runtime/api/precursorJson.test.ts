@@ -8,13 +8,14 @@ import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from 
 import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import type { ModSpec } from '../../../runtime/model/modifications.js';
+import { letterBytes } from '../../helpers/letters.js';
 
 // Six peptides (the last without accessions), six accessions (the last without a taxId).
 const SEQUENCES = ['DYSRLTADSSGK', 'DCMQKAQKYK', 'MHPAISPMIDR', 'MQEANMLYRK', 'MAMK', 'PEPCK'];
 const SHARD: Shard = {
   massKeys: Uint32Array.from([12_986_103, 12_986_111, 12_986_112, 12_986_113, 12_986_114, 12_986_115]),
   groupEnds: Uint32Array.from([1, 2, 3, 4, 5, 6]),
-  sequences: SEQUENCES.join(''),
+  sequences: letterBytes(SEQUENCES.join('')),
   sequenceEnds: Uint32Array.from([12, 22, 33, 43, 47, 52]),
   accessionRefEnds: Uint32Array.from([1, 2, 4, 5, 6, 6]),
   accessionRefs: Uint32Array.from([0, 1, 3, 4, 2, 5]),

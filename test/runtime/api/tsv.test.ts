@@ -6,12 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { groupRows, runRows, TSV_COLUMNS, TSV_HEADER } from '../../../runtime/api/tsv.js';
 import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
+import { letterBytes } from '../../helpers/letters.js';
 
 // Four groups, six peptides (one without accessions), three accessions (one without a taxId).
 const SHARD: Shard = {
   massKeys: Uint32Array.from([10_000_000, 10_005_000, 12_345_678, 20_000_001]),
   groupEnds: Uint32Array.from([2, 4, 5, 6]),
-  sequences: 'PEPTIDEK' + 'TIDEPEPK' + 'AAAAR' + 'GGGGK' + 'WWK' + 'MK',
+  sequences: letterBytes('PEPTIDEK' + 'TIDEPEPK' + 'AAAAR' + 'GGGGK' + 'WWK' + 'MK'),
   sequenceEnds: Uint32Array.from([8, 16, 21, 26, 29, 31]),
   accessionRefEnds: Uint32Array.from([2, 3, 3, 4, 7, 8]),
   accessionRefs: Uint32Array.from([0, 1, 2, 0, 0, 1, 2, 2]),

@@ -10,6 +10,7 @@ import { ShardCache } from '../../../runtime/core/shardCache.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import { prng } from '../../helpers/prng.js';
 import { referenceUnits } from '../../helpers/reference.js';
+import { letterBytes } from '../../helpers/letters.js';
 
 const LETTERS = 'ACDEFGHIKLMNPQRSTVWY';
 
@@ -17,7 +18,7 @@ const LETTERS = 'ACDEFGHIKLMNPQRSTVWY';
 function shardOf(sequences: string[]): Shard {
   const ends = new Uint32Array(sequences.length);
   sequences.reduce((end, s, p) => (ends[p] = end + s.length), 0);
-  return { sequences: sequences.join(''), sequenceEnds: ends } as unknown as Shard;
+  return { sequences: letterBytes(sequences.join('')), sequenceEnds: ends } as unknown as Shard;
 }
 
 function randomSequences(seed: number, count: number): string[] {

@@ -8,12 +8,13 @@ import { Candidates, Tasks } from '../../../runtime/core/matchColumns.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import { prng } from '../../helpers/prng.js';
 import { referenceUnits } from '../../helpers/reference.js';
+import { letterBytes } from '../../helpers/letters.js';
 
 /** A shard of these peptides with these accession ranks each (all Candidates reads). */
 function shardOf(peptides: { sequence: string; refs: number[] }[]): Shard {
   const ends = (lengths: number[]) => Uint32Array.from(lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0)));
   return {
-    sequences: peptides.map((p) => p.sequence).join(''),
+    sequences: letterBytes(peptides.map((p) => p.sequence).join('')),
     sequenceEnds: ends(peptides.map((p) => p.sequence.length)),
     accessionRefs: Uint32Array.from(peptides.flatMap((p) => p.refs)),
     accessionRefEnds: ends(peptides.map((p) => p.refs.length)),

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { packedLength, packedResidueUnits, packLetters, unpackLetters } from '../../../runtime/model/letterTriples.js';
 import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER, referenceUnits } from '../../helpers/reference.js';
 import { prng } from '../../helpers/prng.js';
+import { letterBytes } from '../../helpers/letters.js';
 
 const random = prng(41);
 const CAPITALS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -12,7 +13,7 @@ const sequenceOf = (alphabet: string, length: number) => Array.from({ length }, 
 
 function pack(text: string): Uint8Array {
   const out = new Uint8Array(packedLength(text.length) + 4);
-  const n = packLetters('..' + text + '..', 2, 2 + text.length, out, 2); // a slice of a longer text, packed at an offset
+  const n = packLetters(letterBytes('..' + text + '..'), 2, 2 + text.length, out, 2); // a slice of a longer text, packed at an offset
   expect(n).toBe(packedLength(text.length));
   return out.subarray(2, 2 + n);
 }
@@ -52,6 +53,6 @@ describe('letterTriples', () => {
   });
 
   it('refuses anything but capital letters', () => {
-    for (const text of ['PEPtIDE', 'PEP*', 'PE PT', '@']) expect(() => packLetters(text, 0, text.length, new Uint8Array(16), 0)).toThrow(RangeError);
+    for (const text of ['PEPtIDE', 'PEP*', 'PE PT', '@']) expect(() => packLetters(letterBytes(text), 0, text.length, new Uint8Array(16), 0)).toThrow(RangeError);
   });
 });

@@ -26,6 +26,7 @@ import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { build, DEFAULT_SHARD_BYTES, readAccessionTable, readManifest, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, subsetDataset, tempDir } from '../../helpers/datasets.js';
 import { retreedDataset } from '../../helpers/indexTrees.js';
 import { REPO } from '../../helpers/process.js';
+import { cutLetters, letterBytes } from '../../helpers/letters.js';
 
 // ---------------------------------------------------------------------------------------------------------
 // The independent reader: FORMAT.md, and nothing else
@@ -238,7 +239,7 @@ function runtimeRows(bytes: Uint8Array, table: AccessionTable): Row[] {
       const ranks = Array.from(set.listed(shard, p));
       rows.push({
         key: shard.massKeys[g],
-        seq: shard.sequences.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]),
+        seq: cutLetters(shard.sequences, shard.sequenceEnds, p),
         accs: ranks.map((a) => [set.accession(a), set.taxId(a)]),
         reviewed: ranks.map((a) => (set.reviewed(a) ? 1 : 0)),
       });
@@ -417,7 +418,7 @@ describe('a reader written from FORMAT.md alone', () => {
     const columns = {
       massKeys: Uint32Array.of(4312128, 4562332),
       groupEnds: Uint32Array.of(1, 2),
-      sequences: 'GGGGGKAGAPAA',
+      sequences: letterBytes('GGGGGKAGAPAA'),
       sequenceEnds: Uint32Array.of(6, 12),
       accessionRefEnds: Uint32Array.of(1, 3),
       accessionRefs: Uint32Array.of(2, 0, 1),

@@ -1,12 +1,13 @@
 // runtime/model/shardCodec.ts (decodeShard, decodeAccessionPage) against runtime/model/shardEncoder.ts: random
 // columns round trip (a peptide's ranks come back ascending, as stored); and damaged files (maps written here with @msgpack/msgpack and a varint writer of this
 // file, as shards/FORMAT.md describes them) are refused with an Error, never misread.
-import { encode } from '@msgpack/msgpack';
+import { decode, encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../helpers/prng.js';
 import { accessionOf, type AccessionTable, type Shard } from '../../../runtime/model/format.js';
 import { decodeAccessionPage, decodeShard } from '../../../runtime/model/shardCodec.js';
 import { encodeAccessionPage, encodeShard } from '../../../runtime/model/shardEncoder.js';
+import { letterBytes } from '../../helpers/letters.js';
 
 const below = (next: () => number, n: number) => Math.floor(next() * n);
 
@@ -71,7 +72,7 @@ function randomShard(next: () => number, groups: number, accessions: number, fir
   return {
     massKeys: Uint32Array.from(keys),
     groupEnds: Uint32Array.from(groupEnds),
-    sequences: sequences.join(''),
+    sequences: letterBytes(sequences.join('')),
     sequenceEnds: Uint32Array.from(sequenceEnds),
     accessionRefEnds: Uint32Array.from(refEnds),
     accessionRefs: Uint32Array.from(refs),
@@ -116,7 +117,7 @@ describe('round trip: encodeShard / encodeAccessionPage, then decode', () => {
     const columns: Shard = {
       massKeys: Uint32Array.of(0, 1, 2 ** 31, 2 ** 32 - 2, 2 ** 32 - 1),
       groupEnds: Uint32Array.of(1, 2, 3, 4, 5),
-      sequences: 'A'.repeat(1000) + 'C' + 'D'.repeat(200) + 'E' + 'W'.repeat(20_000),
+      sequences: letterBytes('A'.repeat(1000) + 'C' + 'D'.repeat(200) + 'E' + 'W'.repeat(20_000)),
       sequenceEnds: Uint32Array.of(1000, 1001, 1201, 1202, 21_202),
       accessionRefEnds: Uint32Array.of(1, 2, 3002, 3003, 3004),
       accessionRefs: Uint32Array.of(0, 2999, ...Array.from({ length: 3000 }, (_, i) => i), 1234, 2999),
@@ -173,11 +174,37 @@ describe('the damage cases start from valid files', () => {
     expect(decodeShard(shardWith({}), TABLE.taxIds.length)).toEqual({
       massKeys: Uint32Array.of(1000, 1003, 2000),
       groupEnds: Uint32Array.of(2, 3, 5),
-      sequences: 'PEPTIDEKAAAAARCCCKWWWWWWWMK',
+      sequences: letterBytes('PEPTIDEKAAAAARCCCKWWWWWWWMK'),
       sequenceEnds: Uint32Array.of(8, 14, 18, 25, 27),
       accessionRefEnds: Uint32Array.of(1, 3, 4, 7, 8),
       accessionRefs: Uint32Array.of(0, 1, 2, 5, 0, 3, 4, 2),
     });
+  });
+});
+
+describe("decodeShard's sequences", () => {
+  const letters = letterBytes(SHARD_MAP.sequences);
+  it("are a view of the file's own bytes, not a copy", () => {
+    const bytes = shardWith({});
+    const shard = decodeShard(bytes, TABLE.taxIds.length);
+    expect(shard.sequences).toEqual(letters);
+    expect(shard.sequences.buffer).toBe(bytes.buffer);
+  });
+
+  it('are copied, the same letters, when the map holds a type the span finder does not read', () => {
+    const bytes = shardWith({ note: 1.5 });
+    const shard = decodeShard(bytes, TABLE.taxIds.length);
+    expect(shard.sequences).toEqual(letters);
+    expect(shard.sequences.buffer).not.toBe(bytes.buffer);
+  });
+
+  it("are the last of a sequences key given twice, as msgpack decoders read it", () => {
+    const other = 'WWWWWWWMKPEPTIDEKAAAAARCCCK'; // as long, so the lengths cover it too
+    const bytes = shardWith({});
+    const extra = encode({ sequences: other });
+    const twice = Uint8Array.from([bytes[0] + 1, ...bytes.subarray(1), ...extra.subarray(1)]); // fixmap of 8 entries
+    expect((decode(twice) as { sequences: string }).sequences).toBe(other);
+    expect(decodeShard(twice, TABLE.taxIds.length).sequences).toEqual(letterBytes(other));
   });
 });
 
@@ -220,6 +247,7 @@ describe('decodeShard refuses a damaged shard with an Error', () => {
     ['a digit in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', '1') })],
     ['a space in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', ' ') })],
     ['a non-ASCII letter in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', 'É') })],
+    ['a letter whose low byte is a capital (Ł, U+0141: 0x41 is A)', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', 'Ł') })],
     // refCounts and refs
     ['a peptide without accessions (refCount 0)', () => shardWith({ refCounts: bin([1, 2, 0, 4, 1]) })],
     ['refCounts adding up to fewer refs', () => shardWith({ refCounts: bin([1, 2, 1, 2, 1]) })],

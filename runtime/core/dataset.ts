@@ -42,9 +42,9 @@ export interface DatasetOptions {
   accessionTable?: AccessionTable;
 }
 
-/** Memory of a decoded shard: its typed columns, its sequences (one byte per residue, a view that keeps the decompressed file whole), plus the objects. */
+/** Memory of a decoded shard: its typed columns and its sequences (one byte per residue), plus the objects. */
 const shardBytes = (s: Shard) =>
-  s.massKeys.byteLength + s.groupEnds.byteLength + s.sequenceEnds.byteLength + s.accessionRefEnds.byteLength + s.accessionRefs.byteLength + s.sequences.buffer.byteLength + 400;
+  s.massKeys.byteLength + s.groupEnds.byteLength + s.sequenceEnds.byteLength + s.accessionRefEnds.byteLength + s.accessionRefs.byteLength + s.sequences.byteLength + 400;
 /** Decoded JSON (arrays of short strings) takes about this many times its text in memory. */
 const DECODED_PER_JSON_BYTE = 4;
 

@@ -4,7 +4,6 @@
 // the runtime carries no encoder.
 import { Unpackr } from 'msgpackr/unpack';
 import { FORMAT_VERSION, MAX_TAX_ID, type AccessionTable, type Shard } from './format.js';
-import { strSpan } from './msgpackSpan.js';
 import { decodeVarints } from './varint.js';
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
@@ -47,10 +46,7 @@ export function decodeShard(bytes: Uint8Array, accessions: number): Shard {
   const text = raw.sequences;
   if (typeof text !== 'string') throw new Error('shard lacks sequences');
   if (!/^[A-Z]*$/.test(text)) throw new Error('shard sequences hold characters other than A-Z');
-  // Capitals are one byte each in UTF-8: the str's own bytes in the file are the letters (a view of them, no copy).
-  const span = strSpan(bytes, 'sequences');
-  const sequences =
-    span && span.end - span.start === text.length ? new Uint8Array(bytes.buffer, bytes.byteOffset + span.start, text.length) : UTF8.encode(text);
+  const sequences = UTF8.encode(text); // capitals: one byte each, their character codes
   // Keys: the first, then differences (each ≥ 1: keys ascend). Sizes, lengths, counts: each ≥ 1.
   const massKeys = prefixSums(varints(raw, 'massKeys'), 'massKeys', 1);
   const groupEnds = prefixSums(varints(raw, 'groupSizes'), 'groupSizes');

@@ -1,7 +1,7 @@
 // runtime/model/shardCodec.ts (decodeShard, decodeAccessionPage) against runtime/model/shardEncoder.ts: random
 // columns round trip (a peptide's ranks come back ascending, as stored); and damaged files (maps written here with @msgpack/msgpack and a varint writer of this
 // file, as shards/FORMAT.md describes them) are refused with an Error, never misread.
-import { decode, encode } from '@msgpack/msgpack';
+import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../helpers/prng.js';
 import { accessionOf, type AccessionTable, type Shard } from '../../../runtime/model/format.js';
@@ -179,32 +179,6 @@ describe('the damage cases start from valid files', () => {
       accessionRefEnds: Uint32Array.of(1, 3, 4, 7, 8),
       accessionRefs: Uint32Array.of(0, 1, 2, 5, 0, 3, 4, 2),
     });
-  });
-});
-
-describe("decodeShard's sequences", () => {
-  const letters = letterBytes(SHARD_MAP.sequences);
-  it("are a view of the file's own bytes, not a copy", () => {
-    const bytes = shardWith({});
-    const shard = decodeShard(bytes, TABLE.taxIds.length);
-    expect(shard.sequences).toEqual(letters);
-    expect(shard.sequences.buffer).toBe(bytes.buffer);
-  });
-
-  it('are copied, the same letters, when the map holds a type the span finder does not read', () => {
-    const bytes = shardWith({ note: 1.5 });
-    const shard = decodeShard(bytes, TABLE.taxIds.length);
-    expect(shard.sequences).toEqual(letters);
-    expect(shard.sequences.buffer).not.toBe(bytes.buffer);
-  });
-
-  it("are the last of a sequences key given twice, as msgpack decoders read it", () => {
-    const other = 'WWWWWWWMKPEPTIDEKAAAAARCCCK'; // as long, so the lengths cover it too
-    const bytes = shardWith({});
-    const extra = encode({ sequences: other });
-    const twice = Uint8Array.from([bytes[0] + 1, ...bytes.subarray(1), ...extra.subarray(1)]); // fixmap of 8 entries
-    expect((decode(twice) as { sequences: string }).sequences).toBe(other);
-    expect(decodeShard(twice, TABLE.taxIds.length).sequences).toEqual(letterBytes(other));
   });
 });
 

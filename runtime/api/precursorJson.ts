@@ -6,7 +6,7 @@ import type { AccessionFilter } from '../core/accessionFilter.js';
 import type { Dataset } from '../core/dataset.js';
 import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor.js';
 import type { AccessionSet } from '../model/accessionSet.js';
-import type { Shard } from '../model/format.js';
+import { compareSequences, sequenceOf, sequenceStart, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proformaWriter, type ProformaWriter } from '../model/proforma.js';
@@ -32,7 +32,7 @@ export function precursorEntry(query: PrecursorQuery, c: Candidate, accessions: 
   const mass = c.units / UNITS_PER_DA;
   const ppm = query.centre === undefined ? {} : { ppm: ppmOf(query.centre, mass) };
   const accsTax = Array.from(accessions.listed(c.shard, c.peptide, filter), (a) => ({ acc: accessions.accession(a), taxId: accessions.taxId(a) }));
-  return { seq: c.sequence, proforma: text, mass: Number(mass.toFixed(6)), ...ppm, accsTax };
+  return { seq: sequenceOf(c.shard, c.peptide), proforma: text, mass: Number(mass.toFixed(6)), ...ppm, accsTax };
 }
 
 /** A group's entries of a result, ordered by sequence, then ProForma; accessions as the result's filter keeps them. */
@@ -48,11 +48,12 @@ function writerOf(query: PrecursorQuery): ProformaWriter {
   return writer;
 }
 
-const proformaOf = (query: PrecursorQuery, c: Candidate) => writerOf(query).text(c.sequence, c.variableCounts);
+const proformaOf = (query: PrecursorQuery, c: Candidate) => writerOf(query).text(sequenceOf(c.shard, c.peptide), c.variableCounts);
 
 /**
  * A group's candidates ordered by sequence, then ProForma. Candidates of one hypothesis come in stored order (by
- * sequence), so most groups need no sort; ProForma texts are made only for candidates of one sequence.
+ * sequence), so most groups need no sort; sequences are compared as stored letters, and ProForma texts are made
+ * only for candidates of one sequence.
  */
 function ordered(query: PrecursorQuery, group: CandidateGroup): Candidate[] {
   const candidates = group.candidates;
@@ -64,7 +65,7 @@ function ordered(query: PrecursorQuery, group: CandidateGroup): Candidate[] {
 
 const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const candidateOrder = (query: PrecursorQuery, a: Candidate, b: Candidate) =>
-  a.sequence === b.sequence ? textOrder(proformaOf(query, a), proformaOf(query, b)) : textOrder(a.sequence, b.sequence);
+  compareSequences(a.shard, a.peptide, b.shard, b.peptide) || textOrder(proformaOf(query, a), proformaOf(query, b));
 
 /** Lengths of `{"seq":"` and `","accsTax":` in an accsTax entry of entryJson.ts. */
 const ENTRY_PREFIX = '{"seq":"'.length;
@@ -98,10 +99,11 @@ export function renderPrecursorJson(
         const c = candidates[e];
         let json = jsonOf.get(c.shard);
         if (json === undefined && !jsonOf.has(c.shard)) jsonOf.set(c.shard, (json = result.filter ? undefined : accessions(c.shard)));
+        const [start, end] = [sequenceStart(c.shard, c.peptide), c.shard.sequenceEnds[c.peptide]];
         w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
-        w.write(c.sequence);
+        w.copy(c.shard.sequences, start, end);
         w.write('","proforma":"');
-        proforma.write(w, c.sequence, c.variableCounts);
+        proforma.writeLetters(w, c.shard.sequences, start, end, c.variableCounts);
         w.write('","mass":');
         writeMassText(w, c.units, true); // Number(mass.toFixed(6)), as precursorEntry gives it
         if (query.centre !== undefined) {
@@ -111,8 +113,8 @@ export function renderPrecursorJson(
         w.write(',"accsTax":');
         if (json) {
           // The array inside the cached `{"seq":"<seq>","accsTax":[..]},` entry of this peptide, copied whole.
-          const start = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];
-          w.copy(json.bytes, start + ENTRY_PREFIX + c.sequence.length + ACCS_TAX_KEY, json.ends[c.peptide] - 2);
+          const entry = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];
+          w.copy(json.bytes, entry + ENTRY_PREFIX + (end - start) + ACCS_TAX_KEY, json.ends[c.peptide] - 2);
         } else {
           writeAccessions(w, c.shard, result.accessions, 'accsTax', c.peptide, result.filter);
         }

@@ -3,7 +3,7 @@
 // fixed modification already), filtered by its site counts, weighed exactly in integer units, merged into mass
 // groups by modified key and paged exactly.
 import { addPeptideRanks, type AccessionSet } from '../model/accessionSet.js';
-import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
+import { residueBound, type Shard, type ShardEntry } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
 import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { keepsAny, resolveFilter, type AccessionFilter, type FilterSpec } from './accessionFilter.js';
@@ -39,9 +39,8 @@ export interface PrecursorQuery {
 /** One modified peptide: a stored peptide with a count for each variable spec, and its exact modified mass. */
 export interface Candidate {
   shard: Shard;
-  /** Index of the peptide in its shard. */
+  /** Index of the peptide in its shard (its sequence: format.ts sequenceOf, or its letters in place). */
   peptide: number;
-  sequence: string;
   /** Count of each variable spec of the query (same order). */
   variableCounts: number[];
   /** Modified mass in units of 1e-10 Da, and its key. */
@@ -274,7 +273,7 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
       if (key < low || key > high) continue;
       const shard = found.shards[i];
       const p = found.peptides[i];
-      groups.get(key)!.push({ shard, peptide: p, sequence: sequenceOf(shard, p), variableCounts: all[found.hypotheses[i]].variableCounts, units: found.units[i], key });
+      groups.get(key)!.push({ shard, peptide: p, variableCounts: all[found.hypotheses[i]].variableCounts, units: found.units[i], key });
     }
   }
   const accessions = await dataset.accessionSet((add) => {

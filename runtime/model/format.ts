@@ -356,9 +356,21 @@ export interface Shard {
   accessionRefs: Uint32Array;
 }
 
+/** Where peptide p's letters start in `shard.sequences` (they end at sequenceEnds[p]). */
+export const sequenceStart = (shard: Shard, p: number): number => (p === 0 ? 0 : shard.sequenceEnds[p - 1]);
+
 /** Sequence of peptide p. */
 export const sequenceOf = (shard: Shard, p: number): string =>
-  String.fromCharCode.apply(null, shard.sequences.subarray(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]) as unknown as number[]);
+  String.fromCharCode.apply(null, shard.sequences.subarray(sequenceStart(shard, p), shard.sequenceEnds[p]) as unknown as number[]);
+
+/** Peptide p of `a` against peptide q of `b` by sequence, as strings compare (letters are ASCII): no string made. */
+export function compareSequences(a: Shard, p: number, b: Shard, q: number): number {
+  const [aLetters, aEnd, bLetters, bEnd] = [a.sequences, a.sequenceEnds[p], b.sequences, b.sequenceEnds[q]];
+  let i = sequenceStart(a, p);
+  let j = sequenceStart(b, q);
+  for (; i < aEnd && j < bEnd; i++, j++) if (aLetters[i] !== bLetters[j]) return aLetters[i] - bLetters[j];
+  return aEnd - i - (bEnd - j);
+}
 
 /** The accession of rank a. */
 export const accessionOf = (table: AccessionTable, a: number): string =>

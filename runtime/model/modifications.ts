@@ -198,6 +198,17 @@ export function slotsIn(set: SlotSet, sequence: string): number {
   return set.termini + (set.letters ? residueCount(set.letters, sequence) : 0) + ends;
 }
 
+/** slotsIn of the peptide whose letters are `letters[start..end)` (character codes, as a Shard holds them): no string made. */
+export function slotsInLetters(set: SlotSet, letters: Uint8Array, start: number, end: number): number {
+  let n = set.termini;
+  if (set.letters) {
+    const table = letterTable(set.letters);
+    for (let i = start; i < end; i++) n += table[letters[i] & 127];
+  }
+  if (set.terminal.length === 0) return n;
+  return n + terminalSlots(set, String.fromCharCode(letters[start]), String.fromCharCode(letters[end - 1]), end - start === 1);
+}
+
 /**
  * Slots of `sequence` that at least one of `sites` can take: the size of their union (a terminus counts once
  * however many sites name it). With one site, the number of places it can be.

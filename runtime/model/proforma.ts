@@ -1,7 +1,7 @@
 // ProForma 2.0 (HUPO-PSI) text of a modified peptide: fixed modifications as global `<[Name]@C>` tags, variable
 // ones localised where their count fills every possible site and `[Name]^n?` otherwise, terminal ones as
 // `[Name]-PEPTIDE` / `PEPTIDE-[Name]`. The plain sequence when nothing is modified.
-import { siteSlots, slotsIn, type ModSpec, type Site } from './modifications.js';
+import { letterTable, siteSlots, slotsInLetters, type ModSpec, type Site } from './modifications.js';
 
 /** A variable modification and how many of its sites carry it in this peptide. */
 export interface Applied {
@@ -39,23 +39,37 @@ export function proforma(sequence: string, fixed: readonly ModSpec[], variable: 
   );
 }
 
-/** Where text is written: characters start..end of `text` (an AsciiWriter is one: ProForma is ASCII). */
+/** Where text is written: ASCII text, and runs of character codes (a sequence's letters). An AsciiWriter is one. */
 export interface TextOut {
-  write(text: string, start?: number, end?: number): void;
+  write(text: string): void;
+  copy(bytes: Uint8Array, start: number, end: number): void;
 }
 
 /** ProForma of one query's candidates: as a string, or written straight into a TextOut (no string made). */
 export interface ProformaWriter {
   text(sequence: string, counts: readonly number[]): string;
   write(out: TextOut, sequence: string, counts: readonly number[]): void;
+  /** The peptide's letters are `letters[start..end)`, as a Shard holds them: its sequence is not made a string. */
+  writeLetters(out: TextOut, letters: Uint8Array, start: number, end: number, counts: readonly number[]): void;
 }
 
 /** A TextOut gathering a string. */
 class StringOut implements TextOut {
   text = '';
-  write(text: string, start = 0, end = text.length): void {
-    this.text += start === 0 && end === text.length ? text : text.slice(start, end);
+  write(text: string): void {
+    this.text += text;
   }
+  copy(bytes: Uint8Array, start: number, end: number): void {
+    this.text += String.fromCharCode.apply(null, bytes.subarray(start, end) as unknown as number[]);
+  }
+}
+
+/** A sequence's character codes, in a buffer reused by every call (its caller is done with it before the next). */
+let scratch = new Uint8Array(64);
+function lettersOf(sequence: string): Uint8Array {
+  if (scratch.length < sequence.length) scratch = new Uint8Array(2 * sequence.length);
+  for (let i = 0; i < sequence.length; i++) scratch[i] = sequence.charCodeAt(i);
+  return scratch;
 }
 
 /**
@@ -72,14 +86,15 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
   const slots = variable.map((spec) => siteSlots(spec.site));
   const tags = variable.map(proformaTag);
   const bracketed = tags.map((tag) => `[${tag}]`);
-  const sites = variable.map((spec) => spec.site);
-  const ends = sites.map((site) => (site.kind === 'residues' ? undefined : site.end)); // of terminal sites
+  // Of residue sites, which letters take the tag (1 at their character codes); undefined for terminal sites.
+  const residueTables = variable.map(({ site }) => (site.kind === 'residues' ? letterTable(site.letters) : undefined));
+  const ends = variable.map(({ site }) => (site.kind === 'residues' ? undefined : site.end)); // of terminal sites
   // Plain loops and no function made per peptide: most candidates of most queries take the first return, and a
   // batch match writes millions.
-  const write = (out: TextOut, sequence: string, counts: readonly number[]): void => {
+  const writeLetters = (out: TextOut, letters: Uint8Array, start: number, end: number, counts: readonly number[]): void => {
     for (const g of globals) {
       for (const set of g.slots) {
-        if (slotsIn(set, sequence) > 0) {
+        if (slotsInLetters(set, letters, start, end) > 0) {
           out.write(g.text);
           break;
         }
@@ -87,12 +102,12 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
     }
     let unmodified = true;
     for (const count of counts) if (count !== 0) unmodified = false;
-    if (unmodified) return out.write(sequence);
+    if (unmodified) return out.copy(letters, start, end);
 
     // A variable modification is localised when its count fills every slot of its site in the peptide; the others
     // are written before the sequence, counts of one tag added up, in the order their tags first come.
     const localised: boolean[] = [];
-    for (let i = 0; i < counts.length; i++) localised.push(counts[i] > 0 && counts[i] === slotsIn(slots[i], sequence));
+    for (let i = 0; i < counts.length; i++) localised.push(counts[i] > 0 && counts[i] === slotsInLetters(slots[i], letters, start, end));
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] === 0 || localised[i] || tagCountedBefore(tags, counts, localised, i)) continue;
       let n = 0;
@@ -108,17 +123,17 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
     }
     if (nTerm) out.write('-');
     // The sequence, each residue followed by the tags of the localised modifications on its letter.
-    let from = 0;
-    for (let r = 0; r < sequence.length; r++) {
+    let from = start;
+    for (let r = start; r < end; r++) {
       for (let i = 0; i < counts.length; i++) {
-        const site = sites[i];
-        if (!localised[i] || site.kind !== 'residues' || !site.letters.includes(sequence[r])) continue;
-        if (from <= r) out.write(sequence, from, r + 1);
+        const table = residueTables[i];
+        if (!localised[i] || table === undefined || table[letters[r] & 127] === 0) continue;
+        if (from <= r) out.copy(letters, from, r + 1);
         from = r + 1;
         out.write(bracketed[i]);
       }
     }
-    out.write(sequence, from);
+    out.copy(letters, from, end);
     let cTerm = false;
     for (let i = 0; i < counts.length; i++) {
       if (!localised[i] || ends[i] !== 'C') continue;
@@ -126,8 +141,10 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
       cTerm = true;
     }
   };
+  const write = (out: TextOut, sequence: string, counts: readonly number[]) => writeLetters(out, lettersOf(sequence), 0, sequence.length, counts);
   return {
     write,
+    writeLetters,
     text: (sequence, counts) => {
       const out = new StringOut();
       write(out, sequence, counts);

@@ -43,7 +43,6 @@ const RANGE_QUERY: PrecursorQuery = { ...QUERY, centre: undefined };
 const candidate = (peptide: number, oxidations: number, units: number): Candidate => ({
   shard: SHARD,
   peptide,
-  sequence: SEQUENCES[peptide],
   variableCounts: [oxidations],
   units,
   key: Math.floor((units + 500_000) / 1_000_000),

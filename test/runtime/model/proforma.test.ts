@@ -9,6 +9,7 @@ import { parseModifications, type Modification, type ModSpec, type Site } from '
 import { proforma, proformaTag, proformaWriter } from '../../../runtime/model/proforma.js';
 import { prng } from '../../helpers/prng.js';
 import { parseRefMods, referenceProforma, variableCountVectors } from '../../helpers/referencePrecursor.js';
+import { letterBytes, lettersText } from '../../helpers/letters.js';
 
 const residues = (letters: string): Site => ({ kind: 'residues', letters });
 const terminus = (end: 'N' | 'C'): Site => ({ kind: 'terminus', end });
@@ -201,8 +202,13 @@ describe('proformaWriter against the reference', () => {
           expect(write.text(sequence, counts), `${sequence} ${counts}`).toBe(expected);
           // Written piece by piece into an out (as answers write it into their bytes): the same text.
           let written = '';
-          write.write({ write: (text, start = 0, end = text.length) => (written += text.slice(start, end)) }, sequence, counts);
+          const out = { write: (text: string) => (written += text), copy: (bytes: Uint8Array, start: number, end: number) => (written += lettersText(bytes.subarray(start, end))) };
+          write.write(out, sequence, counts);
           expect(written, `${sequence} ${counts} written`).toBe(expected);
+          // From letters in place, inside a run of other peptides' letters (as a shard holds them): the same text.
+          written = '';
+          write.writeLetters(out, letterBytes(`KR${sequence}QM`), 2, 2 + sequence.length, counts);
+          expect(written, `${sequence} ${counts} from letters`).toBe(expected);
           if (counts.some((c) => c > 0)) modified++;
         }
       }

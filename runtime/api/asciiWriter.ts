@@ -3,11 +3,13 @@
 
 const utf8 = new TextEncoder();
 
+const INT32_MAX = 2 ** 31 - 1;
+
 /** Bytes a writer starts with; it doubles as needed. */
 const INITIAL_BYTES = 1 << 14;
 
 /** Runs of at most this many bytes are copied in a loop: a native copy's call and view cost more. */
-const SHORT_COPY = 32;
+const SHORT_COPY = 64;
 
 /** ASCII text written into one growing byte buffer. */
 export class AsciiWriter {
@@ -55,11 +57,25 @@ export class AsciiWriter {
 
   /** A non-negative integer in decimal (no string made). */
   writeInt(n: number): void {
+    if (n >= 0 && n <= INT32_MAX && (n | 0) === n) return this.writeInt32(n);
     if (!(Number.isSafeInteger(n) && n >= 0)) return this.write(String(n));
     let digits = 1;
     for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
     this.reserve(digits);
     for (let at = this.length + digits - 1, rest = n; at >= this.length; at--, rest = Math.floor(rest / 10)) this.bytes[at] = 48 + (rest % 10);
+    this.length += digits;
+  }
+
+  /** writeInt of 0 ≤ n < 2^31, in 32-bit integer arithmetic (masses, ppm errors and taxIds are written by the million). */
+  private writeInt32(n: number): void {
+    const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
+    this.reserve(digits);
+    const bytes = this.bytes;
+    for (let at = this.length + digits - 1, rest = n; at >= this.length; at--) {
+      const tenth = (rest / 10) | 0;
+      bytes[at] = 48 + rest - tenth * 10;
+      rest = tenth;
+    }
     this.length += digits;
   }
 

@@ -365,7 +365,10 @@ export const sequenceOf = (shard: Shard, p: number): string =>
 
 /** Peptide p of `a` against peptide q of `b` by sequence, as strings compare (letters are ASCII): no string made. */
 export function compareSequences(a: Shard, p: number, b: Shard, q: number): number {
-  const [aLetters, aEnd, bLetters, bEnd] = [a.sequences, a.sequenceEnds[p], b.sequences, b.sequenceEnds[q]];
+  const aLetters = a.sequences;
+  const bLetters = b.sequences;
+  const aEnd = a.sequenceEnds[p];
+  const bEnd = b.sequenceEnds[q];
   let i = sequenceStart(a, p);
   let j = sequenceStart(b, q);
   for (; i < aEnd && j < bEnd; i++, j++) if (aLetters[i] !== bLetters[j]) return aLetters[i] - bLetters[j];

@@ -15,6 +15,10 @@ describe('AsciiWriter', () => {
     const numbers = [0, 7, 9, 10, 99, 100, 9606, 2_147_483_647, 4_294_967_295, Number.MAX_SAFE_INTEGER, -5, 1.5, 2 ** 60];
     for (const n of numbers) (w.writeInt(n), w.write(','));
     expect(text(w.takeBytes())).toBe(numbers.map((n) => `${String(n)},`).join(''));
+    // Each digit count on both sides of the 32-bit fast path: 10^k − 1 and 10^k, and 2^31 − 1 and 2^31.
+    const edges = Array.from({ length: 16 }, (_, k) => [10 ** k - 1, 10 ** k]).flat().concat([2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1]);
+    for (const n of edges) (w.writeInt(n), w.write(','));
+    expect(text(w.takeBytes())).toBe(edges.map((n) => `${String(n)},`).join(''));
     w.write(ascii(16383));
     w.writeInt(123456789); // grows the buffer mid-number
     expect(text(w.takeBytes()).slice(16383)).toBe('123456789');

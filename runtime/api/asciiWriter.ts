@@ -79,6 +79,27 @@ export class AsciiWriter {
     this.length += digits;
   }
 
+  /**
+   * `whole`, a point and `fraction` (0 ≤ fraction < 10^places < 2^31) in `places` digits, zero-padded; `trimmed`:
+   * trailing zeros dropped, and the point with them when the fraction is 0 (as String() writes a number).
+   */
+  writeDecimal(whole: number, fraction: number, places: number, trimmed: boolean): void {
+    this.writeInt(whole);
+    if (trimmed) {
+      if (fraction === 0) return;
+      for (let tenth = (fraction / 10) | 0; tenth * 10 === fraction; tenth = (fraction / 10) | 0) (fraction = tenth), places--;
+    }
+    this.reserve(places + 1);
+    const bytes = this.bytes;
+    bytes[this.length] = 46; // '.'
+    for (let at = this.length + places; at > this.length; at--) {
+      const tenth = (fraction / 10) | 0;
+      bytes[at] = 48 + fraction - tenth * 10;
+      fraction = tenth;
+    }
+    this.length += places + 1;
+  }
+
   /** Bytes start..end of `source` (ASCII): byte by byte when short (an accession), else in one native copy. */
   copy(source: Uint8Array, start: number, end: number): void {
     this.reserve(end - start);

@@ -22,18 +22,9 @@ export function writeMassText(w: AsciiWriter, units: number, trimmed = false): v
     return w.write(trimmed ? String(Number(text)) : text);
   }
   const micro = (units - remainder) / UNITS_PER_MICRODALTON + (remainder > UNITS_PER_MICRODALTON / 2 ? 1 : 0);
-  let fraction = micro % 1e6;
-  w.writeInt((micro - fraction) / 1e6);
-  let places = 6;
-  if (trimmed) {
-    if (fraction === 0) return;
-    for (; fraction % 10 === 0; fraction /= 10) places--;
-  }
-  w.write('.');
-  let digits = 1;
-  for (let rest = fraction; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  w.write('000000', 0, places - digits);
-  w.writeInt(fraction);
+  // micro < 2^53 / 10^4, so micro / 10^6 is off by far less than 10^-6 and its floor is the whole daltons.
+  const whole = Math.floor(micro / 1e6);
+  w.writeDecimal(whole, micro - whole * 1e6, 6, trimmed);
 }
 
 /**
@@ -49,9 +40,6 @@ export function writePpmText(w: AsciiWriter, centre: number, mass: number): void
     w.write('-');
     hundredths = -hundredths;
   }
-  const fraction = hundredths % 100;
-  w.writeInt((hundredths - fraction) / 100);
-  if (fraction === 0) return;
-  w.write(fraction < 10 ? '.0' : '.');
-  w.writeInt(fraction % 10 === 0 ? fraction / 10 : fraction);
+  const whole = (hundredths / 100) | 0;
+  w.writeDecimal(whole, hundredths - whole * 100, 2, true);
 }

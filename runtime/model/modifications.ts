@@ -198,15 +198,18 @@ export function slotsIn(set: SlotSet, sequence: string): number {
   return set.termini + (set.letters ? residueCount(set.letters, sequence) : 0) + ends;
 }
 
-/** slotsIn of the peptide whose letters are `letters[start..end)` (character codes, as a Shard holds them): no string made. */
-export function slotsInLetters(set: SlotSet, letters: Uint8Array, start: number, end: number): number {
-  let n = set.termini;
-  if (set.letters) {
-    const table = letterTable(set.letters);
-    for (let i = start; i < end; i++) n += table[letters[i] & 127];
-  }
-  if (set.terminal.length === 0) return n;
-  return n + terminalSlots(set, String.fromCharCode(letters[start]), String.fromCharCode(letters[end - 1]), end - start === 1);
+/**
+ * slotsIn of a peptide given as its letters, `letters[start..end)` (character codes, as a Shard holds them), with
+ * the set's letter table looked up once here rather than per peptide: no string made.
+ */
+export function slotCounter(set: SlotSet): (letters: Uint8Array, start: number, end: number) => number {
+  const table = set.letters ? letterTable(set.letters) : undefined;
+  return (letters, start, end) => {
+    let n = set.termini;
+    if (table) for (let i = start; i < end; i++) n += table[letters[i] & 127];
+    if (set.terminal.length === 0) return n;
+    return n + terminalSlots(set, String.fromCharCode(letters[start]), String.fromCharCode(letters[end - 1]), end - start === 1);
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 // ProForma 2.0 (HUPO-PSI) text of a modified peptide: fixed modifications as global `<[Name]@C>` tags, variable
 // ones localised where their count fills every possible site and `[Name]^n?` otherwise, terminal ones as
 // `[Name]-PEPTIDE` / `PEPTIDE-[Name]`. The plain sequence when nothing is modified.
-import { letterTable, siteSlots, slotsInLetters, type ModSpec, type Site } from './modifications.js';
+import { letterTable, siteSlots, slotCounter, type ModSpec, type Site } from './modifications.js';
 
 /** A variable modification and how many of its sites carry it in this peptide. */
 export interface Applied {
@@ -81,9 +81,9 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
   // site the query gives it, written when the peptide holds at least one of them.
   const globals = [...byTag(fixed.map((spec) => ({ spec, value: spec })))].map(([tag, specs]) => ({
     text: `<[${tag}]@${specs.flatMap((spec) => globalLocations(spec.site)).join(',')}>`,
-    slots: specs.map((spec) => siteSlots(spec.site)),
+    slots: specs.map((spec) => slotCounter(siteSlots(spec.site))),
   }));
-  const slots = variable.map((spec) => siteSlots(spec.site));
+  const slots = variable.map((spec) => slotCounter(siteSlots(spec.site)));
   const tags = variable.map(proformaTag);
   const bracketed = tags.map((tag) => `[${tag}]`);
   // Of residue sites, which letters take the tag (1 at their character codes); undefined for terminal sites.
@@ -93,8 +93,8 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
   // batch match writes millions.
   const writeLetters = (out: TextOut, letters: Uint8Array, start: number, end: number, counts: readonly number[]): void => {
     for (const g of globals) {
-      for (const set of g.slots) {
-        if (slotsInLetters(set, letters, start, end) > 0) {
+      for (const slotsOf of g.slots) {
+        if (slotsOf(letters, start, end) > 0) {
           out.write(g.text);
           break;
         }
@@ -107,7 +107,7 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
     // A variable modification is localised when its count fills every slot of its site in the peptide; the others
     // are written before the sequence, counts of one tag added up, in the order their tags first come.
     const localised: boolean[] = [];
-    for (let i = 0; i < counts.length; i++) localised.push(counts[i] > 0 && counts[i] === slotsInLetters(slots[i], letters, start, end));
+    for (let i = 0; i < counts.length; i++) localised.push(counts[i] > 0 && counts[i] === slots[i](letters, start, end));
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] === 0 || localised[i] || tagCountedBefore(tags, counts, localised, i)) continue;
       let n = 0;

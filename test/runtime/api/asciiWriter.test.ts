@@ -24,6 +24,23 @@ describe('AsciiWriter', () => {
     expect(text(w.takeBytes()).slice(16383)).toBe('123456789');
   });
 
+  it('writeDecimal writes whole.fraction zero-padded to its places, or as String() writes the number when trimmed', () => {
+    let seed = 99;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const w = new AsciiWriter();
+    for (let places = 1; places <= 9; places++) {
+      const fractions = [0, 1, 10 % 10 ** places, 10 ** places - 1, ...Array.from({ length: 200 }, () => Math.floor(random() * 10 ** places)), ...Array.from({ length: 50 }, () => Math.floor(random() * 10) * 10 ** (places - 1))];
+      for (const fraction of fractions) {
+        const whole = Math.floor(random() * 100_000);
+        const padded = `${whole}.${String(fraction).padStart(places, '0')}`;
+        w.writeDecimal(whole, fraction, places, false);
+        expect(text(w.takeBytes())).toBe(padded);
+        w.writeDecimal(whole, fraction, places, true);
+        expect(text(w.takeBytes()), padded).toBe(String(Number(padded)));
+      }
+    }
+  });
+
   it('writes text and slices of it', () => {
     const w = new AsciiWriter();
     w.write('hello');

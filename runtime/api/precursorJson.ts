@@ -99,7 +99,8 @@ export function renderPrecursorJson(
         const c = candidates[e];
         let json = jsonOf.get(c.shard);
         if (json === undefined && !jsonOf.has(c.shard)) jsonOf.set(c.shard, (json = result.filter ? undefined : accessions(c.shard)));
-        const [start, end] = [sequenceStart(c.shard, c.peptide), c.shard.sequenceEnds[c.peptide]];
+        const start = sequenceStart(c.shard, c.peptide);
+        const end = c.shard.sequenceEnds[c.peptide];
         w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
         w.copy(c.shard.sequences, start, end);
         w.write('","proforma":"');

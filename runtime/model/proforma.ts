@@ -45,7 +45,7 @@ export interface TextOut {
   copy(bytes: Uint8Array, start: number, end: number): void;
 }
 
-/** ProForma of one query's candidates: as a string, or written straight into a TextOut (no string made). */
+/** ProForma of one query's candidates (sequences of capital letters): as a string, or written straight into a TextOut (no string made). */
 export interface ProformaWriter {
   text(sequence: string, counts: readonly number[]): string;
   write(out: TextOut, sequence: string, counts: readonly number[]): void;

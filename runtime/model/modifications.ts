@@ -140,14 +140,6 @@ export function letterTable(letters: string): Uint8Array {
   return table;
 }
 
-/** Residues of `sequence` whose letter is one of `letters` (a table lookup per residue). */
-function residueCount(letters: string, sequence: string): number {
-  const table = letterTable(letters);
-  let n = 0;
-  for (let i = 0; i < sequence.length; i++) n += table[sequence.charCodeAt(i) & 127];
-  return n;
-}
-
 /** Whether residue `i` of `sequence` is a slot of `site`. */
 export function residueSlot(site: Site, sequence: string, i: number): boolean {
   if (site.kind === 'residues') return site.letters.includes(sequence[i]);
@@ -192,15 +184,10 @@ export function terminalSlots(set: SlotSet, first: string, last: string, single:
   return (atFirst ? 1 : 0) + (atLast && !(single && atFirst) ? 1 : 0);
 }
 
-/** Slots of `sequence` that a set can take: the termini it names, residues of its letters, residues at a terminus. */
-export function slotsIn(set: SlotSet, sequence: string): number {
-  const ends = set.terminal.length === 0 ? 0 : terminalSlots(set, sequence[0], sequence[sequence.length - 1], sequence.length === 1);
-  return set.termini + (set.letters ? residueCount(set.letters, sequence) : 0) + ends;
-}
-
 /**
- * slotsIn of a peptide given as its letters, `letters[start..end)` (character codes, as a Shard holds them), with
- * the set's letter table looked up once here rather than per peptide: no string made.
+ * Slots that a set can take in a peptide given as its letters, `letters[start..end)` (character codes, as a Shard
+ * holds them): the termini it names, residues of its letters, residues at a terminus. The set's letter table is
+ * looked up once here, not per peptide.
  */
 export function slotCounter(set: SlotSet): (letters: Uint8Array, start: number, end: number) => number {
   const table = set.letters ? letterTable(set.letters) : undefined;
@@ -211,6 +198,9 @@ export function slotCounter(set: SlotSet): (letters: Uint8Array, start: number, 
     return n + terminalSlots(set, String.fromCharCode(letters[start]), String.fromCharCode(letters[end - 1]), end - start === 1);
   };
 }
+
+/** slotCounter's count for `sequence` (capital letters). */
+export const slotsIn = (set: SlotSet, sequence: string): number => slotCounter(set)(Uint8Array.from(sequence, (c) => c.charCodeAt(0)), 0, sequence.length);
 
 /**
  * Slots of `sequence` that at least one of `sites` can take: the size of their union (a terminus counts once

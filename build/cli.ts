@@ -21,6 +21,10 @@ const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...
   --view Name@Letters  a view for a fixed modification on residues (e.g. Carbamidomethyl@C, the alkylation of
                     nearly every sample): its peptides keyed by their mass with it on every such residue, so a
                     precursor search with it fixed reads one range a hypothesis (shards/FORMAT.md "Views")
+  --view 'fixed=Name@Letters&variable=Name@Letters&maxVariable=n'  a complete view (e.g. fixed=Carbamidomethyl@C
+                    &variable=Oxidation@M&maxVariable=2): every peptide once per count of the variable modification
+                    up to n, keyed by its modified mass, so a precursor search with exactly these modifications
+                    (maxVariable up to n) reads one range; ~1.5x the dataset's shards for Oxidation@M
   --part i/N        build part i of N of a partitioned build: read and digest every input, keep only the i-th
                     of N mass slices (balanced on a sample of the input; each view's keys are sliced alike),
                     write a part folder into --out;

@@ -3,7 +3,7 @@
 import { massKey } from '../runtime/model/massKey.js';
 import { digest, type DigestOptions } from './digest.js';
 import { mergePartition, PartitionPlan, PartitionWriter, type KeySlice, type PartitionPeptides } from './partitions.js';
-import { viewKeyOf, type ViewSpec } from './views.js';
+import { viewKeysOf, type ViewSpec } from './views.js';
 
 export type Job =
   | { type: 'digest'; firstOrdinal: number; proteins: string[] }
@@ -34,13 +34,13 @@ export const lineWriterName = (runner: string, line: number) => (line === 0 ? ru
 
 /** A runner owns one partition writer per key line (its own files) and answers jobs in the order given. */
 export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
-  const line = (name: string, { keys, shifts }: LineConfig, keyOf: (sequence: string, units: number) => number | undefined) => {
+  const line = (name: string, { keys, shifts }: LineConfig, keysOf: (sequence: string, units: number) => readonly number[]) => {
     const plan = new PartitionPlan(shifts);
-    return { plan, writer: new PartitionWriter(config.dir, name, plan, keys), keyOf };
+    return { plan, writer: new PartitionWriter(config.dir, name, plan, keys), keysOf };
   };
   const lines = [
-    line(config.name, config, (_, units) => massKey(units)),
-    ...(config.views ?? []).map((v, i) => line(lineWriterName(config.name, i + 1), v, viewKeyOf(v.view))),
+    line(config.name, config, (_, units) => [massKey(units)]),
+    ...(config.views ?? []).map((v, i) => line(lineWriterName(config.name, i + 1), v, viewKeysOf(v.view))),
   ];
   let rankOf: Uint32Array = new Uint32Array(0);
   return (job) => {
@@ -48,10 +48,7 @@ export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
       case 'digest':
         job.proteins.forEach((protein, i) => {
           digest(protein, config.options, ({ sequence, units }) => {
-            for (const { writer, keyOf } of lines) {
-              const key = keyOf(sequence, units);
-              if (key !== undefined) writer.add(key, job.firstOrdinal + i, sequence);
-            }
+            for (const { writer, keysOf } of lines) for (const key of keysOf(sequence, units)) writer.add(key, job.firstOrdinal + i, sequence);
           });
         });
         return null;

@@ -25,7 +25,7 @@ import { keyLayout, sampleMassBuckets, type MassSample, type PartSpec } from './
 import { pruneToLineages, readTaxdumpTree } from './taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
 import { writeTaxonomyFile } from './taxonomyFile.js';
-import { parseViews, viewKeyOf } from './views.js';
+import { parseViews, viewKeysOf } from './views.js';
 
 export { resolveInputs } from './inputs.js';
 export { DEFAULT_SHARD_BYTES, type BuildOptions } from './options.js';
@@ -102,7 +102,7 @@ async function stage<T, S extends ShardSink>(
   // The mass distribution of a sample decides the partitions (and a part's slice) before any digestion, for the
   // dataset's keys and for each view's.
   const viewSpecs = parseViews(options.views ?? []);
-  const sample = await sampleMassBuckets(files, digestOptionsOf(options), viewSpecs.map(viewKeyOf));
+  const sample = await sampleMassBuckets(files, digestOptionsOf(options), viewSpecs.map(viewKeysOf));
   const layout = (s: MassSample) => keyLayout(s, part, options.partitionBytes, options.cutRecords);
   const { plan, cuts, keys } = layout(sample);
   const viewLayouts = sample.views.map(layout);

@@ -13,7 +13,7 @@ import { massKey } from '../runtime/model/massKey.js';
 import { digest, type DigestOptions } from './digest.js';
 import { BuildError, readFasta } from './fasta.js';
 import { PARTITION_KEYS, planPartitions, RECORD_HEADER, type KeySlice, type PartitionPlan } from './partitions.js';
-import type { ViewKeyOf } from './views.js';
+import type { ViewKeysOf } from './views.js';
 
 /** One protein in this many (by input ordinal, the first included) is digested to estimate the mass distribution. */
 export const SAMPLE_EVERY = 64;
@@ -53,7 +53,7 @@ function count(sample: MassSample, key: number, bytes: number): void {
 }
 
 /** The peptides of the sampled proteins (one in SAMPLE_EVERY) per 20 Da bucket: by mass key, and by each view's key. */
-export async function sampleMassBuckets(files: readonly string[], options: DigestOptions, views: readonly ViewKeyOf[] = []): Promise<DatasetSample> {
+export async function sampleMassBuckets(files: readonly string[], options: DigestOptions, views: readonly ViewKeysOf[] = []): Promise<DatasetSample> {
   const sample: DatasetSample = { ...emptySample(), views: views.map(emptySample) };
   let ordinal = 0;
   for (const file of files) {
@@ -61,9 +61,8 @@ export async function sampleMassBuckets(files: readonly string[], options: Diges
       if (ordinal++ % SAMPLE_EVERY !== 0) continue;
       digest(record.sequence, options, ({ sequence, units }) => {
         count(sample, massKey(units), RECORD_HEADER + sequence.length);
-        views.forEach((keyOf, v) => {
-          const key = keyOf(sequence, units);
-          if (key !== undefined) count(sample.views[v], key, RECORD_HEADER + sequence.length);
+        views.forEach((keysOf, v) => {
+          for (const key of keysOf(sequence, units)) count(sample.views[v], key, RECORD_HEADER + sequence.length);
         });
       });
     }

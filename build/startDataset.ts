@@ -1,5 +1,5 @@
-// What `npm start` serves (its prestart step, build/bundled.ts): the bundled sample with its taxonomy and a
-// Carbamidomethyl@C view is built into the default folder when that folder holds no dataset, or holds the sample as
+// What `npm start` serves (its prestart step, build/bundled.ts): the bundled sample with its taxonomy and its views
+// (Carbamidomethyl@C; and the complete view of Carbamidomethyl@C with up to two oxidised M) is built into the default folder when that folder holds no dataset, or holds the sample as
 // an older version built it (no taxonomy, an older format, no view). A folder the user named (SHARDS_DIR) is never
 // built into: it must hold a dataset.
 import { readFileSync } from 'node:fs';
@@ -11,8 +11,11 @@ import { buildDataset, DEFAULT_SHARD_BYTES, resolveInputs } from './pipeline.js'
 /** The bundled sample and its taxonomy, relative to the repository. */
 export const BUNDLED_INPUT = 'data/*.fasta.gz';
 export const BUNDLED_TAXDUMP = 'data/taxdump';
-/** The view the bundled sample is built with: nearly every sample searched is alkylated (shards/FORMAT.md "Views"). */
-export const BUNDLED_VIEWS = ['Carbamidomethyl@C'];
+/**
+ * The views the bundled sample is built with (shards/FORMAT.md "Views"): nearly every sample searched is alkylated,
+ * and most searches then take methionine oxidation as their variable modification.
+ */
+export const BUNDLED_VIEWS = ['Carbamidomethyl@C', 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2'];
 
 export type StartPlan = { action: 'serve' } | { action: 'build' | 'refuse'; reason: string };
 
@@ -43,9 +46,8 @@ export function startPlan(dir: string, userNamed: boolean, bundledFiles: readonl
   if (isSample && manifest.formatVersion !== FORMAT_VERSION) {
     return { action: 'build', reason: `the dataset in ${dir} is format version ${String(manifest.formatVersion)}: rebuilding the bundled sample in format ${FORMAT_VERSION}` };
   }
-  if (isSample && BUNDLED_VIEWS.some((view) => !manifest.views?.some((v) => v.fixed === view))) {
-    return { action: 'build', reason: `the dataset in ${dir} was built by an older version (no ${BUNDLED_VIEWS.join(', ')} view): rebuilding the bundled sample` };
-  }
+  const missing = BUNDLED_VIEWS.find((view) => !manifest.views?.some((v) => v.fixed === view));
+  if (isSample && missing) return { action: 'build', reason: `the dataset in ${dir} was built by an older version (no view ${missing}): rebuilding the bundled sample` };
   return { action: 'serve' };
 }
 

@@ -1,41 +1,41 @@
 // The build's views (`--view Carbamidomethyl@C`, FORMAT.md "Views"): the peptides that hold a residue of a fixed
-// modification's letters, keyed by their mass with the modification on every such residue. A view is digested like
+// modification's letters, keyed by their mass with the modification on every such residue; or a complete view
+// (`--view fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2`): every peptide, once per count of a variable
+// modification, keyed by its mass with both. A view is digested like
 // the dataset itself — into partitions of its own, by its own key, sampled, planned, cut and sliced the same way
 // (build/slices.ts) — so a part of a partitioned build writes its slice of every view too.
 import { massKey } from '../runtime/model/massKey.js';
-import { letterTable, ModificationError, parseModifications, specText } from '../runtime/model/modifications.js';
+import { letterTable, ModificationError } from '../runtime/model/modifications.js';
+import { parseViewText } from '../runtime/model/views.js';
 import { BuildError } from './fasta.js';
 
 /** Views one build may make. */
 export const MAX_VIEWS = 4;
 
-/** A view's modification: its `Name@Letters` text, the residue letters it sits on, its delta in units. */
+/** A view's modification: its normalised text, the residue letters it sits on, its delta in units; a complete view's variable one too. */
 export interface ViewSpec {
   fixed: string;
   letters: string;
   deltaUnits: number;
+  /** A complete view's variable modification: its letters, its delta and the most of it one peptide carries. */
+  variable?: { letters: string; deltaUnits: number; max: number };
 }
 
-/** The view of `text` (`Name@Letters`: one modification on residue letters); BuildError when it is not one. */
+/**
+ * The view of `text` (runtime/model/views.ts: `Name@Letters`, or a complete view's
+ * `fixed=Name@Letters&variable=Name@Letters&maxVariable=n`); BuildError when it is not one.
+ */
 export function parseView(text: string): ViewSpec {
-  let specs;
+  let mods;
   try {
-    specs = parseModifications(text);
+    mods = parseViewText(text);
   } catch (e) {
     if (e instanceof ModificationError) throw new BuildError(`--view ${e.message}`);
     throw e;
   }
-  const [spec] = specs;
-  if (specs.length !== 1 || spec.site.kind !== 'residues') {
-    throw new BuildError(`--view takes one modification on residue letters (e.g. Carbamidomethyl@C), got "${text}"`);
-  }
-  // A precursor search bounds a hypothesis's masses from below by its unmodified residues: a view's keys may lie
-  // above its peptides' unmodified masses, not below.
-  if (spec.modification.deltaUnits <= 0) throw new BuildError(`--view ${specText(spec)}: the modification must add mass (its delta is ${spec.modification.delta} Da)`);
-  // A custom modification keeps its mass in the name, so that a reader can weigh it: `Name:+12.34@C`.
-  const { modification } = spec;
-  const fixed = modification.accession === undefined ? `${modification.name}:+${modification.delta}@${spec.site.letters}` : specText(spec);
-  return { fixed, letters: spec.site.letters, deltaUnits: modification.deltaUnits };
+  const { fixed, variable } = mods;
+  const spec: ViewSpec = { fixed: mods.text, letters: fixed.site.letters, deltaUnits: fixed.modification.deltaUnits };
+  return variable ? { ...spec, variable: { letters: variable.spec.site.letters, deltaUnits: variable.spec.modification.deltaUnits, max: variable.max } } : spec;
 }
 
 /** The views of a build's `--view` values, in the order given; BuildError for a bad or repeated one. */
@@ -47,18 +47,38 @@ export function parseViews(texts: readonly string[]): ViewSpec[] {
   return views;
 }
 
-/** A view's key of a peptide of mass `units` (water included), or undefined when it holds no residue of the view's letters. */
-export type ViewKeyOf = (sequence: string, units: number) => number | undefined;
+/** A view's keys of a peptide of mass `units` (water included): none when it is not in the view. */
+export type ViewKeysOf = (sequence: string, units: number) => readonly number[];
+
+const NONE: readonly number[] = [];
 
 /**
- * The view key function of `view`: the mass key of the peptide's mass plus the delta once per residue of the view's
- * letters, in exact integer units.
+ * The view key function of `view`: the mass key of the peptide's mass plus the fixed delta once per residue of its
+ * letters, in exact integer units — for a view of a fixed modification alone, only of peptides holding such a
+ * residue; for a complete view, of every peptide, once per count of the variable modification from 0 to the fewer
+ * of its sites and the view's most.
  */
-export function viewKeyOf(view: ViewSpec): ViewKeyOf {
+export function viewKeysOf(view: ViewSpec): ViewKeysOf {
   const member = letterTable(view.letters);
+  const { variable } = view;
+  if (!variable) {
+    return (sequence, units) => {
+      let sites = 0;
+      for (let i = 0; i < sequence.length; i++) sites += member[sequence.charCodeAt(i) & 127];
+      return sites === 0 ? NONE : [massKey(units + sites * view.deltaUnits)];
+    };
+  }
+  const variableMember = letterTable(variable.letters);
   return (sequence, units) => {
-    let sites = 0;
-    for (let i = 0; i < sequence.length; i++) sites += member[sequence.charCodeAt(i) & 127];
-    return sites === 0 ? undefined : massKey(units + sites * view.deltaUnits);
+    let [sites, variableSites] = [0, 0];
+    for (let i = 0; i < sequence.length; i++) {
+      const c = sequence.charCodeAt(i) & 127;
+      sites += member[c];
+      variableSites += variableMember[c];
+    }
+    const base = units + sites * view.deltaUnits;
+    const keys: number[] = [];
+    for (let count = 0; count <= Math.min(variableSites, variable.max); count++) keys.push(massKey(base + count * variable.deltaUnits));
+    return keys;
   };
 }

@@ -6,7 +6,8 @@ import type { AccessionIndexPage, AccessionPageEntry, AccessionTable, DatasetVie
 import { accessionIndexPageViolation, indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
 import { decodeAccessionPage, decodeShard } from '../model/shardCodec.js';
 import { AccessionSet, NO_ACCESSIONS, recordBytes, type AccessionRun } from '../model/accessionSet.js';
-import { parseModifications, siteSlots, type ModSpec, type SlotSet } from '../model/modifications.js';
+import { siteSlots, type SlotSet } from '../model/modifications.js';
+import { parseViewText, type ResidueSpec } from '../model/views.js';
 import { Taxonomy } from '../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
@@ -59,23 +60,25 @@ function checked<T>(value: T, problem: (value: T) => string | null): T {
 
 /** A view of the dataset a reader can use: its modification on residue letters, and its shard index. */
 export interface ReadableView {
-  spec: ModSpec & { site: { kind: 'residues' } };
+  spec: ResidueSpec;
   /** The slots its modification takes: the residues of its letters. */
   slots: SlotSet;
+  /** A complete view's variable modification, the slots it takes and the most of it one peptide carries. */
+  variable?: { spec: ResidueSpec; slots: SlotSet; max: number };
   index: ShardIndex;
 }
 
-/** The view of a manifest's entry, or undefined when this reader cannot use it (not one modification on residues adding mass). */
+/** The view of a manifest's entry, or undefined when this reader cannot use it (its text is not a view's: model/views.ts). */
 function readableView(view: DatasetView, loadPage: ConstructorParameters<typeof ShardIndex>[1]): ReadableView | undefined {
-  let specs: ModSpec[];
+  let mods;
   try {
-    specs = parseModifications(view.fixed);
+    mods = parseViewText(view.fixed);
   } catch {
     return undefined;
   }
-  const [spec] = specs;
-  if (specs.length !== 1 || spec.site.kind !== 'residues' || spec.modification.deltaUnits <= 0) return undefined;
-  return { spec: spec as ReadableView['spec'], slots: siteSlots(spec.site), index: new ShardIndex(view, loadPage) };
+  const { fixed, variable } = mods;
+  const index = new ShardIndex(view, loadPage);
+  return { spec: fixed, slots: siteSlots(fixed.site), ...(variable ? { variable: { ...variable, slots: siteSlots(variable.spec.site) } } : {}), index };
 }
 
 export class Dataset {

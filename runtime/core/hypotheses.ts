@@ -22,6 +22,13 @@ export interface Hypothesis {
    * peptide's own), and its mass is not in `shiftUnits`.
    */
   view?: number;
+  /**
+   * A complete view's hypotheses (searchPlan.ts completeHypotheses), one per count of its variable modification: the
+   * first (count 0) reads the window once and files each peptide under the hypothesis of its own count, up to
+   * `readsCounts` (the query's maxVariable); the others (`filed`) read nothing themselves.
+   */
+  readsCounts?: number;
+  filed?: true;
 }
 
 /** The fixed count of a view's modification in a hypothesis that reads the view: every site the peptide has. */

@@ -3,15 +3,16 @@
 // fixed modification already), filtered by its site counts, weighed exactly in integer units, merged into mass
 // groups by modified key and paged exactly.
 import { addPeptideRanks, type AccessionSet } from '../model/accessionSet.js';
-import { residueBound, type Shard, type ShardEntry } from '../model/format.js';
-import { massKey } from '../model/massKey.js';
+import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
+import { massKey, UNITS_PER_KEY } from '../model/massKey.js';
 import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { keepsAny, resolveFilter, type AccessionFilter, type FilterSpec } from './accessionFilter.js';
 import { compositionOf } from './composition.js';
 import type { Dataset } from './dataset.js';
 import { VIEW_COUNT, type Hypothesis } from './hypotheses.js';
-import { hypothesesOf, indexOf, type SearchWindow } from './searchPlan.js';
+import { indexOf, searchHypotheses, type SearchWindow } from './searchPlan.js';
 import { KeySet } from './keySet.js';
+import { DatasetError } from './fetchFile.js';
 import { QueryError } from './params.js';
 import { rangeEntries, rangeEntriesNow, runOf } from './search.js';
 
@@ -174,16 +175,22 @@ export class Found implements FoundSink {
   }
 }
 
+/** Counts the peptides a scan examines into `found`; QueryError (400) past MAX_SCANNED. */
+function examine(found: FoundSink, peptides: number): void {
+  found.scanned += peptides;
+  if (found.scanned > MAX_SCANNED) {
+    throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
+  }
+}
+
 /** The candidates of one hypothesis in one shard (its groups inside the hypothesis's window of unmodified keys). */
 export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink, shard: Shard): void {
+  if (h.readsCounts !== undefined) return scanComplete(dataset, h, index, found, shard);
   const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
   if (from >= to) return;
   let low = from === 0 ? 0 : shard.groupEnds[from - 1];
   let high = shard.groupEnds[to - 1];
-  found.scanned += high - low; // the window's peptides, whether or not the count index passes over some
-  if (found.scanned > MAX_SCANNED) {
-    throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
-  }
+  examine(found, high - low); // the window's peptides, whether or not the count index passes over some
   const comp = compositionOf(dataset, shard, low, high);
   const view = h.view === undefined ? undefined : dataset.views[h.view];
   // The window's peptides, or with a fixed need on residues only those holding its count: a run of the count index
@@ -203,6 +210,38 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
     if (key < query.lowKey || key > query.highKey) continue;
     if (found.filter && !keepsAny(shard, found.filter, p)) continue;
     found.add(key, units, shard, p, index);
+  }
+}
+
+/**
+ * The candidates of a complete view's hypotheses in one of its shards (searchPlan.ts completeHypotheses): each
+ * peptide of the window is weighed exactly — its mass, the fixed delta on each of its sites — and its key says how
+ * many of the variable modification it carries; it is filed under hypothesis `index` + that count, up to the query's
+ * most. A key that no count gives is a view the build did not write: refused, never answered.
+ */
+function scanComplete(dataset: Dataset, h: Hypothesis, index: number, found: FoundSink, shard: Shard): void {
+  const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
+  if (from >= to) return;
+  let p = from === 0 ? 0 : shard.groupEnds[from - 1];
+  examine(found, shard.groupEnds[to - 1] - p);
+  const comp = compositionOf(dataset, shard, p, shard.groupEnds[to - 1]);
+  const view = dataset.views[h.view!];
+  const { slots, spec } = view;
+  const variable = view.variable!;
+  const [fixedDelta, delta] = [spec.modification.deltaUnits, variable.spec.modification.deltaUnits];
+  for (let g = from; g < to; g++) {
+    const key = shard.massKeys[g];
+    for (const end = shard.groupEnds[g]; p < end; p++) {
+      const base = comp.mass(p) + comp.slots(slots, p) * fixedDelta;
+      const count = Math.round((key * UNITS_PER_KEY - base) / delta);
+      const units = base + count * delta;
+      if (!(count >= 0 && count <= variable.max && count <= comp.slots(variable.slots, p) && massKey(units) === key)) {
+        throw new DatasetError(`a shard of the complete view has peptide ${sequenceOf(shard, p)} at key ${key}, which no count of its variable modification gives`, 502);
+      }
+      if (count > h.readsCounts!) continue;
+      if (found.filter && !keepsAny(shard, found.filter, p)) continue;
+      found.add(key, units, shard, p, index + count);
+    }
   }
 }
 
@@ -235,16 +274,21 @@ async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Ne
  * promise. Nothing is looked up for a hypothesis no peptide of the dataset can hold (say, more cysteines than any has).
  */
 export function scanHypothesis(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): Promise<void> | undefined {
-  if (!mayHold(needs, indexOf(dataset, h).all)) return undefined;
+  if (h.filed || !mayHold(needs, indexOf(dataset, h).all)) return undefined;
   return scanNow(dataset, query, h, needs, index, found) ? undefined : scan(dataset, query, h, needs, index, found);
 }
 
 /**
- * Every candidate of every hypothesis of a window, as Found's columns (unordered), with the hypotheses their
- * indexes point to; `filter` (resolved from the query's) keeps accessions. QueryError (400) past the bounds.
+ * Every candidate of every hypothesis of a window (searchHypotheses', unless `all` says which), as Found's columns
+ * (unordered), with the hypotheses their indexes point to; `filter` (resolved from the query's) keeps accessions.
+ * QueryError (400) past the bounds.
  */
-export async function findCandidates(dataset: Dataset, query: SearchWindow, filter: AccessionFilter | undefined): Promise<{ found: Found; hypotheses: Hypothesis[] }> {
-  const all = hypothesesOf(dataset, query);
+export async function findCandidates(
+  dataset: Dataset,
+  query: SearchWindow,
+  filter: AccessionFilter | undefined,
+  all: Hypothesis[] = searchHypotheses(dataset, query),
+): Promise<{ found: Found; hypotheses: Hypothesis[] }> {
   const found = new Found(filter);
   const compiled = compile(query);
   const reads: Promise<void>[] = [];

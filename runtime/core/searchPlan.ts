@@ -1,6 +1,7 @@
 // Which hypotheses a precursor search makes on a dataset, and which shard index each reads: the dataset's own (a
 // range of unmodified masses per count of every fixed and variable site), or, for a fixed modification the dataset
-// has a view of, the view (one range for every count of that modification's residues: its keys carry it already).
+// has a view of, the view (one range for every count of that modification's residues: its keys carry it already);
+// or, for a query of exactly a complete view's modifications, that view alone (one range for every hypothesis).
 import { residueBound } from '../model/format.js';
 import { sitesOverlap, type ModSpec } from '../model/modifications.js';
 import type { Dataset } from './dataset.js';
@@ -19,6 +20,10 @@ export interface SearchWindow {
 /** The shard index a hypothesis reads: the dataset's, or its view's. */
 export const indexOf = (dataset: Dataset, h: Hypothesis): ShardIndex => (h.view === undefined ? dataset.index : dataset.views[h.view].index);
 
+/** Whether a query's spec is a view's: the same modification on exactly its letters. */
+const sameOnResidues = (spec: ModSpec, view: ModSpec & { site: { kind: 'residues' } }) =>
+  spec.site.kind === 'residues' && spec.site.letters === view.site.letters && spec.modification.name === view.modification.name && spec.modification.deltaUnits === view.modification.deltaUnits;
+
 /**
  * The view a search can read (its number in Dataset.views) and the fixed spec it stands for: one of the query's
  * fixed modifications is the view's, on exactly its letters, and no other modification of the query can sit on
@@ -26,10 +31,9 @@ export const indexOf = (dataset: Dataset, h: Hypothesis): ShardIndex => (h.view 
  */
 export function viewOf(dataset: Dataset, query: Pick<SearchWindow, 'fixed' | 'variable'>): { view: number; fixed: number } | undefined {
   for (let view = 0; view < dataset.views.length; view++) {
-    const { spec } = dataset.views[view];
-    const fixed = query.fixed.findIndex(
-      (f) => f.site.kind === 'residues' && f.site.letters === spec.site.letters && f.modification.name === spec.modification.name && f.modification.deltaUnits === spec.modification.deltaUnits,
-    );
+    const { spec, variable } = dataset.views[view];
+    if (variable) continue; // a complete view holds peptides once per count: completeHypotheses reads it
+    const fixed = query.fixed.findIndex((f) => sameOnResidues(f, spec));
     if (fixed < 0) continue;
     const others = [...query.fixed.filter((_, i) => i !== fixed), ...query.variable];
     if (!others.some((other) => sitesOverlap(other.site, spec.site))) return { view, fixed };
@@ -59,3 +63,27 @@ export function hypothesesOf(dataset: Dataset, query: SearchWindow): Hypothesis[
   });
   return [...without, ...inView];
 }
+
+/**
+ * A search's hypotheses over a complete view (FORMAT.md "Views") when the dataset has one of exactly its modifications
+ * (its one fixed and its one variable spec are the view's, and its maxVariable is at most the view's): count j of the
+ * variable modification for j = 0 … maxVariable, all read by the first in one range of the view's keys, which are the
+ * modified masses themselves. Undefined when no complete view serves the query.
+ */
+export function completeHypotheses(dataset: Dataset, query: SearchWindow): Hypothesis[] | undefined {
+  const [fixed, variable] = [query.fixed, query.variable];
+  const view = dataset.views.findIndex(
+    (v) => v.variable && fixed.length === 1 && variable.length === 1 && sameOnResidues(fixed[0], v.spec) && sameOnResidues(variable[0], v.variable.spec) && query.maxVariable <= v.variable.max,
+  );
+  if (view < 0) return undefined;
+  const window = { shiftUnits: 0, baseLowKey: query.lowKey, baseHighKey: query.highKey, view };
+  return Array.from({ length: query.maxVariable + 1 }, (_, count): Hypothesis => ({
+    fixedCounts: [VIEW_COUNT],
+    variableCounts: [count],
+    ...window,
+    ...(count === 0 ? { readsCounts: query.maxVariable } : { filed: true }),
+  }));
+}
+
+/** The hypotheses a precursor search makes: over a complete view when one serves it, else hypothesesOf's. */
+export const searchHypotheses = (dataset: Dataset, query: SearchWindow): Hypothesis[] => completeHypotheses(dataset, query) ?? hypothesesOf(dataset, query);

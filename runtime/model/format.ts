@@ -166,7 +166,7 @@ export interface BuildParameters {
   shardBytes: number;
   /** Hex digits of the folders files are placed in (placedFile); written only when > 0. */
   folderDigits?: number;
-  /** The views built (`Name@Letters`, as DatasetView.fixed); written only when there are some. */
+  /** The views built (as DatasetView.fixed: `Name@Letters`, or a complete view's text); written only when there are some. */
   views?: string[];
 }
 
@@ -229,10 +229,14 @@ export type ShardIndexRoot = Pick<Manifest, 'shards' | 'shardIndex'>;
  * hold at least one residue of its letters, keyed by their mass with the modification on every such residue, in
  * shards and an index of their own (the same formats; ranks into the same accession table). A precursor search
  * with that fixed modification reads the peptides holding its residues here, in one range a hypothesis, instead
- * of one range per count of them (FORMAT.md "Views").
+ * of one range per count of them (FORMAT.md "Views"). Or a complete view: every peptide, once per count of a
+ * variable modification up to a most, keyed by its modified mass (FORMAT.md "Complete views"; model/views.ts).
  */
 export interface DatasetView extends ShardIndexRoot {
-  /** The modification and its site: `Name@Letters`, a Unimod title (or UNIMOD accession) and residue letters. */
+  /**
+   * The modification and its site: `Name@Letters`, a Unimod title (or UNIMOD accession) and residue letters; or a
+   * complete view's `fixed=Name@Letters&variable=Name@Letters&maxVariable=n`.
+   */
   fixed: string;
   /** What the view's shards hold, as the manifest's totals count the dataset's. */
   totals: Pick<Totals, 'peptides' | 'massGroups' | 'shards' | 'bytes'>;

@@ -13,7 +13,7 @@ import { sampleStats, SWISS_PROT, writeSynthetic } from './synthetic.js';
 import { freePort, load, rssMb, startServer, type HttpRun } from './http.js';
 import { anyWidthRanges, fmt, machine, massWindows } from './measure.js';
 import { benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';
-import { hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCentres } from './precursor.js';
+import { COMPLETE_VIEW, hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCentres } from './precursor.js';
 import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type OrganismRuns } from './organisms.js';
 import type { Summary } from './measure.js';
 import { benchColdHttp, type ColdHttpRun } from './coldHttp.js';
@@ -80,6 +80,11 @@ export interface BenchResults {
    * precursor benchmark and an all-candidates MGF match on it (absent in runs before views).
    */
   view?: { build: BuildRun; precursor: PrecursorRuns; match: MatchRun };
+  /**
+   * The same input built with the complete view of the benchmark's modifications (`--view fixed=…&variable=…&maxVariable=2`)
+   * and the precursor benchmark on it (absent in runs before complete views).
+   */
+  complete?: { build: BuildRun; precursor: PrecursorRuns };
   /** /api/v1/search filtered by taxon, and /api/v1/peptide look-ups (absent in runs before them). */
   organisms?: OrganismRuns;
   /** MGF matching (`npm run query -- match`; absent in runs before it). */
@@ -145,6 +150,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   log('MGF matching (npm run query -- match)');
   const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
   const view = await benchView(fasta, config, log);
+  const complete = await benchComplete(fasta, config, log);
   log('queries cold');
   // Cold ranges of any width at search.php's default page (10 groups): two edge shards and the page's.
   // At pageSize 1000 a page in the densest masses spans several shards: reported, not held to the target.
@@ -206,7 +212,16 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     }
   };
   const http = { budget: await httpRun(256 * 2 ** 20, false), warm: await httpRun(2 ** 33, true) };
-  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms, match, view };
+  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms, match, view, complete };
+}
+
+/** The complete view section: the input built with the complete view of the benchmark's modifications, then precursor search on it. */
+async function benchComplete(fasta: string, config: BenchConfig, log: (line: string) => void): Promise<NonNullable<BenchResults['complete']>> {
+  const dir = join(config.dir, `v2-complete-${config.proteins}`);
+  log(`build with --view ${COMPLETE_VIEW}`);
+  const build = await measuredBuild(fasta, dir, ['--taxdump', 'data/taxdump', '--view', COMPLETE_VIEW]);
+  log('precursor search on the complete view');
+  return { build, precursor: await benchPrecursor(dir, config) };
 }
 
 /** The view section: the input built with `--view` of the benchmark's fixed modification, then precursor search and an MGF match on it. */
@@ -375,6 +390,8 @@ function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string
   };
   const v = r.view;
   const viewBytes = v?.build.manifest.views?.[0]?.totals.bytes;
+  const c = r.complete;
+  const completeView = c?.build.manifest.views?.[0];
   return [
     '## Precursor search (/api/v1/search)',
     '',
@@ -384,8 +401,13 @@ function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string
     `with \`--view ${PRECURSOR_MODS.fixed}\` (shards/FORMAT.md "Views"), the peptides holding a C are read from the view, whose`,
     'keys carry the modification on every C: one range per count of oxidised M instead of one per count of C and of M.',
     '',
+    `On a dataset built with the complete view \`--view ${COMPLETE_VIEW}\` (shards/FORMAT.md "Complete views"), every`,
+    'peptide is in the view once per count of oxidised M (0 to 2), keyed by its modified mass: the query is one range of it.',
+    '',
     `Hypotheses per query: ${hypotheses(r.precursor)} (they grow with the mass — a heavier peptide can hold more C — up to the most C and M any peptide of the dataset holds: no hypothesis is made beyond, by the index's residue maxima)` +
-      (v ? `; with the view: ${hypotheses(v.precursor)}.` : '.'),
+      (v ? `; with the view: ${hypotheses(v.precursor)}` : '') +
+      (c ? `; with the complete view: ${hypotheses(c.precursor)} (one per count of oxidised M, all read in one range)` : '') +
+      '.',
     ...(v && viewBytes !== undefined
       ? [
           '',
@@ -394,11 +416,20 @@ function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string
             `its build took ${v.build.seconds.toFixed(0)} s (peak RSS ${v.build.peakRssMb.toFixed(0)} MB; the last full run's build without it: ${r.build.seconds.toFixed(0)} s, ${r.build.peakRssMb.toFixed(0)} MB).`,
         ]
       : []),
+    ...(c && completeView
+      ? [
+          '',
+          `The complete view holds ${completeView.totals.peptides.toLocaleString('en')} entries (the ${c.build.manifest.totals.peptides.toLocaleString('en')} peptides, those with M again per count) in ${completeView.totals.shards.toLocaleString('en')} shards, ` +
+            `${(completeView.totals.bytes / 1e6).toFixed(0)} MB beside the dataset's ${(c.build.manifest.totals.bytes / 1e6).toFixed(0)} MB of shards (+${((100 * completeView.totals.bytes) / c.build.manifest.totals.bytes).toFixed(0)} %); ` +
+            `its build took ${c.build.seconds.toFixed(0)} s (peak RSS ${c.build.peakRssMb.toFixed(0)} MB).`,
+        ]
+      : []),
     '',
     '| dataset | cache | p50 | p95 | p99 | max | mean hits | shard reads mean / max | bytes mean / max | target |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows('no view', r.precursor),
     ...(v ? rows(`--view ${PRECURSOR_MODS.fixed}`, v.precursor) : []),
+    ...(c ? rows('complete view', c.precursor) : []),
     '',
   ];
 }
@@ -469,6 +500,7 @@ async function main(): Promise<void> {
         ? { ...before!, match: await benchMatch(datasetDir, join(config.dir, 'bench.mgf'), config.matchSpectra) }
         : { ...before!, precursor: await benchPrecursor(datasetDir, runConfig) };
     results.view = await benchView(fasta, runConfig, log); // both sections report the view's figures
+    if (only === 'precursor') results.complete = await benchComplete(fasta, runConfig, log);
   } else if (only === 'partitioned') {
     results = { ...before!, partitioned: await benchPartitioned(join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`), join(config.dir, 'partitioned')) };
   } else if (only === 'scale') {

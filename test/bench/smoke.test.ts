@@ -6,6 +6,7 @@ import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { report, runBench, type BenchResults } from './run.js';
 import { benchScale } from './scale.js';
 import { benchPartitioned, partitionedSection } from './partitioned.js';
+import { COMPLETE_VIEW } from './precursor.js';
 import { loadSqlite } from './sqlite.js';
 
 describe('npm run bench (smoke scale)', () => {
@@ -117,6 +118,19 @@ describe('npm run bench (smoke scale)', () => {
     expect(view.match.outputMb).toBe(results.match!.folder.outputMb);
   });
 
+  it('builds the input again with the complete view: three hypotheses read in one range, the same hits', () => {
+    const complete = results.complete!;
+    const [view] = complete.build.manifest.views!;
+    expect(view.fixed).toBe(COMPLETE_VIEW);
+    // Every peptide, those with an M once more per count of oxidised M (up to 2).
+    expect(view.totals.peptides).toBeGreaterThan(complete.build.manifest.totals.peptides);
+    expect(view.totals.peptides).toBeLessThan(3 * complete.build.manifest.totals.peptides);
+    expect(complete.precursor.hypotheses.max).toBe(3);
+    expect(complete.precursor.warm.hitsMean).toBe(results.precursor.warm.hitsMean);
+    expect(complete.precursor.cold.hitsMean).toBe(results.precursor.cold.hitsMean);
+    expect(complete.precursor.cold.reads!.shardsMax).toBeLessThanOrEqual(results.view!.precursor.cold.reads!.shardsMax);
+  });
+
   let scale: BenchResults['scale'];
   it('builds a scale curve: 1× and 2× of 2,000 proteins, peptides, dataset and disk growing with the input', async () => {
     scale = await benchScale({ dir, proteinsPerMultiple: 2000, multiples: 2 }, 'smoke', () => {});
@@ -158,5 +172,13 @@ describe('npm run bench (smoke scale)', () => {
     expect(run.partRuns.reduce((sum, p) => sum + p.view!.peptides, 0)).toBe(run.single.view!.peptides);
     expect(run.partRuns.reduce((sum, p) => sum + p.view!.shards, 0)).toBe(run.single.view!.shards);
     expect(partitionedSection(run).join('\n')).toMatch(/Identical: all \d+ files/);
+  }, 120_000);
+
+  it('builds 3 parts with the complete view, merges them and finds every file equal to the single build', async () => {
+    const run = await benchPartitioned(join(dir, 'synthetic-v2-300.fasta'), join(dir, 'partitioned-complete'), 3, COMPLETE_VIEW, ['--threads', '0', '--view', COMPLETE_VIEW]);
+    expect(run.differing).toEqual([]);
+    expect(run.single.view!.peptides).toBeGreaterThan(run.single.peptides);
+    expect(run.partRuns.reduce((sum, p) => sum + p.view!.peptides, 0)).toBe(run.single.view!.peptides);
+    expect(run.partRuns.reduce((sum, p) => sum + p.view!.shards, 0)).toBe(run.single.view!.shards);
   }, 120_000);
 });

@@ -9,7 +9,7 @@ import { cutKeys, keySliceOf, parsePart, sampleMassBuckets, SAMPLE_EVERY, sliceS
 import { removeTempDirs, sampleRecords, tempDir, writeFixture } from '../helpers/datasets.js';
 import { REFERENCE_ENZYMES, referenceDigest, referenceFasta, referenceKey, referenceUnits } from '../helpers/reference.js';
 import { findUnimod, unimodUnits } from '../helpers/referenceUnimod.js';
-import { parseView, viewKeyOf } from '../../build/views.js';
+import { parseView, viewKeysOf } from '../../build/views.js';
 
 afterAll(removeTempDirs);
 
@@ -124,7 +124,7 @@ describe('sampleMassBuckets', () => {
     });
     expect(expected.records.size).toBeGreaterThan(10);
     expect(expected.views[0].records.size).toBeGreaterThan(10);
-    expect(await sampleMassBuckets([fasta], options, [viewKeyOf(parseView('Carbamidomethyl@C'))])).toEqual(expected);
+    expect(await sampleMassBuckets([fasta], options, [viewKeysOf(parseView('Carbamidomethyl@C'))])).toEqual(expected);
     expect(await sampleMassBuckets([fasta], options)).toEqual({ records: expected.records, bytes: expected.bytes, views: [] });
   });
 });

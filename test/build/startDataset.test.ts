@@ -46,16 +46,20 @@ describe('startPlan', () => {
     }
   });
 
-  it('rebuilds the sample built without the Carbamidomethyl@C view in the default folder only', () => {
+  it('rebuilds the sample built without its views in the default folder only', () => {
     const noView = folder('plan-noview', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' } });
-    expect(startPlan(noView, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/built by an older version \(no Carbamidomethyl@C view\)/) });
+    expect(startPlan(noView, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/built by an older version \(no view Carbamidomethyl@C\)/) });
+    const noComplete = folder('plan-nocomplete', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'Carbamidomethyl@C' }] });
+    expect(startPlan(noComplete, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/\(no view fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2\)/) });
+    expect(startPlan(noComplete, true, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(noView, true, SAMPLE)).toEqual({ action: 'serve' });
     const otherView = folder('plan-otherview', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'TMT6plex@K' }] });
     expect(startPlan(otherView, false, SAMPLE).action).toBe('build');
   });
 
   it('serves a dataset with a taxonomy and the view, another dataset without them, and leaves an unreadable manifest alone', () => {
-    expect(startPlan(folder('plan-new', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'Carbamidomethyl@C' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
+    const views = [{ fixed: 'Carbamidomethyl@C' }, { fixed: 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2' }];
+    expect(startPlan(folder('plan-new', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-other-v1', { sources: [{ file: 'my-proteome.fasta' }], formatVersion: 1 }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-other', { sources: [{ file: 'my-proteome.fasta' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(folder('plan-garbage', '{not json'), false, SAMPLE)).toEqual({ action: 'serve' });
@@ -70,7 +74,7 @@ describe('prepareStartDataset', () => {
     expect(lines[0]).toMatch(/building the bundled sample/);
     const manifest = readManifest(dir);
     expect(manifest.taxonomy?.nodes).toBe(11_094);
-    expect(manifest.views?.map((v) => v.fixed)).toEqual(['Carbamidomethyl@C']);
+    expect(manifest.views?.map((v) => v.fixed)).toEqual(['Carbamidomethyl@C', 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2']);
     expect(manifest.sources.map((s) => s.file)).toEqual(['uniprot-sample.fasta.gz', 'nodes.dmp', 'names.dmp']);
     const files = () => readdirSync(dir).sort().map((file) => `${file} ${statSync(join(dir, file)).mtimeMs}`);
     const before = files();

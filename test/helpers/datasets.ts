@@ -218,7 +218,7 @@ export async function cachedBuild(label: string, input: string, args: string[] =
 }
 
 /**
- * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump) and its Carbamidomethyl@C view,
+ * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump) and its views (BUNDLED_VIEWS),
  * as npm start builds it, with `shardBytes` (default: ~1,100 shards and ~330 of the view's); cached, read-only.
  */
 export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string> {

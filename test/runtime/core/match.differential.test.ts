@@ -12,6 +12,7 @@ import { Dataset } from '../../../runtime/core/dataset.js';
 import { matchPrecursors, matchSpectra, type MatchBatch } from '../../../runtime/core/match.js';
 import { parseMatchQuery, searchesOf, type Precursor } from '../../../runtime/core/matchQuery.js';
 import { findCandidates } from '../../../runtime/core/precursor.js';
+import { hypothesesOf } from '../../../runtime/core/searchPlan.js';
 import { readMgf, type Spectrum } from '../../../runtime/core/mgf.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
@@ -239,11 +240,13 @@ describe('filters, refused searches and batching', () => {
   it('a batch over its budget of peptides examined (a server’s bound on one request) is refused whole with 400', async () => {
     const spectra = (await spectraOf('mpa_Test_100.mgf')).slice(0, 40);
     const query = queryOf({ tolerance: '10', ...MODS });
-    // What the batch examines, from /api/v1/search's own count: a budget just below it is refused, at it answered.
+    // What the batch examines, from /api/v1/search's own count over the hypotheses the match reads (hypothesesOf: not
+    // the complete view, which the search would read for these modifications): a budget just below it is refused, at it answered.
     let total = 0;
     for (const spectrum of spectra) {
       for (const search of searchesOf(query, spectrum)) {
-        const { found } = await findCandidates(bundled, { ...search, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable }, undefined);
+        const window = { ...search, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable };
+        const { found } = await findCandidates(bundled, window, undefined, hypothesesOf(bundled, window));
         total += found.scanned;
       }
     }

@@ -5,7 +5,7 @@
 // On a multi-shard build of the bundled sample's first records, for each modification setting of the issue's
 // acceptance list, thousands of seeded random precursors (m/z with charge 1..4 at ±5/±10/±20 ppm and ±0.02 Da,
 // mostly centred near real modified masses, some random; a few mass=, asymmetric and mass1/mass2 queries) are
-// asked — in turn of the plain build and of one with a Carbamidomethyl@C view, each with its default cache and
+// asked — in turn of the plain build and of one with a Carbamidomethyl@C view and a complete view, each with its default cache and
 // under a cache of a few shards — and EVERY page of each (random pageSize 1..50, up to the first page past the end) is compared whole with the reference: totalResult, page, pageSize, keys, and each
 // entry's seq, proforma, mass, ppm and accsTax, in order. Plus hand-checked cases whose expected text is
 // derived from the README's rules by hand.
@@ -38,14 +38,16 @@ let handler: Handler;
 /** The same dataset under a cache of a few shards: shards are often scanned after the cache let them go (no lanes kept). */
 let smallCacheHandler: Handler;
 /**
- * The same records built with a view for Carbamidomethyl@C (shards/FORMAT.md "Views"), read by the settings that fix
- * it with no other modification on C: their peptides holding a C come from the view, one range a hypothesis.
+ * The same records built with a view for Carbamidomethyl@C and the complete view of Carbamidomethyl@C with up to two
+ * oxidised M (shards/FORMAT.md "Views"): the settings that fix Carbamidomethyl@C with no other modification on C read
+ * their peptides holding a C from the first, one range a hypothesis; those of exactly Carbamidomethyl@C and
+ * Oxidation@M with maxVariable up to 2 read the complete view alone, one range in all.
  */
 let viewHandlers: Handler[];
 let peptides: RefPeptide[];
 
 beforeAll(async () => {
-  const building = Promise.all([subsetDataset(RECORDS, SHARD_BYTES), subsetDataset(RECORDS, SHARD_BYTES, ['Carbamidomethyl@C'])]);
+  const building = Promise.all([subsetDataset(RECORDS, SHARD_BYTES), subsetDataset(RECORDS, SHARD_BYTES, ['Carbamidomethyl@C', 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2'])]);
   peptides = referencePeptides(readFileSync(sampleSubset(RECORDS)));
   const [dir, viewDir] = await building;
   handler = folderHandler(dir);

@@ -1,6 +1,7 @@
 // Precursor search's bounds (runtime/core/precursor.ts, hypotheses.ts) through the handler on the bundled
 // dataset: a search too open-ended to answer in time is a 400 naming what to narrow, never a 500 or a hang; a
-// hypothesis no peptide can hold (by the index's residue maxima) is not made, nor read for; and Hall's condition for variable modifications sharing slots (variableFits) on hand-made peptides.
+// hypothesis no peptide can hold (by the index's residue maxima) is not made, nor read for; a complete view whose keys
+// no count of its variable modification gives is refused (502), never answered; and Hall's condition for variable modifications sharing slots (variableFits) on hand-made peptides.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
@@ -12,6 +13,7 @@ import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
 import { residueBound } from '../../../runtime/model/format.js';
 import { parseModifications } from '../../../runtime/model/modifications.js';
+import { createHandler, datasetOnce } from '../../../runtime/api/handler.js';
 import { call, folderHandler } from '../../helpers/api.js';
 import { bundledDataset } from '../../helpers/datasets.js';
 import { prng } from '../../helpers/prng.js';
@@ -40,6 +42,25 @@ describe('bounds', () => {
     const got = await call(handler, '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Phospho@STY,Oxidation@M&maxVariable=4');
     expect(got.status).toBe(200);
     expect(got.body.totalResult).toBeGreaterThan(0);
+  });
+});
+
+describe('a complete view', () => {
+  it('whose keys are not its peptides’ modified masses is refused with a 502 naming it, not answered', async () => {
+    const inner = new FileSource(await bundledDataset());
+    const manifest = JSON.parse(new TextDecoder().decode(await inner.get('manifest.json')));
+    expect(manifest.views[1].fixed).toBe('fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2');
+    // The complete view's entry pointing at the dataset's own shards: unmodified keys, where a peptide with C is not.
+    const { shards, shardIndex } = manifest;
+    manifest.views[1] = { ...manifest.views[1], shards, shardIndex };
+    const text = new TextEncoder().encode(JSON.stringify(manifest));
+    const wrong = createHandler(datasetOnce(() => ({ description: 'a wrong view', get: async (file: string) => (file === 'manifest.json' ? text : inner.get(file)) })));
+    const query = '/api/v1/search?mass1=1400&mass2=1410&fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2';
+    const got = await call(wrong, query);
+    expect(got.status).toBe(502);
+    expect(got.body.error).toMatch(/a shard of the complete view has peptide [A-Z]*C[A-Z]* at key \d+, which no count of its variable modification gives/);
+    // The same query over the dataset's own shards (maxVariable 3: no complete view serves it) is answered.
+    expect((await call(wrong, query.replace('maxVariable=2', 'maxVariable=3'))).status).toBe(200);
   });
 });
 

@@ -16,7 +16,15 @@ import { withWriter, type AsciiWriter } from './asciiWriter.js';
 export interface EntryJson {
   bytes: Uint8Array;
   ends: Uint32Array;
+  /** `bytes` as a DataView, for AsciiWriter.copyWords. */
+  words: DataView;
 }
+
+/** The EntryJson of `bytes` and `ends`, with the memory it holds. */
+export const entryJsonOf = (bytes: Uint8Array, ends: Uint32Array): Derived<EntryJson> => ({
+  value: { bytes, ends, words: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength) },
+  bytes: bytes.byteLength + ends.byteLength,
+});
 
 /** JSON string literal of any text, in ASCII (other characters as \u escapes). */
 const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -70,7 +78,7 @@ export function entryJson(shard: Shard, accessions: AccessionSet, shape: EntrySh
     writeEntries(w, shard, accessions, shape, 0, ends.length, ends);
     return w.takeBytes();
   });
-  return { value: { bytes, ends }, bytes: bytes.byteLength + ends.byteLength };
+  return entryJsonOf(bytes, ends);
 }
 
 /**

@@ -12,6 +12,7 @@ import { PEPTIDE_TSV_HEADER, peptideJson, peptideRows, TAXA_TSV_HEADER, taxaJson
 import { datasetInfo, dbInfo } from '../core/info.js';
 import type { Manifest } from '../model/format.js';
 import { renderJson } from './envelope.js';
+import { cachedCompleteHeads } from './completeHeads.js';
 import { cachedEntryJson } from './entryJson.js';
 import { PRECURSOR_TSV_HEADER, precursorRows, renderPrecursorJson, renderPrecursorProteinsJson, withProteins, type PrecursorProteinsResult } from './precursorJson.js';
 import { groupRows, TSV_HEADER } from './tsv.js';
@@ -57,7 +58,14 @@ const precursorOperation: Operation<PrecursorCall, PrecursorResult | PrecursorPr
   json: (dataset, query, result, started, memory) =>
     'proteins' in result
       ? renderPrecursorProteinsJson(query, result, started, memory)
-      : renderPrecursorJson(query, result, started, memory, (shard) => cachedEntryJson(dataset, shard, 'accsTax')),
+      : renderPrecursorJson(
+          query,
+          result,
+          started,
+          memory,
+          (shard) => cachedEntryJson(dataset, shard, 'accsTax'),
+          (shard) => (result.completeView === undefined ? undefined : cachedCompleteHeads(dataset, result.completeView, shard, query.fixed, query.variable)),
+        ),
   tsvHeader: PRECURSOR_TSV_HEADER,
   tsvRows: precursorRows,
   paged: true,

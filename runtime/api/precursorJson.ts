@@ -12,6 +12,7 @@ import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proformaWriter, type ProformaWriter } from '../model/proforma.js';
 import { proteinsOf, type Protein } from '../core/proteins.js';
 import { withWriter } from './asciiWriter.js';
+import { HEAD_COMMA, HEAD_PPM_KEY } from './completeHeads.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';
 import { envelopePrefix, formatDuration, HEADROOM } from './envelope.js';
 import { ppmOf, writeMassText, writePpmText } from './numberText.js';
@@ -67,13 +68,27 @@ const textOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const candidateOrder = (query: PrecursorQuery, a: Candidate, b: Candidate) =>
   compareSequences(a.shard, a.peptide, b.shard, b.peptide) || textOrder(proformaOf(query, a), proformaOf(query, b));
 
-/** Lengths of `{"seq":"` and `","accsTax":` in an accsTax entry of entryJson.ts. */
+/** Length of `{"seq":"` in an accsTax entry of entryJson.ts. */
 const ENTRY_PREFIX = '{"seq":"'.length;
-const ACCS_TAX_KEY = '","accsTax":'.length;
+
+/** `of(shard)` looked up once per shard of an answer (candidates come in runs of one shard, or alternate between shards). */
+function perShard<T>(of: (shard: Shard) => T | undefined): (shard: Shard) => T | undefined {
+  const memo = new Map<Shard, T | undefined>();
+  let [last, lastValue]: [Shard | undefined, T | undefined] = [undefined, undefined];
+  return (shard) => {
+    if (shard === last) return lastValue;
+    let value = memo.get(shard);
+    if (value === undefined && !memo.has(shard)) memo.set(shard, (value = of(shard)));
+    [last, lastValue] = [shard, value];
+    return value;
+  };
+}
 
 /**
  * The success body: the envelope in the seed's field order, then `result` as `[{"<key>": [entries]}, ..]`,
- * each entry as precursorEntry gives it, written straight into bytes (accessions by the seed's own writer).
+ * each entry as precursorEntry gives it, written straight into bytes (accessions by the seed's own writer). A
+ * shard's cached accession JSON (`accessions`) and, for a complete view's shard, its cached entry heads
+ * (`heads`: completeHeads.ts) are copied instead of written again.
  */
 export function renderPrecursorJson(
   query: PrecursorQuery,
@@ -81,10 +96,10 @@ export function renderPrecursorJson(
   started: number,
   memory: () => string,
   accessions: (shard: Shard) => EntryJson | undefined = () => undefined,
+  heads: (shard: Shard) => EntryJson | undefined = () => undefined,
 ): Uint8Array<ArrayBuffer> {
-  // Candidates of a group come from several hypotheses, so from alternating shards: each shard's accession JSON
-  // is looked up in the cache once per answer.
-  const jsonOf = new Map<Shard, EntryJson | undefined>();
+  const jsonOf = perShard((shard) => (result.filter ? undefined : accessions(shard)));
+  const headsOf = perShard(heads);
   const proforma = writerOf(query);
   return withWriter((w) => {
     w.start(HEADROOM);
@@ -94,32 +109,40 @@ export function renderPrecursorJson(
       w.write(g > 0 ? ',{"' : '{"');
       w.write(formatMassKey(group.key));
       w.write('":[');
-      const candidates = ordered(query, group);
+      // A complete view's group is one stored group: its peptides by sequence, each once (FORMAT.md "Complete views").
+      const candidates = result.completeView === undefined ? ordered(query, group) : group.candidates;
       for (let e = 0; e < candidates.length; e++) {
         const c = candidates[e];
-        let json = jsonOf.get(c.shard);
-        if (json === undefined && !jsonOf.has(c.shard)) jsonOf.set(c.shard, (json = result.filter ? undefined : accessions(c.shard)));
+        const json = jsonOf(c.shard);
+        const head = headsOf(c.shard);
         const start = sequenceStart(c.shard, c.peptide);
         const end = c.shard.sequenceEnds[c.peptide];
-        w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
-        w.copy(c.shard.sequences, start, end);
-        w.write('","proforma":"');
-        proforma.writeLetters(w, c.shard.sequences, start, end, c.variableCounts);
-        w.write('","mass":');
-        writeMassText(w, c.units, true); // Number(mass.toFixed(6)), as precursorEntry gives it
-        if (query.centre !== undefined) {
-          w.write(',"ppm":');
-          writePpmText(w, query.centre, c.units / UNITS_PER_DA);
-        }
-        w.write(',"accsTax":');
-        if (json) {
-          // The array inside the cached `{"seq":"<seq>","accsTax":[..]},` entry of this peptide, copied whole.
-          const entry = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];
-          w.copy(json.bytes, entry + ENTRY_PREFIX + (end - start) + ACCS_TAX_KEY, json.ends[c.peptide] - 2);
+        if (head) {
+          // `,{"seq":..,"mass":..,"ppm":` as cached, without its comma for a group's first entry and its ppm key without a precursor mass.
+          const from = (c.peptide === 0 ? 0 : head.ends[c.peptide - 1]) + (e === 0 ? HEAD_COMMA : 0);
+          w.copyWords(head.words, from, head.ends[c.peptide] - (query.centre === undefined ? HEAD_PPM_KEY : 0));
+          if (query.centre !== undefined) writePpmText(w, query.centre, c.units / UNITS_PER_DA);
         } else {
-          writeAccessions(w, c.shard, result.accessions, 'accsTax', c.peptide, result.filter);
+          w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
+          w.copy(c.shard.sequences, start, end);
+          w.write('","proforma":"');
+          proforma.writeLetters(w, c.shard.sequences, start, end, c.variableCounts);
+          w.write('","mass":');
+          writeMassText(w, c.units, true); // Number(mass.toFixed(6)), as precursorEntry gives it
+          if (query.centre !== undefined) {
+            w.write(',"ppm":');
+            writePpmText(w, query.centre, c.units / UNITS_PER_DA);
+          }
         }
-        w.write('}');
+        if (json) {
+          // `,"accsTax":[..]}` out of the cached `{"seq":"<seq>","accsTax":[..]},` entry of this peptide, copied whole.
+          const entry = c.peptide === 0 ? 0 : json.ends[c.peptide - 1];
+          w.copyWords(json.words, entry + ENTRY_PREFIX + (end - start) + 1, json.ends[c.peptide] - 1);
+        } else {
+          w.write(',"accsTax":');
+          writeAccessions(w, c.shard, result.accessions, 'accsTax', c.peptide, result.filter);
+          w.write('}');
+        }
       }
       w.write(']}');
     }

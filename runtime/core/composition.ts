@@ -76,6 +76,16 @@ export class Composition {
     return n;
   }
 
+  /** count(letters, ·) with its column looked up once, for a loop over many peptides. */
+  counter(letters: string): (p: number) => number {
+    this.count(letters, 0);
+    const column = this.counts.get(letters)!;
+    return (p) => {
+      const n = column[p];
+      return n === UNKNOWN_COUNT ? this.count(letters, p) : n;
+    };
+  }
+
   /** Per letter set: the shard's peptides by their count of its residues. */
   private indexes = new Map<string, CountIndex>();
 

@@ -1,14 +1,15 @@
 // Precursor search: the peptides whose modified mass has its key in a window, for every hypothesis of fixed and
 // variable modifications — each hypothesis a range read of unmodified masses (or of a view's keys, which carry a
 // fixed modification already), filtered by its site counts, weighed exactly in integer units, merged into mass
-// groups by modified key and paged exactly.
+// groups by modified key and paged exactly. A complete view's hypotheses are one range of modified keys, each
+// peptide filed under the hypothesis its key gives.
 import { addPeptideRanks, type AccessionSet } from '../model/accessionSet.js';
 import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
 import { massKey, UNITS_PER_KEY } from '../model/massKey.js';
 import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { keepsAny, resolveFilter, type AccessionFilter, type FilterSpec } from './accessionFilter.js';
-import { compositionOf } from './composition.js';
-import type { Dataset } from './dataset.js';
+import { compositionOf, type Composition } from './composition.js';
+import type { Dataset, ReadableView } from './dataset.js';
 import { VIEW_COUNT, type Hypothesis } from './hypotheses.js';
 import { indexOf, searchHypotheses, type SearchWindow } from './searchPlan.js';
 import { KeySet } from './keySet.js';
@@ -61,8 +62,10 @@ export interface PrecursorResult {
   pageSize: number;
   /** The page's groups, ascending; a group's candidates in the order the renderer sorts them. */
   groups: CandidateGroup[];
-  /** Hypotheses searched (range reads). */
+  /** Hypotheses searched: a range read each, but those of a complete view, read in one. */
   hypotheses: number;
+  /** The complete view every candidate comes from (an index into Dataset.views), when the search read one. */
+  completeView?: number;
   /** The accessions kept, when the query filters them: a candidate lists only those. */
   filter?: AccessionFilter;
   /** The accessions the page's candidates list. */
@@ -214,33 +217,61 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
 }
 
 /**
+ * Weighs the peptides of one shard of complete view `view` exactly — each one's mass, the fixed delta on each of its
+ * sites — and reads off its key the count of the variable modification it carries (`count`, `units`: set by weigh,
+ * no object made per peptide). A key that no count gives is a view the build did not write: refused (502), never
+ * answered.
+ */
+export class CompleteWeigher {
+  count = 0;
+  units = 0;
+  private fixedSites: (p: number) => number;
+  private variableSites: (p: number) => number;
+
+  constructor(
+    private view: ReadableView,
+    private comp: Composition,
+    private shard: Shard,
+  ) {
+    this.fixedSites = comp.counter(view.spec.site.letters);
+    this.variableSites = comp.counter(view.variable!.spec.site.letters);
+  }
+
+  /** Peptide p of group g. */
+  weigh(g: number, p: number): void {
+    const { view, shard } = this;
+    const { max, spec } = view.variable!;
+    const delta = spec.modification.deltaUnits;
+    const keyUnits = shard.massKeys[g] * UNITS_PER_KEY;
+    const base = this.comp.mass(p) + this.fixedSites(p) * view.spec.modification.deltaUnits;
+    const count = Math.round((keyUnits - base) / delta);
+    const units = base + count * delta;
+    // The key of `units` is the group's (half-up rounding) exactly when it lies within half a key below or above it.
+    const off = units - keyUnits;
+    if (!(count >= 0 && count <= max && count <= this.variableSites(p) && off >= -UNITS_PER_KEY / 2 && off < UNITS_PER_KEY / 2)) {
+      throw new DatasetError(`a shard of the complete view has peptide ${sequenceOf(shard, p)} at key ${shard.massKeys[g]}, which no count of its variable modification gives`, 502);
+    }
+    this.count = count;
+    this.units = units;
+  }
+}
+
+/**
  * The candidates of a complete view's hypotheses in one of its shards (searchPlan.ts completeHypotheses): each
- * peptide of the window is weighed exactly — its mass, the fixed delta on each of its sites — and its key says how
- * many of the variable modification it carries; it is filed under hypothesis `index` + that count, up to the query's
- * most. A key that no count gives is a view the build did not write: refused, never answered.
+ * peptide of the window is filed under hypothesis `index` + the count its key gives, up to the query's most.
  */
 function scanComplete(dataset: Dataset, h: Hypothesis, index: number, found: FoundSink, shard: Shard): void {
   const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
   if (from >= to) return;
   let p = from === 0 ? 0 : shard.groupEnds[from - 1];
   examine(found, shard.groupEnds[to - 1] - p);
-  const comp = compositionOf(dataset, shard, p, shard.groupEnds[to - 1]);
-  const view = dataset.views[h.view!];
-  const { slots, spec } = view;
-  const variable = view.variable!;
-  const [fixedDelta, delta] = [spec.modification.deltaUnits, variable.spec.modification.deltaUnits];
+  const weigher = new CompleteWeigher(dataset.views[h.view!], compositionOf(dataset, shard, p, shard.groupEnds[to - 1]), shard);
   for (let g = from; g < to; g++) {
-    const key = shard.massKeys[g];
     for (const end = shard.groupEnds[g]; p < end; p++) {
-      const base = comp.mass(p) + comp.slots(slots, p) * fixedDelta;
-      const count = Math.round((key * UNITS_PER_KEY - base) / delta);
-      const units = base + count * delta;
-      if (!(count >= 0 && count <= variable.max && count <= comp.slots(variable.slots, p) && massKey(units) === key)) {
-        throw new DatasetError(`a shard of the complete view has peptide ${sequenceOf(shard, p)} at key ${key}, which no count of its variable modification gives`, 502);
-      }
-      if (count > h.readsCounts!) continue;
+      weigher.weigh(g, p);
+      if (weigher.count > h.readsCounts!) continue;
       if (found.filter && !keepsAny(shard, found.filter, p)) continue;
-      found.add(key, units, shard, p, index + count);
+      found.add(shard.massKeys[g], weigher.units, shard, p, index + weigher.count);
     }
   }
 }
@@ -312,12 +343,13 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
   const groups = new Map<number, Candidate[]>(pageKeys.map((k) => [k, []]));
   if (pageKeys.length > 0) {
     const [low, high] = [pageKeys[0], pageKeys[pageKeys.length - 1]];
+    // Candidates of one key often come in a run (a complete view's always): its group is looked up once a run.
+    let [runKey, run] = [-1, [] as Candidate[]];
     for (let i = 0; i < found.keys.length; i++) {
       const key = found.keys[i];
       if (key < low || key > high) continue;
-      const shard = found.shards[i];
-      const p = found.peptides[i];
-      groups.get(key)!.push({ shard, peptide: p, variableCounts: all[found.hypotheses[i]].variableCounts, units: found.units[i], key });
+      if (key !== runKey) [runKey, run] = [key, groups.get(key)!];
+      run.push({ shard: found.shards[i], peptide: found.peptides[i], variableCounts: all[found.hypotheses[i]].variableCounts, units: found.units[i], key });
     }
   }
   const accessions = await dataset.accessionSet((add) => {
@@ -329,6 +361,7 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery)
     pageSize: query.pageSize,
     groups: pageKeys.map((key) => ({ key, candidates: groups.get(key)! })),
     hypotheses: all.length,
+    ...(all[0]?.readsCounts !== undefined ? { completeView: all[0].view } : {}),
     ...(filter ? { filter } : {}),
     accessions,
   };

@@ -1,4 +1,5 @@
-// Tests runtime/api/asciiWriter.ts: writeInt against String(); writeUtf8 against TextEncoder; write (whole and slices) and copy, growing past
+// Tests runtime/api/asciiWriter.ts: writeInt against String(); writeUtf8 against TextEncoder; write (whole and slices), copy and
+// copyWords (every length 0..40 from every offset mod 8, of a subarray's view, into a writer at every alignment), growing past
 // the initial 16 KiB and past double it in one write; start/take with headroom for a prefix written last;
 // unwrite; takeBytes copies out and leaves the writer empty and reusable.
 import { describe, expect, it } from 'vitest';
@@ -78,6 +79,25 @@ describe('AsciiWriter', () => {
       expected += long.slice(n % 7, (n % 7) + n);
     }
     expect(text(w.takeBytes())).toBe(expected);
+  });
+
+  it('copyWords copies what copy does: every length and source offset, any alignment, a view of a subarray, across growth', () => {
+    const whole = Uint8Array.from(ascii(300), (c) => c.charCodeAt(0));
+    const source = whole.subarray(13, 250); // a view with a byte offset, as a cached entry's bytes may be
+    const words = new DataView(source.buffer, source.byteOffset, source.byteLength);
+    const [a, b] = [new AsciiWriter(), new AsciiWriter()];
+    for (let lead = 0; lead < 8; lead++) {
+      a.write('x'.repeat(lead));
+      b.write('x'.repeat(lead));
+      for (let start = 0; start < 8; start++) {
+        for (let length = 0; length <= 40; length++) {
+          a.copy(source, start, start + length);
+          b.copyWords(words, start, start + length);
+        }
+      }
+    }
+    expect(b.length).toBeGreaterThan(1 << 14); // past the initial buffer: the writer's own view follows it
+    expect(text(b.takeBytes())).toBe(text(a.takeBytes()));
   });
 
   it('grows across the initial size by many small writes, keeping every byte', () => {

@@ -3,7 +3,8 @@
 import type { Dataset } from '../core/dataset.js';
 import { parseRangeQuery, wantsProteins, type Endpoint } from '../core/endpoints.js';
 import type { ParamSource } from '../core/params.js';
-import { runPrecursorQuery, type PrecursorQuery, type PrecursorResult } from '../core/precursor.js';
+import type { PrecursorQuery, PrecursorResult } from '../core/precursor.js';
+import { searchPrecursor } from '../core/precursorSearch.js';
 import { parsePrecursorQuery } from '../core/precursorQuery.js';
 import { runQuery } from '../core/search.js';
 import { parsePeptideQuery, runPeptideLookup, type PeptideQuery, type PeptideResult } from '../core/peptideLookup.js';
@@ -52,7 +53,7 @@ type PrecursorCall = PrecursorQuery & { proteins: boolean };
 const precursorOperation: Operation<PrecursorCall, PrecursorResult | PrecursorProteinsResult> = {
   parse: (source) => ({ ...parsePrecursorQuery(source), proteins: wantsProteins(source) }),
   run: async (dataset, query) => {
-    const result = await runPrecursorQuery(dataset, query);
+    const result = await searchPrecursor(dataset, query);
     return query.proteins ? withProteins(dataset, query, result) : result;
   },
   json: (dataset, query, result, started, memory) =>

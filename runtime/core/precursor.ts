@@ -179,7 +179,7 @@ export class Found implements FoundSink {
 }
 
 /** Counts the peptides a scan examines into `found`; QueryError (400) past MAX_SCANNED. */
-function examine(found: FoundSink, peptides: number): void {
+export function examine(found: { scanned: number }, peptides: number): void {
   found.scanned += peptides;
   if (found.scanned > MAX_SCANNED) {
     throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
@@ -331,10 +331,13 @@ export async function findCandidates(
   return { found, hypotheses: all };
 }
 
-/** Every candidate of every hypothesis, grouped by modified key (ascending), counted, and the query's page. */
-export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery): Promise<PrecursorResult> {
+/**
+ * Every candidate of every hypothesis (searchHypotheses', unless `all` says which), grouped by modified key
+ * (ascending), counted, and the query's page: the general merge (precursorSearch.ts searchPrecursor picks it).
+ */
+export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery, all: Hypothesis[] = searchHypotheses(dataset, query)): Promise<PrecursorResult> {
   const filter = await resolveFilter(dataset, query.filter);
-  const { found, hypotheses: all } = await findCandidates(dataset, query, filter);
+  const { found } = await findCandidates(dataset, query, filter, all);
 
   // Distinct keys in order: the groups. The page is a run of them; only its candidates become objects.
   const distinct = new KeySet(query.lowKey, query.highKey);

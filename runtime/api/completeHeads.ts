@@ -5,7 +5,7 @@
 // cache budget.
 import { compositionOf } from '../core/composition.js';
 import type { Dataset, ReadableView } from '../core/dataset.js';
-import { CompleteWeigher } from '../core/precursor.js';
+import { CompleteWeigher } from '../core/completeWeigher.js';
 import type { Derived } from '../core/shardCache.js';
 import type { ModSpec } from '../model/modifications.js';
 import { proformaTag, proformaWriter } from '../model/proforma.js';

@@ -4,16 +4,16 @@
 // groups by modified key and paged exactly. A complete view's hypotheses are one range of modified keys, each
 // peptide filed under the hypothesis its key gives.
 import { addPeptideRanks, type AccessionSet } from '../model/accessionSet.js';
-import { residueBound, sequenceOf, type Shard, type ShardEntry } from '../model/format.js';
-import { massKey, UNITS_PER_KEY } from '../model/massKey.js';
+import { residueBound, type Shard, type ShardEntry } from '../model/format.js';
+import { massKey } from '../model/massKey.js';
 import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { keepsAny, resolveFilter, type AccessionFilter, type FilterSpec } from './accessionFilter.js';
-import { compositionOf, type Composition } from './composition.js';
-import type { Dataset, ReadableView } from './dataset.js';
+import { CompleteWeigher } from './completeWeigher.js';
+import { compositionOf } from './composition.js';
+import type { Dataset } from './dataset.js';
 import { VIEW_COUNT, type Hypothesis } from './hypotheses.js';
 import { indexOf, searchHypotheses, type SearchWindow } from './searchPlan.js';
 import { KeySet } from './keySet.js';
-import { DatasetError } from './fetchFile.js';
 import { QueryError } from './params.js';
 import { rangeEntries, rangeEntriesNow, runOf } from './search.js';
 
@@ -213,46 +213,6 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
     if (key < query.lowKey || key > query.highKey) continue;
     if (found.filter && !keepsAny(shard, found.filter, p)) continue;
     found.add(key, units, shard, p, index);
-  }
-}
-
-/**
- * Weighs the peptides of one shard of complete view `view` exactly — each one's mass, the fixed delta on each of its
- * sites — and reads off its key the count of the variable modification it carries (`count`, `units`: set by weigh,
- * no object made per peptide). A key that no count gives is a view the build did not write: refused (502), never
- * answered.
- */
-export class CompleteWeigher {
-  count = 0;
-  units = 0;
-  private fixedSites: (p: number) => number;
-  private variableSites: (p: number) => number;
-
-  constructor(
-    private view: ReadableView,
-    private comp: Composition,
-    private shard: Shard,
-  ) {
-    this.fixedSites = comp.counter(view.spec.site.letters);
-    this.variableSites = comp.counter(view.variable!.spec.site.letters);
-  }
-
-  /** Peptide p of group g. */
-  weigh(g: number, p: number): void {
-    const { view, shard } = this;
-    const { max, spec } = view.variable!;
-    const delta = spec.modification.deltaUnits;
-    const keyUnits = shard.massKeys[g] * UNITS_PER_KEY;
-    const base = this.comp.mass(p) + this.fixedSites(p) * view.spec.modification.deltaUnits;
-    const count = Math.round((keyUnits - base) / delta);
-    const units = base + count * delta;
-    // The key of `units` is the group's (half-up rounding) exactly when it lies within half a key below or above it.
-    const off = units - keyUnits;
-    if (!(count >= 0 && count <= max && count <= this.variableSites(p) && off >= -UNITS_PER_KEY / 2 && off < UNITS_PER_KEY / 2)) {
-      throw new DatasetError(`a shard of the complete view has peptide ${sequenceOf(shard, p)} at key ${shard.massKeys[g]}, which no count of its variable modification gives`, 502);
-    }
-    this.count = count;
-    this.units = units;
   }
 }
 

@@ -9,7 +9,8 @@ import type { Shard } from '../model/format.js';
 import { compositionOf } from './composition.js';
 import type { Dataset } from './dataset.js';
 import type { Hypothesis } from './hypotheses.js';
-import { CompleteWeigher, examine, runPrecursorQuery, type Candidate, type CandidateGroup, type PrecursorQuery, type PrecursorResult } from './precursor.js';
+import { CompleteWeigher } from './completeWeigher.js';
+import { examine, runPrecursorQuery, type Candidate, type CandidateGroup, type PrecursorQuery, type PrecursorResult } from './precursor.js';
 import { searchHypotheses } from './searchPlan.js';
 import { rangeEntries, rangeEntriesNow, runOf } from './search.js';
 
@@ -31,7 +32,7 @@ export async function runCompleteQuery(dataset: Dataset, query: PrecursorQuery, 
   const view = all[0].view!;
   const { index } = dataset.views[view];
   const located = rangeEntriesNow(index, query.lowKey, query.highKey) ?? (await rangeEntries(index, query.lowKey, query.highKey));
-  const shards = await Promise.all(located.map(({ entry }) => dataset.cachedShard(entry) ?? dataset.shard(entry)));
+  const shards = await Promise.all(located.map(({ entry }) => dataset.shard(entry)));
   const runs = shards.map((shard) => runOf(shard, query.lowKey, query.highKey));
   const found = { scanned: 0 };
   for (const { shard, from, to } of runs) if (from < to) examine(found, shard.groupEnds[to - 1] - (from === 0 ? 0 : shard.groupEnds[from - 1]));

@@ -1,6 +1,11 @@
-// Decoded files kept in memory — shards, and the protein table's pages — as an LRU bounded by bytes, with values
-// derived from a shard (such as its entries as ready JSON) memoized beside it and charged to the same budget.
+// Decoded files kept in memory — shards, index and table pages — bounded by bytes, with values derived from a shard
+// (such as its entries as ready JSON) memoized beside it and charged to the same budget. A W-TinyLFU cache (Einziger,
+// Friedman & Manes, ACM ToS 2017): a file just read enters a small recent window (LRU); leaving it, it joins the main
+// part (LRU) only if it has been asked for more often than every file it would push out. Plain LRU keeps nothing
+// under a stream of queries wider than the budget that comes round again (each file is evicted just before its
+// reuse); this keeps the files asked for most and serves those from memory.
 import type { Shard } from '../model/format.js';
+import { FrequencySketch } from './frequencySketch.js';
 
 /** A value derived from a shard and the memory it holds. */
 export interface Derived<T> {
@@ -16,39 +21,63 @@ interface Slot {
   /** Times the shard was taken from the cache after it was put there. */
   hits: number;
   derived: Map<string, unknown>;
+  /** Bytes of `derived`, part of `cost`. */
+  derivedBytes: number;
 }
 
+/** The recent window's share of the budget (W-TinyLFU's 1 %): room for a query's files between its two reads of them. */
+const WINDOW_SHARE = 0.01;
+/** Decoded bytes of a typical file, to size the frequency sketch for a budget (a shard decodes to ~40 KB, index pages to less). */
+const TYPICAL_FILE_BYTES = 16 * 1024;
+
 export class ShardCache {
-  private slots = new Map<string, Slot>();
+  /** Files read lately, least recently used first; the file put last always stays, even alone over budget. */
+  private recent = new Map<string, Slot>();
+  /** Files admitted from the window, least recently used first. */
+  private main = new Map<string, Slot>();
   /** The file of each shard object still cached. */
   private fileOf = new WeakMap<object, string>();
+  /** Requests per file lately: sized for the budget's worth of typical files, grown if the cache holds more. */
+  private frequency: FrequencySketch;
   private used = 0;
+  private recentBytes = 0;
+  /** Bytes of the main part's derived values (part of `used`). */
+  private mainDerivedBytes = 0;
+  private windowBytes: number;
 
-  constructor(private budget: number) {}
+  constructor(private budget: number) {
+    this.windowBytes = budget * WINDOW_SHARE;
+    this.frequency = new FrequencySketch(budget / TYPICAL_FILE_BYTES);
+  }
 
-  /** Shards cached now and the bytes charged for them (with what is derived from them). */
+  /** Files cached now and the bytes charged for them (with what is derived from them). */
   get stats(): { shards: number; bytes: number; budget: number } {
-    return { shards: this.slots.size, bytes: this.used, budget: this.budget };
+    return { shards: this.recent.size + this.main.size, bytes: this.used, budget: this.budget };
   }
 
-  /** The cached decoded file `file` (a Shard unless said otherwise), now the most recently used; undefined when it is not cached. */
+  /** The cached decoded file `file` (a Shard unless said otherwise), now the most recently used of its part; undefined when it is not cached. Counts the request either way. */
   get<T extends object = Shard>(file: string): T | undefined {
-    const slot = this.slots.get(file);
-    if (!slot) return undefined;
-    slot.hits++;
-    this.slots.delete(file);
-    this.slots.set(file, slot);
-    return slot.shard as T;
+    this.frequency.increment(file);
+    for (const part of [this.recent, this.main]) {
+      const slot = part.get(file);
+      if (!slot) continue;
+      slot.hits++;
+      part.delete(file);
+      part.set(file, slot);
+      return slot.shard as T;
+    }
+    return undefined;
   }
 
+  /** Caches `shard` as file `file`, charged `cost` bytes, in the recent window; what leaves the window then is admitted or dropped. */
   put(file: string, shard: object, cost: number): void {
-    const replaced = this.slots.get(file);
-    if (replaced) this.used -= replaced.cost;
-    this.slots.delete(file);
-    this.slots.set(file, { shard, cost, hits: 0, derived: new Map() });
+    this.drop(file);
+    this.recent.set(file, { shard, cost, hits: 0, derived: new Map(), derivedBytes: 0 });
     this.fileOf.set(shard, file);
     this.used += cost;
-    this.evict(file);
+    this.recentBytes += cost;
+    this.settle(file);
+    this.frequency.fit(this.recent.size + this.main.size);
   }
 
   /**
@@ -58,25 +87,90 @@ export class ShardCache {
    */
   derive<T>(shard: Shard, key: string, build: (shard: Shard) => Derived<T>): T | undefined {
     const file = this.fileOf.get(shard);
-    const slot = file === undefined ? undefined : this.slots.get(file);
+    const inRecent = file !== undefined && this.recent.get(file)?.shard === shard;
+    const slot = file === undefined ? undefined : inRecent ? this.recent.get(file) : this.main.get(file);
     if (!slot || slot.shard !== shard) return undefined;
     if (slot.derived.has(key)) return slot.derived.get(key) as T;
     if (slot.hits === 0 || this.used + slot.cost > this.budget) return undefined;
     const { value, bytes } = build(shard);
     slot.derived.set(key, value);
     slot.cost += bytes;
+    slot.derivedBytes += bytes;
     this.used += bytes;
-    this.evict(file!);
+    if (inRecent) this.recentBytes += bytes;
+    else this.mainDerivedBytes += bytes;
+    this.settle(file!);
     return value;
   }
 
-  /** Drops least recently used shards until the cache fits its budget; never `keep`. */
-  private evict(keep: string): void {
-    for (const [oldest, { cost }] of this.slots) {
-      if (this.used <= this.budget) break;
-      if (oldest === keep) continue;
-      this.slots.delete(oldest);
-      this.used -= cost;
+  /** Removes `file` if cached, releasing its bytes. */
+  private drop(file: string): void {
+    const inRecent = this.recent.get(file);
+    const slot = inRecent ?? this.main.get(file);
+    if (!slot) return;
+    (inRecent ? this.recent : this.main).delete(file);
+    this.used -= slot.cost;
+    if (inRecent) this.recentBytes -= slot.cost;
+    else this.mainDerivedBytes -= slot.derivedBytes;
+  }
+
+  /**
+   * Brings the cache back within its budget, never dropping `keep`: files past the window's share leave it, oldest
+   * first, for the main part (on admission); then, while over budget, derived values go, then the main part's least
+   * recently used files.
+   */
+  private settle(keep: string): void {
+    for (const [file, slot] of this.recent) {
+      if (this.recentBytes <= this.windowBytes || file === keep) break;
+      this.recent.delete(file);
+      this.recentBytes -= slot.cost;
+      this.used -= slot.cost;
+      this.admit(file, slot);
     }
+    this.releaseDerived(this.used - this.budget, keep);
+    for (const file of this.main.keys()) {
+      if (this.used <= this.budget) break;
+      if (file !== keep) this.drop(file);
+    }
+  }
+
+  /** Puts a file leaving the window in the main part when it fits, or when it is asked for more often than each file it would push out. */
+  private admit(file: string, slot: Slot): void {
+    let over = this.used + slot.cost - this.budget;
+    if (over > 0) over -= this.releaseDerived(over);
+    const victims: string[] = [];
+    if (over > 0) {
+      const wanted = this.frequency.frequency(file);
+      for (const [victim, { cost }] of this.main) {
+        if (over <= 0) break;
+        if (this.frequency.frequency(victim) >= wanted) return; // not admitted: the cache keeps what is asked for more
+        victims.push(victim);
+        over -= cost;
+      }
+      if (over > 0) return; // the window alone fills the budget
+    }
+    for (const victim of victims) this.drop(victim);
+    this.main.set(file, slot);
+    this.used += slot.cost;
+    this.mainDerivedBytes += slot.derivedBytes;
+  }
+
+  /**
+   * Frees up to `bytes` (at least, when there is that much) by dropping the main part's derived values, least recently
+   * used first, never `keep`'s: under pressure a decoded file is worth more than a faster answer from one. Returns the bytes freed.
+   */
+  private releaseDerived(bytes: number, keep?: string): number {
+    let freed = 0;
+    for (const [file, slot] of this.main) {
+      if (freed >= bytes || this.mainDerivedBytes === 0) break;
+      if (slot.derivedBytes === 0 || file === keep) continue;
+      freed += slot.derivedBytes;
+      this.used -= slot.derivedBytes;
+      this.mainDerivedBytes -= slot.derivedBytes;
+      slot.cost -= slot.derivedBytes;
+      slot.derivedBytes = 0;
+      slot.derived.clear();
+    }
+    return freed;
   }
 }

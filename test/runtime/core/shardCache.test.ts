@@ -1,6 +1,9 @@
-// Tests runtime/core/shardCache.ts: an LRU bounded by bytes — eviction order, the entry just put never evicted,
-// `get` refreshing recency, `derive` built only after a second use and only while it fits, memoized, its bytes
-// charged to (and released with) its shard, and `stats`.
+// Tests runtime/core/shardCache.ts: a byte-bounded W-TinyLFU cache — what fits is kept, the file just put is never
+// dropped, a full cache admits a file only when it is asked for more often than what it would push out (so a stream
+// wider than the budget that comes round again keeps hitting a stable part, where LRU would hit nothing, and one-off
+// reads cannot flush the files asked for often), a new working set takes over once asked for more; `derive` built
+// only after a second use and only while it fits, memoized, charged to (and released with) its shard, and released
+// first under pressure; and `stats`.
 import { describe, expect, it } from 'vitest';
 import { ShardCache } from '../../../runtime/core/shardCache.js';
 import type { Shard } from '../../../runtime/model/format.js';
@@ -11,7 +14,47 @@ const shard = (): Shard => ({ massKeys: new Uint32Array(0) }) as unknown as Shar
 /** Which of `files` the cache holds, without touching recency more than `get` would for all of them. */
 const held = (cache: ShardCache, files: string[]) => files.filter((f) => cache.get(f) !== undefined);
 
-describe('ShardCache: LRU by bytes', () => {
+/** Reads `file` as the dataset does: from the cache, else loaded and put (charged `cost`). Whether it was a hit. */
+const read = (cache: ShardCache, file: string, cost: number): boolean => {
+  if (cache.get(file) !== undefined) return true;
+  cache.put(file, shard(), cost);
+  return false;
+};
+
+/** Hits of reading `files` in order, `passes` times, the last pass counted. */
+function lastPassHits(cache: ShardCache, files: string[], cost: number, passes: number): number {
+  let hits = 0;
+  for (let pass = 0; pass < passes; pass++) {
+    hits = 0;
+    for (const f of files) if (read(cache, f, cost)) hits++;
+  }
+  return hits;
+}
+
+/** LRU by bytes, from its definition (the cache's former policy), to compare hits with: the file read last always stays. */
+class ReferenceLru {
+  private files = new Map<string, number>();
+  private used = 0;
+  constructor(private budget: number) {}
+  read(file: string, cost: number): boolean {
+    const hit = this.files.delete(file);
+    if (!hit) this.used += cost;
+    this.files.set(file, cost);
+    for (const [oldest, bytes] of this.files) {
+      if (this.used <= this.budget || oldest === file) break;
+      this.files.delete(oldest);
+      this.used -= bytes;
+    }
+    return hit;
+  }
+}
+
+const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
+
+/** A decoded file's size as the cache is sized for (runtime/core/shardCache.ts: 16 KB; a shard is ~40 KB). */
+const KB16 = 16 * 1024;
+
+describe('ShardCache: bounded by bytes', () => {
   it('holds what fits and reports it in stats', () => {
     const cache = new ShardCache(100);
     expect(cache.stats).toEqual({ shards: 0, bytes: 0, budget: 100 });
@@ -23,26 +66,55 @@ describe('ShardCache: LRU by bytes', () => {
     expect(cache.get('missing')).toBeUndefined();
   });
 
-  it('evicts least recently put first, as many as needed', () => {
-    const cache = new ShardCache(100);
-    cache.put('a', shard(), 30);
-    cache.put('b', shard(), 30);
-    cache.put('c', shard(), 30);
-    cache.put('d', shard(), 30); // 120: a goes
-    expect(cache.stats).toEqual({ shards: 3, bytes: 90, budget: 100 });
-    cache.put('e', shard(), 70); // 160: b and c go
-    expect(cache.stats).toEqual({ shards: 2, bytes: 100, budget: 100 });
-    expect(held(cache, ['a', 'b', 'c', 'd', 'e'])).toEqual(['d', 'e']);
+  it('stays within its budget over a long random stream, its stats count what it holds, and it hits more than LRU', () => {
+    const budget = 40 * KB16;
+    const cache = new ShardCache(budget);
+    const lru = new ReferenceLru(budget);
+    let state = 1;
+    const next = (n: number) => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) >>> 16) % n;
+    const costOf = (i: number) => KB16 / 4 + ((i * 37) % 8) * (KB16 / 4); // 4 to 32 KB
+    const hits = { ours: 0, lru: 0, oursPopular: 0, lruPopular: 0 };
+    for (let n = 0; n < 20_000; n++) {
+      const popular = next(8) === 0;
+      const i = popular ? next(10) : next(300); // ten files asked for far more often
+      const [ours, theirs] = [read(cache, `f${i}`, costOf(i)), lru.read(`f${i}`, costOf(i))];
+      hits.ours += +ours;
+      hits.lru += +theirs;
+      if (popular) [hits.oursPopular, hits.lruPopular] = [hits.oursPopular + +ours, hits.lruPopular + +theirs];
+      expect(cache.stats.bytes).toBeLessThanOrEqual(budget);
+    }
+    const held = names('f', 300).filter((f) => cache.get(f) !== undefined);
+    expect(cache.stats.shards).toBe(held.length);
+    expect(cache.stats.bytes).toBe(held.reduce((sum, f) => sum + costOf(Number(f.slice(1))), 0));
+    expect(hits.ours).toBeGreaterThan(hits.lru * 1.1);
+    expect(hits.oursPopular).toBeGreaterThan(hits.lruPopular * 1.3);
   });
 
-  it('get refreshes recency: the shard just read outlives older puts', () => {
-    const cache = new ShardCache(100);
-    cache.put('a', shard(), 40);
-    cache.put('b', shard(), 40);
-    expect(cache.get('a')).toBeDefined();
-    cache.put('c', shard(), 40); // b is now the least recently used
-    expect(cache.stats.bytes).toBe(80);
-    expect(held(cache, ['a', 'b', 'c'])).toEqual(['a', 'c']);
+  it('a stream wider than the budget, read round and round, keeps hitting a stable part (LRU hits nothing)', () => {
+    const files = names('s', 100);
+    const cache = new ShardCache(50 * KB16); // room for 50 of the 100 files
+    const hits = lastPassHits(cache, files, KB16, 5);
+    expect(hits).toBeGreaterThanOrEqual(45);
+    expect(hits).toBeLessThanOrEqual(50);
+    const lru = new ReferenceLru(50 * KB16);
+    for (let pass = 0; pass < 5; pass++) expect(files.filter((f) => lru.read(f, KB16))).toEqual([]);
+  });
+
+  it('one-off reads do not flush the files asked for often', () => {
+    const cache = new ShardCache(50 * KB16);
+    const hot = names('hot', 20);
+    lastPassHits(cache, hot, KB16, 5);
+    for (const f of names('once', 500)) read(cache, f, KB16); // 25 times as many as the hot files, within one sample of the counts
+    expect(hot.filter((f) => cache.get(f) !== undefined)).toEqual(hot);
+  });
+
+  it('a new working set takes over once it is asked for more often than the old (counts fade)', () => {
+    const cache = new ShardCache(50 * KB16);
+    const old = names('old', 40);
+    const next = names('new', 40);
+    lastPassHits(cache, old, KB16, 10);
+    expect(lastPassHits(cache, next, KB16, 200)).toBe(40);
+    expect(old.filter((f) => cache.get(f) !== undefined).length).toBeLessThanOrEqual(10);
   });
 
   it('never evicts the entry just put, even when it alone exceeds the budget', () => {
@@ -52,7 +124,7 @@ describe('ShardCache: LRU by bytes', () => {
     cache.put('big', big, 150);
     expect(cache.stats).toEqual({ shards: 1, bytes: 150, budget: 100 });
     expect(cache.get('big')).toBe(big);
-    cache.put('small', shard(), 10); // now big is the oldest and goes
+    cache.put('small', shard(), 10); // now big leaves the window and does not fit
     expect(cache.stats).toEqual({ shards: 1, bytes: 10, budget: 100 });
     expect(held(cache, ['big', 'small'])).toEqual(['small']);
   });
@@ -151,5 +223,22 @@ describe('ShardCache.derive', () => {
     expect(cache.get('b')).toBe(b);
     cache.put('c', shard(), 20); // 110 → b goes with its 90 bytes
     expect(cache.stats).toEqual({ shards: 1, bytes: 20, budget: 100 });
+  });
+
+  it('under pressure, derived values go before any file: the shard stays, its value is built again only with room', () => {
+    const cache = new ShardCache(100);
+    const a = shard();
+    cache.put('a', a, 20);
+    cache.put('b', shard(), 20); // a leaves the recent window for the main part
+    cache.get('a');
+    expect(cache.derive(a, 'json', counter(30).build)).toBe('derived 1');
+    expect(cache.stats.bytes).toBe(70);
+    cache.put('c', shard(), 30);
+    cache.put('d', shard(), 30); // c leaving the window needs 30: a's derived value goes, no file does
+    expect(cache.stats).toEqual({ shards: 4, bytes: 100, budget: 100 });
+    expect(held(cache, ['a', 'b', 'c', 'd'])).toEqual(['a', 'b', 'c', 'd']);
+    const again = counter(30);
+    expect(cache.derive(a, 'json', again.build)).toBeUndefined(); // no longer memoized, and no room to build it
+    expect(again.calls).toEqual([]);
   });
 });

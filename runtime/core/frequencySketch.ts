@@ -35,26 +35,22 @@ export class FrequencySketch {
     this.counted = 0;
   }
 
-  /** Counts one request for `file`. */
-  increment(file: string): void {
-    const [h1, h2] = hashes(file);
-    for (let row = 0; row < ROWS; row++) {
-      const at = this.slot(row, h1, h2);
+  /** Counts one request for the file of hash `h` (fileHash). */
+  increment(h: number): void {
+    const h2 = rehash(h);
+    for (let row = 0, width = this.mask + 1; row < ROWS; row++) {
+      const at = row * width + ((h + row * h2) & this.mask);
       if (this.counters[at] < MAX_COUNT) this.counters[at]++;
     }
     if (++this.counted >= this.sampleSize) this.halve();
   }
 
-  /** The estimated requests for `file` since its counters were last halved (never less than the true count, capped at 15). */
-  frequency(file: string): number {
-    const [h1, h2] = hashes(file);
+  /** The estimated requests for the file of hash `h` since its counters were last halved (never less than the true count, capped at 15). */
+  frequency(h: number): number {
+    const h2 = rehash(h);
     let least = MAX_COUNT;
-    for (let row = 0; row < ROWS; row++) least = Math.min(least, this.counters[this.slot(row, h1, h2)]);
+    for (let row = 0, width = this.mask + 1; row < ROWS; row++) least = Math.min(least, this.counters[row * width + ((h + row * h2) & this.mask)]);
     return least;
-  }
-
-  private slot(row: number, h1: number, h2: number): number {
-    return row * (this.mask + 1) + ((h1 + row * h2) & this.mask);
   }
 
   private halve(): void {
@@ -63,11 +59,16 @@ export class FrequencySketch {
   }
 }
 
-/** Two independent 32-bit hashes of a name (FNV-1a, then a murmur3 finalizer of it), combined per row as h1 + row·h2. */
-function hashes(name: string): [number, number] {
+/** A file name's 32-bit hash (FNV-1a), what the sketch counts by; a row's counter is at hash + row · rehash(hash). */
+export function fileHash(name: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A second hash, independent of the first (murmur3's finalizer), odd so that rows differ. */
+function rehash(h: number): number {
   let g = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   g = Math.imul(g ^ (g >>> 13), 0xc2b2ae35);
-  return [h >>> 0, ((g ^ (g >>> 16)) | 1) >>> 0];
+  return ((g ^ (g >>> 16)) | 1) >>> 0;
 }

@@ -5,7 +5,7 @@
 // under a stream of queries wider than the budget that comes round again (each file is evicted just before its
 // reuse); this keeps the files asked for most and serves those from memory.
 import type { Shard } from '../model/format.js';
-import { FrequencySketch } from './frequencySketch.js';
+import { fileHash, FrequencySketch } from './frequencySketch.js';
 
 /** A value derived from a shard and the memory it holds. */
 export interface Derived<T> {
@@ -21,6 +21,8 @@ interface Slot {
   /** Times the shard was taken from the cache after it was put there. */
   hits: number;
   derived: Map<string, unknown>;
+  /** The file name's hash, as the frequency sketch counts it. */
+  hash: number;
   /** Bytes of `derived`, part of `cost`. */
   derivedBytes: number;
 }
@@ -57,22 +59,21 @@ export class ShardCache {
 
   /** The cached decoded file `file` (a Shard unless said otherwise), now the most recently used of its part; undefined when it is not cached. Counts the request either way. */
   get<T extends object = Shard>(file: string): T | undefined {
-    this.frequency.increment(file);
-    for (const part of [this.recent, this.main]) {
-      const slot = part.get(file);
-      if (!slot) continue;
-      slot.hits++;
-      part.delete(file);
-      part.set(file, slot);
-      return slot.shard as T;
-    }
-    return undefined;
+    let part = this.main;
+    let slot = part.get(file);
+    if (!slot) slot = (part = this.recent).get(file);
+    this.frequency.increment(slot ? slot.hash : fileHash(file));
+    if (!slot) return undefined;
+    slot.hits++;
+    part.delete(file);
+    part.set(file, slot);
+    return slot.shard as T;
   }
 
   /** Caches `shard` as file `file`, charged `cost` bytes, in the recent window; what leaves the window then is admitted or dropped. */
   put(file: string, shard: object, cost: number): void {
     this.drop(file);
-    this.recent.set(file, { shard, cost, hits: 0, derived: new Map(), derivedBytes: 0 });
+    this.recent.set(file, { shard, cost, hits: 0, derived: new Map(), hash: fileHash(file), derivedBytes: 0 });
     this.fileOf.set(shard, file);
     this.used += cost;
     this.recentBytes += cost;
@@ -140,10 +141,10 @@ export class ShardCache {
     if (over > 0) over -= this.releaseDerived(over);
     const victims: string[] = [];
     if (over > 0) {
-      const wanted = this.frequency.frequency(file);
-      for (const [victim, { cost }] of this.main) {
+      const wanted = this.frequency.frequency(slot.hash);
+      for (const [victim, { cost, hash }] of this.main) {
         if (over <= 0) break;
-        if (this.frequency.frequency(victim) >= wanted) return; // not admitted: the cache keeps what is asked for more
+        if (this.frequency.frequency(hash) >= wanted) return; // not admitted: the cache keeps what is asked for more
         victims.push(victim);
         over -= cost;
       }

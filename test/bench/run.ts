@@ -2,7 +2,7 @@
 // brotli, default and the original's parameters), in-process queries (warm, cache-bounded, cold), SQLite side by
 // side, cold queries over HTTP, a ≥100,000-shard index, HTTP load; v1's figures beside them (test/bench/v1.ts).
 // `--smoke` runs the same code on a small synthetic set (part of npm test) and writes nothing in the repo.
-// `--only match|precursor|scale` measures one section again over the last run's BENCHMARKS.json; the build scale curve
+// `--only match|precursor|scale|partitioned|serve` measures one section again over the last run's BENCHMARKS.json; the build scale curve
 // (`--only scale [--multiples K] [--scale-proteins N]`, test/bench/scale.ts) is never part of the full run.
 // Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -121,19 +121,9 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   };
 
   const n = config.queries;
-  const sets = {
-    '±0.1 Da': massWindows(n, 1, { lo: 360, hi: 8500, halfWidthDa: 0.1 }).map(searchUrl),
-    '±10 ppm': massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 }).map(searchUrl),
-    'search-peptide': (await samplePeptides(dir, n, 3)).map(peptideUrl),
-  };
+  const sets = await querySets(dir, n);
   const wide = anyWidthRanges(config.coldQueries, 4, 9000).map(searchUrl);
-  const warm: Record<string, QueryRun> = {};
-  const budget: Record<string, QueryRun> = {};
-  for (const [name, urls] of Object.entries(sets)) {
-    log(`queries warm: ${name}`);
-    warm[name] = await benchWarm(dir, urls, 2 ** 40);
-    budget[name] = await benchWarm(dir, urls, 256 * 2 ** 20);
-  }
+  const { warm, budget } = await benchQueries(dir, sets, log);
   log('precursor search (/api/v1/search)');
   const centres = precursorCentres(config.queries);
   const precursor = await benchPrecursor(dir, config);
@@ -159,16 +149,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     'any width, pageSize 10': await benchCold(dir, wide.map((u) => u.replace('&pageSize=1000', ''))),
     'any width, pageSize 1000': await benchCold(dir, wide),
   };
-  let sqlite: BenchResults['sqlite'];
-  if (loadSqlite()) {
-    log('SQLite import and queries');
-    const db = await buildSqlite(dir, join(config.dir, `sqlite-${config.proteins}.db`));
-    sqlite = {
-      '±0.1 Da': benchSqlite(db, massWindows(n, 1, { lo: 360, hi: 8500, halfWidthDa: 0.1 })),
-      '±10 ppm': benchSqlite(db, massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 })),
-    };
-    db.close();
-  } else log('better-sqlite3 is not installed: SQLite baseline skipped');
+  const sqlite = await benchSqliteSets(dir, config, log);
 
   log('cold queries over HTTP');
   const firstCount = config.coldHttpFirst ?? 20;
@@ -197,8 +178,52 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     },
   };
 
+  const http = await benchHttp(dir, sets['±10 ppm'], config, log);
+  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms, match, view, complete };
+}
+
+/** The benchmark's three query sets (±0.1 Da and ±10 ppm windows, stored peptides) over the dataset in `dir`. */
+async function querySets(dir: string, n: number): Promise<Record<string, string[]>> {
+  return {
+    '±0.1 Da': massWindows(n, 1, { lo: 360, hi: 8500, halfWidthDa: 0.1 }).map(searchUrl),
+    '±10 ppm': massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 }).map(searchUrl),
+    'search-peptide': (await samplePeptides(dir, n, 3)).map(peptideUrl),
+  };
+}
+
+/** Each set warm (whole dataset cached) and under the default 256 MB cache. */
+async function benchQueries(dir: string, sets: Record<string, string[]>, log: (line: string) => void): Promise<Pick<BenchResults, 'warm' | 'budget'>> {
+  const warm: Record<string, QueryRun> = {};
+  const budget: Record<string, QueryRun> = {};
+  for (const [name, urls] of Object.entries(sets)) {
+    log(`queries warm: ${name}`);
+    warm[name] = await benchWarm(dir, urls, 2 ** 40);
+    budget[name] = await benchWarm(dir, urls, 256 * 2 ** 20);
+  }
+  return { warm, budget };
+}
+
+/** SQLite on the same peptides and windows (undefined when better-sqlite3 is not installed). */
+async function benchSqliteSets(dir: string, config: BenchConfig, log: (line: string) => void): Promise<BenchResults['sqlite']> {
+  if (!loadSqlite()) {
+    log('better-sqlite3 is not installed: SQLite baseline skipped');
+    return undefined;
+  }
+  log('SQLite import and queries');
+  const db = await buildSqlite(dir, join(config.dir, `sqlite-${config.proteins}.db`));
+  const n = config.queries;
+  const sqlite = {
+    '±0.1 Da': benchSqlite(db, massWindows(n, 1, { lo: 360, hi: 8500, halfWidthDa: 0.1 })),
+    '±10 ppm': benchSqlite(db, massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 })),
+  };
+  db.close();
+  return sqlite;
+}
+
+/** npm start's server under load (±10 ppm), with the default cache and with the whole dataset cached after a warm-up. */
+async function benchHttp(dir: string, ppm: string[], config: BenchConfig, log: (line: string) => void): Promise<BenchResults['http']> {
   log(`HTTP load, ${config.httpSeconds} s, twice`);
-  const paths = sets['±10 ppm'].map((u) => u.replace('http://bench', ''));
+  const paths = ppm.map((u) => u.replace('http://bench', ''));
   const httpRun = async (cacheBytes: number, warmUp: boolean): Promise<HttpRun> => {
     const port = await freePort();
     const server = await startServer(dir, port, { SHARD_CACHE_BYTES: String(cacheBytes) });
@@ -211,8 +236,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
       server.kill();
     }
   };
-  const http = { budget: await httpRun(256 * 2 ** 20, false), warm: await httpRun(2 ** 33, true) };
-  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms, match, view, complete };
+  return { budget: await httpRun(256 * 2 ** 20, false), warm: await httpRun(2 ** 33, true) };
 }
 
 /** The complete view section: the input built with the complete view of the benchmark's modifications, then precursor search on it. */
@@ -463,7 +487,7 @@ async function benchPrecursor(dir: string, config: BenchConfig): Promise<Precurs
 }
 
 /** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
-const ONLY = ['match', 'precursor', 'scale', 'partitioned'] as const;
+const ONLY = ['match', 'precursor', 'scale', 'partitioned', 'serve'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -501,6 +525,15 @@ async function main(): Promise<void> {
         : { ...before!, precursor: await benchPrecursor(datasetDir, runConfig) };
     results.view = await benchView(fasta, runConfig, log); // both sections report the view's figures
     if (only === 'precursor') results.complete = await benchComplete(fasta, runConfig, log);
+  } else if (only === 'serve') {
+    // What the query engine and its cache decide, measured again on the full run's dataset: queries warm and under
+    // 256 MB, SQLite beside them, npm start under load. Builds, cold reads and the other sections stay the last run's.
+    const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
+    if (!existsSync(join(datasetDir, 'manifest.json'))) throw new Error(`--only serve needs the full run's dataset in ${datasetDir}`);
+    const runConfig = { ...config, proteins: before!.config.proteins, queries: before!.config.queries };
+    const sets = await querySets(datasetDir, runConfig.queries);
+    results = { ...before!, ...(await benchQueries(datasetDir, sets, log)), sqlite: await benchSqliteSets(datasetDir, runConfig, log) };
+    results.http = await benchHttp(datasetDir, sets['±10 ppm'], runConfig, log);
   } else if (only === 'partitioned') {
     results = { ...before!, partitioned: await benchPartitioned(join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`), join(config.dir, 'partitioned')) };
   } else if (only === 'scale') {
@@ -518,7 +551,7 @@ async function main(): Promise<void> {
     results.partitioned = values.smoke ? await benchPartitioned(join(config.dir, `synthetic-v2-${config.proteins}.fasta`), join(config.dir, 'partitioned'), 3) : before?.partitioned;
     results.indexScale = values.smoke ? await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_SMOKE }, log) : before?.indexScale;
   }
-  if (only) command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+  if (only) command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1));

@@ -2,7 +2,7 @@
 // count (capped at 15), nearly always equal to it when the sketch is wide for the files it sees, and every count
 // halves (rounding down, plus collisions) once `sampleSize` counts were added.
 import { describe, expect, it } from 'vitest';
-import { FrequencySketch } from '../../../runtime/core/frequencySketch.js';
+import { fileHash, FrequencySketch } from '../../../runtime/core/frequencySketch.js';
 
 /** Seeded pseudo-random integers in [0, n) (a 32-bit LCG; the test's draws repeat run to run). */
 function draws(seed: number): (n: number) => number {
@@ -29,12 +29,12 @@ describe('FrequencySketch', () => {
 
   it('starts afresh when it grows', () => {
     const sketch = new FrequencySketch(64);
-    for (let n = 0; n < 5; n++) sketch.increment('a');
+    for (let n = 0; n < 5; n++) sketch.increment(fileHash('a'));
     sketch.fit(64);
-    expect(sketch.frequency('a')).toBe(5);
+    expect(sketch.frequency(fileHash('a'))).toBe(5);
     sketch.fit(65);
     expect(sketch.sampleSize).toBe(1280);
-    expect(sketch.frequency('a')).toBe(0);
+    expect(sketch.frequency(fileHash('a'))).toBe(0);
   });
 
   it('never estimates below the true count (capped at 15), and nearly always exactly', () => {
@@ -44,34 +44,34 @@ describe('FrequencySketch', () => {
     for (let n = 0; n < 3000; n++) {
       // A skewed stream: a few files asked for often, many rarely (under sampleSize: no halving yet).
       const i = next(4) === 0 ? next(20) : next(1500);
-      sketch.increment(name(i));
+      sketch.increment(fileHash(name(i)));
       exact.set(i, (exact.get(i) ?? 0) + 1);
     }
     let equal = 0;
     for (const [i, count] of exact) {
-      const estimate = sketch.frequency(name(i));
+      const estimate = sketch.frequency(fileHash(name(i)));
       expect(estimate).toBeGreaterThanOrEqual(Math.min(count, 15));
       expect(estimate).toBeLessThanOrEqual(15);
       if (estimate === Math.min(count, 15)) equal++;
     }
     expect(equal / exact.size).toBeGreaterThan(0.97);
-    expect(sketch.frequency(name(99_999))).toBeLessThanOrEqual(1); // never asked for
+    expect(sketch.frequency(fileHash(name(99_999)))).toBeLessThanOrEqual(1); // never asked for
   });
 
   it('halves every count after sampleSize counts: old popularity fades', () => {
     const sketch = new FrequencySketch(1024);
-    for (let n = 0; n < 12; n++) sketch.increment('hot');
-    expect(sketch.frequency('hot')).toBe(12);
-    for (let i = 0; i < sketch.sampleSize - 13; i++) sketch.increment(name(i)); // one count short of the sample
-    const before = sketch.frequency('hot');
+    for (let n = 0; n < 12; n++) sketch.increment(fileHash('hot'));
+    expect(sketch.frequency(fileHash('hot'))).toBe(12);
+    for (let i = 0; i < sketch.sampleSize - 13; i++) sketch.increment(fileHash(name(i))); // one count short of the sample
+    const before = sketch.frequency(fileHash('hot'));
     expect(before).toBeGreaterThanOrEqual(12); // collisions only add
-    sketch.increment(name(sketch.sampleSize)); // the sample's last count: every counter halves
-    expect(sketch.frequency('hot')).toBe(before >> 1);
-    expect(sketch.frequency('hot')).toBeGreaterThanOrEqual(6);
+    sketch.increment(fileHash(name(sketch.sampleSize))); // the sample's last count: every counter halves
+    expect(sketch.frequency(fileHash('hot'))).toBe(before >> 1);
+    expect(sketch.frequency(fileHash('hot'))).toBeGreaterThanOrEqual(6);
     // The next sample starts from zero: as many counts again halve once more, not sooner.
-    for (let i = 0; i < sketch.sampleSize - 1; i++) sketch.increment(`other ${i}`);
-    const later = sketch.frequency('hot');
-    sketch.increment('last');
-    expect(sketch.frequency('hot')).toBe(later >> 1);
+    for (let i = 0; i < sketch.sampleSize - 1; i++) sketch.increment(fileHash(`other ${i}`));
+    const later = sketch.frequency(fileHash('hot'));
+    sketch.increment(fileHash('last'));
+    expect(sketch.frequency(fileHash('hot'))).toBe(later >> 1);
   });
 });

@@ -45,6 +45,9 @@ export class ShardCache {
   private recentBytes = 0;
   /** Bytes of the main part's derived values (part of `used`). */
   private mainDerivedBytes = 0;
+  /** Files put so far; until `quietFrom` of them, the cache is under pressure (see derive). */
+  private puts = 0;
+  private quietFrom = 0;
   private windowBytes: number;
 
   constructor(private budget: number) {
@@ -77,14 +80,17 @@ export class ShardCache {
     this.fileOf.set(shard, file);
     this.used += cost;
     this.recentBytes += cost;
+    this.puts++;
     this.settle(file);
     this.frequency.fit(this.recent.size + this.main.size);
   }
 
   /**
    * `build(shard)` memoized under `key` while the shard stays cached — built only once the shard has been
-   * asked for again after it was loaded, and only while it fits without evicting (under a cache that keeps
-   * evicting, building it would cost more than it saves). Otherwise undefined: the caller works without it.
+   * asked for again after it was loaded, only while it fits without evicting, and only when the cache has taken in
+   * as many files as it held when it last had to drop anything (under a cache that keeps dropping, a derived value
+   * would soon be released again: building it would cost more than it saves). Otherwise undefined: the caller works
+   * without it.
    */
   derive<T>(shard: Shard, key: string, build: (shard: Shard) => Derived<T>): T | undefined {
     const file = this.fileOf.get(shard);
@@ -92,7 +98,7 @@ export class ShardCache {
     const slot = file === undefined ? undefined : inRecent ? this.recent.get(file) : this.main.get(file);
     if (!slot || slot.shard !== shard) return undefined;
     if (slot.derived.has(key)) return slot.derived.get(key) as T;
-    if (slot.hits === 0 || this.used + slot.cost > this.budget) return undefined;
+    if (slot.hits === 0 || this.used + slot.cost > this.budget || this.underPressure) return undefined;
     const { value, bytes } = build(shard);
     slot.derived.set(key, value);
     slot.cost += bytes;
@@ -102,6 +108,17 @@ export class ShardCache {
     else this.mainDerivedBytes += bytes;
     this.settle(file!);
     return value;
+  }
+
+  /** Whether the cache has had to drop anything within as many puts as it held files then. */
+  private get underPressure(): boolean {
+    return this.puts < this.quietFrom;
+  }
+
+  /** Notes that the cache had to drop something — `file`, dropped now, a file not admitted, or a derived value. */
+  private dropped(file?: string): void {
+    this.quietFrom = this.puts + this.recent.size + this.main.size;
+    if (file !== undefined) this.drop(file);
   }
 
   /** Removes `file` if cached, releasing its bytes. */
@@ -131,7 +148,7 @@ export class ShardCache {
     this.releaseDerived(this.used - this.budget, keep);
     for (const file of this.main.keys()) {
       if (this.used <= this.budget) break;
-      if (file !== keep) this.drop(file);
+      if (file !== keep) this.dropped(file);
     }
   }
 
@@ -144,13 +161,13 @@ export class ShardCache {
       const wanted = this.frequency.frequency(slot.hash);
       for (const [victim, { cost, hash }] of this.main) {
         if (over <= 0) break;
-        if (this.frequency.frequency(hash) >= wanted) return; // not admitted: the cache keeps what is asked for more
+        if (this.frequency.frequency(hash) >= wanted) return this.dropped(); // not admitted: the cache keeps what is asked for more
         victims.push(victim);
         over -= cost;
       }
-      if (over > 0) return; // the window alone fills the budget
+      if (over > 0) return this.dropped(); // the window alone fills the budget
     }
-    for (const victim of victims) this.drop(victim);
+    for (const victim of victims) this.dropped(victim);
     this.main.set(file, slot);
     this.used += slot.cost;
     this.mainDerivedBytes += slot.derivedBytes;
@@ -165,6 +182,7 @@ export class ShardCache {
     for (const [file, slot] of this.main) {
       if (freed >= bytes || this.mainDerivedBytes === 0) break;
       if (slot.derivedBytes === 0 || file === keep) continue;
+      this.dropped();
       freed += slot.derivedBytes;
       this.used -= slot.derivedBytes;
       this.mainDerivedBytes -= slot.derivedBytes;

@@ -241,4 +241,21 @@ describe('ShardCache.derive', () => {
     expect(cache.derive(a, 'json', again.build)).toBeUndefined(); // no longer memoized, and no room to build it
     expect(again.calls).toEqual([]);
   });
+
+  it('builds nothing for a while after the cache had to drop something: as many puts as it held files then', () => {
+    const cache = new ShardCache(100);
+    const a = shard();
+    cache.put('a', a, 10);
+    cache.put('b', shard(), 80); // a in the main part
+    cache.get('a');
+    cache.put('c', shard(), 20); // b leaves the window and is not admitted (a is asked for more): dropped, a and c held
+    expect(cache.stats).toEqual({ shards: 2, bytes: 30, budget: 100 });
+    const { calls, build } = counter(5);
+    expect(cache.derive(a, 'json', build)).toBeUndefined(); // room enough, but the cache is under pressure
+    cache.put('y', shard(), 1);
+    expect(cache.derive(a, 'json', build)).toBeUndefined();
+    cache.put('z', shard(), 1); // two puts without dropping anything
+    expect(cache.derive(a, 'json', build)).toBe('derived 1');
+    expect(calls).toEqual([a]);
+  });
 });

@@ -5,20 +5,21 @@
 //   git worktree add /tmp/base <rev> && ln -s "$PWD/node_modules" /tmp/base/
 //   npx tsx test/bench/ab.ts /tmp/base . <dataset dir> <set> [--cache <bytes>] [--queries <n>]
 // Sets are the benchmark's own: ppm10 and da01 (search.php, pages of 1000), taxonomy (search-taxonomy.php ±10 ppm),
-// precursor (/api/v1/search with the benchmark's modifications).
+// precursor (/api/v1/search with the benchmark's modifications), peptide (search-peptide.php of stored peptides).
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { massWindows, summarize } from './measure.js';
 import { precursorUrl, windowCentres } from './precursor.js';
-import { searchUrl } from './queries.js';
+import { peptideUrl, samplePeptides, searchUrl } from './queries.js';
 
 type Answerer = (request: { method: string; url: URL }) => Promise<{ status: number }>;
 
-const SETS: Record<string, (n: number) => string[]> = {
+const SETS: Record<string, (n: number, dir: string) => string[] | Promise<string[]>> = {
   ppm10: (n) => massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 }).map(searchUrl),
   da01: (n) => massWindows(n, 1, { lo: 360, hi: 8500, halfWidthDa: 0.1 }).map(searchUrl),
   taxonomy: (n) => massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 }).map((w) => searchUrl(w).replace('search.php', 'search-taxonomy.php')),
   precursor: (n) => windowCentres(n, 2, 360, 8500).map(precursorUrl),
+  peptide: async (n, dir) => (await samplePeptides(dir, n, 3)).map(peptideUrl),
 };
 
 /** The answerer of the checkout at `root` over the dataset in `dir`, as npm start opens it (Node's codecs). */
@@ -37,7 +38,7 @@ async function answererOf(root: string, dir: string, cacheBytes: number): Promis
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { cache: { type: 'string' }, queries: { type: 'string' } } });
 const [a, b, dir, set] = positionals;
 if (!set || !SETS[set]) throw new Error(`usage: ab.ts <checkout A> <checkout B> <dataset dir> <${Object.keys(SETS).join('|')}> [--cache bytes] [--queries n]`);
-const urls = SETS[set](Number(values.queries ?? 10_000));
+const urls = await SETS[set](Number(values.queries ?? 10_000), dir);
 const cacheBytes = Number(values.cache ?? 256 * 2 ** 20);
 const sides = [await answererOf(a, dir, cacheBytes), await answererOf(b, dir, cacheBytes)];
 let ms: number[][] = [];

@@ -1,4 +1,4 @@
-// How often each file has been asked for lately, approximately and in fixed memory: a count-min sketch of small
+// How often each file has been asked for lately, approximately and in little memory: a count-min sketch of small
 // counters, all halved every `sampleSize` counts so that old popularity fades (TinyLFU's frequency estimate, Einziger,
 // Friedman & Manes, "TinyLFU: A Highly Efficient Cache Admission Policy", ACM ToS 2017). The shard cache admits a
 // file over the ones it would evict only when this says it is asked for more often.
@@ -12,12 +12,16 @@ export class FrequencySketch {
   private counters = new Uint8Array(0);
   private mask = 0;
   private counted = 0;
-  /** Counts between halvings: ten for each file the cache may hold (TinyLFU's sample). */
-  sampleSize = 0;
+  private sample = 0;
   private files = 0;
 
   constructor(files = 0) {
     this.fit(files);
+  }
+
+  /** Counts between halvings: ten for each file the cache may hold (TinyLFU's sample). */
+  get sampleSize(): number {
+    return this.sample;
   }
 
   /**
@@ -31,7 +35,7 @@ export class FrequencySketch {
     this.files = capacity;
     this.counters = new Uint8Array(ROWS * 4 * capacity);
     this.mask = 4 * capacity - 1;
-    this.sampleSize = 10 * capacity;
+    this.sample = 10 * capacity;
     this.counted = 0;
   }
 
@@ -42,7 +46,7 @@ export class FrequencySketch {
       const at = row * width + ((h + row * h2) & this.mask);
       if (this.counters[at] < MAX_COUNT) this.counters[at]++;
     }
-    if (++this.counted >= this.sampleSize) this.halve();
+    if (++this.counted >= this.sample) this.halve();
   }
 
   /** The estimated requests for the file of hash `h` since its counters were last halved (never less than the true count, capped at 15). */

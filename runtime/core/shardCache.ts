@@ -94,8 +94,9 @@ export class ShardCache {
    */
   derive<T>(shard: Shard, key: string, build: (shard: Shard) => Derived<T>): T | undefined {
     const file = this.fileOf.get(shard);
-    const inRecent = file !== undefined && this.recent.get(file)?.shard === shard;
-    const slot = file === undefined ? undefined : inRecent ? this.recent.get(file) : this.main.get(file);
+    if (file === undefined) return undefined;
+    const inRecent = this.recent.get(file)?.shard === shard;
+    const slot = (inRecent ? this.recent : this.main).get(file);
     if (!slot || slot.shard !== shard) return undefined;
     if (slot.derived.has(key)) return slot.derived.get(key) as T;
     if (slot.hits === 0 || this.used + slot.cost > this.budget || this.underPressure) return undefined;
@@ -106,7 +107,7 @@ export class ShardCache {
     this.used += bytes;
     if (inRecent) this.recentBytes += bytes;
     else this.mainDerivedBytes += bytes;
-    this.settle(file!);
+    this.settle(file);
     return value;
   }
 

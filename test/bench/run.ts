@@ -71,8 +71,10 @@ export interface BenchResults {
   /** ±10 ppm queries read over HTTP from a cold start (absent in runs before format v2). */
   coldHttp?: Record<string, ColdHttpRun>;
   tiny: { build: BuildRun; rootBytes: number; pages: number; cold: Record<string, QueryRun> };
-  /** `npm start` as it is (256 MB cache, cold), and with the whole dataset cached after two warm-up passes. */
-  /** `budgetWarm`: the 256 MB server after the same warm-up as `warm` (absent from runs before it was measured). */
+  /**
+   * `npm start` as it is (256 MB cache, cold), the same after two warm-up passes (`budgetWarm`; absent from runs
+   * before it was measured), and with the whole dataset cached after those passes.
+   */
   http: { budget: HttpRun; warm: HttpRun; budgetWarm?: HttpRun };
   /** /api/v1/search at the ±10 ppm windows' centres, with the issue's modifications. */
   precursor: PrecursorRuns;
@@ -221,7 +223,7 @@ async function benchSqliteSets(dir: string, config: BenchConfig, log: (line: str
   return sqlite;
 }
 
-/** npm start's server under load (±10 ppm), with the default cache and with the whole dataset cached after a warm-up. */
+/** npm start's server under load (±10 ppm): the default cache from cold and after a warm-up, and the whole dataset cached after one. */
 async function benchHttp(dir: string, ppm: string[], config: BenchConfig, log: (line: string) => void): Promise<BenchResults['http']> {
   log(`HTTP load, ${config.httpSeconds} s, three times`);
   const paths = ppm.map((u) => u.replace('http://bench', ''));

@@ -2,8 +2,8 @@
 // dropped, a full cache admits a file only when it is asked for more often than what it would push out (so a stream
 // wider than the budget that comes round again keeps hitting a stable part, where LRU would hit nothing, and one-off
 // reads cannot flush the files asked for often), a new working set takes over once asked for more; `derive` built
-// only after a second use and only while it fits, memoized, charged to (and released with) its shard, and released
-// first under pressure; and `stats`.
+// only after a second use and only while it fits, memoized, charged to (and released with) its shard, released
+// first under pressure and not built again until the pressure has passed; and `stats`.
 import { describe, expect, it } from 'vitest';
 import { ShardCache } from '../../../runtime/core/shardCache.js';
 import type { Shard } from '../../../runtime/model/format.js';

@@ -133,6 +133,12 @@ export class AsciiWriter {
     this.length = at;
   }
 
+  /** The buffer, with room for `n` more bytes from `length` on: for a caller that writes them itself, then sets `length`. */
+  room(n: number): Uint8Array {
+    this.reserve(n);
+    return this.bytes;
+  }
+
   /** Starts a text, keeping `headroom` bytes free in front of it for a prefix written last. */
   start(headroom: number): void {
     this.length = 0;

@@ -3,12 +3,13 @@
 // A group's peptides are consecutive, so a page copies each mass group's entries with one native copy
 // instead of writing tens of thousands of accessions character by character on every request. The dataset
 // memoizes them for shards used more than once (Dataset.derived), charged to the cache budget, when its accession
-// table is one page; other answers write their entries directly (writeEntries, the same code).
+// table is one page; other answers write their entries directly (writeEntries, the same code): straight into the
+// writer's buffer from the accessions' records when every accession has one, else piece by piece.
 import type { AccessionFilter } from '../core/accessionFilter.js';
 import type { Dataset } from '../core/dataset.js';
 import type { Derived } from '../core/shardCache.js';
 import type { EntryShape } from '../core/endpoints.js';
-import type { AccessionSet } from '../model/accessionSet.js';
+import { MAX_ACCESSION_BYTES, type AccessionSet } from '../model/accessionSet.js';
 import type { Shard } from '../model/format.js';
 import { withWriter, type AsciiWriter } from './asciiWriter.js';
 
@@ -34,12 +35,53 @@ const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff
  * where each one ends in `ends` when given. Sequences are upper-case letters (decodeShard checks it).
  */
 export function writeEntries(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
+  accessions.touch(shard, from, to);
+  if (accessions.recorded) return writeRecordedEntries(w, shard, accessions, shape, from, to, ends);
   for (let p = from; p < to; p++) {
     w.write('{"seq":"');
     w.copy(shard.sequences, p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
     w.write(shape === 'acc' ? '","acc":' : '","accsTax":');
     writeAccessions(w, shard, accessions, shape, p);
     w.write('},');
+    if (ends) ends[p] = w.length;
+  }
+}
+
+/** Puts `text` (ASCII) into `bytes` from `at` on; returns where it ends. */
+function put(bytes: Uint8Array, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) bytes[at++] = text.charCodeAt(i);
+  return at;
+}
+
+/** Room an entry's accession takes at most, besides its text: `,{"acc":"` `","taxId":` `}` and a taxId of up to 11 characters. */
+const ACCESSION_ROOM = MAX_ACCESSION_BYTES + 9 + 10 + 1 + 11;
+
+/**
+ * writeEntries from a recorded set (every accession plain, in a record): each entry put straight into the writer's buffer,
+ * with room for all of it made first.
+ */
+function writeRecordedEntries(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
+  const { sequences, sequenceEnds } = shard;
+  const [open, first, next, close] = shape === 'acc' ? ['","acc":[', '"', ',"', '"'] : ['","accsTax":[', '{"acc":"', ',{"acc":"', '","taxId":'];
+  for (let p = from; p < to; p++) {
+    const ranks = accessions.listed(shard, p);
+    const start = p === 0 ? 0 : sequenceEnds[p - 1];
+    const end = sequenceEnds[p];
+    const bytes = w.room(24 + end - start + ranks.length * ACCESSION_ROOM);
+    let at = put(bytes, w.length, '{"seq":"');
+    for (let i = start; i < end; i++) bytes[at++] = sequences[i];
+    at = put(bytes, at, open);
+    for (let k = 0; k < ranks.length; k++) {
+      at = put(bytes, at, k === 0 ? first : next);
+      at = accessions.putAccession(bytes, at, ranks[k]);
+      at = put(bytes, at, close);
+      if (shape === 'accsTax') {
+        w.length = at;
+        w.writeInt(accessions.taxId(ranks[k])); // within the room made: `bytes` is still the buffer
+        at = put(bytes, w.length, '}');
+      }
+    }
+    w.length = put(bytes, at, ']},');
     if (ends) ends[p] = w.length;
   }
 }

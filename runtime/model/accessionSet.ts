@@ -76,6 +76,8 @@ class Records {
 
 /** Widest record: a page with a longer accession (UniProt's are 6 or 10 characters: 16 bytes) is written from its text. */
 const MAX_STRIDE = 32;
+/** The longest accession a record holds. */
+export const MAX_ACCESSION_BYTES = MAX_STRIDE - 5;
 const recordsOfTable = new WeakMap<AccessionTable, Records | null>();
 
 /** The page's records (made once per page, filled as used), or null for a page not plain or with an accession too long for them. */
@@ -102,8 +104,12 @@ export class AccessionSet {
   private readonly records: (Records | null)[];
   /** Whether every accession held needs no JSON escapes (printable ASCII without `"` or `\`). */
   readonly plain: boolean;
+  /** Whether every page has records (so is plain): putAccession writes any rank held. */
+  readonly recorded: boolean;
   /** Room to order a peptide's accessions in (listed returns a view of it). */
   private scratch = new Uint32Array(64);
+  /** views[n]: the first n ranks of `scratch`, made once (a view made per peptide would be an allocation each). */
+  private views: Uint32Array[] = [];
 
   /** `runs`: pages by ascending first rank, none overlapping. */
   constructor(runs: readonly AccessionRun[]) {
@@ -111,6 +117,7 @@ export class AccessionSet {
     this.tables = runs.map((run) => run.table);
     this.plain = this.tables.every(isPlain);
     this.records = this.tables.map(recordsOf);
+    this.recorded = this.records.every((records) => records !== null);
   }
 
   /** Index of the page holding rank a, or -1 when the set holds none. */
@@ -150,13 +157,42 @@ export class AccessionSet {
   /** Writes accession a's text to `out` (no string made). */
   writeAccession(out: TextSink, a: number): void {
     const k = this.pageOf(a);
-    const [table, i, records] = [this.tables[k], a - this.firsts[k], this.records[k]];
+    const i = a - this.firsts[k];
+    const records = this.records[k];
     if (records) {
       const at = records.at(i);
       out.copy(records.bytes, at + 1, at + 1 + records.bytes[at]);
     } else {
-      out.write(table.accessions, i === 0 ? 0 : table.accessionEnds[i - 1], table.accessionEnds[i]);
+      const { accessions, accessionEnds } = this.tables[k];
+      out.write(accessions, i === 0 ? 0 : accessionEnds[i - 1], accessionEnds[i]);
     }
+  }
+
+  /**
+   * Copies accession a's text into `bytes` from `at` on, returning where it ends: for a `recorded` set, into a buffer
+   * with room for MAX_ACCESSION_BYTES more.
+   */
+  putAccession(bytes: Uint8Array, at: number, a: number): number {
+    const k = this.pageOf(a);
+    const records = this.records[k]!;
+    const from = records.at(a - this.firsts[k]);
+    const source = records.bytes;
+    for (let i = from + 1, end = from + 1 + source[from]; i < end; i++) bytes[at++] = source[i];
+    return at;
+  }
+
+  /**
+   * Reads the record of each accession of peptides from..to-1 of `shard` before they are written, when the set is
+   * one page with records: records of random ranks are far apart in memory, and reads that do not wait for one another
+   * overlap, where a write each would wait for its own (writing a random rank's accession then takes about half the
+   * time, scratch measurement).
+   */
+  touch(shard: Shard, from: number, to: number): void {
+    const records = this.records.length === 1 ? this.records[0] : null;
+    if (!records || this.firsts[0] !== 0) return;
+    const { accessionRefs, accessionRefEnds } = shard;
+    const end = to === 0 ? 0 : accessionRefEnds[to - 1];
+    for (let r = from === 0 ? 0 : accessionRefEnds[from - 1]; r < end; r++) records.at(accessionRefs[r]);
   }
 
   /** NCBI taxId of rank a; -1 when unknown. */
@@ -217,10 +253,10 @@ export class AccessionSet {
    */
   listed(shard: Shard, p: number, filter?: RankFilter): Uint32Array {
     const [from, to] = [p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]];
-    if (to - from > this.scratch.length) this.scratch = new Uint32Array(2 * (to - from));
+    if (to - from > this.scratch.length) [this.scratch, this.views] = [new Uint32Array(2 * (to - from)), []];
     let n = 0;
     for (let r = from; r < to; r++) if (!filter || filter.keeps(shard.accessionRefs[r])) this.scratch[n++] = shard.accessionRefs[r];
-    return this.sort(this.scratch.subarray(0, n));
+    return this.sort((this.views[n] ??= this.scratch.subarray(0, n)));
   }
 }
 

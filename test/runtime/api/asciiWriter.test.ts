@@ -1,11 +1,13 @@
 // Tests runtime/api/asciiWriter.ts: writeInt against String(); writeUtf8 against TextEncoder; write (whole and slices), copy and
 // copyWords (every length 0..40 from every offset mod 8, of a subarray's view, into a writer at every alignment), growing past
 // the initial 16 KiB and past double it in one write; start/take with headroom for a prefix written last;
-// unwrite; takeBytes copies out and leaves the writer empty and reusable.
+// room for bytes put by the caller; unwrite; takeBytes copies out and leaves the writer empty and reusable.
 import { describe, expect, it } from 'vitest';
 import { AsciiWriter } from '../../../runtime/api/asciiWriter.js';
 
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
+/** The writer's initial 16 KiB. */
+const INITIAL_ROOM = 1 << 14;
 
 /** Deterministic ASCII text of `n` characters that differs at every position mod 95. */
 const ascii = (n: number, shift = 0) => Array.from({ length: n }, (_, i) => String.fromCharCode(32 + ((i + shift) % 95))).join('');
@@ -121,6 +123,22 @@ describe('AsciiWriter', () => {
     const bytes = new TextEncoder().encode(ascii(70_000, 5));
     w.copy(bytes, 10, 70_000);
     expect(text(w.takeBytes())).toBe('<' + big + ascii(70_000, 5).slice(10));
+  });
+
+  it('room gives the buffer with room for n more bytes, keeping what was written; bytes put there count once length moves past them', () => {
+    const w = new AsciiWriter();
+    w.write('abc');
+    for (const n of [0, 10, INITIAL_ROOM, 3 * INITIAL_ROOM]) {
+      const bytes = w.room(n);
+      expect(bytes.length).toBeGreaterThanOrEqual(w.length + n);
+      expect(Buffer.from(bytes.subarray(0, 3)).toString('latin1')).toBe('abc');
+    }
+    const bytes = w.room(2);
+    bytes[w.length] = 100;
+    bytes[w.length + 1] = 101;
+    w.length += 2;
+    w.write('f');
+    expect(Buffer.from(w.takeBytes()).toString('latin1')).toBe('abcdef');
   });
 
   it('take writes the prefix just before the text started with headroom', () => {

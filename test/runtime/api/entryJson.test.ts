@@ -18,8 +18,11 @@ import { letterBytes } from '../../helpers/letters.js';
 /** A shard made from plain lists, with the accession table its ranks point into (as plain lists too, and as a set). */
 type TestShard = Shard & { table: [string, number][]; set: AccessionSet };
 
-/** A shard from plain lists: groups of [massKey, [[sequence, ranks ascending]]] over an accession table of [accession, taxId] in rank order. */
-function shardOf(table: [string, number][], groups: [number, [string, number[]][]][]): TestShard {
+/**
+ * A shard from plain lists: groups of [massKey, [[sequence, ranks ascending]]] over an accession table of [accession, taxId]
+ * in rank order, read as one page, or as pages of `pageSize` accessions.
+ */
+function shardOf(table: [string, number][], groups: [number, [string, number[]][]][], pageSize = table.length): TestShard {
   const peptides = groups.flatMap(([, ps]) => ps);
   const cumulative = (lengths: number[]) => Uint32Array.from(lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0)));
   return {
@@ -30,17 +33,20 @@ function shardOf(table: [string, number][], groups: [number, [string, number[]][
     accessionRefEnds: cumulative(peptides.map(([, refs]) => refs.length)),
     accessionRefs: Uint32Array.from(peptides.flatMap(([, refs]) => refs)),
     table,
-    set: new AccessionSet([
-      {
-        first: 0,
-        table: {
-          accessions: table.map(([acc]) => acc).join(''),
-          accessionEnds: cumulative(table.map(([acc]) => acc.length)),
-          taxIds: Int32Array.from(table.map(([, taxId]) => taxId)),
-          reviewed: new Uint8Array(table.length),
-        },
-      },
-    ]),
+    set: new AccessionSet(
+      Array.from({ length: Math.ceil(table.length / pageSize) }, (_, k) => {
+        const rows = table.slice(k * pageSize, (k + 1) * pageSize);
+        return {
+          first: k * pageSize,
+          table: {
+            accessions: rows.map(([acc]) => acc).join(''),
+            accessionEnds: cumulative(rows.map(([acc]) => acc.length)),
+            taxIds: Int32Array.from(rows.map(([, taxId]) => taxId)),
+            reviewed: new Uint8Array(rows.length),
+          },
+        };
+      }),
+    ),
   };
 }
 
@@ -69,6 +75,20 @@ const plain = shardOf(
     [10003783, [['EWECFCGK', [1]]]],
   ],
 );
+/** The plain shard's peptides over pages of two accessions (their records written from each page's own). */
+const paged = shardOf(plain.table, [
+  [7993600, [['PEPTIDE', [0, 1]]]],
+  [8024007, [['SAMPLER', [2]], ['SAMPLRE', [0, 1, 2]]]],
+  [10003783, [['EWECFCGK', [1]]]],
+], 2);
+/** Plain accessions, one of them too long for a record: written from the table's text. */
+const long = shardOf(
+  [['P69905', 9606], ['XP_' + '1234567890'.repeat(4), 10090], ['Q9XYZ1', -1]],
+  [
+    [7993600, [['PEPTIDE', [0, 1]]]],
+    [8024007, [['SAMPLER', [2]], ['SAMPLRE', [0, 1, 2]]]],
+  ],
+);
 const odd = shardOf(
   [['acc"quote', 1], ['back\\slash', 2], ['tab\there', 3], ['caf\u00e9', 4], ['\u{1F9EA}x', 5], ['</script>', 6]],
   [
@@ -81,7 +101,12 @@ const odd = shardOf(
 const page = (groups: GroupRef[], accessions = plain.set): QueryResult => ({ totalResult: groups.length, page: 1, pageSize: 10, groups, accessions });
 
 describe('successJson over entry JSON', () => {
-  for (const [name, shard] of [['plain accessions', plain], ['accessions that need escaping', odd]] as const) {
+  it('the test shards take both ways of writing accessions: from records, and from text', () => {
+    expect([plain.set.recorded, paged.set.recorded, long.set.recorded, odd.set.recorded]).toEqual([true, true, false, false]);
+    expect([plain.set.plain, long.set.plain, odd.set.plain]).toEqual([true, true, false]);
+  });
+
+  for (const [name, shard] of [['plain accessions', plain], ['plain accessions over pages', paged], ['a plain accession too long for a record', long], ['accessions that need escaping', odd]] as const) {
     for (const [shape, path] of [['acc', 'entry JSON'], ['accsTax', 'entry JSON'], ['acc', 'direct'], ['accsTax', 'direct']] as const) {
       const entries = (s: Shard) => (path === 'direct' ? undefined : entryJson(s, shard.set, shape).value);
       it(`${name}, ${shape}, ${path}: every run of consecutive groups equals the JSON.stringify answer`, () => {

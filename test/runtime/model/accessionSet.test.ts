@@ -4,7 +4,7 @@
 // `plain`; addPeptideRanks; look-ups in any order of ranks and of kinds (records are filled on first use). Tables mix short accessions (written from fixed-width records) with long ones and ones
 // needing escapes (whose pages are written from their text), so both paths and comparisons across them are checked.
 import { describe, expect, it } from 'vitest';
-import { AccessionSet, addPeptideRanks, NO_ACCESSIONS, type AccessionRun } from '../../../runtime/model/accessionSet.js';
+import { AccessionSet, addPeptideRanks, MAX_ACCESSION_BYTES, NO_ACCESSIONS, type AccessionRun } from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import { prng } from '../../helpers/prng.js';
 
@@ -71,7 +71,16 @@ describe('AccessionSet', () => {
         const written: string[] = [];
         set.writeAccession({ write: (text, from, to) => written.push(text.slice(from, to)), copy: (bytes, from, to) => written.push(Buffer.from(bytes.subarray(from, to)).toString('utf8')) }, a);
         expect(written).toEqual([table.accessions[a]]);
+        if (set.recorded) {
+          const bytes = new Uint8Array(8 + MAX_ACCESSION_BYTES).fill(42);
+          const end = set.putAccession(bytes, 3, a);
+          expect(Buffer.from(bytes.subarray(3, end)).toString('latin1'), `rank ${a} put`).toBe(table.accessions[a]);
+          expect(bytes.subarray(0, 3).every((b) => b === 42) && bytes.subarray(end).every((b) => b === 42)).toBe(true);
+        }
       }
+      // Recorded: every page read holds accessions of at most MAX_ACCESSION_BYTES printable ASCII characters, no quote or backslash.
+      const recordable = (acc: string) => acc.length <= MAX_ACCESSION_BYTES && /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(acc);
+      expect(set.recorded, `${count} ${extra} ${long}`).toBe(runs.every((run) => table.accessions.slice(run.first, run.first + run.table.taxIds.length).every(recordable)));
     }
     expect(NO_ACCESSIONS.has(0)).toBe(false);
   });
@@ -119,6 +128,18 @@ describe('AccessionSet', () => {
     const kept: number[] = [];
     addPeptideRanks(shard, 0, 300, (a) => kept.push(a), filter);
     expect(kept).toEqual(peptides.flat().filter(keeps));
+  });
+
+  it('lists right across peptides of more accessions than its room held, then fewer again', () => {
+    const next = prng(15);
+    const table = randomTable(next, 400);
+    const set = new AccessionSet(runsOf(next, table, 1).runs);
+    const peptides = [3, 100, 1, 250, 64, 65, 0, 2].map((n) => [...new Set(Array.from({ length: n }, () => below(next, 400)))].sort((a, b) => a - b));
+    let end = 0;
+    const shard = { accessionRefEnds: Uint32Array.from(peptides, (p) => (end += p.length)), accessionRefs: Uint32Array.from(peptides.flat()) } as Shard;
+    for (let round = 0; round < 2; round++) {
+      peptides.forEach((ranks, p) => expect(Array.from(set.listed(shard, p)), `peptide ${p}`).toEqual([...ranks].sort(byBytes(table.accessions))));
+    }
   });
 
   it('is plain when every held accession needs no JSON escape', () => {

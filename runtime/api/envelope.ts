@@ -4,9 +4,9 @@ import type { Dataset } from '../core/dataset.js';
 import type { EntryShape } from '../core/endpoints.js';
 import type { QueryResult } from '../core/search.js';
 import type { Shard } from '../model/format.js';
-import { formatMassKey } from '../model/massKey.js';
 import { withWriter } from './asciiWriter.js';
 import { cachedEntryJson, writeEntries, type EntryJson } from './entryJson.js';
+import { writeMassKeyText } from './numberText.js';
 
 /** `HH:MM:SS.mmm`, as the service we reproduce writes durations. */
 export function formatDuration(ms: number): string {
@@ -63,7 +63,7 @@ export function successJson(
     groups.forEach(({ shard, group }, g) => {
       if (g === 0 || shard !== groups[g - 1].shard) json = entries(shard); // once per shard of the page
       w.write(g > 0 ? ',{"' : '{"');
-      w.write(formatMassKey(shard.massKeys[group]));
+      writeMassKeyText(w, shard.massKeys[group]);
       w.write('":[');
       const first = group === 0 ? 0 : shard.groupEnds[group - 1];
       const end = shard.groupEnds[group];

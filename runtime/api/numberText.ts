@@ -1,6 +1,7 @@
-// Exact decimal texts of masses and ppm errors written as digits into an AsciiWriter — the very texts toFixed and
-// String() give (differential tests), without making a string per number: answers write millions of them.
+// Exact decimal texts of masses, mass keys and ppm errors written as digits into an AsciiWriter — the very texts toFixed and
+// String() and Double.toString give (differential tests), without making a string per number: answers write millions of them.
 import { UNITS_PER_DA } from '../model/chemistry.js';
+import { formatMassKey, KEYS_PER_DA } from '../model/massKey.js';
 import type { AsciiWriter } from './asciiWriter.js';
 
 /** (observed − theoretical) / theoretical × 10^6 to 2 decimals (never -0). */
@@ -43,4 +44,14 @@ export function writePpmText(w: AsciiWriter, centre: number, mass: number): void
   }
   const whole = (hundredths / 100) | 0;
   w.writeDecimal(whole, hundredths - whole * 100, 2, true);
+}
+
+/** Writes formatMassKey(key) — the same text, Java's Double.toString of key / 10^4 — without making a string: a page writes one per mass group. */
+export function writeMassKeyText(w: AsciiWriter, key: number): void {
+  if (!(Number.isSafeInteger(key) && key >= 0)) return w.write(formatMassKey(key));
+  const whole = Math.floor(key / KEYS_PER_DA);
+  const fraction = key - whole * KEYS_PER_DA;
+  if (fraction > 0) return w.writeDecimal(whole, fraction, 4, true);
+  w.writeInt(whole);
+  w.write('.0');
 }

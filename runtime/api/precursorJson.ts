@@ -15,7 +15,7 @@ import { withWriter } from './asciiWriter.js';
 import { HEAD_COMMA, HEAD_PPM_KEY } from './completeHeads.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';
 import { envelopePrefix, formatDuration, HEADROOM } from './envelope.js';
-import { ppmOf, writeMassText, writePpmText } from './numberText.js';
+import { ppmOf, writeMassKeyText, writeMassText, writePpmText } from './numberText.js';
 
 /** One candidate as the answer lists it. */
 export interface PrecursorEntry {
@@ -107,7 +107,7 @@ export function renderPrecursorJson(
     for (let g = 0; g < result.groups.length; g++) {
       const group = result.groups[g];
       w.write(g > 0 ? ',{"' : '{"');
-      w.write(formatMassKey(group.key));
+      writeMassKeyText(w, group.key);
       w.write('":[');
       // A complete view's group is one stored group: its peptides by sequence, each once (FORMAT.md "Complete views").
       const candidates = result.completeView === undefined ? ordered(query, group) : group.candidates;

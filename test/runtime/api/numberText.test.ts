@@ -3,8 +3,9 @@
 // the safe integers; writePpmText against String(ppmOf()) over random errors, near-halves and errors past its range. (writePrecursorRows: test/runtime/entries/cli/match.test.ts, TSV against the JSON row by row.)
 import { describe, expect, it } from 'vitest';
 import { AsciiWriter } from '../../../runtime/api/asciiWriter.js';
-import { ppmOf, writeMassText, writePpmText } from '../../../runtime/api/numberText.js';
+import { ppmOf, writeMassKeyText, writeMassText, writePpmText } from '../../../runtime/api/numberText.js';
 import { UNITS_PER_DA } from '../../../runtime/model/chemistry.js';
+import { prng } from '../../helpers/prng.js';
 
 const expected = (units: number) => (units / UNITS_PER_DA).toFixed(6);
 
@@ -73,3 +74,25 @@ describe('writePpmText', () => {
     for (const [c, m] of [[1100, 1000], [500, 1000], [1e6, 1], [1000, 1e-9]] as [number, number][]) expect(ppmWritten(c, m)).toBe(String(ppmOf(c, m)));
   });
 });
+
+describe('writeMassKeyText', () => {
+  /** Java's Double.toString of key / 10^4 for keys below 10^7 × 10^4, from JS's shortest round-trip text: a point and at least one decimal. */
+  const javaText = (key: number) => {
+    const text = String(key / 10_000);
+    return text.includes('.') ? text : `${text}.0`;
+  };
+  const written = (key: number) => {
+    const w = new AsciiWriter();
+    writeMassKeyText(w, key);
+    return Buffer.from(w.takeBytes()).toString('latin1');
+  };
+
+  it('writes what Double.toString writes of key / 10^4: every key below 30 Da, keys around whole daltons, random keys up to 2^32 − 1', () => {
+    const next = prng(21);
+    const keys = [...Array.from({ length: 300_000 }, (_, k) => k), ...Array.from({ length: 20_000 }, () => Math.floor(next() * 2 ** 32))];
+    for (const whole of [1, 99, 100, 999, 1000, 9999, 10_000, 429_496]) for (let d = -2; d <= 2; d++) keys.push(whole * 10_000 + d);
+    keys.push(2 ** 32 - 1);
+    expect(keys.filter((key) => written(key) !== javaText(key)).map((key) => [key, written(key), javaText(key)])).toEqual([]);
+  });
+});
+

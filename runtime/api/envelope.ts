@@ -60,7 +60,8 @@ export function successJson(
     w.start(HEADROOM);
     w.write('[');
     let json: EntryJson | undefined;
-    groups.forEach(({ shard, group }, g) => {
+    for (let g = 0; g < groups.length; g++) {
+      const { shard, group } = groups[g];
       if (g === 0 || shard !== groups[g - 1].shard) json = entries(shard); // once per shard of the page
       w.write(g > 0 ? ',{"' : '{"');
       writeMassKeyText(w, shard.massKeys[group]);
@@ -71,7 +72,7 @@ export function successJson(
       else writeEntries(w, shard, result.accessions, shape, first, end);
       w.unwrite(1); // the last entry's comma
       w.write(']}');
-    });
+    }
     w.write(']}');
     return w.take(envelopePrefix(envelope()), HEADROOM);
   });

@@ -80,12 +80,14 @@ function readAhead(dataset: Dataset, first: LocatedShard, last: LocatedShard, { 
 const addGroupRanks = (shard: Shard, from: number, to: number, add: (rank: number) => void) =>
   from < to && addPeptideRanks(shard, from === 0 ? 0 : shard.groupEnds[from - 1], shard.groupEnds[to - 1], add);
 
+/** A page of `query` without groups, of a query counting `totalResult`. */
+const noGroups = ({ page, pageSize }: RangeQuery, totalResult: number): QueryResult => ({ totalResult, page, pageSize, groups: [], accessions: NO_ACCESSIONS });
+
 /** Mass groups with lowKey <= key <= highKey, counted exactly, and the query's page of them in ascending order. */
 export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<QueryResult> {
   const { lowKey, highKey, page, pageSize } = query;
-  const none = (totalResult: number): QueryResult => ({ totalResult, page, pageSize, groups: [], accessions: NO_ACCESSIONS });
   const ends = await rangeShards(dataset, lowKey, highKey);
-  if (!ends) return none(0);
+  if (!ends) return noGroups(query, 0);
   const [first, last] = ends;
   if (page === 1) readAhead(dataset, first, last, query);
   const [start, end] = await Promise.all([startOrdinal(dataset, first, lowKey), endOrdinal(dataset, last, highKey)]);
@@ -93,7 +95,7 @@ export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<Que
 
   const from = start + (page - 1) * pageSize;
   const to = Math.min(end, from + pageSize);
-  if (from >= to) return none(totalResult);
+  if (from >= to) return noGroups(query, totalResult);
   // The page's shards, in order: the one holding group `from`, then each next one until `to` is covered.
   const located = [await dataset.index.shardOfGroup(from)];
   for (let l = located[0]; l.groupsBefore + l.entry.massGroups < to; located.push(l)) {
@@ -102,11 +104,12 @@ export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<Que
   const shards = await Promise.all(located.map((l) => dataset.shard(l.entry)));
 
   const groups: GroupRef[] = [];
-  located.forEach((l, k) => {
-    const lo = Math.max(from, l.groupsBefore) - l.groupsBefore;
-    const hi = Math.min(to, l.groupsBefore + l.entry.massGroups) - l.groupsBefore;
+  for (let k = 0; k < located.length; k++) {
+    const { groupsBefore, entry } = located[k];
+    const lo = Math.max(from, groupsBefore) - groupsBefore;
+    const hi = Math.min(to, groupsBefore + entry.massGroups) - groupsBefore;
     for (let g = lo; g < hi; g++) groups.push({ shard: shards[k], group: g });
-  });
+  }
   const accessions = await dataset.accessionSet((add) => groups.forEach(({ shard, group }) => addGroupRanks(shard, group, group + 1, add)));
   return { totalResult, page, pageSize, groups, accessions };
 }

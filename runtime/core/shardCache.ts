@@ -49,6 +49,8 @@ export class ShardCache {
   private puts = 0;
   private quietFrom = 0;
   private windowBytes: number;
+  /** The file `get` found last, while it is still the most recently used of its part (nothing put or moved since). */
+  private lastFound?: string;
 
   constructor(private budget: number) {
     this.windowBytes = budget * WINDOW_SHARE;
@@ -68,8 +70,11 @@ export class ShardCache {
     this.frequency.increment(slot ? slot.hash : fileHash(file));
     if (!slot) return undefined;
     slot.hits++;
-    part.delete(file);
-    part.set(file, slot);
+    if (file !== this.lastFound) {
+      part.delete(file);
+      part.set(file, slot);
+      this.lastFound = file; // a query reads its shards up to three times in a row: they need not move again
+    }
     return slot.shard as T;
   }
 
@@ -124,6 +129,7 @@ export class ShardCache {
 
   /** Removes `file` if cached, releasing its bytes. */
   private drop(file: string): void {
+    this.lastFound = undefined;
     const inRecent = this.recent.get(file);
     const slot = inRecent ?? this.main.get(file);
     if (!slot) return;
@@ -139,6 +145,7 @@ export class ShardCache {
    * recently used files.
    */
   private settle(keep: string): void {
+    this.lastFound = undefined;
     for (const [file, slot] of this.recent) {
       if (this.recentBytes <= this.windowBytes || file === keep) break;
       this.recent.delete(file);

@@ -129,6 +129,21 @@ describe('ShardCache: bounded by bytes', () => {
     expect(held(cache, ['big', 'small'])).toEqual(['small']);
   });
 
+  it('the main part pushes out its least recently used file: read again after a file was admitted behind it, a file moves behind that one', () => {
+    const cache = new ShardCache(300); // three files of 100: a window of the file put last, two in the main part
+    const get = (file: string, times = 1) => {
+      for (let i = 0; i < times; i++) expect(cache.get(file), file).toBeDefined();
+    };
+    for (const f of ['a', 'b', 'c']) cache.put(f, shard(), 100); // main: a, b; window: c
+    get('c', 3);
+    get('a'); // main: b, a
+    cache.put('d', shard(), 100); // c (asked for 3 times) is admitted in place of b (never asked for): main a, c
+    get('a'); // read again right after c was admitted behind it: main c, a
+    get('d', 5);
+    cache.put('e', shard(), 100); // d (5) pushes out the least recently used: c (3), not a
+    expect(held(cache, ['a', 'c', 'd', 'e'])).toEqual(['a', 'd', 'e']);
+  });
+
   it('putting a file again replaces it: its old cost is not charged twice', () => {
     const cache = new ShardCache(1000);
     cache.put('a', shard(), 40);

@@ -14,6 +14,26 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
 /** Cache-Control of successful answers (they change only with the dataset, which their ETag names). */
 export const ANSWER_CACHE_CONTROL = 'public, max-age=3600';
 
+/** The headers of a dataset version's answers: `version` quoted as its weak ETag names it; a success's and a 304's headers. */
+export interface VersionHeaders {
+  datasetVersion: string;
+  version: string;
+  success: Readonly<Record<string, string>>;
+  notModified: Readonly<Record<string, string>>;
+}
+
+let lastVersionHeaders: VersionHeaders | undefined;
+
+/** The headers of `datasetVersion`'s answers, made once for the version answered last (not per answer). */
+export function versionHeaders(datasetVersion: string): VersionHeaders {
+  if (lastVersionHeaders?.datasetVersion === datasetVersion) return lastVersionHeaders;
+  const version = `"${datasetVersion}"`;
+  const cache = { ETag: `W/${version}`, 'Cache-Control': ANSWER_CACHE_CONTROL, 'X-Dataset-Version': datasetVersion };
+  const success = Object.freeze({ ...COMMON_HEADERS, ...cache });
+  const notModified = Object.freeze({ 'Access-Control-Allow-Origin': '*', ...cache });
+  return (lastVersionHeaders = { datasetVersion, version, success, notModified });
+}
+
 /** Longest query string answered; longer ones get 414 before any parsing. */
 export const MAX_QUERY_LENGTH = 4096;
 
@@ -23,7 +43,8 @@ export const ALLOWED_METHODS = 'GET, HEAD';
 /** An answer before any platform wraps it: the Fetch API's Response, or Node's ServerResponse. */
 export interface Answer {
   status: number;
-  headers: Record<string, string>;
+  /** Read-only: answers of one dataset version share theirs. */
+  headers: Readonly<Record<string, string>>;
   /** The JSON text (success bodies as its ASCII bytes); null for HEAD and 304. */
   body: string | Uint8Array<ArrayBuffer> | null;
 }

@@ -8,10 +8,12 @@ import { withWriter } from './asciiWriter.js';
 import { cachedEntryJson, writeEntries, type EntryJson } from './entryJson.js';
 import { writeMassKeyText } from './numberText.js';
 
+/** n in at least `width` digits, zero-padded. */
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
 /** `HH:MM:SS.mmm`, as the service we reproduce writes durations. */
 export function formatDuration(ms: number): string {
   const total = Math.max(0, Math.round(ms));
-  const pad = (n: number, width = 2) => String(n).padStart(width, '0');
   const hours = Math.floor(total / 3_600_000);
   return `${pad(hours)}:${pad(Math.floor(total / 60_000) % 60)}:${pad(Math.floor(total / 1000) % 60)}.${pad(total % 1000, 3)}`;
 }

@@ -6,7 +6,7 @@ import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
 import { QueryError } from '../core/params.js';
 import type { ShardSource } from '../core/source.js';
 import { callOf, type ApiOptions, type Call, type OpenDataset } from './call.js';
-import { ANSWER_CACHE_CONTROL, errorAnswer, errorOf, jsonTextAnswer, MAX_QUERY_LENGTH, methodNotAllowed, toResponse, type Answer } from './answer.js';
+import { errorAnswer, errorOf, MAX_QUERY_LENGTH, methodNotAllowed, toResponse, versionHeaders, type Answer } from './answer.js';
 import { memoryText } from './envelope.js';
 import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
 import { operationOf } from './operations.js';
@@ -43,13 +43,11 @@ export function endpointAnswerer(endpoint: Endpoint, dataset: OpenDataset, optio
       if (call.url.search.length > MAX_QUERY_LENGTH) throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
       const query = operation.parse((name) => call.url.searchParams.getAll(name));
       const data = await dataset(call.url);
-      const version = `"${data.manifest.datasetVersion}"`;
-      const cacheHeaders = { ETag: `W/${version}`, 'Cache-Control': ANSWER_CACHE_CONTROL, 'X-Dataset-Version': data.manifest.datasetVersion };
-      if (call.ifNoneMatch?.includes(version)) {
-        return { status: 304, headers: { 'Access-Control-Allow-Origin': '*', ...cacheHeaders }, body: null };
-      }
+      const headers = versionHeaders(data.manifest.datasetVersion);
+      if (call.ifNoneMatch?.includes(headers.version)) return { status: 304, headers: headers.notModified, body: null };
       const result = await operation.run(data, query);
-      return jsonTextAnswer(200, operation.json(data, query, result, started, memory), cacheHeaders, head);
+      const json = operation.json(data, query, result, started, memory);
+      return { status: 200, headers: headers.success, body: head ? null : json };
     } catch (e) {
       return errorOf(e, head);
     }

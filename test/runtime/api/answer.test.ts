@@ -1,14 +1,34 @@
 // Tests runtime/api/answer.ts: jsonAnswer, jsonTextAnswer, errorAnswer (no-store), methodNotAllowed (GET and HEAD
 // pass; others 405 with Allow and the exact message, long method names cut to 20 characters), toResponse and
-// COMMON_HEADERS on every answer.
+// COMMON_HEADERS on every answer; versionHeaders: a dataset version's success and 304 headers, made once per version.
 import { describe, expect, it } from 'vitest';
-import { COMMON_HEADERS, errorAnswer, jsonAnswer, jsonTextAnswer, methodNotAllowed, toResponse } from '../../../runtime/api/answer.js';
+import { COMMON_HEADERS, errorAnswer, jsonAnswer, jsonTextAnswer, methodNotAllowed, toResponse, versionHeaders } from '../../../runtime/api/answer.js';
 
 const COMMON = { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' };
 
 describe('COMMON_HEADERS', () => {
   it('is JSON, open to any origin, no sniffing', () => {
     expect(COMMON_HEADERS).toEqual(COMMON);
+  });
+});
+
+describe('versionHeaders', () => {
+  it("gives a version's weak ETag, Cache-Control and X-Dataset-Version, after the common headers on a success and after CORS on a 304", () => {
+    const h = versionHeaders('0123456789abcdef');
+    const cache = { ETag: 'W/"0123456789abcdef"', 'Cache-Control': 'public, max-age=3600', 'X-Dataset-Version': '0123456789abcdef' };
+    expect(h.version).toBe('"0123456789abcdef"');
+    expect(Object.entries(h.success)).toEqual(Object.entries({ ...COMMON, ...cache }));
+    expect(Object.entries(h.notModified)).toEqual(Object.entries({ 'Access-Control-Allow-Origin': '*', ...cache }));
+  });
+
+  it('makes them once for the version answered last, new ones for another version; answers cannot change them', () => {
+    const a = versionHeaders('aaaaaaaaaaaaaaaa');
+    expect(versionHeaders('aaaaaaaaaaaaaaaa')).toBe(a);
+    const b = versionHeaders('bbbbbbbbbbbbbbbb');
+    expect(b).not.toBe(a);
+    expect(b.success.ETag).toBe('W/"bbbbbbbbbbbbbbbb"');
+    expect(versionHeaders('aaaaaaaaaaaaaaaa').success).toEqual(a.success);
+    expect(Object.isFrozen(b.success) && Object.isFrozen(b.notModified)).toBe(true);
   });
 });
 

@@ -338,21 +338,27 @@ export interface AccessionTable {
   reviewed: Uint8Array;
 }
 
+/**
+ * Running ends of a shard's column (each one past the last item of its run): 16-bit where every end fits, as in
+ * any shard of the usual size (a decoded shard is then 14 % smaller, so a cache holds that many more), else 32-bit.
+ */
+export type Ends = Uint16Array | Uint32Array;
+
 /** A decoded shard: columns of mass groups and peptides, whose accessions are ranks into the accession table. */
 export interface Shard {
   /** Mass key of each group, ascending. */
   massKeys: Uint32Array;
   /** groupEnds[g] = index one past the last peptide of group g. */
-  groupEnds: Uint32Array;
+  groupEnds: Ends;
   /**
    * All sequences' letters (ASCII A–Z) back to back: sequence p is bytes sequenceEnds[p-1] ?? 0 .. sequenceEnds[p].
    * Bytes, not a string: kept off the JS heap, ~1 GB of them when a dataset is cached whole would make every
    * young-generation collection walk a heap that large (a few ms each instead of under one).
    */
   sequences: Uint8Array;
-  sequenceEnds: Uint32Array;
+  sequenceEnds: Ends;
   /** Accessions of peptide p are accessionRefs[accessionRefEnds[p-1] ?? 0 .. accessionRefEnds[p]). */
-  accessionRefEnds: Uint32Array;
+  accessionRefEnds: Ends;
   /**
    * Ranks into the dataset's accession table, ascending within a peptide (answers list them by accession:
    * AccessionSet.listed in accessionSet.ts orders them).

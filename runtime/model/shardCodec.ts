@@ -3,7 +3,7 @@
 // damaged file is refused, never misread. Encoding is shardEncoder.ts (the build's), so that a browser bundle of
 // the runtime carries no encoder.
 import { Unpackr } from 'msgpackr/unpack';
-import { FORMAT_VERSION, MAX_TAX_ID, type AccessionTable, type Shard } from './format.js';
+import { FORMAT_VERSION, MAX_TAX_ID, type AccessionTable, type Ends, type Shard } from './format.js';
 import { decodeVarints } from './varint.js';
 
 const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
@@ -68,8 +68,11 @@ export function decodeShard(bytes: Uint8Array, accessions: number): Shard {
       accessionRefs[r] = rank;
     }
   }
-  return { massKeys, groupEnds, sequences, sequenceEnds, accessionRefEnds, accessionRefs };
+  return { massKeys, groupEnds: narrowed(groupEnds), sequences, sequenceEnds: narrowed(sequenceEnds), accessionRefEnds: narrowed(accessionRefEnds), accessionRefs };
 }
+
+/** Ascending `ends` in 16 bits when the last one fits. */
+const narrowed = (ends: Uint32Array): Ends => (ends.length > 0 && ends[ends.length - 1] > 0xffff ? ends : Uint16Array.from(ends));
 
 /**
  * `text` without its newlines, as one flat string: through its UTF-8 bytes (a newline byte is never part of another

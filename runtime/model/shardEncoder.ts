@@ -2,7 +2,7 @@
 // shardCodec.ts reads back: msgpack maps (msgpackr's encoder, plain types only) of varint `bin` columns. Used by
 // the build.
 import { Packr } from 'msgpackr/pack';
-import { FORMAT_VERSION, type AccessionTable, type Shard } from './format.js';
+import { FORMAT_VERSION, type AccessionTable, type Ends, type Shard } from './format.js';
 import { encodeVarints } from './varint.js';
 
 const packr = new Packr({ useRecords: false, variableMapSize: true });
@@ -10,7 +10,7 @@ const packr = new Packr({ useRecords: false, variableMapSize: true });
 const LETTERS = new TextDecoder('latin1');
 
 /** Differences of consecutive ends (or values): the counts that prefix sums give back. */
-const differences = (ends: Uint32Array) => ends.map((end, i) => end - (i === 0 ? 0 : ends[i - 1]));
+const differences = (ends: Uint32Array | Ends) => Uint32Array.from(ends, (end, i) => end - (i === 0 ? 0 : ends[i - 1]));
 
 export function encodeShard(shard: Shard): Uint8Array {
   const { accessionRefs: refs, accessionRefEnds: refEnds } = shard;

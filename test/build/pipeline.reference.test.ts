@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { decode, ExtData } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutKeys, sampleMassBuckets } from '../../build/slices.js';
-import { tilingViolation, type Manifest, type Shard } from '../../runtime/model/format.js';
+import { tilingViolation, type Ends, type Manifest, type Shard } from '../../runtime/model/format.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
 import { build, readDataset, readStored, removeTempDirs, SAMPLE_FASTA, shardEntries, snapshot, tempDir, type ReadBack } from '../helpers/datasets.js';
 import { referenceDataset, referenceFasta, type ReferencePeptide, type ReferenceProtein } from '../helpers/reference.js';
@@ -67,7 +67,7 @@ describe('the bundled sample', () => {
     // framing: the estimate the writer cuts by must count every column it encodes, or shards grow by that
     // column's share.
     const target = manifest.parameters.shardBytes;
-    const cut = (ends: Uint32Array, i: number) => ends[i] - (i === 0 ? 0 : ends[i - 1]);
+    const cut = (ends: Ends, i: number) => ends[i] - (i === 0 ? 0 : ends[i - 1]);
     const varintLength = (value: number) => Math.max(1, Math.ceil(Math.log2(value + 1) / 7));
     /** FORMAT.md bytes of a shard's last mass group: its key difference and size, its peptides' residues, lengths, ref counts and refs. */
     const lastGroupBytes = (shard: Shard) => {

@@ -79,6 +79,17 @@ function randomShard(next: () => number, groups: number, accessions: number, fir
   };
 }
 
+/** Ascending ends as a decoded shard holds them: 16-bit when the last one fits in 16 bits, else as they are. */
+const narrowEnds = (ends: Uint32Array) => (ends.length > 0 && ends[ends.length - 1] > 0xffff ? ends : Uint16Array.from(ends));
+
+/** A shard's columns as decodeShard gives them back: its three columns of ends narrowed. */
+const decodedForm = (s: Shard): Shard => ({
+  ...s,
+  groupEnds: narrowEnds(s.groupEnds as Uint32Array),
+  sequenceEnds: narrowEnds(s.sequenceEnds as Uint32Array),
+  accessionRefEnds: narrowEnds(s.accessionRefEnds as Uint32Array),
+});
+
 /** The decoded form of a table input. */
 function decodedTable({ accessions, taxIds, reviewed }: TableInput): AccessionTable {
   let end = 0;
@@ -97,18 +108,21 @@ describe('round trip: encodeShard / encodeAccessionPage, then decode', () => {
     }
   });
 
-  it('random shards over random tables (1, 5, 200 and 70,000 accessions: ranks of 1 to 3 bytes)', () => {
+  it('random shards over random tables (1, 5, 200 and 70,000 accessions: ranks of 1 to 3 bytes); ends 16-bit where they fit', () => {
     const next = prng(2);
+    const kinds = new Set<string>();
     for (const accessions of [1, 5, 200, 70_000]) {
       const tableInput = randomTable(next, accessions);
       const table = decodeAccessionPage(encodeAccessionPage(tableInput));
       for (let run = 0; run < 25; run++) {
         const columns = randomShard(next, 1 + below(next, run < 5 ? 3 : 400), accessions);
         const shard = decodeShard(encodeShard(columns), table.taxIds.length);
-        expect(shard).toEqual(columns);
-        for (const column of ['massKeys', 'groupEnds', 'sequenceEnds', 'accessionRefEnds', 'accessionRefs'] as const) expect(shard[column]).toBeInstanceOf(Uint32Array);
+        expect(shard).toEqual(decodedForm(columns)); // toEqual tells a Uint16Array from a Uint32Array of the same values
+        for (const column of ['massKeys', 'accessionRefs'] as const) expect(shard[column]).toBeInstanceOf(Uint32Array);
+        kinds.add(shard.sequenceEnds.constructor.name);
       }
     }
+    expect([...kinds].sort()).toEqual(['Uint16Array', 'Uint32Array']); // shards of both kinds were decoded
   });
 
   it('keys up to 2^32 - 1, long sequences and peptides of many accessions', () => {
@@ -122,7 +136,11 @@ describe('round trip: encodeShard / encodeAccessionPage, then decode', () => {
       accessionRefEnds: Uint32Array.of(1, 2, 3002, 3003, 3004),
       accessionRefs: Uint32Array.of(0, 2999, ...Array.from({ length: 3000 }, (_, i) => i), 1234, 2999),
     };
-    expect(decodeShard(encodeShard(columns), table.taxIds.length)).toEqual(columns);
+    expect(decodeShard(encodeShard(columns), table.taxIds.length)).toEqual(decodedForm(columns));
+    const long = { ...columns, sequences: letterBytes('A'.repeat(65_534) + 'CD' + 'E'.repeat(200) + 'F' + 'W'), sequenceEnds: Uint32Array.of(65_534, 65_535, 65_536, 65_736, 65_738) };
+    const decoded = decodeShard(encodeShard(long), table.taxIds.length);
+    expect(decoded.sequenceEnds).toEqual(long.sequenceEnds); // an end past 2^16 - 1: 32-bit
+    expect(decoded.groupEnds).toEqual(Uint16Array.of(1, 2, 3, 4, 5));
   });
 });
 
@@ -173,10 +191,10 @@ describe('the damage cases start from valid files', () => {
     });
     expect(decodeShard(shardWith({}), TABLE.taxIds.length)).toEqual({
       massKeys: Uint32Array.of(1000, 1003, 2000),
-      groupEnds: Uint32Array.of(2, 3, 5),
+      groupEnds: Uint16Array.of(2, 3, 5),
       sequences: letterBytes('PEPTIDEKAAAAARCCCKWWWWWWWMK'),
-      sequenceEnds: Uint32Array.of(8, 14, 18, 25, 27),
-      accessionRefEnds: Uint32Array.of(1, 3, 4, 7, 8),
+      sequenceEnds: Uint16Array.of(8, 14, 18, 25, 27),
+      accessionRefEnds: Uint16Array.of(1, 3, 4, 7, 8),
       accessionRefs: Uint32Array.of(0, 1, 2, 5, 0, 3, 4, 2),
     });
   });

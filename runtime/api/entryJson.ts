@@ -35,7 +35,6 @@ const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff
  * where each one ends in `ends` when given. Sequences are upper-case letters (decodeShard checks it).
  */
 export function writeEntries(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
-  accessions.touch(shard, from, to);
   if (accessions.recorded) return writeRecordedEntries(w, shard, accessions, shape, from, to, ends);
   for (let p = from; p < to; p++) {
     w.write('{"seq":"');
@@ -61,6 +60,7 @@ const ACCESSION_ROOM = MAX_ACCESSION_BYTES + 9 + 10 + 1 + 11;
  * with room for all of it made first.
  */
 function writeRecordedEntries(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
+  accessions.touch(shard, from, to);
   const { sequences, sequenceEnds } = shard;
   const [open, first, next, close] = shape === 'acc' ? ['","acc":[', '"', ',"', '"'] : ['","accsTax":[', '{"acc":"', ',{"acc":"', '","taxId":'];
   for (let p = from; p < to; p++) {

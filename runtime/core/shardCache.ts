@@ -129,7 +129,6 @@ export class ShardCache {
 
   /** Removes `file` if cached, releasing its bytes. */
   private drop(file: string): void {
-    this.lastFound = undefined;
     const inRecent = this.recent.get(file);
     const slot = inRecent ?? this.main.get(file);
     if (!slot) return;
@@ -145,7 +144,7 @@ export class ShardCache {
    * recently used files.
    */
   private settle(keep: string): void {
-    this.lastFound = undefined;
+    this.lastFound = undefined; // files move or leave below (every drop happens within a put, hence a settle)
     for (const [file, slot] of this.recent) {
       if (this.recentBytes <= this.windowBytes || file === keep) break;
       this.recent.delete(file);

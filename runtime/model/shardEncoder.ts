@@ -10,7 +10,7 @@ const packr = new Packr({ useRecords: false, variableMapSize: true });
 const LETTERS = new TextDecoder('latin1');
 
 /** Differences of consecutive ends (or values): the counts that prefix sums give back. */
-const differences = (ends: Uint32Array | Ends) => Uint32Array.from(ends, (end, i) => end - (i === 0 ? 0 : ends[i - 1]));
+const differences = (ends: Ends) => Uint32Array.from(ends, (end, i) => end - (i === 0 ? 0 : ends[i - 1]));
 
 export function encodeShard(shard: Shard): Uint8Array {
   const { accessionRefs: refs, accessionRefEnds: refEnds } = shard;

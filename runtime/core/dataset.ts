@@ -143,7 +143,19 @@ export class Dataset {
   /** The decoded shard, from the cache, a load in flight, or the source. */
   shard(entry: ShardEntry): Promise<Shard> {
     const cached = this.cache.get<Shard>(entry.file);
-    if (cached) return Promise.resolve(cached);
+    return cached ? Promise.resolve(cached) : this.readShard(entry);
+  }
+
+  /**
+   * The decoded shard itself when it is cached (a query over cached shards then takes no promise), else as `shard`
+   * gives it; the cache counts the request the same either way.
+   */
+  shardNowOrLater(entry: ShardEntry): Shard | Promise<Shard> {
+    return this.cache.get<Shard>(entry.file) ?? this.readShard(entry);
+  }
+
+  /** A shard not in the cache: from a load in flight or the source. */
+  private readShard(entry: ShardEntry): Promise<Shard> {
     // A one-page accession table is read beside the shard, not after it (one round trip for both), and the shard is
     // ready when the table is: its answer lists accessions.
     const table = this.onePage ? this.wholeTable() : undefined;

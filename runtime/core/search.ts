@@ -38,23 +38,34 @@ export const firstGroupAtOrAbove = (shard: Shard, key: number) => partitionPoint
 /** Index of the first group with key > `key` (upper bound). */
 export const firstGroupAbove = (shard: Shard, key: number) => partitionPoint(shard.massKeys.length, (g) => shard.massKeys[g] > key);
 
+/** A value now, or a promise of it where something must be read first. */
+type Soon<T> = T | Promise<T>;
+const isPromise = <T>(value: Soon<T>): value is Promise<T> => value instanceof Promise;
+
 /** Ordinal of the first group with key >= lowKey, reading the shard only when the range cuts it. */
-async function startOrdinal(dataset: Dataset, first: LocatedShard, lowKey: number): Promise<number> {
+function startOrdinal(dataset: Dataset, first: LocatedShard, lowKey: number): Soon<number> {
   if (first.entry.firstKey >= lowKey) return first.groupsBefore;
-  return first.groupsBefore + firstGroupAtOrAbove(await dataset.shard(first.entry), lowKey);
+  const shard = dataset.shardNowOrLater(first.entry);
+  return isPromise(shard) ? shard.then((s) => first.groupsBefore + firstGroupAtOrAbove(s, lowKey)) : first.groupsBefore + firstGroupAtOrAbove(shard, lowKey);
 }
 
 /** Ordinal one past the last group with key <= highKey, reading the shard only when the range cuts it. */
-async function endOrdinal(dataset: Dataset, last: LocatedShard, highKey: number): Promise<number> {
+function endOrdinal(dataset: Dataset, last: LocatedShard, highKey: number): Soon<number> {
   if (last.entry.lastKey <= highKey) return last.groupsBefore + last.entry.massGroups;
-  return last.groupsBefore + firstGroupAbove(await dataset.shard(last.entry), highKey);
+  const shard = dataset.shardNowOrLater(last.entry);
+  return isPromise(shard) ? shard.then((s) => last.groupsBefore + firstGroupAbove(s, highKey)) : last.groupsBefore + firstGroupAbove(shard, highKey);
 }
 
+/** The first and last shard of a key range, when it touches any. */
+const bothEnds = (first: LocatedShard | undefined, last: LocatedShard | undefined): [LocatedShard, LocatedShard] | undefined =>
+  first && last && first.index <= last.index ? [first, last] : undefined;
+
 /** The first and last shard a key range touches, or undefined when it touches none. */
-async function rangeShards(dataset: Dataset, lowKey: number, highKey: number): Promise<[LocatedShard, LocatedShard] | undefined> {
+function rangeShards({ index }: Dataset, lowKey: number, highKey: number): Soon<[LocatedShard, LocatedShard] | undefined> {
   if (lowKey > highKey) return undefined;
-  const [first, last] = await Promise.all([dataset.index.firstEndingAtOrAbove(lowKey), dataset.index.lastStartingAtOrBelow(highKey)]);
-  return first && last && first.index <= last.index ? [first, last] : undefined;
+  const [first, last] = [index.firstEndingAtOrAboveNow(lowKey), index.lastStartingAtOrBelowNow(highKey)];
+  if (first !== null && last !== null) return bothEnds(first, last);
+  return Promise.all([index.firstEndingAtOrAbove(lowKey), index.lastStartingAtOrBelow(highKey)]).then(([f, l]) => bothEnds(f, l));
 }
 
 /**
@@ -73,7 +84,10 @@ function readAhead(dataset: Dataset, first: LocatedShard, last: LocatedShard, { 
     if (!l) break; // on an index page not read yet: read when the page needs it
     wanted.push(l);
   }
-  for (const located of wanted) dataset.shard(located.entry).catch(() => undefined);
+  for (const located of wanted) {
+    const shard = dataset.shardNowOrLater(located.entry);
+    if (isPromise(shard)) shard.catch(() => undefined);
+  }
 }
 
 /** The accessions of the peptides of mass groups from..to-1 of `shard`. */
@@ -83,25 +97,34 @@ const addGroupRanks = (shard: Shard, from: number, to: number, add: (rank: numbe
 /** A page of `query` without groups, of a query counting `totalResult`. */
 const noGroups = ({ page, pageSize }: RangeQuery, totalResult: number): QueryResult => ({ totalResult, page, pageSize, groups: [], accessions: NO_ACCESSIONS });
 
-/** Mass groups with lowKey <= key <= highKey, counted exactly, and the query's page of them in ascending order. */
+/**
+ * Mass groups with lowKey <= key <= highKey, counted exactly, and the query's page of them in ascending order.
+ * Where the index pages, shards and accessions it needs are in memory it takes them as they are (`...Now`), with no
+ * await between: a fully cached query does not wait on a promise of its own.
+ */
 export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<QueryResult> {
   const { lowKey, highKey, page, pageSize } = query;
-  const ends = await rangeShards(dataset, lowKey, highKey);
+  const soonEnds = rangeShards(dataset, lowKey, highKey);
+  const ends = isPromise(soonEnds) ? await soonEnds : soonEnds;
   if (!ends) return noGroups(query, 0);
   const [first, last] = ends;
   if (page === 1) readAhead(dataset, first, last, query);
-  const [start, end] = await Promise.all([startOrdinal(dataset, first, lowKey), endOrdinal(dataset, last, highKey)]);
+  let [start, end] = [startOrdinal(dataset, first, lowKey), endOrdinal(dataset, last, highKey)];
+  if (isPromise(start) || isPromise(end)) [start, end] = await Promise.all([start, end]);
   const totalResult = end - start;
 
   const from = start + (page - 1) * pageSize;
   const to = Math.min(end, from + pageSize);
   if (from >= to) return noGroups(query, totalResult);
   // The page's shards, in order: the one holding group `from`, then each next one until `to` is covered.
-  const located = [await dataset.index.shardOfGroup(from)];
+  const { index } = dataset;
+  const located = [index.shardOfGroupNow(from) ?? (await index.shardOfGroup(from))];
   for (let l = located[0]; l.groupsBefore + l.entry.massGroups < to; located.push(l)) {
-    l = await dataset.index.shardOfGroup(l.groupsBefore + l.entry.massGroups);
+    const next = l.groupsBefore + l.entry.massGroups;
+    l = index.shardOfGroupNow(next) ?? (await index.shardOfGroup(next));
   }
-  const shards = await Promise.all(located.map((l) => dataset.shard(l.entry)));
+  const soonShards = located.map((l) => dataset.shardNowOrLater(l.entry));
+  const shards = soonShards.some(isPromise) ? await Promise.all(soonShards) : (soonShards as Shard[]);
 
   const groups: GroupRef[] = [];
   for (let k = 0; k < located.length; k++) {
@@ -110,7 +133,7 @@ export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<Que
     const hi = Math.min(to, groupsBefore + entry.massGroups) - groupsBefore;
     for (let g = lo; g < hi; g++) groups.push({ shard: shards[k], group: g });
   }
-  const accessions = await dataset.accessionSet((add) => groups.forEach(({ shard, group }) => addGroupRanks(shard, group, group + 1, add)));
+  const accessions = dataset.wholeAccessions ?? (await dataset.accessionSet((add) => groups.forEach(({ shard, group }) => addGroupRanks(shard, group, group + 1, add))));
   return { totalResult, page, pageSize, groups, accessions };
 }
 

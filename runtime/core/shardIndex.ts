@@ -161,6 +161,10 @@ export class ShardIndex {
     return this.walk(endingAtOrAbove(key));
   }
 
+  lastStartingAtOrBelowNow(key: number): LocatedShard | undefined | null {
+    return this.walkNow(startingAtOrBelow(key));
+  }
+
   /** The last shard whose firstKey <= key, or undefined when every shard lies above key. */
   lastStartingAtOrBelow(key: number): Promise<LocatedShard | undefined> {
     return this.walk(startingAtOrBelow(key));

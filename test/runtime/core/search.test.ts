@@ -227,6 +227,34 @@ describe.each([
     }
   });
 
+  it('runQuery answers a query whose index pages, shards and accessions are in memory without awaiting a promise of its own', async () => {
+    const counting = new CountingSource(makeSource());
+    const fresh = await Dataset.open(counting);
+    /** Whether the query's promise has settled after `ticks` microtasks. */
+    const settledWithin = async (query: Parameters<typeof runQuery>[1], ticks: number) => {
+      let settled = false;
+      void runQuery(fresh, query).then(() => (settled = true));
+      for (let t = 0; t < ticks; t++) await Promise.resolve();
+      return settled;
+    };
+    const random = prng(5);
+    for (let trial = 0; trial < 20; trial++) {
+      const i = Math.floor(random() * (entries.length - 3));
+      const query = { lowKey: entries[i].lastKey - 1, highKey: entries[i + 1 + (trial % 2)].firstKey + 1, page: 1 + (trial % 3), pageSize: [1, 3, 1000][trial % 3] };
+      const cold = await runQuery(fresh, query);
+      const reads = counting.shardReads.length;
+      expect(await settledWithin(query, 1), `trial ${trial}`).toBe(true);
+      expect(await runQuery(fresh, query), `trial ${trial}`).toEqual(cold);
+      expect(counting.shardReads.length, `trial ${trial}: nothing read again`).toBe(reads);
+    }
+    // Cold, it waits for its reads.
+    const coldDataset = await Dataset.open(makeSource());
+    let settled = false;
+    void runQuery(coldDataset, { lowKey: entries[3].lastKey - 1, highKey: entries[4].firstKey + 1, page: 1, pageSize: 10 }).then(() => (settled = true));
+    for (let t = 0; t < 5; t++) await Promise.resolve();
+    expect(settled).toBe(false);
+  });
+
   it('runQuery reads no shard for a range on shard edges whose page is past the end', async () => {
     const counting = new CountingSource(makeSource());
     const fresh = await Dataset.open(counting);

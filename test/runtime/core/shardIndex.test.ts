@@ -171,7 +171,12 @@ describe('ShardIndex, two-level', () => {
     for (const key of probeKeys(shards.slice(4, 12))) {
       const now = index.firstEndingAtOrAboveNow(key);
       if (now !== null) expect(now).toEqual(bruteFirstEnding(shards, key));
+      const lastNow = index.lastStartingAtOrBelowNow(key);
+      if (lastNow !== null) expect(lastNow).toEqual(bruteLastStarting(shards, key));
     }
+    expect(index.lastStartingAtOrBelowNow(shards[9].lastKey)).toEqual(bruteLastStarting(shards, shards[9].lastKey));
+    expect(index.lastStartingAtOrBelowNow(shards[1].firstKey)).toBeNull(); // p0 was not read
+    expect(index.lastStartingAtOrBelowNow(shards[0].firstKey - 1)).toBeUndefined(); // decided by the root alone
     expect(index.firstEndingAtOrAboveNow(shards[6].firstKey)).toEqual(bruteFirstEnding(shards, shards[6].firstKey));
     expect(index.shardOfGroupNow(groupsBefore(shards, 8))).toEqual(located(shards, 8));
     expect(index.shardOfGroupNow(0)).toBeNull(); // p0 was not read

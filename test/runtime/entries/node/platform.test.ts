@@ -1,11 +1,14 @@
 // Tests runtime/entries/node/platform.ts: sourceFor (http/https URLs → HttpSource, anything else → FileSource of
 // the resolved folder), cacheBytesFromEnv (default 256 MiB, valid values, invalid ones refused with the message),
-// defaultShards (SHARDS_DIR, else "shards").
+// defaultShards (SHARDS_DIR, else "shards"), nodeDecompress (gzip and brotli, one output chunk or many, a cut stream
+// refused).
 import { resolve } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpSource } from '../../../../runtime/core/source.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
-import { cacheBytesFromEnv, defaultShards, sourceFor } from '../../../../runtime/entries/node/platform.js';
+import { cacheBytesFromEnv, defaultShards, nodeDecompress, sourceFor } from '../../../../runtime/entries/node/platform.js';
+import { prng } from '../../../helpers/prng.js';
 
 const saved = { SHARD_CACHE_BYTES: process.env.SHARD_CACHE_BYTES, SHARDS_DIR: process.env.SHARDS_DIR };
 
@@ -71,5 +74,22 @@ describe('defaultShards', () => {
     expect(defaultShards()).toBe('/data/release-2025');
     env('SHARDS_DIR', 'https://example.org/shards/');
     expect(defaultShards()).toBe('https://example.org/shards/');
+  });
+});
+
+describe('nodeDecompress', () => {
+  it('gives back the bytes compressed, for outputs below, at and above its 64 KiB chunk, in both compressions', async () => {
+    const random = prng(3);
+    for (const size of [0, 1, 65_535, 65_536, 65_537, 300_000]) {
+      // Letters from a small alphabet: compressible, as shards are.
+      const original = Uint8Array.from({ length: size }, () => 65 + Math.floor(random() * 20));
+      expect(Buffer.from(await nodeDecompress(gzipSync(original), 'gzip')).equals(original), `gzip, ${size} bytes`).toBe(true);
+      expect(Buffer.from(await nodeDecompress(brotliCompressSync(original), 'br')).equals(original), `br, ${size} bytes`).toBe(true);
+    }
+  });
+
+  it('refuses a stream cut short', () => {
+    const stored = gzipSync(new Uint8Array(100_000).fill(7));
+    expect(() => nodeDecompress(stored.subarray(0, stored.length - 9), 'gzip')).toThrow();
   });
 });

@@ -19,18 +19,6 @@ export function summarize(ms: number[]): Summary {
   return { count: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0, mean };
 }
 
-/**
- * Passes over a query set measured for one figure: each statistic is the median of the passes' (a shared VM has slow
- * spells of a minute or so, seen doubling a single pass's p99; a spell then moves one pass, not the figure).
- */
-export const MEASURED_PASSES = 5;
-
-/** Each statistic's median over the summaries of several passes over the same queries. */
-export function medianOfPasses(passes: Summary[]): Summary {
-  const median = (pick: (s: Summary) => number) => Float64Array.from(passes, pick).sort()[(passes.length - 1) >> 1];
-  return { count: passes[0].count, p50: median((s) => s.p50), p95: median((s) => s.p95), p99: median((s) => s.p99), max: median((s) => s.max), mean: median((s) => s.mean) };
-}
-
 export const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0));
 
 /** `count` mass windows, centres uniform in [lo, hi] Da: ±halfWidthDa, or ±ppm when ppm is given. */

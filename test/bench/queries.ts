@@ -9,7 +9,7 @@ import type { ShardSource } from '../../runtime/core/source.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs, nodeDecompress } from '../../runtime/entries/node/platform.js';
 import { decodeAccessionPage } from '../../runtime/model/shardCodec.js';
-import { MEASURED_PASSES, medianOfPasses, summarize, type Summary } from './measure.js';
+import { summarize, type Summary } from './measure.js';
 import { ReadLog } from './reads.js';
 
 export interface QueryRun {
@@ -72,28 +72,22 @@ async function timeAll(answerer: (call: Call) => Promise<Answer>, urls: string[]
   return { ms, hits };
 }
 
-function run(latency: Summary, hits: number[]): QueryRun {
-  return { latency, hitsMean: hits.reduce((a, b) => a + b, 0) / hits.length, hitsMax: Math.max(...hits) };
+function run(ms: number[], hits: number[]): QueryRun {
+  return { latency: summarize(ms), hitsMean: hits.reduce((a, b) => a + b, 0) / hits.length, hitsMax: Math.max(...hits) };
 }
 
 /**
  * Warm: two passes to fill the cache (the first decodes the shards, the second builds their entry JSON, which
- * the Dataset builds on a shard's second use), then MEASURED_PASSES measured passes, each statistic their median.
- * `cacheBytes` below the working set forces evictions.
+ * the Dataset builds on a shard's second use), then the measured pass. `cacheBytes` below the working set
+ * forces evictions.
  */
 export async function benchWarm(dir: string, urls: string[], cacheBytes: number): Promise<QueryRun> {
   const dataset = await Dataset.open(new FileSource(dir), { cacheBytes, ...nodeCodecs }); // as npm start opens it
   const handler = createAnswerer(async () => dataset);
   await timeAll(handler, urls);
   await timeAll(handler, urls);
-  const passes: Summary[] = [];
-  let hits: number[] = [];
-  for (let pass = 0; pass < MEASURED_PASSES; pass++) {
-    const timed = await timeAll(handler, urls);
-    passes.push(summarize(timed.ms));
-    hits = timed.hits;
-  }
-  return run(medianOfPasses(passes), hits);
+  const { ms, hits } = await timeAll(handler, urls);
+  return run(ms, hits);
 }
 
 /**
@@ -129,7 +123,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export function coldRun(queries: Awaited<ReturnType<typeof coldQuery>>[]): QueryRun {
   const pick = (f: (q: (typeof queries)[number]) => number) => queries.map(f);
   return {
-    ...run(summarize(pick((q) => q.ms)), pick((q) => q.hits)),
+    ...run(pick((q) => q.ms), pick((q) => q.hits)),
     reads: {
       shardsMean: mean(pick((q) => q.shards)),
       shardsMax: Math.max(...pick((q) => q.shards)),

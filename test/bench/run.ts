@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sampleStats, SWISS_PROT, writeSynthetic } from './synthetic.js';
 import { freePort, load, rssMb, startServer, type HttpRun } from './http.js';
-import { anyWidthRanges, fmt, machine, massWindows, MEASURED_PASSES } from './measure.js';
+import { anyWidthRanges, fmt, machine, massWindows } from './measure.js';
 import { benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';
 import { COMPLETE_VIEW, hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCentres } from './precursor.js';
 import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type OrganismRuns } from './organisms.js';
@@ -334,7 +334,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     ...(r.indexScale ? indexScaleSection(r.indexScale) : []),
     '## Queries in process (count + first page of up to 1000 mass groups, JSON body built)',
     '',
-    `${r.config.queries.toLocaleString('en')} queries per set, mass windows centred uniformly in 360–8500 Da. Warm: every shard a query needs already decoded and its entry JSON built (two passes over the set before the measured ones); each figure is the median of ${MEASURED_PASSES} measured passes' (one slow spell of this shared VM moves one pass, not the figure; v1's figures are single passes); "256 MB budget": the same passes with the cache bounded as on a function instance, so shards are evicted and read again. v1: the same sets, recorded at ${V1_COMMIT}.`,
+    `${r.config.queries.toLocaleString('en')} queries per set, mass windows centred uniformly in 360–8500 Da. Warm: every shard a query needs already decoded and its entry JSON built (two passes over the set before the measured one); "256 MB budget": the same passes with the cache bounded as on a function instance, so shards are evicted and read again. v1: the same sets, recorded at ${V1_COMMIT}.`,
     '',
     '| set | cache | p50 | p95 | p99 | max | mean hits | v1 p50 / p99 | target |',
     '|---|---|---|---|---|---|---|---|---|',

@@ -9,7 +9,7 @@ import { formatMassKey, parseMass } from '../../runtime/model/massKey.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import type { Manifest } from '../../runtime/model/format.js';
-import { MEASURED_PASSES, medianOfPasses, summarize, type Summary } from './measure.js';
+import { summarize, type Summary } from './measure.js';
 
 type Db = import('better-sqlite3').Database;
 
@@ -74,16 +74,15 @@ export async function buildSqlite(dir: string, file: string): Promise<Db> {
   return db;
 }
 
-/**
- * Times count + first page (up to `pageSize` groups, body built) for each window, like search.php: MEASURED_PASSES
- * passes over the windows, each statistic their median (as benchWarm measures ours).
- */
+/** Times count + first page (up to `pageSize` groups, body built) for each window, like search.php. */
 export function benchSqlite(db: Db, windows: [string, string][], pageSize = 1000): { latency: Summary; hitsMean: number } {
   const count = db.prepare('SELECT COUNT(*) AS n FROM mass_group WHERE mass_key BETWEEN ? AND ?');
   const nth = db.prepare('SELECT mass_key FROM mass_group WHERE mass_key BETWEEN ? AND ? ORDER BY mass_key LIMIT 1 OFFSET ?').pluck();
   const rows = db.prepare('SELECT mass_key, seq, acc FROM peptide WHERE mass_key BETWEEN ? AND ? ORDER BY mass_key, seq');
-  /** One window's answer: its count. */
-  const answer = (m1: string, m2: string): number => {
+  const ms: number[] = [];
+  let hits = 0;
+  for (const [m1, m2] of windows) {
+    const t = performance.now();
     const lo = parseMass(m1)!.ceilKey;
     const hi = parseMass(m2)!.floorKey;
     const total = (count.get(lo, hi) as { n: number }).n;
@@ -100,19 +99,8 @@ export function benchSqlite(db: Db, windows: [string, string][], pageSize = 1000
       current.push({ seq: row.seq, acc: row.acc.split(',') });
     }
     JSON.stringify({ totalResult: total, memory: '0 MB', duration: '00:00:00.000', page: 1, pageSize, result });
-    return total;
-  };
-  const passes: Summary[] = [];
-  let hits = 0;
-  for (let pass = 0; pass < MEASURED_PASSES; pass++) {
-    const ms: number[] = [];
-    hits = 0;
-    for (const [m1, m2] of windows) {
-      const t = performance.now();
-      hits += answer(m1, m2);
-      ms.push(performance.now() - t);
-    }
-    passes.push(summarize(ms));
+    ms.push(performance.now() - t);
+    hits += total;
   }
-  return { latency: medianOfPasses(passes), hitsMean: hits / windows.length };
+  return { latency: summarize(ms), hitsMean: hits / windows.length };
 }

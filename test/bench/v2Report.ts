@@ -2,7 +2,7 @@
 // dataset's size by file kind, the builds, memory-bounded speed, and cold queries over HTTP.
 import type { FileKind } from './reads.js';
 import type { ColdHttpRun } from './coldHttp.js';
-import { fmt, MEASURED_PASSES } from './measure.js';
+import { fmt } from './measure.js';
 import type { QueryRun } from './queries.js';
 import type { BenchResults } from './run.js';
 import { ORIGINAL_ZIP_BYTES, V1, V1_COMMIT, type V1Build } from './v1.js';
@@ -182,8 +182,7 @@ export function memorySection(r: BenchResults): string[] {
     '',
     'Ours: the 256 MB budget rows above (the cache bounded as on a function instance, shards evicted and read again).',
     "SQLite: better-sqlite3, clustered B-tree on the mass key, its default page cache, the database file in the OS's",
-    `page cache (it is read once to import the peptides); as ours, each figure is the median of ${MEASURED_PASSES} passes' (SQLite's`,
-    "first warms its own page cache). Mean hits must agree: the same mass groups are counted. v1's",
+    "page cache (it is read once to import the peptides). Mean hits must agree: the same mass groups are counted. v1's",
     `figures (ours and SQLite's) are those recorded at ${V1_COMMIT}.`,
     '',
     '| set | ours p50 | SQLite p50 | ours p99 | SQLite p99 | p50 ≤ SQLite | p99 ≤ SQLite | v1 p50 / p99 (SQLite then) | mean hits ours / SQLite |',

@@ -3,7 +3,8 @@
 // at p50, while interleaved differences of a few per cent repeat. Each side opens the dataset on its own (its own
 // cache of `--cache` bytes); two passes fill them, the third is measured.
 //   git worktree add /tmp/base <rev> && ln -s "$PWD/node_modules" /tmp/base/
-//   npx tsx test/bench/ab.ts /tmp/base . <dataset dir> <set> [--cache <bytes>] [--queries <n>]
+//   npx tsx test/bench/ab.ts /tmp/base . <dataset dir> <set> [--cache <bytes>] [--queries <n>] [--dir-a <dataset dir>]
+// --dir-a gives A a dataset of its own: a checkout of another format (v1 at 33ed521) over its build of the same input.
 // Sets are the benchmark's own: ppm10 and da01 (search.php, pages of 1000), taxonomy (search-taxonomy.php ±10 ppm),
 // precursor (/api/v1/search with the benchmark's modifications), peptide (search-peptide.php of stored peptides).
 import { resolve } from 'node:path';
@@ -35,12 +36,12 @@ async function answererOf(root: string, dir: string, cacheBytes: number): Promis
   return createAnswerer(async () => dataset);
 }
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { cache: { type: 'string' }, queries: { type: 'string' } } });
+const { positionals, values } = parseArgs({ allowPositionals: true, options: { cache: { type: 'string' }, queries: { type: 'string' }, 'dir-a': { type: 'string' } } });
 const [a, b, dir, set] = positionals;
-if (!set || !SETS[set]) throw new Error(`usage: ab.ts <checkout A> <checkout B> <dataset dir> <${Object.keys(SETS).join('|')}> [--cache bytes] [--queries n]`);
+if (!set || !SETS[set]) throw new Error(`usage: ab.ts <checkout A> <checkout B> <dataset dir> <${Object.keys(SETS).join('|')}> [--cache bytes] [--queries n] [--dir-a dir]`);
 const urls = await SETS[set](Number(values.queries ?? 10_000), dir);
 const cacheBytes = Number(values.cache ?? 256 * 2 ** 20);
-const sides = [await answererOf(a, dir, cacheBytes), await answererOf(b, dir, cacheBytes)];
+const sides = [await answererOf(a, values['dir-a'] ?? dir, cacheBytes), await answererOf(b, dir, cacheBytes)];
 let ms: number[][] = [];
 for (let pass = 0; pass < 3; pass++) {
   ms = [[], []];

@@ -1,5 +1,6 @@
 // Format v1's figures on the same synthetic Swiss-Prot-sized set (same seeds, same machine kind), for the
-// side-by-side columns of BENCHMARKS.md: the runtime reads format 2 only, so the benchmark does not measure v1 again (ab.ts --dir-a does, by hand).
+// side-by-side columns of BENCHMARKS.md: the runtime reads format 2 only, so the benchmark does not measure v1 again
+// (ab.ts --dir-a does, by hand).
 // Latencies, build and HTTP figures: BENCHMARKS.json at commit 33ed521 (`git show 33ed521:BENCHMARKS.json`,
 // the last v1 run, at 920f672), to 6 significant digits. All-file sizes: the sum of every file (manifest, shards,
 // index pages, protein pages, taxonomy) of the two folders that run built (datasetVersion ffbeafa05ca360c2 and

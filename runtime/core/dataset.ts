@@ -142,13 +142,12 @@ export class Dataset {
 
   /** The decoded shard, from the cache, a load in flight, or the source. */
   shard(entry: ShardEntry): Promise<Shard> {
-    const cached = this.cache.get<Shard>(entry.file);
-    return cached ? Promise.resolve(cached) : this.readShard(entry);
+    return Promise.resolve(this.shardNowOrLater(entry));
   }
 
   /**
-   * The decoded shard itself when it is cached (a query over cached shards then takes no promise), else as `shard`
-   * gives it; the cache counts the request the same either way.
+   * The decoded shard itself when it is cached (a query over cached shards then takes no promise), else the promise of
+   * its read (from a load in flight or the source); the cache counts the request the same either way.
    */
   shardNowOrLater(entry: ShardEntry): Shard | Promise<Shard> {
     return this.cache.get<Shard>(entry.file) ?? this.readShard(entry);
@@ -163,7 +162,7 @@ export class Dataset {
     return this.file(entry, 'shard', (bytes) => (table ? table.then(() => decode(bytes)) : decode(bytes)), shardBytes);
   }
 
-  /** Whether the accession table is one page (a small dataset's): read whole, kept outside the cache (with its records as they fill: 16 B an accession for UniProt's, 32 at most). */
+  /** Whether the accession table is one page (a small dataset's): read whole, kept outside the cache (with its records: 16 B an accession for UniProt's, 32 at most). */
   private get onePage(): boolean {
     const { pages, levels = 1 } = this.manifest.accessions;
     return levels === 1 && pages.length === 1;

@@ -76,7 +76,7 @@ const MAX_STRIDE = 32;
 export const MAX_ACCESSION_BYTES = MAX_STRIDE - 5;
 const recordsOfTable = new WeakMap<AccessionTable, Records | null>();
 
-/** The page's records (made once per page, filled as used), or null for a page not plain or with an accession too long for them. */
+/** The page's records (made and filled once per page), or null for a page not plain or with an accession too long for them. */
 function recordsOf(table: AccessionTable): Records | null {
   let records = recordsOfTable.get(table);
   if (records !== undefined) return records;

@@ -1,6 +1,7 @@
 // The accessions an answer lists, resolved: pages of the accession table (runs of consecutive ranks) read for
 // it, held together so that renderers look a rank up synchronously — its text, taxId and reviewed flag — and
 // list a peptide's accessions in the order answers give them (by accession, byte order), whatever their ranks.
+import { copyRun, viewOf } from './byteRun.js';
 import { accessionOf, type AccessionTable, type Shard } from './format.js';
 
 /** A decoded page of the accession table and the rank of its first accession. */
@@ -40,6 +41,8 @@ export interface TextSink {
  */
 class Records {
   readonly bytes: Uint8Array;
+  /** The same memory as a DataView, for copyRun. */
+  readonly view: DataView;
   /** The same memory as 32-bit integers: record i's taxId is at (i + 1) × stride / 4 − 1. */
   private readonly taxIds: Int32Array;
 
@@ -50,6 +53,7 @@ class Records {
   ) {
     const { accessions, accessionEnds, taxIds } = table;
     this.bytes = new Uint8Array(accessionEnds.length * stride);
+    this.view = viewOf(this.bytes);
     this.taxIds = new Int32Array(this.bytes.buffer);
     const words = stride >> 2;
     for (let i = 0, start = 0; i < accessionEnds.length; start = accessionEnds[i++]) {
@@ -167,16 +171,14 @@ export class AccessionSet {
   }
 
   /**
-   * Copies accession a's text into `bytes` from `at` on, returning where it ends: for a `recorded` set, into a buffer
+   * Copies accession a's text into `to` from `at` on, returning where it ends: for a `recorded` set, into a buffer
    * with room for MAX_ACCESSION_BYTES more.
    */
-  putAccession(bytes: Uint8Array, at: number, a: number): number {
+  putAccession(to: DataView, at: number, a: number): number {
     const k = this.pageOf(a);
     const records = this.records[k]!;
     const from = records.at(a - this.firsts[k]);
-    const source = records.bytes;
-    for (let i = from + 1, end = from + 1 + source[from]; i < end; i++) bytes[at++] = source[i];
-    return at;
+    return copyRun(to, at, records.view, from + 1, from + 1 + records.bytes[from]);
   }
 
   /**

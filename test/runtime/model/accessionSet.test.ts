@@ -73,7 +73,7 @@ describe('AccessionSet', () => {
         expect(written).toEqual([table.accessions[a]]);
         if (set.recorded) {
           const bytes = new Uint8Array(8 + MAX_ACCESSION_BYTES).fill(42);
-          const end = set.putAccession(bytes, 3, a);
+          const end = set.putAccession(new DataView(bytes.buffer), 3, a);
           expect(Buffer.from(bytes.subarray(3, end)).toString('latin1'), `rank ${a} put`).toBe(table.accessions[a]);
           expect(bytes.subarray(0, 3).every((b) => b === 42) && bytes.subarray(end).every((b) => b === 42)).toBe(true);
         }

@@ -125,7 +125,9 @@ export function goalsSection(r: BenchResults): string[] {
     'synthetic sequences share fewer peptides than real proteins, so this set has about twice the distinct peptides of',
     "real Swiss-Prot at the same parameters (issue 12 puts the original's zip at ~17.5 B per peptide on real data).",
     `"Fully cached" figures are one run each, compared with v1's at the precision shown (3 decimals below 1 ms); between`,
-    'runs on this 2-core machine p99 varies by up to ~3× and p50 by a few per cent.',
+    'runs on this 2-core machine p99 varies by up to ~3× and p50 by up to ~1.5× (fully cached ±10 ppm p50: 0.012–0.018 ms',
+    "over seven runs on 2026-11-27, around v1's recorded 0.014), so a verdict against v1's figure can flip from run to run.",
+    "Interleaved with v1 in one process (ab.ts --dir-a, same day): fully cached ±10 ppm p50 ×0.70, p99 ×0.65 of v1's time.",
     '',
   ];
 }

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { copyRun, pieceOf, putPiece, viewOf } from '../../../runtime/model/byteRun.js';
 
-/** Bytes 0..n-1 of a seeded sequence (every value 0..255 comes up). */
+/** n bytes of a fixed sequence, high bits set in some (not ASCII only: a copy must not care). */
 const bytesOf = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 151 + seed * 37 + ((i * i) >> 3)) & 255);
 
 describe('copyRun', () => {
@@ -20,7 +20,6 @@ describe('copyRun', () => {
           for (let i = 0; i < length; i++) expected[at + i] = source[start + i];
           expect(copyRun(viewOf(target), at, from, start, start + length)).toBe(at + length);
           expect(Array.from(target), `start ${start}, length ${length}, at ${at}`).toEqual(Array.from(expected));
-          expect(target.buffer.byteLength).toBe(80);
           expect(new Uint8Array(target.buffer, 0, 3).every((b) => b === 0xaa) && new Uint8Array(target.buffer, 70).every((b) => b === 0xaa)).toBe(true);
         }
       }

@@ -15,7 +15,10 @@ const { positionals, values } = parseArgs({ allowPositionals: true, options: { c
 const [a, b, dir] = positionals;
 if (!dir) throw new Error('usage: abHttp.ts <checkout A> <checkout B> <dataset dir> [--cache bytes] [--burst requests] [--bursts n]');
 const [burst, bursts] = [Number(values.burst ?? 5_000), Number(values.bursts ?? 28)];
-const paths = massWindows(10_000, 2, { lo: 360, hi: 8500, ppm: 10 }).map((w) => new URL(searchUrl(w)).pathname + new URL(searchUrl(w)).search);
+const paths = massWindows(10_000, 2, { lo: 360, hi: 8500, ppm: 10 }).map((w) => {
+  const url = new URL(searchUrl(w));
+  return url.pathname + url.search;
+});
 
 /** CPU time a process has used so far, in ms (clock ticks of 10 ms). */
 function cpuMs(pid: number): number {

@@ -4,13 +4,13 @@
 // entries — sequence, ProForma and modified mass, by key — with the ppm key at their end and a comma in front. The
 // answers that copy them are the precursor differential's to check.
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeHeads, HEAD_COMMA, HEAD_PPM_KEY } from '../../../runtime/api/completeHeads.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
 import { parseModifications } from '../../../runtime/model/modifications.js';
-import { sampleSubset, shardEntries, subsetDataset } from '../../helpers/datasets.js';
+import { removeTempDirs, sampleSubset, shardEntries, subsetDataset } from '../../helpers/datasets.js';
 import { parseRefMods, ReferencePrecursor, referenceKeyText, referencePeptides } from '../../helpers/referencePrecursor.js';
 
 const RECORDS = 1500;
@@ -18,9 +18,10 @@ const COMPLETE = 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2';
 
 let dir: string;
 beforeAll(async () => {
-  // The precursor differential's view build (the same cached folder).
+  // The precursor differential's view build (built again in this file's own temporary folder).
   dir = await subsetDataset(RECORDS, 16_384, ['Carbamidomethyl@C', COMPLETE]);
 }, 120_000);
+afterAll(removeTempDirs);
 
 describe('completeHeads', () => {
   it('writes, for every entry of every shard of a complete view, the reference’s seq, proforma and mass, as ,{…,"ppm":', async () => {

@@ -1,19 +1,16 @@
-// A/B of two checkouts' answerers in one process, query by query interleaved (which goes first alternates), so a
-// noisy machine's slow spells fall on both: on a shared 2-core VM, separate runs of one code differ by up to 2×
-// at p50, while interleaved differences of a few per cent repeat. Each side opens the dataset on its own (its own
-// cache of `--cache` bytes); two passes fill them, the third is measured.
+// A/B of two checkouts' answerers in one process, query by query interleaved (interleaved.ts): each side opens the
+// dataset on its own (its own cache of `--cache` bytes); two passes fill them, the third is measured, the first's
+// answers compared.
 //   git worktree add /tmp/base <rev> && ln -s "$PWD/node_modules" /tmp/base/
 //   npx tsx test/bench/ab.ts /tmp/base . <dataset dir> <set> [--cache <bytes>] [--queries <n>] [--dir-a <dataset dir>]
 // --dir-a gives A a dataset of its own: a checkout of another format (v1 at 33ed521) over its build of the same input.
 // Sets are the benchmark's own: ppm10 and da01 (search.php, pages of 1000), taxonomy (search-taxonomy.php ±10 ppm),
 // precursor (/api/v1/search with the benchmark's modifications), peptide (search-peptide.php of stored peptides).
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { massWindows, summarize } from './measure.js';
+import { answererOf, interleave } from './interleaved.js';
+import { massWindows, type Summary } from './measure.js';
 import { precursorUrl, windowCentres } from './precursor.js';
 import { peptideUrl, samplePeptides, searchUrl } from './queries.js';
-
-type Answerer = (request: { method: string; url: URL }) => Promise<{ status: number }>;
 
 const SETS: Record<string, (n: number, dir: string) => string[] | Promise<string[]>> = {
   ppm10: (n) => massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 }).map(searchUrl),
@@ -23,40 +20,16 @@ const SETS: Record<string, (n: number, dir: string) => string[] | Promise<string
   peptide: async (n, dir) => (await samplePeptides(dir, n, 3)).map(peptideUrl),
 };
 
-/** The answerer of the checkout at `root` over the dataset in `dir`, as npm start opens it (Node's codecs). */
-async function answererOf(root: string, dir: string, cacheBytes: number): Promise<Answerer> {
-  const at = (module: string) => import(resolve(root, module));
-  const [{ Dataset }, { createAnswerer }, { FileSource }, { nodeCodecs }] = await Promise.all([
-    at('runtime/core/dataset.ts'),
-    at('runtime/api/handler.ts'),
-    at('runtime/entries/node/fileSource.ts'),
-    at('runtime/entries/node/platform.ts'),
-  ]);
-  const dataset = await Dataset.open(new FileSource(resolve(dir)), { cacheBytes, ...nodeCodecs });
-  return createAnswerer(async () => dataset);
-}
-
 const { positionals, values } = parseArgs({ allowPositionals: true, options: { cache: { type: 'string' }, queries: { type: 'string' }, 'dir-a': { type: 'string' } } });
 const [a, b, dir, set] = positionals;
 if (!set || !SETS[set]) throw new Error(`usage: ab.ts <checkout A> <checkout B> <dataset dir> <${Object.keys(SETS).join('|')}> [--cache bytes] [--queries n] [--dir-a dir]`);
 const urls = await SETS[set](Number(values.queries ?? 10_000), dir);
 const cacheBytes = Number(values.cache ?? 256 * 2 ** 20);
-const sides = [await answererOf(a, values['dir-a'] ?? dir, cacheBytes), await answererOf(b, dir, cacheBytes)];
-let ms: number[][] = [];
-for (let pass = 0; pass < 3; pass++) {
-  ms = [[], []];
-  for (let i = 0; i < urls.length; i++) {
-    for (const k of i % 2 ? [0, 1] : [1, 0]) {
-      const started = performance.now();
-      const answer = await sides[k]({ method: 'GET', url: new URL(urls[i]) });
-      ms[k].push(performance.now() - started);
-      if (answer.status !== 200) throw new Error(`${[a, b][k]}: ${urls[i]}: HTTP ${answer.status}`);
-    }
-  }
-}
-const ratio = (f: (s: ReturnType<typeof summarize>) => number) => (f(summarize(ms[1])) / f(summarize(ms[0]))).toFixed(3);
+const run = await interleave([await answererOf(a, values['dir-a'] ?? dir, cacheBytes), await answererOf(b, dir, cacheBytes)], urls);
+const ratio = (f: (s: Summary) => number) => (f(run.sides[1]) / f(run.sides[0])).toFixed(3);
 for (const k of [0, 1]) {
-  const s = summarize(ms[k]);
+  const s = run.sides[k];
   console.log(`${[a, b][k]}: p50 ${s.p50.toFixed(4)} ms, p95 ${s.p95.toFixed(3)}, p99 ${s.p99.toFixed(3)}, mean ${s.mean.toFixed(4)}`);
 }
 console.log(`B / A: p50 ${ratio((s) => s.p50)}, p95 ${ratio((s) => s.p95)}, p99 ${ratio((s) => s.p99)}, mean ${ratio((s) => s.mean)}`);
+console.log(`answers that differ (but for "duration"): ${run.differing} of ${urls.length}${run.firstDifference ? `; the first: ${run.firstDifference}` : ''}`);

@@ -25,10 +25,20 @@ export type V1Side = V1SideRun | { skipped: string };
 /** The caches each set is answered under: as npm start's default, and large enough for the whole dataset. */
 export const V1_SIDE_CACHES: Record<string, number> = { 'fully cached': 2 ** 40, '256 MB cache': 256 * 2 ** 20 };
 
-/** v1's code in `<dir>/v1-code-<commit>` (unpacked once: a commit's files never change), or why it cannot be had. */
+/**
+ * v1's code in `<dir>/v1-code-<commit>` (unpacked once: a commit's files never change) with this checkout's
+ * node_modules linked beside it (again each time: another clone may have unpacked it), or why it cannot be had.
+ */
 function v1Checkout(dir: string): string | { skipped: string } {
   const root = join(dir, `v1-code-${V1_COMMIT}`);
-  if (existsSync(join(root, '.unpacked'))) return root;
+  const linkModules = () => {
+    rmSync(join(root, 'node_modules'), { force: true });
+    symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
+  };
+  if (existsSync(join(root, '.unpacked'))) {
+    linkModules();
+    return root;
+  }
   let tar: Buffer;
   try {
     tar = execFileSync('git', ['archive', '--format=tar', V1_COMMIT], { cwd: REPO, maxBuffer: 2 ** 30, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -38,7 +48,7 @@ function v1Checkout(dir: string): string | { skipped: string } {
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   execFileSync('tar', ['-x', '-C', root], { input: tar });
-  symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
+  linkModules();
   writeFileSync(join(root, '.unpacked'), V1_COMMIT);
   return root;
 }

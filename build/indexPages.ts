@@ -3,9 +3,9 @@
 // the manifest, which every query reads first, stays small at any scale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { combinedResidueMax, FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_PAGE_SHARDS, indexPageFileName, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry, type ShardIndexRoot, tilingViolation } from '../runtime/model/format.js';
+import { combinedResidueMax, FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_INNER_PAGES, INDEX_PAGE_SHARDS, indexPageFileName, SHARD_INDEX_ROOT_LIMIT, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry, type ShardIndexRoot, tilingViolation } from '../runtime/model/format.js';
 import { decompress, writeDatasetFile, type Storage } from './datasetFile.js';
-import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
+import { pageTree, treePages, type TreeShape } from './pageTree.js';
 
 /** The shape of a shard index: the flat list up to `flatLimit` shards, else leaf pages of `pageShards` under a tree. */
 export interface IndexShape extends TreeShape {
@@ -13,7 +13,8 @@ export interface IndexShape extends TreeShape {
   flatLimit: number;
 }
 
-export const INDEX_SHAPE: IndexShape = { ...TREE_SHAPE, pageShards: INDEX_PAGE_SHARDS, flatLimit: FLAT_INDEX_LIMIT };
+/** The shard index's root is wider than the tables' (format.ts, SHARD_INDEX_ROOT_LIMIT): one index read per cold query up to 65,536 shards. */
+export const INDEX_SHAPE: IndexShape = { rootLimit: SHARD_INDEX_ROOT_LIMIT, innerPages: INDEX_INNER_PAGES, pageShards: INDEX_PAGE_SHARDS, flatLimit: FLAT_INDEX_LIMIT };
 
 /** Writes one index page and returns its file's entry (the build's: compressed into the dataset folder). */
 export type WriteIndexPage = (page: IndexPage | InnerIndexPage) => FileEntry;
@@ -36,7 +37,7 @@ export function writeLeafPage(shards: ShardEntry[], firstShard: number, write: W
 }
 
 /** The manifest's `shardIndex` over the entries of the leaf pages, writing the inner pages a root of `shape.rootLimit` needs. */
-export function shardIndexTree(leaves: IndexPageEntry[], write: WriteIndexPage, shape: TreeShape = TREE_SHAPE): NonNullable<Manifest['shardIndex']> {
+export function shardIndexTree(leaves: IndexPageEntry[], write: WriteIndexPage, shape: TreeShape = INDEX_SHAPE): NonNullable<Manifest['shardIndex']> {
   return pageTree(leaves, (pages) => {
     const firstShard = pages[0].firstShard;
     const shards = pages.reduce((total, p) => total + p.shards, 0);

@@ -142,14 +142,20 @@ export interface InnerIndexPage {
 export const FLAT_INDEX_LIMIT = 128;
 export const INDEX_PAGE_SHARDS = 256;
 /**
- * Past this many pages in the manifest's root (shard index or protein table), inner index pages of up to
- * INDEX_INNER_PAGES pages of the level below are added, level upon level, until the root holds at most this many.
- * 100: both roots together stay under ~60 KB at any size (~315 and ~270 bytes an entry), and 2 levels reach
- * 100 × 1,024 × 256 = 26 M shards (TrEMBL's ~13 M) and 200 M accessions.
+ * Past this many pages in the manifest's root of the accession or protein table, inner index pages of up to
+ * INDEX_INNER_PAGES pages of the level below are added, level upon level, until the root holds at most this many
+ * (~150 and ~270 bytes an entry: together ≤ ~42 KB). 2 levels reach 100 × 1,024 pages: 200 M accessions and more.
  */
 export const INDEX_ROOT_LIMIT = 100;
+/**
+ * The same for the shard index's root, wider: a cold query reads a single index page before its shard (2 round
+ * trips after the manifest) up to 256 leaf pages, 65,536 shards — the Swiss-Prot-sized benchmark set has ~38,000
+ * (149 pages: a 54 KB manifest), real Swiss-Prot about half — for a root of ≤ ~92 KB (~315–360 bytes an entry); the
+ * manifest stays ≤ ~135 KB at any size, 60 KB at 10 M shards (a root of 39 inner pages; 2 levels reach 67 M shards).
+ */
+export const SHARD_INDEX_ROOT_LIMIT = 256;
 export const INDEX_INNER_PAGES = 1024;
-/** Most levels of pages below the manifest a reader accepts (`levels`; 2 already reach 26 M shards). */
+/** Most levels of pages below the manifest a reader accepts (`levels`; 2 already reach 67 M shards). */
 export const MAX_INDEX_LEVELS = 4;
 
 export interface SourceEntry {

@@ -13,16 +13,16 @@ describe('docs/SCALE.md', () => {
 });
 
 describe('indexLevels', () => {
-  it('counts the levels a tree of 256-shard leaves, 1,024-page inner pages and a ≤ 100 root has', () => {
-    /** Brute force: group level by level until the root lists at most 100 pages. */
+  it('counts the levels a tree of 256-shard leaves, 1,024-page inner pages and a ≤ 256 root has', () => {
+    /** Brute force: group level by level until the root lists at most 256 pages. */
     const brute = (n: number) => {
       if (n <= 128) return 0;
       let levels = 1;
-      for (let pages = Math.ceil(n / 256); pages > 100; levels++) pages = Math.ceil(pages / 1024);
+      for (let pages = Math.ceil(n / 256); pages > 256; levels++) pages = Math.ceil(pages / 1024);
       return levels;
     };
-    for (const n of [0, 128, 129, 25_600, 25_601, 10_000_000, 26_214_400, 26_214_401, 1e11]) expect(indexLevels(n), String(n)).toBe(brute(n));
-    expect([indexLevels(128), indexLevels(25_600), indexLevels(10_000_000), indexLevels(26_214_401)]).toEqual([0, 1, 2, 3]);
+    for (const n of [0, 128, 129, 38_000, 65_536, 65_537, 10_000_000, 67_108_864, 67_108_865, 1e11]) expect(indexLevels(n), String(n)).toBe(brute(n));
+    expect([indexLevels(128), indexLevels(65_536), indexLevels(65_537), indexLevels(10_000_000), indexLevels(67_108_865)]).toEqual([0, 1, 2, 2, 3]);
   });
 });
 
@@ -58,12 +58,23 @@ describe('capacity', () => {
     expect(c.coldShardKb).toBeCloseTo((3000 + 13 * 300 + 61_440 + 10_240 + 20_480) / 1024, 9);
   });
 
-  it('counts a third level: 40 M shards (156,250 leaves, 153 inner pages, 1 root entry)', () => {
+  it('counts a second level up to 256 × 1,024 leaves: 40 M shards (156,250 leaves, a root of 153 inner pages)', () => {
     const m = { peptidesPerShard: 1, leafPageBytes: 1000, innerPageBytes: 5000, rootEntryBytes: 300 } as Measured;
     const c = capacity(m, { name: 'y', proteins: 1, residues: 1, peptides: 40e6, accessionLength: 6, source: 'hand' }, []);
+    expect(c.indexLevels).toBe(2);
+    // Files: 40 M shards + 156,250 leaves + 153 inner pages + 1 protein page + 3.
+    expect(c.files).toBe(40_000_000 + 156_250 + 153 + 1 + 3);
+    // Root: 153 shard entries + 1 protein page entry; a cold lookup reads an inner page and a leaf after the manifest.
+    expect(c.manifestKb).toBeCloseTo((3000 + 154 * 300) / 1024, 9);
+    expect(c.coldLocateKb).toBeCloseTo((3000 + 154 * 300 + 5000 + 1000) / 1024, 9);
+  });
+
+  it('counts a third level: 100 M shards (390,625 leaves, 382 + 1 inner pages, 1 root entry)', () => {
+    const m = { peptidesPerShard: 1, leafPageBytes: 1000, innerPageBytes: 5000, rootEntryBytes: 300 } as Measured;
+    const c = capacity(m, { name: 'y', proteins: 1, residues: 1, peptides: 100e6, accessionLength: 6, source: 'hand' }, []);
     expect(c.indexLevels).toBe(3);
-    // Files: 40 M shards + 156,250 leaves + 153 + 1 inner pages + 1 protein page + 3.
-    expect(c.files).toBe(40_000_000 + 156_250 + 153 + 1 + 1 + 3);
+    // Files: 100 M shards + 390,625 leaves + 382 + 1 inner pages + 1 protein page + 3.
+    expect(c.files).toBe(100_000_000 + 390_625 + 382 + 1 + 1 + 3);
     // Root: 1 shard entry + 1 protein page entry; a cold lookup reads 2 inner pages and a leaf after the manifest.
     expect(c.manifestKb).toBeCloseTo((3000 + 2 * 300) / 1024, 9);
     expect(c.coldLocateKb).toBeCloseTo((3000 + 2 * 300 + 2 * 5000 + 1000) / 1024, 9);

@@ -3,7 +3,7 @@
 // TrEMBL and a UniParc-sized corpus. `npx tsx test/bench/capacity.ts` rewrites the generated part of
 // docs/SCALE.md; test/bench/capacity.test.ts checks it is up to date and the arithmetic by hand.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { INDEX_INNER_PAGES, INDEX_PAGE_SHARDS, INDEX_ROOT_LIMIT, PROTEIN_PAGE_ACCESSIONS } from '../../runtime/model/format.js';
+import { INDEX_INNER_PAGES, INDEX_PAGE_SHARDS, INDEX_ROOT_LIMIT, PROTEIN_PAGE_ACCESSIONS, SHARD_INDEX_ROOT_LIMIT } from '../../runtime/model/format.js';
 import type { BenchResults } from './run.js';
 
 /** What the model takes from measurements (units in the names). */
@@ -92,17 +92,17 @@ export interface Capacity {
   egressUsdPerMillionColdQueries: number;
 }
 
-/** The levels of a tree over `leaves` leaf pages (inner pages of 1,024, root ≤ INDEX_ROOT_LIMIT) and its root's entries. */
-function tree(leaves: number): { levels: number; root: number } {
+/** The levels of a tree over `leaves` leaf pages (inner pages of 1,024, root ≤ `rootLimit`) and its root's entries. */
+function tree(leaves: number, rootLimit: number): { levels: number; root: number } {
   let levels = 1;
   let pages = leaves;
-  for (; pages > INDEX_ROOT_LIMIT; levels++) pages = Math.ceil(pages / INDEX_INNER_PAGES);
+  for (; pages > rootLimit; levels++) pages = Math.ceil(pages / INDEX_INNER_PAGES);
   return { levels, root: pages };
 }
 
-/** Index page levels below the manifest for `n` shards (leaves of 256; none up to 128 shards). */
+/** Index page levels below the manifest for `n` shards (leaves of 256, a root of ≤ 256; none up to 128 shards). */
 export function indexLevels(n: number): number {
-  return n <= 128 ? 0 : tree(Math.ceil(n / INDEX_PAGE_SHARDS)).levels;
+  return n <= 128 ? 0 : tree(Math.ceil(n / INDEX_PAGE_SHARDS), SHARD_INDEX_ROOT_LIMIT).levels;
 }
 
 /** The model's figures for `corpus`. */
@@ -110,9 +110,9 @@ export function capacity(m: Measured, corpus: Corpus, parts: readonly number[] =
   const shards = Math.ceil(corpus.peptides / m.peptidesPerShard);
   const leafPages = Math.ceil(shards / INDEX_PAGE_SHARDS);
   const levels = indexLevels(shards);
-  const shardTree = tree(leafPages);
+  const shardTree = tree(leafPages, SHARD_INDEX_ROOT_LIMIT);
   const proteinPages = Math.ceil(corpus.proteins / PROTEIN_PAGE_ACCESSIONS);
-  const proteinTree = tree(proteinPages);
+  const proteinTree = tree(proteinPages, INDEX_ROOT_LIMIT);
   // Inner pages: about 1 in 1,024 of the level below, level upon level.
   const inner = (pages: number, levels: number) => Array.from({ length: levels - 1 }, (_, l) => Math.ceil(pages / INDEX_INNER_PAGES ** (l + 1))).reduce((a, b) => a + b, 0);
   const files = shards + leafPages + inner(leafPages, shardTree.levels) + proteinPages + inner(proteinPages, proteinTree.levels) + 3;

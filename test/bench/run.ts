@@ -2,7 +2,7 @@
 // brotli, default and the original's parameters), in-process queries (warm, cache-bounded, cold), SQLite side by
 // side, cold queries over HTTP, a ≥100,000-shard index, HTTP load; v1's figures beside them (test/bench/v1.ts).
 // `--smoke` runs the same code on a small synthetic set (part of npm test) and writes nothing in the repo.
-// `--only match|precursor|scale|partitioned|serve|v1` measures one section again over the last run's BENCHMARKS.json; the build scale curve
+// `--only match|precursor|scale|partitioned|serve|v1|cold` measures one section again over the last run's BENCHMARKS.json; the build scale curve
 // (`--only scale [--multiples K] [--scale-proteins N]`, test/bench/scale.ts) is never part of the full run.
 // Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -150,28 +150,8 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
   const view = await benchView(fasta, config, log);
   const complete = await benchComplete(fasta, config, log);
-  log('queries cold');
-  // Cold ranges of any width at search.php's default page (10 groups): two edge shards and the page's.
-  // At pageSize 1000 a page in the densest masses spans several shards: reported, not held to the target.
-  const cold = {
-    '±0.1 Da, pageSize 1000': await benchCold(dir, sets['±0.1 Da'].slice(0, config.coldQueries)),
-    'any width, pageSize 10': await benchCold(dir, wide.map((u) => u.replace('&pageSize=1000', ''))),
-    'any width, pageSize 1000': await benchCold(dir, wide),
-  };
+  const { cold, coldHttp } = await benchColdSets(dir, config, sets, centres, log);
   const sqlite = await benchSqliteSets(dir, config, log);
-
-  log('cold queries over HTTP');
-  const firstCount = config.coldHttpFirst ?? 20;
-  const nextCount = config.coldHttpNext ?? 200;
-  const ppm = sets['±10 ppm'];
-  const coldHttp = {
-    'search.php, pageSize 1000': await benchColdHttp(dir, ppm.slice(0, firstCount), ppm.slice(firstCount, firstCount + nextCount)),
-    '/api/v1/search, default page': await benchColdHttp(
-      dir,
-      centres.slice(0, firstCount).map(apiSearchUrl),
-      centres.slice(firstCount, firstCount + nextCount).map(apiSearchUrl),
-    ),
-  };
 
   log('≥100,000-shard simulation');
   const tinyDir = join(config.dir, 'v2-tiny-shards');
@@ -210,6 +190,32 @@ async function benchQueries(dir: string, sets: Record<string, string[]>, log: (l
     budget[name] = await benchWarm(dir, urls, 256 * 2 ** 20);
   }
   return { warm, budget };
+}
+
+/** Cold queries in process (reads counted through the ShardSource) and over HTTP from a cold start. */
+async function benchColdSets(dir: string, config: BenchConfig, sets: Record<string, string[]>, centres: number[], log: (line: string) => void): Promise<Pick<BenchResults, 'cold' | 'coldHttp'>> {
+  log('queries cold');
+  const wide = anyWidthRanges(config.coldQueries, 4, 9000).map(searchUrl);
+  // Cold ranges of any width at search.php's default page (10 groups): two edge shards and the page's.
+  // At pageSize 1000 a page in the densest masses spans several shards: reported, not held to the target.
+  const cold = {
+    '±0.1 Da, pageSize 1000': await benchCold(dir, sets['±0.1 Da'].slice(0, config.coldQueries)),
+    'any width, pageSize 10': await benchCold(dir, wide.map((u) => u.replace('&pageSize=1000', ''))),
+    'any width, pageSize 1000': await benchCold(dir, wide),
+  };
+  log('cold queries over HTTP');
+  const firstCount = config.coldHttpFirst ?? 20;
+  const nextCount = config.coldHttpNext ?? 200;
+  const ppm = sets['±10 ppm'];
+  const coldHttp = {
+    'search.php, pageSize 1000': await benchColdHttp(dir, ppm.slice(0, firstCount), ppm.slice(firstCount, firstCount + nextCount)),
+    '/api/v1/search, default page': await benchColdHttp(
+      dir,
+      centres.slice(0, firstCount).map(apiSearchUrl),
+      centres.slice(firstCount, firstCount + nextCount).map(apiSearchUrl),
+    ),
+  };
+  return { cold, coldHttp };
 }
 
 /** SQLite on the same peptides and windows (undefined when better-sqlite3 is not installed). */
@@ -500,7 +506,7 @@ async function benchPrecursor(dir: string, config: BenchConfig): Promise<Precurs
 }
 
 /** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
-const ONLY = ['match', 'precursor', 'scale', 'partitioned', 'serve', 'v1'] as const;
+const ONLY = ['match', 'precursor', 'scale', 'partitioned', 'serve', 'v1', 'cold'] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -553,6 +559,17 @@ async function main(): Promise<void> {
     if (!existsSync(join(datasetDir, 'manifest.json')) || !existsSync(fasta)) throw new Error(`--only v1 needs the full run's input and dataset in ${config.dir}`);
     const sets = await querySets(datasetDir, before!.config.queries);
     results = { ...before!, v1Side: await benchV1Side(config.dir, fasta, before!.config.proteins, datasetDir, DEFAULT_BUILD_ARGS, sets, log) };
+  } else if (only === 'cold') {
+    // What a cold query reads depends on the build (the index's shape): the full run's input built again with
+    // today's code (its figures replace the default build's), then cold queries in process and over HTTP.
+    const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
+    const fasta = join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`);
+    if (!existsSync(fasta)) throw new Error(`--only cold needs the full run's input in ${fasta}`);
+    const runConfig = { ...config, proteins: before!.config.proteins, queries: before!.config.queries, coldQueries: before!.config.coldQueries };
+    log('build, default parameters (gzip)');
+    const build = await measuredBuild(fasta, datasetDir, DEFAULT_BUILD_ARGS);
+    const sets = await querySets(datasetDir, runConfig.queries);
+    results = { ...before!, build, ...(await benchColdSets(datasetDir, runConfig, sets, precursorCentres(runConfig.queries), log)) };
   } else if (only === 'partitioned') {
     results = { ...before!, partitioned: await benchPartitioned(join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`), join(config.dir, 'partitioned')) };
   } else if (only === 'scale') {
@@ -570,7 +587,7 @@ async function main(): Promise<void> {
     results.partitioned = values.smoke ? await benchPartitioned(join(config.dir, `synthetic-v2-${config.proteins}.fasta`), join(config.dir, 'partitioned'), 3) : before?.partitioned;
     results.indexScale = values.smoke ? await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_SMOKE }, log) : before?.indexScale;
   }
-  if (only) command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', v1: 'format v1 built and queried again beside v2' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+  if (only) command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', v1: 'format v1 built and queried again beside v2', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1));

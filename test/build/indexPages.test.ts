@@ -174,13 +174,13 @@ describe('writeShardIndex, a tree of index pages', () => {
   });
 
   it('writes `levels` only for 2 levels or more: a dataset whose leaves fit in the root is indexed as before trees', () => {
-    // The root holds up to 100 pages of 256 shards.
-    const exactly = writeShardIndex(tempDir('index-100'), shards(100 * 256), 'gzip');
+    // The root holds up to 256 pages of 256 shards.
+    const exactly = writeShardIndex(tempDir('index-256'), shards(256 * 256), 'gzip');
     expect(Object.keys(exactly.shardIndex!)).toEqual(['pages']);
-    expect(exactly.shardIndex!.pages).toHaveLength(100);
-    const over = writeShardIndex(tempDir('index-101'), shards(100 * 256 + 1), 'gzip');
+    expect(exactly.shardIndex!.pages).toHaveLength(256);
+    const over = writeShardIndex(tempDir('index-257'), shards(256 * 256 + 1), 'gzip');
     expect(over.shardIndex!.levels).toBe(2);
-    expect(over.shardIndex!.pages.map((p) => p.shards)).toEqual([100 * 256 + 1]); // one inner page of all 101 leaves
+    expect(over.shardIndex!.pages.map((p) => p.shards)).toEqual([256 * 256 + 1]); // one inner page of all 257 leaves
     const small = writeShardIndex(tempDir('index-small'), shards(9), 'gzip', { pageShards: 2, flatLimit: 4, rootLimit: 5, innerPages: 2 });
     expect(Object.keys(small.shardIndex!)).toEqual(['pages']);
   });

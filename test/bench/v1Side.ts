@@ -22,7 +22,7 @@ export interface V1SideRun {
 
 export type V1Side = V1SideRun | { skipped: string };
 
-/** The caches each set is answered under: as npm start's default, and large enough for the whole dataset. */
+/** The caches each set is answered under: large enough for the whole dataset, and npm start's default. */
 export const V1_SIDE_CACHES: Record<string, number> = { 'fully cached': 2 ** 40, '256 MB cache': 256 * 2 ** 20 };
 
 /**

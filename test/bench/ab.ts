@@ -25,7 +25,7 @@ const [a, b, dir, set] = positionals;
 if (!set || !SETS[set]) throw new Error(`usage: ab.ts <checkout A> <checkout B> <dataset dir> <${Object.keys(SETS).join('|')}> [--cache bytes] [--queries n] [--dir-a dir]`);
 const urls = await SETS[set](Number(values.queries ?? 10_000), dir);
 const cacheBytes = Number(values.cache ?? 256 * 2 ** 20);
-const run = await interleave([await answererOf(a, values['dir-a'] ?? dir, cacheBytes), await answererOf(b, dir, cacheBytes)], urls);
+const run = await interleave([await answererOf(a, values['dir-a'] ?? dir, cacheBytes), await answererOf(b, dir, cacheBytes)], urls, 3, [a, b]);
 const ratio = (f: (s: Summary) => number) => (f(run.sides[1]) / f(run.sides[0])).toFixed(3);
 for (const k of [0, 1]) {
   const s = run.sides[k];

@@ -34,5 +34,6 @@ describe('interleave', () => {
 
   it('refuses an answer but 200, naming the side and the URL', async () => {
     await expect(interleave([fake('A', [], () => ''), fake('B', [], () => '', 500)], URLS)).rejects.toThrow('side 1: http://bench/a: HTTP 500');
+    await expect(interleave([fake('A', [], () => '', 404), fake('B', [], () => '')], URLS, 3, ['v1', 'v2'])).rejects.toThrow('v1: http://bench/a: HTTP 404');
   });
 });

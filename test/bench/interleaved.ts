@@ -34,9 +34,9 @@ const comparable = (body: string | Uint8Array | null) =>
 
 /**
  * Every URL asked of both sides in turn, `passes` times (the first passes fill their caches); the last pass is
- * measured and the first compared. Any answer but 200 throws.
+ * measured and the first compared. Any answer but 200 throws, naming the side (`names`) and the URL.
  */
-export async function interleave(sides: [Answerer, Answerer], urls: string[], passes = 3): Promise<Interleaved> {
+export async function interleave(sides: [Answerer, Answerer], urls: string[], passes = 3, names = ['side 0', 'side 1']): Promise<Interleaved> {
   let ms: [number[], number[]] = [[], []];
   let differing = 0;
   let firstDifference: string | undefined;
@@ -48,7 +48,7 @@ export async function interleave(sides: [Answerer, Answerer], urls: string[], pa
         const started = performance.now();
         const answer = await sides[k]({ method: 'GET', url: new URL(urls[i]) });
         ms[k].push(performance.now() - started);
-        if (answer.status !== 200) throw new Error(`side ${k}: ${urls[i]}: HTTP ${answer.status}`);
+        if (answer.status !== 200) throw new Error(`${names[k]}: ${urls[i]}: HTTP ${answer.status}`);
         answers[k] = answer;
       }
       if (pass > 0) continue;

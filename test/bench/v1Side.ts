@@ -72,7 +72,7 @@ export async function benchV1Side(dir: string, fasta: string, proteins: number, 
     queries[name] = {};
     for (const [cache, cacheBytes] of Object.entries(V1_SIDE_CACHES)) {
       log(`v1 and v2 interleaved: ${name}, ${cache}`);
-      queries[name][cache] = await interleave([await answererOf(root, v1Dir, cacheBytes), await answererOf(REPO, v2Dir, cacheBytes)], urls);
+      queries[name][cache] = await interleave([await answererOf(root, v1Dir, cacheBytes), await answererOf(REPO, v2Dir, cacheBytes)], urls, 3, ['v1', 'v2']);
     }
   }
   return { commit: V1_COMMIT, build, queries };

@@ -12,12 +12,13 @@ const LETTERS = new TextDecoder('latin1');
 /** Differences of consecutive ends (or values): the counts that prefix sums give back. */
 const differences = (ends: Ends) => Uint32Array.from(ends, (end, i) => end - (i === 0 ? 0 : ends[i - 1]));
 
-export function encodeShard(shard: Shard): Uint8Array {
+/** A shard's columns as its file's msgpack map holds them, in the file's key order (encodeShard packs them). */
+export function shardColumns(shard: Shard) {
   const { accessionRefs: refs, accessionRefEnds: refEnds } = shard;
   // Within a peptide: its first rank, then the gap to each next one.
   const refGaps = new Uint32Array(refs.length);
   for (let p = 0, r = 0; p < refEnds.length; p++) for (let first = r; r < refEnds[p]; r++) refGaps[r] = r === first ? refs[r] : refs[r] - refs[r - 1];
-  return packr.pack({
+  return {
     formatVersion: FORMAT_VERSION,
     massKeys: encodeVarints(differences(shard.massKeys)),
     groupSizes: encodeVarints(differences(shard.groupEnds)),
@@ -25,7 +26,14 @@ export function encodeShard(shard: Shard): Uint8Array {
     sequences: LETTERS.decode(shard.sequences),
     refCounts: encodeVarints(differences(refEnds)),
     refs: encodeVarints(refGaps),
-  });
+  };
+}
+
+/** A map of columns as a shard file's bytes before compression (msgpack, plain types only). */
+export const packColumns = (columns: Record<string, unknown>): Uint8Array => packr.pack(columns);
+
+export function encodeShard(shard: Shard): Uint8Array {
+  return packColumns(shardColumns(shard));
 }
 
 /**

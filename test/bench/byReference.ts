@@ -16,10 +16,10 @@ import { Dataset } from '../../runtime/core/dataset.js';
 import { datasetFiles } from '../../runtime/core/datasetFiles.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
-import { accessionOf, accessionRefsOf, FORMAT_VERSION, sequenceOf } from '../../runtime/model/format.js';
+import { accessionOf, accessionRefsOf, sequenceOf } from '../../runtime/model/format.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
+import { packColumns, shardColumns } from '../../runtime/model/shardEncoder.js';
 import { encodeVarints } from '../../runtime/model/varint.js';
-import { Packr } from 'msgpackr/pack';
 import { massWindows, summarize } from './measure.js';
 import { readAccessionTable, searchUrl } from './queries.js';
 
@@ -42,8 +42,6 @@ const starts = new Float64Array(proteins.length + 1);
 for (let a = 0; a < proteins.length; a++) starts[a + 1] = starts[a] + (proteins[a]?.length ?? 0);
 const residues = starts[proteins.length];
 
-const packr = new Packr({ useRecords: false, variableMapSize: true });
-const differences = (ends: ArrayLike<number>) => Array.from(ends, (end, i) => end - (i === 0 ? 0 : ends[i - 1]));
 const shards = [];
 for await (const file of datasetFiles(source, { ...manifest, views: undefined }, nodeCodecs)) if (file.kind === 'shard') shards.push(file);
 const bytes = { stored: 0, positions: 0, offsets: 0, positionsBr: 0, offsetsBr: 0 };
@@ -59,20 +57,9 @@ for (let i = 0; i < shards.length; i += every) {
     if (at < 0) throw new Error(`peptide ${sequenceOf(shard, p)} is not in its protein ${accessionOf(table, first)}`);
     [positions[p], offsets[p]] = [starts[first] + at, at];
   }
-  // As encodeShard writes refs: within a peptide, its first rank, then the gap to each next one.
-  const { accessionRefs: refs, accessionRefEnds: refEnds } = shard;
-  const refGaps = new Uint32Array(refs.length);
-  for (let p = 0, r = 0; p < refEnds.length; p++) for (let first = r; r < refEnds[p]; r++) refGaps[r] = r === first ? refs[r] : refs[r] - refs[r - 1];
-  const variant = (column: Float64Array) =>
-    packr.pack({
-      formatVersion: FORMAT_VERSION,
-      massKeys: encodeVarints(differences(shard.massKeys)),
-      groupSizes: encodeVarints(differences(shard.groupEnds)),
-      lengths: encodeVarints(differences(shard.sequenceEnds)),
-      places: encodeVarints(column),
-      refCounts: encodeVarints(differences(shard.accessionRefEnds)),
-      refs: encodeVarints(refGaps),
-    });
+  // The stored columns (shardEncoder.ts) with `places` where `sequences` were, in the same key order.
+  const { sequences: _, refCounts, refs, ...head } = shardColumns(shard);
+  const variant = (column: Float64Array) => packColumns({ ...head, places: encodeVarints(column), refCounts, refs });
   const [byPosition, byOffset] = [variant(positions), variant(offsets)];
   bytes.stored += stored.length;
   bytes.positions += compress(byPosition, 'gzip').length;

@@ -6,7 +6,7 @@ import { fmt } from './measure.js';
 import type { QueryRun } from './queries.js';
 import type { BenchResults } from './run.js';
 import { ORIGINAL_ZIP_BYTES, V1, V1_COMMIT, type V1Build } from './v1.js';
-import { v2OverV1 } from './v1Side.js';
+import { v1Measured, v2OverV1 } from './v1Side.js';
 
 export const V2_TARGETS = {
   /** Bytes per distinct peptide, every file of the folder (issue 12: ≤ 0.75 × the original's zip). */
@@ -67,7 +67,7 @@ const noWorse = (now: number, before: number) => Number(fmt(now)) <= Number(fmt(
  * comparison, query by query interleaved; otherwise against v1's recorded figure at the precision shown.
  */
 function cachedRows(r: BenchResults): string[] {
-  const side = r.v1Side && !('skipped' in r.v1Side) ? r.v1Side : undefined;
+  const side = v1Measured(r.v1Side);
   return Object.entries(r.warm).flatMap(([name, q]) =>
     (['p50', 'p99'] as const).map((p) => {
       const v1 = V1.warm[name]?.[p];
@@ -103,7 +103,7 @@ export function goalsSection(r: BenchResults): string[] {
       `| size, ${params.split(' (')[0]} parameters, ${compression.split(' (')[0]} | ${v1PerPeptide(v1).toFixed(2)} B/peptide | ${perPeptide(b).toFixed(2)} B/peptide (${mb(b.allFilesBytes)} MB) | ≤ ${t.bytesPerPeptide} | ${met(perPeptide(b) <= t.bytesPerPeptide)} |`,
   );
   // v1's default build again in this run (v1Side.ts), where it was made: the verdicts compare with it.
-  const sameRun = r.v1Side && !('skipped' in r.v1Side) ? r.v1Side.build : undefined;
+  const sameRun = v1Measured(r.v1Side)?.build;
   const buildRows = [
     ['default parameters, gzip', r.build, V1.build, sameRun],
     ["original's parameters, gzip", r.original, V1.original, undefined],

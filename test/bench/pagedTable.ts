@@ -2,8 +2,8 @@
 // against a paged table (pages of N accessions, read for the ranks an answer page lists, after the shard). Builds
 // the benchmark's FASTA with default parameters and pages of N accessions (once; kept beside the other builds), then
 // asks the benchmark's ±10 ppm windows of every dataset given, each from a freshly opened dataset over HTTP (npm
-// start's server): stored bytes read after the manifest and sequential round trips, at the reader's default
-// concurrency (6 fetches in flight) and at 64.
+// start's server): stored bytes read after the manifest and sequential round trips, with 6 shards in flight and
+// table pages 6 at once (as every file was before pageConcurrency) or 32 (the reader's default).
 //   npx tsx test/bench/pagedTable.ts <fasta> <paged dataset dir> [accessions a page, default 2048] [queries, default 200] [other dataset dir ...]
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -37,12 +37,12 @@ const sets = {
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 /** Every URL asked of a freshly opened dataset (manifest read first, not counted): what each then read. */
-async function firstQueries(log: ReadLog, urls: string[], concurrency: number) {
+async function firstQueries(log: ReadLog, urls: string[], pageConcurrency: number) {
   const kib: number[] = [];
   const roundTrips: number[] = [];
   const tableReads: number[] = [];
   for (const url of urls) {
-    const dataset = await Dataset.open(log, { ...nodeCodecs, cacheBytes: 2 ** 30, concurrency });
+    const dataset = await Dataset.open(log, { ...nodeCodecs, cacheBytes: 2 ** 30, concurrency: 6, pageConcurrency });
     log.reset();
     const answer = await createAnswerer(async () => dataset)({ method: 'GET', url: new URL(url) });
     if (answer.status !== 200) throw new Error(`${url}: HTTP ${answer.status}`);
@@ -73,9 +73,9 @@ for (const dir of [paged, ...others.map((d) => resolve(d))]) {
     const { manifest } = await Dataset.open(log, nodeCodecs);
     const pages = manifest.accessions.pages.length;
     for (const [name, urls] of Object.entries(sets)) {
-      for (const concurrency of [6, 64]) {
-        const figures = await firstQueries(log, urls, concurrency);
-        console.log(JSON.stringify({ dir, accessions: manifest.accessions.count, tableLevels: manifest.accessions.levels ?? 1, rootPages: pages, queries: name, concurrency, ...figures }));
+      for (const pageConcurrency of [6, 32]) {
+        const figures = await firstQueries(log, urls, pageConcurrency);
+        console.log(JSON.stringify({ dir, accessions: manifest.accessions.count, tableLevels: manifest.accessions.levels ?? 1, rootPages: pages, queries: name, pageConcurrency, ...figures }));
       }
     }
   } finally {

@@ -1,10 +1,12 @@
 // Tests runtime/core/dataset.ts's accession table: the accessionTable option (a Dataset given the one-page table
 // another decoded answers the same without reading the table file; a table of another dataset, or for a paged
 // table, is refused), and a paged table read by the ranks an answer lists — only the pages holding them (down through
-// inner pages), worked out here from the ranks and the page sizes, not by the runtime's lookup.
+// inner pages), worked out here from the ranks and the page sizes, not by the runtime's lookup; shards and the other
+// files are fetched under separate limits (concurrency, pageConcurrency).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { runQuery } from '../../../runtime/core/search.js';
+import type { ShardSource } from '../../../runtime/core/source.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { accessionRefsOf } from '../../../runtime/model/format.js';
 import { CountingSource } from '../../helpers/countingSource.js';
@@ -73,6 +75,15 @@ describe('a paged accession table', () => {
     }
   });
 
+  it('fetches shards and the other files under separate limits: concurrency and pageConcurrency', async () => {
+    for (const [concurrency, pageConcurrency] of [[1, 3], [3, 1]]) {
+      const source = new InFlightSource(new FileSource(paged));
+      const dataset = await Dataset.open(source, { concurrency, pageConcurrency });
+      await runQuery(dataset, { lowKey: 0, highKey: 2 ** 32 - 1, page: 1, pageSize: 2000 });
+      expect(source.most, `concurrency ${concurrency}, pageConcurrency ${pageConcurrency}`).toEqual({ shard: concurrency, other: pageConcurrency });
+    }
+  });
+
   it('answers every endpoint as the dataset whose table is one page', async () => {
     const [one, many] = [folderHandler(whole), folderHandler(paged)];
     const urls = [
@@ -89,6 +100,25 @@ describe('a paged accession table', () => {
     }
   });
 });
+
+/** A source whose reads each take 20 ms, counting the most reads of shards and of other files in flight at once. */
+class InFlightSource implements ShardSource {
+  readonly description = 'in-flight counting';
+  readonly most = { shard: 0, other: 0 };
+  private now = { shard: 0, other: 0 };
+  constructor(private inner: ShardSource) {}
+
+  async get(file: string): Promise<Uint8Array> {
+    const kind = /^[0-9a-f]{20}\.msgpack\.(gz|br)$/.test(file) ? 'shard' : 'other';
+    this.most[kind] = Math.max(this.most[kind], ++this.now[kind]);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      return await this.inner.get(file);
+    } finally {
+      this.now[kind]--;
+    }
+  }
+}
 
 /** An answer without the fields that vary from call to call. */
 const strip = (text: string) => text.replace(/"duration":"[^"]*"/, '').replace(/"memory":"[^"]*"/, '');

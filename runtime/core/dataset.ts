@@ -33,7 +33,7 @@ export interface DatasetOptions {
   /** Shard fetches in flight at once. Default 6. */
   concurrency?: number;
   /**
-   * Fetches of every other file (index and table pages, a few KB each) in flight at once, apart from the shards'.
+   * Fetches of every other file (index pages, table pages, the taxonomy) in flight at once, apart from the shards'.
    * Default 32: an answer over a paged accession table reads, after its shards, every page its accessions fall in —
    * 51–61 on average on a Swiss-Prot-sized set, all 279 at p99 (test/bench/FORMAT-V2-STUDY.md): at 6 at once a cold
    * query took up to 51 round trips, at 32 up to 14.
@@ -269,7 +269,7 @@ export class Dataset {
 
   /**
    * A decoded file: from the cache, a load in flight, or the source (then cached, charged `cost(value, its decompressed
-   * size)`); a page unless `schedule` says it is a shard.
+   * size)`); fetched under the pages' limit unless `schedule` is the shards'.
    */
   private file<T extends object>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T | Promise<T>, cost: (value: T, decompressed: number) => number, schedule = this.schedule.page): Promise<T> {
     const cached = this.cache.get<T>(entry.file);

@@ -1,6 +1,6 @@
 // A study for issue 12's first-cold-query miss: the one-page accession table read beside a process's first shard
 // against a paged table (pages of N accessions, read for the ranks an answer page lists, after the shard). Builds
-// the benchmark's FASTA with default parameters and pages of N accessions (once; kept beside the other builds), then
+// the benchmark's FASTA with default parameters and pages of N accessions (unless the folder holds a dataset already), then
 // asks the benchmark's ±10 ppm windows of every dataset given, each from a freshly opened dataset over HTTP (npm
 // start's server): stored bytes read after the manifest and sequential round trips, with 6 shards in flight and
 // table pages 6 at once (as every file was before pageConcurrency) or 32 (the reader's default).
@@ -12,6 +12,7 @@ import { createAnswerer } from '../../runtime/api/handler.js';
 import { Dataset } from '../../runtime/core/dataset.js';
 import { HttpSource } from '../../runtime/core/source.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
+import { MANIFEST_FILE } from '../../runtime/model/format.js';
 import { freePort, startServer } from './http.js';
 import { massWindows } from './measure.js';
 import { windowCentres } from './precursor.js';
@@ -23,7 +24,7 @@ const [perPage, queries] = [Number(perPageArg), Number(queriesArg)];
 if (!fastaArg || !pagedArg || !(perPage >= 1 && queries >= 1)) throw new Error('usage: pagedTable.ts <fasta> <paged dataset dir> [accessions a page] [queries] [other dataset dir ...]');
 
 const paged = resolve(pagedArg);
-if (!existsSync(resolve(paged, 'manifest.json'))) {
+if (!existsSync(resolve(paged, MANIFEST_FILE))) {
   const options = { inputs: [resolve(fastaArg)], out: paged, enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 };
   await buildDataset({ ...options, taxdump: 'data/taxdump', shardBytes: DEFAULT_SHARD_BYTES, threads: 2, accessionPageAccessions: perPage });
 }

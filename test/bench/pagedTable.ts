@@ -1,9 +1,9 @@
 // A study for issue 12's first-cold-query miss: the one-page accession table read beside a process's first shard
 // against a paged table (pages of N accessions, read for the ranks an answer page lists, after the shard). Builds
-// the benchmark's FASTA with default parameters and pages of N accessions (unless the folder holds a dataset already), then
-// asks the benchmark's ±10 ppm windows of every dataset given, each from a freshly opened dataset over HTTP (npm
-// start's server): stored bytes read after the manifest and sequential round trips, with 6 shards in flight and
-// table pages 6 at once (as every file was before pageConcurrency) or 32 (the reader's default).
+// the benchmark's FASTA with default parameters and pages of N accessions (unless the folder holds a dataset
+// already), then asks the benchmark's ±10 ppm windows of every dataset given, each from a freshly opened dataset over
+// HTTP (npm start's server): stored bytes read after the manifest and sequential round trips, with 6 shards in flight
+// and table pages 6 at once (as every file was before pageConcurrency) or 32 (the reader's default).
 //   npx tsx test/bench/pagedTable.ts <fasta> <paged dataset dir> [accessions a page, default 2048] [queries, default 200] [other dataset dir ...]
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';

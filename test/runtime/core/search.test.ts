@@ -250,9 +250,10 @@ describe.each([
     // Cold, it waits for its reads.
     const coldDataset = await Dataset.open(makeSource());
     let settled = false;
-    void runQuery(coldDataset, { lowKey: entries[3].lastKey - 1, highKey: entries[4].firstKey + 1, page: 1, pageSize: 10 }).then(() => (settled = true));
+    const query = runQuery(coldDataset, { lowKey: entries[3].lastKey - 1, highKey: entries[4].firstKey + 1, page: 1, pageSize: 10 }).then(() => (settled = true));
     for (let t = 0; t < 5; t++) await Promise.resolve();
     expect(settled).toBe(false);
+    await query; // its reads end here, not after afterAll has removed the folder (an unhandled "not found")
   });
 
   it('runQuery reads no shard for a range on shard edges whose page is past the end', async () => {

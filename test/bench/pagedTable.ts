@@ -14,9 +14,9 @@ import { HttpSource } from '../../runtime/core/source.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import { MANIFEST_FILE } from '../../runtime/model/format.js';
 import { freePort, startServer } from './http.js';
-import { massWindows } from './measure.js';
+import { massWindows, summarize } from './measure.js';
 import { windowCentres } from './precursor.js';
-import { searchUrl } from './queries.js';
+import { apiSearchUrl, searchUrl } from './queries.js';
 import { ReadLog } from './reads.js';
 
 const [fastaArg, pagedArg, perPageArg = '2048', queriesArg = '200', ...others] = process.argv.slice(2);
@@ -32,10 +32,8 @@ if (!existsSync(resolve(paged, MANIFEST_FILE))) {
 // The benchmark's sets (test/bench/run.ts): search.php ±10 ppm windows at pageSize 1000, /api/v1/search at its default page.
 const sets = {
   'search.php, pageSize 1000': massWindows(queries, 2, { lo: 360, hi: 8500, ppm: 10 }).map(searchUrl),
-  '/api/v1/search, default page': windowCentres(queries, 2, 360, 8500).map((m) => `http://bench/api/v1/search?mass=${m.toFixed(4)}&tolerance=10`),
+  '/api/v1/search, default page': windowCentres(queries, 2, 360, 8500).map(apiSearchUrl),
 };
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
 /** Every URL asked of a freshly opened dataset (manifest read first, not counted): what each then read. */
 async function firstQueries(log: ReadLog, urls: string[], pageConcurrency: number) {
@@ -51,18 +49,18 @@ async function firstQueries(log: ReadLog, urls: string[], pageConcurrency: numbe
     roundTrips.push(log.roundTrips);
     tableReads.push(log.of('accessions').length);
   }
-  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-  const [k, r] = [sorted(kib), sorted(roundTrips)];
+  const [k, r, t] = [summarize(kib), summarize(roundTrips), summarize(tableReads)];
+  const kibOf = (x: number) => +x.toFixed(1);
   return {
-    kibMean: +(kib.reduce((a, b) => a + b, 0) / kib.length).toFixed(1),
-    kibP50: +quantile(k, 0.5).toFixed(1),
-    kibP99: +quantile(k, 0.99).toFixed(1),
-    kibMax: +k.at(-1)!.toFixed(1),
+    kibMean: kibOf(k.mean),
+    kibP50: kibOf(k.p50),
+    kibP99: kibOf(k.p99),
+    kibMax: kibOf(k.max),
     over128KiB: kib.filter((x) => x > 128).length,
-    roundTripsP50: quantile(r, 0.5),
-    roundTripsP99: quantile(r, 0.99),
-    roundTripsMax: r.at(-1)!,
-    accessionFilesMean: +(tableReads.reduce((a, b) => a + b, 0) / tableReads.length).toFixed(1),
+    roundTripsP50: r.p50,
+    roundTripsP99: r.p99,
+    roundTripsMax: r.max,
+    accessionFilesMean: +t.mean.toFixed(1),
   };
 }
 

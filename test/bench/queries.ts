@@ -35,6 +35,7 @@ export interface QueryRun {
 }
 
 export const searchUrl = ([m1, m2]: [string, string]) => `http://bench/search.php?mass1=${m1}&mass2=${m2}&pageSize=1000`;
+export const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 export const peptideUrl = (seq: string) => `http://bench/search-peptide.php?peptide=${seq}`;
 
 /** `count` peptides of the dataset, drawn at random groups (seeded). */

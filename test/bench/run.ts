@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { sampleStats, SWISS_PROT, writeSynthetic } from './synthetic.js';
 import { freePort, load, rssMb, startServer, type HttpRun } from './http.js';
 import { anyWidthRanges, fmt, machine, massWindows } from './measure.js';
-import { benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';
+import { apiSearchUrl, benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';
 import { COMPLETE_VIEW, hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCentres } from './precursor.js';
 import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type OrganismRuns } from './organisms.js';
 import type { Summary } from './measure.js';
@@ -27,7 +27,6 @@ import { benchScale, SCALE_MULTIPLES, scaleSection, type ScaleRuns } from './sca
 import { benchPartitioned, partitionedSection, type PartitionedRun } from './partitioned.js';
 import { benchIndexScale, INDEX_SCALE_FULL, INDEX_SCALE_SMOKE, indexScaleSection, type IndexScaleRun } from './indexScale.js';
 
-const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
 /** The default build's arguments (default parameters, the bundled taxonomy), for v2 and v1 alike. */
 const DEFAULT_BUILD_ARGS = ['--taxdump', 'data/taxdump'];

@@ -2,6 +2,9 @@
 // shards and index pages a query reads; the benchmark, the bytes).
 import type { ShardSource } from '../../runtime/core/source.js';
 
+/** Whether a dataset file name is a shard's (`<20 hex>.msgpack.gz` or `.br`), not a page's, the taxonomy or the manifest. */
+export const isShardFile = (file: string) => /^[0-9a-f]{20}\.msgpack\.(gz|br)$/.test(file);
+
 export class CountingSource implements ShardSource {
   /** File names asked for, in order. */
   readonly reads: string[] = [];
@@ -21,7 +24,7 @@ export class CountingSource implements ShardSource {
   }
 
   get shardReads(): string[] {
-    return this.reads.filter((f) => /^[0-9a-f]{20}\.msgpack\.(gz|br)$/.test(f));
+    return this.reads.filter(isShardFile);
   }
 
   get indexReads(): string[] {

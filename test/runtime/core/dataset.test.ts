@@ -9,7 +9,7 @@ import { runQuery } from '../../../runtime/core/search.js';
 import type { ShardSource } from '../../../runtime/core/source.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { accessionRefsOf } from '../../../runtime/model/format.js';
-import { CountingSource } from '../../helpers/countingSource.js';
+import { CountingSource, isShardFile } from '../../helpers/countingSource.js';
 import { readAccessionTable, readManifest, removeTempDirs, subsetDataset, treeLevels } from '../../helpers/datasets.js';
 import { retreedDataset } from '../../helpers/indexTrees.js';
 import { folderHandler } from '../../helpers/api.js';
@@ -109,7 +109,7 @@ class InFlightSource implements ShardSource {
   constructor(private inner: ShardSource) {}
 
   async get(file: string): Promise<Uint8Array> {
-    const kind = /^[0-9a-f]{20}\.msgpack\.(gz|br)$/.test(file) ? 'shard' : 'other';
+    const kind = isShardFile(file) ? 'shard' : 'other';
     this.most[kind] = Math.max(this.most[kind], ++this.now[kind]);
     try {
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -5,11 +5,18 @@ const NODE_BUILTIN = { dependencyTypes: ['core'] };
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    { name: 'no-cycles', severity: 'error', comment: 'No module depends on itself through others.', from: {}, to: { circular: true } },
+    {
+      name: 'no-cycles',
+      severity: 'error',
+      comment: 'No module depends on itself through others.',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'platform-neutral-layers',
       severity: 'error',
-      comment: 'model, core and api run unchanged in Node, at the edge and in the browser: no node: modules (entries adapt platforms).',
+      comment:
+        'model, core and api run unchanged in Node, at the edge and in the browser: no node: modules (entries adapt platforms).',
       from: { path: '^runtime/(model|core|api)/' },
       to: NODE_BUILTIN,
     },
@@ -51,21 +58,24 @@ module.exports = {
     {
       name: 'entries-are-leaves',
       severity: 'error',
-      comment: 'A platform entry is imported by no other platform entry folder (node helpers are shared by Node-based entries only; the page may use the browser core).',
+      comment:
+        'A platform entry is imported by no other platform entry folder (node helpers are shared by Node-based entries only; the page may use the browser core).',
       from: { path: '^runtime/entries/(browser|web)/' },
       to: { path: '^runtime/entries/(node|cli|netlify)/' },
     },
     {
       name: 'web-page-runs-in-the-browser',
       severity: 'error',
-      comment: 'The web page (runtime/entries/web) runs in the browser: no node: modules, except in its Node-side build step (bundle.ts, build.ts).',
+      comment:
+        'The web page (runtime/entries/web) runs in the browser: no node: modules, except in its Node-side build step (bundle.ts, build.ts).',
       from: { path: '^runtime/entries/web/', pathNot: '^runtime/entries/web/(bundle|build)[.]ts$' },
       to: NODE_BUILTIN,
     },
     {
       name: 'progress-bars-in-the-cli',
       severity: 'error',
-      comment: 'The terminal progress bar (cli-progress) belongs to the command line; answers and the core stay free of it.',
+      comment:
+        'The terminal progress bar (cli-progress) belongs to the command line; answers and the core stay free of it.',
       from: { pathNot: '^runtime/entries/cli/' },
       to: { path: 'node_modules/cli-progress' },
     },

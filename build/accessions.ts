@@ -43,7 +43,12 @@ const DUPLICATE_EXAMPLES = 3;
  * Ranks the accessions of `records`, the headers of `proteins` proteins in (accession, ordinal) order; calls
  * `onRank` with each rank's fields, rank by rank.
  */
-export function rankAccessions(records: Iterable<HeaderRecord>, proteins: number, taxonomy: ReadonlyMap<string, number>, onRank: (rank: number, fields: RankFields) => void = () => {}): RankedAccessions {
+export function rankAccessions(
+  records: Iterable<HeaderRecord>,
+  proteins: number,
+  taxonomy: ReadonlyMap<string, number>,
+  onRank: (rank: number, fields: RankFields) => void = () => {},
+): RankedAccessions {
   const rankOf = new Uint32Array(new SharedArrayBuffer(4 * proteins));
   const taxIds = new Column(new Int32Array(1024));
   const reviewed = new Column(new Uint8Array(1024));
@@ -58,7 +63,13 @@ export function rankAccessions(records: Iterable<HeaderRecord>, proteins: number
     } else {
       // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
       const taxId = record.taxId ?? taxonomy.get(record.accession) ?? -1;
-      onRank(taxIds.length, { accession: record.accession, taxId, reviewed: record.reviewed, protein: record.protein, organism: record.organism });
+      onRank(taxIds.length, {
+        accession: record.accession,
+        taxId,
+        reviewed: record.reviewed,
+        protein: record.protein,
+        organism: record.organism,
+      });
       taxIds.push(taxId);
       reviewed.push(record.reviewed ? 1 : 0);
       if (taxId === -1) withoutTaxId++;
@@ -67,5 +78,13 @@ export function rankAccessions(records: Iterable<HeaderRecord>, proteins: number
     }
     rankOf[record.ordinal] = taxIds.length - 1;
   }
-  return { count: taxIds.length, rankOf, taxIds: taxIds.data.slice(0, taxIds.length), reviewed: reviewed.data.slice(0, reviewed.length), duplicates, withoutTaxId, reviewedCount };
+  return {
+    count: taxIds.length,
+    rankOf,
+    taxIds: taxIds.data.slice(0, taxIds.length),
+    reviewed: reviewed.data.slice(0, reviewed.length),
+    duplicates,
+    withoutTaxId,
+    reviewedCount,
+  };
 }

@@ -5,7 +5,9 @@ import { prepareStartDataset } from './startDataset.js';
 
 const dir = resolve(process.env.SHARDS_DIR ?? 'shards');
 try {
-  await prepareStartDataset(dir, Boolean(process.env.SHARDS_DIR), process.cwd(), (line) => process.stderr.write(line + '\n'));
+  await prepareStartDataset(dir, Boolean(process.env.SHARDS_DIR), process.cwd(), (line) =>
+    process.stderr.write(line + '\n'),
+  );
 } catch (e) {
   process.stderr.write(`start: error: ${(e as Error).message.split('\n')[0]}\n`);
   process.exit(1);

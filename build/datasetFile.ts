@@ -13,7 +13,8 @@ import { placedFile, type Compression, type FileEntry } from '../runtime/model/f
  */
 export type Storage = Compression | { compression: Compression; folderDigits: number };
 
-export const compressionOf = (storage: Storage): Compression => (typeof storage === 'string' ? storage : storage.compression);
+export const compressionOf = (storage: Storage): Compression =>
+  typeof storage === 'string' ? storage : storage.compression;
 const folderDigitsOf = (storage: Storage): number => (typeof storage === 'string' ? 0 : storage.folderDigits);
 
 /**

@@ -26,7 +26,13 @@ export interface Digested {
 }
 
 /** Digests `files` on `runners`, whose partition files are in `partitionDir`; header runs go into `headerDir`. */
-export async function readAndDigest(files: readonly string[], runners: readonly Runner[], partitionDir: string, headerDir: string, progress: BuildProgress): Promise<Digested> {
+export async function readAndDigest(
+  files: readonly string[],
+  runners: readonly Runner[],
+  partitionDir: string,
+  headerDir: string,
+  progress: BuildProgress,
+): Promise<Digested> {
   const headers = new HeaderRuns(headerDir);
   const skipped: Record<SkipReason, number> = { noAccession: 0, noSequence: 0, invalidCharacters: 0 };
   const totalBytes = files.reduce((sum, f) => sum + statSync(f).size, 0);
@@ -35,7 +41,9 @@ export async function readAndDigest(files: readonly string[], runners: readonly 
   let batch: string[] = [];
   const send = async () => {
     if (batch.length === 0) return;
-    inFlight.push(settled(leastBusy(runners).run({ type: 'digest', firstOrdinal: headers.count - batch.length, proteins: batch })));
+    inFlight.push(
+      settled(leastBusy(runners).run({ type: 'digest', firstOrdinal: headers.count - batch.length, proteins: batch })),
+    );
     batch = [];
     while (inFlight.length > 2 * runners.length) await inFlight.shift();
   };
@@ -51,7 +59,9 @@ export async function readAndDigest(files: readonly string[], runners: readonly 
   }
   // Input whose every record was skipped is a mistake, not an empty dataset to publish over the current one.
   if (headers.count === 0) {
-    const reasons = Object.entries(skipped).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ${n}`);
+    const reasons = Object.entries(skipped)
+      .filter(([, n]) => n > 0)
+      .map(([reason, n]) => `${reason} ${n}`);
     throw new BuildError(`no usable protein record in the input (skipped: ${reasons.join(', ') || 'none'})`);
   }
   await send();
@@ -62,7 +72,8 @@ export async function readAndDigest(files: readonly string[], runners: readonly 
   for (const [i, runner] of runners.entries()) {
     ((await runner.run({ type: 'flush' })) as number[][]).forEach((partitions, line) => {
       const files = (lines[line] ??= new Map());
-      for (const p of partitions) files.set(p, [...(files.get(p) ?? []), partitionFile(partitionDir, lineWriterName(`w${i}`, line), p)]);
+      for (const p of partitions)
+        files.set(p, [...(files.get(p) ?? []), partitionFile(partitionDir, lineWriterName(`w${i}`, line), p)]);
     });
   }
   const tempBytes = lines.flatMap((files) => [...files.values()].flat()).reduce((sum, f) => sum + statSync(f).size, 0);

@@ -51,7 +51,10 @@ async function download(url: string, file: string, log: (line: string) => void):
   }
   if (!response.ok || !response.body) {
     await response.body?.cancel();
-    throw new DownloadError(`download of ${url} failed: HTTP ${response.status}`, response.status >= 500 || response.status === 429);
+    throw new DownloadError(
+      `download of ${url} failed: HTTP ${response.status}`,
+      response.status >= 500 || response.status === 429,
+    );
   }
   const hash = createHash('sha256');
   const md5 = createHash('md5');
@@ -74,5 +77,10 @@ async function download(url: string, file: string, log: (line: string) => void):
   } catch (e) {
     throw new DownloadError(`download of ${url} was cut short after ${bytes} bytes: ${(e as Error).message}`, true);
   }
-  return { sha256: hash.digest('hex'), md5: md5.digest('hex'), bytes, lastModified: response.headers.get('Last-Modified') ?? undefined };
+  return {
+    sha256: hash.digest('hex'),
+    md5: md5.digest('hex'),
+    bytes,
+    lastModified: response.headers.get('Last-Modified') ?? undefined,
+  };
 }

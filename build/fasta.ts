@@ -122,7 +122,9 @@ export async function* readFasta(
   const text = gzip ? file.pipe(createGunzip()) : file;
   let failure: Error | undefined;
   const fail = (e: NodeJS.ErrnoException) => {
-    failure ??= new BuildError(gzip && e.code?.startsWith('Z_') ? `${name}: truncated or corrupt gzip (${e.message})` : `${name}: ${e.message}`);
+    failure ??= new BuildError(
+      gzip && e.code?.startsWith('Z_') ? `${name}: truncated or corrupt gzip (${e.message})` : `${name}: ${e.message}`,
+    );
     text.destroy();
   };
   file.on('error', fail);

@@ -51,7 +51,9 @@ export class HeaderRuns {
   /** Every record added, in (accession, ordinal) order. */
   sorted(): Generator<HeaderRecord> {
     this.spill();
-    const bufferBytes = this.readBytes ?? Math.max(1 << 14, Math.min(1 << 20, Math.floor(MERGE_BUFFER_BYTES / Math.max(1, this.files.length))));
+    const bufferBytes =
+      this.readBytes ??
+      Math.max(1 << 14, Math.min(1 << 20, Math.floor(MERGE_BUFFER_BYTES / Math.max(1, this.files.length))));
     return mergeSorted(this.files.map((file) => readRun(file, bufferBytes)));
   }
 

@@ -3,7 +3,24 @@
 // the manifest, which every query reads first, stays small at any scale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { combinedResidueMax, FLAT_INDEX_LIMIT, FORMAT_VERSION, INDEX_INNER_PAGES, INDEX_PAGE_SHARDS, indexPageFileName, SHARD_INDEX_ROOT_LIMIT, type Compression, type FileEntry, type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry, type ShardIndexRoot, tilingViolation } from '../runtime/model/format.js';
+import {
+  combinedResidueMax,
+  FLAT_INDEX_LIMIT,
+  FORMAT_VERSION,
+  INDEX_INNER_PAGES,
+  INDEX_PAGE_SHARDS,
+  indexPageFileName,
+  SHARD_INDEX_ROOT_LIMIT,
+  type Compression,
+  type FileEntry,
+  type IndexPage,
+  type IndexPageEntry,
+  type InnerIndexPage,
+  type Manifest,
+  type ShardEntry,
+  type ShardIndexRoot,
+  tilingViolation,
+} from '../runtime/model/format.js';
 import { decompress, writeDatasetFile, type Storage } from './datasetFile.js';
 import { pageTree, treePages, type TreeShape } from './pageTree.js';
 
@@ -14,19 +31,33 @@ export interface IndexShape extends TreeShape {
 }
 
 /** The shard index's root is wider than the tables' (format.ts, SHARD_INDEX_ROOT_LIMIT): one index read per cold query up to 65,536 shards. */
-export const INDEX_SHAPE: IndexShape = { rootLimit: SHARD_INDEX_ROOT_LIMIT, innerPages: INDEX_INNER_PAGES, pageShards: INDEX_PAGE_SHARDS, flatLimit: FLAT_INDEX_LIMIT };
+export const INDEX_SHAPE: IndexShape = {
+  rootLimit: SHARD_INDEX_ROOT_LIMIT,
+  innerPages: INDEX_INNER_PAGES,
+  pageShards: INDEX_PAGE_SHARDS,
+  flatLimit: FLAT_INDEX_LIMIT,
+};
 
 /** Writes one index page and returns its file's entry (the build's: compressed into the dataset folder). */
 export type WriteIndexPage = (page: IndexPage | InnerIndexPage) => FileEntry;
 
 /** The entry of a page of `members` (shards, or pages of the level below) starting at shard `firstShard`, in `file`. */
-function entryOf(file: FileEntry, firstShard: number, shards: number, members: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides' | 'residueMax'>[]): IndexPageEntry {
+function entryOf(
+  file: FileEntry,
+  firstShard: number,
+  shards: number,
+  members: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides' | 'residueMax'>[],
+): IndexPageEntry {
   const sum = (field: 'massGroups' | 'peptides') => members.reduce((total, s) => total + s[field], 0);
   const residueMax = combinedResidueMax(members);
   return {
-    ...file, firstShard, shards,
-    firstKey: members[0].firstKey, lastKey: members[members.length - 1].lastKey,
-    massGroups: sum('massGroups'), peptides: sum('peptides'),
+    ...file,
+    firstShard,
+    shards,
+    firstKey: members[0].firstKey,
+    lastKey: members[members.length - 1].lastKey,
+    massGroups: sum('massGroups'),
+    peptides: sum('peptides'),
     ...(residueMax === undefined ? {} : { residueMax }),
   };
 }
@@ -37,12 +68,20 @@ export function writeLeafPage(shards: ShardEntry[], firstShard: number, write: W
 }
 
 /** The manifest's `shardIndex` over the entries of the leaf pages, writing the inner pages a root of `shape.rootLimit` needs. */
-export function shardIndexTree(leaves: IndexPageEntry[], write: WriteIndexPage, shape: TreeShape = INDEX_SHAPE): NonNullable<Manifest['shardIndex']> {
-  return pageTree(leaves, (pages) => {
-    const firstShard = pages[0].firstShard;
-    const shards = pages.reduce((total, p) => total + p.shards, 0);
-    return entryOf(write({ formatVersion: FORMAT_VERSION, firstShard, pages }), firstShard, shards, pages);
-  }, shape);
+export function shardIndexTree(
+  leaves: IndexPageEntry[],
+  write: WriteIndexPage,
+  shape: TreeShape = INDEX_SHAPE,
+): NonNullable<Manifest['shardIndex']> {
+  return pageTree(
+    leaves,
+    (pages) => {
+      const firstShard = pages[0].firstShard;
+      const shards = pages.reduce((total, p) => total + p.shards, 0);
+      return entryOf(write({ formatVersion: FORMAT_VERSION, firstShard, pages }), firstShard, shards, pages);
+    },
+    shape,
+  );
 }
 
 /**
@@ -66,7 +105,8 @@ export class ShardIndexWriter {
   constructor(
     private write: WriteIndexPage,
     shape: Partial<IndexShape> = {},
-    private refuse: (violation: string) => Error = (violation) => new Error(`internal error: shards do not tile the mass line: ${violation}`),
+    private refuse: (violation: string) => Error = (violation) =>
+      new Error(`internal error: shards do not tile the mass line: ${violation}`),
   ) {
     this.shape = { ...INDEX_SHAPE, ...shape };
   }
@@ -105,10 +145,18 @@ export class ShardIndexWriter {
 }
 
 /** Writes index pages into `dir` as the build does. */
-export const indexPageWriter = (dir: string, storage: Storage): WriteIndexPage => (page) => writeDatasetFile(dir, page, indexPageFileName, storage);
+export const indexPageWriter =
+  (dir: string, storage: Storage): WriteIndexPage =>
+  (page) =>
+    writeDatasetFile(dir, page, indexPageFileName, storage);
 
 /** The manifest fields that index `shards`, writing index pages into `dir` when there are many. */
-export function writeShardIndex(dir: string, shards: readonly ShardEntry[], storage: Storage, shape: Partial<IndexShape> = {}): Pick<Manifest, 'shards' | 'shardIndex'> {
+export function writeShardIndex(
+  dir: string,
+  shards: readonly ShardEntry[],
+  storage: Storage,
+  shape: Partial<IndexShape> = {},
+): Pick<Manifest, 'shards' | 'shardIndex'> {
   const index = new ShardIndexWriter(indexPageWriter(dir, storage), shape);
   for (const shard of shards) index.add(shard);
   return index.finish();
@@ -122,9 +170,16 @@ export const readJson = <T>(dir: string, file: string, compression: Compression)
  * Every shard entry of a manifest (or of one of its views: `root`), and every index page, reading its index pages
  * from `dir` when it has them.
  */
-export function readShardIndex(manifest: Manifest, dir: string, root: ShardIndexRoot = manifest): { pages: IndexPageEntry[]; shards: ShardEntry[] } {
+export function readShardIndex(
+  manifest: Manifest,
+  dir: string,
+  root: ShardIndexRoot = manifest,
+): { pages: IndexPageEntry[]; shards: ShardEntry[] } {
   if (root.shards || !root.shardIndex) return { pages: [], shards: root.shards ?? [] };
-  const { pages, leaves } = treePages(root.shardIndex, (file) => readJson<InnerIndexPage>(dir, file, manifest.compression).pages);
+  const { pages, leaves } = treePages(
+    root.shardIndex,
+    (file) => readJson<InnerIndexPage>(dir, file, manifest.compression).pages,
+  );
   return { pages, shards: leaves.flatMap((p) => readJson<IndexPage>(dir, p.file, manifest.compression).shards) };
 }
 

@@ -35,7 +35,8 @@ export async function readTaxonomy(file: string): Promise<Map<string, number>> {
   text.split(/\r?\n/).forEach((line, i) => {
     if (line.trim() === '' || line.startsWith('#')) return;
     const [accession, taxId] = line.split('\t');
-    if (!accession || !/^\d+$/.test(taxId ?? '') || Number(taxId) > MAX_TAX_ID) throw new BuildError(`--taxonomy ${basename(file)} line ${i + 1}: expected accession<TAB>taxId`);
+    if (!accession || !/^\d+$/.test(taxId ?? '') || Number(taxId) > MAX_TAX_ID)
+      throw new BuildError(`--taxonomy ${basename(file)} line ${i + 1}: expected accession<TAB>taxId`);
     map.set(accession, Number(taxId));
   });
   return map;

@@ -34,7 +34,11 @@ export const lineWriterName = (runner: string, line: number) => (line === 0 ? ru
 
 /** A runner owns one partition writer per key line (its own files) and answers jobs in the order given. */
 export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
-  const line = (name: string, { keys, shifts }: LineConfig, keysOf: (sequence: string, units: number) => readonly number[]) => {
+  const line = (
+    name: string,
+    { keys, shifts }: LineConfig,
+    keysOf: (sequence: string, units: number) => readonly number[],
+  ) => {
     const plan = new PartitionPlan(shifts);
     return { plan, writer: new PartitionWriter(config.dir, name, plan, keys), keysOf };
   };
@@ -48,7 +52,8 @@ export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
       case 'digest':
         job.proteins.forEach((protein, i) => {
           digest(protein, config.options, ({ sequence, units }) => {
-            for (const { writer, keysOf } of lines) for (const key of keysOf(sequence, units)) writer.add(key, job.firstOrdinal + i, sequence);
+            for (const { writer, keysOf } of lines)
+              for (const key of keysOf(sequence, units)) writer.add(key, job.firstOrdinal + i, sequence);
           });
         });
         return null;

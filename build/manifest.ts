@@ -30,20 +30,43 @@ export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 'v
 };
 
 /** The head of the dataset whose accession table and protein pages are `tables`. */
-export async function describeDataset(options: BuildOptions, digested: Digested, ranked: RankedAccessions, tables: AccessionTables, lineages?: Lineages): Promise<DatasetHead> {
+export async function describeDataset(
+  options: BuildOptions,
+  digested: Digested,
+  ranked: RankedAccessions,
+  tables: AccessionTables,
+  lineages?: Lineages,
+): Promise<DatasetHead> {
   const { sources, skipped } = digested;
   const storage = storageOf(options);
   const { compression, folderDigits } = storage;
   const views = parseViews(options.views ?? []).map((view) => view.fixed);
-  const parameters = { ...digestOptionsOf(options), shardBytes: options.shardBytes, ...(folderDigits > 0 ? { folderDigits } : {}), ...(views.length > 0 ? { views } : {}) };
+  const parameters = {
+    ...digestOptionsOf(options),
+    shardBytes: options.shardBytes,
+    ...(folderDigits > 0 ? { folderDigits } : {}),
+    ...(views.length > 0 ? { views } : {}),
+  };
   const taxonomySource = options.taxonomy ? await describeSource(options.taxonomy) : undefined;
-  const taxdump = options.taxdump ? await Promise.all(TAXDUMP_FILES.map((file) => describeSource(join(options.taxdump!, file)))) : undefined;
+  const taxdump = options.taxdump
+    ? await Promise.all(TAXDUMP_FILES.map((file) => describeSource(join(options.taxdump!, file))))
+    : undefined;
   return {
     format: FORMAT_NAME,
     formatVersion: FORMAT_VERSION,
     compression,
     datasetVersion: createHash('sha256')
-      .update(JSON.stringify({ formatVersion: FORMAT_VERSION, compression, parameters, sources, taxonomySource, release: options.release, taxdump }))
+      .update(
+        JSON.stringify({
+          formatVersion: FORMAT_VERSION,
+          compression,
+          parameters,
+          sources,
+          taxonomySource,
+          release: options.release,
+          taxdump,
+        }),
+      )
       .digest('hex')
       .slice(0, 16),
     parameters,
@@ -54,7 +77,9 @@ export async function describeDataset(options: BuildOptions, digested: Digested,
       accessions: ranked.count,
       reviewedAccessions: ranked.reviewedCount,
       accessionsWithoutTaxId: ranked.withoutTaxId,
-      ...(lineages ? { accessionsWithoutLineage: lineages.withoutLineage, taxonomyNodes: lineages.taxonomy.taxIds.length } : {}),
+      ...(lineages
+        ? { accessionsWithoutLineage: lineages.withoutLineage, taxonomyNodes: lineages.taxonomy.taxIds.length }
+        : {}),
       duplicateAccessions: ranked.duplicates.count,
       skippedRecords: skipped,
     },
@@ -86,7 +111,12 @@ export function headStorage(head: Pick<DatasetHead, 'compression' | 'parameters'
  * file's entry. The single build and the merge of a partitioned one both end here, so their manifests are the
  * same bytes.
  */
-export function assembleManifest(head: DatasetHead, index: ShardIndexWriter, taxonomy?: Manifest['taxonomy'], views: readonly BuiltView[] = []): Manifest {
+export function assembleManifest(
+  head: DatasetHead,
+  index: ShardIndexWriter,
+  taxonomy?: Manifest['taxonomy'],
+  views: readonly BuiltView[] = [],
+): Manifest {
   const { totals, accessions, proteins, ...top } = head;
   const { proteins: proteinCount, ...accessionTotals } = totals;
   return {

@@ -12,11 +12,19 @@ const USAGE = `usage: npm run build:merge -- --out <dir> [--index-only] <part-di
                 The part folders then need only part.json and their taxonomy file.`;
 
 await runCommand('build:merge', async () => {
-  const { values, positionals } = parseArgs({ args: process.argv.slice(2), allowPositionals: true, options: { out: { type: 'string' }, 'index-only': { type: 'boolean' }, help: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { out: { type: 'string' }, 'index-only': { type: 'boolean' }, help: { type: 'boolean' } },
+  });
   if (values.help) {
     console.log(USAGE);
     return;
   }
-  if (!values.out || positionals.length === 0) throw new BuildError('--out and at least one part folder are required (see --help)');
-  mergeParts(positionals, values.out, { indexOnly: values['index-only'], log: (line) => process.stderr.write(line + '\n') });
+  if (!values.out || positionals.length === 0)
+    throw new BuildError('--out and at least one part folder are required (see --help)');
+  mergeParts(positionals, values.out, {
+    indexOnly: values['index-only'],
+    log: (line) => process.stderr.write(line + '\n'),
+  });
 });

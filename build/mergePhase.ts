@@ -77,7 +77,16 @@ async function mergeInOrder(
   const launch = () => {
     if (next >= partitions.length) return;
     const p = partitions[next++];
-    ahead.push(settled(leastBusy(runners).run({ type: 'merge', line, partition: p, files: partitionFiles.get(p)! }) as Promise<PartitionPeptides>));
+    ahead.push(
+      settled(
+        leastBusy(runners).run({
+          type: 'merge',
+          line,
+          partition: p,
+          files: partitionFiles.get(p)!,
+        }) as Promise<PartitionPeptides>,
+      ),
+    );
   };
   for (let i = 0; i < runners.length + 1; i++) launch();
   for (let done = 0; ahead.length > 0; done++) {

@@ -48,9 +48,11 @@ export const DEFAULT_COMPRESSION: Compression = 'gzip';
 
 /** Throws a BuildError naming the first option out of range. */
 export function checkOptions(options: BuildOptions): void {
-  if (!ENZYMES[options.enzyme]) throw new BuildError(`unknown enzyme "${options.enzyme}" (known: ${Object.keys(ENZYMES).join(', ')})`);
+  if (!ENZYMES[options.enzyme])
+    throw new BuildError(`unknown enzyme "${options.enzyme}" (known: ${Object.keys(ENZYMES).join(', ')})`);
   const whole = (name: string, value: number, min: number, max: number) => {
-    if (!Number.isInteger(value) || value < min || value > max) throw new BuildError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new BuildError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
   };
   whole('--missed-cleavages', options.missedCleavages, 0, 100);
   whole('--min-length', options.minLength, 1, 1000);
@@ -58,7 +60,8 @@ export function checkOptions(options: BuildOptions): void {
   whole('--shard-bytes', options.shardBytes, 1, 1 << 30);
   whole('--threads', options.threads, 0, 64);
   whole('--folder-digits', options.folderDigits ?? 0, 0, MAX_FOLDER_DIGITS);
-  if (options.compression !== undefined && !COMPRESSIONS.includes(options.compression)) throw new BuildError(`--compression must be one of ${COMPRESSIONS.join(', ')}, got "${options.compression}"`);
+  if (options.compression !== undefined && !COMPRESSIONS.includes(options.compression))
+    throw new BuildError(`--compression must be one of ${COMPRESSIONS.join(', ')}, got "${options.compression}"`);
   if (options.inputs.length === 0) throw new BuildError('no --input given');
   parseViews(options.views ?? []);
 }
@@ -70,5 +73,10 @@ export function storageOf(options: Pick<BuildOptions, 'compression' | 'folderDig
 
 /** The digest parameters alone, in the order the manifest's `parameters` lists them. */
 export function digestOptionsOf(options: BuildOptions): DigestOptions {
-  return { enzyme: options.enzyme, missedCleavages: options.missedCleavages, minLength: options.minLength, maxLength: options.maxLength };
+  return {
+    enzyme: options.enzyme,
+    missedCleavages: options.missedCleavages,
+    minLength: options.minLength,
+    maxLength: options.maxLength,
+  };
 }

@@ -30,14 +30,20 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
  * in the root) has no `levels`, so its manifest is as it was before trees existed.
  */
 export function pageTree<E>(leaves: E[], writeInner: (children: E[]) => E, shape: TreeShape = TREE_SHAPE): TreeRoot<E> {
-  if (!(shape.rootLimit >= 1 && shape.innerPages >= 2)) throw new Error(`a tree needs a root of 1 entry or more and inner pages of 2 or more (got ${shape.rootLimit}, ${shape.innerPages})`);
+  if (!(shape.rootLimit >= 1 && shape.innerPages >= 2))
+    throw new Error(
+      `a tree needs a root of 1 entry or more and inner pages of 2 or more (got ${shape.rootLimit}, ${shape.innerPages})`,
+    );
   let pages = leaves;
   let levels = 1;
   while (pages.length > shape.rootLimit) {
     pages = chunks(pages, shape.innerPages).map(writeInner);
     levels++;
   }
-  if (levels > MAX_INDEX_LEVELS) throw new Error(`${leaves.length} pages need ${levels} levels of index pages; readers accept ${MAX_INDEX_LEVELS} at most`);
+  if (levels > MAX_INDEX_LEVELS)
+    throw new Error(
+      `${leaves.length} pages need ${levels} levels of index pages; readers accept ${MAX_INDEX_LEVELS} at most`,
+    );
   return levels > 1 ? { pages, levels } : { pages };
 }
 
@@ -45,7 +51,10 @@ export function pageTree<E>(leaves: E[], writeInner: (children: E[]) => E, shape
  * Every page entry of the tree under `root` (`levels` levels of pages below the manifest), level by level from the
  * top, and the last level's: the leaf pages. `innerPages` reads an inner page's entries.
  */
-export function treePages<E extends { file: string }>(root: TreeRoot<E>, innerPages: (file: string) => E[]): { pages: E[]; leaves: E[] } {
+export function treePages<E extends { file: string }>(
+  root: TreeRoot<E>,
+  innerPages: (file: string) => E[],
+): { pages: E[]; leaves: E[] } {
   const pages: E[] = [];
   let level = root.pages;
   for (let below = (root.levels ?? 1) - 1; below > 0; below--) {

@@ -41,9 +41,27 @@ export interface PartView {
 
 /** The part's files as a dataset lists them (its shards and its views' flat, its taxonomy file), for the file walk. */
 function asManifest(part: PartManifest): Manifest {
-  const totals = { ...part.head.totals, peptides: part.peptides, massGroups: 0, shards: part.shards.length, bytes: part.bytes };
-  const views = (part.views ?? []).map(({ fixed, peptides, bytes, shards }): DatasetView => ({ fixed, totals: { peptides, massGroups: 0, shards: shards.length, bytes }, shards }));
-  return { ...part.head, totals, shards: part.shards, ...(views.length > 0 ? { views } : {}), ...(part.taxonomy ? { taxonomy: part.taxonomy } : {}) };
+  const totals = {
+    ...part.head.totals,
+    peptides: part.peptides,
+    massGroups: 0,
+    shards: part.shards.length,
+    bytes: part.bytes,
+  };
+  const views = (part.views ?? []).map(
+    ({ fixed, peptides, bytes, shards }): DatasetView => ({
+      fixed,
+      totals: { peptides, massGroups: 0, shards: shards.length, bytes },
+      shards,
+    }),
+  );
+  return {
+    ...part.head,
+    totals,
+    shards: part.shards,
+    ...(views.length > 0 ? { views } : {}),
+    ...(part.taxonomy ? { taxonomy: part.taxonomy } : {}),
+  };
 }
 
 /** Every file of a part folder but part.json. */
@@ -56,7 +74,8 @@ export function partFiles(part: PartManifest, dir: string): string[] {
  * held before that this one does not list. Refuses a folder holding a dataset (manifest.json).
  */
 export function publishPart(tmp: string, out: string, part: PartManifest): void {
-  if (existsSync(join(out, MANIFEST_FILE))) throw new BuildError(`--out ${out} holds a dataset (${MANIFEST_FILE}): a part needs a folder of its own`);
+  if (existsSync(join(out, MANIFEST_FILE)))
+    throw new BuildError(`--out ${out} holds a dataset (${MANIFEST_FILE}): a part needs a folder of its own`);
   const previous = existsSync(join(out, PART_FILE)) ? partFiles(readPart(out), out) : [];
   const files = partFiles(part, tmp);
   for (const file of files) {
@@ -75,10 +94,16 @@ export function readPart(dir: string): PartManifest {
   try {
     part = JSON.parse(readFileSync(join(dir, PART_FILE), 'utf8')) as PartManifest;
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? `no ${PART_FILE}` : `${PART_FILE} is not valid JSON`;
+    const reason =
+      (e as NodeJS.ErrnoException).code === 'ENOENT' ? `no ${PART_FILE}` : `${PART_FILE} is not valid JSON`;
     throw new BuildError(`${dir} is not a part folder of build:shards --part (${reason})`);
   }
-  if (part?.format !== PART_FORMAT || !part.head || !Array.isArray(part.shards) || !Number.isInteger(part.part?.index)) {
+  if (
+    part?.format !== PART_FORMAT ||
+    !part.head ||
+    !Array.isArray(part.shards) ||
+    !Number.isInteger(part.part?.index)
+  ) {
     throw new BuildError(`${dir}: ${PART_FILE} is not a part of build:shards --part`);
   }
   return part;

@@ -60,7 +60,11 @@ const firstOffset = (k: number, parts: number) => Math.ceil((k * PARTITION_KEYS)
  * The plan for a sample of record bytes per bucket taking one protein in `sampleEvery`: each bucket split until its
  * estimate is ≤ `bytes`.
  */
-export function planPartitions(sampledBytes: ReadonlyMap<number, number>, sampleEvery: number, bytes = PARTITION_BYTES): PartitionPlan {
+export function planPartitions(
+  sampledBytes: ReadonlyMap<number, number>,
+  sampleEvery: number,
+  bytes = PARTITION_BYTES,
+): PartitionPlan {
   const shifts = new Uint8Array(Math.max(0, ...sampledBytes.keys()) + 1);
   for (const [bucket, sampled] of sampledBytes) {
     let shift = 0;
@@ -82,7 +86,8 @@ export const RECORD_HEADER = 10;
  * Buffer of one partition file: 64 KB, less when there are over 256 partitions, so a writer's buffers stay
  * within 16 MB however many partitions a large input has (at least 4 KB each).
  */
-const bufferBytes = (partitions: number) => Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 24) / Math.max(1, partitions))));
+const bufferBytes = (partitions: number) =>
+  Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 24) / Math.max(1, partitions))));
 
 export function partitionFile(dir: string, writer: string, partition: number): string {
   return join(dir, `${writer}-${partition}.bin`);
@@ -136,7 +141,8 @@ export class PartitionWriter {
   }
 
   private write(partition: number, buffer: { bytes: Buffer; used: number }): void {
-    if (buffer.used > 0) appendFileSync(partitionFile(this.dir, this.writer, partition), buffer.bytes.subarray(0, buffer.used));
+    if (buffer.used > 0)
+      appendFileSync(partitionFile(this.dir, this.writer, partition), buffer.bytes.subarray(0, buffer.used));
   }
 }
 
@@ -156,7 +162,12 @@ export interface PartitionPeptides {
  * (`rankOf[ordinal]`), sorted and unique. Sequences stay bytes of the files (ASCII: byte order is string order), so a partition costs its file
  * bytes and a few typed arrays, not a JavaScript string a record.
  */
-export function mergePartition(files: readonly string[], partition: number, width: number, rankOf: Uint32Array): PartitionPeptides {
+export function mergePartition(
+  files: readonly string[],
+  partition: number,
+  width: number,
+  rankOf: Uint32Array,
+): PartitionPeptides {
   const data = Buffer.concat(files.map((file) => readFileSync(file)));
   let n = 0;
   for (let at = 0; at < data.length; at += RECORD_HEADER + data.readUInt16LE(at + 8)) n++;

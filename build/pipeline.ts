@@ -65,26 +65,41 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
  */
 export async function buildPart(options: BuildOptions, part: PartSpec): Promise<PartManifest> {
   const progress = new BuildProgress(options.log);
-  return stage(options, part, progress, () => new ShardList(), ({ tmp, head, shards, peptides, taxonomy, keys, views }) => {
-    const partViews: PartView[] = views.map((v) => ({ fixed: v.fixed, ...sliceOf(v.keys), peptides: v.peptides, bytes: v.shards.bytes, shards: v.shards.shards }));
-    const written: PartManifest = {
-      format: 'digested-peptides-part',
-      part: { ...part, ...sliceOf(keys) },
-      head,
-      peptides,
-      bytes: shards.bytes,
-      shards: shards.shards,
-      ...(taxonomy ? { taxonomy } : {}),
-      ...(partViews.length > 0 ? { views: partViews } : {}),
-    };
-    publishPart(tmp, options.out, written);
-    progress.builtPart(part, shards.shards.length, peptides, options.out);
-    return written;
-  });
+  return stage(
+    options,
+    part,
+    progress,
+    () => new ShardList(),
+    ({ tmp, head, shards, peptides, taxonomy, keys, views }) => {
+      const partViews: PartView[] = views.map((v) => ({
+        fixed: v.fixed,
+        ...sliceOf(v.keys),
+        peptides: v.peptides,
+        bytes: v.shards.bytes,
+        shards: v.shards.shards,
+      }));
+      const written: PartManifest = {
+        format: 'digested-peptides-part',
+        part: { ...part, ...sliceOf(keys) },
+        head,
+        peptides,
+        bytes: shards.bytes,
+        shards: shards.shards,
+        ...(taxonomy ? { taxonomy } : {}),
+        ...(partViews.length > 0 ? { views: partViews } : {}),
+      };
+      publishPart(tmp, options.out, written);
+      progress.builtPart(part, shards.shards.length, peptides, options.out);
+      return written;
+    },
+  );
 }
 
 /** A slice's keys as part.json writes them (highKey null: +inf). */
-const sliceOf = (keys: KeySlice) => ({ lowKey: keys.lowKey, highKey: Number.isFinite(keys.highKey) ? keys.highKey : null });
+const sliceOf = (keys: KeySlice) => ({
+  lowKey: keys.lowKey,
+  highKey: Number.isFinite(keys.highKey) ? keys.highKey : null,
+});
 
 /**
  * Runs the build's phases into a staging folder in `options.out`, keeping only the peptides of the mass slice of
@@ -114,7 +129,13 @@ async function stage<T, S extends ShardSink>(
   const partitionDir = join(tmp, 'partitions');
   mkdirSync(partitionDir);
   const views = viewSpecs.map((view, v) => ({ view, keys: viewLayouts[v].keys, shifts: viewLayouts[v].plan.shifts }));
-  const runners = createRunners(options.threads, { dir: partitionDir, options: digestOptionsOf(options), keys, shifts: plan.shifts, views });
+  const runners = createRunners(options.threads, {
+    dir: partitionDir,
+    options: digestOptionsOf(options),
+    keys,
+    shifts: plan.shifts,
+    views,
+  });
   let closing: Promise<unknown> | undefined;
   const closeRunners = () => (closing ??= Promise.all(runners.map((r) => r.close())));
   try {
@@ -128,20 +149,41 @@ async function stage<T, S extends ShardSink>(
     const tables = orderRanks(rankedHeaders, lineages, options.accessionPageAccessions); // ranks in the format's order from here on
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
     const shards = sinkIn(tmp);
-    const peptides = await mergeIntoShards(runners, digested.partitionFiles, ranked, tmp, options.shardBytes, storage, progress, cuts, shards, counts);
+    const peptides = await mergeIntoShards(
+      runners,
+      digested.partitionFiles,
+      ranked,
+      tmp,
+      options.shardBytes,
+      storage,
+      progress,
+      cuts,
+      shards,
+      counts,
+    );
     // The dataset's partitions go before the views' are merged: their disk does not add up.
     for (const file of [...digested.partitionFiles.values()].flat()) rmSync(file);
     const builtViews: Staged<S>['views'] = [];
     for (const [v, { fixed }] of viewSpecs.entries()) {
       const viewShards = sinkIn(tmp);
-      const written = await mergeViewShards(runners, v, digested.viewPartitionFiles[v], tmp, options.shardBytes, storage, viewLayouts[v].cuts, viewShards);
+      const written = await mergeViewShards(
+        runners,
+        v,
+        digested.viewPartitionFiles[v],
+        tmp,
+        options.shardBytes,
+        storage,
+        viewLayouts[v].cuts,
+        viewShards,
+      );
       builtViews.push({ fixed, shards: viewShards, peptides: written.peptides, keys: viewLayouts[v].keys });
       progress.view(fixed, written.peptides, written.shards);
     }
     await closeRunners(); // their memory is not needed for what is left
     rmSync(partitionDir, { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tables, lineages);
-    const taxonomy = lineages && counts ? writeTaxonomyFile(tmp, lineages, ranked.reviewed, counts.counts(), storage) : undefined;
+    const taxonomy =
+      lineages && counts ? writeTaxonomyFile(tmp, lineages, ranked.reviewed, counts.counts(), storage) : undefined;
     return publishStaged({ tmp, head, shards, peptides, taxonomy, keys, views: builtViews });
   } finally {
     await closeRunners();

@@ -15,22 +15,29 @@ export class BuildProgress {
   reading(proteins: number, doneBytes: number, totalBytes: number): void {
     if (!this.due()) return;
     const rate = doneBytes / this.seconds();
-    this.log(`digest: ${proteins} proteins, ${(rate / 1e6).toFixed(1)} MB/s, ETA ${Math.round((totalBytes - doneBytes) / rate)} s`);
+    this.log(
+      `digest: ${proteins} proteins, ${(rate / 1e6).toFixed(1)} MB/s, ETA ${Math.round((totalBytes - doneBytes) / rate)} s`,
+    );
   }
 
   /** Every protein digested into partition files of `tempBytes` in all. */
   digested(proteins: number, tempBytes: number): void {
-    this.log(`digest: ${proteins} proteins in ${this.seconds().toFixed(1)} s; temporary disk ${(tempBytes / 1e6).toFixed(0)} MB`);
+    this.log(
+      `digest: ${proteins} proteins in ${this.seconds().toFixed(1)} s; temporary disk ${(tempBytes / 1e6).toFixed(0)} MB`,
+    );
   }
 
   /** Accessions that several records share (they are merged). */
   duplicates({ count, examples }: { count: number; examples: readonly string[] }): void {
-    if (count > 0) this.log(`warning: ${count} accessions appear more than once, merged (e.g. ${examples.slice(0, 3).join(', ')})`);
+    if (count > 0)
+      this.log(`warning: ${count} accessions appear more than once, merged (e.g. ${examples.slice(0, 3).join(', ')})`);
   }
 
   /** The taxdump pruned to the dataset's lineages. */
   taxonomy(nodes: number, withoutLineage: number): void {
-    this.log(`taxonomy: ${nodes} nodes on the lineages of the dataset's organisms${withoutLineage > 0 ? `; ${withoutLineage} accessions have a taxId the taxdump lacks (no lineage)` : ''}`);
+    this.log(
+      `taxonomy: ${nodes} nodes on the lineages of the dataset's organisms${withoutLineage > 0 ? `; ${withoutLineage} accessions have a taxId the taxdump lacks (no lineage)` : ''}`,
+    );
   }
 
   /** Merging: `done` of `partitions` partitions merged into `shards` shards so far. */
@@ -45,8 +52,10 @@ export class BuildProgress {
 
   /** The dataset published into `out`. */
   built(t: Totals, out: string): void {
-    this.log(`built ${t.peptides} peptides in ${t.massGroups} mass groups, ${t.shards} shards, ${(t.bytes / 1e6).toFixed(1)} MB ` +
-        `from ${t.proteins} proteins in ${this.seconds().toFixed(1)} s → ${out}`);
+    this.log(
+      `built ${t.peptides} peptides in ${t.massGroups} mass groups, ${t.shards} shards, ${(t.bytes / 1e6).toFixed(1)} MB ` +
+        `from ${t.proteins} proteins in ${this.seconds().toFixed(1)} s → ${out}`,
+    );
   }
 
   /** A warning line, when there is one. */
@@ -62,7 +71,9 @@ export class BuildProgress {
 
   /** A part folder published into `out`. */
   builtPart(part: { index: number; count: number }, shards: number, peptides: number, out: string): void {
-    this.log(`built part ${part.index}/${part.count}: ${peptides} peptides, ${shards} shards in ${this.seconds().toFixed(1)} s → ${out}`);
+    this.log(
+      `built part ${part.index}/${part.count}: ${peptides} peptides, ${shards} shards in ${this.seconds().toFixed(1)} s → ${out}`,
+    );
   }
 
   private seconds(): number {

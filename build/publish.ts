@@ -1,7 +1,16 @@
 // Atomic publication of a dataset folder: its files (shards, index pages, accession and protein tables, taxonomy) move in under
 // new (content-hashed) names, the manifest replaces the old one in a single rename, and only then are files that
 // no manifest needs removed.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../runtime/model/format.js';
 import { readShardIndex } from './indexPages.js';
@@ -28,7 +37,8 @@ export function datasetFiles(manifest: Manifest, dir: string): string[] {
 }
 
 /** Names of the kinds of file a build writes (format 1's too): those no kept manifest lists are removed after publishing. */
-const DATASET_FILE = /\.msgpack(\.gz|\.br)?$|^(index|proteins-index|proteins|taxonomy|accessions)-.*\.(json|msgpack)(\.gz|\.br)?$/;
+const DATASET_FILE =
+  /\.msgpack(\.gz|\.br)?$|^(index|proteins-index|proteins|taxonomy|accessions)-.*\.(json|msgpack)(\.gz|\.br)?$/;
 
 /** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
 function publishedFiles(out: string): string[] {
@@ -57,11 +67,15 @@ export function publish(tmp: string, out: string, manifest: Manifest): string[] 
   renameSync(staged, manifestPath);
   // Stale files: at the top and in hash folders (`--folder-digits`); a hash folder left empty goes too.
   for (const entry of readdirSync(out, { withFileTypes: true })) {
-    if (entry.isFile() && DATASET_FILE.test(entry.name) && !keep.has(entry.name)) rmSync(join(out, entry.name), { force: true });
+    if (entry.isFile() && DATASET_FILE.test(entry.name) && !keep.has(entry.name))
+      rmSync(join(out, entry.name), { force: true });
     if (!entry.isDirectory() || !HASH_FOLDER.test(entry.name)) continue;
     const names = readdirSync(join(out, entry.name));
-    for (const name of names) if (DATASET_FILE.test(name) && !keep.has(`${entry.name}/${name}`)) rmSync(join(out, entry.name, name), { force: true });
-    if (readdirSync(join(out, entry.name)).length === 0) rmSync(join(out, entry.name), { recursive: true, force: true });
+    for (const name of names)
+      if (DATASET_FILE.test(name) && !keep.has(`${entry.name}/${name}`))
+        rmSync(join(out, entry.name, name), { force: true });
+    if (readdirSync(join(out, entry.name)).length === 0)
+      rmSync(join(out, entry.name), { recursive: true, force: true });
   }
   return files;
 }

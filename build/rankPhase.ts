@@ -30,7 +30,12 @@ export interface RankedHeaders {
  * Ranks the accessions of `headers` in byte order and writes their protein pages into `dir` (the accessions' text
  * waits in `dir`/accession-text until orderRanks); removes the header runs.
  */
-export function rankHeaders(headers: HeaderRuns, taxonomy: ReadonlyMap<string, number>, dir: string, storage: Storage): RankedHeaders {
+export function rankHeaders(
+  headers: HeaderRuns,
+  taxonomy: ReadonlyMap<string, number>,
+  dir: string,
+  storage: Storage,
+): RankedHeaders {
   const accessions = new AccessionTableWriter(dir, storage, join(dir, 'accession-text'));
   const proteins = new ProteinPageWriter(dir, storage);
   const ranked = rankAccessions(headers.sorted(), headers.count, taxonomy, (_, fields) => {
@@ -47,7 +52,11 @@ export function rankHeaders(headers: HeaderRuns, taxonomy: ReadonlyMap<string, n
  * columns, and the lineages' node of each rank; then writes the accession table in that order (pages of
  * `pageAccessions`, or the format's size). Returns the manifest's entries of both tables.
  */
-export function orderRanks({ ranked, proteins, accessions }: RankedHeaders, lineages: Awaited<ReturnType<typeof pruneToLineages>> | undefined, pageAccessions?: number): AccessionTables {
+export function orderRanks(
+  { ranked, proteins, accessions }: RankedHeaders,
+  lineages: Awaited<ReturnType<typeof pruneToLineages>> | undefined,
+  pageAccessions?: number,
+): AccessionTables {
   let position: Int32Array | undefined;
   let positions = 0;
   if (lineages) {

@@ -18,7 +18,8 @@ import { BuildError } from './fasta.js';
 import { buildDataset, DEFAULT_SHARD_BYTES } from './pipeline.js';
 import { fetchTaxdump, NCBI_TAXDUMP_URL, type TaxdumpSource } from './taxdumpRelease.js';
 
-const SWISS_PROT_URL = 'https://ftp.uniprot.org/pub/databases/uniprot/current_release/knowledgebase/complete/uniprot_sprot.fasta.gz';
+const SWISS_PROT_URL =
+  'https://ftp.uniprot.org/pub/databases/uniprot/current_release/knowledgebase/complete/uniprot_sprot.fasta.gz';
 const DEFAULT_OUT = 'dist/shards';
 
 const USAGE = `usage: npm run build:release -- [--url <url>] (--sha256 <hex> | --unverified) [--out <dir>]
@@ -47,7 +48,17 @@ interface Options {
   taxdump?: TaxdumpSource;
 }
 
-const STRING_FLAGS = ['url', 'sha256', 'out', 'name', 'date', 'threads', 'shard-bytes', 'taxdump-url', 'taxdump-sha256'] as const;
+const STRING_FLAGS = [
+  'url',
+  'sha256',
+  'out',
+  'name',
+  'date',
+  'threads',
+  'shard-bytes',
+  'taxdump-url',
+  'taxdump-sha256',
+] as const;
 const FLAGS = {
   ...Object.fromEntries(STRING_FLAGS.map((flag) => [flag, { type: 'string' as const }])),
   unverified: { type: 'boolean' as const },
@@ -60,7 +71,9 @@ function flagValues(argv: string[]): Map<string, (string | boolean)[]> {
   // A flag (or `--`) right after a string flag is not its value: the string flag has none.
   const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
   const isString = (arg: string) => arg.startsWith('--') && (STRING_FLAGS as readonly string[]).includes(arg.slice(2));
-  const args = argv.map((arg, i) => (i < end && isString(arg) && /^(--$|--?[^-])/.test(argv[i + 1] ?? '') ? `${arg}=` : arg));
+  const args = argv.map((arg, i) =>
+    i < end && isString(arg) && /^(--$|--?[^-])/.test(argv[i + 1] ?? '') ? `${arg}=` : arg,
+  );
   // Not strict: every problem is reported below, in this command's own words. Arguments after `--` are ignored.
   const { tokens } = parseArgs({ args, options: FLAGS, strict: false, allowPositionals: true, tokens: true });
   const given = new Map<string, (string | boolean)[]>();
@@ -68,10 +81,13 @@ function flagValues(argv: string[]): Map<string, (string | boolean)[]> {
     if (token.kind === 'option-terminator') break;
     if (token.kind === 'positional') throw new BuildError(`unexpected argument "${token.value}" (see --help)`);
     // `--no-<boolean flag>` turns it off.
-    const negated = token.name.startsWith('no-') && FLAGS[token.name.slice(3) as keyof typeof FLAGS]?.type === 'boolean';
+    const negated =
+      token.name.startsWith('no-') && FLAGS[token.name.slice(3) as keyof typeof FLAGS]?.type === 'boolean';
     const name = negated ? token.name.slice(3) : token.name;
-    if (!Object.hasOwn(FLAGS, name)) throw new BuildError(`unknown option ${token.rawName}${token.inlineValue ? `=${token.value}` : ''} (see --help)`);
-    const value = FLAGS[name as keyof typeof FLAGS].type === 'boolean' ? !negated && token.value !== 'false' : (token.value ?? '');
+    if (!Object.hasOwn(FLAGS, name))
+      throw new BuildError(`unknown option ${token.rawName}${token.inlineValue ? `=${token.value}` : ''} (see --help)`);
+    const value =
+      FLAGS[name as keyof typeof FLAGS].type === 'boolean' ? !negated && token.value !== 'false' : (token.value ?? '');
     given.set(name, [...(given.get(name) ?? []), value]);
   }
   return given;
@@ -86,20 +102,28 @@ function parseOptions(argv: string[]): Options | 'help' {
     if (values[0] === '') throw new BuildError(`--${flag} needs a value`);
   }
   const env = process.env;
-  const text = (flag: string, variable?: string): string | undefined => (given.get(flag)?.[0] as string | undefined) ?? (variable ? env[variable] || undefined : undefined);
+  const text = (flag: string, variable?: string): string | undefined =>
+    (given.get(flag)?.[0] as string | undefined) ?? (variable ? env[variable] || undefined : undefined);
   const url = text('url', 'RELEASE_URL') ?? SWISS_PROT_URL;
   if (!/^https?:\/\//i.test(url)) throw new BuildError(`--url must be an http(s) URL, got "${url}"`);
   const sha256 = text('sha256', 'RELEASE_SHA256')?.toLowerCase();
   const unverified = given.get('unverified')?.at(-1) === true || env.RELEASE_UNVERIFIED === '1';
-  if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256)) throw new BuildError(`--sha256 must be 64 hex digits, got "${sha256}"`);
-  if (sha256 === undefined && !unverified) throw new BuildError('no expected checksum: give --sha256 <hex> (or RELEASE_SHA256), or --unverified to build without one');
+  if (sha256 !== undefined && !/^[0-9a-f]{64}$/.test(sha256))
+    throw new BuildError(`--sha256 must be 64 hex digits, got "${sha256}"`);
+  if (sha256 === undefined && !unverified)
+    throw new BuildError(
+      'no expected checksum: give --sha256 <hex> (or RELEASE_SHA256), or --unverified to build without one',
+    );
   if (sha256 !== undefined && unverified) throw new BuildError('give either --sha256 or --unverified, not both');
   const taxdumpUrl = text('taxdump-url', 'RELEASE_TAXDUMP_URL') ?? NCBI_TAXDUMP_URL;
-  if (!/^https?:\/\//i.test(taxdumpUrl)) throw new BuildError(`--taxdump-url must be an http(s) URL, got "${taxdumpUrl}"`);
+  if (!/^https?:\/\//i.test(taxdumpUrl))
+    throw new BuildError(`--taxdump-url must be an http(s) URL, got "${taxdumpUrl}"`);
   const taxdumpSha256 = text('taxdump-sha256', 'RELEASE_TAXDUMP_SHA256')?.toLowerCase();
-  if (taxdumpSha256 !== undefined && !/^[0-9a-f]{64}$/.test(taxdumpSha256)) throw new BuildError(`--taxdump-sha256 must be 64 hex digits, got "${taxdumpSha256}"`);
+  if (taxdumpSha256 !== undefined && !/^[0-9a-f]{64}$/.test(taxdumpSha256))
+    throw new BuildError(`--taxdump-sha256 must be 64 hex digits, got "${taxdumpSha256}"`);
   const withTaxdump = given.get('taxdump')?.at(-1) !== false;
-  if (!withTaxdump && (given.has('taxdump-url') || given.has('taxdump-sha256'))) throw new BuildError('--no-taxdump and --taxdump-url/--taxdump-sha256 contradict each other');
+  if (!withTaxdump && (given.has('taxdump-url') || given.has('taxdump-sha256')))
+    throw new BuildError('--no-taxdump and --taxdump-url/--taxdump-sha256 contradict each other');
   return {
     url,
     sha256,
@@ -123,9 +147,13 @@ async function rebuild(options: Options, log: (line: string) => void): Promise<v
     log(`download: ${options.url}`);
     const { sha256, bytes, lastModified } = await downloadWithRetries(options.url, file, log);
     if (options.sha256 !== undefined && sha256 !== options.sha256) {
-      throw new BuildError(`sha256 mismatch for ${options.url}: expected ${options.sha256}, got ${sha256} (${bytes} bytes); nothing was built or published`);
+      throw new BuildError(
+        `sha256 mismatch for ${options.url}: expected ${options.sha256}, got ${sha256} (${bytes} bytes); nothing was built or published`,
+      );
     }
-    log(`download: ${bytes} bytes, sha256 ${sha256} ${options.sha256 ? 'verified' : '(unverified: no expected checksum given)'}`);
+    log(
+      `download: ${bytes} bytes, sha256 ${sha256} ${options.sha256 ? 'verified' : '(unverified: no expected checksum given)'}`,
+    );
     const taxdump = options.taxdump ? await fetchTaxdump(options.taxdump, work, log) : undefined;
 
     const release: Record<string, string> = {
@@ -148,7 +176,9 @@ async function rebuild(options: Options, log: (line: string) => void): Promise<v
       log,
       release,
     });
-    log(`published dataset ${manifest.datasetVersion} (${manifest.totals.shards} shards) of ${options.url} into ${options.out}`);
+    log(
+      `published dataset ${manifest.datasetVersion} (${manifest.totals.shards} shards) of ${options.url} into ${options.out}`,
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -8,7 +8,8 @@ import { writeDatasetFile, type Storage } from './datasetFile.js';
 import type { PartitionPeptides } from './partitions.js';
 
 /** Bytes of the varint of `value`. */
-const varintBytes = (value: number) => (value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5);
+const varintBytes = (value: number) =>
+  value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5;
 
 /** Where the entries of the shards written go, in mass order. */
 export interface ShardSink {

@@ -53,7 +53,11 @@ function count(sample: MassSample, key: number, bytes: number): void {
 }
 
 /** The peptides of the sampled proteins (one in SAMPLE_EVERY) per 20 Da bucket: by mass key, and by each view's key. */
-export async function sampleMassBuckets(files: readonly string[], options: DigestOptions, views: readonly ViewKeysOf[] = []): Promise<DatasetSample> {
+export async function sampleMassBuckets(
+  files: readonly string[],
+  options: DigestOptions,
+  views: readonly ViewKeysOf[] = [],
+): Promise<DatasetSample> {
   const sample: DatasetSample = { ...emptySample(), views: views.map(emptySample) };
   let ordinal = 0;
   for (const file of files) {
@@ -78,10 +82,17 @@ export interface KeyLayout {
 }
 
 /** The layout a sample decides: for part `part` of a partitioned build, its slice of the keys; else all of them. */
-export function keyLayout(sample: MassSample, part?: PartSpec, partitionBytes?: number, cutRecords?: number): KeyLayout {
+export function keyLayout(
+  sample: MassSample,
+  part?: PartSpec,
+  partitionBytes?: number,
+  cutRecords?: number,
+): KeyLayout {
   const plan = planPartitions(sample.bytes, SAMPLE_EVERY, partitionBytes);
   const cuts = cutKeys(sample.records, SAMPLE_EVERY, cutRecords);
-  const keys = part ? keySliceOf(sliceStarts(unitCounts(sample.records, cuts), part.count), part.index) : { lowKey: 0, highKey: Infinity };
+  const keys = part
+    ? keySliceOf(sliceStarts(unitCounts(sample.records, cuts), part.count), part.index)
+    : { lowKey: 0, highKey: Infinity };
   return { plan, cuts, keys };
 }
 
@@ -89,7 +100,11 @@ export function keyLayout(sample: MassSample, part?: PartSpec, partitionBytes?: 
  * The cut keys of a sample (ascending, 0 first): the start of a bucket each time the records estimated since the
  * last cut reach `cutRecords`. Each cut key starts a unit; units hold whole buckets.
  */
-export function cutKeys(sample: ReadonlyMap<number, number>, sampleEvery = SAMPLE_EVERY, cutRecords = CUT_RECORDS): number[] {
+export function cutKeys(
+  sample: ReadonlyMap<number, number>,
+  sampleEvery = SAMPLE_EVERY,
+  cutRecords = CUT_RECORDS,
+): number[] {
   const cuts = [0];
   let since = 0;
   for (const bucket of [...sample.keys()].sort((a, b) => a - b)) {

@@ -28,8 +28,15 @@ export function startPlan(dir: string, userNamed: boolean, bundledFiles: readonl
   try {
     text = readFileSync(join(dir, MANIFEST_FILE), 'utf8');
   } catch {
-    if (userNamed) return { action: 'refuse', reason: `SHARDS_DIR ${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards` };
-    return { action: 'build', reason: `no dataset in ${dir}: building the bundled sample (${BUNDLED_INPUT}, taxonomy ${BUNDLED_TAXDUMP})` };
+    if (userNamed)
+      return {
+        action: 'refuse',
+        reason: `SHARDS_DIR ${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards`,
+      };
+    return {
+      action: 'build',
+      reason: `no dataset in ${dir}: building the bundled sample (${BUNDLED_INPUT}, taxonomy ${BUNDLED_TAXDUMP})`,
+    };
   }
   if (userNamed) return { action: 'serve' };
   let manifest: Partial<Manifest>;
@@ -42,21 +49,50 @@ export function startPlan(dir: string, userNamed: boolean, bundledFiles: readonl
   // in the folder is served as it is (the server names what it cannot read).
   const sources = new Set((manifest.sources ?? []).map((s) => s.file));
   const isSample = bundledFiles.length > 0 && bundledFiles.every((file) => sources.has(file));
-  if (isSample && !manifest.taxonomy) return { action: 'build', reason: `the dataset in ${dir} was built by an older version (no taxonomy): rebuilding the bundled sample` };
+  if (isSample && !manifest.taxonomy)
+    return {
+      action: 'build',
+      reason: `the dataset in ${dir} was built by an older version (no taxonomy): rebuilding the bundled sample`,
+    };
   if (isSample && manifest.formatVersion !== FORMAT_VERSION) {
-    return { action: 'build', reason: `the dataset in ${dir} is format version ${String(manifest.formatVersion)}: rebuilding the bundled sample in format ${FORMAT_VERSION}` };
+    return {
+      action: 'build',
+      reason: `the dataset in ${dir} is format version ${String(manifest.formatVersion)}: rebuilding the bundled sample in format ${FORMAT_VERSION}`,
+    };
   }
   const missing = BUNDLED_VIEWS.find((view) => !manifest.views?.some((v) => v.fixed === view));
-  if (isSample && missing) return { action: 'build', reason: `the dataset in ${dir} was built by an older version (no view ${missing}): rebuilding the bundled sample` };
+  if (isSample && missing)
+    return {
+      action: 'build',
+      reason: `the dataset in ${dir} was built by an older version (no view ${missing}): rebuilding the bundled sample`,
+    };
   return { action: 'serve' };
 }
 
 /** Builds the bundled sample (files under `root`) into `dir` when startPlan says so; throws when it refuses. */
-export async function prepareStartDataset(dir: string, userNamed: boolean, root: string, log: (line: string) => void): Promise<void> {
+export async function prepareStartDataset(
+  dir: string,
+  userNamed: boolean,
+  root: string,
+  log: (line: string) => void,
+): Promise<void> {
   const inputs = [join(root, BUNDLED_INPUT)];
-  const plan = startPlan(dir, userNamed, (await resolveInputs(inputs)).map((file) => basename(file)));
+  const plan = startPlan(
+    dir,
+    userNamed,
+    (await resolveInputs(inputs)).map((file) => basename(file)),
+  );
   if (plan.action === 'serve') return;
   if (plan.action === 'refuse') throw new Error(plan.reason);
   log(plan.reason);
-  await buildDataset({ ...DEFAULT_DIGEST, inputs, taxdump: join(root, BUNDLED_TAXDUMP), views: BUNDLED_VIEWS, out: dir, shardBytes: DEFAULT_SHARD_BYTES, threads: 2, log });
+  await buildDataset({
+    ...DEFAULT_DIGEST,
+    inputs,
+    taxdump: join(root, BUNDLED_TAXDUMP),
+    views: BUNDLED_VIEWS,
+    out: dir,
+    shardBytes: DEFAULT_SHARD_BYTES,
+    threads: 2,
+    log,
+  });
 }

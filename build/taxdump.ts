@@ -97,9 +97,11 @@ function malformed(file: string, number: number, expected: string): BuildError {
 
 /** Checks that the folder holds both files; reads and checks nodes.dmp (see TaxdumpTree). */
 export async function readTaxdumpTree(dir: string): Promise<TaxdumpTree> {
-  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new BuildError(`--taxdump ${dir} is not a folder (it should hold NCBI's nodes.dmp and names.dmp)`);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    throw new BuildError(`--taxdump ${dir} is not a folder (it should hold NCBI's nodes.dmp and names.dmp)`);
   for (const file of TAXDUMP_FILES) {
-    if (!statSync(join(dir, file), { throwIfNoEntry: false })?.isFile()) throw new BuildError(`--taxdump ${dir} has no ${file} (NCBI's taxdump.tar.gz, unpacked)`);
+    if (!statSync(join(dir, file), { throwIfNoEntry: false })?.isFile())
+      throw new BuildError(`--taxdump ${dir} has no ${file} (NCBI's taxdump.tar.gz, unpacked)`);
   }
   let count = 0;
   let taxIds = new Int32Array(1 << 16);
@@ -114,7 +116,8 @@ export async function readTaxdumpTree(dir: string): Promise<TaxdumpTree> {
     const rankEnd = parentEnd < 0 ? -1 : line.indexOf(LINE_END, parentEnd + 3);
     const taxId = taxIdAt(line, 0, idEnd);
     const parent = taxIdAt(line, idEnd + 3, parentEnd);
-    if (rankEnd < 0 || taxId < 0 || parent < 0 || !line.endsWith(LINE_END)) throw malformed('nodes.dmp', number, 'taxId\\t|\\tparent taxId\\t|\\trank\\t|...\\t|');
+    if (rankEnd < 0 || taxId < 0 || parent < 0 || !line.endsWith(LINE_END))
+      throw malformed('nodes.dmp', number, 'taxId\\t|\\tparent taxId\\t|\\trank\\t|...\\t|');
     const rank = line.slice(parentEnd + 3, rankEnd);
     let code = rankCodes.get(rank);
     if (code === undefined) {
@@ -141,7 +144,13 @@ function grow<T extends Int32Array | Uint16Array>(array: T): T {
 }
 
 /** The tree sorted by taxId, with parent indexes; throws on a repeated taxId, an unknown parent or a cycle. */
-function checkedTree(dir: string, taxIds: Int32Array, parentIds: Int32Array, ranks: Uint16Array, rankNames: string[]): TaxdumpTree {
+function checkedTree(
+  dir: string,
+  taxIds: Int32Array,
+  parentIds: Int32Array,
+  ranks: Uint16Array,
+  rankNames: string[],
+): TaxdumpTree {
   const n = taxIds.length;
   let sorted = true;
   for (let i = 1; i < n && sorted; i++) sorted = taxIds[i - 1] < taxIds[i];
@@ -151,15 +160,20 @@ function checkedTree(dir: string, taxIds: Int32Array, parentIds: Int32Array, ran
     taxIds = Int32Array.from(order, (i) => taxIds[i]);
     parentIds = Int32Array.from(order, (i) => parentIds[i]);
     ranks = Uint16Array.from(order, (i) => ranks[i]);
-    for (let i = 1; i < n; i++) if (taxIds[i - 1] === taxIds[i]) throw new BuildError(`--taxdump nodes.dmp: taxId ${taxIds[i]} is listed twice`);
+    for (let i = 1; i < n; i++)
+      if (taxIds[i - 1] === taxIds[i]) throw new BuildError(`--taxdump nodes.dmp: taxId ${taxIds[i]} is listed twice`);
   }
   const root = indexOfTaxId(taxIds, ROOT_TAX_ID);
   if (root < 0) throw new BuildError(`--taxdump nodes.dmp has no root node (taxId ${ROOT_TAX_ID})`);
-  if (parentIds[root] !== ROOT_TAX_ID) throw new BuildError(`--taxdump nodes.dmp: the root (taxId ${ROOT_TAX_ID}) must be its own parent, not ${parentIds[root]}`);
+  if (parentIds[root] !== ROOT_TAX_ID)
+    throw new BuildError(
+      `--taxdump nodes.dmp: the root (taxId ${ROOT_TAX_ID}) must be its own parent, not ${parentIds[root]}`,
+    );
   const parents = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     parents[i] = indexOfTaxId(taxIds, parentIds[i]);
-    if (parents[i] < 0) throw new BuildError(`--taxdump nodes.dmp: the parent ${parentIds[i]} of taxId ${taxIds[i]} is not in nodes.dmp`);
+    if (parents[i] < 0)
+      throw new BuildError(`--taxdump nodes.dmp: the parent ${parentIds[i]} of taxId ${taxIds[i]} is not in nodes.dmp`);
   }
   // Every lineage must reach the root: walk each node up until a node known to reach it; meeting a node of the
   // walk itself is a cycle. Each node is walked once.
@@ -174,7 +188,8 @@ function checkedTree(dir: string, taxIds: Int32Array, parentIds: Int32Array, ran
       walk[length++] = j;
       j = parents[j];
     }
-    if (state[j] === 1) throw new BuildError(`--taxdump nodes.dmp: taxId ${taxIds[j]} is its own ancestor (a cycle in the parent links)`);
+    if (state[j] === 1)
+      throw new BuildError(`--taxdump nodes.dmp: taxId ${taxIds[j]} is its own ancestor (a cycle in the parent links)`);
     for (let k = 0; k < length; k++) state[walk[k]] = 2;
   }
   return { dir, taxIds, parents, ranks, rankNames };
@@ -184,7 +199,10 @@ function checkedTree(dir: string, taxIds: Int32Array, parentIds: Int32Array, ran
  * The nodes on the lineage of each known taxId of `datasetTaxIds` (-1: unknown), named from names.dmp;
  * `nodeOf[i]` is datasetTaxIds[i]'s node in it, -1 when it has none (no taxId, or not in the tree).
  */
-export async function pruneToLineages(tree: TaxdumpTree, datasetTaxIds: Int32Array): Promise<{ taxonomy: Taxonomy; nodeOf: Int32Array; withoutLineage: number }> {
+export async function pruneToLineages(
+  tree: TaxdumpTree,
+  datasetTaxIds: Int32Array,
+): Promise<{ taxonomy: Taxonomy; nodeOf: Int32Array; withoutLineage: number }> {
   const kept = new Uint8Array(tree.taxIds.length);
   const treeNodeOf = new Int32Array(datasetTaxIds.length);
   let withoutLineage = 0;

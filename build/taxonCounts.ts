@@ -47,7 +47,11 @@ export class TaxonCounts {
       // The union of the accessions' lineages: stop where this peptide already counted (the rest is counted too).
       const stamp = ++this.stamp;
       for (let r = start; r < rankEnds[p]; r++) {
-        for (let node = this.nodeOfRank[ranks[r]]; node >= 0 && this.stamps[node] !== stamp; node = this.parents[node]) {
+        for (
+          let node = this.nodeOfRank[ranks[r]];
+          node >= 0 && this.stamps[node] !== stamp;
+          node = this.parents[node]
+        ) {
           this.stamps[node] = stamp;
           this.walked[node]++;
           if (this.parents[node] === node) break;

@@ -9,10 +9,20 @@ import type { Taxonomy } from './taxdump.js';
  * Writes the taxonomy file into `dir`: `nodeOf[a]` and `reviewed[a]` are accession a's node (-1: no lineage) and
  * reviewed flag, `peptides[i]` node i's peptide count. Returns the manifest's `taxonomy` entry.
  */
-export function writeTaxonomyFile(dir: string, { taxonomy, nodeOf }: { taxonomy: Taxonomy; nodeOf: Int32Array }, reviewed: Uint8Array, peptides: readonly number[], storage: Storage): FileEntry & { nodes: number } {
+export function writeTaxonomyFile(
+  dir: string,
+  { taxonomy, nodeOf }: { taxonomy: Taxonomy; nodeOf: Int32Array },
+  reviewed: Uint8Array,
+  peptides: readonly number[],
+  storage: Storage,
+): FileEntry & { nodes: number } {
   const nodes = taxonomy.taxIds.length;
-  const [reviewedAccessions, unreviewedAccessions] = [new Array<number>(nodes).fill(0), new Array<number>(nodes).fill(0)];
-  for (let a = 0; a < nodeOf.length; a++) if (nodeOf[a] >= 0) (reviewed[a] === 1 ? reviewedAccessions : unreviewedAccessions)[nodeOf[a]]++;
+  const [reviewedAccessions, unreviewedAccessions] = [
+    new Array<number>(nodes).fill(0),
+    new Array<number>(nodes).fill(0),
+  ];
+  for (let a = 0; a < nodeOf.length; a++)
+    if (nodeOf[a] >= 0) (reviewed[a] === 1 ? reviewedAccessions : unreviewedAccessions)[nodeOf[a]]++;
   const content: TaxonomyFile = {
     formatVersion: FORMAT_VERSION,
     taxIds: Array.from(taxonomy.taxIds),

@@ -35,7 +35,16 @@ export function parseView(text: string): ViewSpec {
   }
   const { fixed, variable } = mods;
   const spec: ViewSpec = { fixed: mods.text, letters: fixed.site.letters, deltaUnits: fixed.modification.deltaUnits };
-  return variable ? { ...spec, variable: { letters: variable.spec.site.letters, deltaUnits: variable.spec.modification.deltaUnits, max: variable.max } } : spec;
+  return variable
+    ? {
+        ...spec,
+        variable: {
+          letters: variable.spec.site.letters,
+          deltaUnits: variable.spec.modification.deltaUnits,
+          max: variable.max,
+        },
+      }
+    : spec;
 }
 
 /** The views of a build's `--view` values, in the order given; BuildError for a bad or repeated one. */
@@ -78,7 +87,8 @@ export function viewKeysOf(view: ViewSpec): ViewKeysOf {
     }
     const base = units + sites * view.deltaUnits;
     const keys: number[] = [];
-    for (let count = 0; count <= Math.min(variableSites, variable.max); count++) keys.push(massKey(base + count * variable.deltaUnits));
+    for (let count = 0; count <= Math.min(variableSites, variable.max); count++)
+      keys.push(massKey(base + count * variable.deltaUnits));
     return keys;
   };
 }

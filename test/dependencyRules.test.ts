@@ -9,14 +9,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from './helpers/datasets.js';
 import { REPO } from './helpers/process.js';
 
-const config = createRequire(import.meta.url)(join(REPO, '.dependency-cruiser.cjs')) as { forbidden: IForbiddenRuleType[]; options: ICruiseOptions };
+const config = createRequire(import.meta.url)(join(REPO, '.dependency-cruiser.cjs')) as {
+  forbidden: IForbiddenRuleType[];
+  options: ICruiseOptions;
+};
 
 afterAll(removeTempDirs);
 
 /** Rule names violated in `baseDir` (its build/ and runtime/ folders, resolved with the repository's tsconfig). */
 async function violations(baseDir: string): Promise<string[]> {
   const tsConfig = extractTSConfig(join(REPO, 'tsconfig.json'));
-  const { output } = (await cruise(['build', 'runtime'], { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden }, baseDir }, undefined, { tsConfig })) as IReporterOutput & {
+  const { output } = (await cruise(
+    ['build', 'runtime'],
+    { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden }, baseDir },
+    undefined,
+    { tsConfig },
+  )) as IReporterOutput & {
     output: { summary: { violations: { rule: { name: string }; from: string; to: string }[] } };
   };
   return output.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
@@ -31,13 +39,16 @@ describe('dependency rules', () => {
     const dir = tempDir('deps');
     const files: Record<string, string> = {
       'runtime/model/base.ts': "import { core } from '../core/low.js';\nexport const base = core;\n",
-      'runtime/core/low.ts': "import { readFileSync } from 'node:fs';\nimport { api } from '../api/mid.js';\nexport const core = [readFileSync, api];\n",
+      'runtime/core/low.ts':
+        "import { readFileSync } from 'node:fs';\nimport { api } from '../api/mid.js';\nexport const core = [readFileSync, api];\n",
       'runtime/api/mid.ts': "import { entry } from '../entries/node/top.js';\nexport const api = entry;\n",
       'runtime/entries/node/top.ts': "import { build } from '../../../build/step.js';\nexport const entry = build;\n",
       'runtime/entries/browser/page.ts': "import { entry } from '../node/top.js';\nexport const page = entry;\n",
-      'runtime/entries/web/main.ts': "import { readFileSync } from 'node:fs';\nimport { entry } from '../node/top.js';\nexport const main = [readFileSync, entry];\n",
+      'runtime/entries/web/main.ts':
+        "import { readFileSync } from 'node:fs';\nimport { entry } from '../node/top.js';\nexport const main = [readFileSync, entry];\n",
       'runtime/entries/web/bundle.ts': "import { readFileSync } from 'node:fs';\nexport const bundle = readFileSync;\n",
-      'build/step.ts': "import { core } from '../runtime/core/low.js';\nimport { base } from '../runtime/model/base.js';\nexport const build = [core, base];\n",
+      'build/step.ts':
+        "import { core } from '../runtime/core/low.js';\nimport { base } from '../runtime/model/base.js';\nexport const build = [core, base];\n",
       'runtime/api/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
       'runtime/entries/cli/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
     };
@@ -49,13 +60,34 @@ describe('dependency rules', () => {
     const found = await violations(dir);
     const rules = new Set(found.map((v) => v.split(':')[0]));
     expect([...rules].sort()).toEqual(
-      ['api-below-entries', 'build-imports-only-the-model', 'core-below-api', 'entries-are-leaves', 'model-is-the-base', 'no-cycles', 'platform-neutral-layers', 'progress-bars-in-the-cli', 'runtime-without-build', 'web-page-runs-in-the-browser'].sort(),
+      [
+        'api-below-entries',
+        'build-imports-only-the-model',
+        'core-below-api',
+        'entries-are-leaves',
+        'model-is-the-base',
+        'no-cycles',
+        'platform-neutral-layers',
+        'progress-bars-in-the-cli',
+        'runtime-without-build',
+        'web-page-runs-in-the-browser',
+      ].sort(),
     );
     // The progress bar is refused outside the command line, allowed in it.
-    expect(found.filter((v) => v.startsWith('progress-bars-in-the-cli:')).map((v) => v.split(' → ')[0])).toEqual(['progress-bars-in-the-cli: runtime/api/bar.ts']);
+    expect(found.filter((v) => v.startsWith('progress-bars-in-the-cli:')).map((v) => v.split(' → ')[0])).toEqual([
+      'progress-bars-in-the-cli: runtime/api/bar.ts',
+    ]);
     // The page may not reach a Node entry, nor a node: module outside its build step.
-    expect(found.filter((v) => v.startsWith('entries-are-leaves: runtime/entries/web/main.ts → runtime/entries/node/top.ts'))).toHaveLength(1);
-    expect(found.filter((v) => v.startsWith('web-page-runs-in-the-browser:')).map((v) => v.split(' → ')[0])).toEqual(['web-page-runs-in-the-browser: runtime/entries/web/main.ts']);
-    expect(found.filter((v) => /^platform-neutral-layers: runtime\/core\/low\.ts → (node:)?fs$/.test(v))).toHaveLength(1);
+    expect(
+      found.filter((v) =>
+        v.startsWith('entries-are-leaves: runtime/entries/web/main.ts → runtime/entries/node/top.ts'),
+      ),
+    ).toHaveLength(1);
+    expect(found.filter((v) => v.startsWith('web-page-runs-in-the-browser:')).map((v) => v.split(' → ')[0])).toEqual([
+      'web-page-runs-in-the-browser: runtime/entries/web/main.ts',
+    ]);
+    expect(found.filter((v) => /^platform-neutral-layers: runtime\/core\/low\.ts → (node:)?fs$/.test(v))).toHaveLength(
+      1,
+    );
   });
 });

@@ -25,10 +25,17 @@ function examples(readme: string): Example[] {
   const lines = readme.split('\n');
   const found: Example[] = [];
   lines.forEach((line, i) => {
-    const m = /^\s+\$ curl (?:--data-binary @(\S+) |-H '([^:']+): ([^']*)' -d '([^']*)' )?'(http:\/\/localhost:8888)(\/[^']*)'$/.exec(line);
+    const m =
+      /^\s+\$ curl (?:--data-binary @(\S+) |-H '([^:']+): ([^']*)' -d '([^']*)' )?'(http:\/\/localhost:8888)(\/[^']*)'$/.exec(
+        line,
+      );
     if (!m) return;
     const [, file, header, value, data, , path] = m;
-    const init = file ? { method: 'POST', body: readFileSync(join(REPO, file)) } : data !== undefined ? { method: 'POST', body: data, headers: { [header]: value } } : undefined;
+    const init = file
+      ? { method: 'POST', body: readFileSync(join(REPO, file)) }
+      : data !== undefined
+        ? { method: 'POST', body: data, headers: { [header]: value } }
+        : undefined;
     found.push({ path, printed: lines[i + 1].trim(), ...(init ? { init } : {}) });
   });
   return found;
@@ -47,7 +54,19 @@ afterAll(removeTempDirs);
 describe("the README's curl examples", () => {
   it('are found (one per endpoint at least, and the errors)', () => {
     const paths = cases.map((c) => c.path.split('?')[0]);
-    expect(new Set(paths)).toEqual(new Set(['/search.php', '/search-peptide.php', '/search-taxonomy.php', '/api/v1/search', '/api/v1/peptide', '/api/v1/taxa', '/db-info.php', '/api/v1/info', '/api/v1/match']));
+    expect(new Set(paths)).toEqual(
+      new Set([
+        '/search.php',
+        '/search-peptide.php',
+        '/search-taxonomy.php',
+        '/api/v1/search',
+        '/api/v1/peptide',
+        '/api/v1/taxa',
+        '/db-info.php',
+        '/api/v1/info',
+        '/api/v1/match',
+      ]),
+    );
     expect(cases.filter((c) => c.init).length).toBeGreaterThanOrEqual(2); // POST /api/v1/match: an MGF file and JSON
     expect(cases.length).toBeGreaterThanOrEqual(6);
   });
@@ -75,15 +94,23 @@ describe("the README's mirror.py (bulk download)", () => {
     try {
       const out = tempDir('mirror');
       // Asynchronous: the server answering the script runs in this process.
-      const run = async () => (await promisify(execFile)('/usr/bin/python3', ['-c', script!, `${base}/shards/`, out], { encoding: 'utf8' })).stdout;
+      const run = async () =>
+        (await promisify(execFile)('/usr/bin/python3', ['-c', script!, `${base}/shards/`, out], { encoding: 'utf8' }))
+          .stdout;
       expect(await run()).toMatch(/^\d+ shards of dataset [0-9a-f]{16} in /);
-      const listed = (folder: string) => readdirSync(folder).filter((f) => !f.startsWith('.')).sort();
+      const listed = (folder: string) =>
+        readdirSync(folder)
+          .filter((f) => !f.startsWith('.'))
+          .sort();
       expect(listed(out)).toEqual(listed(dir).filter((f) => f !== 'FORMAT.md'));
       const before = new Map(listed(out).map((f) => [f, statSync(join(out, f)).mtimeMs]));
       await run(); // resumable: nothing fetched again
       for (const [f, mtime] of before) if (f !== 'manifest.json') expect(statSync(join(out, f)).mtimeMs, f).toBe(mtime);
       const mirrored = folderHandler(out);
-      for (const path of ['/api/v1/search?mz=650.32&charge=2&fixed=Carbamidomethyl@C&taxon=2', '/api/v1/peptide?sequence=EDQLEPVTK']) {
+      for (const path of [
+        '/api/v1/search?mz=650.32&charge=2&fixed=Carbamidomethyl@C&taxon=2',
+        '/api/v1/peptide?sequence=EDQLEPVTK',
+      ]) {
         expect(stable((await call(mirrored, path)).body)).toEqual(stable((await call(handler, path)).body));
       }
     } finally {

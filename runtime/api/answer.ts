@@ -53,7 +53,12 @@ export function jsonAnswer(status: number, body: unknown, headers: Record<string
   return jsonTextAnswer(status, JSON.stringify(body), headers, head);
 }
 
-export function jsonTextAnswer(status: number, json: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}, head = false): Answer {
+export function jsonTextAnswer(
+  status: number,
+  json: string | Uint8Array<ArrayBuffer>,
+  headers: Record<string, string> = {},
+  head = false,
+): Answer {
   return { status, headers: { ...COMMON_HEADERS, ...headers }, body: head ? null : json };
 }
 

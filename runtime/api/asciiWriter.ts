@@ -67,13 +67,33 @@ export class AsciiWriter {
     let digits = 1;
     for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
     this.reserve(digits);
-    for (let at = this.length + digits - 1, rest = n; at >= this.length; at--, rest = Math.floor(rest / 10)) this.bytes[at] = 48 + (rest % 10);
+    for (let at = this.length + digits - 1, rest = n; at >= this.length; at--, rest = Math.floor(rest / 10))
+      this.bytes[at] = 48 + (rest % 10);
     this.length += digits;
   }
 
   /** writeInt of 0 ≤ n < 2^31, in 32-bit integer arithmetic (masses, ppm errors and taxIds are written by the million). */
   private writeInt32(n: number): void {
-    const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
+    const digits =
+      n < 10
+        ? 1
+        : n < 100
+          ? 2
+          : n < 1000
+            ? 3
+            : n < 10000
+              ? 4
+              : n < 100000
+                ? 5
+                : n < 1000000
+                  ? 6
+                  : n < 10000000
+                    ? 7
+                    : n < 100000000
+                      ? 8
+                      : n < 1000000000
+                        ? 9
+                        : 10;
     this.reserve(digits);
     const bytes = this.bytes;
     for (let at = this.length + digits - 1, rest = n; at >= this.length; at--) {
@@ -92,7 +112,8 @@ export class AsciiWriter {
     this.writeInt(whole);
     if (trimmed) {
       if (fraction === 0) return;
-      for (let tenth = (fraction / 10) | 0; tenth * 10 === fraction; tenth = (fraction / 10) | 0) (fraction = tenth), places--;
+      for (let tenth = (fraction / 10) | 0; tenth * 10 === fraction; tenth = (fraction / 10) | 0)
+        (fraction = tenth), places--;
     }
     this.reserve(places + 1);
     const bytes = this.bytes;

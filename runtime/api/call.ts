@@ -44,4 +44,3 @@ export function callOf(req: Request): Call {
     ...(body ? { body: () => chunksOf(body) } : {}),
   };
 }
-

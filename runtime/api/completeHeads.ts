@@ -22,7 +22,13 @@ export const HEAD_PPM_KEY = ',"ppm":'.length;
  * Every peptide's `,{"seq":"<seq>","proforma":"<ProForma>","mass":<mass>,"ppm":` of a complete view's shard, back
  * to back (EntryJson's layout), its ProForma as a query of `fixed` and `variable` (the view's two) writes it.
  */
-export function completeHeads(dataset: Dataset, view: ReadableView, shard: Shard, fixed: readonly ModSpec[], variable: readonly ModSpec[]): Derived<EntryJson> {
+export function completeHeads(
+  dataset: Dataset,
+  view: ReadableView,
+  shard: Shard,
+  fixed: readonly ModSpec[],
+  variable: readonly ModSpec[],
+): Derived<EntryJson> {
   const peptides = shard.sequenceEnds.length;
   const weigher = new CompleteWeigher(view, compositionOf(dataset, shard, 0, peptides), shard);
   const proforma = proformaWriter(fixed, variable);
@@ -54,7 +60,13 @@ export function completeHeads(dataset: Dataset, view: ReadableView, shard: Shard
  * keeps them (a shard used again), else undefined. The view's modifications may be named two ways (a Unimod title,
  * or a custom name with the same mass), so their ProForma tags are part of the key.
  */
-export function cachedCompleteHeads(dataset: Dataset, view: number, shard: Shard, fixed: readonly ModSpec[], variable: readonly ModSpec[]): EntryJson | undefined {
+export function cachedCompleteHeads(
+  dataset: Dataset,
+  view: number,
+  shard: Shard,
+  fixed: readonly ModSpec[],
+  variable: readonly ModSpec[],
+): EntryJson | undefined {
   const key = `completeHeads:${view}:${[...fixed, ...variable].map(proformaTag).join('|')}`;
   return dataset.derived(shard, key, (s) => completeHeads(dataset, dataset.views[view], s, fixed, variable));
 }

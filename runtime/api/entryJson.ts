@@ -29,13 +29,22 @@ export const entryJsonOf = (bytes: Uint8Array, ends: Uint32Array): Derived<Entry
 });
 
 /** JSON string literal of any text, in ASCII (other characters as \u escapes). */
-const asciiJson = (text: string) => JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+const asciiJson = (text: string) =>
+  JSON.stringify(text).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /**
  * Writes the entries of peptides from..to-1 of `shard` in `shape`, each followed by a comma, and records
  * where each one ends in `ends` when given. Sequences are upper-case letters (decodeShard checks it).
  */
-export function writeEntries(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
+export function writeEntries(
+  w: AsciiWriter,
+  shard: Shard,
+  accessions: AccessionSet,
+  shape: EntryShape,
+  from: number,
+  to: number,
+  ends?: Uint32Array,
+): void {
   if (accessions.recorded) return writeRecordedEntries(w, shard, accessions, shape, from, to, ends);
   for (let p = from; p < to; p++) {
     w.write('{"seq":"');
@@ -49,8 +58,22 @@ export function writeEntries(w: AsciiWriter, shard: Shard, accessions: Accession
 
 /** An entry's fixed text in each shape: before its sequence, after it, before its first accession and each other one, after each one, at its end. */
 const PIECES = {
-  acc: { head: pieceOf('{"seq":"'), open: pieceOf('","acc":['), first: pieceOf('"'), next: pieceOf(',"'), close: pieceOf('"'), end: pieceOf(']},') },
-  accsTax: { head: pieceOf('{"seq":"'), open: pieceOf('","accsTax":['), first: pieceOf('{"acc":"'), next: pieceOf(',{"acc":"'), close: pieceOf('","taxId":'), end: pieceOf(']},') },
+  acc: {
+    head: pieceOf('{"seq":"'),
+    open: pieceOf('","acc":['),
+    first: pieceOf('"'),
+    next: pieceOf(',"'),
+    close: pieceOf('"'),
+    end: pieceOf(']},'),
+  },
+  accsTax: {
+    head: pieceOf('{"seq":"'),
+    open: pieceOf('","accsTax":['),
+    first: pieceOf('{"acc":"'),
+    next: pieceOf(',{"acc":"'),
+    close: pieceOf('","taxId":'),
+    end: pieceOf(']},'),
+  },
 } as const;
 
 /** Room an entry's accession takes at most, besides its text: a piece before and after it (putPiece writes 16 bytes), `}` and a taxId of up to 11 characters. */
@@ -72,7 +95,15 @@ function sequenceView(shard: Shard): DataView {
  * writeEntries from a recorded set (every accession plain, in a record): each entry copied straight into the writer's
  * buffer four bytes at a time (putPiece, copyRun), with room for all of it made first.
  */
-function writeRecordedEntries(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, from: number, to: number, ends?: Uint32Array): void {
+function writeRecordedEntries(
+  w: AsciiWriter,
+  shard: Shard,
+  accessions: AccessionSet,
+  shape: EntryShape,
+  from: number,
+  to: number,
+  ends?: Uint32Array,
+): void {
   accessions.touch(shard, from, to);
   const { sequenceEnds } = shard;
   const sequences = sequenceView(shard);
@@ -104,7 +135,14 @@ function writeRecordedEntries(w: AsciiWriter, shard: Shard, accessions: Accessio
  * The JSON array of peptide p's accessions in `shape`, by accession: `["P12345",..]` or
  * `[{"acc":"P12345","taxId":9606},..]`; with `filter`, only the accessions it keeps.
  */
-export function writeAccessions(w: AsciiWriter, shard: Shard, accessions: AccessionSet, shape: EntryShape, p: number, filter?: AccessionFilter): void {
+export function writeAccessions(
+  w: AsciiWriter,
+  shard: Shard,
+  accessions: AccessionSet,
+  shape: EntryShape,
+  p: number,
+  filter?: AccessionFilter,
+): void {
   const ranks = accessions.listed(shard, p, filter);
   w.write('[');
   for (let k = 0; k < ranks.length; k++) {

@@ -80,14 +80,24 @@ export function successJson(
   });
 }
 
-
 /** The body the API answers `result` with: entry JSON from the dataset's cache, timed from `started`. */
-export function renderJson(dataset: Dataset, result: QueryResult, shape: EntryShape, started: number, memory: () => string): Uint8Array<ArrayBuffer> {
-  return successJson(result, shape, (shard) => cachedEntryJson(dataset, shard, shape), () => ({
-    totalResult: result.totalResult,
-    memory: memory(),
-    duration: formatDuration(performance.now() - started),
-    page: result.page,
-    pageSize: result.pageSize,
-  }));
+export function renderJson(
+  dataset: Dataset,
+  result: QueryResult,
+  shape: EntryShape,
+  started: number,
+  memory: () => string,
+): Uint8Array<ArrayBuffer> {
+  return successJson(
+    result,
+    shape,
+    (shard) => cachedEntryJson(dataset, shard, shape),
+    () => ({
+      totalResult: result.totalResult,
+      memory: memory(),
+      duration: formatDuration(performance.now() - started),
+      page: result.page,
+      pageSize: result.pageSize,
+    }),
+  );
 }

@@ -6,7 +6,15 @@ import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
 import { QueryError } from '../core/params.js';
 import type { ShardSource } from '../core/source.js';
 import { callOf, type ApiOptions, type Call, type OpenDataset } from './call.js';
-import { errorAnswer, errorOf, MAX_QUERY_LENGTH, methodNotAllowed, toResponse, versionHeaders, type Answer } from './answer.js';
+import {
+  errorAnswer,
+  errorOf,
+  MAX_QUERY_LENGTH,
+  methodNotAllowed,
+  toResponse,
+  versionHeaders,
+  type Answer,
+} from './answer.js';
 import { memoryText } from './envelope.js';
 import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
 import { operationOf } from './operations.js';
@@ -31,7 +39,11 @@ export function datasetOnce(source: (url: URL) => ShardSource, options: DatasetO
 }
 
 /** Answers one endpoint (known from the route, as on Netlify where each endpoint is its own function). */
-export function endpointAnswerer(endpoint: Endpoint, dataset: OpenDataset, options: ApiOptions = {}): (call: Call) => Promise<Answer> {
+export function endpointAnswerer(
+  endpoint: Endpoint,
+  dataset: OpenDataset,
+  options: ApiOptions = {},
+): (call: Call) => Promise<Answer> {
   const memory = memoryText(options.memory ?? (() => 0));
   const operation = operationOf(endpoint);
   return async (call) => {
@@ -40,7 +52,8 @@ export function endpointAnswerer(endpoint: Endpoint, dataset: OpenDataset, optio
     const refused = methodNotAllowed(call.method);
     if (refused) return refused;
     try {
-      if (call.url.search.length > MAX_QUERY_LENGTH) throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
+      if (call.url.search.length > MAX_QUERY_LENGTH)
+        throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
       const query = operation.parse((name) => call.url.searchParams.getAll(name));
       const data = await dataset(call.url);
       const headers = versionHeaders(data.manifest.datasetVersion);
@@ -56,11 +69,15 @@ export function endpointAnswerer(endpoint: Endpoint, dataset: OpenDataset, optio
 
 /** The whole API: routes the endpoints by path (and GET /openapi.json), 404 JSON for anything else. */
 export function createAnswerer(dataset: OpenDataset, options: ApiOptions = {}): (call: Call) => Promise<Answer> {
-  const routes = new Map([...ENDPOINTS.map((e) => [e.path, endpointAnswerer(e, dataset, options)] as const), [MATCH_PATH, matchAnswerer(dataset, options)] as const]);
+  const routes = new Map([
+    ...ENDPOINTS.map((e) => [e.path, endpointAnswerer(e, dataset, options)] as const),
+    [MATCH_PATH, matchAnswerer(dataset, options)] as const,
+  ]);
   return async (call) => {
     if (call.url.pathname === OPENAPI_PATH) return openapiAnswer(call.method);
     const answer = routes.get(call.url.pathname);
-    if (!answer) return errorAnswer(404, `no such endpoint; use ${[...routes.keys()].join(', ')}`, {}, call.method === 'HEAD');
+    if (!answer)
+      return errorAnswer(404, `no such endpoint; use ${[...routes.keys()].join(', ')}`, {}, call.method === 'HEAD');
     return answer(call);
   };
 }

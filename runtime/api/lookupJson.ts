@@ -21,7 +21,9 @@ export const PEPTIDE_TSV_HEADER = 'sequence\taccession\ttaxId\treviewed\tprotein
 
 export const peptideRows = (_query: unknown, result: PeptideResult): string =>
   result.peptides
-    .flatMap(({ seq, proteins }) => proteins.map((p) => [seq, p.acc, p.taxId, p.reviewed, p.protein, p.organism].map(cell).join('\t') + '\n'))
+    .flatMap(({ seq, proteins }) =>
+      proteins.map((p) => [seq, p.acc, p.taxId, p.reviewed, p.protein, p.organism].map(cell).join('\t') + '\n'),
+    )
     .join('');
 
 export const taxaJson = (result: TaxaResult): string => JSON.stringify({ taxa: result.taxa });

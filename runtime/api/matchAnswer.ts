@@ -3,7 +3,14 @@
 // At most MAX_MATCH_PRECURSORS precursors and MAX_MATCH_BODY_BYTES of body (413 beyond), and MAX_MATCH_SCANNED
 // stored peptides examined in all (400 beyond): one request cannot hold a function for minutes.
 import { matchPrecursors } from '../core/match.js';
-import { MAX_MATCH_BODY_BYTES, MAX_MATCH_PRECURSORS, MAX_MATCH_SCANNED, parseMatchQuery, precursorsOfJson, type Precursor } from '../core/matchQuery.js';
+import {
+  MAX_MATCH_BODY_BYTES,
+  MAX_MATCH_PRECURSORS,
+  MAX_MATCH_SCANNED,
+  parseMatchQuery,
+  precursorsOfJson,
+  type Precursor,
+} from '../core/matchQuery.js';
 import { readMgf, type Malformed } from '../core/mgf.js';
 import { QueryError } from '../core/params.js';
 import { COMMON_HEADERS, errorAnswer, errorOf, jsonTextAnswer, MAX_QUERY_LENGTH, type Answer } from './answer.js';
@@ -18,7 +25,11 @@ const MB = (MAX_MATCH_BODY_BYTES / 2 ** 20).toFixed(0);
 
 /** The body's bytes, at most MAX_MATCH_BODY_BYTES (413 beyond, before reading more than that). */
 async function bodyBytes(call: Call): Promise<Uint8Array> {
-  const tooLarge = () => new QueryError(413, `the body is larger than ${MB} MiB (${MAX_MATCH_BODY_BYTES.toLocaleString('en')} bytes); send at most ${MAX_MATCH_PRECURSORS.toLocaleString('en')} precursors per request, peaks may be left out`);
+  const tooLarge = () =>
+    new QueryError(
+      413,
+      `the body is larger than ${MB} MiB (${MAX_MATCH_BODY_BYTES.toLocaleString('en')} bytes); send at most ${MAX_MATCH_PRECURSORS.toLocaleString('en')} precursors per request, peaks may be left out`,
+    );
   if (Number(call.contentLength ?? 0) > MAX_MATCH_BODY_BYTES) throw tooLarge();
   const chunks: Uint8Array[] = [];
   let length = 0;
@@ -34,7 +45,10 @@ async function bodyBytes(call: Call): Promise<Uint8Array> {
 }
 
 /** The precursors of a body: JSON (by Content-Type, or a body that starts with `{`), else MGF text. */
-async function precursorsOf(call: Call, bytes: Uint8Array): Promise<{ precursors: Precursor[]; malformed: Malformed[] }> {
+async function precursorsOf(
+  call: Call,
+  bytes: Uint8Array,
+): Promise<{ precursors: Precursor[]; malformed: Malformed[] }> {
   const text = new TextDecoder().decode(bytes);
   if (/^application\/json\b/i.test(call.contentType ?? '') || /^\s*\{/.test(text)) {
     let body: unknown;
@@ -49,9 +63,17 @@ async function precursorsOf(call: Call, bytes: Uint8Array): Promise<{ precursors
   const malformed: Malformed[] = [];
   for await (const item of readMgf([text])) {
     if ('malformed' in item) malformed.push(item.malformed);
-    else if (precursors.push(item.spectrum) > MAX_MATCH_PRECURSORS) throw new QueryError(413, `the body holds more than ${MAX_MATCH_PRECURSORS.toLocaleString('en')} spectra; send at most ${MAX_MATCH_PRECURSORS.toLocaleString('en')} per request`);
+    else if (precursors.push(item.spectrum) > MAX_MATCH_PRECURSORS)
+      throw new QueryError(
+        413,
+        `the body holds more than ${MAX_MATCH_PRECURSORS.toLocaleString('en')} spectra; send at most ${MAX_MATCH_PRECURSORS.toLocaleString('en')} per request`,
+      );
   }
-  if (precursors.length === 0 && malformed.length === 0) throw new QueryError(400, 'the body holds no precursors: send an MGF peak list (BEGIN IONS … END IONS) or JSON {"precursors": [{"mz": 650.32, "charge": 2}]}');
+  if (precursors.length === 0 && malformed.length === 0)
+    throw new QueryError(
+      400,
+      'the body holds no precursors: send an MGF peak list (BEGIN IONS … END IONS) or JSON {"precursors": [{"mz": 650.32, "charge": 2}]}',
+    );
   return { precursors, malformed };
 }
 
@@ -61,14 +83,32 @@ export function matchAnswerer(dataset: OpenDataset, options: ApiOptions = {}): (
   return async (call) => {
     const started = performance.now();
     if (call.method === 'OPTIONS') {
-      return { status: 204, headers: { ...COMMON_HEADERS, 'Access-Control-Allow-Methods': MATCH_METHODS, 'Access-Control-Allow-Headers': 'Content-Type', 'Access-Control-Max-Age': '86400' }, body: null };
+      return {
+        status: 204,
+        headers: {
+          ...COMMON_HEADERS,
+          'Access-Control-Allow-Methods': MATCH_METHODS,
+          'Access-Control-Allow-Headers': 'Content-Type',
+          'Access-Control-Max-Age': '86400',
+        },
+        body: null,
+      };
     }
-    if (call.method !== 'POST') return errorAnswer(405, `method ${call.method.slice(0, 20)} is not allowed; POST an MGF peak list or JSON precursors to ${MATCH_PATH}`, { Allow: MATCH_METHODS }, call.method === 'HEAD');
+    if (call.method !== 'POST')
+      return errorAnswer(
+        405,
+        `method ${call.method.slice(0, 20)} is not allowed; POST an MGF peak list or JSON precursors to ${MATCH_PATH}`,
+        { Allow: MATCH_METHODS },
+        call.method === 'HEAD',
+      );
     try {
-      if (call.url.search.length > MAX_QUERY_LENGTH) throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
+      if (call.url.search.length > MAX_QUERY_LENGTH)
+        throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
       const query = parseMatchQuery((name) => call.url.searchParams.getAll(name));
       const { precursors, malformed } = await precursorsOf(call, await bodyBytes(call));
-      const batch = await matchPrecursors(await dataset(call.url), query, precursors, { maxScanned: MAX_MATCH_SCANNED });
+      const batch = await matchPrecursors(await dataset(call.url), query, precursors, {
+        maxScanned: MAX_MATCH_SCANNED,
+      });
       const summary = new MatchSummary();
       summary.malformed = malformed;
       const results = precursors.map((_, i) => precursorJson(batch, i));

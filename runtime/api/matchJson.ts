@@ -36,7 +36,13 @@ export interface PrecursorJson {
 function entryOf(accessions: AccessionSet, search: SearchMatch, c: SearchMatch['candidates'][number]): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
   const accsTax = Array.from(c.accessions, (a) => ({ acc: accessions.accession(a), taxId: accessions.taxId(a) }));
-  return { seq: c.sequence, proforma: c.proforma, mass: Number(mass.toFixed(6)), ppm: ppmOf(search.mass, mass), accsTax };
+  return {
+    seq: c.sequence,
+    proforma: c.proforma,
+    mass: Number(mass.toFixed(6)),
+    ppm: ppmOf(search.mass, mass),
+    accsTax,
+  };
 }
 
 /** The precursor `i` of a batch with its searches and their candidates. */
@@ -82,7 +88,20 @@ export class MatchSummary {
 }
 
 /** The HTTP answer: the counts, the malformed records, and every precursor with its candidates. */
-export function matchAnswerJson(results: PrecursorJson[], summary: MatchSummary, started: number, memory: () => string): string {
+export function matchAnswerJson(
+  results: PrecursorJson[],
+  summary: MatchSummary,
+  started: number,
+  memory: () => string,
+): string {
   const { precursors, withCandidates, candidates, malformed } = summary;
-  return JSON.stringify({ precursors, withCandidates, candidates, malformed, memory: memory(), duration: formatDuration(performance.now() - started), result: results });
+  return JSON.stringify({
+    precursors,
+    withCandidates,
+    candidates,
+    malformed,
+    memory: memory(),
+    duration: formatDuration(performance.now() - started),
+    result: results,
+  });
 }

@@ -7,7 +7,22 @@ import type { AsciiWriter } from './asciiWriter.js';
 import type { PrecursorJson } from './matchJson.js';
 import { writeMassText, writePpmText } from './numberText.js';
 
-export const MATCH_TSV_COLUMNS = ['index', 'title', 'scans', 'rtSeconds', 'mz', 'charge', 'mass', 'sequence', 'proforma', 'modifiedMass', 'ppm', 'accessions', 'taxIds', 'error'] as const;
+export const MATCH_TSV_COLUMNS = [
+  'index',
+  'title',
+  'scans',
+  'rtSeconds',
+  'mz',
+  'charge',
+  'mass',
+  'sequence',
+  'proforma',
+  'modifiedMass',
+  'ppm',
+  'accessions',
+  'taxIds',
+  'error',
+] as const;
 export const MATCH_TSV_HEADER = MATCH_TSV_COLUMNS.join('\t') + '\n';
 
 /** A field of free text (a TITLE) kept on its row: tabs and line breaks become spaces. */
@@ -16,11 +31,19 @@ const field = (text: string | number | undefined) => (text === undefined ? '' : 
 const utf8 = new TextEncoder();
 
 /** Writes the TSV rows of precursor `i` of a batch (its searches as batch.searchIds gives them) to `w`. */
-export function writePrecursorRows(w: AsciiWriter, batch: MatchBatch, i: number, searches: SearchIds[] = batch.searchIds(i)): void {
+export function writePrecursorRows(
+  w: AsciiWriter,
+  batch: MatchBatch,
+  i: number,
+  searches: SearchIds[] = batch.searchIds(i),
+): void {
   const precursor: Omit<PrecursorJson, 'searches'> = batch.precursors[i];
   const head = `${precursor.index}\t${field(precursor.title)}\t${field(precursor.scans)}\t${field(precursor.rtSeconds)}\t${field(precursor.mz)}`;
   const { accessions, columns } = batch;
-  const utf8Out = { write: (text: string, from?: number, to?: number) => w.writeUtf8(text, from, to), copy: (bytes: Uint8Array, from: number, to: number) => w.copy(bytes, from, to) };
+  const utf8Out = {
+    write: (text: string, from?: number, to?: number) => w.writeUtf8(text, from, to),
+    copy: (bytes: Uint8Array, from: number, to: number) => w.copy(bytes, from, to),
+  };
   for (const s of searches) {
     const search = utf8.encode(`${head}\t${s.charge ?? ''}\t${s.mass.toFixed(6)}\t`); // a TITLE may be any text
     if (s.candidates.length === 0) {

@@ -36,7 +36,8 @@ export function writeMassText(w: AsciiWriter, units: number, trimmed = false): v
 export function writePpmText(w: AsciiWriter, centre: number, mass: number): void {
   const scaled = ((centre - mass) / mass) * 1e6 * 100;
   // scaled - trunc(scaled) is scaled % 1 exactly (both operands within 1 of each other), without a floating-point modulo.
-  if (!(Math.abs(scaled) < 1e6) || Math.abs(Math.abs(scaled - Math.trunc(scaled)) - 0.5) < 1e-6) return w.write(String(ppmOf(centre, mass)));
+  if (!(Math.abs(scaled) < 1e6) || Math.abs(Math.abs(scaled - Math.trunc(scaled)) - 0.5) < 1e-6)
+    return w.write(String(ppmOf(centre, mass)));
   let hundredths = Math.round(scaled);
   if (hundredths < 0) {
     w.write('-');

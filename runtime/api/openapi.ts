@@ -5,7 +5,14 @@ import { MATCH_PARAMS, MAX_MATCH_BODY_BYTES, MAX_MATCH_PRECURSORS } from '../cor
 import type { Param } from '../core/params.js';
 import { MATCH_METHODS, MATCH_PATH } from './matchAnswer.js';
 import { answerSchemas } from './openapiSchemas.js';
-import { ALLOWED_METHODS, ANSWER_CACHE_CONTROL, jsonAnswer, MAX_QUERY_LENGTH, methodNotAllowed, type Answer } from './answer.js';
+import {
+  ALLOWED_METHODS,
+  ANSWER_CACHE_CONTROL,
+  jsonAnswer,
+  MAX_QUERY_LENGTH,
+  methodNotAllowed,
+  type Answer,
+} from './answer.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 
@@ -78,7 +85,13 @@ function parameter(param: Param) {
 function parameters(endpoint: Endpoint) {
   return [
     ...endpoint.params.map(parameter),
-    { name: 'If-None-Match', in: 'header', required: false, description: 'An ETag of an earlier answer: 304 while the dataset is unchanged.', schema: { type: 'string' } },
+    {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'An ETag of an earlier answer: 304 while the dataset is unchanged.',
+      schema: { type: 'string' },
+    },
   ];
 }
 
@@ -119,7 +132,13 @@ function operations(endpoint: Endpoint) {
   });
   return {
     get: { operationId: id, summary, tags: ['search'], parameters: parameters(endpoint), responses: responses(true) },
-    head: { operationId: `${id}Head`, summary: `${summary} (headers only)`, tags: ['search'], parameters: parameters(endpoint), responses: responses(false) },
+    head: {
+      operationId: `${id}Head`,
+      summary: `${summary} (headers only)`,
+      tags: ['search'],
+      parameters: parameters(endpoint),
+      responses: responses(false),
+    },
     ...Object.fromEntries(OTHER_METHODS.map((m) => [m, notAllowed(id, m)])),
   };
 }
@@ -147,12 +166,26 @@ function matchOperations() {
         required: true,
         description: `An MGF peak list (peaks may be left out), or JSON precursors; at most ${MAX_MATCH_PRECURSORS} precursors and ${MAX_MATCH_BODY_BYTES} bytes.`,
         content: {
-          'text/plain': { schema: { type: 'string' }, example: 'BEGIN IONS\nTITLE=scan 1\nPEPMASS=650.3188\nCHARGE=2+\nEND IONS\n' },
-          'application/json': { schema: { type: 'object', required: ['precursors'], properties: { precursors: { type: 'array', maxItems: MAX_MATCH_PRECURSORS, items: { type: 'object' } } } }, example: json },
+          'text/plain': {
+            schema: { type: 'string' },
+            example: 'BEGIN IONS\nTITLE=scan 1\nPEPMASS=650.3188\nCHARGE=2+\nEND IONS\n',
+          },
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['precursors'],
+              properties: { precursors: { type: 'array', maxItems: MAX_MATCH_PRECURSORS, items: { type: 'object' } } },
+            },
+            example: json,
+          },
         },
       },
       responses: {
-        '200': { description: 'Every precursor with its searches and candidates.', headers: errorHeaders, content: { 'application/json': { schema: ref('MatchAnswer') } } },
+        '200': {
+          description: 'Every precursor with its searches and candidates.',
+          headers: errorHeaders,
+          content: { 'application/json': { schema: ref('MatchAnswer') } },
+        },
         '400': responseRef('BadRequest'),
         '413': error(`More than ${MAX_MATCH_PRECURSORS} precursors, or a body over ${MAX_MATCH_BODY_BYTES} bytes.`),
         '414': responseRef('UriTooLong'),
@@ -161,8 +194,21 @@ function matchOperations() {
         '503': responseRef('Unavailable'),
       },
     },
-    options: { operationId: 'matchPreflight', summary: 'CORS preflight', responses: { '204': { description: 'POST is allowed from any origin.', headers: commonHeaders } } },
-    ...Object.fromEntries(['get', 'head', 'put', 'patch', 'delete'].map((m) => [m, { operationId: `match${capital(m)}NotAllowed`, summary: `${m.toUpperCase()} is not allowed`, responses: { '405': error(`Only ${MATCH_METHODS} are answered.`) } }])),
+    options: {
+      operationId: 'matchPreflight',
+      summary: 'CORS preflight',
+      responses: { '204': { description: 'POST is allowed from any origin.', headers: commonHeaders } },
+    },
+    ...Object.fromEntries(
+      ['get', 'head', 'put', 'patch', 'delete'].map((m) => [
+        m,
+        {
+          operationId: `match${capital(m)}NotAllowed`,
+          summary: `${m.toUpperCase()} is not allowed`,
+          responses: { '405': error(`Only ${MATCH_METHODS} are answered.`) },
+        },
+      ]),
+    ),
   };
 }
 
@@ -195,15 +241,32 @@ const build = () => ({
       get: {
         operationId: 'openapi',
         summary: 'This document',
-        responses: { '200': { description: 'The OpenAPI document.', headers: commonHeaders, content: { 'application/json': { schema: { type: 'object' } } } } },
+        responses: {
+          '200': {
+            description: 'The OpenAPI document.',
+            headers: commonHeaders,
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
+        },
       },
-      head: { operationId: 'openapiHead', summary: 'This document (headers only)', responses: { '200': { description: 'The OpenAPI document (no body).', headers: commonHeaders } } },
+      head: {
+        operationId: 'openapiHead',
+        summary: 'This document (headers only)',
+        responses: { '200': { description: 'The OpenAPI document (no body).', headers: commonHeaders } },
+      },
       ...Object.fromEntries(OTHER_METHODS.map((m) => [m, notAllowed('openapi', m)])),
     },
     '/{path}': {
       parameters: [{ name: 'path', in: 'path', required: true, schema: { type: 'string' } }],
       ...Object.fromEntries(
-        ['get', 'head', ...OTHER_METHODS].map((m) => [m, { operationId: `unknownPath${capital(m)}`, summary: 'Any other path, any method', responses: { '404': responseRef('NotFound') } }]),
+        ['get', 'head', ...OTHER_METHODS].map((m) => [
+          m,
+          {
+            operationId: `unknownPath${capital(m)}`,
+            summary: 'Any other path, any method',
+            responses: { '404': responseRef('NotFound') },
+          },
+        ]),
       ),
     },
   },
@@ -223,5 +286,8 @@ const build = () => ({
 
 /** GET or HEAD /openapi.json; 405 for other methods. */
 export function openapiAnswer(method: string): Answer {
-  return methodNotAllowed(method) ?? jsonAnswer(200, openapiDocument(), { 'Cache-Control': ANSWER_CACHE_CONTROL }, method === 'HEAD');
+  return (
+    methodNotAllowed(method) ??
+    jsonAnswer(200, openapiDocument(), { 'Cache-Control': ANSWER_CACHE_CONTROL }, method === 'HEAD')
+  );
 }

@@ -15,7 +15,14 @@ import type { Manifest } from '../model/format.js';
 import { renderJson } from './envelope.js';
 import { cachedCompleteHeads } from './completeHeads.js';
 import { cachedEntryJson } from './entryJson.js';
-import { PRECURSOR_TSV_HEADER, precursorRows, renderPrecursorJson, renderPrecursorProteinsJson, withProteins, type PrecursorProteinsResult } from './precursorJson.js';
+import {
+  PRECURSOR_TSV_HEADER,
+  precursorRows,
+  renderPrecursorJson,
+  renderPrecursorProteinsJson,
+  withProteins,
+  type PrecursorProteinsResult,
+} from './precursorJson.js';
 import { groupRows, TSV_HEADER } from './tsv.js';
 
 /** A result's paging, for summaries. */
@@ -36,7 +43,9 @@ export interface Operation<Q = unknown, R extends Paged = Paged> {
   paged: boolean;
 }
 
-function rangeOperation(endpoint: Endpoint): Operation<ReturnType<typeof parseRangeQuery>, Awaited<ReturnType<typeof runQuery>>> {
+function rangeOperation(
+  endpoint: Endpoint,
+): Operation<ReturnType<typeof parseRangeQuery>, Awaited<ReturnType<typeof runQuery>>> {
   return {
     parse: (source) => parseRangeQuery(endpoint, source),
     run: runQuery,
@@ -65,7 +74,10 @@ const precursorOperation: Operation<PrecursorCall, PrecursorResult | PrecursorPr
           started,
           memory,
           (shard) => cachedEntryJson(dataset, shard, 'accsTax'),
-          (shard) => (result.completeView === undefined ? undefined : cachedCompleteHeads(dataset, result.completeView, shard, query.fixed, query.variable)),
+          (shard) =>
+            result.completeView === undefined
+              ? undefined
+              : cachedCompleteHeads(dataset, result.completeView, shard, query.fixed, query.variable),
         ),
   tsvHeader: PRECURSOR_TSV_HEADER,
   tsvRows: precursorRows,
@@ -94,7 +106,9 @@ const taxaOperation: Operation<TaxaQuery, TaxaResult> = {
 function describeOperation(describe: (manifest: Manifest) => object): Operation<null, Paged & { value: object }> {
   const rows = (value: object, prefix = ''): string =>
     Object.entries(value)
-      .map(([k, v]) => (v !== null && typeof v === 'object' ? rows(v, `${prefix}${k}.`) : `${prefix}${k}\t${v ?? ''}\n`))
+      .map(([k, v]) =>
+        v !== null && typeof v === 'object' ? rows(v, `${prefix}${k}.`) : `${prefix}${k}\t${v ?? ''}\n`,
+      )
       .join('');
   return {
     parse: () => null,

@@ -29,15 +29,28 @@ export interface PrecursorEntry {
 }
 
 /** A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions (those `filter` keeps). */
-export function precursorEntry(query: PrecursorQuery, c: Candidate, accessions: AccessionSet, filter?: AccessionFilter, text = proformaOf(query, c)): PrecursorEntry {
+export function precursorEntry(
+  query: PrecursorQuery,
+  c: Candidate,
+  accessions: AccessionSet,
+  filter?: AccessionFilter,
+  text = proformaOf(query, c),
+): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
   const ppm = query.centre === undefined ? {} : { ppm: ppmOf(query.centre, mass) };
-  const accsTax = Array.from(accessions.listed(c.shard, c.peptide, filter), (a) => ({ acc: accessions.accession(a), taxId: accessions.taxId(a) }));
+  const accsTax = Array.from(accessions.listed(c.shard, c.peptide, filter), (a) => ({
+    acc: accessions.accession(a),
+    taxId: accessions.taxId(a),
+  }));
   return { seq: sequenceOf(c.shard, c.peptide), proforma: text, mass: Number(mass.toFixed(6)), ...ppm, accsTax };
 }
 
 /** A group's entries of a result, ordered by sequence, then ProForma; accessions as the result's filter keeps them. */
-export function groupEntries(query: PrecursorQuery, group: CandidateGroup, { accessions, filter }: Pick<PrecursorResult, 'accessions' | 'filter'>): PrecursorEntry[] {
+export function groupEntries(
+  query: PrecursorQuery,
+  group: CandidateGroup,
+  { accessions, filter }: Pick<PrecursorResult, 'accessions' | 'filter'>,
+): PrecursorEntry[] {
   return ordered(query, group).map((c) => precursorEntry(query, c, accessions, filter));
 }
 
@@ -49,7 +62,8 @@ function writerOf(query: PrecursorQuery): ProformaWriter {
   return writer;
 }
 
-const proformaOf = (query: PrecursorQuery, c: Candidate) => writerOf(query).text(sequenceOf(c.shard, c.peptide), c.variableCounts);
+const proformaOf = (query: PrecursorQuery, c: Candidate) =>
+  writerOf(query).text(sequenceOf(c.shard, c.peptide), c.variableCounts);
 
 /**
  * A group's candidates ordered by sequence, then ProForma. Candidates of one hypothesis come in stored order (by
@@ -59,7 +73,8 @@ const proformaOf = (query: PrecursorQuery, c: Candidate) => writerOf(query).text
 function ordered(query: PrecursorQuery, group: CandidateGroup): Candidate[] {
   const candidates = group.candidates;
   for (let i = 1; i < candidates.length; i++) {
-    if (candidateOrder(query, candidates[i - 1], candidates[i]) > 0) return [...candidates].sort((a, b) => candidateOrder(query, a, b));
+    if (candidateOrder(query, candidates[i - 1], candidates[i]) > 0)
+      return [...candidates].sort((a, b) => candidateOrder(query, a, b));
   }
   return candidates;
 }
@@ -148,7 +163,16 @@ export function renderPrecursorJson(
     }
     w.write(']}');
     const { totalResult, page, pageSize } = result;
-    return w.take(envelopePrefix({ totalResult, memory: memory(), duration: formatDuration(performance.now() - started), page, pageSize }), HEADROOM);
+    return w.take(
+      envelopePrefix({
+        totalResult,
+        memory: memory(),
+        duration: formatDuration(performance.now() - started),
+        page,
+        pageSize,
+      }),
+      HEADROOM,
+    );
   });
 }
 
@@ -158,7 +182,11 @@ export interface PrecursorProteinsResult extends PrecursorResult {
 }
 
 /** The result with the proteins of the accessions on its page, read from the protein table once each. */
-export async function withProteins(dataset: Dataset, query: PrecursorQuery, result: PrecursorResult): Promise<PrecursorProteinsResult> {
+export async function withProteins(
+  dataset: Dataset,
+  query: PrecursorQuery,
+  result: PrecursorResult,
+): Promise<PrecursorProteinsResult> {
   const known = new Map<string, { acc: string; taxId: number; reviewed: boolean }>();
   const { accessions, filter } = result;
   for (const group of result.groups) {
@@ -174,16 +202,32 @@ export async function withProteins(dataset: Dataset, query: PrecursorQuery, resu
 }
 
 /** The success body with proteins: precursorEntry's entries, each accession as its Protein, in the same envelope. */
-export function renderPrecursorProteinsJson(query: PrecursorQuery, result: PrecursorProteinsResult, started: number, memory: () => string): string {
+export function renderPrecursorProteinsJson(
+  query: PrecursorQuery,
+  result: PrecursorProteinsResult,
+  started: number,
+  memory: () => string,
+): string {
   const groups = result.groups.map((group) => ({
-    [formatMassKey(group.key)]: groupEntries(query, group, result).map((e) => ({ ...e, accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!) })),
+    [formatMassKey(group.key)]: groupEntries(query, group, result).map((e) => ({
+      ...e,
+      accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!),
+    })),
   }));
   const json = JSON.stringify(groups);
   const { totalResult, page, pageSize } = result;
   return `${envelopePrefix({ totalResult, memory: memory(), duration: formatDuration(performance.now() - started), page, pageSize })}${json}}`;
 }
 
-export const PRECURSOR_TSV_COLUMNS = ['mass', 'sequence', 'proforma', 'modifiedMass', 'ppm', 'accession', 'taxId'] as const;
+export const PRECURSOR_TSV_COLUMNS = [
+  'mass',
+  'sequence',
+  'proforma',
+  'modifiedMass',
+  'ppm',
+  'accession',
+  'taxId',
+] as const;
 export const PRECURSOR_TSV_HEADER = PRECURSOR_TSV_COLUMNS.join('\t') + '\n';
 
 /** TSV rows of a page: one per candidate–accession pair; `ppm` empty when the query has no centre. */
@@ -192,7 +236,8 @@ export function precursorRows(query: PrecursorQuery, result: PrecursorResult): s
   for (const group of result.groups) {
     const mass = formatMassKey(group.key);
     for (const e of groupEntries(query, group, result)) {
-      for (const { acc, taxId } of e.accsTax) rows += `${mass}\t${e.seq}\t${e.proforma}\t${e.mass.toFixed(6)}\t${e.ppm ?? ''}\t${acc}\t${taxId}\n`;
+      for (const { acc, taxId } of e.accsTax)
+        rows += `${mass}\t${e.seq}\t${e.proforma}\t${e.mass.toFixed(6)}\t${e.ppm ?? ''}\t${acc}\t${taxId}\n`;
     }
   }
   return rows;

@@ -14,7 +14,8 @@ export function groupRows({ shard, group }: GroupRef, accessions: AccessionSet):
   let rows = '';
   for (let p = group === 0 ? 0 : shard.groupEnds[group - 1]; p < shard.groupEnds[group]; p++) {
     const seq = sequenceOf(shard, p);
-    for (const a of accessions.listed(shard, p)) rows += `${mass}\t${seq}\t${accessions.accession(a)}\t${accessions.taxId(a)}\n`;
+    for (const a of accessions.listed(shard, p))
+      rows += `${mass}\t${seq}\t${accessions.accession(a)}\t${accessions.taxId(a)}\n`;
   }
   return rows;
 }

@@ -18,8 +18,21 @@ export const MAX_FILTER_TAXA = 100;
 
 /** The filter's parameter rows, shared by every endpoint that filters accessions. */
 export const FILTER_PARAMS: readonly Param[] = [
-  { name: 'taxon', kind: 'taxa', required: false, max: MAX_FILTER_TAXA, description: `NCBI taxIds, comma-separated (at most ${MAX_FILTER_TAXA}): keep accessions whose organism is one of them or a descendant in the dataset's taxonomy (2: Bacteria, 9606: Homo sapiens). An accession whose taxId has no lineage matches none.`, example: '9606' },
-  { name: 'reviewed', kind: 'choice', required: false, choices: ['true', 'false'], description: 'true: keep UniProtKB/Swiss-Prot (reviewed) accessions only; false: TrEMBL (unreviewed) only.' },
+  {
+    name: 'taxon',
+    kind: 'taxa',
+    required: false,
+    max: MAX_FILTER_TAXA,
+    description: `NCBI taxIds, comma-separated (at most ${MAX_FILTER_TAXA}): keep accessions whose organism is one of them or a descendant in the dataset's taxonomy (2: Bacteria, 9606: Homo sapiens). An accession whose taxId has no lineage matches none.`,
+    example: '9606',
+  },
+  {
+    name: 'reviewed',
+    kind: 'choice',
+    required: false,
+    choices: ['true', 'false'],
+    description: 'true: keep UniProtKB/Swiss-Prot (reviewed) accessions only; false: TrEMBL (unreviewed) only.',
+  },
 ];
 
 /** The filter that FILTER_PARAMS' values ask for. */
@@ -41,7 +54,11 @@ export interface AccessionFilter {
 export async function resolveFilter(dataset: Dataset, spec: FilterSpec): Promise<AccessionFilter | undefined> {
   if (spec.taxa.length === 0 && spec.reviewed === undefined) return undefined;
   const { reviewedAccessions: reviewedTotal } = dataset.manifest.totals;
-  if (reviewedTotal === undefined) throw new QueryError(400, `${spec.reviewed === undefined ? 'taxon' : 'reviewed'}: this dataset does not record which accessions are reviewed, which its ranks are ordered by (rebuild it)`);
+  if (reviewedTotal === undefined)
+    throw new QueryError(
+      400,
+      `${spec.reviewed === undefined ? 'taxon' : 'reviewed'}: this dataset does not record which accessions are reviewed, which its ranks are ordered by (rebuild it)`,
+    );
   const count = dataset.manifest.accessions.count;
   let intervals: [number, number][] = [[0, count]];
   if (spec.taxa.length > 0) {
@@ -85,6 +102,7 @@ export function rankFilter(intervals: readonly (readonly [number, number])[]): A
 
 /** Whether peptide p of the shard keeps at least one accession. */
 export function keepsAny(shard: Shard, filter: AccessionFilter, p: number): boolean {
-  for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1], end = shard.accessionRefEnds[p]; r < end; r++) if (filter.keeps(shard.accessionRefs[r])) return true;
+  for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1], end = shard.accessionRefEnds[p]; r < end; r++)
+    if (filter.keeps(shard.accessionRefs[r])) return true;
   return false;
 }

@@ -39,8 +39,19 @@ export class CompleteWeigher {
     const units = base + count * delta;
     // The key of `units` is the group's (half-up rounding) exactly when it lies within half a key below or above it.
     const off = units - keyUnits;
-    if (!(count >= 0 && count <= max && count <= this.variableSites(p) && off >= -UNITS_PER_KEY / 2 && off < UNITS_PER_KEY / 2)) {
-      throw new DatasetError(`a shard of the complete view has peptide ${sequenceOf(shard, p)} at key ${shard.massKeys[g]}, which no count of its variable modification gives`, 502);
+    if (
+      !(
+        count >= 0 &&
+        count <= max &&
+        count <= this.variableSites(p) &&
+        off >= -UNITS_PER_KEY / 2 &&
+        off < UNITS_PER_KEY / 2
+      )
+    ) {
+      throw new DatasetError(
+        `a shard of the complete view has peptide ${sequenceOf(shard, p)} at key ${shard.massKeys[g]}, which no count of its variable modification gives`,
+        502,
+      );
     }
     this.count = count;
     this.units = units;

@@ -36,7 +36,8 @@ export class Composition {
    */
   static scratchFor(shard: Shard, from: number, to: number): Composition {
     const scratch = Composition.scratch;
-    if (!scratch || scratch.units.length < shard.sequenceEnds.length) return (Composition.scratch = new Composition(shard, false));
+    if (!scratch || scratch.units.length < shard.sequenceEnds.length)
+      return (Composition.scratch = new Composition(shard, false));
     scratch.shard = shard;
     scratch.units.fill(NaN, from, to);
     // Each letter set asked for keeps a column; past a few (queries with unusual sites), they are dropped, not reset.
@@ -119,7 +120,9 @@ export class Composition {
     const first = this.start(p);
     const last = this.shard.sequenceEnds[p] - 1;
     const text = this.shard.sequences;
-    return slots + terminalSlots(set, String.fromCharCode(text[first]), String.fromCharCode(text[last]), first === last);
+    return (
+      slots + terminalSlots(set, String.fromCharCode(text[first]), String.fromCharCode(text[last]), first === last)
+    );
   }
 }
 

@@ -2,8 +2,29 @@
 // table an answer lists — fetched on demand, verified, decompressed, decoded, shared by concurrent requests and
 // kept in a ShardCache bounded by bytes.
 import pLimit from 'p-limit';
-import type { AccessionIndexPage, AccessionPageEntry, AccessionTable, DatasetView, FileEntry, IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ProteinIndexPage, ProteinPage, ProteinPageEntry, Shard, ShardEntry, TaxonomyFile } from '../model/format.js';
-import { accessionIndexPageViolation, indexPageViolation, proteinIndexPageViolation, proteinPageViolation } from '../model/indexTree.js';
+import type {
+  AccessionIndexPage,
+  AccessionPageEntry,
+  AccessionTable,
+  DatasetView,
+  FileEntry,
+  IndexPage,
+  IndexPageEntry,
+  InnerIndexPage,
+  Manifest,
+  ProteinIndexPage,
+  ProteinPage,
+  ProteinPageEntry,
+  Shard,
+  ShardEntry,
+  TaxonomyFile,
+} from '../model/format.js';
+import {
+  accessionIndexPageViolation,
+  indexPageViolation,
+  proteinIndexPageViolation,
+  proteinPageViolation,
+} from '../model/indexTree.js';
 import { decodeAccessionPage, decodeShard } from '../model/shardCodec.js';
 import { AccessionSet, NO_ACCESSIONS, recordBytes, type AccessionRun } from '../model/accessionSet.js';
 import { siteSlots, type SlotSet } from '../model/modifications.js';
@@ -54,7 +75,13 @@ export interface DatasetOptions {
 
 /** Memory of a decoded shard: its typed columns and its sequences (one byte per residue), plus the objects. */
 const shardBytes = (s: Shard) =>
-  s.massKeys.byteLength + s.groupEnds.byteLength + s.sequenceEnds.byteLength + s.accessionRefEnds.byteLength + s.accessionRefs.byteLength + s.sequences.byteLength + 400;
+  s.massKeys.byteLength +
+  s.groupEnds.byteLength +
+  s.sequenceEnds.byteLength +
+  s.accessionRefEnds.byteLength +
+  s.accessionRefs.byteLength +
+  s.sequences.byteLength +
+  400;
 /** Decoded JSON (arrays of short strings) takes about this many times its text in memory. */
 const DECODED_PER_JSON_BYTE = 4;
 
@@ -78,7 +105,10 @@ export interface ReadableView {
 }
 
 /** The view of a manifest's entry, or undefined when this reader cannot use it (its text is not a view's: model/views.ts). */
-function readableView(view: DatasetView, loadPage: ConstructorParameters<typeof ShardIndex>[1]): ReadableView | undefined {
+function readableView(
+  view: DatasetView,
+  loadPage: ConstructorParameters<typeof ShardIndex>[1],
+): ReadableView | undefined {
   let mods;
   try {
     mods = parseViewText(view.fixed);
@@ -87,7 +117,12 @@ function readableView(view: DatasetView, loadPage: ConstructorParameters<typeof 
   }
   const { fixed, variable } = mods;
   const index = new ShardIndex(view, loadPage);
-  return { spec: fixed, slots: siteSlots(fixed.site), ...(variable ? { variable: { ...variable, slots: siteSlots(variable.spec.site) } } : {}), index };
+  return {
+    spec: fixed,
+    slots: siteSlots(fixed.site),
+    ...(variable ? { variable: { ...variable, slots: siteSlots(variable.spec.site) } } : {}),
+    index,
+  };
 }
 
 export class Dataset {
@@ -119,7 +154,8 @@ export class Dataset {
     this.sha256 = options.sha256;
     this.decompress = options.decompress ?? streamDecompress;
     if (options.accessionTable) {
-      if (!this.onePage || options.accessionTable.accessionEnds.length !== manifest.accessions.count) throw new Error('the accession table given is not this dataset’s');
+      if (!this.onePage || options.accessionTable.accessionEnds.length !== manifest.accessions.count)
+        throw new Error('the accession table given is not this dataset’s');
       this.tableNow = new AccessionSet([{ first: 0, table: options.accessionTable }]);
       this.table = Promise.resolve(this.tableNow);
     }
@@ -169,7 +205,13 @@ export class Dataset {
     // ready when the table is: its answer lists accessions.
     const table = this.onePage ? this.wholeTable() : undefined;
     const decode = (bytes: Uint8Array) => decodeShard(bytes, this.manifest.accessions.count);
-    return this.file(entry, 'shard', (bytes) => (table ? table.then(() => decode(bytes)) : decode(bytes)), shardBytes, this.schedule.shard);
+    return this.file(
+      entry,
+      'shard',
+      (bytes) => (table ? table.then(() => decode(bytes)) : decode(bytes)),
+      shardBytes,
+      this.schedule.shard,
+    );
   }
 
   /** Whether the accession table is one page (a small dataset's): read whole, kept outside the cache (with its records: 16 B an accession for UniProt's, 32 at most). */
@@ -202,7 +244,9 @@ export class Dataset {
   private wholeTable(): Promise<AccessionSet> {
     if (!this.table) {
       const [entry] = this.manifest.accessions.pages;
-      this.table = this.load(entry, 'accession page', (bytes) => this.checkedAccessionPage(bytes, entry, 0)).then((table) => (this.tableNow = new AccessionSet([{ first: 0, table }])));
+      this.table = this.load(entry, 'accession page', (bytes) => this.checkedAccessionPage(bytes, entry, 0)).then(
+        (table) => (this.tableNow = new AccessionSet([{ first: 0, table }])),
+      );
       this.table.catch(() => (this.table = undefined)); // a failed read is tried again next time
     }
     return this.table;
@@ -212,7 +256,14 @@ export class Dataset {
    * The leaf pages holding ranks[from..to) (ascending), below `entries`: consecutive pages from rank `first`, at
    * `level` (1: leaf pages; more: inner pages, read to go down).
    */
-  private async accessionRuns(entries: readonly AccessionPageEntry[], first: number, level: number, ranks: Uint32Array, from: number, to: number): Promise<AccessionRun[]> {
+  private async accessionRuns(
+    entries: readonly AccessionPageEntry[],
+    first: number,
+    level: number,
+    ranks: Uint32Array,
+    from: number,
+    to: number,
+  ): Promise<AccessionRun[]> {
     const reads: Promise<AccessionRun[]>[] = [];
     for (let k = 0, start = first, i = from; k < entries.length && i < to; start += entries[k++].accessions) {
       const [entry, end] = [entries[k], start + entries[k].accessions];
@@ -222,8 +273,15 @@ export class Dataset {
       const [pageFirst, pageFrom, pageTo] = [start, i, j];
       reads.push(
         level > 1
-          ? this.accessionIndexPage(entry).then((below) => this.accessionRuns(below, pageFirst, level - 1, ranks, pageFrom, pageTo))
-          : this.file(entry, 'accession page', (bytes) => this.checkedAccessionPage(bytes, entry, pageFirst), (table, bytes) => 2 * bytes + recordBytes(table)).then((table) => [{ first: pageFirst, table }]),
+          ? this.accessionIndexPage(entry).then((below) =>
+              this.accessionRuns(below, pageFirst, level - 1, ranks, pageFrom, pageTo),
+            )
+          : this.file(
+              entry,
+              'accession page',
+              (bytes) => this.checkedAccessionPage(bytes, entry, pageFirst),
+              (table, bytes) => 2 * bytes + recordBytes(table),
+            ).then((table) => [{ first: pageFirst, table }]),
       );
       i = j;
     }
@@ -232,17 +290,27 @@ export class Dataset {
 
   /** An inner page of the accession table (the pages of the level below), checked against its entry; cached beside the shards. */
   private accessionIndexPage(entry: AccessionPageEntry): Promise<AccessionPageEntry[]> {
-    return this.file(entry, 'accession index page', (bytes) => checked(parseJson<AccessionIndexPage>(bytes), (page) => accessionIndexPageViolation(page, entry)).pages, (_, text) => text * DECODED_PER_JSON_BYTE);
+    return this.file(
+      entry,
+      'accession index page',
+      (bytes) =>
+        checked(parseJson<AccessionIndexPage>(bytes), (page) => accessionIndexPageViolation(page, entry)).pages,
+      (_, text) => text * DECODED_PER_JSON_BYTE,
+    );
   }
 
   /** A page of the accession table from rank `first`, checked: its entry's count, and reviewed accessions ranked first. */
   private checkedAccessionPage(bytes: Uint8Array, entry: AccessionPageEntry, first: number): AccessionTable {
     const page = decodeAccessionPage(bytes);
-    if (page.taxIds.length !== entry.accessions) throw new Error(`it holds ${page.taxIds.length} accessions where its entry says ${entry.accessions}`);
+    if (page.taxIds.length !== entry.accessions)
+      throw new Error(`it holds ${page.taxIds.length} accessions where its entry says ${entry.accessions}`);
     // Reviewed accessions first (model/accessionOrder.ts): the reviewed filter takes ranks below their count.
     const reviewed = this.manifest.totals.reviewedAccessions ?? 0;
     const wrong = page.reviewed.findIndex((flag, i) => flag !== (first + i < reviewed ? 1 : 0));
-    if (wrong >= 0) throw new Error(`rank ${first + wrong} is ${page.reviewed[wrong] ? '' : 'not '}reviewed, where the manifest ranks its ${reviewed} reviewed accessions first`);
+    if (wrong >= 0)
+      throw new Error(
+        `rank ${first + wrong} is ${page.reviewed[wrong] ? '' : 'not '}reviewed, where the manifest ranks its ${reviewed} reviewed accessions first`,
+      );
     return page;
   }
 
@@ -259,19 +327,35 @@ export class Dataset {
 
   /** A page of the protein table, checked against its entry; cached beside the shards. */
   proteinPage(entry: ProteinPageEntry): Promise<ProteinPage> {
-    return this.file(entry, 'protein page', (bytes) => checked(parseJson<ProteinPage>(bytes), (page) => proteinPageViolation(page, entry)), (_, text) => text * DECODED_PER_JSON_BYTE);
+    return this.file(
+      entry,
+      'protein page',
+      (bytes) => checked(parseJson<ProteinPage>(bytes), (page) => proteinPageViolation(page, entry)),
+      (_, text) => text * DECODED_PER_JSON_BYTE,
+    );
   }
 
   /** An inner page of the protein table (the pages of the level below), checked against its entry; cached beside the shards. */
   proteinIndexPage(entry: ProteinPageEntry): Promise<ProteinPageEntry[]> {
-    return this.file(entry, 'protein index page', (bytes) => checked(parseJson<ProteinIndexPage>(bytes), (page) => proteinIndexPageViolation(page, entry)).pages, (_, text) => text * DECODED_PER_JSON_BYTE);
+    return this.file(
+      entry,
+      'protein index page',
+      (bytes) => checked(parseJson<ProteinIndexPage>(bytes), (page) => proteinIndexPageViolation(page, entry)).pages,
+      (_, text) => text * DECODED_PER_JSON_BYTE,
+    );
   }
 
   /**
    * A decoded file: from the cache, a load in flight, or the source (then cached, charged `cost(value, its decompressed
    * size)`); fetched under the pages' limit unless `schedule` is the shards'.
    */
-  private file<T extends object>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T | Promise<T>, cost: (value: T, decompressed: number) => number, schedule = this.schedule.page): Promise<T> {
+  private file<T extends object>(
+    entry: FileEntry,
+    what: string,
+    decode: (bytes: Uint8Array) => T | Promise<T>,
+    cost: (value: T, decompressed: number) => number,
+    schedule = this.schedule.page,
+  ): Promise<T> {
     const cached = this.cache.get<T>(entry.file);
     if (cached) return Promise.resolve(cached);
     let pending = this.loading.get(entry.file) as Promise<T> | undefined;
@@ -300,7 +384,12 @@ export class Dataset {
    * Fetches, checks, decompresses and decodes one file; a file that does not decode is a DatasetError (502), and
    * a DatasetError of what decoding waits for (the accession table) stays as it is.
    */
-  private async load<T>(entry: FileEntry, what: string, decode: (bytes: Uint8Array) => T | Promise<T>, schedule = this.schedule.page): Promise<T> {
+  private async load<T>(
+    entry: FileEntry,
+    what: string,
+    decode: (bytes: Uint8Array) => T | Promise<T>,
+    schedule = this.schedule.page,
+  ): Promise<T> {
     const bytes = await this.fetch(entry.file, entry.sha256, schedule);
     try {
       return await decode(await this.decompress(bytes, this.manifest.compression));

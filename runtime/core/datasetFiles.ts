@@ -3,12 +3,26 @@
 // page holding `pages` is an inner page, one holding `shards` a leaf of the shard index; accession and protein
 // pages are inner pages down to `levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level
 // at most), and each page read is verified (size, sha256) before its entries are believed.
-import { MANIFEST_FILE, type Compression, type FileEntry, type Manifest, type ShardEntry, type ShardIndexRoot } from '../model/format.js';
+import {
+  MANIFEST_FILE,
+  type Compression,
+  type FileEntry,
+  type Manifest,
+  type ShardEntry,
+  type ShardIndexRoot,
+} from '../model/format.js';
 import { streamDecompress, type Decompress } from './decompress.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
 import type { ShardSource } from './source.js';
 
-export type DatasetFileKind = 'accession page' | 'accession index page' | 'taxonomy' | 'protein page' | 'protein index page' | 'index page' | 'shard';
+export type DatasetFileKind =
+  | 'accession page'
+  | 'accession index page'
+  | 'taxonomy'
+  | 'protein page'
+  | 'protein index page'
+  | 'index page'
+  | 'shard';
 
 /** One file of a dataset: its manifest entry's name, sha256 and size, what it is, and a shard's key range. */
 export interface DatasetFile extends FileEntry {
@@ -46,7 +60,8 @@ export function unsafePathReason(file: unknown): string | null {
   if (parts.some((part) => part === '..' || part === '.')) return 'it holds a "." or ".." part';
   if (parts.length > 2) return 'it has more than one folder level';
   if (parts.some((part) => part.startsWith('.'))) return 'a part of it starts with "."';
-  if (!parts.every((part) => /^[A-Za-z0-9._-]+$/.test(part))) return 'it holds a character other than letters, digits, ".", "_" and "-"';
+  if (!parts.every((part) => /^[A-Za-z0-9._-]+$/.test(part)))
+    return 'it holds a character other than letters, digits, ".", "_" and "-"';
   if (file === MANIFEST_FILE) return 'it is the manifest’s own name';
   return null;
 }
@@ -54,19 +69,26 @@ export function unsafePathReason(file: unknown): string | null {
 /** Throws DatasetError (502) unless `file` is a safe dataset file name (unsafePathReason). */
 export function checkDatasetPath(file: unknown): string {
   const reason = unsafePathReason(file);
-  if (reason) throw new DatasetError(`the dataset names a file ${JSON.stringify(file)} that is refused: ${reason}`, 502);
+  if (reason)
+    throw new DatasetError(`the dataset names a file ${JSON.stringify(file)} that is refused: ${reason}`, 502);
   return file as string;
 }
 
 /** The entry as a DatasetFile, after checking its name, sha256 and size. */
 function fileOf(entry: FileEntry, kind: DatasetFileKind, read: boolean): DatasetFile {
   checkDatasetPath(entry?.file);
-  if (typeof entry.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(entry.sha256)) throw new DatasetError(`${kind} ${entry.file} has no valid sha256 (64 lower-case hex digits)`, 502);
-  if (!Number.isSafeInteger(entry.bytes) || entry.bytes < 0) throw new DatasetError(`${kind} ${entry.file} has no valid size in bytes`, 502);
+  if (typeof entry.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(entry.sha256))
+    throw new DatasetError(`${kind} ${entry.file} has no valid sha256 (64 lower-case hex digits)`, 502);
+  if (!Number.isSafeInteger(entry.bytes) || entry.bytes < 0)
+    throw new DatasetError(`${kind} ${entry.file} has no valid size in bytes`, 502);
   return { kind, file: entry.file, sha256: entry.sha256, bytes: entry.bytes, read };
 }
 
-const shardFile = (shard: ShardEntry): DatasetFile => ({ ...fileOf(shard, 'shard', false), firstKey: shard.firstKey, lastKey: shard.lastKey });
+const shardFile = (shard: ShardEntry): DatasetFile => ({
+  ...fileOf(shard, 'shard', false),
+  firstKey: shard.firstKey,
+  lastKey: shard.lastKey,
+});
 
 /** A page's `field` array, or undefined when it holds none. */
 function listOf(content: unknown, field: 'pages' | 'shards'): unknown[] | undefined {
@@ -79,21 +101,33 @@ function listOf(content: unknown, field: 'pages' | 'shards'): unknown[] | undefi
  * the taxonomy, the protein pages, then index pages and their shards in mass order. `readPage` reads the
  * pages the walk must open (index pages, inner pages); it is called once per such page, in walk order.
  */
-export async function* walkDatasetFiles(manifest: Manifest, readPage: PageReader, options: WalkOptions = {}): AsyncGenerator<DatasetFile> {
+export async function* walkDatasetFiles(
+  manifest: Manifest,
+  readPage: PageReader,
+  options: WalkOptions = {},
+): AsyncGenerator<DatasetFile> {
   const keep = options.keepShard ?? (() => true);
   const accessions = manifest.accessions as PageTree | undefined;
   if (!accessions) throw new DatasetError('manifest lists no accession table', 502);
   yield* tablePages(rootPages(accessions, 'accessions'), levelsOf(accessions, 'accessions') - 1, readPage, 'accession');
   if (manifest.taxonomy) yield fileOf(manifest.taxonomy, 'taxonomy', false);
   const proteins = manifest.proteins as PageTree | undefined;
-  if (proteins) yield* tablePages(rootPages(proteins, 'proteins'), levelsOf(proteins, 'proteins') - 1, readPage, 'protein');
+  if (proteins)
+    yield* tablePages(rootPages(proteins, 'proteins'), levelsOf(proteins, 'proteins') - 1, readPage, 'protein');
   yield* shardFiles(manifest, 'manifest', readPage, keep);
-  if (manifest.views !== undefined && !Array.isArray(manifest.views)) throw new DatasetError('manifest views is not a list', 502);
-  for (const [i, view] of (manifest.views ?? []).entries()) yield* shardFiles(view, `manifest view ${i}`, readPage, keep);
+  if (manifest.views !== undefined && !Array.isArray(manifest.views))
+    throw new DatasetError('manifest views is not a list', 502);
+  for (const [i, view] of (manifest.views ?? []).entries())
+    yield* shardFiles(view, `manifest view ${i}`, readPage, keep);
 }
 
 /** The index pages and shards of the dataset's shard index or of a view's (`where` names it in errors). */
-async function* shardFiles(root: ShardIndexRoot, where: string, readPage: PageReader, keep: (shard: ShardEntry) => boolean): AsyncGenerator<DatasetFile> {
+async function* shardFiles(
+  root: ShardIndexRoot,
+  where: string,
+  readPage: PageReader,
+  keep: (shard: ShardEntry) => boolean,
+): AsyncGenerator<DatasetFile> {
   if (root?.shards) {
     if (!Array.isArray(root.shards)) throw new DatasetError(`${where} shards is not a list`, 502);
     for (const shard of root.shards) if (keep(shard)) yield shardFile(shard);
@@ -110,12 +144,21 @@ function rootPages(tree: PageTree, field: string): FileEntry[] {
 
 function levelsOf(tree: PageTree, field: string): number {
   const levels = tree.levels ?? 1;
-  if (!Number.isInteger(levels) || levels < 1 || levels > MAX_INDEX_DEPTH) throw new DatasetError(`manifest ${field}.levels must be a whole number from 1 to ${MAX_INDEX_DEPTH}, got ${JSON.stringify(tree.levels)}`, 502);
+  if (!Number.isInteger(levels) || levels < 1 || levels > MAX_INDEX_DEPTH)
+    throw new DatasetError(
+      `manifest ${field}.levels must be a whole number from 1 to ${MAX_INDEX_DEPTH}, got ${JSON.stringify(tree.levels)}`,
+      502,
+    );
   return levels;
 }
 
 /** Accession or protein pages: entries `inner` levels above the leaves are inner pages (read, listing `pages`), the rest leaves. */
-async function* tablePages(entries: unknown[], inner: number, readPage: PageReader, table: 'accession' | 'protein'): AsyncGenerator<DatasetFile> {
+async function* tablePages(
+  entries: unknown[],
+  inner: number,
+  readPage: PageReader,
+  table: 'accession' | 'protein',
+): AsyncGenerator<DatasetFile> {
   for (const entry of entries) {
     if (inner === 0) {
       yield fileOf(entry as FileEntry, `${table} page`, false);
@@ -130,7 +173,13 @@ async function* tablePages(entries: unknown[], inner: number, readPage: PageRead
 }
 
 /** Index pages at `depth` (0: listed by the manifest) and what they list, recursively; checked against `levels` when given. */
-async function* indexPages(entries: unknown[], depth: number, levels: number | undefined, readPage: PageReader, keep: (shard: ShardEntry) => boolean): AsyncGenerator<DatasetFile> {
+async function* indexPages(
+  entries: unknown[],
+  depth: number,
+  levels: number | undefined,
+  readPage: PageReader,
+  keep: (shard: ShardEntry) => boolean,
+): AsyncGenerator<DatasetFile> {
   for (const entry of entries) {
     const page = fileOf(entry as FileEntry, 'index page', true);
     const content = await readPage(page, page.kind);
@@ -139,9 +188,13 @@ async function* indexPages(entries: unknown[], depth: number, levels: number | u
     if (!shards && !pages) throw new DatasetError(`index page ${page.file} lists neither shards nor pages`, 502);
     const leafDepth = levels === undefined ? undefined : levels - 1;
     if (leafDepth !== undefined && (shards ? depth !== leafDepth : depth >= leafDepth)) {
-      throw new DatasetError(`index page ${page.file} lists ${shards ? 'shards' : 'pages'} at depth ${depth + 1} of an index of ${levels} levels`, 502);
+      throw new DatasetError(
+        `index page ${page.file} lists ${shards ? 'shards' : 'pages'} at depth ${depth + 1} of an index of ${levels} levels`,
+        502,
+      );
     }
-    if (pages && depth + 1 >= MAX_INDEX_DEPTH) throw new DatasetError(`index page ${page.file} is deeper than ${MAX_INDEX_DEPTH} levels`, 502);
+    if (pages && depth + 1 >= MAX_INDEX_DEPTH)
+      throw new DatasetError(`index page ${page.file} is deeper than ${MAX_INDEX_DEPTH} levels`, 502);
     yield page;
     if (shards) {
       for (const shard of shards as ShardEntry[]) if (keep(shard)) yield shardFile(shard);
@@ -150,7 +203,13 @@ async function* indexPages(entries: unknown[], depth: number, levels: number | u
 }
 
 /** A page's stored bytes decompressed and parsed; DatasetError (502) naming the page when they are not JSON. */
-export async function decodePage(stored: Uint8Array, page: DatasetFile | FileEntry, kind: DatasetFileKind, compression: Compression, decompress: Decompress = streamDecompress): Promise<unknown> {
+export async function decodePage(
+  stored: Uint8Array,
+  page: DatasetFile | FileEntry,
+  kind: DatasetFileKind,
+  compression: Compression,
+  decompress: Decompress = streamDecompress,
+): Promise<unknown> {
   try {
     return JSON.parse(new TextDecoder().decode(await decompress(stored, compression))) as unknown;
   } catch (e) {
@@ -160,7 +219,8 @@ export async function decodePage(stored: Uint8Array, page: DatasetFile | FileEnt
 
 /** DatasetError (502) unless `bytes` has the size the manifest gives `entry`. */
 export function checkSize(entry: FileEntry, bytes: Uint8Array): void {
-  if (bytes.length !== entry.bytes) throw new DatasetError(`${entry.file} has ${bytes.length} bytes where the manifest says ${entry.bytes}`, 502);
+  if (bytes.length !== entry.bytes)
+    throw new DatasetError(`${entry.file} has ${bytes.length} bytes where the manifest says ${entry.bytes}`, 502);
 }
 
 export interface PageReadOptions {
@@ -170,15 +230,30 @@ export interface PageReadOptions {
 }
 
 /** A PageReader over a ShardSource: each page fetched, its size and sha256 checked, decompressed, parsed. */
-export function sourcePageReader(source: ShardSource, compression: Compression, options: PageReadOptions = {}): PageReader {
+export function sourcePageReader(
+  source: ShardSource,
+  compression: Compression,
+  options: PageReadOptions = {},
+): PageReader {
   return async (entry, kind) => {
-    const stored = await fetchChecked(source, entry.file, entry.sha256, options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS, undefined, options.sha256);
+    const stored = await fetchChecked(
+      source,
+      entry.file,
+      entry.sha256,
+      options.timeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+      undefined,
+      options.sha256,
+    );
     checkSize(entry, stored);
     return decodePage(stored, entry, kind, compression, options.decompress);
   };
 }
 
 /** walkDatasetFiles over a ShardSource: every file of the dataset but manifest.json, pages read from the source. */
-export function datasetFiles(source: ShardSource, manifest: Manifest, options: WalkOptions & PageReadOptions = {}): AsyncGenerator<DatasetFile> {
+export function datasetFiles(
+  source: ShardSource,
+  manifest: Manifest,
+  options: WalkOptions & PageReadOptions = {},
+): AsyncGenerator<DatasetFile> {
   return walkDatasetFiles(manifest, sourcePageReader(source, manifest.compression, options), options);
 }

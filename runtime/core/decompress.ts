@@ -14,7 +14,9 @@ export const streamDecompress: Decompress = async (bytes, compression) => {
   try {
     stream = new DecompressionStream(STREAM_FORMAT[compression] as CompressionFormat);
   } catch {
-    throw new Error(`this platform cannot decompress ${compression} (DecompressionStream lacks "${STREAM_FORMAT[compression]}"; a gzip dataset reads everywhere)`);
+    throw new Error(
+      `this platform cannot decompress ${compression} (DecompressionStream lacks "${STREAM_FORMAT[compression]}"; a gzip dataset reads everywhere)`,
+    );
   }
   const body = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(stream);
   return new Uint8Array(await new Response(body).arrayBuffer());

@@ -43,7 +43,10 @@ const massParam = (name: 'mass1' | 'mass2', required: boolean): Param => ({
 });
 
 /** An inclusive mass range: mass1 and mass2, required, or read only when no `peptide` is given. */
-export const massRangeParams = (required: boolean): Param[] => [massParam('mass1', required), massParam('mass2', required)];
+export const massRangeParams = (required: boolean): Param[] => [
+  massParam('mass1', required),
+  massParam('mass2', required),
+];
 
 const peptideParam = (required: boolean): Param => ({
   name: 'peptide',
@@ -58,10 +61,29 @@ const peptideParam = (required: boolean): Param => ({
 });
 
 const pagingParams = (defaultPageSize: number, notIntegerStatus: 400 | 500): Param[] => {
-  const notInteger = notIntegerStatus === 500 ? ' A value that is not an integer is answered with 500 (as the original service does).' : '';
+  const notInteger =
+    notIntegerStatus === 500
+      ? ' A value that is not an integer is answered with 500 (as the original service does).'
+      : '';
   return [
-    { name: 'page', kind: 'integer', required: false, default: 1, min: 1, max: INT32_MAX, description: `Page of mass groups to return, from 1. A page past the end returns an empty result.${notInteger}` },
-    { name: 'pageSize', kind: 'integer', required: false, default: defaultPageSize, min: 1, max: MAX_PAGE_SIZE, description: `Mass groups per page.${notInteger}` },
+    {
+      name: 'page',
+      kind: 'integer',
+      required: false,
+      default: 1,
+      min: 1,
+      max: INT32_MAX,
+      description: `Page of mass groups to return, from 1. A page past the end returns an empty result.${notInteger}`,
+    },
+    {
+      name: 'pageSize',
+      kind: 'integer',
+      required: false,
+      default: defaultPageSize,
+      min: 1,
+      max: MAX_PAGE_SIZE,
+      description: `Mass groups per page.${notInteger}`,
+    },
   ];
 };
 
@@ -72,7 +94,8 @@ export const PROTEINS_PARAM: Param = {
   required: false,
   choices: ['true', 'false'],
   default: 'false',
-  description: 'true: each accession also gives `reviewed`, `protein` and `organism`, as /api/v1/peptide lists them (reads the protein table: slower).',
+  description:
+    'true: each accession also gives `reviewed`, `protein` and `organism`, as /api/v1/peptide lists them (reads the protein table: slower).',
 };
 
 /** Whether a /api/v1/search query asks for proteins (PROTEINS_PARAM). */
@@ -111,7 +134,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     path: '/api/v1/search',
     command: 'v1',
-    summary: 'Precursor search: peptides whose modified mass is in the window of a precursor (m/z and charge, or mass), with fixed and variable modifications',
+    summary:
+      'Precursor search: peptides whose modified mass is in the window of a precursor (m/z and charge, or mass), with fixed and variable modifications',
     kind: 'precursor',
     entries: 'accsTax',
     notIntegerStatus: 400,
@@ -120,7 +144,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     path: '/api/v1/peptide',
     command: 'peptide',
-    summary: 'Peptide → proteins: the proteins (accessions, reviewed, names, organisms) that contain this exact peptide, optionally with I and L equated, and the lowest common ancestor of their organisms',
+    summary:
+      'Peptide → proteins: the proteins (accessions, reviewed, names, organisms) that contain this exact peptide, optionally with I and L equated, and the lowest common ancestor of their organisms',
     kind: 'peptide',
     entries: 'accsTax',
     notIntegerStatus: 400,
@@ -129,7 +154,8 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     path: '/api/v1/taxa',
     command: 'taxa',
-    summary: "Taxa of the dataset's taxonomy by name (prefix or word match), with rank and peptide count: for type-ahead",
+    summary:
+      "Taxa of the dataset's taxonomy by name (prefix or word match), with rank and peptide count: for type-ahead",
     kind: 'taxa',
     entries: 'acc',
     notIntegerStatus: 400,
@@ -147,7 +173,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   {
     path: '/api/v1/info',
     command: 'info',
-    summary: "What the dataset is: its version, build parameters, totals, release and input files",
+    summary: 'What the dataset is: its version, build parameters, totals, release and input files',
     kind: 'info',
     entries: 'acc',
     notIntegerStatus: 400,

@@ -53,7 +53,8 @@ export class FrequencySketch {
   frequency(h: number): number {
     const h2 = rehash(h);
     let least = MAX_COUNT;
-    for (let row = 0, width = this.mask + 1; row < ROWS; row++) least = Math.min(least, this.counters[row * width + ((h + row * h2) & this.mask)]);
+    for (let row = 0, width = this.mask + 1; row < ROWS; row++)
+      least = Math.min(least, this.counters[row * width + ((h + row * h2) & this.mask)]);
     return least;
   }
 

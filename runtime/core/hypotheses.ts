@@ -57,10 +57,15 @@ const LIGHTEST = Math.min(...[...RESIDUE_UNITS].filter((u) => u >= 0));
 const lightest = (letters: string) => Math.min(...[...letters].map((c) => RESIDUE_UNITS[c.charCodeAt(0)]));
 
 /** Slots a site can take in one peptide at most, and the least mass each such slot adds (residue + delta). */
-function slotRange(site: Site, delta: number, limits: HypothesisLimits): { max: number; least: number; residues: boolean } {
+function slotRange(
+  site: Site,
+  delta: number,
+  limits: HypothesisLimits,
+): { max: number; least: number; residues: boolean } {
   if (site.kind === 'terminus') return { max: 1, least: delta, residues: false };
   const letters = site.kind === 'residues' ? site.letters : site.letter;
-  const most = site.kind === 'residues' ? Math.min(limits.maxLength, limits.mostResidues?.(site.letters) ?? Infinity) : 1;
+  const most =
+    site.kind === 'residues' ? Math.min(limits.maxLength, limits.mostResidues?.(site.letters) ?? Infinity) : 1;
   return { max: most, least: lightest(letters) + delta, residues: true };
 }
 
@@ -70,18 +75,33 @@ function slotRange(site: Site, delta: number, limits: HypothesisLimits): { max: 
  * terminus always takes it (every peptide has both termini); a variable one on a terminus at most once.
  * `windowUnits` is the inclusive range of modified masses (units) whose key lies in the query's key window.
  */
-export function hypotheses(fixed: readonly ModSpec[], variable: readonly ModSpec[], maxVariable: number, windowUnits: [number, number], limits: HypothesisLimits): Hypothesis[] {
+export function hypotheses(
+  fixed: readonly ModSpec[],
+  variable: readonly ModSpec[],
+  maxVariable: number,
+  windowUnits: [number, number],
+  limits: HypothesisLimits,
+): Hypothesis[] {
   const [low, high] = windowUnits;
   // One level per spec, fixed ones first; a count per level, chosen in turn with running totals.
   const levels = [...fixed, ...variable].map((spec, i) => {
     const range = slotRange(spec.site, spec.modification.deltaUnits, limits);
     const isFixed = i < fixed.length;
     // A fixed modification on a bare terminus is on every peptide; on residues, from none to the longest peptide.
-    return { ...range, delta: spec.modification.deltaUnits, isFixed, min: isFixed && !range.residues ? 1 : 0, step: range.least - (range.residues ? LIGHTEST : 0) };
+    return {
+      ...range,
+      delta: spec.modification.deltaUnits,
+      isFixed,
+      min: isFixed && !range.residues ? 1 : 0,
+      step: range.least - (range.residues ? LIGHTEST : 0),
+    };
   });
   // What the levels not yet counted could still take off the least mass: a partial hypothesis whose least mass is
   // above the window by more than this can grow no lighter, so its larger counts are cut.
-  const slack = levels.reduce((sum, l) => sum + Math.min(0, l.step) * (l.isFixed ? l.max : Math.min(l.max, maxVariable)), 0);
+  const slack = levels.reduce(
+    (sum, l) => sum + Math.min(0, l.step) * (l.isFixed ? l.max : Math.min(l.max, maxVariable)),
+    0,
+  );
   const out: Hypothesis[] = [];
   const counts: number[] = [];
 
@@ -92,7 +112,10 @@ export function hypotheses(fixed: readonly ModSpec[], variable: readonly ModSpec
   const level = (i: number, units: number, residues: number, shift: number, left: number): void => {
     if (i === levels.length) {
       if (leastMass(units, residues) > high || high - shift < 0) return;
-      if (out.length >= MAX_HYPOTHESES) throw new TooManyHypotheses(`the modifications give more than ${MAX_HYPOTHESES.toLocaleString('en')} mass hypotheses in this window; fewer fixed or variable modifications, or a lower maxVariable`);
+      if (out.length >= MAX_HYPOTHESES)
+        throw new TooManyHypotheses(
+          `the modifications give more than ${MAX_HYPOTHESES.toLocaleString('en')} mass hypotheses in this window; fewer fixed or variable modifications, or a lower maxVariable`,
+        );
       out.push({
         fixedCounts: counts.slice(0, fixed.length),
         variableCounts: counts.slice(fixed.length),
@@ -118,4 +141,7 @@ export function hypotheses(fixed: readonly ModSpec[], variable: readonly ModSpec
 }
 
 /** The inclusive range of masses (units) whose 4-decimal key lies in [lowKey, highKey]. */
-export const keyWindowUnits = (lowKey: number, highKey: number): [number, number] => [lowKey * UNITS_PER_KEY - UNITS_PER_KEY / 2, highKey * UNITS_PER_KEY + UNITS_PER_KEY / 2 - 1];
+export const keyWindowUnits = (lowKey: number, highKey: number): [number, number] => [
+  lowKey * UNITS_PER_KEY - UNITS_PER_KEY / 2,
+  highKey * UNITS_PER_KEY + UNITS_PER_KEY / 2 - 1,
+];

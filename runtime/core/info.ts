@@ -6,7 +6,12 @@ import type { BuildParameters, Compression, Manifest, SourceEntry, Totals } from
 export function dbInfo(manifest: Manifest): Record<string, string> {
   const { parameters: p, totals: t, release } = manifest;
   return {
-    db_name: release?.name ?? manifest.sources.filter((s) => !isTaxdump(s)).map((s) => s.file).join(', '),
+    db_name:
+      release?.name ??
+      manifest.sources
+        .filter((s) => !isTaxdump(s))
+        .map((s) => s.file)
+        .join(', '),
     enzyme_name: p.enzyme,
     miss_cleavage: String(p.missedCleavages),
     min_peptide_length: String(p.minLength),
@@ -50,6 +55,8 @@ export function datasetInfo(manifest: Manifest): DatasetInfo {
     totals: manifest.totals,
     release: manifest.release ?? null,
     sources: manifest.sources,
-    taxonomy: manifest.taxonomy ? { nodes: manifest.taxonomy.nodes, sources: manifest.sources.filter(isTaxdump) } : null,
+    taxonomy: manifest.taxonomy
+      ? { nodes: manifest.taxonomy.nodes, sources: manifest.sources.filter(isTaxdump) }
+      : null,
   };
 }

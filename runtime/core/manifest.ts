@@ -1,6 +1,14 @@
 // A dataset's manifest, read once and checked before any query uses it: its format and version, a shard list (or
 // index root) that tiles the mass line, each view's too, and index trees of levels this reader walks.
-import { COMPRESSIONS, FORMAT_NAME, FORMAT_VERSION, MANIFEST_FILE, MAX_INDEX_LEVELS, tilingViolation, type Manifest } from '../model/format.js';
+import {
+  COMPRESSIONS,
+  FORMAT_NAME,
+  FORMAT_VERSION,
+  MANIFEST_FILE,
+  MAX_INDEX_LEVELS,
+  tilingViolation,
+  type Manifest,
+} from '../model/format.js';
 import { levelsOf } from '../model/indexTree.js';
 import { DatasetError, getWithin } from './fetchFile.js';
 import { SourceError, type ShardSource } from './source.js';
@@ -26,7 +34,10 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
             ? 'manifest lists no accession table'
             : !Array.isArray(list)
               ? 'manifest lists no shards'
-              : (tilingViolation(list) ?? treeViolation(manifest) ?? accessionsViolation(manifest.accessions) ?? viewsViolation(manifest));
+              : (tilingViolation(list) ??
+                treeViolation(manifest) ??
+                accessionsViolation(manifest.accessions) ??
+                viewsViolation(manifest));
   if (problem) throw new DatasetError(`dataset unavailable: ${problem}`, 503);
   return manifest;
 }
@@ -34,7 +45,8 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
 /** What is wrong with the root of the accession table (pages of counts summing to the table's), or null: a reader finds a rank's page by them. */
 function accessionsViolation({ pages, count }: Manifest['accessions']): string | null {
   const counts = pages.map((page) => page?.accessions);
-  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0)) return 'the accession table lists a page without a count of accessions';
+  if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0))
+    return 'the accession table lists a page without a count of accessions';
   const sum = counts.reduce((total, n) => total + n, 0);
   return sum === count ? null : `the accession table's pages hold ${sum} accessions where its count says ${count}`;
 }
@@ -50,7 +62,10 @@ function viewsViolation(manifest: Manifest): string | null {
         ? 'names no modification (fixed)'
         : !Array.isArray(list)
           ? 'lists no shards'
-          : (tilingViolation(list) ?? (view.shardIndex && levelsOf(view.shardIndex) === null ? `has ${JSON.stringify(view.shardIndex.levels)} levels of index pages; this server reads 1 to ${MAX_INDEX_LEVELS}` : null));
+          : (tilingViolation(list) ??
+            (view.shardIndex && levelsOf(view.shardIndex) === null
+              ? `has ${JSON.stringify(view.shardIndex.levels)} levels of index pages; this server reads 1 to ${MAX_INDEX_LEVELS}`
+              : null));
     if (problem) return `view ${i} ${problem}`;
   }
   return null;
@@ -58,8 +73,13 @@ function viewsViolation(manifest: Manifest): string | null {
 
 /** The first index tree (shard index, accession table, protein table) whose `levels` this reader cannot walk, or null. */
 function treeViolation(manifest: Manifest): string | null {
-  for (const [name, tree] of [['shard index', manifest.shardIndex], ['accession table', manifest.accessions], ['protein table', manifest.proteins]] as const) {
-    if (tree && levelsOf(tree) === null) return `the ${name} has ${JSON.stringify(tree.levels)} levels of pages; this server reads 1 to ${MAX_INDEX_LEVELS}`;
+  for (const [name, tree] of [
+    ['shard index', manifest.shardIndex],
+    ['accession table', manifest.accessions],
+    ['protein table', manifest.proteins],
+  ] as const) {
+    if (tree && levelsOf(tree) === null)
+      return `the ${name} has ${JSON.stringify(tree.levels)} levels of pages; this server reads 1 to ${MAX_INDEX_LEVELS}`;
   }
   return null;
 }

@@ -115,12 +115,23 @@ class SearchSink implements FoundSink {
  * few reads ahead: the hypotheses needing a shard come together, so each shard is read once while it is in use,
  * whatever the cache's size. Candidates are copied into compact columns as they are found: a batch holds no shard.
  */
-export function matchPrecursors(dataset: Dataset, query: MatchQuery, precursors: readonly Precursor[], options: MatchOptions = {}): Promise<MatchBatch> {
+export function matchPrecursors(
+  dataset: Dataset,
+  query: MatchQuery,
+  precursors: readonly Precursor[],
+  options: MatchOptions = {},
+): Promise<MatchBatch> {
   return matchInto(new Candidates(), dataset, query, precursors, options);
 }
 
 /** matchPrecursors, its candidates kept in `candidates` (emptied first). */
-async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQuery, precursors: readonly Precursor[], options: MatchOptions): Promise<MatchBatch> {
+async function matchInto(
+  candidates: Candidates,
+  dataset: Dataset,
+  query: MatchQuery,
+  precursors: readonly Precursor[],
+  options: MatchOptions,
+): Promise<MatchBatch> {
   candidates.clear();
   const searchLists = precursors.map((p) => searchesOf(query, p));
   const searches = searchLists.flat();
@@ -128,7 +139,10 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   const filter = await resolveFilter(dataset, query.filter);
 
   const tasks = new Tasks();
-  const views = dataset.views.map(({ spec }) => ({ member: letterTable(spec.site.letters), deltaUnits: spec.modification.deltaUnits }));
+  const views = dataset.views.map(({ spec }) => ({
+    member: letterTable(spec.site.letters),
+    deltaUnits: spec.modification.deltaUnits,
+  }));
   candidates.viewOf = (countsId) => {
     const view = tasks.counts[countsId].view;
     return view === undefined ? undefined : views[view];
@@ -137,7 +151,13 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   searches.forEach((search, s) => {
     if (errors[s]) return;
     try {
-      for (const h of hypothesesOf(dataset, { ...search, fixed: query.fixed, variable: query.variable, maxVariable: query.maxVariable })) tasks.add(s, h);
+      for (const h of hypothesesOf(dataset, {
+        ...search,
+        fixed: query.fixed,
+        variable: query.variable,
+        maxVariable: query.maxVariable,
+      }))
+        tasks.add(s, h);
       sinks[s] = new SearchSink(filter, candidates, tasks.counts, s, search.mass, query.top);
     } catch (e) {
       if (!(e instanceof QueryError)) throw e;
@@ -170,7 +190,10 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
         }
         if ((scanned += sink.scanned - before) > (options.maxScanned ?? Infinity)) {
           next = order.length; // the batch is refused: no task is started again
-          throw new QueryError(400, `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`);
+          throw new QueryError(
+            400,
+            `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`,
+          );
         }
       }
       options.progress?.(next, order.length);
@@ -181,7 +204,8 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   candidates.orderAccessions(accessions);
 
   const writer = proformaWriter(query.fixed, query.variable);
-  const proformaOf = (sequence: string, id: number) => writer.text(sequence, tasks.counts[candidates.countsId(id)].variableCounts);
+  const proformaOf = (sequence: string, id: number) =>
+    writer.text(sequence, tasks.counts[candidates.countsId(id)].variableCounts);
   const idsBySearch = candidates.bySearch(searches.length);
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
@@ -189,7 +213,8 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
   const generation = candidates.generation;
   /** The search's candidate ids in the answer's order (sorted when asked for: a batch keeps only its columns). */
   const idsOf = (s: number): number[] => {
-    if (candidates.generation !== generation) throw new Error('a match batch was read after the next one was asked for: its columns hold that one now');
+    if (candidates.generation !== generation)
+      throw new Error('a match batch was read after the next one was asked for: its columns hold that one now');
     let ids = idsBySearch(s);
     if (query.top !== undefined) ids = closest(candidates, ids, searches[s].mass, query.top, proformaOf);
     return inAnswerOrder(candidates, ids, proformaOf);
@@ -205,7 +230,8 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
     accessions,
     columns: candidates,
     proforma: proformaOf,
-    writeProforma: (out, sequence, id) => writer.write(out, sequence, tasks.counts[candidates.countsId(id)].variableCounts),
+    writeProforma: (out, sequence, id) =>
+      writer.write(out, sequence, tasks.counts[candidates.countsId(id)].variableCounts),
     searchIds,
     searches: (i) =>
       searchIds(i).map((search) => ({
@@ -213,7 +239,13 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
         candidates: search.candidates.map((id): MatchCandidate => {
           const sequence = candidates.sequence(id);
           const units = candidates.units(id);
-          return { sequence, proforma: proformaOf(sequence, id), units, key: massKey(units), accessions: candidates.accessionsOf(id) };
+          return {
+            sequence,
+            proforma: proformaOf(sequence, id),
+            units,
+            key: massKey(units),
+            accessions: candidates.accessionsOf(id),
+          };
         }),
       })),
   };
@@ -223,15 +255,30 @@ async function matchInto(candidates: Candidates, dataset: Dataset, query: MatchQ
  * Candidates `ids` in /api/v1/search's order: by mass key (its groups), then sequence, then ProForma — the
  * sequences compared as stored bytes, ProForma made only for candidates that tie on both.
  */
-function inAnswerOrder(candidates: Candidates, ids: number[], proformaOf: (sequence: string, id: number) => string): number[] {
+function inAnswerOrder(
+  candidates: Candidates,
+  ids: number[],
+  proformaOf: (sequence: string, id: number) => string,
+): number[] {
   const proforma = (id: number) => proformaOf(candidates.sequence(id), id);
   const keys = ids.map((id) => massKey(candidates.units(id))); // worked out once each, not per comparison
-  const positions = ids.map((_, k) => k).sort((a, b) => keys[a] - keys[b] || candidates.compareSequences(ids[a], ids[b]) || text(proforma(ids[a]), proforma(ids[b])));
+  const positions = ids
+    .map((_, k) => k)
+    .sort(
+      (a, b) =>
+        keys[a] - keys[b] || candidates.compareSequences(ids[a], ids[b]) || text(proforma(ids[a]), proforma(ids[b])),
+    );
   return positions.map((k) => ids[k]);
 }
 
 /** Of candidates `ids`, the `top` closest to `mass`, ties in the answer's order (by key, sequence, ProForma). */
-function closest(candidates: Candidates, ids: number[], mass: number, top: number, proformaOf: (sequence: string, id: number) => string): number[] {
+function closest(
+  candidates: Candidates,
+  ids: number[],
+  mass: number,
+  top: number,
+  proformaOf: (sequence: string, id: number) => string,
+): number[] {
   if (ids.length <= top) return ids;
   const errorOf = (id: number) => Math.abs(candidates.units(id) / UNITS_PER_DA - mass);
   const byError = ids.map((id) => ({ id, error: errorOf(id) })).sort((a, b) => a.error - b.error);
@@ -257,7 +304,12 @@ export interface StreamOptions extends MatchOptions {
  * precursors and their candidates) whatever the file's size — each batch's candidates are kept in the memory of
  * the one before, so **a batch must be read before the next is asked for**. Malformed records are told to `malformed`.
  */
-export async function* matchSpectra(dataset: Dataset, query: MatchQuery, items: AsyncIterable<MgfItem>, options: StreamOptions = {}): AsyncGenerator<MatchBatch> {
+export async function* matchSpectra(
+  dataset: Dataset,
+  query: MatchQuery,
+  items: AsyncIterable<MgfItem>,
+  options: StreamOptions = {},
+): AsyncGenerator<MatchBatch> {
   const size = options.batch ?? DEFAULT_BATCH;
   const candidates = new Candidates(); // one batch's columns, reused: no batch waits for the collector to free the last
   let spectra: Spectrum[] = [];

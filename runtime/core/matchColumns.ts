@@ -59,7 +59,14 @@ export class Candidates {
    * Peptide p of `shard` (copied: its sequence, and the accessions `filter` keeps, or all), found by `search` under the
    * hypothesis of counts `countsId`, whose modifications add `shiftUnits` to its mass.
    */
-  add(search: number, countsId: number, shiftUnits: number, shard: Shard, p: number, filter: AccessionFilter | undefined): void {
+  add(
+    search: number,
+    countsId: number,
+    shiftUnits: number,
+    shard: Shard,
+    p: number,
+    filter: AccessionFilter | undefined,
+  ): void {
     const runs = this.runStarts.length;
     if (runs === 0 || this.runSearches.data[runs - 1] !== search || this.runCounts.data[runs - 1] !== countsId) {
       this.runStarts.push(this.length);
@@ -125,7 +132,8 @@ export class Candidates {
   compareSequences(a: number, b: number): number {
     const { bytes: aBytes, from: aFrom, to: aTo } = this.sequences.where(a);
     const { bytes: bBytes, from: bFrom, to: bTo } = this.sequences.where(b); // where(a)'s object is read: it may be reused
-    for (let i = aFrom, j = bFrom; i < aTo && j < bTo; i++, j++) if (aBytes[i] !== bBytes[j]) return aBytes[i] - bBytes[j];
+    for (let i = aFrom, j = bFrom; i < aTo && j < bTo; i++, j++)
+      if (aBytes[i] !== bBytes[j]) return aBytes[i] - bBytes[j];
     return aTo - aFrom - (bTo - bFrom);
   }
 
@@ -199,7 +207,11 @@ export class Tasks {
     let id = this.countIds.get(text);
     if (id === undefined) {
       const { fixedCounts, variableCounts, shiftUnits, view } = h;
-      this.countIds.set(text, (id = this.counts.push({ fixedCounts, variableCounts, shiftUnits, ...(view === undefined ? {} : { view }) }) - 1));
+      this.countIds.set(
+        text,
+        (id =
+          this.counts.push({ fixedCounts, variableCounts, shiftUnits, ...(view === undefined ? {} : { view }) }) - 1),
+      );
     }
     this.search.push(search);
     this.low.push(h.baseLowKey);
@@ -212,11 +224,20 @@ export class Tasks {
     const low = this.low.data;
     const ids = this.countsId.data;
     const index = (t: number) => this.counts[ids[t]].view ?? -1;
-    return Uint32Array.from({ length: this.search.length }, (_, i) => i).sort((a, b) => index(a) - index(b) || low[a] - low[b]);
+    return Uint32Array.from({ length: this.search.length }, (_, i) => i).sort(
+      (a, b) => index(a) - index(b) || low[a] - low[b],
+    );
   }
 
   hypothesis(t: number): Hypothesis {
     const { fixedCounts, variableCounts, shiftUnits, view } = this.counts[this.countsId.data[t]];
-    return { fixedCounts, variableCounts, shiftUnits, baseLowKey: this.low.data[t], baseHighKey: this.high.data[t], ...(view === undefined ? {} : { view }) };
+    return {
+      fixedCounts,
+      variableCounts,
+      shiftUnits,
+      baseLowKey: this.low.data[t],
+      baseHighKey: this.high.data[t],
+      ...(view === undefined ? {} : { view }),
+    };
   }
 }

@@ -53,7 +53,10 @@ const quoted = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice
  * a message when it is not one. Also reads a command line's or a query's list (`2,3`).
  */
 export function parseCharges(text: string): number[] | string {
-  const tokens = text.trim().split(/\s*(?:,|\band\b|\s)\s*/i).filter((t) => t !== '');
+  const tokens = text
+    .trim()
+    .split(/\s*(?:,|\band\b|\s)\s*/i)
+    .filter((t) => t !== '');
   if (tokens.length === 0) return 'is empty';
   const charges: number[] = [];
   for (const token of tokens) {
@@ -103,7 +106,13 @@ export class MgfReader {
     }
     const parameter = PARAMETER.exec(text);
     if (!this.open) {
-      if (!parameter) return { malformed: { line: n, error: `line ${n} is outside any BEGIN IONS … END IONS record and is not a parameter: ${quoted(text)}` } };
+      if (!parameter)
+        return {
+          malformed: {
+            line: n,
+            error: `line ${n} is outside any BEGIN IONS … END IONS record and is not a parameter: ${quoted(text)}`,
+          },
+        };
       if (parameter[1].trim().toUpperCase() !== 'CHARGE') return undefined; // file-wide parameters (MASS, TOL, …) do not change a precursor
       const charges = parseCharges(parameter[2]);
       if (typeof charges === 'string') return { malformed: { line: n, error: `line ${n}: CHARGE ${charges}` } };
@@ -147,10 +156,15 @@ export class MgfReader {
     if (record.pepmass === undefined) return this.fail(record, 'record has no PEPMASS');
     const [mzText, intensityText] = record.pepmass.split(/\s+/);
     const mz = NUMBER.test(mzText) ? Number(mzText) : NaN;
-    if (!(mz > 0 && mz <= MAX_PRECURSOR_MASS)) return this.fail(record, `PEPMASS ${quoted(record.pepmass)} is not an m/z above 0 and at most ${MAX_PRECURSOR_MASS}`);
+    if (!(mz > 0 && mz <= MAX_PRECURSOR_MASS))
+      return this.fail(
+        record,
+        `PEPMASS ${quoted(record.pepmass)} is not an m/z above 0 and at most ${MAX_PRECURSOR_MASS}`,
+      );
     const intensity = intensityText !== undefined && NUMBER.test(intensityText) ? Number(intensityText) : undefined;
     // An empty CHARGE= says no more than a missing one.
-    const charges = record.charge === undefined || record.charge === '' ? [...this.fileCharges] : parseCharges(record.charge);
+    const charges =
+      record.charge === undefined || record.charge === '' ? [...this.fileCharges] : parseCharges(record.charge);
     if (typeof charges === 'string') return this.fail(record, `CHARGE ${charges}`);
     const { index, line, title, scans, rtSeconds } = record;
     return { spectrum: { index, line, title, scans, rtSeconds, mz, intensity, charges } };
@@ -158,7 +172,9 @@ export class MgfReader {
 }
 
 /** The items of an MGF file given as text or byte chunks (UTF-8), in file order. */
-export async function* readMgf(chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>): AsyncGenerator<MgfItem> {
+export async function* readMgf(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+): AsyncGenerator<MgfItem> {
   const reader = new MgfReader();
   const decoder = new TextDecoder();
   let rest = '';

@@ -75,7 +75,12 @@ function integer(param: Param, text: string | undefined, notIntegerStatus: numbe
   const min = param.min ?? -(2 ** 31);
   const max = param.max ?? INT32_MAX;
   if (value < min || value > max) {
-    throw new QueryError(400, max === INT32_MAX ? `${param.name} must be at least ${min}, got ${value}` : `${param.name} must be from ${min} to ${max}, got ${value}`);
+    throw new QueryError(
+      400,
+      max === INT32_MAX
+        ? `${param.name} must be at least ${min}, got ${value}`
+        : `${param.name} must be from ${min} to ${max}, got ${value}`,
+    );
   }
   return value;
 }
@@ -88,9 +93,14 @@ function sequence(param: Param, text: string): Peptide {
   const sequence = text.trim().replace(/[a-z]/g, (c) => c.toUpperCase());
   if (sequence === '') throw new QueryError(400, `${label} is required`);
   const length = [...sequence].length;
-  if (param.max !== undefined && length > param.max) throw new QueryError(400, `${label} is ${length} residues long; at most ${param.max} are allowed`);
+  if (param.max !== undefined && length > param.max)
+    throw new QueryError(400, `${label} is ${length} residues long; at most ${param.max} are allowed`);
   const mass: PeptideMass = peptideMass(sequence);
-  if ('error' in mass) throw new QueryError(400, `${label} character ${JSON.stringify(mass.character)} at position ${mass.position} ${mass.error}`);
+  if ('error' in mass)
+    throw new QueryError(
+      400,
+      `${label} character ${JSON.stringify(mass.character)} at position ${mass.position} ${mass.error}`,
+    );
   return { sequence, units: mass.units };
 }
 
@@ -100,7 +110,10 @@ function number(param: Param, text: string | undefined): number | undefined {
   if (!Number.isFinite(value)) throw new QueryError(400, `${param.name} must be a number, got ${quote(text)}`);
   const { min, max } = param;
   if (min !== undefined && (param.exclusiveMin ? value <= min : value < min)) {
-    throw new QueryError(400, `${param.name} must be ${param.exclusiveMin ? 'greater than' : 'at least'} ${min}, got ${value}`);
+    throw new QueryError(
+      400,
+      `${param.name} must be ${param.exclusiveMin ? 'greater than' : 'at least'} ${min}, got ${value}`,
+    );
   }
   if (max !== undefined && value > max) throw new QueryError(400, `${param.name} must be at most ${max}, got ${value}`);
   return value;
@@ -109,7 +122,8 @@ function number(param: Param, text: string | undefined): number | undefined {
 function choice(param: Param, text: string | undefined): string | undefined {
   if (text === undefined) return param.default as string | undefined;
   const value = param.choices!.find((c) => c.toLowerCase() === text.trim().toLowerCase());
-  if (value === undefined) throw new QueryError(400, `${param.name} must be one of ${param.choices!.join(', ')}, got ${quote(text)}`);
+  if (value === undefined)
+    throw new QueryError(400, `${param.name} must be one of ${param.choices!.join(', ')}, got ${quote(text)}`);
   return value;
 }
 
@@ -129,7 +143,11 @@ function text(param: Param, raw: string | undefined): string | undefined {
     if (param.required) throw new QueryError(400, `${param.name} is required`);
     return undefined;
   }
-  if (param.max !== undefined && [...value].length > param.max) throw new QueryError(400, `${param.name} is ${[...value].length} characters long; at most ${param.max} are allowed`);
+  if (param.max !== undefined && [...value].length > param.max)
+    throw new QueryError(
+      400,
+      `${param.name} is ${[...value].length} characters long; at most ${param.max} are allowed`,
+    );
   return value;
 }
 
@@ -137,14 +155,17 @@ function text(param: Param, raw: string | undefined): string | undefined {
 function taxa(param: Param, text: string | undefined): number[] {
   if (text === undefined) return [];
   const items = text.split(',').map((item) => item.trim());
-  if (text.trim() === '') throw new QueryError(400, `${param.name} is empty: give NCBI taxIds, comma-separated (e.g. ${param.name}=2,9606)`);
+  if (text.trim() === '')
+    throw new QueryError(400, `${param.name} is empty: give NCBI taxIds, comma-separated (e.g. ${param.name}=2,9606)`);
   const ids = items.map((item) => {
     const id = /^\d{1,10}$/.test(item) ? Number(item) : NaN;
-    if (!(id >= 1 && id <= INT32_MAX)) throw new QueryError(400, `${param.name}: ${quote(item)} is not a taxId (a positive integer)`);
+    if (!(id >= 1 && id <= INT32_MAX))
+      throw new QueryError(400, `${param.name}: ${quote(item)} is not a taxId (a positive integer)`);
     return id;
   });
   const distinct = [...new Set(ids)];
-  if (param.max !== undefined && distinct.length > param.max) throw new QueryError(400, `${param.name} lists ${distinct.length} taxIds; at most ${param.max} are allowed`);
+  if (param.max !== undefined && distinct.length > param.max)
+    throw new QueryError(400, `${param.name} lists ${distinct.length} taxIds; at most ${param.max} are allowed`);
   return distinct;
 }
 
@@ -154,12 +175,24 @@ function massRange(low: Param, high: Param, source: ParamSource): [MassText, Mas
   const masses = texts.map((text) => parseMass(text ?? ''));
   [low, high].forEach((param, i) => {
     const text = texts[i];
-    const why = text === undefined ? 'is missing' : text.trim() === '' ? 'is empty' : masses[i] ? '' : `is not a finite number (${quote(text)})`;
-    if (why) throw new QueryError(400, `${param.name} ${why}: ${low.name} and ${high.name} are required as doubles (Da), e.g. ${low.name}=1000.5&${high.name}=1001.5`);
+    const why =
+      text === undefined
+        ? 'is missing'
+        : text.trim() === ''
+          ? 'is empty'
+          : masses[i]
+            ? ''
+            : `is not a finite number (${quote(text)})`;
+    if (why)
+      throw new QueryError(
+        400,
+        `${param.name} ${why}: ${low.name} and ${high.name} are required as doubles (Da), e.g. ${low.name}=1000.5&${high.name}=1001.5`,
+      );
     if (masses[i]!.value < 0) throw new QueryError(400, `${param.name} must not be negative, got ${masses[i]!.value}`);
   });
   const [from, to] = masses as [MassText, MassText];
-  if (from.value > to.value) throw new QueryError(400, `${low.name} (${from.value}) must not be greater than ${high.name} (${to.value})`);
+  if (from.value > to.value)
+    throw new QueryError(400, `${low.name} (${from.value}) must not be greater than ${high.name} (${to.value})`);
   return [from, to];
 }
 
@@ -174,10 +207,12 @@ export function readParams(params: readonly Param[], source: ParamSource, notInt
     if (param.unless !== undefined && values[param.unless] !== undefined) continue;
     if (param.kind === 'mass') {
       const high = params[++i];
-      if (high?.kind !== 'mass') throw new Error(`parameter table: ${param.name} is not followed by the other end of its range`);
+      if (high?.kind !== 'mass')
+        throw new Error(`parameter table: ${param.name} is not followed by the other end of its range`);
       // An optional range (not required, not an alternative to another parameter) may be left out whole.
       const absent = source(param.name).length === 0 && source(high.name).length === 0;
-      if (!(absent && !param.required && param.unless === undefined)) [values[param.name], values[high.name]] = massRange(param, high, source);
+      if (!(absent && !param.required && param.unless === undefined))
+        [values[param.name], values[high.name]] = massRange(param, high, source);
     } else if (param.kind === 'integer') {
       values[param.name] = integer(param, single(source, param.name), notIntegerStatus);
     } else if (param.kind === 'number') {
@@ -192,7 +227,8 @@ export function readParams(params: readonly Param[], source: ParamSource, notInt
       values[param.name] = taxa(param, single(source, param.name));
     } else {
       const text = single(source, param.name);
-      if (param.required || (text !== undefined && text.trim() !== '')) values[param.name] = sequence(param, text ?? '');
+      if (param.required || (text !== undefined && text.trim() !== ''))
+        values[param.name] = sequence(param, text ?? '');
     }
   }
   return values;

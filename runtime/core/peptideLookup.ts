@@ -19,10 +19,19 @@ export const PEPTIDE_PARAMS: readonly Param[] = [
     kind: 'sequence',
     required: true,
     max: MAX_LOOKUP_LENGTH,
-    description: 'The peptide (one-letter codes, case-insensitive). Looked up by its own mass, so a sequence the digestion cannot produce is simply not found.',
+    description:
+      'The peptide (one-letter codes, case-insensitive). Looked up by its own mass, so a sequence the digestion cannot produce is simply not found.',
     example: 'LVNELTEFAK',
   },
-  { name: 'equateIL', kind: 'choice', required: false, choices: ['true', 'false'], default: 'false', description: 'true: I and L count as the same letter (they weigh the same), so every stored peptide equal up to I/L is returned.' },
+  {
+    name: 'equateIL',
+    kind: 'choice',
+    required: false,
+    choices: ['true', 'false'],
+    default: 'false',
+    description:
+      'true: I and L count as the same letter (they weigh the same), so every stored peptide equal up to I/L is returned.',
+  },
   ...FILTER_PARAMS,
 ];
 
@@ -72,18 +81,28 @@ export async function runPeptideLookup(dataset: Dataset, query: PeptideQuery): P
       if ((query.equateIL ? foldIL(seq) : seq) === wanted) equal.push({ shard, p, seq });
     }
   }
-  const set = await dataset.accessionSet((add) => equal.forEach(({ shard, p }) => addPeptideRanks(shard, p, p + 1, add, filter)));
+  const set = await dataset.accessionSet((add) =>
+    equal.forEach(({ shard, p }) => addPeptideRanks(shard, p, p + 1, add, filter)),
+  );
   const found: { seq: string; accessions: { acc: string; taxId: number; reviewed: boolean }[] }[] = [];
   for (const { shard, p, seq } of equal) {
-    const accessions = Array.from(set.listed(shard, p, filter), (a) => ({ acc: set.accession(a), taxId: set.taxId(a), reviewed: set.reviewed(a) }));
+    const accessions = Array.from(set.listed(shard, p, filter), (a) => ({
+      acc: set.accession(a),
+      taxId: set.taxId(a),
+      reviewed: set.reviewed(a),
+    }));
     if (accessions.length > 0) found.push({ seq, accessions });
   }
   found.sort((a, b) => (a.seq < b.seq ? -1 : a.seq > b.seq ? 1 : 0));
-  const peptides = await Promise.all(found.map(async ({ seq, accessions }) => ({ seq, proteins: await proteinsOf(dataset, accessions) })));
+  const peptides = await Promise.all(
+    found.map(async ({ seq, accessions }) => ({ seq, proteins: await proteinsOf(dataset, accessions) })),
+  );
   const taxonomy = await dataset.taxonomy();
   let lca: PeptideResult['lca'] = null;
   if (taxonomy) {
-    const node = taxonomy.lca(found.flatMap((f) => f.accessions.map((a) => taxonomy.nodeOf(a.taxId)).filter((n) => n >= 0)));
+    const node = taxonomy.lca(
+      found.flatMap((f) => f.accessions.map((a) => taxonomy.nodeOf(a.taxId)).filter((n) => n >= 0)),
+    );
     if (node >= 0) {
       const { taxId, name, rank } = taxonomy.taxon(node);
       lca = { taxId, name, rank };

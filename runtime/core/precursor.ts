@@ -77,7 +77,14 @@ export interface PrecursorResult {
  * subset of the specs in use asks for no more slots than the union of their sites offers.
  */
 export function variableFits(variable: readonly ModSpec[], counts: readonly number[], sequence: string): boolean {
-  return hallChecks(counts).every(({ mask, wanted }) => wanted <= slotCount(variable.filter((_, i) => mask & (1 << i)).map((s) => s.site), sequence));
+  return hallChecks(counts).every(
+    ({ mask, wanted }) =>
+      wanted <=
+      slotCount(
+        variable.filter((_, i) => mask & (1 << i)).map((s) => s.site),
+        sequence,
+      ),
+  );
 }
 
 /** Hall's condition as checks: for each non-empty subset of the specs in use (a bit mask), the slots it asks for. */
@@ -86,7 +93,10 @@ function hallChecks(counts: readonly number[]): { mask: number; wanted: number }
   const checks = [];
   for (let subset = 1; subset < 1 << used.length; subset++) {
     const members = used.filter((_, b) => subset & (1 << b));
-    checks.push({ mask: members.reduce((m, i) => m | (1 << i), 0), wanted: members.reduce((sum, i) => sum + counts[i], 0) });
+    checks.push({
+      mask: members.reduce((m, i) => m | (1 << i), 0),
+      wanted: members.reduce((sum, i) => sum + counts[i], 0),
+    });
   }
   return checks;
 }
@@ -104,7 +114,8 @@ export interface Compiled {
 
 export function compile(query: Pick<PrecursorQuery, 'fixed' | 'variable'>): Compiled {
   const subsets: SlotSet[] = [];
-  for (let mask = 1; mask < 1 << query.variable.length; mask++) subsets[mask] = slotSet(query.variable.filter((_, i) => mask & (1 << i)).map((s) => s.site));
+  for (let mask = 1; mask < 1 << query.variable.length; mask++)
+    subsets[mask] = slotSet(query.variable.filter((_, i) => mask & (1 << i)).map((s) => s.site));
   const fixed = query.fixed.map((spec) => siteSlots(spec.site));
   const byCount = fixed.findIndex((set) => set.letters !== '' && set.termini === 0 && set.terminal.length === 0);
   return { fixed, subsets, hall: new Map(), byCount };
@@ -122,11 +133,23 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   // Hypotheses share their variable counts (one per fixed count): Hall's checks are worked out once per counts.
   const key = h.variableCounts.join(',');
   let variable = compiled.hall.get(key);
-  if (!variable) compiled.hall.set(key, (variable = hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted }))));
+  if (!variable)
+    compiled.hall.set(
+      key,
+      (variable = hallChecks(h.variableCounts).map(({ mask, wanted }) => ({ set: compiled.subsets[mask], wanted }))),
+    );
   // A view's modification has no count to meet: the view's keys carry it on every site the peptide has.
-  const fixed = compiled.fixed.map((set, i) => ({ set, count: h.fixedCounts[i] })).filter((f) => f.count !== VIEW_COUNT);
+  const fixed = compiled.fixed
+    .map((set, i) => ({ set, count: h.fixedCounts[i] }))
+    .filter((f) => f.count !== VIEW_COUNT);
   const i = compiled.byCount;
-  return { fixed, variable, ...(i >= 0 && h.fixedCounts[i] !== VIEW_COUNT ? { byCount: { letters: compiled.fixed[i].letters, count: h.fixedCounts[i] } } : {}) };
+  return {
+    fixed,
+    variable,
+    ...(i >= 0 && h.fixedCounts[i] !== VIEW_COUNT
+      ? { byCount: { letters: compiled.fixed[i].letters, count: h.fixedCounts[i] } }
+      : {}),
+  };
 }
 
 /** Whether a shard (or the shards below an index entry) can hold a peptide of the hypothesis, by the entry's residue maxima (true without them). */
@@ -137,7 +160,8 @@ export function mayHold(c: Needs, entry: { residueMax?: string }): boolean {
 }
 
 /** Most slots of `set` one peptide of the shard can offer, by the entry's residue maxima. */
-const mostSlots = (set: SlotSet, entry: { residueMax?: string }) => set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
+const mostSlots = (set: SlotSet, entry: { residueMax?: string }) =>
+  set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
 
 /**
  * Stored peptides one query may examine over all its hypotheses: past this the query is refused (400) rather
@@ -182,12 +206,23 @@ export class Found implements FoundSink {
 export function examine(found: { scanned: number }, peptides: number): void {
   found.scanned += peptides;
   if (found.scanned > MAX_SCANNED) {
-    throw new QueryError(400, `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`);
+    throw new QueryError(
+      400,
+      `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`,
+    );
   }
 }
 
 /** The candidates of one hypothesis in one shard (its groups inside the hypothesis's window of unmodified keys). */
-export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink, shard: Shard): void {
+export function scanShard(
+  dataset: Dataset,
+  query: KeyWindow,
+  h: Hypothesis,
+  needs: Needs,
+  index: number,
+  found: FoundSink,
+  shard: Shard,
+): void {
   if (h.readsCounts !== undefined) return scanComplete(dataset, h, index, found, shard);
   const { from, to } = runOf(shard, h.baseLowKey, h.baseHighKey);
   if (from >= to) return;
@@ -208,7 +243,8 @@ export function scanShard(dataset: Dataset, query: KeyWindow, h: Hypothesis, nee
     const p = ids === undefined ? i : ids[i];
     for (const f of needs.fixed) if (comp.slots(f.set, p) !== f.count) continue next;
     for (const v of needs.variable) if (comp.slots(v.set, p) < v.wanted) continue next;
-    const units = comp.mass(p) + h.shiftUnits + (view ? comp.slots(view.slots, p) * view.spec.modification.deltaUnits : 0);
+    const units =
+      comp.mass(p) + h.shiftUnits + (view ? comp.slots(view.slots, p) * view.spec.modification.deltaUnits : 0);
     const key = massKey(units);
     if (key < query.lowKey || key > query.highKey) continue;
     if (found.filter && !keepsAny(shard, found.filter, p)) continue;
@@ -225,7 +261,11 @@ function scanComplete(dataset: Dataset, h: Hypothesis, index: number, found: Fou
   if (from >= to) return;
   let p = from === 0 ? 0 : shard.groupEnds[from - 1];
   examine(found, shard.groupEnds[to - 1] - p);
-  const weigher = new CompleteWeigher(dataset.views[h.view!], compositionOf(dataset, shard, p, shard.groupEnds[to - 1]), shard);
+  const weigher = new CompleteWeigher(
+    dataset.views[h.view!],
+    compositionOf(dataset, shard, p, shard.groupEnds[to - 1]),
+    shard,
+  );
   for (let g = from; g < to; g++) {
     for (const end = shard.groupEnds[g]; p < end; p++) {
       weigher.weigh(g, p);
@@ -240,7 +280,14 @@ function scanComplete(dataset: Dataset, h: Hypothesis, index: number, found: Fou
  * One hypothesis at once, when its index pages and every shard it needs are in memory (no promise made: a warm
  * query of a hundred hypotheses stays synchronous); false, having scanned nothing, when something must be read.
  */
-function scanNow(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): boolean {
+function scanNow(
+  dataset: Dataset,
+  query: KeyWindow,
+  h: Hypothesis,
+  needs: Needs,
+  index: number,
+  found: FoundSink,
+): boolean {
   const entries = rangeEntriesNow(indexOf(dataset, h), h.baseLowKey, h.baseHighKey);
   if (!entries) return false;
   const shards: Shard[] = [];
@@ -255,16 +302,33 @@ function scanNow(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs
 }
 
 /** One hypothesis, reading what it needs (its shards at once: one round trip), skipping shards that cannot hold it. */
-async function scan(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): Promise<void> {
-  const entries = (await rangeEntries(indexOf(dataset, h), h.baseLowKey, h.baseHighKey)).filter((located) => mayHold(needs, located.entry));
-  for (const shard of await Promise.all(entries.map((located) => dataset.shard(located.entry)))) scanShard(dataset, query, h, needs, index, found, shard);
+async function scan(
+  dataset: Dataset,
+  query: KeyWindow,
+  h: Hypothesis,
+  needs: Needs,
+  index: number,
+  found: FoundSink,
+): Promise<void> {
+  const entries = (await rangeEntries(indexOf(dataset, h), h.baseLowKey, h.baseHighKey)).filter((located) =>
+    mayHold(needs, located.entry),
+  );
+  for (const shard of await Promise.all(entries.map((located) => dataset.shard(located.entry))))
+    scanShard(dataset, query, h, needs, index, found, shard);
 }
 
 /**
  * Hypothesis `index` of a search with window `query`, into `found`: at once when what it needs is in memory, else a
  * promise. Nothing is looked up for a hypothesis no peptide of the dataset can hold (say, more cysteines than any has).
  */
-export function scanHypothesis(dataset: Dataset, query: KeyWindow, h: Hypothesis, needs: Needs, index: number, found: FoundSink): Promise<void> | undefined {
+export function scanHypothesis(
+  dataset: Dataset,
+  query: KeyWindow,
+  h: Hypothesis,
+  needs: Needs,
+  index: number,
+  found: FoundSink,
+): Promise<void> | undefined {
   if (h.filed || !mayHold(needs, indexOf(dataset, h).all)) return undefined;
   return scanNow(dataset, query, h, needs, index, found) ? undefined : scan(dataset, query, h, needs, index, found);
 }
@@ -295,7 +359,11 @@ export async function findCandidates(
  * Every candidate of every hypothesis (searchHypotheses', unless `all` says which), grouped by modified key
  * (ascending), counted, and the query's page: the general merge (precursorSearch.ts searchPrecursor picks it).
  */
-export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery, all: Hypothesis[] = searchHypotheses(dataset, query)): Promise<PrecursorResult> {
+export async function runPrecursorQuery(
+  dataset: Dataset,
+  query: PrecursorQuery,
+  all: Hypothesis[] = searchHypotheses(dataset, query),
+): Promise<PrecursorResult> {
   const filter = await resolveFilter(dataset, query.filter);
   const { found } = await findCandidates(dataset, query, filter, all);
 
@@ -312,11 +380,18 @@ export async function runPrecursorQuery(dataset: Dataset, query: PrecursorQuery,
       const key = found.keys[i];
       if (key < low || key > high) continue;
       if (key !== runKey) [runKey, run] = [key, groups.get(key)!];
-      run.push({ shard: found.shards[i], peptide: found.peptides[i], variableCounts: all[found.hypotheses[i]].variableCounts, units: found.units[i], key });
+      run.push({
+        shard: found.shards[i],
+        peptide: found.peptides[i],
+        variableCounts: all[found.hypotheses[i]].variableCounts,
+        units: found.units[i],
+        key,
+      });
     }
   }
   const accessions = await dataset.accessionSet((add) => {
-    for (const candidates of groups.values()) for (const c of candidates) addPeptideRanks(c.shard, c.peptide, c.peptide + 1, add, filter);
+    for (const candidates of groups.values())
+      for (const c of candidates) addPeptideRanks(c.shard, c.peptide, c.peptide + 1, add, filter);
   });
   return {
     totalResult: distinct.size,

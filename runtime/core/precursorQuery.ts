@@ -21,34 +21,130 @@ const range = (name: 'mass1' | 'mass2'): Param => ({
   example: name === 'mass1' ? 1000.5 : 1000.6,
 });
 
-const tolerance = (name: string, description: string): Param => ({ name, kind: 'number', required: false, min: 0, description });
+const tolerance = (name: string, description: string): Param => ({
+  name,
+  kind: 'number',
+  required: false,
+  min: 0,
+  description,
+});
 
 export const PRECURSOR_PARAMS: readonly Param[] = [
-  { name: 'mass', kind: 'number', required: false, min: 0, exclusiveMin: true, max: MAX_PRECURSOR_MASS, description: 'Neutral monoisotopic precursor mass in Da (instead of mz and charge, or mass1 and mass2).', example: 1298.6231 },
-  { name: 'mz', kind: 'number', required: false, min: 0, exclusiveMin: true, max: MAX_PRECURSOR_MASS, description: 'Precursor m/z; with charge, the neutral mass is (mz − 1.007276466621) × charge (proton mass, CODATA 2018).', example: 650.3188 },
-  { name: 'charge', kind: 'integer', required: false, min: 1, max: 10, description: 'Precursor charge, 1 to 10; required with mz.', example: 2 },
+  {
+    name: 'mass',
+    kind: 'number',
+    required: false,
+    min: 0,
+    exclusiveMin: true,
+    max: MAX_PRECURSOR_MASS,
+    description: 'Neutral monoisotopic precursor mass in Da (instead of mz and charge, or mass1 and mass2).',
+    example: 1298.6231,
+  },
+  {
+    name: 'mz',
+    kind: 'number',
+    required: false,
+    min: 0,
+    exclusiveMin: true,
+    max: MAX_PRECURSOR_MASS,
+    description:
+      'Precursor m/z; with charge, the neutral mass is (mz − 1.007276466621) × charge (proton mass, CODATA 2018).',
+    example: 650.3188,
+  },
+  {
+    name: 'charge',
+    kind: 'integer',
+    required: false,
+    min: 1,
+    max: 10,
+    description: 'Precursor charge, 1 to 10; required with mz.',
+    example: 2,
+  },
   range('mass1'),
   range('mass2'),
-  { ...tolerance('tolerance', `Half-width of the window around the precursor mass, in \`unit\`: greater than 0, at most ${MAX_TOLERANCE.ppm} ppm or ${MAX_TOLERANCE.Da} Da.`), exclusiveMin: true, default: 10 },
-  tolerance('toleranceLow', 'Width of the window below the precursor mass, in `unit` (default: tolerance); for an asymmetric window.'),
+  {
+    ...tolerance(
+      'tolerance',
+      `Half-width of the window around the precursor mass, in \`unit\`: greater than 0, at most ${MAX_TOLERANCE.ppm} ppm or ${MAX_TOLERANCE.Da} Da.`,
+    ),
+    exclusiveMin: true,
+    default: 10,
+  },
+  tolerance(
+    'toleranceLow',
+    'Width of the window below the precursor mass, in `unit` (default: tolerance); for an asymmetric window.',
+  ),
   tolerance('toleranceHigh', 'Width of the window above the precursor mass, in `unit` (default: tolerance).'),
-  { name: 'unit', kind: 'choice', required: false, choices: ['ppm', 'Da'], default: 'ppm', description: 'Unit of the tolerances: ppm of the precursor mass, or Da.' },
-  { name: 'fixed', kind: 'modifications', required: false, description: 'Fixed modifications, comma-separated `Name@Sites` (Carbamidomethyl@C, TMT6plex@K,TMT6plex@N-term): every matching site carries them.', example: 'Carbamidomethyl@C' },
-  { name: 'variable', kind: 'modifications', required: false, description: 'Variable modifications, comma-separated `Name@Sites` (Oxidation@M, Phospho@STY, Gln->pyro-Glu@Q@N-term): each site may or may not carry them.', example: 'Oxidation@M' },
-  { name: 'maxVariable', kind: 'integer', required: false, default: 2, min: 0, max: MAX_VARIABLE, description: 'Most variable modifications on one peptide.' },
+  {
+    name: 'unit',
+    kind: 'choice',
+    required: false,
+    choices: ['ppm', 'Da'],
+    default: 'ppm',
+    description: 'Unit of the tolerances: ppm of the precursor mass, or Da.',
+  },
+  {
+    name: 'fixed',
+    kind: 'modifications',
+    required: false,
+    description:
+      'Fixed modifications, comma-separated `Name@Sites` (Carbamidomethyl@C, TMT6plex@K,TMT6plex@N-term): every matching site carries them.',
+    example: 'Carbamidomethyl@C',
+  },
+  {
+    name: 'variable',
+    kind: 'modifications',
+    required: false,
+    description:
+      'Variable modifications, comma-separated `Name@Sites` (Oxidation@M, Phospho@STY, Gln->pyro-Glu@Q@N-term): each site may or may not carry them.',
+    example: 'Oxidation@M',
+  },
+  {
+    name: 'maxVariable',
+    kind: 'integer',
+    required: false,
+    default: 2,
+    min: 0,
+    max: MAX_VARIABLE,
+    description: 'Most variable modifications on one peptide.',
+  },
   ...FILTER_PARAMS,
-  { name: 'page', kind: 'integer', required: false, default: 1, min: 1, max: INT32_MAX, description: 'Page of mass groups to return, from 1. A page past the end returns an empty result.' },
-  { name: 'pageSize', kind: 'integer', required: false, default: 100, min: 1, max: 1000, description: 'Mass groups per page.' },
+  {
+    name: 'page',
+    kind: 'integer',
+    required: false,
+    default: 1,
+    min: 1,
+    max: INT32_MAX,
+    description: 'Page of mass groups to return, from 1. A page past the end returns an empty result.',
+  },
+  {
+    name: 'pageSize',
+    kind: 'integer',
+    required: false,
+    default: 100,
+    min: 1,
+    max: 1000,
+    description: 'Mass groups per page.',
+  },
 ];
 
 /** Fixed modifications may not share a site with each other or with a variable one. */
 export function checkConflicts(fixed: readonly ModSpec[], variable: readonly ModSpec[]): void {
   fixed.forEach((a, i) => {
     for (const b of fixed.slice(i + 1)) {
-      if (sitesOverlap(a.site, b.site)) throw new QueryError(400, `fixed: ${specText(a)} and ${specText(b)} share a site; a site carries at most one fixed modification`);
+      if (sitesOverlap(a.site, b.site))
+        throw new QueryError(
+          400,
+          `fixed: ${specText(a)} and ${specText(b)} share a site; a site carries at most one fixed modification`,
+        );
     }
     for (const v of variable) {
-      if (sitesOverlap(a.site, v.site)) throw new QueryError(400, `variable: ${specText(v)} shares a site with fixed ${specText(a)}; a site is either fixed or variable`);
+      if (sitesOverlap(a.site, v.site))
+        throw new QueryError(
+          400,
+          `variable: ${specText(v)} shares a site with fixed ${specText(a)}; a site is either fixed or variable`,
+        );
     }
   });
 }
@@ -57,26 +153,42 @@ export function checkConflicts(fixed: readonly ModSpec[], variable: readonly Mod
 export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   const values = readParams(PRECURSOR_PARAMS, source);
   const given = (name: string) => source(name).length > 0;
-  const forms = [given('mass') && 'mass', given('mz') && 'mz', values.mass1 !== undefined && 'mass1/mass2'].filter(Boolean);
-  if (forms.length === 0) throw new QueryError(400, 'a precursor is required: mass, or mz with charge, or mass1 and mass2');
+  const forms = [given('mass') && 'mass', given('mz') && 'mz', values.mass1 !== undefined && 'mass1/mass2'].filter(
+    Boolean,
+  );
+  if (forms.length === 0)
+    throw new QueryError(400, 'a precursor is required: mass, or mz with charge, or mass1 and mass2');
   if (forms.length > 1) {
-    const named = forms.length === 2 ? `${forms[0]} and ${forms[1]} are both given` : `${forms.slice(0, -1).join(', ')} and ${forms.at(-1)} are all given`;
+    const named =
+      forms.length === 2
+        ? `${forms[0]} and ${forms[1]} are both given`
+        : `${forms.slice(0, -1).join(', ')} and ${forms.at(-1)} are all given`;
     throw new QueryError(400, `give the precursor once: ${named} (use mass, or mz with charge, or mass1 and mass2)`);
   }
   if (given('mz') && !given('charge')) throw new QueryError(400, 'charge is required with mz (1 to 10)');
-  if (!given('mz') && given('charge')) throw new QueryError(400, 'charge goes with mz; with mass or mass1/mass2 leave it out');
+  if (!given('mz') && given('charge'))
+    throw new QueryError(400, 'charge goes with mz; with mass or mass1/mass2 leave it out');
   const tolerances = ['tolerance', 'toleranceLow', 'toleranceHigh', 'unit'].filter(given);
-  if (values.mass1 !== undefined && tolerances.length > 0) throw new QueryError(400, `${tolerances[0]} applies to mass or mz; mass1 and mass2 are the window itself`);
+  if (values.mass1 !== undefined && tolerances.length > 0)
+    throw new QueryError(400, `${tolerances[0]} applies to mass or mz; mass1 and mass2 are the window itself`);
 
   const fixed = values.fixed as ModSpec[];
   const variable = values.variable as ModSpec[];
   checkConflicts(fixed, variable);
-  const common = { fixed, variable, maxVariable: values.maxVariable as number, filter: filterOf(values), page: values.page as number, pageSize: values.pageSize as number };
+  const common = {
+    fixed,
+    variable,
+    maxVariable: values.maxVariable as number,
+    filter: filterOf(values),
+    page: values.page as number,
+    pageSize: values.pageSize as number,
+  };
 
   if (values.mass1 !== undefined) {
     const [low, high] = [values.mass1 as MassText, values.mass2 as MassText];
     // Measured on the exact keys, so a window of exactly 10 Da passes whatever its decimals.
-    if (high.floorKey - low.ceilKey > MAX_RANGE_DA * KEYS_PER_DA) throw new QueryError(400, `mass1 to mass2 spans more than ${MAX_RANGE_DA} Da (${low.value} to ${high.value})`);
+    if (high.floorKey - low.ceilKey > MAX_RANGE_DA * KEYS_PER_DA)
+      throw new QueryError(400, `mass1 to mass2 spans more than ${MAX_RANGE_DA} Da (${low.value} to ${high.value})`);
     return { lowKey: low.ceilKey, highKey: high.floorKey, ...common };
   }
   const tolerance = toleranceOf(values, given);
@@ -86,7 +198,8 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
 }
 
 /** Why an m/z with a charge cannot be searched: its neutral mass is not above 0. */
-export const noPositiveMass = (mz: number, charge: number) => `mz ${mz} with charge ${charge} gives no positive neutral mass`;
+export const noPositiveMass = (mz: number, charge: number) =>
+  `mz ${mz} with charge ${charge} gives no positive neutral mass`;
 
 /** A tolerance window's widths below and above a precursor mass, in its unit. */
 export interface Tolerance {
@@ -103,7 +216,8 @@ export function toleranceOf(values: ParamValues, given: (name: string) => boolea
   }
   for (const name of ['tolerance', 'toleranceLow', 'toleranceHigh'].filter(given)) {
     const t = values[name] as number;
-    if (t > MAX_TOLERANCE[unit]) throw new QueryError(400, `${name} must be at most ${MAX_TOLERANCE[unit]} ${unit}, got ${t}`);
+    if (t > MAX_TOLERANCE[unit])
+      throw new QueryError(400, `${name} must be at most ${MAX_TOLERANCE[unit]} ${unit}, got ${t}`);
   }
   const [below, above] = ['toleranceLow', 'toleranceHigh'].map((name) => (values[name] ?? values.tolerance) as number);
   return { unit, below, above };
@@ -112,5 +226,8 @@ export function toleranceOf(values: ParamValues, given: (name: string) => boolea
 /** The window of mass keys [M − below, M + above] around a neutral mass M (a ppm width is of M). */
 export function keyWindow(centre: number, { unit, below, above }: Tolerance): { lowKey: number; highKey: number } {
   const [low, high] = [below, above].map((t) => (unit === 'ppm' ? (centre * t) / 1e6 : t));
-  return { lowKey: Math.max(0, Math.ceil((centre - low) * KEYS_PER_DA)), highKey: Math.floor((centre + high) * KEYS_PER_DA) };
+  return {
+    lowKey: Math.max(0, Math.ceil((centre - low) * KEYS_PER_DA)),
+    highKey: Math.floor((centre + high) * KEYS_PER_DA),
+  };
 }

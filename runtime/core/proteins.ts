@@ -15,7 +15,8 @@ export interface Protein {
 }
 
 /** The last page whose first accession is <= acc (byte order, as the table is sorted: JavaScript's < on ASCII), or -1. */
-const pageOf = (pages: readonly ProteinPageEntry[], acc: string) => partitionPoint(pages.length, (i) => pages[i].firstAccession > acc) - 1;
+const pageOf = (pages: readonly ProteinPageEntry[], acc: string) =>
+  partitionPoint(pages.length, (i) => pages[i].firstAccession > acc) - 1;
 
 /** The entry of the leaf page whose range holds `acc`, reading inner pages on the way; undefined when no page's range holds it. */
 async function leafOf(dataset: Dataset, acc: string): Promise<ProteinPageEntry | undefined> {
@@ -33,16 +34,27 @@ async function leafOf(dataset: Dataset, acc: string): Promise<ProteinPageEntry |
  * Each accession's protein (in the order given): from the protein table, or — for a dataset built without one, or
  * an accession it lacks — only what the shard said (`known`: taxId and reviewed), names null.
  */
-export async function proteinsOf(dataset: Dataset, known: readonly { acc: string; taxId: number; reviewed: boolean }[]): Promise<Protein[]> {
-  const pages = await Promise.all(known.map(async ({ acc }) => {
-    const leaf = await leafOf(dataset, acc);
-    return leaf && dataset.proteinPage(leaf);
-  }));
+export async function proteinsOf(
+  dataset: Dataset,
+  known: readonly { acc: string; taxId: number; reviewed: boolean }[],
+): Promise<Protein[]> {
+  const pages = await Promise.all(
+    known.map(async ({ acc }) => {
+      const leaf = await leafOf(dataset, acc);
+      return leaf && dataset.proteinPage(leaf);
+    }),
+  );
   return known.map((k, n) => {
     const page = pages[n];
     const i = page ? partitionPoint(page.accessions.length, (j) => page.accessions[j] >= k.acc) : -1;
     if (page && page.accessions[i] === k.acc) {
-      return { acc: k.acc, taxId: page.taxIds[i], reviewed: page.reviewed[i] === 1, protein: page.proteins[i] || null, organism: page.organisms[i] || null };
+      return {
+        acc: k.acc,
+        taxId: page.taxIds[i],
+        reviewed: page.reviewed[i] === 1,
+        protein: page.proteins[i] || null,
+        organism: page.organisms[i] || null,
+      };
     }
     return { ...k, protein: null, organism: null };
   });

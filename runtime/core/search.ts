@@ -33,10 +33,12 @@ export interface QueryResult {
 }
 
 /** Index of the first group with key >= `key` (lower bound). */
-export const firstGroupAtOrAbove = (shard: Shard, key: number) => partitionPoint(shard.massKeys.length, (g) => shard.massKeys[g] >= key);
+export const firstGroupAtOrAbove = (shard: Shard, key: number) =>
+  partitionPoint(shard.massKeys.length, (g) => shard.massKeys[g] >= key);
 
 /** Index of the first group with key > `key` (upper bound). */
-export const firstGroupAbove = (shard: Shard, key: number) => partitionPoint(shard.massKeys.length, (g) => shard.massKeys[g] > key);
+export const firstGroupAbove = (shard: Shard, key: number) =>
+  partitionPoint(shard.massKeys.length, (g) => shard.massKeys[g] > key);
 
 /** A value now, or a promise of it where something must be read first. */
 type Soon<T> = T | Promise<T>;
@@ -46,26 +48,38 @@ const isPromise = <T>(value: Soon<T>): value is Promise<T> => value instanceof P
 function startOrdinal(dataset: Dataset, first: LocatedShard, lowKey: number): Soon<number> {
   if (first.entry.firstKey >= lowKey) return first.groupsBefore;
   const shard = dataset.shardNowOrLater(first.entry);
-  return isPromise(shard) ? shard.then((s) => first.groupsBefore + firstGroupAtOrAbove(s, lowKey)) : first.groupsBefore + firstGroupAtOrAbove(shard, lowKey);
+  return isPromise(shard)
+    ? shard.then((s) => first.groupsBefore + firstGroupAtOrAbove(s, lowKey))
+    : first.groupsBefore + firstGroupAtOrAbove(shard, lowKey);
 }
 
 /** Ordinal one past the last group with key <= highKey, reading the shard only when the range cuts it. */
 function endOrdinal(dataset: Dataset, last: LocatedShard, highKey: number): Soon<number> {
   if (last.entry.lastKey <= highKey) return last.groupsBefore + last.entry.massGroups;
   const shard = dataset.shardNowOrLater(last.entry);
-  return isPromise(shard) ? shard.then((s) => last.groupsBefore + firstGroupAbove(s, highKey)) : last.groupsBefore + firstGroupAbove(shard, highKey);
+  return isPromise(shard)
+    ? shard.then((s) => last.groupsBefore + firstGroupAbove(s, highKey))
+    : last.groupsBefore + firstGroupAbove(shard, highKey);
 }
 
 /** The first and last shard of a key range, when it touches any. */
-const bothEnds = (first: LocatedShard | undefined, last: LocatedShard | undefined): [LocatedShard, LocatedShard] | undefined =>
-  first && last && first.index <= last.index ? [first, last] : undefined;
+const bothEnds = (
+  first: LocatedShard | undefined,
+  last: LocatedShard | undefined,
+): [LocatedShard, LocatedShard] | undefined => (first && last && first.index <= last.index ? [first, last] : undefined);
 
 /** The first and last shard a key range touches, or undefined when it touches none. */
-function rangeShards({ index }: Dataset, lowKey: number, highKey: number): Soon<[LocatedShard, LocatedShard] | undefined> {
+function rangeShards(
+  { index }: Dataset,
+  lowKey: number,
+  highKey: number,
+): Soon<[LocatedShard, LocatedShard] | undefined> {
   if (lowKey > highKey) return undefined;
   const [first, last] = [index.firstEndingAtOrAboveNow(lowKey), index.lastStartingAtOrBelowNow(highKey)];
   if (first !== null && last !== null) return bothEnds(first, last);
-  return Promise.all([index.firstEndingAtOrAbove(lowKey), index.lastStartingAtOrBelow(highKey)]).then(([f, l]) => bothEnds(f, l));
+  return Promise.all([index.firstEndingAtOrAbove(lowKey), index.lastStartingAtOrBelow(highKey)]).then(([f, l]) =>
+    bothEnds(f, l),
+  );
 }
 
 /**
@@ -75,11 +89,20 @@ function rangeShards({ index }: Dataset, lowKey: number, highKey: number): Soon<
  * shard the range cuts). Not awaited here: each is awaited where it is used (shared, from the cache or the
  * read in flight), so a narrow query costs one round trip for its shards.
  */
-function readAhead(dataset: Dataset, first: LocatedShard, last: LocatedShard, { lowKey, highKey, pageSize }: RangeQuery): void {
+function readAhead(
+  dataset: Dataset,
+  first: LocatedShard,
+  last: LocatedShard,
+  { lowKey, highKey, pageSize }: RangeQuery,
+): void {
   const wanted = [first];
   if (last.entry.lastKey > highKey) wanted.push(last);
   const inFirst = first.entry.firstKey >= lowKey ? first.entry.massGroups : 1; // range groups in the first shard (at least)
-  for (let l: LocatedShard | null = first, before = inFirst; l.index < last.index && before < pageSize; before += l.entry.massGroups) {
+  for (
+    let l: LocatedShard | null = first, before = inFirst;
+    l.index < last.index && before < pageSize;
+    before += l.entry.massGroups
+  ) {
     l = dataset.index.shardOfGroupNow(l.groupsBefore + l.entry.massGroups);
     if (!l) break; // on an index page not read yet: read when the page needs it
     wanted.push(l);
@@ -95,7 +118,13 @@ const addGroupRanks = (shard: Shard, from: number, to: number, add: (rank: numbe
   from < to && addPeptideRanks(shard, from === 0 ? 0 : shard.groupEnds[from - 1], shard.groupEnds[to - 1], add);
 
 /** A page of `query` without groups, of a query counting `totalResult`. */
-const noGroups = ({ page, pageSize }: RangeQuery, totalResult: number): QueryResult => ({ totalResult, page, pageSize, groups: [], accessions: NO_ACCESSIONS });
+const noGroups = ({ page, pageSize }: RangeQuery, totalResult: number): QueryResult => ({
+  totalResult,
+  page,
+  pageSize,
+  groups: [],
+  accessions: NO_ACCESSIONS,
+});
 
 /**
  * Mass groups with lowKey <= key <= highKey, counted exactly, and the query's page of them in ascending order.
@@ -133,7 +162,11 @@ export async function runQuery(dataset: Dataset, query: RangeQuery): Promise<Que
     const hi = Math.min(to, groupsBefore + entry.massGroups) - groupsBefore;
     for (let g = lo; g < hi; g++) groups.push({ shard: shards[k], group: g });
   }
-  const accessions = dataset.wholeAccessions ?? (await dataset.accessionSet((add) => groups.forEach(({ shard, group }) => addGroupRanks(shard, group, group + 1, add))));
+  const accessions =
+    dataset.wholeAccessions ??
+    (await dataset.accessionSet((add) =>
+      groups.forEach(({ shard, group }) => addGroupRanks(shard, group, group + 1, add)),
+    ));
   return { totalResult, page, pageSize, groups, accessions };
 }
 
@@ -187,6 +220,10 @@ export function runOf(shard: Shard, lowKey: number, highKey: number): GroupRun {
 export async function* walkRange(dataset: Dataset, lowKey: number, highKey: number): AsyncGenerator<ListedRun> {
   for (const located of await rangeEntries(dataset.index, lowKey, highKey)) {
     const run = runOf(await dataset.shard(located.entry), lowKey, highKey);
-    if (run.from < run.to) yield { ...run, accessions: await dataset.accessionSet((add) => addGroupRanks(run.shard, run.from, run.to, add)) };
+    if (run.from < run.to)
+      yield {
+        ...run,
+        accessions: await dataset.accessionSet((add) => addGroupRanks(run.shard, run.from, run.to, add)),
+      };
   }
 }

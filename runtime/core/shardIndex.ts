@@ -11,7 +11,10 @@ export interface LocatedShard {
 }
 
 /** Reads and checks (against `entry`) an index page: its shards when `leaf`, else its pages. */
-export type LoadIndexPage = (entry: IndexPageEntry, leaf: boolean) => Promise<readonly ShardEntry[] | readonly IndexPageEntry[]>;
+export type LoadIndexPage = (
+  entry: IndexPageEntry,
+  leaf: boolean,
+) => Promise<readonly ShardEntry[] | readonly IndexPageEntry[]>;
 
 /** A node of the tree in memory: the root, or an index page read. */
 interface Node {
@@ -38,7 +41,12 @@ export function partitionPoint(n: number, isAfter: (i: number) => boolean): numb
   return lo;
 }
 
-function makeNode(level: number, firstShard: number, groupsBeforeNode: number, entries: readonly (ShardEntry | IndexPageEntry)[]): Node {
+function makeNode(
+  level: number,
+  firstShard: number,
+  groupsBeforeNode: number,
+  entries: readonly (ShardEntry | IndexPageEntry)[],
+): Node {
   const groupsBefore = new Float64Array(entries.length + 1);
   groupsBefore[0] = groupsBeforeNode;
   entries.forEach((e, j) => (groupsBefore[j + 1] = groupsBefore[j] + e.massGroups));
@@ -49,11 +57,20 @@ function makeNode(level: number, firstShard: number, groupsBeforeNode: number, e
 type Step = (node: Node) => number;
 
 /** Entries whose lastKey >= key start here (entries.length when none does). */
-const endingAtOrAbove = (key: number): Step => (node) => partitionPoint(node.entries.length, (i) => node.entries[i].lastKey >= key);
+const endingAtOrAbove =
+  (key: number): Step =>
+  (node) =>
+    partitionPoint(node.entries.length, (i) => node.entries[i].lastKey >= key);
 /** The last entry whose firstKey <= key (-1 when none is). */
-const startingAtOrBelow = (key: number): Step => (node) => partitionPoint(node.entries.length, (i) => node.entries[i].firstKey > key) - 1;
+const startingAtOrBelow =
+  (key: number): Step =>
+  (node) =>
+    partitionPoint(node.entries.length, (i) => node.entries[i].firstKey > key) - 1;
 /** The entry holding mass group number `ordinal`. */
-const holdingGroup = (ordinal: number): Step => (node) => partitionPoint(node.entries.length, (i) => node.groupsBefore[i + 1] > ordinal);
+const holdingGroup =
+  (ordinal: number): Step =>
+  (node) =>
+    partitionPoint(node.entries.length, (i) => node.groupsBefore[i + 1] > ordinal);
 
 export class ShardIndex {
   /** Total shards and mass groups in the dataset. */
@@ -113,7 +130,8 @@ export class ShardIndex {
     for (let node = this.root; ; ) {
       const i = step(node);
       if (!(i >= 0 && i < node.entries.length)) return undefined;
-      if (node.level === 0) return { index: node.firstShard + i, entry: node.entries[i] as ShardEntry, groupsBefore: node.groupsBefore[i] };
+      if (node.level === 0)
+        return { index: node.firstShard + i, entry: node.entries[i] as ShardEntry, groupsBefore: node.groupsBefore[i] };
       const next = node.read.get(i);
       if (!next) return null;
       node = next;
@@ -125,7 +143,8 @@ export class ShardIndex {
     for (let node = this.root; ; ) {
       const i = step(node);
       if (!(i >= 0 && i < node.entries.length)) return undefined;
-      if (node.level === 0) return { index: node.firstShard + i, entry: node.entries[i] as ShardEntry, groupsBefore: node.groupsBefore[i] };
+      if (node.level === 0)
+        return { index: node.firstShard + i, entry: node.entries[i] as ShardEntry, groupsBefore: node.groupsBefore[i] };
       node = node.read.get(i) ?? (await this.child(node, i));
     }
   }

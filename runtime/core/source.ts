@@ -24,7 +24,8 @@ export interface ShardSource {
  * no dot-dot, no leading dot.
  */
 export function checkName(file: string): void {
-  if (!/^(?:[0-9a-f]{1,4}\/)?[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(file)) throw new SourceError(`invalid dataset file name "${file}"`, false);
+  if (!/^(?:[0-9a-f]{1,4}\/)?[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(file))
+    throw new SourceError(`invalid dataset file name "${file}"`, false);
 }
 
 export interface HttpSourceOptions {
@@ -47,7 +48,13 @@ export class HttpSource implements ShardSource {
     if (!this.base.pathname.endsWith('/')) this.base.pathname += '/';
     this.description = `${this.base.origin}${this.base.pathname}`;
     // Called through a function: a browser's fetch refuses to run bound to any object but the window.
-    this.options = { timeoutMs: 10_000, retries: 2, backoffMs: 100, fetch: (input, init) => globalThis.fetch(input, init), ...options };
+    this.options = {
+      timeoutMs: 10_000,
+      retries: 2,
+      backoffMs: 100,
+      fetch: (input, init) => globalThis.fetch(input, init),
+      ...options,
+    };
   }
 
   async get(file: string): Promise<Uint8Array> {
@@ -70,7 +77,10 @@ export class HttpSource implements ShardSource {
       response = await this.options.fetch(url, { signal: AbortSignal.timeout(this.options.timeoutMs) });
     } catch (e) {
       const timedOut = (e as Error).name === 'TimeoutError';
-      throw new SourceError(`${file}: ${timedOut ? `no answer within ${this.options.timeoutMs} ms` : 'fetch failed'}`, true);
+      throw new SourceError(
+        `${file}: ${timedOut ? `no answer within ${this.options.timeoutMs} ms` : 'fetch failed'}`,
+        true,
+      );
     }
     if (!response.ok) {
       await response.body?.cancel();

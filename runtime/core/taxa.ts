@@ -28,7 +28,9 @@ export interface TaxaResult {
   pageSize: number;
 }
 
-export const parseTaxaQuery = (source: ParamSource): TaxaQuery => ({ name: readParams(TAXA_PARAMS, source).name as string });
+export const parseTaxaQuery = (source: ParamSource): TaxaQuery => ({
+  name: readParams(TAXA_PARAMS, source).name as string,
+});
 
 export async function runTaxaQuery(dataset: Dataset, query: TaxaQuery): Promise<TaxaResult> {
   const taxonomy = await dataset.taxonomy();

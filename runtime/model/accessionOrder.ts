@@ -12,7 +12,8 @@
 export function rankOrder(reviewed: Uint8Array, position: Int32Array | undefined, positions: number): Uint32Array {
   const count = reviewed.length;
   const slots = positions + 1; // a position each, then "no lineage"
-  const keyOf = (a: number) => (reviewed[a] === 1 ? 0 : slots) + (position && position[a] >= 0 ? position[a] : positions);
+  const keyOf = (a: number) =>
+    (reviewed[a] === 1 ? 0 : slots) + (position && position[a] >= 0 ? position[a] : positions);
   // A counting sort: stable, so accessions of one key keep their byte order.
   const starts = new Float64Array(2 * slots + 1);
   for (let a = 0; a < count; a++) starts[keyOf(a) + 1]++;
@@ -34,7 +35,13 @@ export interface SubtreeRanks {
  * `unreviewedOwn[i]` the accessions whose taxId is node i itself, `reviewedTotal` the reviewed accessions (the
  * others start there). Throws when the counts cannot be the dataset's (more than its reviewed accessions).
  */
-export function subtreeRanks(enter: Int32Array, exit: Int32Array, reviewedOwn: readonly number[], unreviewedOwn: readonly number[], reviewedTotal: number): (node: number) => SubtreeRanks {
+export function subtreeRanks(
+  enter: Int32Array,
+  exit: Int32Array,
+  reviewedOwn: readonly number[],
+  unreviewedOwn: readonly number[],
+  reviewedTotal: number,
+): (node: number) => SubtreeRanks {
   const n = enter.length;
   // Accessions of the nodes before each depth-first position, reviewed and not: running sums in that order.
   const reviewedBefore = new Float64Array(n + 1);
@@ -47,7 +54,8 @@ export function subtreeRanks(enter: Int32Array, exit: Int32Array, reviewedOwn: r
     reviewedBefore[k] += reviewedBefore[k - 1];
     unreviewedBefore[k] += unreviewedBefore[k - 1];
   }
-  if (reviewedBefore[n] > reviewedTotal) throw new Error(`taxonomy counts ${reviewedBefore[n]} reviewed accessions, the dataset ${reviewedTotal}`);
+  if (reviewedBefore[n] > reviewedTotal)
+    throw new Error(`taxonomy counts ${reviewedBefore[n]} reviewed accessions, the dataset ${reviewedTotal}`);
   return (node) => ({
     reviewed: [reviewedBefore[enter[node]], reviewedBefore[exit[node]]],
     unreviewed: [reviewedTotal + unreviewedBefore[enter[node]], reviewedTotal + unreviewedBefore[exit[node]]],

@@ -86,7 +86,8 @@ function recordsOf(table: AccessionTable): Records | null {
   if (records !== undefined) return records;
   const { accessionEnds } = table;
   let longest = 0;
-  for (let a = 0, start = 0; a < accessionEnds.length; start = accessionEnds[a++]) longest = Math.max(longest, accessionEnds[a] - start);
+  for (let a = 0, start = 0; a < accessionEnds.length; start = accessionEnds[a++])
+    longest = Math.max(longest, accessionEnds[a] - start);
   let stride = 8;
   while (stride < 1 + longest + 4) stride *= 2;
   records = stride <= MAX_STRIDE && isPlain(table) ? new Records(table, stride) : null;
@@ -258,7 +259,8 @@ export class AccessionSet {
     const [from, to] = [p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]];
     if (to - from > this.scratch.length) [this.scratch, this.views] = [new Uint32Array(2 * (to - from)), []];
     let n = 0;
-    for (let r = from; r < to; r++) if (!filter || filter.keeps(shard.accessionRefs[r])) this.scratch[n++] = shard.accessionRefs[r];
+    for (let r = from; r < to; r++)
+      if (!filter || filter.keeps(shard.accessionRefs[r])) this.scratch[n++] = shard.accessionRefs[r];
     return this.sort((this.views[n] ??= this.scratch.subarray(0, n)));
   }
 }
@@ -267,8 +269,18 @@ export class AccessionSet {
 export const NO_ACCESSIONS = new AccessionSet([]);
 
 /** Gives `add` the ranks of the accessions of peptides from..to-1 of `shard` that `filter` keeps (all without one). */
-export function addPeptideRanks(shard: Shard, from: number, to: number, add: (rank: number) => void, filter?: RankFilter): void {
-  for (let r = from === 0 ? 0 : shard.accessionRefEnds[from - 1], end = to === 0 ? 0 : shard.accessionRefEnds[to - 1]; r < end; r++) {
+export function addPeptideRanks(
+  shard: Shard,
+  from: number,
+  to: number,
+  add: (rank: number) => void,
+  filter?: RankFilter,
+): void {
+  for (
+    let r = from === 0 ? 0 : shard.accessionRefEnds[from - 1], end = to === 0 ? 0 : shard.accessionRefEnds[to - 1];
+    r < end;
+    r++
+  ) {
     if (!filter || filter.keeps(shard.accessionRefs[r])) add(shard.accessionRefs[r]);
   }
 }

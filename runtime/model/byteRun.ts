@@ -31,7 +31,13 @@ export function pieceOf(text: string): Piece {
   if (text.length > 16) throw new Error(`a piece holds at most 16 characters: ${text}`);
   const view = new DataView(new ArrayBuffer(16));
   for (let i = 0; i < text.length; i++) view.setUint8(i, text.charCodeAt(i));
-  return { w0: view.getUint32(0, true), w1: view.getUint32(4, true), w2: view.getUint32(8, true), w3: view.getUint32(12, true), length: text.length };
+  return {
+    w0: view.getUint32(0, true),
+    w1: view.getUint32(4, true),
+    w2: view.getUint32(8, true),
+    w3: view.getUint32(12, true),
+    length: text.length,
+  };
 }
 
 /**

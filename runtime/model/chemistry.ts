@@ -60,7 +60,8 @@ export const PROTON_MASS_DA = 1.007276466621;
  * Neutral mass in Da of a precursor at `mz` with `charge` protons added (positive) or removed (negative, as
  * MGF's `3-`): (m/z − proton) × z, or (m/z + proton) × |z|.
  */
-export const neutralMass = (mz: number, charge: number): number => (charge > 0 ? (mz - PROTON_MASS_DA) * charge : (mz + PROTON_MASS_DA) * -charge);
+export const neutralMass = (mz: number, charge: number): number =>
+  charge > 0 ? (mz - PROTON_MASS_DA) * charge : (mz + PROTON_MASS_DA) * -charge;
 
 /** Residue mass in units by char code (0..127); -1 where the letter has no defined mass. */
 export const RESIDUE_UNITS: Float64Array = (() => {
@@ -83,7 +84,9 @@ export function peptideMass(sequence: string): PeptideMass {
     const code = character.charCodeAt(0);
     const residue = character.length === 1 && code < 128 ? RESIDUE_UNITS[code] : -1;
     if (residue < 0) {
-      const reason = UNDEFINED_MASS_RESIDUES.includes(character) ? 'has no defined mass' : 'is not an amino-acid letter';
+      const reason = UNDEFINED_MASS_RESIDUES.includes(character)
+        ? 'has no defined mass'
+        : 'is not an amino-acid letter';
       return { error: reason, position, character };
     }
     units += residue;

@@ -13,7 +13,9 @@ export class Column<T extends Uint8Array | Int32Array | Uint32Array | Float64Arr
   /** The data, with room for `n` more values. */
   reserve(n: number): T {
     if (this.length + n > this.data.length) {
-      const grown = new (this.data.constructor as new (n: number) => T)(Math.max(this.data.length * 2, this.length + n));
+      const grown = new (this.data.constructor as new (n: number) => T)(
+        Math.max(this.data.length * 2, this.length + n),
+      );
       grown.set(this.data);
       this.data = grown;
     }
@@ -154,4 +156,3 @@ export class TextBlocks {
 
   private readonly place: { bytes: Uint8Array; from: number; to: number } = { bytes: EMPTY, from: 0, to: 0 };
 }
-

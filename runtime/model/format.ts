@@ -81,7 +81,9 @@ export function residueMaxOf(sequences: Iterable<string>): string {
  */
 export function combinedResidueMax(entries: readonly { residueMax?: string }[]): string | undefined {
   if (entries.length === 0 || !entries.every((e) => RESIDUE_MAX_TEXT.test(e.residueMax ?? ''))) return undefined;
-  return Array.from(RESIDUE_MAX_LETTERS, (_, l) => Math.max(...entries.map((e) => parseInt(e.residueMax![l], 36))).toString(36)).join('');
+  return Array.from(RESIDUE_MAX_LETTERS, (_, l) =>
+    Math.max(...entries.map((e) => parseInt(e.residueMax![l], 36))).toString(36),
+  ).join('');
 }
 
 /**
@@ -93,7 +95,8 @@ export function residueBound(entry: { residueMax?: string }, letters: string): n
   let most = decodedMax.get(entry);
   if (!most) {
     most = new Uint8Array(128);
-    for (let l = 0; l < RESIDUE_MAX_LETTERS.length; l++) most[RESIDUE_MAX_LETTERS.charCodeAt(l)] = parseInt(entry.residueMax[l], 36);
+    for (let l = 0; l < RESIDUE_MAX_LETTERS.length; l++)
+      most[RESIDUE_MAX_LETTERS.charCodeAt(l)] = parseInt(entry.residueMax[l], 36);
     decodedMax.set(entry, most);
   }
   let bound = 0;
@@ -295,7 +298,8 @@ export const WHOLE_ACCESSION_TABLE = 1 << 20;
 export const ACCESSION_PAGE_ACCESSIONS = 2048;
 
 /** Accessions per page of a table of `count` accessions, as the build writes it. */
-export const accessionPageSize = (count: number) => (count <= WHOLE_ACCESSION_TABLE ? Math.max(count, 1) : ACCESSION_PAGE_ACCESSIONS);
+export const accessionPageSize = (count: number) =>
+  count <= WHOLE_ACCESSION_TABLE ? Math.max(count, 1) : ACCESSION_PAGE_ACCESSIONS;
 
 /**
  * One page of the protein table as the level above lists it (the manifest, or an inner ProteinIndexPage):
@@ -377,7 +381,10 @@ export const sequenceStart = (shard: Shard, p: number): number => (p === 0 ? 0 :
 
 /** Sequence of peptide p. */
 export const sequenceOf = (shard: Shard, p: number): string =>
-  String.fromCharCode.apply(null, shard.sequences.subarray(sequenceStart(shard, p), shard.sequenceEnds[p]) as unknown as number[]);
+  String.fromCharCode.apply(
+    null,
+    shard.sequences.subarray(sequenceStart(shard, p), shard.sequenceEnds[p]) as unknown as number[],
+  );
 
 /** Peptide p of `a` against peptide q of `b` by sequence, as strings compare (letters are ASCII): no string made. */
 export function compareSequences(a: Shard, p: number, b: Shard, q: number): number {
@@ -406,12 +413,17 @@ export const accessionRefsOf = (shard: Shard, p: number): Uint32Array =>
  * overlap, so every mass group lives in exactly one shard. Returns the first violation, or null; messages number
  * the shards from `firstIndex` (a run of a longer list).
  */
-export function tilingViolation(shards: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides'>[], firstIndex = 0): string | null {
+export function tilingViolation(
+  shards: readonly Pick<ShardEntry, 'firstKey' | 'lastKey' | 'massGroups' | 'peptides'>[],
+  firstIndex = 0,
+): string | null {
   for (let k = 0; k < shards.length; k++) {
     const [s, i] = [shards[k], firstIndex + k];
     if (!(s.firstKey <= s.lastKey)) return `shard ${i} has firstKey ${s.firstKey} > lastKey ${s.lastKey}`;
-    if (s.massGroups < 1 || s.peptides < s.massGroups) return `shard ${i} has ${s.massGroups} groups and ${s.peptides} peptides`;
-    if (k > 0 && !(shards[k - 1].lastKey < s.firstKey)) return `shard ${i} starts at ${s.firstKey}, not above shard ${i - 1}'s last key ${shards[k - 1].lastKey}`;
+    if (s.massGroups < 1 || s.peptides < s.massGroups)
+      return `shard ${i} has ${s.massGroups} groups and ${s.peptides} peptides`;
+    if (k > 0 && !(shards[k - 1].lastKey < s.firstKey))
+      return `shard ${i} starts at ${s.firstKey}, not above shard ${i - 1}'s last key ${shards[k - 1].lastKey}`;
   }
   return null;
 }

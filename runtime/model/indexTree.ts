@@ -1,12 +1,21 @@
 // The index trees of the format (shards/FORMAT.md, "The index tree", "Accession table" and "Protein table"): how many levels of
 // pages a manifest may name, and what a page read from storage must agree with in the entry that points at it —
 // a reader refuses a page that does not (its sha256 and size are checked before, when it is fetched).
-import { combinedResidueMax, MAX_INDEX_LEVELS, tilingViolation, type AccessionPageEntry, type IndexPageEntry, type ProteinPageEntry } from './format.js';
+import {
+  combinedResidueMax,
+  MAX_INDEX_LEVELS,
+  tilingViolation,
+  type AccessionPageEntry,
+  type IndexPageEntry,
+  type ProteinPageEntry,
+} from './format.js';
 
 /** Levels of pages below the manifest of a shard index or protein table (`levels`, absent: 1), or null when out of 1..MAX_INDEX_LEVELS. */
 export function levelsOf(tree: { levels?: unknown }): number | null {
   const levels = tree.levels === undefined ? 1 : tree.levels;
-  return Number.isInteger(levels) && (levels as number) >= 1 && (levels as number) <= MAX_INDEX_LEVELS ? (levels as number) : null;
+  return Number.isInteger(levels) && (levels as number) >= 1 && (levels as number) <= MAX_INDEX_LEVELS
+    ? (levels as number)
+    : null;
 }
 
 const sum = <T>(list: readonly T[], field: (item: T) => number) => list.reduce((total, item) => total + field(item), 0);
@@ -21,20 +30,25 @@ export function indexPageViolation(page: unknown, entry: IndexPageEntry, leaf: b
   const content = page as { firstShard?: unknown; shards?: unknown; pages?: unknown } | null;
   const list = leaf ? content?.shards : content?.pages;
   if (!Array.isArray(list) || list.length === 0) return `no ${leaf ? 'shards' : 'pages'} listed`;
-  if (content!.firstShard !== entry.firstShard) return `firstShard ${String(content!.firstShard)}, not ${entry.firstShard}`;
+  if (content!.firstShard !== entry.firstShard)
+    return `firstShard ${String(content!.firstShard)}, not ${entry.firstShard}`;
   const entries = list as IndexPageEntry[];
   const shards = leaf ? list.length : sum(entries, (p) => p.shards);
   if (shards !== entry.shards) return `wrong shard count: ${shards}, not ${entry.shards}`;
   if (!leaf) {
     for (let k = 0, next = entry.firstShard; k < entries.length; next += entries[k].shards, k++) {
-      if (entries[k].firstShard !== next || !(entries[k].shards >= 1)) return `page ${k} does not continue the shards before it`;
+      if (entries[k].firstShard !== next || !(entries[k].shards >= 1))
+        return `page ${k} does not continue the shards before it`;
     }
   }
   const tiling = tilingViolation(entries);
   if (tiling) return tiling;
-  if (entries[0].firstKey !== entry.firstKey || entries[entries.length - 1].lastKey !== entry.lastKey) return 'first or last key differs from its entry';
-  if (sum(entries, (e) => e.massGroups) !== entry.massGroups || sum(entries, (e) => e.peptides) !== entry.peptides) return 'mass groups or peptides differ from its entry';
-  if (entry.residueMax !== undefined && combinedResidueMax(entries) !== entry.residueMax) return `residueMax differs from its entry's ${JSON.stringify(entry.residueMax)}`;
+  if (entries[0].firstKey !== entry.firstKey || entries[entries.length - 1].lastKey !== entry.lastKey)
+    return 'first or last key differs from its entry';
+  if (sum(entries, (e) => e.massGroups) !== entry.massGroups || sum(entries, (e) => e.peptides) !== entry.peptides)
+    return 'mass groups or peptides differ from its entry';
+  if (entry.residueMax !== undefined && combinedResidueMax(entries) !== entry.residueMax)
+    return `residueMax differs from its entry's ${JSON.stringify(entry.residueMax)}`;
   return null;
 }
 
@@ -42,7 +56,8 @@ export function indexPageViolation(page: unknown, entry: IndexPageEntry, leaf: b
 export function accessionIndexPageViolation(page: unknown, entry: AccessionPageEntry): string | null {
   const pages = (page as { pages?: unknown } | null)?.pages as AccessionPageEntry[] | undefined;
   if (!Array.isArray(pages) || pages.length === 0) return 'no pages listed';
-  if (!pages.every((p) => Number.isSafeInteger(p?.accessions) && p.accessions >= 1)) return 'a page holds no accessions';
+  if (!pages.every((p) => Number.isSafeInteger(p?.accessions) && p.accessions >= 1))
+    return 'a page holds no accessions';
   if (sum(pages, (p) => p.accessions) !== entry.accessions) return 'accession count differs from its entry';
   return null;
 }
@@ -59,7 +74,8 @@ export function proteinIndexPageViolation(page: unknown, entry: ProteinPageEntry
     if (!(p.accessions >= 1) || !(p.firstAccession <= p.lastAccession)) return `page ${k} holds no accessions in order`;
     if (k > 0 && !(pages[k - 1].lastAccession < p.firstAccession)) return `page ${k} does not follow page ${k - 1}`;
   }
-  if (pages[0].firstAccession !== entry.firstAccession || pages[pages.length - 1].lastAccession !== entry.lastAccession) return 'first or last accession differs from its entry';
+  if (pages[0].firstAccession !== entry.firstAccession || pages[pages.length - 1].lastAccession !== entry.lastAccession)
+    return 'first or last accession differs from its entry';
   if (sum(pages, (p) => p.accessions) !== entry.accessions) return 'accession count differs from its entry';
   return null;
 }
@@ -68,8 +84,10 @@ export function proteinIndexPageViolation(page: unknown, entry: ProteinPageEntry
 export function proteinPageViolation(page: unknown, entry: ProteinPageEntry): string | null {
   const p = page as Record<string, unknown> | null;
   const columns = [p?.accessions, p?.taxIds, p?.reviewed, p?.proteins, p?.organisms];
-  if (columns.some((c) => !Array.isArray(c) || c.length !== entry.accessions)) return 'columns are missing or differ in length';
+  if (columns.some((c) => !Array.isArray(c) || c.length !== entry.accessions))
+    return 'columns are missing or differ in length';
   const accessions = p!.accessions as string[];
-  if (accessions[0] !== entry.firstAccession || accessions[accessions.length - 1] !== entry.lastAccession) return 'first or last accession differs from its entry';
+  if (accessions[0] !== entry.firstAccession || accessions[accessions.length - 1] !== entry.lastAccession)
+    return 'first or last accession differs from its entry';
   return null;
 }

@@ -6,7 +6,8 @@ import { RESIDUE_UNITS } from './chemistry.js';
 const TRIPLES = 27 ** 3;
 /** 'A' → 1 … 'Z' → 26. */
 function codeOf(charCode: number): number {
-  if (charCode < 65 || charCode > 90) throw new RangeError(`only capital letters pack, not ${JSON.stringify(String.fromCharCode(charCode))}`);
+  if (charCode < 65 || charCode > 90)
+    throw new RangeError(`only capital letters pack, not ${JSON.stringify(String.fromCharCode(charCode))}`);
   return charCode - 64;
 }
 

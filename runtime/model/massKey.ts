@@ -58,6 +58,8 @@ export function parseMass(text: string): MassText | undefined {
  */
 export function formatMassKey(key: number): string {
   const whole = Math.floor(key / KEYS_PER_DA);
-  const fraction = String(key % KEYS_PER_DA).padStart(4, '0').replace(/0+$/, '');
+  const fraction = String(key % KEYS_PER_DA)
+    .padStart(4, '0')
+    .replace(/0+$/, '');
   return `${whole}.${fraction || '0'}`;
 }

@@ -44,7 +44,12 @@ export function deltaUnits(text: string): number | undefined {
   return match[1] === '-' ? -units : units;
 }
 
-const KNOWN: readonly Modification[] = UNIMOD_ROWS.map(([accession, name, delta]) => ({ name, accession, delta, deltaUnits: deltaUnits(delta)! }));
+const KNOWN: readonly Modification[] = UNIMOD_ROWS.map(([accession, name, delta]) => ({
+  name,
+  accession,
+  delta,
+  deltaUnits: deltaUnits(delta)!,
+}));
 const BY_TITLE = new Map(KNOWN.map((m) => [m.name.toLowerCase(), m]));
 const BY_ACCESSION = new Map(KNOWN.map((m) => [m.accession, m]));
 
@@ -52,16 +57,25 @@ const BY_ACCESSION = new Map(KNOWN.map((m) => [m.accession, m]));
 const MAX_CUSTOM_DELTA = 10_000;
 
 function resolve(name: string, item: string): Modification {
-  const known = BY_TITLE.get(name.toLowerCase()) ?? (/^unimod:\d+$/i.test(name) ? BY_ACCESSION.get(Number(name.slice(7))) : undefined);
+  const known =
+    BY_TITLE.get(name.toLowerCase()) ??
+    (/^unimod:\d+$/i.test(name) ? BY_ACCESSION.get(Number(name.slice(7))) : undefined);
   if (known) return known;
   const custom = /^([^[\]{}<>@,:]+):([+-]\d+(?:\.\d+)?)$/.exec(name);
   if (!custom && /^[^:]+: \d/.test(name)) {
-    throw new ModificationError(`${JSON.stringify(item)} reads as "${name}": a + in a URL's query is a space; write it as %2B (Name:%2B12.3456)`);
+    throw new ModificationError(
+      `${JSON.stringify(item)} reads as "${name}": a + in a URL's query is a space; write it as %2B (Name:%2B12.3456)`,
+    );
   }
-  if (!custom) throw new ModificationError(`unknown modification ${JSON.stringify(name)} in ${JSON.stringify(item)}: use a Unimod title (e.g. Carbamidomethyl, Oxidation, Phospho), UNIMOD:<accession>, or Name:+12.3456 for a custom mass`);
+  if (!custom)
+    throw new ModificationError(
+      `unknown modification ${JSON.stringify(name)} in ${JSON.stringify(item)}: use a Unimod title (e.g. Carbamidomethyl, Oxidation, Phospho), UNIMOD:<accession>, or Name:+12.3456 for a custom mass`,
+    );
   const units = deltaUnits(custom[2]);
   if (units === undefined || Math.abs(units) > MAX_CUSTOM_DELTA * UNITS_PER_DA) {
-    throw new ModificationError(`custom mass ${custom[2]} in ${JSON.stringify(item)} must be a signed number within ±${MAX_CUSTOM_DELTA} Da with at most 10 decimals`);
+    throw new ModificationError(
+      `custom mass ${custom[2]} in ${JSON.stringify(item)} must be a signed number within ±${MAX_CUSTOM_DELTA} Da with at most 10 decimals`,
+    );
   }
   return { name: custom[1].trim(), delta: custom[2].replace(/^\+/, ''), deltaUnits: units };
 }
@@ -74,13 +88,18 @@ function site(text: string, item: string): Site {
     const end = terminus[2].toUpperCase() as 'N' | 'C';
     if (terminus[1] === undefined) return { kind: 'terminus', end };
     const letter = terminus[1].toUpperCase();
-    if (!isResidue(letter)) throw new ModificationError(`${JSON.stringify(letter)} in ${JSON.stringify(item)} is not a residue with a defined mass`);
+    if (!isResidue(letter))
+      throw new ModificationError(
+        `${JSON.stringify(letter)} in ${JSON.stringify(item)} is not a residue with a defined mass`,
+      );
     return { kind: 'terminal residue', end, letter };
   }
   const letters = text.toUpperCase();
   const bad = [...letters].find((c) => !isResidue(c));
   if (letters === '' || bad !== undefined) {
-    throw new ModificationError(`site ${JSON.stringify(text)} in ${JSON.stringify(item)} is not residue letters (e.g. STY), N-term, C-term or a residue at a terminus (Q@N-term)`);
+    throw new ModificationError(
+      `site ${JSON.stringify(text)} in ${JSON.stringify(item)} is not residue letters (e.g. STY), N-term, C-term or a residue at a terminus (Q@N-term)`,
+    );
   }
   return { kind: 'residues', letters: [...new Set(letters)].sort().join('') };
 }
@@ -92,15 +111,21 @@ const sameModification = (a: Modification, b: Modification) => a.name === b.name
 export function parseModifications(text: string): ModSpec[] {
   const specs: ModSpec[] = [];
   const items = text.split(',').map((item) => item.trim());
-  if (items.length > MAX_MODIFICATIONS) throw new ModificationError(`${items.length} modifications given; at most ${MAX_MODIFICATIONS}`);
+  if (items.length > MAX_MODIFICATIONS)
+    throw new ModificationError(`${items.length} modifications given; at most ${MAX_MODIFICATIONS}`);
   for (const item of items) {
     const at = item.indexOf('@');
-    if (item === '' || at <= 0 || at === item.length - 1) throw new ModificationError(`${JSON.stringify(item)} is not Name@Sites (e.g. Carbamidomethyl@C, Oxidation@M, TMT6plex@N-term)`);
+    if (item === '' || at <= 0 || at === item.length - 1)
+      throw new ModificationError(
+        `${JSON.stringify(item)} is not Name@Sites (e.g. Carbamidomethyl@C, Oxidation@M, TMT6plex@N-term)`,
+      );
     const spec = { modification: resolve(item.slice(0, at).trim(), item), site: site(item.slice(at + 1).trim(), item) };
     const same = specs.find((s) => sameModification(s.modification, spec.modification));
     if (same && same.site.kind === 'residues' && spec.site.kind === 'residues') {
       same.site = { kind: 'residues', letters: [...new Set(same.site.letters + spec.site.letters)].sort().join('') };
-    } else if (specs.some((s) => sameModification(s.modification, spec.modification) && siteText(s.site) === siteText(spec.site))) {
+    } else if (
+      specs.some((s) => sameModification(s.modification, spec.modification) && siteText(s.site) === siteText(spec.site))
+    ) {
       throw new ModificationError(`${JSON.stringify(item)} is given twice`);
     } else {
       specs.push(spec);
@@ -119,11 +144,13 @@ export function siteText(site: Site): string {
 export const specText = (spec: ModSpec) => `${spec.modification.name}@${siteText(spec.site)}`;
 
 /** Letters a site may put a modification on (the residue slots it can take); '' for a bare terminus. */
-const residueLetters = (site: Site) => (site.kind === 'residues' ? site.letters : site.kind === 'terminal residue' ? site.letter : '');
+const residueLetters = (site: Site) =>
+  site.kind === 'residues' ? site.letters : site.kind === 'terminal residue' ? site.letter : '';
 
 /** Whether two sites can ever take the same slot of a peptide (a conflict for a fixed modification). */
 export function sitesOverlap(a: Site, b: Site): boolean {
-  if (a.kind === 'terminus' || b.kind === 'terminus') return a.kind === 'terminus' && b.kind === 'terminus' && a.end === b.end;
+  if (a.kind === 'terminus' || b.kind === 'terminus')
+    return a.kind === 'terminus' && b.kind === 'terminus' && a.end === b.end;
   return [...residueLetters(a)].some((c) => residueLetters(b).includes(c));
 }
 
@@ -160,7 +187,9 @@ export interface SlotSet {
 export function slotSet(sites: readonly Site[]): SlotSet {
   const letters = [...new Set(sites.flatMap((s) => (s.kind === 'residues' ? [...s.letters] : [])))].sort().join('');
   const termini = new Set(sites.flatMap((s) => (s.kind === 'terminus' ? [s.end] : []))).size;
-  const terminal = sites.flatMap((s) => (s.kind === 'terminal residue' && !letters.includes(s.letter) ? [{ end: s.end, letter: s.letter }] : []));
+  const terminal = sites.flatMap((s) =>
+    s.kind === 'terminal residue' && !letters.includes(s.letter) ? [{ end: s.end, letter: s.letter }] : [],
+  );
   return { letters, termini, terminal };
 }
 
@@ -195,12 +224,20 @@ export function slotCounter(set: SlotSet): (letters: Uint8Array, start: number, 
     let n = set.termini;
     if (table) for (let i = start; i < end; i++) n += table[letters[i] & 127];
     if (set.terminal.length === 0) return n;
-    return n + terminalSlots(set, String.fromCharCode(letters[start]), String.fromCharCode(letters[end - 1]), end - start === 1);
+    return (
+      n +
+      terminalSlots(set, String.fromCharCode(letters[start]), String.fromCharCode(letters[end - 1]), end - start === 1)
+    );
   };
 }
 
 /** slotCounter's count for `sequence` (capital letters). */
-export const slotsIn = (set: SlotSet, sequence: string): number => slotCounter(set)(Uint8Array.from(sequence, (c) => c.charCodeAt(0)), 0, sequence.length);
+export const slotsIn = (set: SlotSet, sequence: string): number =>
+  slotCounter(set)(
+    Uint8Array.from(sequence, (c) => c.charCodeAt(0)),
+    0,
+    sequence.length,
+  );
 
 /**
  * Slots of `sequence` that at least one of `sites` can take: the size of their union (a terminus counts once

@@ -11,7 +11,8 @@ export interface Applied {
 
 /** The bracket text of a modification: its Unimod title (prefixed `U:` when it holds a colon), or a signed mass. */
 export function proformaTag({ modification }: ModSpec): string {
-  if (modification.accession === undefined) return modification.delta.startsWith('-') ? modification.delta : `+${modification.delta}`;
+  if (modification.accession === undefined)
+    return modification.delta.startsWith('-') ? modification.delta : `+${modification.delta}`;
   return modification.name.includes(':') ? `U:${modification.name}` : modification.name;
 }
 
@@ -91,7 +92,13 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
   const ends = variable.map(({ site }) => (site.kind === 'residues' ? undefined : site.end)); // of terminal sites
   // Plain loops and no function made per peptide: most candidates of most queries take the first return, and a
   // batch match writes millions.
-  const writeLetters = (out: TextOut, letters: Uint8Array, start: number, end: number, counts: readonly number[]): void => {
+  const writeLetters = (
+    out: TextOut,
+    letters: Uint8Array,
+    start: number,
+    end: number,
+    counts: readonly number[],
+  ): void => {
     for (const g of globals) {
       for (const slotsOf of g.slots) {
         if (slotsOf(letters, start, end) > 0) {
@@ -107,7 +114,8 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
     // A variable modification is localised when its count fills every slot of its site in the peptide; the others
     // are written before the sequence, counts of one tag added up, in the order their tags first come.
     const localised: boolean[] = [];
-    for (let i = 0; i < counts.length; i++) localised.push(counts[i] > 0 && counts[i] === slots[i](letters, start, end));
+    for (let i = 0; i < counts.length; i++)
+      localised.push(counts[i] > 0 && counts[i] === slots[i](letters, start, end));
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] === 0 || localised[i] || tagCountedBefore(tags, counts, localised, i)) continue;
       let n = 0;
@@ -141,7 +149,8 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
       cTerm = true;
     }
   };
-  const write = (out: TextOut, sequence: string, counts: readonly number[]) => writeLetters(out, lettersOf(sequence), 0, sequence.length, counts);
+  const write = (out: TextOut, sequence: string, counts: readonly number[]) =>
+    writeLetters(out, lettersOf(sequence), 0, sequence.length, counts);
   return {
     write,
     writeLetters,
@@ -154,7 +163,12 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
 }
 
 /** Whether an unlocalised count of tag i's tag came before i (its text is written there, with i's count in it). */
-function tagCountedBefore(tags: readonly string[], counts: readonly number[], localised: readonly boolean[], i: number): boolean {
+function tagCountedBefore(
+  tags: readonly string[],
+  counts: readonly number[],
+  localised: readonly boolean[],
+  i: number,
+): boolean {
   for (let j = 0; j < i; j++) if (tags[j] === tags[i] && counts[j] > 0 && !localised[j]) return true;
   return false;
 }

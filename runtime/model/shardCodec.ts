@@ -12,7 +12,8 @@ const UTF8 = new TextEncoder();
 function unpackMap(bytes: Uint8Array, what: string): Record<string, unknown> {
   const raw = unpackr.unpack(bytes) as Record<string, unknown>;
   if (!raw || typeof raw !== 'object') throw new Error(`${what} is not a msgpack map`);
-  if (raw.formatVersion !== FORMAT_VERSION) throw new Error(`${what} format version ${JSON.stringify(raw.formatVersion)} is not ${FORMAT_VERSION}`);
+  if (raw.formatVersion !== FORMAT_VERSION)
+    throw new Error(`${what} format version ${JSON.stringify(raw.formatVersion)} is not ${FORMAT_VERSION}`);
   return raw;
 }
 
@@ -55,8 +56,10 @@ export function decodeShard(bytes: Uint8Array, accessions: number): Shard {
   const accessionRefs = varints(raw, 'refs');
   const groups = massKeys.length;
   const peptides = sequenceEnds.length;
-  if (groupEnds.length !== groups || groupEnds[groups - 1] !== peptides) throw new Error('shard groupSizes do not cover its peptides');
-  if (accessionRefEnds.length !== peptides || accessionRefEnds[peptides - 1] !== accessionRefs.length) throw new Error('shard refCounts do not cover its refs');
+  if (groupEnds.length !== groups || groupEnds[groups - 1] !== peptides)
+    throw new Error('shard groupSizes do not cover its peptides');
+  if (accessionRefEnds.length !== peptides || accessionRefEnds[peptides - 1] !== accessionRefs.length)
+    throw new Error('shard refCounts do not cover its refs');
   if (sequenceEnds[peptides - 1] !== sequences.length) throw new Error('shard lengths do not cover its sequences');
   // Refs: the peptide's first rank, then the gaps to the next (each ≥ 1), every rank inside the table.
   for (let p = 0, r = 0; p < peptides; p++) {
@@ -68,11 +71,19 @@ export function decodeShard(bytes: Uint8Array, accessions: number): Shard {
       accessionRefs[r] = rank;
     }
   }
-  return { massKeys, groupEnds: narrowed(groupEnds), sequences, sequenceEnds: narrowed(sequenceEnds), accessionRefEnds: narrowed(accessionRefEnds), accessionRefs };
+  return {
+    massKeys,
+    groupEnds: narrowed(groupEnds),
+    sequences,
+    sequenceEnds: narrowed(sequenceEnds),
+    accessionRefEnds: narrowed(accessionRefEnds),
+    accessionRefs,
+  };
 }
 
 /** Ascending `ends` in 16 bits when the last one fits. */
-const narrowed = (ends: Uint32Array): Ends => (ends.length > 0 && ends[ends.length - 1] > 0xffff ? ends : Uint16Array.from(ends));
+const narrowed = (ends: Uint32Array): Ends =>
+  ends.length > 0 && ends[ends.length - 1] > 0xffff ? ends : Uint16Array.from(ends);
 
 /**
  * `text` without its newlines, as one flat string: through its UTF-8 bytes (a newline byte is never part of another
@@ -97,7 +108,8 @@ export function decodeAccessionPage(bytes: Uint8Array): AccessionTable {
   const taxIdsPlusOne = varints(raw, 'taxIds');
   const reviewed = raw.reviewed;
   const count = taxIdsPlusOne.length;
-  if (!(reviewed instanceof Uint8Array) || reviewed.length !== count) throw new Error('accession table columns differ in length');
+  if (!(reviewed instanceof Uint8Array) || reviewed.length !== count)
+    throw new Error('accession table columns differ in length');
   const accessionEnds = new Uint32Array(count);
   // Accession a is text[start..i) up to its '\n' (the last, to the end); its end leaves out the newlines before it.
   let a = 0;

@@ -17,7 +17,8 @@ export function shardColumns(shard: Shard) {
   const { accessionRefs: refs, accessionRefEnds: refEnds } = shard;
   // Within a peptide: its first rank, then the gap to each next one.
   const refGaps = new Uint32Array(refs.length);
-  for (let p = 0, r = 0; p < refEnds.length; p++) for (let first = r; r < refEnds[p]; r++) refGaps[r] = r === first ? refs[r] : refs[r] - refs[r - 1];
+  for (let p = 0, r = 0; p < refEnds.length; p++)
+    for (let first = r; r < refEnds[p]; r++) refGaps[r] = r === first ? refs[r] : refs[r] - refs[r - 1];
   return {
     formatVersion: FORMAT_VERSION,
     massKeys: encodeVarints(differences(shard.massKeys)),
@@ -40,7 +41,11 @@ export function encodeShard(shard: Shard): Uint8Array {
  * A page of the accession table: `accessions` (consecutive ranks) with their taxIds (-1 unknown) and reviewed flags.
  * The page's text is `accessions` joined by newlines, so a large list may come as runs already joined the same way.
  */
-export function encodeAccessionPage({ accessions, taxIds, reviewed }: { accessions: readonly string[] } & Omit<AccessionTable, 'accessions' | 'accessionEnds'>): Uint8Array {
+export function encodeAccessionPage({
+  accessions,
+  taxIds,
+  reviewed,
+}: { accessions: readonly string[] } & Omit<AccessionTable, 'accessions' | 'accessionEnds'>): Uint8Array {
   return packr.pack({
     formatVersion: FORMAT_VERSION,
     accessions: accessions.join('\n'),

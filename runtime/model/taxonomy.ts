@@ -32,17 +32,27 @@ export class Taxonomy {
 
   constructor(private file: TaxonomyFile) {
     const n = file.taxIds.length;
-    const columns = [file.parents, file.ranks, file.names, file.peptides, file.reviewedAccessions, file.unreviewedAccessions];
-    if (n === 0 || columns.some((c) => !Array.isArray(c) || c.length !== n)) throw new Error('taxonomy columns are missing or differ in length');
+    const columns = [
+      file.parents,
+      file.ranks,
+      file.names,
+      file.peptides,
+      file.reviewedAccessions,
+      file.unreviewedAccessions,
+    ];
+    if (n === 0 || columns.some((c) => !Array.isArray(c) || c.length !== n))
+      throw new Error('taxonomy columns are missing or differ in length');
     this.taxIds = Int32Array.from(file.taxIds);
-    for (let i = 1; i < n; i++) if (!(this.taxIds[i - 1] < this.taxIds[i])) throw new Error('taxonomy taxIds are not ascending');
+    for (let i = 1; i < n; i++)
+      if (!(this.taxIds[i - 1] < this.taxIds[i])) throw new Error('taxonomy taxIds are not ascending');
     this.parents = Int32Array.from(file.parents, (taxId) => {
       const node = this.nodeOf(taxId);
       if (node < 0) throw new Error(`taxonomy parent ${taxId} is not a node`);
       return node;
     });
     for (const counts of [file.reviewedAccessions, file.unreviewedAccessions]) {
-      if (!counts.every((c) => Number.isInteger(c) && c >= 0)) throw new Error('taxonomy accession counts are not whole numbers');
+      if (!counts.every((c) => Number.isInteger(c) && c >= 0))
+        throw new Error('taxonomy accession counts are not whole numbers');
     }
     const { depths, enter, exit } = depthFirstOrder(this.parents);
     [this.depths, this.enter, this.exit] = [depths, enter, exit];
@@ -70,7 +80,16 @@ export class Taxonomy {
    */
   subtreeRanks(node: number, reviewedTotal: number): SubtreeRanks {
     if (this.ranks?.reviewedTotal !== reviewedTotal) {
-      this.ranks = { reviewedTotal, of: subtreeRanks(this.enter, this.exit, this.file.reviewedAccessions, this.file.unreviewedAccessions, reviewedTotal) };
+      this.ranks = {
+        reviewedTotal,
+        of: subtreeRanks(
+          this.enter,
+          this.exit,
+          this.file.reviewedAccessions,
+          this.file.unreviewedAccessions,
+          reviewedTotal,
+        ),
+      };
     }
     return this.ranks.of(node);
   }
@@ -96,7 +115,12 @@ export class Taxonomy {
   }
 
   taxon(node: number): Taxon {
-    return { taxId: this.taxIds[node], name: this.file.names[node], rank: this.file.ranks[node], peptides: this.file.peptides[node] };
+    return {
+      taxId: this.taxIds[node],
+      name: this.file.names[node],
+      rank: this.file.ranks[node],
+      peptides: this.file.peptides[node],
+    };
   }
 
   /**
@@ -112,7 +136,13 @@ export class Taxonomy {
       if (tier >= 0) found.push({ node, tier });
     });
     const { names, peptides } = this.file;
-    found.sort((a, b) => a.tier - b.tier || peptides[b.node] - peptides[a.node] || (names[a.node] < names[b.node] ? -1 : names[a.node] > names[b.node] ? 1 : 0) || a.node - b.node);
+    found.sort(
+      (a, b) =>
+        a.tier - b.tier ||
+        peptides[b.node] - peptides[a.node] ||
+        (names[a.node] < names[b.node] ? -1 : names[a.node] > names[b.node] ? 1 : 0) ||
+        a.node - b.node,
+    );
     return found.slice(0, limit).map(({ node }) => this.taxon(node));
   }
 }

@@ -7,7 +7,8 @@ export function encodeVarints(values: ArrayLike<number>): Uint8Array {
   let at = 0;
   for (let i = 0; i < values.length; i++) {
     let v = values[i];
-    if (!(v >= 0 && v <= 0xffffffff && Number.isInteger(v))) throw new RangeError(`varint value ${v} is not an integer in [0, 2^32)`);
+    if (!(v >= 0 && v <= 0xffffffff && Number.isInteger(v)))
+      throw new RangeError(`varint value ${v} is not an integer in [0, 2^32)`);
     while (v >= 0x80) {
       out[at++] = (v & 0x7f) | 0x80;
       v = Math.floor(v / 128);

@@ -34,14 +34,20 @@ function specTextWithMass(spec: ResidueSpec): string {
 function onResidues(text: string, what: string): ResidueSpec {
   const specs = parseModifications(text);
   const [spec] = specs;
-  if (specs.length !== 1 || spec.site.kind !== 'residues') throw new ModificationError(`takes one modification on residue letters as ${what} (e.g. Carbamidomethyl@C), got "${text}"`);
+  if (specs.length !== 1 || spec.site.kind !== 'residues')
+    throw new ModificationError(
+      `takes one modification on residue letters as ${what} (e.g. Carbamidomethyl@C), got "${text}"`,
+    );
   return spec as ResidueSpec;
 }
 
 /** The fixed modification of a view: on residue letters, adding mass (a search bounds its unmodified masses from below). */
 function fixedOf(text: string): ResidueSpec {
   const spec = onResidues(text, 'its fixed modification');
-  if (spec.modification.deltaUnits <= 0) throw new ModificationError(`${specText(spec)}: the modification must add mass (its delta is ${spec.modification.delta} Da)`);
+  if (spec.modification.deltaUnits <= 0)
+    throw new ModificationError(
+      `${specText(spec)}: the modification must add mass (its delta is ${spec.modification.delta} Da)`,
+    );
   return spec;
 }
 
@@ -52,7 +58,9 @@ function completeView(text: string): ViewMods {
     const at = part.indexOf('=');
     const name = part.slice(0, at);
     if (at <= 0 || !['fixed', 'variable', 'maxVariable'].includes(name) || fields.has(name)) {
-      throw new ModificationError(`"${text}" is not a complete view's fixed=Name@Letters&variable=Name@Letters&maxVariable=n (e.g. ${EXAMPLE})`);
+      throw new ModificationError(
+        `"${text}" is not a complete view's fixed=Name@Letters&variable=Name@Letters&maxVariable=n (e.g. ${EXAMPLE})`,
+      );
     }
     fields.set(name, part.slice(at + 1));
   }
@@ -61,10 +69,16 @@ function completeView(text: string): ViewMods {
   const fixed = fixedOf(fields.get('fixed')!);
   const variable = onResidues(fields.get('variable')!, 'its variable modification');
   const max = fields.get('maxVariable')!;
-  if (!/^\d+$/.test(max) || Number(max) < 1 || Number(max) > MAX_VIEW_VARIABLE) throw new ModificationError(`maxVariable must be a whole number from 1 to ${MAX_VIEW_VARIABLE}, got "${max}"`);
-  if (sitesOverlap(fixed.site, variable.site)) throw new ModificationError(`fixed ${specText(fixed)} and variable ${specText(variable)} share a site; a site is either fixed or variable`);
+  if (!/^\d+$/.test(max) || Number(max) < 1 || Number(max) > MAX_VIEW_VARIABLE)
+    throw new ModificationError(`maxVariable must be a whole number from 1 to ${MAX_VIEW_VARIABLE}, got "${max}"`);
+  if (sitesOverlap(fixed.site, variable.site))
+    throw new ModificationError(
+      `fixed ${specText(fixed)} and variable ${specText(variable)} share a site; a site is either fixed or variable`,
+    );
   if (Math.abs(variable.modification.deltaUnits) < MIN_VARIABLE_DELTA_UNITS) {
-    throw new ModificationError(`variable ${specText(variable)}: its delta (${variable.modification.delta} Da) must be at least 0.01 Da from 0, so that each count has a mass key of its own`);
+    throw new ModificationError(
+      `variable ${specText(variable)}: its delta (${variable.modification.delta} Da) must be at least 0.01 Da from 0, so that each count has a mass key of its own`,
+    );
   }
   const normalised = `fixed=${specTextWithMass(fixed)}&variable=${specTextWithMass(variable)}&maxVariable=${Number(max)}`;
   return { text: normalised, fixed, variable: { spec: variable, max: Number(max) } };

@@ -15,21 +15,41 @@ import { peptideUrl, samplePeptides, searchUrl } from './queries.js';
 const SETS: Record<string, (n: number, dir: string) => string[] | Promise<string[]>> = {
   ppm10: (n) => massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 }).map(searchUrl),
   da01: (n) => massWindows(n, 1, { lo: 360, hi: 8500, halfWidthDa: 0.1 }).map(searchUrl),
-  taxonomy: (n) => massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 }).map((w) => searchUrl(w).replace('search.php', 'search-taxonomy.php')),
+  taxonomy: (n) =>
+    massWindows(n, 2, { lo: 360, hi: 8500, ppm: 10 }).map((w) =>
+      searchUrl(w).replace('search.php', 'search-taxonomy.php'),
+    ),
   precursor: (n) => windowCentres(n, 2, 360, 8500).map(precursorUrl),
   peptide: async (n, dir) => (await samplePeptides(dir, n, 3)).map(peptideUrl),
 };
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { cache: { type: 'string' }, queries: { type: 'string' }, 'dir-a': { type: 'string' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { cache: { type: 'string' }, queries: { type: 'string' }, 'dir-a': { type: 'string' } },
+});
 const [a, b, dir, set] = positionals;
-if (!set || !SETS[set]) throw new Error(`usage: ab.ts <checkout A> <checkout B> <dataset dir> <${Object.keys(SETS).join('|')}> [--cache bytes] [--queries n] [--dir-a dir]`);
+if (!set || !SETS[set])
+  throw new Error(
+    `usage: ab.ts <checkout A> <checkout B> <dataset dir> <${Object.keys(SETS).join('|')}> [--cache bytes] [--queries n] [--dir-a dir]`,
+  );
 const urls = await SETS[set](Number(values.queries ?? 10_000), dir);
 const cacheBytes = Number(values.cache ?? 256 * 2 ** 20);
-const run = await interleave([await answererOf(a, values['dir-a'] ?? dir, cacheBytes), await answererOf(b, dir, cacheBytes)], urls, 3, [a, b]);
+const run = await interleave(
+  [await answererOf(a, values['dir-a'] ?? dir, cacheBytes), await answererOf(b, dir, cacheBytes)],
+  urls,
+  3,
+  [a, b],
+);
 const ratio = (f: (s: Summary) => number) => (f(run.sides[1]) / f(run.sides[0])).toFixed(3);
 for (const k of [0, 1]) {
   const s = run.sides[k];
-  console.log(`${[a, b][k]}: p50 ${s.p50.toFixed(4)} ms, p95 ${s.p95.toFixed(3)}, p99 ${s.p99.toFixed(3)}, mean ${s.mean.toFixed(4)}`);
+  console.log(
+    `${[a, b][k]}: p50 ${s.p50.toFixed(4)} ms, p95 ${s.p95.toFixed(3)}, p99 ${s.p99.toFixed(3)}, mean ${s.mean.toFixed(4)}`,
+  );
 }
-console.log(`B / A: p50 ${ratio((s) => s.p50)}, p95 ${ratio((s) => s.p95)}, p99 ${ratio((s) => s.p99)}, mean ${ratio((s) => s.mean)}`);
-console.log(`answers that differ (but for "duration"): ${run.differing} of ${urls.length}${run.firstDifference ? `; the first: ${run.firstDifference}` : ''}`);
+console.log(
+  `B / A: p50 ${ratio((s) => s.p50)}, p95 ${ratio((s) => s.p95)}, p99 ${ratio((s) => s.p99)}, mean ${ratio((s) => s.mean)}`,
+);
+console.log(
+  `answers that differ (but for "duration"): ${run.differing} of ${urls.length}${run.firstDifference ? `; the first: ${run.firstDifference}` : ''}`,
+);

@@ -11,9 +11,15 @@ import { freePort, load, startServer } from './http.js';
 import { massWindows } from './measure.js';
 import { searchUrl } from './queries.js';
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { cache: { type: 'string' }, burst: { type: 'string' }, bursts: { type: 'string' } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { cache: { type: 'string' }, burst: { type: 'string' }, bursts: { type: 'string' } },
+});
 const [a, b, dir] = positionals;
-if (!dir) throw new Error('usage: abHttp.ts <checkout A> <checkout B> <dataset dir> [--cache bytes] [--burst requests] [--bursts n]');
+if (!dir)
+  throw new Error(
+    'usage: abHttp.ts <checkout A> <checkout B> <dataset dir> [--cache bytes] [--burst requests] [--bursts n]',
+  );
 const [burst, bursts] = [Number(values.burst ?? 5_000), Number(values.bursts ?? 28)];
 const paths = massWindows(10_000, 2, { lo: 360, hi: 8500, ppm: 10 }).map((w) => {
   const url = new URL(searchUrl(w));
@@ -29,7 +35,12 @@ function cpuMs(pid: number): number {
 const sides = await Promise.all(
   [a, b].map(async (root) => {
     const port = await freePort();
-    const child = await startServer(resolve(dir), port, { SHARD_CACHE_BYTES: values.cache ?? String(256 * 2 ** 20) }, resolve(root));
+    const child = await startServer(
+      resolve(dir),
+      port,
+      { SHARD_CACHE_BYTES: values.cache ?? String(256 * 2 ** 20) },
+      resolve(root),
+    );
     return { root, port, child, cpu: 0, wall: 0, requests: 0, errors: 0 };
   }),
 );
@@ -46,8 +57,13 @@ try {
       side.errors += run.errors + run.non2xx;
     }
   }
-  for (const s of sides) console.log(`${s.root}: ${((1000 * s.cpu) / s.requests).toFixed(1)} µs CPU a request, ${Math.round((s.requests / s.wall) * 1000)} req/s, ${s.errors} errors or non-2xx`);
-  console.log(`B / A: CPU a request ${(sides[1].cpu / sides[1].requests / (sides[0].cpu / sides[0].requests)).toFixed(3)}`);
+  for (const s of sides)
+    console.log(
+      `${s.root}: ${((1000 * s.cpu) / s.requests).toFixed(1)} µs CPU a request, ${Math.round((s.requests / s.wall) * 1000)} req/s, ${s.errors} errors or non-2xx`,
+    );
+  console.log(
+    `B / A: CPU a request ${(sides[1].cpu / sides[1].requests / (sides[0].cpu / sides[0].requests)).toFixed(3)}`,
+  );
 } finally {
   for (const s of sides) s.child.kill('SIGTERM');
 }

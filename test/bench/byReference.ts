@@ -25,7 +25,8 @@ import { readAccessionTable, searchUrl } from './queries.js';
 
 const [dirArg, fastaArg, everyArg = '50', queriesArg = '2000'] = process.argv.slice(2);
 const [every, queries] = [Number(everyArg), Number(queriesArg)];
-if (!dirArg || !fastaArg || !(every >= 1 && queries >= 1)) throw new Error('usage: byReference.ts <dataset dir> <fasta> [every n-th shard] [queries]');
+if (!dirArg || !fastaArg || !(every >= 1 && queries >= 1))
+  throw new Error('usage: byReference.ts <dataset dir> <fasta> [every n-th shard] [queries]');
 const source = new FileSource(resolve(dirArg));
 const { manifest } = await Dataset.open(source, nodeCodecs);
 const table = await (await readAccessionTable(source)).table;
@@ -43,7 +44,8 @@ for (let a = 0; a < proteins.length; a++) starts[a + 1] = starts[a] + (proteins[
 const residues = starts[proteins.length];
 
 const shards = [];
-for await (const file of datasetFiles(source, { ...manifest, views: undefined }, nodeCodecs)) if (file.kind === 'shard') shards.push(file);
+for await (const file of datasetFiles(source, { ...manifest, views: undefined }, nodeCodecs))
+  if (file.kind === 'shard') shards.push(file);
 const bytes = { stored: 0, positions: 0, offsets: 0, positionsBr: 0, offsetsBr: 0 };
 let [sampled, peptides] = [0, 0];
 for (let i = 0; i < shards.length; i += every) {
@@ -82,12 +84,17 @@ for (let at = 0; at < allResidues.length; at += 65_536) {
 const dataset = await Dataset.open(source, { cacheBytes: 2 ** 30, ...nodeCodecs });
 const answer = createAnswerer(async () => dataset);
 const pages: Record<string, { peptides: number[]; accessions: number[]; residues: number[] }> = {};
-for (const [name, pageSize] of [['pageSize 1000', '1000'], ['default page (10 groups)', '10']] as const) {
+for (const [name, pageSize] of [
+  ['pageSize 1000', '1000'],
+  ['default page (10 groups)', '10'],
+] as const) {
   const counts = { peptides: [] as number[], accessions: [] as number[], residues: [] as number[] };
   for (const w of massWindows(queries, 2, { lo: 360, hi: 8500, ppm: 10 })) {
     const url = searchUrl(w).replace('&pageSize=1000', `&pageSize=${pageSize}`);
     const body = (await answer({ method: 'GET', url: new URL(url) })).body!;
-    const json = JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('latin1')) as { result: Record<string, { seq: string; acc: string[] }[]>[] };
+    const json = JSON.parse(typeof body === 'string' ? body : Buffer.from(body).toString('latin1')) as {
+      result: Record<string, { seq: string; acc: string[] }[]>[];
+    };
     const entries = json.result.flatMap((group) => Object.values(group)[0]);
     counts.peptides.push(entries.length);
     counts.accessions.push(new Set(entries.flatMap((e) => e.acc)).size);
@@ -97,7 +104,11 @@ for (const [name, pageSize] of [['pageSize 1000', '1000'], ['default page (10 gr
 }
 
 const perPeptide = (b: number) => +(b / peptides).toFixed(2);
-const stats = (xs: number[]) => ({ mean: +summarize(xs).mean.toFixed(1), p99: summarize(xs).p99, max: summarize(xs).max });
+const stats = (xs: number[]) => ({
+  mean: +summarize(xs).mean.toFixed(1),
+  p99: summarize(xs).p99,
+  max: summarize(xs).max,
+});
 console.log(
   JSON.stringify(
     {
@@ -119,7 +130,12 @@ console.log(
         residueFileGzip: +(residueBlocks.gzip / manifest.totals.peptides).toFixed(2),
         residueFileBrotli: +(residueBlocks.br / manifest.totals.peptides).toFixed(2),
       },
-      answerPages: Object.fromEntries(Object.entries(pages).map(([name, c]) => [name, { peptides: stats(c.peptides), accessions: stats(c.accessions), residues: stats(c.residues) }])),
+      answerPages: Object.fromEntries(
+        Object.entries(pages).map(([name, c]) => [
+          name,
+          { peptides: stats(c.peptides), accessions: stats(c.accessions), residues: stats(c.residues) },
+        ]),
+      ),
     },
     null,
     1,

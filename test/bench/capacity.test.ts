@@ -21,19 +21,43 @@ describe('indexLevels', () => {
       for (let pages = Math.ceil(n / 256); pages > 256; levels++) pages = Math.ceil(pages / 1024);
       return levels;
     };
-    for (const n of [0, 128, 129, 38_000, 65_536, 65_537, 10_000_000, 67_108_864, 67_108_865, 1e11]) expect(indexLevels(n), String(n)).toBe(brute(n));
-    expect([indexLevels(128), indexLevels(65_536), indexLevels(65_537), indexLevels(10_000_000), indexLevels(67_108_865)]).toEqual([0, 1, 2, 2, 3]);
+    for (const n of [0, 128, 129, 38_000, 65_536, 65_537, 10_000_000, 67_108_864, 67_108_865, 1e11])
+      expect(indexLevels(n), String(n)).toBe(brute(n));
+    expect([
+      indexLevels(128),
+      indexLevels(65_536),
+      indexLevels(65_537),
+      indexLevels(10_000_000),
+      indexLevels(67_108_865),
+    ]).toEqual([0, 1, 2, 2, 3]);
   });
 });
 
 describe('capacity', () => {
   it('equals a hand calculation', () => {
     const m: Measured = {
-      residuesPerCpuSecond: 1e6, repeatedShare: 0.5, rssMb: 1000, rssSlopeMbPer570k: 100, bytesPerPeptide: 10,
-      peptidesPerShard: 1000, tempBytesPerResidue: 8, accessionTableBytesPerAccession: 5, proteinPagesBytesPerAccession: 20,
-      leafPageBytes: 10_240, innerPageBytes: 61_440, rootEntryBytes: 300, shardBytes: 20_480, viewShare: 0.25, viewCpuFactor: 1.5, viewTempFactor: 1.25,
+      residuesPerCpuSecond: 1e6,
+      repeatedShare: 0.5,
+      rssMb: 1000,
+      rssSlopeMbPer570k: 100,
+      bytesPerPeptide: 10,
+      peptidesPerShard: 1000,
+      tempBytesPerResidue: 8,
+      accessionTableBytesPerAccession: 5,
+      proteinPagesBytesPerAccession: 20,
+      leafPageBytes: 10_240,
+      innerPageBytes: 61_440,
+      rootEntryBytes: 300,
+      shardBytes: 20_480,
+      viewShare: 0.25,
+      viewCpuFactor: 1.5,
+      viewTempFactor: 1.25,
     };
-    const c = capacity(m, { name: 'x', proteins: 5_700_000, residues: 3.6e9, peptides: 2.56e9, accessionLength: 10, source: 'hand' }, [1, 4]);
+    const c = capacity(
+      m,
+      { name: 'x', proteins: 5_700_000, residues: 3.6e9, peptides: 2.56e9, accessionLength: 10, source: 'hand' },
+      [1, 4],
+    );
     // 2.56e9 peptides / 1,000 = 2,560,000 shards; 10,000 leaf pages > 256: 2 levels, 10 inner pages.
     expect(c.shards).toBe(2_560_000);
     expect(c.indexLevels).toBe(2);
@@ -60,7 +84,11 @@ describe('capacity', () => {
 
   it('counts a second level up to 256 × 1,024 leaves: 40 M shards (156,250 leaves, a root of 153 inner pages)', () => {
     const m = { peptidesPerShard: 1, leafPageBytes: 1000, innerPageBytes: 5000, rootEntryBytes: 300 } as Measured;
-    const c = capacity(m, { name: 'y', proteins: 1, residues: 1, peptides: 40e6, accessionLength: 6, source: 'hand' }, []);
+    const c = capacity(
+      m,
+      { name: 'y', proteins: 1, residues: 1, peptides: 40e6, accessionLength: 6, source: 'hand' },
+      [],
+    );
     expect(c.indexLevels).toBe(2);
     // Files: 40 M shards + 156,250 leaves + 153 inner pages + 1 protein page + 3.
     expect(c.files).toBe(40_000_000 + 156_250 + 153 + 1 + 3);
@@ -71,7 +99,11 @@ describe('capacity', () => {
 
   it('counts a third level: 100 M shards (390,625 leaves, 382 + 1 inner pages, 1 root entry)', () => {
     const m = { peptidesPerShard: 1, leafPageBytes: 1000, innerPageBytes: 5000, rootEntryBytes: 300 } as Measured;
-    const c = capacity(m, { name: 'y', proteins: 1, residues: 1, peptides: 100e6, accessionLength: 6, source: 'hand' }, []);
+    const c = capacity(
+      m,
+      { name: 'y', proteins: 1, residues: 1, peptides: 100e6, accessionLength: 6, source: 'hand' },
+      [],
+    );
     expect(c.indexLevels).toBe(3);
     // Files: 100 M shards + 390,625 leaves + 382 + 1 inner pages + 1 protein page + 3.
     expect(c.files).toBe(100_000_000 + 390_625 + 382 + 1 + 1 + 3);

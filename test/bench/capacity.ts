@@ -3,7 +3,13 @@
 // TrEMBL and a UniParc-sized corpus. `npx tsx test/bench/capacity.ts` rewrites the generated part of
 // docs/SCALE.md; test/bench/capacity.test.ts checks it is up to date and the arithmetic by hand.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { INDEX_INNER_PAGES, INDEX_PAGE_SHARDS, INDEX_ROOT_LIMIT, PROTEIN_PAGE_ACCESSIONS, SHARD_INDEX_ROOT_LIMIT } from '../../runtime/model/format.js';
+import {
+  INDEX_INNER_PAGES,
+  INDEX_PAGE_SHARDS,
+  INDEX_ROOT_LIMIT,
+  PROTEIN_PAGE_ACCESSIONS,
+  SHARD_INDEX_ROOT_LIMIT,
+} from '../../runtime/model/format.js';
 import type { BenchResults } from './run.js';
 
 /** What the model takes from measurements (units in the names). */
@@ -51,9 +57,30 @@ export interface Corpus {
 }
 
 export const CORPORA: readonly Corpus[] = [
-  { name: 'Swiss-Prot', proteins: 516_371, residues: 186.7e6, peptides: 27.9e6, accessionLength: 6, source: 'measured on the real Swiss-Prot-scale set of issue 12' },
-  { name: 'TrEMBL', proteins: 202.55e6, residues: 202.55e6 * 330, peptides: 17.2e9, accessionLength: 10, source: 'proteins and peptides as the original service publishes them (2026_01); residues assume 330 a protein' },
-  { name: 'UniParc-sized', proteins: 600e6, residues: 600e6 * 330, peptides: 3 * 17.2e9, accessionLength: 13, source: 'assumed: ~600 M sequences, peptides 3× TrEMBL (order of magnitude only)' },
+  {
+    name: 'Swiss-Prot',
+    proteins: 516_371,
+    residues: 186.7e6,
+    peptides: 27.9e6,
+    accessionLength: 6,
+    source: 'measured on the real Swiss-Prot-scale set of issue 12',
+  },
+  {
+    name: 'TrEMBL',
+    proteins: 202.55e6,
+    residues: 202.55e6 * 330,
+    peptides: 17.2e9,
+    accessionLength: 10,
+    source: 'proteins and peptides as the original service publishes them (2026_01); residues assume 330 a protein',
+  },
+  {
+    name: 'UniParc-sized',
+    proteins: 600e6,
+    residues: 600e6 * 330,
+    peptides: 3 * 17.2e9,
+    accessionLength: 13,
+    source: 'assumed: ~600 M sequences, peptides 3× TrEMBL (order of magnitude only)',
+  },
 ];
 
 /** Real proteins share peptides across accessions: real data took 1.15× the synthetic bytes per peptide (issue 12). */
@@ -114,8 +141,18 @@ export function capacity(m: Measured, corpus: Corpus, parts: readonly number[] =
   const proteinPages = Math.ceil(corpus.proteins / PROTEIN_PAGE_ACCESSIONS);
   const proteinTree = tree(proteinPages, INDEX_ROOT_LIMIT);
   // Inner pages: about 1 in 1,024 of the level below, level upon level.
-  const inner = (pages: number, levels: number) => Array.from({ length: levels - 1 }, (_, l) => Math.ceil(pages / INDEX_INNER_PAGES ** (l + 1))).reduce((a, b) => a + b, 0);
-  const files = shards + leafPages + inner(leafPages, shardTree.levels) + proteinPages + inner(proteinPages, proteinTree.levels) + 3;
+  const inner = (pages: number, levels: number) =>
+    Array.from({ length: levels - 1 }, (_, l) => Math.ceil(pages / INDEX_INNER_PAGES ** (l + 1))).reduce(
+      (a, b) => a + b,
+      0,
+    );
+  const files =
+    shards +
+    leafPages +
+    inner(leafPages, shardTree.levels) +
+    proteinPages +
+    inner(proteinPages, proteinTree.levels) +
+    3;
   let folderDigits = 0;
   while (files / 16 ** folderDigits > FOLDER_TARGET) folderDigits++;
   const manifestBytes = 3000 + (shardTree.root + proteinTree.root) * m.rootEntryBytes;
@@ -139,7 +176,11 @@ export function capacity(m: Measured, corpus: Corpus, parts: readonly number[] =
     cpuHours: cpuSeconds / 3600,
     cpuWithViewHours: cpuWithView / 3600,
     singleHours: perRunner(1),
-    matrix: parts.map((n) => ({ parts: n, hours: perRunner(n), tempGbPerPart: (corpus.residues * m.tempBytesPerResidue * m.viewTempFactor) / n / 1e9 })),
+    matrix: parts.map((n) => ({
+      parts: n,
+      hours: perRunner(n),
+      tempGbPerPart: (corpus.residues * m.tempBytesPerResidue * m.viewTempFactor) / n / 1e9,
+    })),
     rssGb: (m.rssMb + m.rssSlopeMbPer570k * (corpus.proteins / 570_000 - 1)) / 1024,
     coldLocateKb: coldLocate / 1024,
     coldShardKb: (coldLocate + m.shardBytes) / 1024,
@@ -212,21 +253,44 @@ export function capacityTables(m: Measured): string[] {
     col('--folder-digits (≤ 20,000 files a folder)', (r) => String(r.folderDigits)),
     col('index levels below the manifest', (r) => String(r.indexLevels)),
     col('manifest', (r) => `${n1(r.manifestKb)} KB`),
-    col('accession table (its pages; an answer reads those of the ranks it lists, a table of one page whole)', (r) => `${n1(r.accessionTableMb)} MB`),
-    col('accession text (on disk while the build writes the accession table)', (r) => `${n1(r.accessionText / 1e6)} M characters`),
+    col(
+      'accession table (its pages; an answer reads those of the ranks it lists, a table of one page whole)',
+      (r) => `${n1(r.accessionTableMb)} MB`,
+    ),
+    col(
+      'accession text (on disk while the build writes the accession table)',
+      (r) => `${n1(r.accessionText / 1e6)} M characters`,
+    ),
     col('build CPU; with the view', (r) => `${n1(r.cpuHours)} h; ${n1(r.cpuWithViewHours)} h`),
     col(`one ${RUNNER_CORES}-core runner (with the view, below too)`, (r) => `${n1(r.singleHours)} h`),
-    ...[16, 64].map((n) => col(`matrix of ${n} runners (slowest part)`, (r) => `${n1(r.matrix.find((x) => x.parts === n)!.hours)} h`)),
-    ...[16, 64].map((n) => col(`temporary disk a part, ${n} parts (+ the input)`, (r) => `${n1(r.matrix.find((x) => x.parts === n)!.tempGbPerPart)} GB`)),
+    ...[16, 64].map((n) =>
+      col(`matrix of ${n} runners (slowest part)`, (r) => `${n1(r.matrix.find((x) => x.parts === n)!.hours)} h`),
+    ),
+    ...[16, 64].map((n) =>
+      col(
+        `temporary disk a part, ${n} parts (+ the input)`,
+        (r) => `${n1(r.matrix.find((x) => x.parts === n)!.tempGbPerPart)} GB`,
+      ),
+    ),
     col('build peak RSS (every part reads all input)', (r) => `${n1(r.rssGb)} GB`),
-    col('cold query: bytes to locate the shard; with one shard', (r) => `${n1(r.coldLocateKb)} KB; ${n1(r.coldShardKb)} KB`),
+    col(
+      'cold query: bytes to locate the shard; with one shard',
+      (r) => `${n1(r.coldLocateKb)} KB; ${n1(r.coldShardKb)} KB`,
+    ),
     col(`storage per month (${PRICES.storageGbMonth} $/GB)`, (r) => `$${n1(r.storageUsdMonth)}`),
-    col(`egress per million cold one-shard queries (${PRICES.egressGb} $/GB)`, (r) => `$${n1(r.egressUsdPerMillionColdQueries)}`),
-    col(`runner cost, 16 parts (${PRICES.coreHour.toFixed(2)} $/core-hour)`, (r) => `$${n1(r.matrix.find((x) => x.parts === 16)!.hours * 16 * RUNNER_CORES * PRICES.coreHour)}`),
+    col(
+      `egress per million cold one-shard queries (${PRICES.egressGb} $/GB)`,
+      (r) => `$${n1(r.egressUsdPerMillionColdQueries)}`,
+    ),
+    col(
+      `runner cost, 16 parts (${PRICES.coreHour.toFixed(2)} $/core-hour)`,
+      (r) => `$${n1(r.matrix.find((x) => x.parts === 16)!.hours * 16 * RUNNER_CORES * PRICES.coreHour)}`,
+    ),
   ];
 }
 
-export const BEGIN = '<!-- capacity: generated by `npx tsx test/bench/capacity.ts` from BENCHMARKS.json; do not edit -->';
+export const BEGIN =
+  '<!-- capacity: generated by `npx tsx test/bench/capacity.ts` from BENCHMARKS.json; do not edit -->';
 export const END = '<!-- capacity: end -->';
 
 /** docs/SCALE.md with its generated part replaced by the tables of `results`. */
@@ -234,7 +298,11 @@ export function withTables(doc: string, results: BenchResults): string {
   const from = doc.indexOf(BEGIN);
   const to = doc.indexOf(END);
   if (from < 0 || to < from) throw new Error('docs/SCALE.md lacks the capacity markers');
-  return doc.slice(0, from) + [BEGIN, '', ...capacityTables(measuredOf(results)), '', END].join('\n') + doc.slice(to + END.length);
+  return (
+    doc.slice(0, from) +
+    [BEGIN, '', ...capacityTables(measuredOf(results)), '', END].join('\n') +
+    doc.slice(to + END.length)
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -8,7 +8,10 @@ import { coldQuery, coldRun, openCold, readAccessionTable, type QueryRun } from 
 import { ReadLog, type FileKind } from './reads.js';
 
 /** Cold queries over HTTP: reads per query of each kind of file (mean), and how many queries took each number of round trips. */
-export type ColdHttpQueries = QueryRun & { kinds: Partial<Record<FileKind, number>>; roundTripQueries?: Record<number, number> };
+export type ColdHttpQueries = QueryRun & {
+  kinds: Partial<Record<FileKind, number>>;
+  roundTripQueries?: Record<number, number>;
+};
 
 export interface ColdHttpRun {
   /** The first query of a fresh process: the accession table is read too, beside the query's first shard. */

@@ -31,7 +31,12 @@ export function freePort(): Promise<number> {
  * Starts the local server (npm start's entry, runtime/entries/node/start.ts, of the checkout at `root`) on `port` over
  * `dir`, with `env` on top; resolves once it listens. It is killed when this process exits, should the caller fail to.
  */
-export function startServer(dir: string, port: number, env: Record<string, string> = {}, root = REPO): Promise<ChildProcess> {
+export function startServer(
+  dir: string,
+  port: number,
+  env: Record<string, string> = {},
+  root = REPO,
+): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/entries/node/start.ts'], {
     cwd: root,
     env: { ...process.env, SHARDS_DIR: dir, PORT: String(port), ...env },
@@ -73,7 +78,13 @@ function procStatusMb(pid: number, field: string): number {
  * Drives `paths` round-robin at the server for `seconds` with `connections` concurrent connections, or, with
  * `amount`, for that many requests (a warm-up pass over every path).
  */
-export async function load(port: number, paths: string[], seconds: number, connections = 16, amount?: number): Promise<Omit<HttpRun, 'rssBeforeMb' | 'rssAfterMb'>> {
+export async function load(
+  port: number,
+  paths: string[],
+  seconds: number,
+  connections = 16,
+  amount?: number,
+): Promise<Omit<HttpRun, 'rssBeforeMb' | 'rssAfterMb'>> {
   let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
@@ -86,6 +97,12 @@ export async function load(port: number, paths: string[], seconds: number, conne
     requests: result.requests.total,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
-    latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.average },
+    latency: {
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p99: result.latency.p99,
+      max: result.latency.max,
+      mean: result.latency.average,
+    },
   };
 }

@@ -9,7 +9,15 @@ import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
-import { benchIndexScale, INDEX_READS_LIMIT, INDEX_SCALE_SMOKE, indexScaleSection, MANIFEST_LIMIT, ROUND_TRIPS_LIMIT, type IndexScaleRun } from './indexScale.js';
+import {
+  benchIndexScale,
+  INDEX_READS_LIMIT,
+  INDEX_SCALE_SMOKE,
+  indexScaleSection,
+  MANIFEST_LIMIT,
+  ROUND_TRIPS_LIMIT,
+  type IndexScaleRun,
+} from './indexScale.js';
 import { DATASET_FOLDER, syntheticKeys } from './indexScaleData.js';
 
 describe(`a simulated ${INDEX_SCALE_SMOKE.shards.toLocaleString('en-US')}-shard index, cold over HTTP`, () => {
@@ -29,12 +37,17 @@ describe(`a simulated ${INDEX_SCALE_SMOKE.shards.toLocaleString('en-US')}-shard 
     run = await benchIndexScale({ dir, ...INDEX_SCALE_SMOKE });
     expect(run.manifestBytes).toBeLessThanOrEqual(MANIFEST_LIMIT);
     expect([run.levels, run.rootEntries]).toEqual([2, 1]);
-    expect(run.levelRows.map((r) => [r.depth, r.leaf, r.pages])).toEqual([[1, false, 1], [2, true, 782]]);
+    expect(run.levelRows.map((r) => [r.depth, r.leaf, r.pages])).toEqual([
+      [1, false, 1],
+      [2, true, 782],
+    ]);
     expect(run.totals.shards).toBe(INDEX_SCALE_SMOKE.shards);
   }, 60_000);
 
   it('generates tiling, realistic entries', () => {
-    const broken = keys.firstKeys.findIndex((first, i) => !(first <= keys.lastKeys[i]) || (i > 0 && !(keys.lastKeys[i - 1] < first)));
+    const broken = keys.firstKeys.findIndex(
+      (first, i) => !(first <= keys.lastKeys[i]) || (i > 0 && !(keys.lastKeys[i - 1] < first)),
+    );
     expect(broken).toBe(-1);
     expect(keys.firstKeys[0]).toBeGreaterThanOrEqual(5_000_000);
     expect(keys.lastKeys[keys.lastKeys.length - 1]).toBeLessThanOrEqual(60_000_000);
@@ -71,7 +84,17 @@ describe(`a simulated ${INDEX_SCALE_SMOKE.shards.toLocaleString('en-US')}-shard 
     const dataset = await Dataset.open(new FileSource(join(dir, DATASET_FOLDER)), nodeCodecs);
     const random = prng(99);
     const last = keys.firstKeys.length - 1;
-    const probes = [0, 4_999_999, keys.firstKeys[0], keys.lastKeys[0], keys.lastKeys[0] + 1, keys.firstKeys[last], keys.lastKeys[last], keys.lastKeys[last] + 1, 70_000_000];
+    const probes = [
+      0,
+      4_999_999,
+      keys.firstKeys[0],
+      keys.lastKeys[0],
+      keys.lastKeys[0] + 1,
+      keys.firstKeys[last],
+      keys.lastKeys[last],
+      keys.lastKeys[last] + 1,
+      70_000_000,
+    ];
     for (let k = 0; k < 200; k++) probes.push(4_990_000 + Math.floor(random() * 55_020_000));
     for (let k = 0; k < 100; k++) probes.push(keys.lastKeys[Math.floor(random() * last)] + 1); // just past a shard: in a gap or at the next start
     for (const key of probes) {
@@ -83,7 +106,12 @@ describe(`a simulated ${INDEX_SCALE_SMOKE.shards.toLocaleString('en-US')}-shard 
   it('renders the section with a verdict per bound', () => {
     const text = indexScaleSection(run).join('\n');
     expect(text).toContain('## 200,000-shard index (simulated)');
-    for (const bound of ['manifest ≤ 64 KB', '≤ 2 index page reads after the manifest before the shard', '≤ 3 sequential round trips from a cold start to the shard located, counted', 'every lookup located brute force']) {
+    for (const bound of [
+      'manifest ≤ 64 KB',
+      '≤ 2 index page reads after the manifest before the shard',
+      '≤ 3 sequential round trips from a cold start to the shard located, counted',
+      'every lookup located brute force',
+    ]) {
       expect(text).toMatch(new RegExp(`\\| ${bound.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[^\n]*\\*\\*met\\*\\* \\|`));
     }
   });

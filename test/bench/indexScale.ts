@@ -29,9 +29,19 @@ export interface IndexScaleConfig {
   shape?: IndexShape;
 }
 
-export const INDEX_SCALE_FULL: Omit<IndexScaleConfig, 'dir'> = { shards: 10_000_000, lookups: 50, latencyMs: 20, seed: 15 };
+export const INDEX_SCALE_FULL: Omit<IndexScaleConfig, 'dir'> = {
+  shards: 10_000_000,
+  lookups: 50,
+  latencyMs: 20,
+  seed: 15,
+};
 /** `npm run bench -- --smoke` size: 782 leaf pages, so the root lists an inner page (2 levels), in seconds. */
-export const INDEX_SCALE_SMOKE: Omit<IndexScaleConfig, 'dir'> = { shards: 200_000, lookups: 20, latencyMs: 20, seed: 15 };
+export const INDEX_SCALE_SMOKE: Omit<IndexScaleConfig, 'dir'> = {
+  shards: 200_000,
+  lookups: 20,
+  latencyMs: 20,
+  seed: 15,
+};
 export const MANIFEST_LIMIT = 64 * 1024;
 export const INDEX_READS_LIMIT = 2;
 export const ROUND_TRIPS_LIMIT = 3;
@@ -104,7 +114,10 @@ export interface IndexScaleRun {
 }
 
 /** Serves the files of `dir` (flat names only), each response `latencyMs` after its request; counts requests. */
-async function latencyServer(dir: string, latencyMs: number): Promise<{ url: string; served: () => number; close: () => Promise<void> }> {
+async function latencyServer(
+  dir: string,
+  latencyMs: number,
+): Promise<{ url: string; served: () => number; close: () => Promise<void> }> {
   let served = 0;
   const server: Server = createServer((req, res) => {
     served++;
@@ -119,7 +132,11 @@ async function latencyServer(dir: string, latencyMs: number): Promise<{ url: str
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/`, served: () => served, close: () => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())) };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    served: () => served,
+    close: () => new Promise((resolve) => (server.close(() => resolve()), server.closeAllConnections())),
+  };
 }
 
 /** Lookup masses as the peptides lie: a random shard, a random key within it (so every lookup reads one shard). */
@@ -140,7 +157,10 @@ async function coldLookup(url: string, served: () => number, keys: SyntheticKeys
   const started = performance.now();
   const dataset = await Dataset.open(log, { ...nodeCodecs, cacheBytes: 2 ** 28 });
   const mass = (key / 10_000).toFixed(4);
-  const answer = await createAnswerer(async () => dataset)({ method: 'GET', url: new URL(`http://bench/search.php?mass1=${mass}&mass2=${mass}`) });
+  const answer = await createAnswerer(async () => dataset)({
+    method: 'GET',
+    url: new URL(`http://bench/search.php?mass1=${mass}&mass2=${mass}`),
+  });
   const ms = performance.now() - started;
   const reads = [...log.reads];
   const located = await dataset.index.lastStartingAtOrBelow(key); // its pages were read by the query: no read
@@ -157,9 +177,28 @@ async function coldLookup(url: string, served: () => number, keys: SyntheticKeys
     located: located?.index ?? -1,
     shardFile: shard?.file ?? null,
     indexPages: before.length - 1,
-    locate: { requests: before.length, bytes: sum(before), roundTrips: roundTrips(before), ms: Math.max(...before.map((r) => r.end)) - started, waitingMs: unionMs(before) },
-    query: { requests: reads.length, bytes: sum(reads), roundTrips: roundTrips(reads), ms, waitingMs: unionMs(reads), kinds, status: answer.status },
-    reads: reads.map((r) => ({ kind: r.kind, bytes: r.bytes, start: round(r.start - started), end: round(r.end - started) })),
+    locate: {
+      requests: before.length,
+      bytes: sum(before),
+      roundTrips: roundTrips(before),
+      ms: Math.max(...before.map((r) => r.end)) - started,
+      waitingMs: unionMs(before),
+    },
+    query: {
+      requests: reads.length,
+      bytes: sum(reads),
+      roundTrips: roundTrips(reads),
+      ms,
+      waitingMs: unionMs(reads),
+      kinds,
+      status: answer.status,
+    },
+    reads: reads.map((r) => ({
+      kind: r.kind,
+      bytes: r.bytes,
+      start: round(r.start - started),
+      end: round(r.end - started),
+    })),
     served: served() - servedBefore,
     tableBesideShard: !!shard && !!table && table.start < shard.end && shard.start < table.end,
   };
@@ -181,7 +220,14 @@ function levelRows(pages: { bytes: number; height: number }[], levels: number): 
   return Array.from({ length: levels }, (_, k) => {
     const height = levels - 1 - k;
     const sizes = pages.filter((p) => p.height === height).map((p) => p.bytes);
-    return { depth: k + 1, leaf: height === 0, pages: sizes.length, bytes: sizes.reduce((a, b) => a + b, 0), minBytes: Math.min(...sizes), maxBytes: Math.max(...sizes) };
+    return {
+      depth: k + 1,
+      leaf: height === 0,
+      pages: sizes.length,
+      bytes: sizes.reduce((a, b) => a + b, 0),
+      minBytes: Math.min(...sizes),
+      maxBytes: Math.max(...sizes),
+    };
   });
 }
 
@@ -193,16 +239,26 @@ function windowShards(keys: SyntheticKeys, key: number): number {
   return bruteForceShard(keys, key + half) - firstOverlapping + 1;
 }
 
-export async function benchIndexScale(config: IndexScaleConfig, log: (line: string) => void = () => {}): Promise<IndexScaleRun> {
+export async function benchIndexScale(
+  config: IndexScaleConfig,
+  log: (line: string) => void = () => {},
+): Promise<IndexScaleRun> {
   const { dir, shape = INDEX_SHAPE, ...settings } = config;
   const started = performance.now();
   const keys = syntheticKeys(config.shards, config.seed);
   const keySeconds = (performance.now() - started) / 1000;
   const [warmKey, ...probes] = lookupKeys(keys, config.lookups + 1, config.seed + 1);
   log(`${config.shards} shard keys in ${keySeconds.toFixed(1)} s; writing the index`);
-  const data = await writeSyntheticDataset(dir, keys, [warmKey, ...probes].map((k) => bruteForceShard(keys, k)), shape);
+  const data = await writeSyntheticDataset(
+    dir,
+    keys,
+    [warmKey, ...probes].map((k) => bruteForceShard(keys, k)),
+    shape,
+  );
   const levels = data.manifest.shardIndex?.levels ?? 1;
-  log(`index written in ${data.seconds.index.toFixed(1)} s (${data.pages.length} pages, ${levels} levels); manifest ${data.manifestBytes} bytes; ${config.lookups} cold lookups`);
+  log(
+    `index written in ${data.seconds.index.toFixed(1)} s (${data.pages.length} pages, ${levels} levels); manifest ${data.manifestBytes} bytes; ${config.lookups} cold lookups`,
+  );
   const server = await latencyServer(data.dir, config.latencyMs);
   const lookups: ColdLookup[] = [];
   let warmUp: ColdLookup;
@@ -254,13 +310,36 @@ export function indexScaleSection(run: IndexScaleRun): string[] {
   const locateMs = summarize(pick((l) => l.locate.ms));
   const withinByTime = lookups.filter((l) => byTime(l.locate.ms) <= ROUND_TRIPS_LIMIT).length;
   const slowest = lookups.reduce((a, b) => (b.locate.ms > a.locate.ms ? b : a));
-  const slowestRead = Math.max(...slowest.reads.filter((r) => r.kind === 'manifest' || r.kind === 'index').map((r) => r.end - r.start));
+  const slowestRead = Math.max(
+    ...slowest.reads.filter((r) => r.kind === 'manifest' || r.kind === 'index').map((r) => r.end - r.start),
+  );
   const maxQuery = Math.max(...pick((l) => l.query.roundTrips));
   const agreeing = lookups.filter((l) => l.located === l.expected && l.shardFile === run.bodies[l.expected]).length;
   const beside = lookups.filter((l) => l.tableBesideShard).length;
   const row = (name: string, r: (l: ColdLookup) => Reads) =>
-    `| ${name} | ${spread(pick((l) => r(l).requests), (x) => x.toFixed(2))} | ${spread(pick((l) => r(l).bytes), kb)} | ${spread(pick((l) => r(l).roundTrips), (x) => x.toFixed(2))} | ` +
-    `${spread(pick((l) => r(l).ms), ms1, true)} | ${spread(pick((l) => r(l).waitingMs), ms1, true)} | ${spread(pick((l) => byTime(r(l).ms)), String, true)} |`;
+    `| ${name} | ${spread(
+      pick((l) => r(l).requests),
+      (x) => x.toFixed(2),
+    )} | ${spread(
+      pick((l) => r(l).bytes),
+      kb,
+    )} | ${spread(
+      pick((l) => r(l).roundTrips),
+      (x) => x.toFixed(2),
+    )} | ` +
+    `${spread(
+      pick((l) => r(l).ms),
+      ms1,
+      true,
+    )} | ${spread(
+      pick((l) => r(l).waitingMs),
+      ms1,
+      true,
+    )} | ${spread(
+      pick((l) => byTime(r(l).ms)),
+      String,
+      true,
+    )} |`;
   return [
     `## ${run.totals.shards === 10_000_000 ? '10-million' : int(run.totals.shards)}-shard index (simulated)`,
     '',
@@ -272,7 +351,10 @@ export function indexScaleSection(run: IndexScaleRun): string[] {
     '| level | pages | bytes on disk | per page min / mean / max |',
     '|---|---:|---:|---|',
     `| manifest (root: ${run.rootEntries} ${run.rootEntries === 1 ? 'entry' : 'entries'}) | 1 | ${int(run.manifestBytes)} | — |`,
-    ...run.levelRows.map((r) => `| ${r.depth}: ${r.leaf ? 'leaf pages (≤ 256 shards)' : 'inner pages (≤ 1,024 pages)'} | ${int(r.pages)} | ${int(r.bytes)} | ${kb(r.minBytes)} / ${kb(r.bytes / r.pages)} / ${kb(r.maxBytes)} |`),
+    ...run.levelRows.map(
+      (r) =>
+        `| ${r.depth}: ${r.leaf ? 'leaf pages (≤ 256 shards)' : 'inner pages (≤ 1,024 pages)'} | ${int(r.pages)} | ${int(r.bytes)} | ${kb(r.minBytes)} / ${kb(r.bytes / r.pages)} / ${kb(r.maxBytes)} |`,
+    ),
     '',
     `Written in ${(run.seconds.keys + run.seconds.index).toFixed(1)} s (keys ${run.seconds.keys.toFixed(1)} s; entries, index pages compressed and written ${run.seconds.index.toFixed(1)} s; the template build ${run.seconds.template.toFixed(1)} s and the ${Object.keys(run.bodies).length} bodies ${run.seconds.bodies.toFixed(1)} s apart), peak RSS ${int(run.peakRssMb)} MB.`,
     '',
@@ -297,10 +379,19 @@ export function indexScaleSection(run: IndexScaleRun): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { lookups: { type: 'string' }, latency: { type: 'string' }, smoke: { type: 'boolean' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { lookups: { type: 'string' }, latency: { type: 'string' }, smoke: { type: 'boolean' } },
+  });
   const base = values.smoke ? INDEX_SCALE_SMOKE : INDEX_SCALE_FULL;
-  const config = { ...base, shards: Number(positionals[0] ?? base.shards), lookups: Number(values.lookups ?? base.lookups), latencyMs: Number(values.latency ?? base.latencyMs) };
-  if (![config.shards, config.lookups].every((n) => Number.isInteger(n) && n > 0) || !(config.latencyMs >= 0)) throw new Error('usage: indexScale.ts [shards] [--lookups n] [--latency ms]');
+  const config = {
+    ...base,
+    shards: Number(positionals[0] ?? base.shards),
+    lookups: Number(values.lookups ?? base.lookups),
+    latencyMs: Number(values.latency ?? base.latencyMs),
+  };
+  if (![config.shards, config.lookups].every((n) => Number.isInteger(n) && n > 0) || !(config.latencyMs >= 0))
+    throw new Error('usage: indexScale.ts [shards] [--lookups n] [--latency ms]');
   const dir = mkdtempSync(join(tmpdir(), 'dp-index-scale-'));
   try {
     const run = await benchIndexScale({ dir, ...config }, (line) => process.stderr.write(line + '\n'));

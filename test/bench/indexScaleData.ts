@@ -6,9 +6,24 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeDatasetFile } from '../../build/datasetFile.js';
-import { INDEX_SHAPE, shardIndexTree, writeLeafPage, type IndexShape, type WriteIndexPage } from '../../build/indexPages.js';
+import {
+  INDEX_SHAPE,
+  shardIndexTree,
+  writeLeafPage,
+  type IndexShape,
+  type WriteIndexPage,
+} from '../../build/indexPages.js';
 import { encodeShard } from '../../runtime/model/shardEncoder.js';
-import { indexPageFileName, MANIFEST_FILE, residueMaxOf, shardFileName, type FileEntry, type IndexPageEntry, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
+import {
+  indexPageFileName,
+  MANIFEST_FILE,
+  residueMaxOf,
+  shardFileName,
+  type FileEntry,
+  type IndexPageEntry,
+  type Manifest,
+  type ShardEntry,
+} from '../../runtime/model/format.js';
 import { build, SAMPLE_TAXDUMP, sampleSubset } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
 
@@ -26,7 +41,8 @@ export interface SyntheticKeys {
 }
 
 /** Shard i's own random stream (independent of the others, so any entry is made again alone). */
-const streamOf = (seed: number, i: number, salt = 0) => prng((Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(seed + salt, 0x85ebca6b)) >>> 0);
+const streamOf = (seed: number, i: number, salt = 0) =>
+  prng((Math.imul(i + 1, 0x9e3779b1) ^ Math.imul(seed + salt, 0x85ebca6b)) >>> 0);
 
 /** The key at which a fraction `u` of the peptides lie below: the inverse of the density's cumulative sum, tabulated per Da. */
 function quantileOf(): (u: number) => number {
@@ -45,7 +61,8 @@ function quantileOf(): (u: number) => number {
 }
 
 /** Peptides of shard i: what 32 KB of msgpack holds at its mass (~length + 8 bytes per peptide), ±15 %. */
-const peptidesAt = (key: number, r: number) => Math.max(1, Math.round((32_768 / (key / 10_000 / 111 + 8)) * (0.85 + 0.3 * r)));
+const peptidesAt = (key: number, r: number) =>
+  Math.max(1, Math.round((32_768 / (key / 10_000 / 111 + 8)) * (0.85 + 0.3 * r)));
 
 /**
  * `count` shards' key intervals: shard i starts at the quantile (i + jitter) / count of the density (at least one key
@@ -59,7 +76,8 @@ export function syntheticKeys(count: number, seed: number): SyntheticKeys {
     const jitter = streamOf(seed, i)() - 0.5;
     previous = firstKeys[i] = Math.max(previous + 1, quantile((i + 0.5 + 0.8 * jitter) / count));
   }
-  if (count > 0 && firstKeys[count - 1] >= MAX_KEY) throw new Error(`${count} shards do not fit between ${MIN_KEY} and ${MAX_KEY}`);
+  if (count > 0 && firstKeys[count - 1] >= MAX_KEY)
+    throw new Error(`${count} shards do not fit between ${MIN_KEY} and ${MAX_KEY}`);
   const lastKeys = new Int32Array(count);
   for (let i = 0; i < count; i++) {
     const next = i + 1 < count ? firstKeys[i + 1] : Math.max(firstKeys[i] + 1, quantile(1));
@@ -75,11 +93,17 @@ export function syntheticKeys(count: number, seed: number): SyntheticKeys {
 }
 
 /** UniProtKB residue frequencies, in RESIDUE_MAX_LETTERS order (J, O, U: none or nearly). */
-const FREQUENCIES = [0.0825, 0.0138, 0.0546, 0.0672, 0.0386, 0.0707, 0.0227, 0.0591, 0, 0.058, 0.0965, 0.0241, 0.0406, 0, 0.0474, 0.0393, 0.0553, 0.0665, 0.0536, 0, 0.0686, 0.011, 0.0292];
+const FREQUENCIES = [
+  0.0825, 0.0138, 0.0546, 0.0672, 0.0386, 0.0707, 0.0227, 0.0591, 0, 0.058, 0.0965, 0.0241, 0.0406, 0, 0.0474, 0.0393,
+  0.0553, 0.0665, 0.0536, 0, 0.0686, 0.011, 0.0292,
+];
 
 const hex = (random: () => number, digits: number) => {
   let text = '';
-  while (text.length < digits) text += Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0');
+  while (text.length < digits)
+    text += Math.floor(random() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0');
   return text.slice(0, digits);
 };
 
@@ -97,7 +121,8 @@ export function syntheticEntry(keys: SyntheticKeys, i: number): ShardEntry {
   random(); // the gap
   const width = lastKey - firstKey + 1;
   const occupied = 1 - Math.exp(-peptides / width);
-  const massGroups = width === 1 ? 1 : Math.max(2, Math.min(width, peptides, Math.round(width * occupied * (0.9 + 0.2 * random()))));
+  const massGroups =
+    width === 1 ? 1 : Math.max(2, Math.min(width, peptides, Math.round(width * occupied * (0.9 + 0.2 * random()))));
   const bytes = 14_000 + Math.floor(7_000 * random());
   const sha256 = hex(random, 64);
   const longest = Math.min(50, Math.ceil(lastKey / 10_000 / 111));
@@ -149,7 +174,14 @@ export function writeBody(dir: string, entry: ShardEntry, accessions: number, se
   const text = sequences.join('');
   const sequenceEnds = new Uint32Array(sequences.length);
   sequences.reduce((end, s, p) => (sequenceEnds[p] = end + s.length), 0);
-  const bytes = encodeShard({ massKeys, groupEnds, sequences: Buffer.from(text, 'latin1'), sequenceEnds, accessionRefEnds: Uint32Array.from(refEnds), accessionRefs: Uint32Array.from(refs) });
+  const bytes = encodeShard({
+    massKeys,
+    groupEnds,
+    sequences: Buffer.from(text, 'latin1'),
+    sequenceEnds,
+    accessionRefEnds: Uint32Array.from(refEnds),
+    accessionRefs: Uint32Array.from(refs),
+  });
   return { ...entry, ...writeDatasetFile(dir, bytes, shardFileName, 'gzip'), residueMax: residueMaxOf(sequences) };
 }
 
@@ -177,7 +209,8 @@ export const DATASET_FOLDER = 'dataset';
 /** A small real dataset (the sample's first records, with its taxonomy) whose manifest head and tables the synthetic one takes. */
 async function template(dir: string): Promise<Manifest> {
   const manifest = await build([sampleSubset(200)], dir, { taxdump: SAMPLE_TAXDUMP });
-  if (!manifest.proteins || manifest.proteins.levels !== undefined) throw new Error('the template has a protein tree: copy its pages too');
+  if (!manifest.proteins || manifest.proteins.levels !== undefined)
+    throw new Error('the template has a protein tree: copy its pages too');
   return manifest;
 }
 
@@ -186,17 +219,28 @@ async function template(dir: string): Promise<Manifest> {
  * (leaf pages made and written 256 at a time by the build's writeLeafPage, the tree above by shardIndexTree — the two
  * halves of writeShardIndex, without holding every entry at once), and the manifest as publish writes it.
  */
-export async function writeSyntheticDataset(dir: string, keys: SyntheticKeys, bodyShards: Iterable<number>, shape: IndexShape = INDEX_SHAPE): Promise<SyntheticDataset> {
+export async function writeSyntheticDataset(
+  dir: string,
+  keys: SyntheticKeys,
+  bodyShards: Iterable<number>,
+  shape: IndexShape = INDEX_SHAPE,
+): Promise<SyntheticDataset> {
   let started = performance.now();
   const tpl = await template(join(dir, 'template'));
   const out = join(dir, DATASET_FOLDER);
   mkdirSync(out, { recursive: true });
-  for (const file of [...tpl.accessions.pages.map((p) => p.file), ...(tpl.proteins?.pages ?? []).map((p) => p.file), ...(tpl.taxonomy ? [tpl.taxonomy.file] : [])]) copyFileSync(join(dir, 'template', file), join(out, file));
+  for (const file of [
+    ...tpl.accessions.pages.map((p) => p.file),
+    ...(tpl.proteins?.pages ?? []).map((p) => p.file),
+    ...(tpl.taxonomy ? [tpl.taxonomy.file] : []),
+  ])
+    copyFileSync(join(dir, 'template', file), join(out, file));
   const seconds = { template: (performance.now() - started) / 1000, bodies: 0, index: 0 };
 
   started = performance.now();
   const bodies = new Map<number, ShardEntry>();
-  for (const i of bodyShards) if (!bodies.has(i)) bodies.set(i, writeBody(out, syntheticEntry(keys, i), tpl.accessions.count, keys.seed));
+  for (const i of bodyShards)
+    if (!bodies.has(i)) bodies.set(i, writeBody(out, syntheticEntry(keys, i), tpl.accessions.count, keys.seed));
   seconds.bodies = (performance.now() - started) / 1000;
 
   started = performance.now();
@@ -213,7 +257,10 @@ export async function writeSyntheticDataset(dir: string, keys: SyntheticKeys, bo
   const leaves: IndexPageEntry[] = [];
   let bytes = 0;
   for (let first = 0; first < count; first += shape.pageShards) {
-    const shards = Array.from({ length: Math.min(shape.pageShards, count - first) }, (_, k) => bodies.get(first + k) ?? syntheticEntry(keys, first + k));
+    const shards = Array.from(
+      { length: Math.min(shape.pageShards, count - first) },
+      (_, k) => bodies.get(first + k) ?? syntheticEntry(keys, first + k),
+    );
     for (const s of shards) bytes += s.bytes;
     leaves.push(writeLeafPage(shards, first, write));
   }
@@ -232,7 +279,14 @@ export async function writeSyntheticDataset(dir: string, keys: SyntheticKeys, bo
   };
   const text = JSON.stringify(manifest, null, 1) + '\n'; // as build/publish.ts writes it
   writeFileSync(join(out, MANIFEST_FILE), text);
-  return { dir: out, manifest, manifestBytes: Buffer.byteLength(text), pages, bodies: new Map([...bodies].map(([i, e]) => [i, e.file])), seconds };
+  return {
+    dir: out,
+    manifest,
+    manifestBytes: Buffer.byteLength(text),
+    pages,
+    bodies: new Map([...bodies].map(([i, e]) => [i, e.file])),
+    seconds,
+  };
 }
 
 /** Brute force over the key arrays, apart from any index: the last shard starting at or below `key` (-1 when none does). */

@@ -25,7 +25,10 @@ describe('interleave', () => {
   });
 
   it('counts the answers that differ but for their duration, and keeps the first', async () => {
-    const run = await interleave([fake('A', [], (p) => `"p":"${p}"`), fake('B', [], (p) => `"p":"${p === '/c' || p === '/d' ? 'other' : p}"`)], URLS);
+    const run = await interleave(
+      [fake('A', [], (p) => `"p":"${p}"`), fake('B', [], (p) => `"p":"${p === '/c' || p === '/d' ? 'other' : p}"`)],
+      URLS,
+    );
     expect(run.differing).toBe(2);
     expect(run.firstDifference).toContain('http://bench/c');
     expect(run.firstDifference).toContain('"p":"/c"');
@@ -33,7 +36,11 @@ describe('interleave', () => {
   });
 
   it('refuses an answer but 200, naming the side and the URL', async () => {
-    await expect(interleave([fake('A', [], () => ''), fake('B', [], () => '', 500)], URLS)).rejects.toThrow('side 1: http://bench/a: HTTP 500');
-    await expect(interleave([fake('A', [], () => '', 404), fake('B', [], () => '')], URLS, 3, ['v1', 'v2'])).rejects.toThrow('v1: http://bench/a: HTTP 404');
+    await expect(interleave([fake('A', [], () => ''), fake('B', [], () => '', 500)], URLS)).rejects.toThrow(
+      'side 1: http://bench/a: HTTP 500',
+    );
+    await expect(
+      interleave([fake('A', [], () => '', 404), fake('B', [], () => '')], URLS, 3, ['v1', 'v2']),
+    ).rejects.toThrow('v1: http://bench/a: HTTP 404');
   });
 });

@@ -4,7 +4,10 @@
 import { resolve } from 'node:path';
 import { summarize, type Summary } from './measure.js';
 
-export type Answerer = (request: { method: string; url: URL }) => Promise<{ status: number; body: string | Uint8Array | null }>;
+export type Answerer = (request: {
+  method: string;
+  url: URL;
+}) => Promise<{ status: number; body: string | Uint8Array | null }>;
 
 /** The answerer of the checkout at `root` over the dataset in `dir`, as npm start opens it (Node's codecs). */
 export async function answererOf(root: string, dir: string, cacheBytes: number): Promise<Answerer> {
@@ -30,13 +33,23 @@ export interface Interleaved {
 
 /** An answer's body as text with its "duration" (the one field that depends on the clock) taken out. */
 const comparable = (body: string | Uint8Array | null) =>
-  (typeof body === 'string' ? body : body === null ? '' : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1')).replace(/"duration":"[^"]*"/, '');
+  (typeof body === 'string'
+    ? body
+    : body === null
+      ? ''
+      : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('latin1')
+  ).replace(/"duration":"[^"]*"/, '');
 
 /**
  * Every URL asked of both sides in turn, `passes` times (the first passes fill their caches); the last pass is
  * measured and the first compared. Any answer but 200 throws, naming the side (`names`) and the URL.
  */
-export async function interleave(sides: [Answerer, Answerer], urls: string[], passes = 3, names = ['side 0', 'side 1']): Promise<Interleaved> {
+export async function interleave(
+  sides: [Answerer, Answerer],
+  urls: string[],
+  passes = 3,
+  names = ['side 0', 'side 1'],
+): Promise<Interleaved> {
   let ms: [number[], number[]] = [[], []];
   let differing = 0;
   let firstDifference: string | undefined;

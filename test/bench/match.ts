@@ -26,8 +26,21 @@ export function writeBenchMgf(path: string, count: number, seed = 14): void {
   const masses = windowCentres(count, seed, 600, 3500);
   const records = masses.map((mass, i) => {
     const charge = random() < 0.6 ? 2 : random() < 0.75 ? 3 : 4;
-    const peaks = Array.from({ length: 8 }, () => `${(100 + random() * 1500).toFixed(4)} ${(random() * 1e5).toFixed(1)}`);
-    return ['BEGIN IONS', `TITLE=bench.${i + 1}.${i + 1}.${charge} File:"bench.raw", NativeID:"scan=${i + 1}"`, `RTINSECONDS=${(i * 0.36).toFixed(3)}`, `PEPMASS=${(mass / charge + PROTON).toFixed(6)} ${(random() * 1e6).toFixed(1)}`, `CHARGE=${charge}+`, `SCANS=${i + 1}`, ...peaks, 'END IONS', ''].join('\n');
+    const peaks = Array.from(
+      { length: 8 },
+      () => `${(100 + random() * 1500).toFixed(4)} ${(random() * 1e5).toFixed(1)}`,
+    );
+    return [
+      'BEGIN IONS',
+      `TITLE=bench.${i + 1}.${i + 1}.${charge} File:"bench.raw", NativeID:"scan=${i + 1}"`,
+      `RTINSECONDS=${(i * 0.36).toFixed(3)}`,
+      `PEPMASS=${(mass / charge + PROTON).toFixed(6)} ${(random() * 1e6).toFixed(1)}`,
+      `CHARGE=${charge}+`,
+      `SCANS=${i + 1}`,
+      ...peaks,
+      'END IONS',
+      '',
+    ].join('\n');
   });
   writeFileSync(path, records.join('\n'));
 }
@@ -57,9 +70,18 @@ class Sink extends Writable {
 /** The child: the match command's code on one dataset, twice. */
 async function child(mgf: string, shards: string, flags: string[]): Promise<void> {
   const values = Object.fromEntries(flags.map((f) => f.replace(/^--/, '').split('=')));
-  const params = { fixed: PRECURSOR_MODS.fixed, variable: PRECURSOR_MODS.variable, maxVariable: String(PRECURSOR_MODS.maxVariable), tolerance: '10', ...values } as Record<string, string>;
+  const params = {
+    fixed: PRECURSOR_MODS.fixed,
+    variable: PRECURSOR_MODS.variable,
+    maxVariable: String(PRECURSOR_MODS.maxVariable),
+    tolerance: '10',
+    ...values,
+  } as Record<string, string>;
   const options = matchOptions((name) => (params[name] === undefined ? [] : [params[name]]), values);
-  const dataset = await Dataset.open(sourceFor(shards), { cacheBytes: cacheBytesFromEnv(MATCH_CACHE_BYTES), ...nodeCodecs }); // as the match command opens it
+  const dataset = await Dataset.open(sourceFor(shards), {
+    cacheBytes: cacheBytesFromEnv(MATCH_CACHE_BYTES),
+    ...nodeCodecs,
+  }); // as the match command opens it
   const times: number[] = [];
   const peaks: number[] = [];
   let summary;
@@ -67,11 +89,24 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
   for (let run = 0; run < 2; run++) {
     sink = new Sink();
     const started = performance.now();
-    summary = await matchFile(dataset, options.query, { input: mgf, ...options }, { stdout: sink, stderr: new Sink(), stdin: process.stdin });
+    summary = await matchFile(
+      dataset,
+      options.query,
+      { input: mgf, ...options },
+      { stdout: sink, stderr: new Sink(), stdin: process.stdin },
+    );
     times.push((performance.now() - started) / 1000);
     peaks.push(peakRssMb(process.pid) || process.resourceUsage().maxRSS / 1024);
   }
-  const run: MatchRun = { coldSeconds: times[0], warmSeconds: times[1], spectra: summary!.precursors, candidates: summary!.candidates, outputMb: sink.bytes / 2 ** 20, peakRssMb: peaks[1], peakRssColdMb: peaks[0] };
+  const run: MatchRun = {
+    coldSeconds: times[0],
+    warmSeconds: times[1],
+    spectra: summary!.precursors,
+    candidates: summary!.candidates,
+    outputMb: sink.bytes / 2 ** 20,
+    peakRssMb: peaks[1],
+    peakRssColdMb: peaks[0],
+  };
   process.stdout.write(JSON.stringify(run) + '\n');
 }
 
@@ -80,10 +115,16 @@ export const matchRun = (mgf: string, shards: string): Promise<MatchRun> => runC
 
 function runChild(mgf: string, shards: string, flags: string[] = []): Promise<MatchRun> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mgf, shards, ...flags], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mgf, shards, ...flags], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     proc.stdout.on('data', (d: Buffer) => (out += d));
-    proc.on('close', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as MatchRun) : reject(new Error(`match bench child exited ${code}`))));
+    proc.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as MatchRun)
+        : reject(new Error(`match bench child exited ${code}`)),
+    );
   });
 }
 
@@ -131,7 +172,9 @@ export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA, view?: Ma
     '|---|---|---|---|---|---|',
     row('local folder, all candidates', runs.folder),
     row('local folder, --top 10', runs.folderTop),
-    ...(runs.folderQuarterBatch ? [row(`local folder, all candidates, --batch ${quarter(spectra).toLocaleString('en')}`, runs.folderQuarterBatch)] : []),
+    ...(runs.folderQuarterBatch
+      ? [row(`local folder, all candidates, --batch ${quarter(spectra).toLocaleString('en')}`, runs.folderQuarterBatch)]
+      : []),
     row('HTTP (npm start, local), all candidates, --concurrency 16', runs.http),
     ...(view ? [row(`local folder built with --view ${PRECURSOR_MODS.fixed}, all candidates`, view)] : []),
     '',

@@ -16,13 +16,24 @@ export function summarize(ms: number[]): Summary {
   const sorted = Float64Array.from(ms).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
   const mean = sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length);
-  return { count: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0, mean };
+  return {
+    count: sorted.length,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    max: sorted[sorted.length - 1] ?? 0,
+    mean,
+  };
 }
 
 export const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms < 100 ? ms.toFixed(2) : ms.toFixed(0));
 
 /** `count` mass windows, centres uniform in [lo, hi] Da: ±halfWidthDa, or ±ppm when ppm is given. */
-export function massWindows(count: number, seed: number, opts: { lo: number; hi: number; halfWidthDa?: number; ppm?: number }): [string, string][] {
+export function massWindows(
+  count: number,
+  seed: number,
+  opts: { lo: number; hi: number; halfWidthDa?: number; ppm?: number },
+): [string, string][] {
   const random = prng(seed);
   return Array.from({ length: count }, () => {
     const centre = opts.lo + random() * (opts.hi - opts.lo);

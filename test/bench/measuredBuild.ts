@@ -28,7 +28,10 @@ export interface BuildRun {
 }
 
 /** Every file below `dir` (sizes summed), by kind; with `only`, just those files (paths relative to `dir`). */
-export function folderBytes(dir: string, only?: ReadonlySet<string>): { total: number; files: number; byKind: Partial<Record<FileKind, number>> } {
+export function folderBytes(
+  dir: string,
+  only?: ReadonlySet<string>,
+): { total: number; files: number; byKind: Partial<Record<FileKind, number>> } {
   let total = 0;
   let files = 0;
   const byKind: Partial<Record<FileKind, number>> = {};
@@ -47,7 +50,8 @@ export function folderBytes(dir: string, only?: ReadonlySet<string>): { total: n
  * The files of the dataset in `dir` (its manifest and every file it reaches), by kind: a build into a folder that
  * held a dataset keeps the files of the previous manifest too (publication leaves them for readers still on it).
  */
-export const datasetBytes = (dir: string, manifest: Manifest) => folderBytes(dir, new Set([MANIFEST_FILE, ...datasetFiles(manifest, dir)]));
+export const datasetBytes = (dir: string, manifest: Manifest) =>
+  folderBytes(dir, new Set([MANIFEST_FILE, ...datasetFiles(manifest, dir)]));
 
 /** Bytes below `dir` while a build writes, renames and removes in it: 0 when the walk trips over a change. */
 function liveFolderBytes(dir: string): number {
@@ -75,10 +79,19 @@ export function cpuSeconds(pid: number): number {
  * also walks the output folder, at most 4% of one core (every 25 walks' time, at least 1 s apart). With `root`,
  * the build CLI of that checkout (another format's: v1Side.ts) into an emptied `out`, whose every file is then counted.
  */
-export async function measuredBuild(input: string, out: string, extra: string[] = [], sampleDisk = false, root?: string): Promise<BuildRun> {
+export async function measuredBuild(
+  input: string,
+  out: string,
+  extra: string[] = [],
+  sampleDisk = false,
+  root?: string,
+): Promise<BuildRun> {
   if (root) rmSync(out, { recursive: true, force: true });
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--input', input, '--out', out, ...extra], { stdio: ['ignore', 'ignore', 'pipe'], ...(root ? { cwd: root } : {}) });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--input', input, '--out', out, ...extra], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    ...(root ? { cwd: root } : {}),
+  });
   let log = '';
   child.stderr.on('data', (c: Buffer) => (log += c.toString()));
   let peak = 0;

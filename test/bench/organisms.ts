@@ -9,8 +9,10 @@ export const SPECIES = 9606;
 /** Warm targets of the organisms issue: filtered search p50/p99, and peptide look-up p50, in ms. */
 export const ORGANISM_TARGETS = { searchP50: 0.3, searchP99: 3, lookupP50: 0.05 };
 
-export const taxonSearchUrl = (taxon: number) => (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10&taxon=${taxon}`;
-export const lookupUrl = (equateIL: boolean) => (sequence: string) => `http://bench/api/v1/peptide?sequence=${sequence}${equateIL ? '&equateIL=true' : ''}`;
+export const taxonSearchUrl = (taxon: number) => (centre: number) =>
+  `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10&taxon=${taxon}`;
+export const lookupUrl = (equateIL: boolean) => (sequence: string) =>
+  `http://bench/api/v1/peptide?sequence=${sequence}${equateIL ? '&equateIL=true' : ''}`;
 
 export interface OrganismRuns {
   unfiltered: QueryRun;
@@ -25,12 +27,13 @@ const met = (ok: boolean) => (ok ? 'met' : '**missed**');
 
 export function organismSection(o: OrganismRuns, lat: (q: QueryRun) => string): string[] {
   const t = ORGANISM_TARGETS;
-  const search = (q: QueryRun) => `p50 ≤ ${t.searchP50}: ${met(q.latency.p50 <= t.searchP50)}, p99 ≤ ${t.searchP99}: ${met(q.latency.p99 <= t.searchP99)}`;
+  const search = (q: QueryRun) =>
+    `p50 ≤ ${t.searchP50}: ${met(q.latency.p50 <= t.searchP50)}, p99 ≤ ${t.searchP99}: ${met(q.latency.p99 <= t.searchP99)}`;
   return [
     '## Organisms and proteins (/api/v1/search with taxon, /api/v1/peptide)',
     '',
     'Built with the bundled NCBI taxonomy (`--taxdump data/taxdump`); synthetic proteins carry taxIds drawn from the real',
-    'sample, so a taxon keeps roughly its share of the sample. Search: the ±10 ppm windows\' centres as neutral masses, no',
+    "sample, so a taxon keeps roughly its share of the sample. Search: the ±10 ppm windows' centres as neutral masses, no",
     'modifications, default page; warm (every shard decoded, its filter mask built). Look-up: stored peptides, warm.',
     '',
     '| query | p50 | p95 | p99 | max | mean hits | target |',

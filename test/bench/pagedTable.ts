@@ -21,12 +21,28 @@ import { ReadLog } from './reads.js';
 
 const [fastaArg, pagedArg, perPageArg = '2048', queriesArg = '200', ...others] = process.argv.slice(2);
 const [perPage, queries] = [Number(perPageArg), Number(queriesArg)];
-if (!fastaArg || !pagedArg || !(perPage >= 1 && queries >= 1)) throw new Error('usage: pagedTable.ts <fasta> <paged dataset dir> [accessions a page] [queries] [other dataset dir ...]');
+if (!fastaArg || !pagedArg || !(perPage >= 1 && queries >= 1))
+  throw new Error(
+    'usage: pagedTable.ts <fasta> <paged dataset dir> [accessions a page] [queries] [other dataset dir ...]',
+  );
 
 const paged = resolve(pagedArg);
 if (!existsSync(resolve(paged, MANIFEST_FILE))) {
-  const options = { inputs: [resolve(fastaArg)], out: paged, enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 };
-  await buildDataset({ ...options, taxdump: 'data/taxdump', shardBytes: DEFAULT_SHARD_BYTES, threads: 2, accessionPageAccessions: perPage });
+  const options = {
+    inputs: [resolve(fastaArg)],
+    out: paged,
+    enzyme: 'trypsin',
+    missedCleavages: 2,
+    minLength: 6,
+    maxLength: 50,
+  };
+  await buildDataset({
+    ...options,
+    taxdump: 'data/taxdump',
+    shardBytes: DEFAULT_SHARD_BYTES,
+    threads: 2,
+    accessionPageAccessions: perPage,
+  });
 }
 
 // The benchmark's sets (test/bench/run.ts): search.php ±10 ppm windows at pageSize 1000, /api/v1/search at its default page.
@@ -74,7 +90,17 @@ for (const dir of [paged, ...others.map((d) => resolve(d))]) {
     for (const [name, urls] of Object.entries(sets)) {
       for (const pageConcurrency of [6, 32]) {
         const figures = await firstQueries(log, urls, pageConcurrency);
-        console.log(JSON.stringify({ dir, accessions: manifest.accessions.count, tableLevels: manifest.accessions.levels ?? 1, rootPages: pages, queries: name, pageConcurrency, ...figures }));
+        console.log(
+          JSON.stringify({
+            dir,
+            accessions: manifest.accessions.count,
+            tableLevels: manifest.accessions.levels ?? 1,
+            rootPages: pages,
+            queries: name,
+            pageConcurrency,
+            ...figures,
+          }),
+        );
       }
     }
   } finally {

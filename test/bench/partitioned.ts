@@ -25,7 +25,13 @@ export interface PartitionedRun {
   /** The view both builds make (`--view`), when they make one. */
   fixed?: string;
   single: MeasuredRun & { peptides: number; shards: number } & ViewCounts;
-  partRuns: (MeasuredRun & { index: number; peptides: number; shards: number; lowKey: number; highKey: number | null } & ViewCounts)[];
+  partRuns: (MeasuredRun & {
+    index: number;
+    peptides: number;
+    shards: number;
+    lowKey: number;
+    highKey: number | null;
+  } & ViewCounts)[];
   merge: MeasuredRun;
   /** Files of the single build, and those whose bytes (or presence) differ in the merged dataset. */
   files: number;
@@ -59,7 +65,13 @@ function fileHashes(dir: string): Map<string, string> {
 }
 
 /** Builds `input` once whole and once in `parts` parts merged, in `work`; compares the two datasets file by file. */
-export async function benchPartitioned(input: string, work: string, parts = 4, fixed = 'Carbamidomethyl@C', extra: string[] = ['--threads', '2', '--view', fixed]): Promise<PartitionedRun> {
+export async function benchPartitioned(
+  input: string,
+  work: string,
+  parts = 4,
+  fixed = 'Carbamidomethyl@C',
+  extra: string[] = ['--threads', '2', '--view', fixed],
+): Promise<PartitionedRun> {
   rmSync(work, { recursive: true, force: true });
   const singleDir = join(work, 'single');
   const single = await measuredCommand('build/cli.ts', ['--input', input, '--out', singleDir, ...extra]);
@@ -68,24 +80,47 @@ export async function benchPartitioned(input: string, work: string, parts = 4, f
   const partDirs: string[] = [];
   for (let index = 1; index <= parts; index++) {
     const out = join(work, `part-${index}`);
-    const run = await measuredCommand('build/cli.ts', ['--input', input, '--out', out, '--part', `${index}/${parts}`, ...extra]);
+    const run = await measuredCommand('build/cli.ts', [
+      '--input',
+      input,
+      '--out',
+      out,
+      '--part',
+      `${index}/${parts}`,
+      ...extra,
+    ]);
     const part = JSON.parse(readFileSync(join(out, 'part.json'), 'utf8')) as PartManifest;
     const [view] = part.views ?? [];
-    partRuns.push({ ...run, index, peptides: part.peptides, shards: part.shards.length, lowKey: part.part.lowKey, highKey: part.part.highKey, ...(view ? { view: { peptides: view.peptides, shards: view.shards.length } } : {}) });
+    partRuns.push({
+      ...run,
+      index,
+      peptides: part.peptides,
+      shards: part.shards.length,
+      lowKey: part.part.lowKey,
+      highKey: part.part.highKey,
+      ...(view ? { view: { peptides: view.peptides, shards: view.shards.length } } : {}),
+    });
     partDirs.push(out);
   }
   const mergedDir = join(work, 'merged');
   const merge = await measuredCommand('build/mergeCli.ts', ['--out', mergedDir, ...partDirs]);
   const expected = fileHashes(singleDir);
   const got = fileHashes(mergedDir);
-  const differing = [...new Set([...expected.keys(), ...got.keys()])].filter((file) => expected.get(file) !== got.get(file));
+  const differing = [...new Set([...expected.keys(), ...got.keys()])].filter(
+    (file) => expected.get(file) !== got.get(file),
+  );
   const bytes = [...expected.keys()].reduce((sum, file) => sum + readFileSync(join(singleDir, file)).length, 0);
   rmSync(work, { recursive: true, force: true });
   const [view] = manifest.views ?? [];
   return {
     parts,
     fixed,
-    single: { ...single, peptides: manifest.totals.peptides, shards: manifest.totals.shards, ...(view ? { view: { peptides: view.totals.peptides, shards: view.totals.shards } } : {}) },
+    single: {
+      ...single,
+      peptides: manifest.totals.peptides,
+      shards: manifest.totals.shards,
+      ...(view ? { view: { peptides: view.totals.peptides, shards: view.totals.shards } } : {}),
+    },
     partRuns,
     merge,
     files: expected.size,
@@ -95,7 +130,8 @@ export async function benchPartitioned(input: string, work: string, parts = 4, f
 }
 
 const da = (key: number | null) => (key === null ? '+∞' : (key / 10000).toFixed(0));
-const viewText = ({ view }: ViewCounts) => (view ? `${view.peptides.toLocaleString('en')} / ${view.shards.toLocaleString('en')}` : '–');
+const viewText = ({ view }: ViewCounts) =>
+  view ? `${view.peptides.toLocaleString('en')} / ${view.shards.toLocaleString('en')}` : '–';
 
 /** The BENCHMARKS.md section of a partitioned run. */
 export function partitionedSection(run: PartitionedRun): string[] {
@@ -110,7 +146,10 @@ export function partitionedSection(run: PartitionedRun): string[] {
     '| build | masses (Da) | peptides | share of an equal split | shards | view peptides / shards | time (s) | peak RSS (MB) |',
     '|---|---|---:|---:|---:|---:|---:|---:|',
     `| single | all | ${run.single.peptides.toLocaleString('en')} | | ${run.single.shards.toLocaleString('en')} | ${viewText(run.single)} | ${run.single.seconds.toFixed(0)} | ${run.single.peakRssMb.toFixed(0)} |`,
-    ...run.partRuns.map((p) => `| part ${p.index}/${run.parts} | [${da(p.lowKey)}, ${da(p.highKey)}) | ${p.peptides.toLocaleString('en')} | ${(p.peptides / mean).toFixed(2)} | ${p.shards.toLocaleString('en')} | ${viewText(p)} | ${p.seconds.toFixed(0)} | ${p.peakRssMb.toFixed(0)} |`),
+    ...run.partRuns.map(
+      (p) =>
+        `| part ${p.index}/${run.parts} | [${da(p.lowKey)}, ${da(p.highKey)}) | ${p.peptides.toLocaleString('en')} | ${(p.peptides / mean).toFixed(2)} | ${p.shards.toLocaleString('en')} | ${viewText(p)} | ${p.seconds.toFixed(0)} | ${p.peakRssMb.toFixed(0)} |`,
+    ),
     `| merge | | | | | | ${run.merge.seconds.toFixed(0)} | ${run.merge.peakRssMb.toFixed(0)} |`,
     '',
     `On a matrix of ${run.parts} runners the build takes the slowest part plus the merge: ${slowest.toFixed(0)} + ${run.merge.seconds.toFixed(0)} s against ${run.single.seconds.toFixed(0)} s for one build ` +

@@ -29,6 +29,19 @@ export const precursorUrl = (centre: number) =>
  */
 export async function hypothesisCounts(dir: string, centres: number[]): Promise<Summary> {
   const dataset = await Dataset.open(new FileSource(dir), nodeCodecs);
-  const mods = { fixed: parseModifications(PRECURSOR_MODS.fixed), variable: parseModifications(PRECURSOR_MODS.variable), maxVariable: PRECURSOR_MODS.maxVariable };
-  return summarize(centres.map((m) => searchHypotheses(dataset, { lowKey: Math.ceil((m - m * 1e-5) * 1e4), highKey: Math.floor((m + m * 1e-5) * 1e4), ...mods }).length));
+  const mods = {
+    fixed: parseModifications(PRECURSOR_MODS.fixed),
+    variable: parseModifications(PRECURSOR_MODS.variable),
+    maxVariable: PRECURSOR_MODS.maxVariable,
+  };
+  return summarize(
+    centres.map(
+      (m) =>
+        searchHypotheses(dataset, {
+          lowKey: Math.ceil((m - m * 1e-5) * 1e4),
+          highKey: Math.floor((m + m * 1e-5) * 1e4),
+          ...mods,
+        }).length,
+    ),
+  );
 }

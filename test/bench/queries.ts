@@ -34,7 +34,8 @@ export interface QueryRun {
   };
 }
 
-export const searchUrl = ([m1, m2]: [string, string]) => `http://bench/search.php?mass1=${m1}&mass2=${m2}&pageSize=1000`;
+export const searchUrl = ([m1, m2]: [string, string]) =>
+  `http://bench/search.php?mass1=${m1}&mass2=${m2}&pageSize=1000`;
 export const apiSearchUrl = (centre: number) => `http://bench/api/v1/search?mass=${centre.toFixed(4)}&tolerance=10`;
 export const peptideUrl = (seq: string) => `http://bench/search-peptide.php?peptide=${seq}`;
 
@@ -62,7 +63,8 @@ async function timeAll(answerer: (call: Call) => Promise<Answer>, urls: string[]
     const t = performance.now();
     const answer = await answerer({ method: 'GET', url: new URL(url) });
     ms.push(performance.now() - t);
-    const head = typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body!.subarray(0, 64)).toString('latin1');
+    const head =
+      typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body!.subarray(0, 64)).toString('latin1');
     if (answer.status !== 200) throw new Error(`${url}: HTTP ${answer.status} ${head}`);
     // Read totalResult off the body's start: parsing whole bodies here would add the harness's own garbage
     // (and its GC pauses) to the next queries' times.
@@ -74,7 +76,11 @@ async function timeAll(answerer: (call: Call) => Promise<Answer>, urls: string[]
 }
 
 function run(ms: number[], hits: number[]): QueryRun {
-  return { latency: summarize(ms), hitsMean: hits.reduce((a, b) => a + b, 0) / hits.length, hitsMax: Math.max(...hits) };
+  return {
+    latency: summarize(ms),
+    hitsMean: hits.reduce((a, b) => a + b, 0) / hits.length,
+    hitsMax: Math.max(...hits),
+  };
 }
 
 /**
@@ -97,25 +103,47 @@ export async function benchWarm(dir: string, urls: string[], cacheBytes: number)
  * that no query then reads the table.
  */
 export async function openCold(source: ShardSource, table?: Promise<AccessionTable>): Promise<Dataset> {
-  return Dataset.open(source, { cacheBytes: 2 ** 30, ...nodeCodecs, ...(table ? { accessionTable: await table } : {}) });
+  return Dataset.open(source, {
+    cacheBytes: 2 ** 30,
+    ...nodeCodecs,
+    ...(table ? { accessionTable: await table } : {}),
+  });
 }
 
 /** The dataset's accession table, decoded, and its stored size and decode time (read once, apart from the queries). */
-export async function readAccessionTable(source: ShardSource): Promise<{ table: Promise<AccessionTable>; bytes: number; ms: number }> {
+export async function readAccessionTable(
+  source: ShardSource,
+): Promise<{ table: Promise<AccessionTable>; bytes: number; ms: number }> {
   const dataset = await Dataset.open(source, nodeCodecs);
   const t = performance.now();
   const [entry] = dataset.manifest.accessions.pages; // the bench's datasets have a one-page table (no levels)
   if (dataset.manifest.accessions.pages.length !== 1) throw new Error('bench: the accession table is not one page');
   const table = decodeAccessionPage(await nodeDecompress(await source.get(entry.file), dataset.manifest.compression));
-  return { table: Promise.resolve(table), bytes: dataset.manifest.accessions.pages.reduce((total, page) => total + page.bytes, 0), ms: performance.now() - t };
+  return {
+    table: Promise.resolve(table),
+    bytes: dataset.manifest.accessions.pages.reduce((total, page) => total + page.bytes, 0),
+    ms: performance.now() - t,
+  };
 }
 
 /** One cold query on `dataset` through `log` (reset first): its time, hits and what it read. */
 export async function coldQuery(dataset: Dataset, log: ReadLog, url: string, tableSeeded: boolean) {
   log.reset();
-  const timed = await timeAll(createAnswerer(async () => dataset), [url]);
-  if (tableSeeded && log.of('accessions').length > 0) throw new Error('bench: the seeded accession table was read again (has Dataset renamed its field?)');
-  return { ms: timed.ms[0], hits: timed.hits[0], shards: log.of('shard').length, pages: log.of('index').length, bytes: log.bytes, roundTrips: log.roundTrips, reads: [...log.reads] };
+  const timed = await timeAll(
+    createAnswerer(async () => dataset),
+    [url],
+  );
+  if (tableSeeded && log.of('accessions').length > 0)
+    throw new Error('bench: the seeded accession table was read again (has Dataset renamed its field?)');
+  return {
+    ms: timed.ms[0],
+    hits: timed.hits[0],
+    shards: log.of('shard').length,
+    pages: log.of('index').length,
+    bytes: log.bytes,
+    roundTrips: log.roundTrips,
+    reads: [...log.reads],
+  };
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -124,11 +152,17 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 export function coldRun(queries: Awaited<ReturnType<typeof coldQuery>>[]): QueryRun {
   const pick = (f: (q: (typeof queries)[number]) => number) => queries.map(f);
   return {
-    ...run(pick((q) => q.ms), pick((q) => q.hits)),
+    ...run(
+      pick((q) => q.ms),
+      pick((q) => q.hits),
+    ),
     reads: {
       shardsMean: mean(pick((q) => q.shards)),
       shardsMax: Math.max(...pick((q) => q.shards)),
-      shardsHistogram: pick((q) => q.shards).reduce<Record<number, number>>((h, n) => ({ ...h, [n]: (h[n] ?? 0) + 1 }), {}),
+      shardsHistogram: pick((q) => q.shards).reduce<Record<number, number>>(
+        (h, n) => ({ ...h, [n]: (h[n] ?? 0) + 1 }),
+        {},
+      ),
       pagesMax: Math.max(...pick((q) => q.pages)),
       bytesMean: mean(pick((q) => q.bytes)),
       bytesMax: Math.max(...pick((q) => q.bytes)),

@@ -22,10 +22,24 @@ import { V1, V1_COMMIT } from './v1.js';
 import { benchV1Side, v1SideSection, type V1Side } from './v1Side.js';
 import { buildsSection, coldHttpSection, goalsSection, memorySection, sizeSection, V2_TARGETS } from './v2Report.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
-import { benchMatch, matchRun, matchSection, MATCH_SPECTRA, writeBenchMgf, type MatchRun, type MatchRuns } from './match.js';
+import {
+  benchMatch,
+  matchRun,
+  matchSection,
+  MATCH_SPECTRA,
+  writeBenchMgf,
+  type MatchRun,
+  type MatchRuns,
+} from './match.js';
 import { benchScale, SCALE_MULTIPLES, scaleSection, type ScaleRuns } from './scale.js';
 import { benchPartitioned, partitionedSection, type PartitionedRun } from './partitioned.js';
-import { benchIndexScale, INDEX_SCALE_FULL, INDEX_SCALE_SMOKE, indexScaleSection, type IndexScaleRun } from './indexScale.js';
+import {
+  benchIndexScale,
+  INDEX_SCALE_FULL,
+  INDEX_SCALE_SMOKE,
+  indexScaleSection,
+  type IndexScaleRun,
+} from './indexScale.js';
 
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
 /** The default build's arguments (default parameters, the bundled taxonomy), for v2 and v1 alike. */
@@ -49,7 +63,16 @@ export interface BenchConfig {
   matchSpectra?: number;
 }
 
-export const FULL: Omit<BenchConfig, 'dir'> = { proteins: SWISS_PROT.proteins, queries: 10_000, coldQueries: 2_000, httpSeconds: 30, tinyShardBytes: 300, tinyInput: 'data/uniprot-sample.fasta.gz', coldHttpFirst: 20, coldHttpNext: 200 };
+export const FULL: Omit<BenchConfig, 'dir'> = {
+  proteins: SWISS_PROT.proteins,
+  queries: 10_000,
+  coldQueries: 2_000,
+  httpSeconds: 30,
+  tinyShardBytes: 300,
+  tinyInput: 'data/uniprot-sample.fasta.gz',
+  coldHttpFirst: 20,
+  coldHttpNext: 200,
+};
 
 /** The precursor benchmark on one dataset: hypotheses per query, then warm, under a 256 MB cache, cold. */
 export interface PrecursorRuns {
@@ -118,7 +141,9 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   const dir = folder('dataset');
   log('build, default parameters (gzip)');
   const build = await measuredBuild(fasta, dir, DEFAULT_BUILD_ARGS);
-  log(`  ${build.seconds.toFixed(0)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, ${(build.allFilesBytes / build.manifest.totals.peptides).toFixed(2)} B/peptide`);
+  log(
+    `  ${build.seconds.toFixed(0)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, ${(build.allFilesBytes / build.manifest.totals.peptides).toFixed(2)} B/peptide`,
+  );
   log("build, the original's download parameters (gzip)");
   const original = await measuredBuild(fasta, folder('original'), ORIGINAL_PARAMETERS);
   log('builds again with --compression br');
@@ -161,13 +186,37 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     pages: tinyBuild.manifest.shardIndex?.pages.length ?? 0,
     cold: {
       // Default page size (10): these rows measure the index, not the payload of 1000-group pages.
-      '±0.1 Da, pageSize 10': await benchCold(tinyDir, massWindows(config.coldQueries, 5, { lo: 360, hi: 6000, halfWidthDa: 0.1 }).map(defaultPage)),
-      'any width, pageSize 10': await benchCold(tinyDir, wide.map((u) => u.replace('&pageSize=1000', ''))),
+      '±0.1 Da, pageSize 10': await benchCold(
+        tinyDir,
+        massWindows(config.coldQueries, 5, { lo: 360, hi: 6000, halfWidthDa: 0.1 }).map(defaultPage),
+      ),
+      'any width, pageSize 10': await benchCold(
+        tinyDir,
+        wide.map((u) => u.replace('&pageSize=1000', '')),
+      ),
     },
   };
 
   const http = await benchHttp(dir, sets['±10 ppm'], config, log);
-  return { config, build, original, brotli, warm, budget, cold, sqlite, coldHttp, tiny, http, precursor, organisms, match, view, complete, v1Side };
+  return {
+    config,
+    build,
+    original,
+    brotli,
+    warm,
+    budget,
+    cold,
+    sqlite,
+    coldHttp,
+    tiny,
+    http,
+    precursor,
+    organisms,
+    match,
+    view,
+    complete,
+    v1Side,
+  };
 }
 
 /** The benchmark's three query sets (±0.1 Da and ±10 ppm windows, stored peptides) over the dataset in `dir`. */
@@ -180,7 +229,11 @@ async function querySets(dir: string, n: number): Promise<Record<string, string[
 }
 
 /** Each set warm (whole dataset cached) and under the default 256 MB cache. */
-async function benchQueries(dir: string, sets: Record<string, string[]>, log: (line: string) => void): Promise<Pick<BenchResults, 'warm' | 'budget'>> {
+async function benchQueries(
+  dir: string,
+  sets: Record<string, string[]>,
+  log: (line: string) => void,
+): Promise<Pick<BenchResults, 'warm' | 'budget'>> {
   const warm: Record<string, QueryRun> = {};
   const budget: Record<string, QueryRun> = {};
   for (const [name, urls] of Object.entries(sets)) {
@@ -192,14 +245,23 @@ async function benchQueries(dir: string, sets: Record<string, string[]>, log: (l
 }
 
 /** Cold queries in process (reads counted through the ShardSource) and over HTTP from a cold start. */
-async function benchColdSets(dir: string, config: BenchConfig, sets: Record<string, string[]>, centres: number[], log: (line: string) => void): Promise<Pick<BenchResults, 'cold' | 'coldHttp'>> {
+async function benchColdSets(
+  dir: string,
+  config: BenchConfig,
+  sets: Record<string, string[]>,
+  centres: number[],
+  log: (line: string) => void,
+): Promise<Pick<BenchResults, 'cold' | 'coldHttp'>> {
   log('queries cold');
   const wide = anyWidthRanges(config.coldQueries, 4, 9000).map(searchUrl);
   // Cold ranges of any width at search.php's default page (10 groups): two edge shards and the page's.
   // At pageSize 1000 a page in the densest masses spans several shards: reported, not held to the target.
   const cold = {
     '±0.1 Da, pageSize 1000': await benchCold(dir, sets['±0.1 Da'].slice(0, config.coldQueries)),
-    'any width, pageSize 10': await benchCold(dir, wide.map((u) => u.replace('&pageSize=1000', ''))),
+    'any width, pageSize 10': await benchCold(
+      dir,
+      wide.map((u) => u.replace('&pageSize=1000', '')),
+    ),
     'any width, pageSize 1000': await benchCold(dir, wide),
   };
   log('cold queries over HTTP');
@@ -207,7 +269,11 @@ async function benchColdSets(dir: string, config: BenchConfig, sets: Record<stri
   const nextCount = config.coldHttpNext ?? 200;
   const ppm = sets['±10 ppm'];
   const coldHttp = {
-    'search.php, pageSize 1000': await benchColdHttp(dir, ppm.slice(0, firstCount), ppm.slice(firstCount, firstCount + nextCount)),
+    'search.php, pageSize 1000': await benchColdHttp(
+      dir,
+      ppm.slice(0, firstCount),
+      ppm.slice(firstCount, firstCount + nextCount),
+    ),
     '/api/v1/search, default page': await benchColdHttp(
       dir,
       centres.slice(0, firstCount).map(apiSearchUrl),
@@ -218,7 +284,11 @@ async function benchColdSets(dir: string, config: BenchConfig, sets: Record<stri
 }
 
 /** SQLite on the same peptides and windows (undefined when better-sqlite3 is not installed). */
-async function benchSqliteSets(dir: string, config: BenchConfig, log: (line: string) => void): Promise<BenchResults['sqlite']> {
+async function benchSqliteSets(
+  dir: string,
+  config: BenchConfig,
+  log: (line: string) => void,
+): Promise<BenchResults['sqlite']> {
   if (!loadSqlite()) {
     log('better-sqlite3 is not installed: SQLite baseline skipped');
     return undefined;
@@ -235,7 +305,12 @@ async function benchSqliteSets(dir: string, config: BenchConfig, log: (line: str
 }
 
 /** npm start's server under load (±10 ppm): the default cache from cold and after a warm-up, and the whole dataset cached after one. */
-async function benchHttp(dir: string, ppm: string[], config: BenchConfig, log: (line: string) => void): Promise<BenchResults['http']> {
+async function benchHttp(
+  dir: string,
+  ppm: string[],
+  config: BenchConfig,
+  log: (line: string) => void,
+): Promise<BenchResults['http']> {
   log(`HTTP load, ${config.httpSeconds} s, three times`);
   const paths = ppm.map((u) => u.replace('http://bench', ''));
   const httpRun = async (cacheBytes: number, warmUp: boolean): Promise<HttpRun> => {
@@ -250,11 +325,19 @@ async function benchHttp(dir: string, ppm: string[], config: BenchConfig, log: (
       server.kill();
     }
   };
-  return { budget: await httpRun(256 * 2 ** 20, false), budgetWarm: await httpRun(256 * 2 ** 20, true), warm: await httpRun(2 ** 33, true) };
+  return {
+    budget: await httpRun(256 * 2 ** 20, false),
+    budgetWarm: await httpRun(256 * 2 ** 20, true),
+    warm: await httpRun(2 ** 33, true),
+  };
 }
 
 /** The complete view section: the input built with the complete view of the benchmark's modifications, then precursor search on it. */
-async function benchComplete(fasta: string, config: BenchConfig, log: (line: string) => void): Promise<NonNullable<BenchResults['complete']>> {
+async function benchComplete(
+  fasta: string,
+  config: BenchConfig,
+  log: (line: string) => void,
+): Promise<NonNullable<BenchResults['complete']>> {
   const dir = join(config.dir, `v2-complete-${config.proteins}`);
   log(`build with --view ${COMPLETE_VIEW}`);
   const build = await measuredBuild(fasta, dir, ['--taxdump', 'data/taxdump', '--view', COMPLETE_VIEW]);
@@ -263,7 +346,11 @@ async function benchComplete(fasta: string, config: BenchConfig, log: (line: str
 }
 
 /** The view section: the input built with `--view` of the benchmark's fixed modification, then precursor search and an MGF match on it. */
-async function benchView(fasta: string, config: BenchConfig, log: (line: string) => void): Promise<NonNullable<BenchResults['view']>> {
+async function benchView(
+  fasta: string,
+  config: BenchConfig,
+  log: (line: string) => void,
+): Promise<NonNullable<BenchResults['view']>> {
   const dir = join(config.dir, `v2-view-${config.proteins}`);
   log(`build with --view ${PRECURSOR_MODS.fixed}`);
   const build = await measuredBuild(fasta, dir, ['--taxdump', 'data/taxdump', '--view', PRECURSOR_MODS.fixed]);
@@ -275,11 +362,21 @@ async function benchView(fasta: string, config: BenchConfig, log: (line: string)
   return { build, precursor, match: await matchRun(mgf, dir) };
 }
 
-const TARGETS = { buildSeconds: 600, buildRssMb: 2048, p50: 0.2, p99: 2, coldShards: 3, coldBytes: 1e6, rps: 5000, precursorColdShards: 6 };
+const TARGETS = {
+  buildSeconds: 600,
+  buildRssMb: 2048,
+  p50: 0.2,
+  p99: 2,
+  coldShards: 3,
+  coldBytes: 1e6,
+  rps: 5000,
+  precursorColdShards: 6,
+};
 const met = (ok: boolean) => (ok ? 'met' : '**missed**');
 
 /** Bytes per distinct peptide of the default build: every file from format v2's runs on, the shards alone before. */
-const bytesPerPeptide = (x: BenchResults) => (x.build.allFilesBytes ?? x.build.bytes) / x.build.manifest.totals.peptides;
+const bytesPerPeptide = (x: BenchResults) =>
+  (x.build.allFilesBytes ?? x.build.bytes) / x.build.manifest.totals.peptides;
 
 /** Key figures of this run beside the previous one (BENCHMARKS.json as it was before this run). */
 function comparison(r: BenchResults, before: BenchResults | undefined): string[] {
@@ -294,8 +391,16 @@ function comparison(r: BenchResults, before: BenchResults | undefined): string[]
       [`256 MB budget ${name} p50`, (x) => x.budget[name]?.latency.p50, 'ms'],
       [`256 MB budget ${name} p99`, (x) => x.budget[name]?.latency.p99, 'ms'],
     ]),
-    ...Object.keys(r.cold).map((name): [string, (x: BenchResults) => number | undefined, string] => [`cold ${name} p50`, (x) => x.cold[name]?.latency.p50, 'ms']),
-    ...Object.keys(r.cold).map((name): [string, (x: BenchResults) => number | undefined, string] => [`cold ${name} bytes read, mean`, (x) => x.cold[name]?.reads?.bytesMean, 'B']),
+    ...Object.keys(r.cold).map((name): [string, (x: BenchResults) => number | undefined, string] => [
+      `cold ${name} p50`,
+      (x) => x.cold[name]?.latency.p50,
+      'ms',
+    ]),
+    ...Object.keys(r.cold).map((name): [string, (x: BenchResults) => number | undefined, string] => [
+      `cold ${name} bytes read, mean`,
+      (x) => x.cold[name]?.reads?.bytesMean,
+      'B',
+    ]),
     ['HTTP, whole dataset cached', (x) => x.http.warm.requestsPerSecond, 'req/s'],
     ['HTTP, 256 MB cache', (x) => x.http.budget.requestsPerSecond, 'req/s'],
   ];
@@ -307,7 +412,7 @@ function comparison(r: BenchResults, before: BenchResults | undefined): string[]
     `The previous run is the BENCHMARKS.json this run replaced (same machine kind, same seeds; ${formats}). Between runs on`,
     'this 2-core machine p99 varies by up to ~3× (a few GC pauses among 10,000 queries); p50 and throughput are steadier.',
     'Bytes per peptide: every file of the folder from format v2 on, the shards alone in runs before it. Cold bytes: stored',
-    "bytes of the files a query read (v2: compressed; the accession table, read once per process, not counted).",
+    'bytes of the files a query read (v2: compressed; the accession table, read once per process, not counted).',
     '',
     '| figure | previous | this run |',
     '|---|---|---|',
@@ -318,8 +423,10 @@ function comparison(r: BenchResults, before: BenchResults | undefined): string[]
 
 export function report(r: BenchResults, command: string, before?: BenchResults): string {
   const t = r.build.manifest.totals;
-  const lat = (q: { latency: QueryRun['latency'] }) => `${fmt(q.latency.p50)} | ${fmt(q.latency.p95)} | ${fmt(q.latency.p99)} | ${fmt(q.latency.max)}`;
-  const v1 = (set: Record<string, { p50: number; p99: number }>, name: string) => (set[name] ? `${fmt(set[name].p50)} / ${fmt(set[name].p99)}` : '—');
+  const lat = (q: { latency: QueryRun['latency'] }) =>
+    `${fmt(q.latency.p50)} | ${fmt(q.latency.p95)} | ${fmt(q.latency.p99)} | ${fmt(q.latency.max)}`;
+  const v1 = (set: Record<string, { p50: number; p99: number }>, name: string) =>
+    set[name] ? `${fmt(set[name].p50)} / ${fmt(set[name].p99)}` : '—';
   const lines = [
     '# Benchmarks',
     '',
@@ -338,7 +445,9 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     `| temporary disk (partitions) | ${r.build.tempMb} MB | reported |`,
     `| proteins / distinct peptides / mass groups / shards | ${t.proteins.toLocaleString('en')} / ${t.peptides.toLocaleString('en')} / ${t.massGroups.toLocaleString('en')} / ${t.shards.toLocaleString('en')} | |`,
     '',
-    'Every build of this run beside v1\'s of the same parameters (recorded at ' + V1_COMMIT + '; v1 built each parameter set once, uncompressed):',
+    "Every build of this run beside v1's of the same parameters (recorded at " +
+      V1_COMMIT +
+      '; v1 built each parameter set once, uncompressed):',
     '',
     ...buildsSection(r),
     ...(r.scale ? scaleSection(r.scale) : []),
@@ -350,8 +459,14 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     '',
     '| set | cache | p50 | p95 | p99 | max | mean hits | v1 p50 / p99 | target |',
     '|---|---|---|---|---|---|---|---|---|',
-    ...Object.entries(r.warm).map(([name, q]) => `| ${name} | warm | ${lat(q)} | ${q.hitsMean.toFixed(1)} | ${v1(V1.warm, name)} | p50 ≤ ${TARGETS.p50}: ${met(q.latency.p50 <= TARGETS.p50)}, p99 ≤ ${TARGETS.p99}: ${met(q.latency.p99 <= TARGETS.p99)} |`),
-    ...Object.entries(r.budget).map(([name, q]) => `| ${name} | 256 MB budget | ${lat(q)} | ${q.hitsMean.toFixed(1)} | ${v1(V1.budget, name)} | ${r.sqlite?.[name] ? 'beside SQLite below' : 'reported'} |`),
+    ...Object.entries(r.warm).map(
+      ([name, q]) =>
+        `| ${name} | warm | ${lat(q)} | ${q.hitsMean.toFixed(1)} | ${v1(V1.warm, name)} | p50 ≤ ${TARGETS.p50}: ${met(q.latency.p50 <= TARGETS.p50)}, p99 ≤ ${TARGETS.p99}: ${met(q.latency.p99 <= TARGETS.p99)} |`,
+    ),
+    ...Object.entries(r.budget).map(
+      ([name, q]) =>
+        `| ${name} | 256 MB budget | ${lat(q)} | ${q.hitsMean.toFixed(1)} | ${v1(V1.budget, name)} | ${r.sqlite?.[name] ? 'beside SQLite below' : 'reported'} |`,
+    ),
     '',
     ...memorySection(r),
     '## Cold queries in process (empty caches; reads counted through the ShardSource)',
@@ -365,8 +480,18 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     '',
     '| dataset | set | p50 | p95 | p99 | max | shard reads mean / max | index pages max | bytes mean / max | v1 bytes mean / max, shard reads max | target |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...Object.entries(r.cold).map(([name, q]) => coldRow('Swiss-Prot-sized', name, q, lat, !name.endsWith('pageSize 1000') || name.startsWith('±'), V1.cold[name])),
-    ...Object.entries(r.tiny.cold).map(([name, q]) => coldRow(`${r.tiny.build.manifest.totals.shards.toLocaleString('en')} tiny shards (simulation)`, name, q, lat, false)),
+    ...Object.entries(r.cold).map(([name, q]) =>
+      coldRow('Swiss-Prot-sized', name, q, lat, !name.endsWith('pageSize 1000') || name.startsWith('±'), V1.cold[name]),
+    ),
+    ...Object.entries(r.tiny.cold).map(([name, q]) =>
+      coldRow(
+        `${r.tiny.build.manifest.totals.shards.toLocaleString('en')} tiny shards (simulation)`,
+        name,
+        q,
+        lat,
+        false,
+      ),
+    ),
     '',
     ...coldHttpSection(r),
     '## SQLite side by side, fully cached (same peptides, same windows, count + first page, body built)',
@@ -399,9 +524,21 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     '',
     '| server | requests/s | requests | errors | non-2xx | p50 | p90 | p99 | max | RSS before → after | v1 requests/s | target |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    httpRow('256 MB cache (default), cold start', r.http.budget, V1.http.budget, `≥ ${V2_TARGETS.rps} req/s, 0 errors (issue 12): ${met(r.http.budget.requestsPerSecond >= V2_TARGETS.rps && r.http.budget.errors === 0 && r.http.budget.non2xx === 0)}`),
-    ...(r.http.budgetWarm ? [httpRow('256 MB cache (default), after the warm-up', r.http.budgetWarm, undefined, 'reported')] : []),
-    httpRow('whole dataset cached, warm', r.http.warm, V1.http.warm, `≥ ${TARGETS.rps} req/s, 0 errors: ${met(r.http.warm.requestsPerSecond >= TARGETS.rps && r.http.warm.errors === 0 && r.http.warm.non2xx === 0)}`),
+    httpRow(
+      '256 MB cache (default), cold start',
+      r.http.budget,
+      V1.http.budget,
+      `≥ ${V2_TARGETS.rps} req/s, 0 errors (issue 12): ${met(r.http.budget.requestsPerSecond >= V2_TARGETS.rps && r.http.budget.errors === 0 && r.http.budget.non2xx === 0)}`,
+    ),
+    ...(r.http.budgetWarm
+      ? [httpRow('256 MB cache (default), after the warm-up', r.http.budgetWarm, undefined, 'reported')]
+      : []),
+    httpRow(
+      'whole dataset cached, warm',
+      r.http.warm,
+      V1.http.warm,
+      `≥ ${TARGETS.rps} req/s, 0 errors: ${met(r.http.warm.requestsPerSecond >= TARGETS.rps && r.http.warm.errors === 0 && r.http.warm.non2xx === 0)}`,
+    ),
     '',
     ...precursorSection(r, lat),
     ...(r.match ? matchSection(r.match, r.config.matchSpectra ?? MATCH_SPECTRA, r.view?.match) : []),
@@ -421,7 +558,8 @@ function within(reads: NonNullable<QueryRun['reads']>, most: number): string {
 }
 
 function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string[] {
-  const hypotheses = ({ hypotheses: h }: PrecursorRuns) => `p50 ${h.p50}, p95 ${h.p95}, p99 ${h.p99}, max ${h.max}, mean ${h.mean.toFixed(1)}`;
+  const hypotheses = ({ hypotheses: h }: PrecursorRuns) =>
+    `p50 ${h.p50}, p95 ${h.p95}, p99 ${h.p99}, max ${h.max}, mean ${h.mean.toFixed(1)}`;
   const rows = (dataset: string, p: PrecursorRuns) => {
     const reads = p.cold.reads!;
     return [
@@ -448,7 +586,9 @@ function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string
     '',
     `Hypotheses per query: ${hypotheses(r.precursor)} (they grow with the mass — a heavier peptide can hold more C — up to the most C and M any peptide of the dataset holds: no hypothesis is made beyond, by the index's residue maxima)` +
       (v ? `; with the view: ${hypotheses(v.precursor)}` : '') +
-      (c ? `; with the complete view: ${hypotheses(c.precursor)} (one per count of oxidised M, all read in one range)` : '') +
+      (c
+        ? `; with the complete view: ${hypotheses(c.precursor)} (one per count of oxidised M, all read in one range)`
+        : '') +
       '.',
     ...(v && viewBytes !== undefined
       ? [
@@ -480,7 +620,14 @@ function httpRow(name: string, h: HttpRun, v1: number | undefined, target: strin
   return `| ${name} | ${h.requestsPerSecond.toFixed(0)} | ${h.requests} | ${h.errors} | ${h.non2xx} | ${h.latency.p50} | ${h.latency.p90} | ${h.latency.p99} | ${h.latency.max} | ${h.rssBeforeMb.toFixed(0)} → ${h.rssAfterMb.toFixed(0)} MB | ${v1?.toFixed(0) ?? '—'} | ${target} |`;
 }
 
-function coldRow(dataset: string, name: string, q: QueryRun, lat: (q: QueryRun) => string, held: boolean, v1?: { bytesMean: number; bytesMax: number; shardsMax: number }): string {
+function coldRow(
+  dataset: string,
+  name: string,
+  q: QueryRun,
+  lat: (q: QueryRun) => string,
+  held: boolean,
+  v1?: { bytesMean: number; bytesMax: number; shardsMax: number },
+): string {
   const reads = q.reads!;
   const ok = reads.shardsMax <= TARGETS.coldShards && reads.bytesMax <= TARGETS.coldBytes;
   const verdict = held ? `≤ ${TARGETS.coldShards} shards, ≤ 1 MB: ${met(ok)}` : 'reported';
@@ -509,18 +656,37 @@ const ONLY = ['match', 'precursor', 'scale', 'partitioned', 'serve', 'v1', 'cold
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { smoke: { type: 'boolean' }, out: { type: 'string' }, dir: { type: 'string' }, only: { type: 'string' }, multiples: { type: 'string' }, 'scale-proteins': { type: 'string' } },
+    options: {
+      smoke: { type: 'boolean' },
+      out: { type: 'string' },
+      dir: { type: 'string' },
+      only: { type: 'string' },
+      multiples: { type: 'string' },
+      'scale-proteins': { type: 'string' },
+    },
   });
   const dir = values.dir ?? join(tmpdir(), values.smoke ? 'digested-peptides-bench-smoke' : 'digested-peptides-bench');
   const config: BenchConfig = values.smoke
-    ? { dir, proteins: 2000, queries: 200, coldQueries: 50, httpSeconds: 2, tinyShardBytes: 256, tinyInput: join(dir, 'synthetic-v2-2000.fasta'), coldHttpFirst: 5, coldHttpNext: 20, matchSpectra: 200 }
+    ? {
+        dir,
+        proteins: 2000,
+        queries: 200,
+        coldQueries: 50,
+        httpSeconds: 2,
+        tinyShardBytes: 256,
+        tinyInput: join(dir, 'synthetic-v2-2000.fasta'),
+        coldHttpFirst: 5,
+        coldHttpNext: 20,
+        matchSpectra: 200,
+      }
     : { dir, ...FULL };
   const scaleConfig = {
     dir,
     proteinsPerMultiple: Number(values['scale-proteins'] ?? (values.smoke ? 2000 : SWISS_PROT.proteins)),
     multiples: Number(values.multiples ?? (values.smoke ? 2 : SCALE_MULTIPLES)),
   };
-  if (![scaleConfig.proteinsPerMultiple, scaleConfig.multiples].every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--multiples and --scale-proteins take positive integers');
+  if (![scaleConfig.proteinsPerMultiple, scaleConfig.multiples].every((n) => Number.isInteger(n) && n >= 1))
+    throw new Error('--multiples and --scale-proteins take positive integers');
   const out = values.out ?? (values.smoke ? join(dir, 'BENCHMARKS.md') : 'BENCHMARKS.md');
   const previous = out.replace(/\.md$/, '.json');
   const before = existsSync(previous) ? (JSON.parse(readFileSync(previous, 'utf8')) as BenchResults) : undefined;
@@ -534,8 +700,14 @@ async function main(): Promise<void> {
   if (only === 'match' || only === 'precursor') {
     mkdirSync(config.dir, { recursive: true });
     const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
-    if (!existsSync(join(datasetDir, 'manifest.json'))) throw new Error(`--only ${only} needs the full run's dataset in ${datasetDir}`);
-    const runConfig = { ...config, proteins: before!.config.proteins, queries: before!.config.queries, coldQueries: before!.config.coldQueries };
+    if (!existsSync(join(datasetDir, 'manifest.json')))
+      throw new Error(`--only ${only} needs the full run's dataset in ${datasetDir}`);
+    const runConfig = {
+      ...config,
+      proteins: before!.config.proteins,
+      queries: before!.config.queries,
+      coldQueries: before!.config.coldQueries,
+    };
     const fasta = join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`);
     results =
       only === 'match'
@@ -547,49 +719,88 @@ async function main(): Promise<void> {
     // What the query engine and its cache decide, measured again on the full run's dataset: queries warm and under
     // 256 MB, SQLite beside them, npm start under load. Builds, cold reads and the other sections stay the last run's.
     const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
-    if (!existsSync(join(datasetDir, 'manifest.json'))) throw new Error(`--only serve needs the full run's dataset in ${datasetDir}`);
+    if (!existsSync(join(datasetDir, 'manifest.json')))
+      throw new Error(`--only serve needs the full run's dataset in ${datasetDir}`);
     const runConfig = { ...config, proteins: before!.config.proteins, queries: before!.config.queries };
     const sets = await querySets(datasetDir, runConfig.queries);
-    results = { ...before!, ...(await benchQueries(datasetDir, sets, log)), sqlite: await benchSqliteSets(datasetDir, runConfig, log) };
+    results = {
+      ...before!,
+      ...(await benchQueries(datasetDir, sets, log)),
+      sqlite: await benchSqliteSets(datasetDir, runConfig, log),
+    };
     results.http = await benchHttp(datasetDir, sets['±10 ppm'], runConfig, log);
   } else if (only === 'v1') {
     const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
     const fasta = join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`);
-    if (!existsSync(join(datasetDir, 'manifest.json')) || !existsSync(fasta)) throw new Error(`--only v1 needs the full run's input and dataset in ${config.dir}`);
+    if (!existsSync(join(datasetDir, 'manifest.json')) || !existsSync(fasta))
+      throw new Error(`--only v1 needs the full run's input and dataset in ${config.dir}`);
     const sets = await querySets(datasetDir, before!.config.queries);
-    results = { ...before!, v1Side: await benchV1Side(config.dir, fasta, before!.config.proteins, datasetDir, DEFAULT_BUILD_ARGS, sets, log) };
+    results = {
+      ...before!,
+      v1Side: await benchV1Side(config.dir, fasta, before!.config.proteins, datasetDir, DEFAULT_BUILD_ARGS, sets, log),
+    };
   } else if (only === 'cold') {
     // What a cold query reads depends on the build (the index's shape): the full run's input built again with
     // today's code (its figures replace the default build's), then cold queries in process and over HTTP.
     const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
     const fasta = join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`);
     if (!existsSync(fasta)) throw new Error(`--only cold needs the full run's input in ${fasta}`);
-    const runConfig = { ...config, proteins: before!.config.proteins, queries: before!.config.queries, coldQueries: before!.config.coldQueries };
+    const runConfig = {
+      ...config,
+      proteins: before!.config.proteins,
+      queries: before!.config.queries,
+      coldQueries: before!.config.coldQueries,
+    };
     log('build, default parameters (gzip)');
     const build = await measuredBuild(fasta, datasetDir, DEFAULT_BUILD_ARGS);
     const sets = await querySets(datasetDir, runConfig.queries);
-    results = { ...before!, build, ...(await benchColdSets(datasetDir, runConfig, sets, precursorCentres(runConfig.queries), log)) };
+    results = {
+      ...before!,
+      build,
+      ...(await benchColdSets(datasetDir, runConfig, sets, precursorCentres(runConfig.queries), log)),
+    };
   } else if (only === 'partitioned') {
-    results = { ...before!, partitioned: await benchPartitioned(join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`), join(config.dir, 'partitioned')) };
+    results = {
+      ...before!,
+      partitioned: await benchPartitioned(
+        join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`),
+        join(config.dir, 'partitioned'),
+      ),
+    };
   } else if (only === 'scale') {
     mkdirSync(config.dir, { recursive: true });
     results = {
       ...before!,
       scale: await benchScale(scaleConfig, args, log),
-      partitioned: await benchPartitioned(join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`), join(config.dir, 'partitioned')),
+      partitioned: await benchPartitioned(
+        join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`),
+        join(config.dir, 'partitioned'),
+      ),
       indexScale: await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_FULL }, log),
     };
   } else {
     results = await runBench(config, log);
     // The scale curve is not part of a full run: the smoke run measures a tiny one, a full run keeps the last.
     results.scale = values.smoke ? await benchScale(scaleConfig, args, log) : before?.scale;
-    results.partitioned = values.smoke ? await benchPartitioned(join(config.dir, `synthetic-v2-${config.proteins}.fasta`), join(config.dir, 'partitioned'), 3) : before?.partitioned;
-    results.indexScale = values.smoke ? await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_SMOKE }, log) : before?.indexScale;
+    results.partitioned = values.smoke
+      ? await benchPartitioned(
+          join(config.dir, `synthetic-v2-${config.proteins}.fasta`),
+          join(config.dir, 'partitioned'),
+          3,
+        )
+      : before?.partitioned;
+    results.indexScale = values.smoke
+      ? await benchIndexScale({ dir: join(config.dir, 'index-scale'), ...INDEX_SCALE_SMOKE }, log)
+      : before?.indexScale;
   }
-  if (only) command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', v1: 'format v1 built and queried again beside v2', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+  if (only)
+    command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', v1: 'format v1 built and queried again beside v2', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
-  writeFileSync(out.replace(/\.md$/, '.json'), JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1));
+  writeFileSync(
+    out.replace(/\.md$/, '.json'),
+    JSON.stringify(results, (k, v) => ((k === 'shards' || k === 'pages') && Array.isArray(v) ? undefined : v), 1),
+  );
   process.stdout.write(text);
 }
 

@@ -87,12 +87,26 @@ async function withLoad<T>(task: () => Promise<T>): Promise<[T, number]> {
 }
 
 /** Builds 1×..K× `proteinsPerMultiple` synthetic proteins, one multiple at a time, in `config.dir`. */
-export async function benchScale(config: ScaleConfig, command: string, log: (line: string) => void): Promise<ScaleRuns> {
+export async function benchScale(
+  config: ScaleConfig,
+  command: string,
+  log: (line: string) => void,
+): Promise<ScaleRuns> {
   const stats = await sampleStats();
   const fasta = join(config.dir, 'scale-input.fasta');
   const out = join(config.dir, 'scale-dataset');
   const clean = () => [fasta, out].forEach((p) => rmSync(p, { recursive: true, force: true }));
-  const runs: ScaleRuns = { date: new Date().toISOString().slice(0, 10), command, machine: machine(), code: codeVersion(), proteinsPerMultiple: config.proteinsPerMultiple, threads: SCALE_THREADS, loadBefore: loadavg(), loadAfter: [], rows: [] };
+  const runs: ScaleRuns = {
+    date: new Date().toISOString().slice(0, 10),
+    command,
+    machine: machine(),
+    code: codeVersion(),
+    proteinsPerMultiple: config.proteinsPerMultiple,
+    threads: SCALE_THREADS,
+    loadBefore: loadavg(),
+    loadAfter: [],
+    rows: [],
+  };
   clean();
   for (let m = 1; m <= config.multiples; m++) {
     // Disk grows in proportion to the input: 1×'s input, partitions and dataset times m, with a fifth to spare.
@@ -105,9 +119,17 @@ export async function benchScale(config: ScaleConfig, command: string, log: (lin
     }
     const proteins = m * config.proteinsPerMultiple;
     log(`scale ${m}×: generating ${proteins.toLocaleString('en')} proteins`);
-    const residues = await writeSynthetic(fasta, proteins, (SWISS_PROT.residues / SWISS_PROT.proteins) * proteins, SEED, stats);
+    const residues = await writeSynthetic(
+      fasta,
+      proteins,
+      (SWISS_PROT.residues / SWISS_PROT.proteins) * proteins,
+      SEED,
+      stats,
+    );
     log(`scale ${m}×: building`);
-    const [build, load] = await withLoad(() => measuredBuild(fasta, out, ['--taxdump', 'data/taxdump', '--threads', String(SCALE_THREADS)], true));
+    const [build, load] = await withLoad(() =>
+      measuredBuild(fasta, out, ['--taxdump', 'data/taxdump', '--threads', String(SCALE_THREADS)], true),
+    );
     const t = build.manifest.totals;
     const tempBytes = build.tempMb * 1e6;
     runs.rows.push({
@@ -126,7 +148,9 @@ export async function benchScale(config: ScaleConfig, command: string, log: (lin
       sampledDiskBytes: build.sampledDiskBytes ?? 0,
       load,
     });
-    log(`scale ${m}×: ${build.seconds.toFixed(0)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, ${t.peptides.toLocaleString('en')} peptides`);
+    log(
+      `scale ${m}×: ${build.seconds.toFixed(0)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, ${t.peptides.toLocaleString('en')} peptides`,
+    );
     clean();
   }
   runs.loadAfter = loadavg();
@@ -180,9 +204,11 @@ const loads = (l: number[]) => l.map((x) => x.toFixed(2)).join(' / ');
 
 function scaleRow(r: ScaleRow, threads: number): string {
   const perCore = (n: number) => count(Math.round(n / r.seconds / threads));
-  return `| ${r.multiple}× | ${count(r.proteins)} | ${count(r.residues)} | ${size(r.inputBytes)} | ${r.seconds.toFixed(0)} s | ${r.cpuSeconds.toFixed(0)} s (${(r.cpuSeconds / r.seconds).toFixed(2)}) | ` +
+  return (
+    `| ${r.multiple}× | ${count(r.proteins)} | ${count(r.residues)} | ${size(r.inputBytes)} | ${r.seconds.toFixed(0)} s | ${r.cpuSeconds.toFixed(0)} s (${(r.cpuSeconds / r.seconds).toFixed(2)}) | ` +
     `${count(r.peptides)} | ${r.shards.toLocaleString('en')} | ${size(r.datasetBytes)} | ${(r.datasetBytes / r.peptides).toFixed(2)} | ${r.peakRssMb.toFixed(0)} MB | ` +
-    `${size(r.peakDiskBytes)} | ${size(r.sampledDiskBytes)} | ${perCore(r.residues)} | ${perCore(r.proteins)} | ${r.load.toFixed(2)} |`;
+    `${size(r.peakDiskBytes)} | ${size(r.sampledDiskBytes)} | ${perCore(r.residues)} | ${perCore(r.proteins)} | ${r.load.toFixed(2)} |`
+  );
 }
 
 /** The verdict as one line of the report (computed from the rows, so a re-rendered report follows the rule's code). */
@@ -216,7 +242,7 @@ export function scaleSection(runs: ScaleRuns): string[] {
       `${runs.proteinsPerMultiple.toLocaleString('en')} new proteins), built by the build CLI in a child process with default parameters, the bundled taxdump and ` +
       `\`--threads ${runs.threads}\`; its input and dataset are removed before the next multiple.${asked}`,
     '',
-    'Peak RSS: the build process\'s high-water mark (VmHWM, worker threads included). CPU: user + system seconds of all its threads ' +
+    "Peak RSS: the build process's high-water mark (VmHWM, worker threads included). CPU: user + system seconds of all its threads " +
       '(cores busy on average). Peak disk: the temporary partition files plus every dataset file, all of which the measured build ' +
       'holds at once in its staging folder just before it publishes (an upper bound for a build that removes its partitions sooner); ' +
       'sampled: the largest size of the output folder seen by walking it while the build ran (a lower bound: the last seconds fall ' +

@@ -13,12 +13,14 @@ import { decodeShard } from '../../runtime/model/shardCodec.js';
 
 const [dirArg, everyArg = '100'] = process.argv.slice(2);
 const every = Number(everyArg);
-if (!dirArg || !(Number.isInteger(every) && every >= 1)) throw new Error('usage: sizeFloor.ts <dataset dir> [every n-th shard, default 100]');
+if (!dirArg || !(Number.isInteger(every) && every >= 1))
+  throw new Error('usage: sizeFloor.ts <dataset dir> [every n-th shard, default 100]');
 const source = new FileSource(resolve(dirArg));
 const { manifest } = await Dataset.open(source, nodeCodecs);
 
 const shards = [];
-for await (const file of datasetFiles(source, { ...manifest, views: undefined }, nodeCodecs)) if (file.kind === 'shard') shards.push(file);
+for await (const file of datasetFiles(source, { ...manifest, views: undefined }, nodeCodecs))
+  if (file.kind === 'shard') shards.push(file);
 const residueCounts = new Float64Array(256);
 const lengthCounts = new Float64Array(256);
 let [sampled, peptides, residues, refs, stored] = [0, 0, 0, 0, 0];
@@ -26,12 +28,18 @@ for (let i = 0; i < shards.length; i += every) {
   const bytes = await source.get(shards[i].file);
   const shard = decodeShard(await nodeCodecs.decompress(bytes, manifest.compression), manifest.accessions.count);
   for (const residue of shard.sequences) residueCounts[residue]++;
-  for (let p = 0; p < shard.sequenceEnds.length; p++) lengthCounts[Math.min(255, shard.sequenceEnds[p] - (p === 0 ? 0 : shard.sequenceEnds[p - 1]))]++;
+  for (let p = 0; p < shard.sequenceEnds.length; p++)
+    lengthCounts[Math.min(255, shard.sequenceEnds[p] - (p === 0 ? 0 : shard.sequenceEnds[p - 1]))]++;
   [sampled, stored] = [sampled + 1, stored + bytes.length];
-  [peptides, residues, refs] = [peptides + shard.sequenceEnds.length, residues + shard.sequences.length, refs + shard.accessionRefs.length];
+  [peptides, residues, refs] = [
+    peptides + shard.sequenceEnds.length,
+    residues + shard.sequences.length,
+    refs + shard.accessionRefs.length,
+  ];
 }
 /** Order-0 entropy in bits of a symbol drawn as `counts` are. */
-const entropyOf = (counts: Float64Array, total: number) => counts.reduce((bits, n) => (n > 0 ? bits - (n / total) * Math.log2(n / total) : bits), 0);
+const entropyOf = (counts: Float64Array, total: number) =>
+  counts.reduce((bits, n) => (n > 0 ? bits - (n / total) * Math.log2(n / total) : bits), 0);
 const entropy = entropyOf(residueCounts, residues); // bits per residue
 const sequenceBytes = ((residues / peptides) * entropy) / 8;
 const lengthBytes = entropyOf(lengthCounts, peptides) / 8;
@@ -45,7 +53,12 @@ console.log(
       meanLength: residues / peptides,
       bitsPerResidue: entropy,
       refsPerPeptide: refs / peptides,
-      floorBytesPerPeptide: { sequences: sequenceBytes, refs: refBytes, lengths: lengthBytes, total: sequenceBytes + refBytes + lengthBytes },
+      floorBytesPerPeptide: {
+        sequences: sequenceBytes,
+        refs: refBytes,
+        lengths: lengthBytes,
+        total: sequenceBytes + refBytes + lengthBytes,
+      },
       storedShardBytesPerPeptide: stored / peptides,
     },
     null,

@@ -23,7 +23,18 @@ describe('npm run bench (smoke scale)', () => {
 
   it('runs every step', async () => {
     results = await runBench(
-      { dir, proteins: 300, queries: 60, coldQueries: 20, httpSeconds: 1, tinyShardBytes: 1024, tinyInput: join(dir, 'synthetic-v2-300.fasta'), coldHttpFirst: 3, coldHttpNext: 10, matchSpectra: 120 },
+      {
+        dir,
+        proteins: 300,
+        queries: 60,
+        coldQueries: 20,
+        httpSeconds: 1,
+        tinyShardBytes: 1024,
+        tinyInput: join(dir, 'synthetic-v2-300.fasta'),
+        coldHttpFirst: 3,
+        coldHttpNext: 10,
+        matchSpectra: 120,
+      },
       () => {},
     );
   }, 240_000);
@@ -47,7 +58,11 @@ describe('npm run bench (smoke scale)', () => {
   });
 
   it('answers every query set with hits', () => {
-    for (const run of [...Object.values(results.warm), ...Object.values(results.budget), ...Object.values(results.cold)]) {
+    for (const run of [
+      ...Object.values(results.warm),
+      ...Object.values(results.budget),
+      ...Object.values(results.cold),
+    ]) {
       expect(run.latency.count).toBeGreaterThan(0);
       expect(run.latency.p50).toBeGreaterThan(0);
       expect(run.latency.p50).toBeLessThanOrEqual(run.latency.p99);
@@ -158,25 +173,28 @@ describe('npm run bench (smoke scale)', () => {
     expect(scale.verdict!.rssRatio).toBeCloseTo(two.peakRssMb / one.peakRssMb, 9);
   }, 120_000);
 
-  it.runIf(v1InClone)('builds and queries format v1 again: the same peptides, every answer alike, each side timed', () => {
-    const side = results.v1Side!;
-    if ('skipped' in side) throw new Error(side.skipped);
-    expect(side.build.peptides).toBe(results.build.manifest.totals.peptides);
-    expect(side.build.allFilesBytes).toBeGreaterThan(results.build.allFilesBytes); // v1 repeats accession strings in every shard
-    expect(Object.keys(side.queries)).toEqual(['±0.1 Da', '±10 ppm', 'search-peptide']);
-    for (const byCache of Object.values(side.queries)) {
-      expect(Object.keys(byCache)).toEqual(['fully cached', '256 MB cache']);
-      for (const run of Object.values(byCache)) {
-        expect(run.differing).toBe(0);
-        for (const s of run.sides) {
-          expect(s.count).toBe(60);
-          expect(s.p50).toBeGreaterThan(0);
+  it.runIf(v1InClone)(
+    'builds and queries format v1 again: the same peptides, every answer alike, each side timed',
+    () => {
+      const side = results.v1Side!;
+      if ('skipped' in side) throw new Error(side.skipped);
+      expect(side.build.peptides).toBe(results.build.manifest.totals.peptides);
+      expect(side.build.allFilesBytes).toBeGreaterThan(results.build.allFilesBytes); // v1 repeats accession strings in every shard
+      expect(Object.keys(side.queries)).toEqual(['±0.1 Da', '±10 ppm', 'search-peptide']);
+      for (const byCache of Object.values(side.queries)) {
+        expect(Object.keys(byCache)).toEqual(['fully cached', '256 MB cache']);
+        for (const run of Object.values(byCache)) {
+          expect(run.differing).toBe(0);
+          for (const s of run.sides) {
+            expect(s.count).toBe(60);
+            expect(s.p50).toBeGreaterThan(0);
+          }
         }
       }
-    }
-    expect(v1SideSection(side).join('\n')).toContain(`| search-peptide | 256 MB cache |`);
-    expect(report(results, 'smoke')).toMatch(/\| fully cached, ±10 ppm p50 \| .*; this run, interleaved: /);
-  });
+      expect(v1SideSection(side).join('\n')).toContain(`| search-peptide | 256 MB cache |`);
+      expect(report(results, 'smoke')).toMatch(/\| fully cached, ±10 ppm p50 \| .*; this run, interleaved: /);
+    },
+  );
 
   it.runIf(!v1InClone)('says why format v1 was not measured again where this clone lacks its commit', () => {
     expect(results.v1Side).toEqual({ skipped: expect.stringContaining(V1_COMMIT) });
@@ -190,11 +208,31 @@ describe('npm run bench (smoke scale)', () => {
       expect(run.non2xx).toBe(0);
     }
     const text = report({ ...results, scale }, 'smoke');
-    for (const heading of ['## Format v2 goals', '## Build scale curve', '## Dataset size', '## Build', '## Queries in process', '## Memory-bounded speed', '## Cold queries', '## Cold queries over HTTP', '## SQLite', '## HTTP', '## Organisms and proteins', '## MGF matching', '## Format v1 measured again in this run']) expect(text).toContain(heading);
+    for (const heading of [
+      '## Format v2 goals',
+      '## Build scale curve',
+      '## Dataset size',
+      '## Build',
+      '## Queries in process',
+      '## Memory-bounded speed',
+      '## Cold queries',
+      '## Cold queries over HTTP',
+      '## SQLite',
+      '## HTTP',
+      '## Organisms and proteins',
+      '## MGF matching',
+      '## Format v1 measured again in this run',
+    ])
+      expect(text).toContain(heading);
   });
   it('builds 3 parts of the synthetic input with a view, merges them and finds every file equal to the single build', async () => {
     const fixed = 'Carbamidomethyl@C';
-    const run = await benchPartitioned(join(dir, 'synthetic-v2-300.fasta'), join(dir, 'partitioned'), 3, fixed, ['--threads', '0', '--view', fixed]);
+    const run = await benchPartitioned(join(dir, 'synthetic-v2-300.fasta'), join(dir, 'partitioned'), 3, fixed, [
+      '--threads',
+      '0',
+      '--view',
+      fixed,
+    ]);
     expect(run.differing).toEqual([]);
     expect(run.files).toBeGreaterThan(2);
     expect(run.partRuns.map((p) => p.index)).toEqual([1, 2, 3]);
@@ -207,7 +245,13 @@ describe('npm run bench (smoke scale)', () => {
   }, 120_000);
 
   it('builds 3 parts with the complete view, merges them and finds every file equal to the single build', async () => {
-    const run = await benchPartitioned(join(dir, 'synthetic-v2-300.fasta'), join(dir, 'partitioned-complete'), 3, COMPLETE_VIEW, ['--threads', '0', '--view', COMPLETE_VIEW]);
+    const run = await benchPartitioned(
+      join(dir, 'synthetic-v2-300.fasta'),
+      join(dir, 'partitioned-complete'),
+      3,
+      COMPLETE_VIEW,
+      ['--threads', '0', '--view', COMPLETE_VIEW],
+    );
     expect(run.differing).toEqual([]);
     expect(run.single.view!.peptides).toBeGreaterThan(run.single.peptides);
     expect(run.partRuns.reduce((sum, p) => sum + p.view!.peptides, 0)).toBe(run.single.view!.peptides);

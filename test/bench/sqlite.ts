@@ -14,7 +14,7 @@ import { summarize, type Summary } from './measure.js';
 type Db = import('better-sqlite3').Database;
 
 /** better-sqlite3 is optional (a native build); undefined when it is not installed. */
-export function loadSqlite(): (typeof import('better-sqlite3')) | undefined {
+export function loadSqlite(): typeof import('better-sqlite3') | undefined {
   try {
     return createRequire(import.meta.url)('better-sqlite3');
   } catch {
@@ -28,7 +28,13 @@ export function loadSqlite(): (typeof import('better-sqlite3')) | undefined {
  */
 export function peptideStamp(manifest: Manifest): string {
   const { enzyme, missedCleavages, minLength, maxLength } = manifest.parameters;
-  const inputs = JSON.stringify({ enzyme, missedCleavages, minLength, maxLength, sources: manifest.sources.map((s) => s.sha256) });
+  const inputs = JSON.stringify({
+    enzyme,
+    missedCleavages,
+    minLength,
+    maxLength,
+    sources: manifest.sources.map((s) => s.sha256),
+  });
   return `peptides-${createHash('sha256').update(inputs).digest('hex').slice(0, 16)}`;
 }
 
@@ -75,10 +81,18 @@ export async function buildSqlite(dir: string, file: string): Promise<Db> {
 }
 
 /** Times count + first page (up to `pageSize` groups, body built) for each window, like search.php. */
-export function benchSqlite(db: Db, windows: [string, string][], pageSize = 1000): { latency: Summary; hitsMean: number } {
+export function benchSqlite(
+  db: Db,
+  windows: [string, string][],
+  pageSize = 1000,
+): { latency: Summary; hitsMean: number } {
   const count = db.prepare('SELECT COUNT(*) AS n FROM mass_group WHERE mass_key BETWEEN ? AND ?');
-  const nth = db.prepare('SELECT mass_key FROM mass_group WHERE mass_key BETWEEN ? AND ? ORDER BY mass_key LIMIT 1 OFFSET ?').pluck();
-  const rows = db.prepare('SELECT mass_key, seq, acc FROM peptide WHERE mass_key BETWEEN ? AND ? ORDER BY mass_key, seq');
+  const nth = db
+    .prepare('SELECT mass_key FROM mass_group WHERE mass_key BETWEEN ? AND ? ORDER BY mass_key LIMIT 1 OFFSET ?')
+    .pluck();
+  const rows = db.prepare(
+    'SELECT mass_key, seq, acc FROM peptide WHERE mass_key BETWEEN ? AND ? ORDER BY mass_key, seq',
+  );
   const ms: number[] = [];
   let hits = 0;
   for (const [m1, m2] of windows) {

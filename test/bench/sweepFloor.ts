@@ -25,15 +25,27 @@ const read = new Set<string>();
 const source = new FileSource(dir);
 const get = source.get.bind(source);
 source.get = (file: string) => (read.add(file), get(file));
-const params: Record<string, string> = { fixed: PRECURSOR_MODS.fixed, variable: PRECURSOR_MODS.variable, maxVariable: String(PRECURSOR_MODS.maxVariable), tolerance: '10', top: '1' };
+const params: Record<string, string> = {
+  fixed: PRECURSOR_MODS.fixed,
+  variable: PRECURSOR_MODS.variable,
+  maxVariable: String(PRECURSOR_MODS.maxVariable),
+  tolerance: '10',
+  top: '1',
+};
 const options = matchOptions((name) => (params[name] === undefined ? [] : [params[name]]), { top: '1' });
 const dataset = await Dataset.open(source, { cacheBytes: MATCH_CACHE_BYTES, ...nodeCodecs });
 const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
-const summary = await matchFile(dataset, options.query, { input: mgf, ...options }, { stdout: discard, stderr: discard, stdin: process.stdin });
+const summary = await matchFile(
+  dataset,
+  options.query,
+  { input: mgf, ...options },
+  { stdout: discard, stderr: discard, stdin: process.stdin },
+);
 
 // Each shard read, then inflated, then decoded, on this core.
 const shards = [];
-for await (const file of datasetFiles(new FileSource(dir), dataset.manifest, nodeCodecs)) if (file.kind === 'shard') shards.push(file);
+for await (const file of datasetFiles(new FileSource(dir), dataset.manifest, nodeCodecs))
+  if (file.kind === 'shard') shards.push(file);
 const phases = { read: 0, inflate: 0, decode: 0 };
 let [stored, count] = [0, 0];
 for (const shard of shards.filter((s) => read.has(s.file))) {

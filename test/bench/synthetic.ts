@@ -36,7 +36,13 @@ export async function sampleStats(path = REAL_SAMPLE): Promise<SampleStats> {
 }
 
 /** Writes `proteins` synthetic records of about `residues` residues in all; returns the residue count. */
-export async function writeSynthetic(out: string, proteins: number, residues: number, seed: number, stats: SampleStats): Promise<number> {
+export async function writeSynthetic(
+  out: string,
+  proteins: number,
+  residues: number,
+  seed: number,
+  stats: SampleStats,
+): Promise<number> {
   const random = prng(seed);
   // A stream of its own, so the sequences are those of runs before headers said sp|/tr|.
   const reviewedDraw = prng(seed + 1);

@@ -29,8 +29,20 @@ export const V1: {
   http: { budget: number; warm: number };
   cold: Record<string, Latency & { bytesMean: number; bytesMax: number; shardsMax: number }>;
 } = {
-  build: { seconds: 124.589, peakRssMb: 817.656, peptides: 50_853_643, shardBytes: 2_639_538_560, allFilesBytes: 2_682_667_434 },
-  original: { seconds: 63.8329, peakRssMb: 787.727, peptides: 26_439_779, shardBytes: 1_231_153_053, allFilesBytes: 1_272_415_455 },
+  build: {
+    seconds: 124.589,
+    peakRssMb: 817.656,
+    peptides: 50_853_643,
+    shardBytes: 2_639_538_560,
+    allFilesBytes: 2_682_667_434,
+  },
+  original: {
+    seconds: 63.8329,
+    peakRssMb: 787.727,
+    peptides: 26_439_779,
+    shardBytes: 1_231_153_053,
+    allFilesBytes: 1_272_415_455,
+  },
   warm: {
     '±0.1 Da': { p50: 0.024577, p99: 0.406486 },
     '±10 ppm': { p50: 0.014495, p99: 0.155018 },
@@ -49,7 +61,13 @@ export const V1: {
   cold: {
     '±0.1 Da, pageSize 1000': { p50: 2.04975, p99: 8.31668, bytesMean: 311_687, bytesMax: 1_403_321, shardsMax: 5 },
     'any width, pageSize 10': { p50: 2.33079, p99: 8.14695, bytesMean: 441_146, bytesMax: 949_529, shardsMax: 3 },
-    'any width, pageSize 1000': { p50: 10.5147, p99: 47.4428, bytesMean: 2_146_443, bytesMax: 9_110_874, shardsMax: 32 },
+    'any width, pageSize 1000': {
+      p50: 10.5147,
+      p99: 47.4428,
+      bytesMean: 2_146_443,
+      bytesMax: 9_110_874,
+      shardsMax: 32,
+    },
   },
 };
 

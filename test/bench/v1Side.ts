@@ -23,7 +23,8 @@ export interface V1SideRun {
 export type V1Side = V1SideRun | { skipped: string };
 
 /** The run's v1 figures, where v1 was measured again (not skipped). */
-export const v1Measured = (side: V1Side | undefined): V1SideRun | undefined => (side && !('skipped' in side) ? side : undefined);
+export const v1Measured = (side: V1Side | undefined): V1SideRun | undefined =>
+  side && !('skipped' in side) ? side : undefined;
 
 /** The caches each set is answered under: large enough for the whole dataset, and npm start's default. */
 export const V1_SIDE_CACHES: Record<string, number> = { 'fully cached': 2 ** 40, '256 MB cache': 256 * 2 ** 20 };
@@ -44,9 +45,15 @@ function v1Checkout(dir: string): string | { skipped: string } {
   }
   let tar: Buffer;
   try {
-    tar = execFileSync('git', ['archive', '--format=tar', V1_COMMIT], { cwd: REPO, maxBuffer: 2 ** 30, stdio: ['ignore', 'pipe', 'pipe'] });
+    tar = execFileSync('git', ['archive', '--format=tar', V1_COMMIT], {
+      cwd: REPO,
+      maxBuffer: 2 ** 30,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (e) {
-    return { skipped: `v1's code (commit ${V1_COMMIT}) could not be read from this clone: ${(e as Error).message.split('\n')[0]}` };
+    return {
+      skipped: `v1's code (commit ${V1_COMMIT}) could not be read from this clone: ${(e as Error).message.split('\n')[0]}`,
+    };
   }
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
@@ -60,7 +67,15 @@ function v1Checkout(dir: string): string | { skipped: string } {
  * v1 beside v2 in this run: v1 builds `fasta` (with `buildArgs`, as v2's dataset in `v2Dir` was built) into
  * `<dir>/v1-dataset-<proteins>`, then every set of `sets` is answered by both, interleaved, under each cache.
  */
-export async function benchV1Side(dir: string, fasta: string, proteins: number, v2Dir: string, buildArgs: string[], sets: Record<string, string[]>, log: (line: string) => void): Promise<V1Side> {
+export async function benchV1Side(
+  dir: string,
+  fasta: string,
+  proteins: number,
+  v2Dir: string,
+  buildArgs: string[],
+  sets: Record<string, string[]>,
+  log: (line: string) => void,
+): Promise<V1Side> {
   const root = v1Checkout(dir);
   if (typeof root !== 'string') {
     log(`v1 not measured again: ${root.skipped}`);
@@ -69,13 +84,24 @@ export async function benchV1Side(dir: string, fasta: string, proteins: number, 
   log(`v1 (${V1_COMMIT}): build of the same input`);
   const v1Dir = join(dir, `v1-dataset-${proteins}`);
   const b = await measuredBuild(fasta, v1Dir, buildArgs, false, root);
-  const build = { seconds: b.seconds, peakRssMb: b.peakRssMb, allFilesBytes: b.allFilesBytes, files: b.files, peptides: b.manifest.totals.peptides };
+  const build = {
+    seconds: b.seconds,
+    peakRssMb: b.peakRssMb,
+    allFilesBytes: b.allFilesBytes,
+    files: b.files,
+    peptides: b.manifest.totals.peptides,
+  };
   const queries: V1SideRun['queries'] = {};
   for (const [name, urls] of Object.entries(sets)) {
     queries[name] = {};
     for (const [cache, cacheBytes] of Object.entries(V1_SIDE_CACHES)) {
       log(`v1 and v2 interleaved: ${name}, ${cache}`);
-      queries[name][cache] = await interleave([await answererOf(root, v1Dir, cacheBytes), await answererOf(REPO, v2Dir, cacheBytes)], urls, 3, ['v1', 'v2']);
+      queries[name][cache] = await interleave(
+        [await answererOf(root, v1Dir, cacheBytes), await answererOf(REPO, v2Dir, cacheBytes)],
+        urls,
+        3,
+        ['v1', 'v2'],
+      );
     }
   }
   return { commit: V1_COMMIT, build, queries };
@@ -85,12 +111,14 @@ export async function benchV1Side(dir: string, fasta: string, proteins: number, 
 export const v2OverV1 = (run: Interleaved, p: 'p50' | 'p99') => run.sides[1][p] / run.sides[0][p];
 
 /** The first differing answers of each run that had any. */
-const differences = (side: V1SideRun) => Object.values(side.queries).flatMap((byCache) => Object.values(byCache).flatMap((run) => run.firstDifference ?? []));
+const differences = (side: V1SideRun) =>
+  Object.values(side.queries).flatMap((byCache) => Object.values(byCache).flatMap((run) => run.firstDifference ?? []));
 
 /** BENCHMARKS.md's section: v1 and v2 in this run, query by query interleaved, and whether they answered alike. */
 export function v1SideSection(side: V1Side | undefined): string[] {
   const head = ['## Format v1 measured again in this run', ''];
-  if (!side) return [...head, 'Not part of the run that wrote this file (`npm run bench -- --only v1` measures it).', ''];
+  if (!side)
+    return [...head, 'Not part of the run that wrote this file (`npm run bench -- --only v1` measures it).', ''];
   if ('skipped' in side) return [...head, `Not measured: ${side.skipped}.`, ''];
   const b = side.build;
   return [
@@ -106,11 +134,16 @@ export function v1SideSection(side: V1Side | undefined): string[] {
     ...Object.entries(side.queries).flatMap(([name, byCache]) =>
       Object.entries(byCache).map(([cache, run]) => {
         const [v1, v2] = run.sides;
-        const alike = run.differing === 0 ? `${v1.count.toLocaleString('en')} of ${v1.count.toLocaleString('en')}` : `**${run.differing.toLocaleString('en')} of ${v1.count.toLocaleString('en')} differ**`;
+        const alike =
+          run.differing === 0
+            ? `${v1.count.toLocaleString('en')} of ${v1.count.toLocaleString('en')}`
+            : `**${run.differing.toLocaleString('en')} of ${v1.count.toLocaleString('en')} differ**`;
         return `| ${name} | ${cache} | ${fmt(v1.p50)} | ${fmt(v2.p50)} | ${v2OverV1(run, 'p50').toFixed(2)} | ${fmt(v1.p99)} | ${fmt(v2.p99)} | ${v2OverV1(run, 'p99').toFixed(2)} | ${alike} |`;
       }),
     ),
-    ...differences(side).slice(0, 1).flatMap((first) => ['', 'The first answers that differ (A: v1, B: v2):', '', '```', first, '```']),
+    ...differences(side)
+      .slice(0, 1)
+      .flatMap((first) => ['', 'The first answers that differ (A: v1, B: v2):', '', '```', first, '```']),
     '',
   ];
 }

@@ -34,7 +34,12 @@ function builds(r: BenchResults): [string, string, Build, V1Build][] {
     ['default (2 missed cleavages, length 6–50)', 'gzip (default)', r.build, V1.build],
   ];
   if (r.brotli) {
-    rows.splice(1, 0, ["original's (1 missed cleavage, length 7–30)", 'brotli (`--compression br`)', r.brotli.original, V1.original]);
+    rows.splice(1, 0, [
+      "original's (1 missed cleavage, length 7–30)",
+      'brotli (`--compression br`)',
+      r.brotli.original,
+      V1.original,
+    ]);
     rows.push(['default (2 missed cleavages, length 6–50)', 'brotli (`--compression br`)', r.brotli.build, V1.build]);
   }
   return rows;
@@ -91,7 +96,10 @@ function coldHttpRows(r: BenchResults): string[] {
       const verdict = `bytes ${met(reads.bytesMax <= t.coldHttpBytes)}, round trips ${met(reads.roundTripsMax! <= t.coldHttpRoundTrips)}`;
       return `| cold over HTTP, ±10 ppm, ${name}, ${which}: bytes after the manifest mean / max; sequential round trips max | — | ${kib(reads.bytesMean)} / ${kib(reads.bytesMax)} KiB; ${reads.roundTripsMax} | ≤ ${t.coldHttpBytes / 1024} KiB; ≤ ${t.coldHttpRoundTrips} | ${verdict} |`;
     };
-    return [row(`first query of a process (${c.first.latency.count} processes; the accession table read too)`, c.first), row(`later cold queries (${c.next.latency.count})`, c.next)];
+    return [
+      row(`first query of a process (${c.first.latency.count} processes; the accession table read too)`, c.first),
+      row(`later cold queries (${c.next.latency.count})`, c.next),
+    ];
   });
 }
 
@@ -109,7 +117,8 @@ export function goalsSection(r: BenchResults): string[] {
     ["original's parameters, gzip", r.original, V1.original, undefined],
   ].flatMap(([name, b, v1, again]) => {
     const [build, old, now] = [b as Build, v1 as V1Build, again as typeof sameRun];
-    const v1Column = (recorded: string, measured?: string) => (measured ? `${recorded}; this run: ${measured}` : recorded);
+    const v1Column = (recorded: string, measured?: string) =>
+      measured ? `${recorded}; this run: ${measured}` : recorded;
     const [seconds, rss] = [now?.seconds ?? old.seconds, now?.peakRssMb ?? old.peakRssMb];
     return [
       `| build wall time, ${name} | ${v1Column(`${old.seconds.toFixed(0)} s`, now && `${now.seconds.toFixed(0)} s`)} | ${build.seconds.toFixed(0)} s | reported beside v1 | ${build.seconds <= seconds ? 'no slower' : `${(build.seconds / seconds).toFixed(2)}× v1`} |`,
@@ -135,7 +144,11 @@ export function goalsSection(r: BenchResults): string[] {
     ...memoryRows(r),
     ...cachedRows(r),
     `| \`npm start\`, default cache (256 MB), ±10 ppm | ${V1.http.budget.toFixed(0)} req/s | ${budget.requestsPerSecond.toFixed(0)} req/s (${budget.errors} errors, ${budget.non2xx} non-2xx) | ≥ ${t.rps} req/s | ${met(budget.requestsPerSecond >= t.rps && budget.errors === 0 && budget.non2xx === 0)} |`,
-    ...(r.http.budgetWarm ? [`| \`npm start\`, default cache (256 MB), after two warm-up passes, ±10 ppm | — | ${r.http.budgetWarm.requestsPerSecond.toFixed(0)} req/s | reported | — |`] : []),
+    ...(r.http.budgetWarm
+      ? [
+          `| \`npm start\`, default cache (256 MB), after two warm-up passes, ±10 ppm | — | ${r.http.budgetWarm.requestsPerSecond.toFixed(0)} req/s | reported | — |`,
+        ]
+      : []),
     `| \`npm start\`, whole dataset cached (warm), ±10 ppm | ${V1.http.warm.toFixed(0)} req/s | ${r.http.warm.requestsPerSecond.toFixed(0)} req/s | reported | — |`,
     ...coldHttpRows(r),
     '',
@@ -196,7 +209,13 @@ export function buildsSection(r: BenchResults): string[] {
 
 /** Under a 256 MB cache (and fully cached) beside SQLite on the same windows, and v1's recorded figures. */
 export function memorySection(r: BenchResults): string[] {
-  if (!r.sqlite) return ['## Memory-bounded speed beside SQLite', '', 'better-sqlite3 was not installed on this machine: no SQLite figures.', ''];
+  if (!r.sqlite)
+    return [
+      '## Memory-bounded speed beside SQLite',
+      '',
+      'better-sqlite3 was not installed on this machine: no SQLite figures.',
+      '',
+    ];
   return [
     '## Memory-bounded speed beside SQLite (same peptides, same windows, same run)',
     '',
@@ -231,7 +250,14 @@ export function coldHttpSection(r: BenchResults): string[] {
   const runs = Object.entries(r.coldHttp);
   // How many queries took each number of round trips (absent from the JSON of runs before it was recorded).
   const histogram = runs.some(([, c]) => c.first.roundTripQueries);
-  const depths = (q: ColdHttpRun['first']) => (histogram ? ` ${Object.entries(q.roundTripQueries ?? {}).map(([depth, n]) => `${depth}: ${n}`).join(', ') || '—'} |` : '');
+  const depths = (q: ColdHttpRun['first']) =>
+    histogram
+      ? ` ${
+          Object.entries(q.roundTripQueries ?? {})
+            .map(([depth, n]) => `${depth}: ${n}`)
+            .join(', ') || '—'
+        } |`
+      : '';
   return [
     '## Cold queries over HTTP (±10 ppm)',
     '',
@@ -244,7 +270,10 @@ export function coldHttpSection(r: BenchResults): string[] {
     'first shard. "Later cold queries": shards and index pages not yet read, the accession table already in memory',
     `(read once per process: ${runs.map(([, c]) => `${kib(c.table.bytes)} KiB, read and decoded in ${fmt(c.table.ms)} ms`)[0] ?? '—'}).`,
     'Queries: the first of the ±10 ppm windows (search.php, pages of up to 1000 groups), and /api/v1/search at their',
-    'centres (default page). Latencies include loopback HTTP.' + (histogram ? ' "Queries by round trips": how many queries took 0, 1, 2, … sequential round trips (0: answered from the manifest alone).' : ''),
+    'centres (default page). Latencies include loopback HTTP.' +
+      (histogram
+        ? ' "Queries by round trips": how many queries took 0, 1, 2, … sequential round trips (0: answered from the manifest alone).'
+        : ''),
     '',
     `| endpoint | queries | count | bytes after the manifest, mean / max (KiB) | round trips mean / max |${histogram ? ' queries by round trips |' : ''} reads per query (mean) | p50 | p99 | max | target |`,
     `|---|---|---|---|---|${histogram ? '---|' : ''}---|---|---|---|---|`,

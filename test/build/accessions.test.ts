@@ -18,7 +18,15 @@ function reference(records: HeaderFields[], taxonomy: Map<string, number>) {
   const duplicates = sorted.filter((a) => records.filter((r) => r.accession === a).length > 1);
   return {
     rankOf: records.map((r) => sorted.indexOf(r.accession)),
-    fields: first.map((r): RankFields => ({ accession: r.accession, taxId: r.taxId ?? taxonomy.get(r.accession) ?? -1, reviewed: r.reviewed, protein: r.protein, organism: r.organism })),
+    fields: first.map(
+      (r): RankFields => ({
+        accession: r.accession,
+        taxId: r.taxId ?? taxonomy.get(r.accession) ?? -1,
+        reviewed: r.reviewed,
+        protein: r.protein,
+        organism: r.organism,
+      }),
+    ),
     duplicates: { count: duplicates.length, examples: duplicates.slice(0, 3) },
   };
 }
@@ -39,7 +47,10 @@ function rank(records: HeaderFields[], taxonomy: Map<string, number>, runProtein
 }
 
 const record = fc.record({
-  accession: fc.oneof(fc.constantFrom('P12345', 'Q9XYZ1', 'A0A023', 'A0A0', 'é', '\u{1F600}', '\uE000'), fc.string({ minLength: 1, maxLength: 8 })),
+  accession: fc.oneof(
+    fc.constantFrom('P12345', 'Q9XYZ1', 'A0A023', 'A0A0', 'é', '\u{1F600}', '\uE000'),
+    fc.string({ minLength: 1, maxLength: 8 }),
+  ),
   taxId: fc.option(fc.integer({ min: 0, max: 3_000_000 }), { nil: undefined }),
   reviewed: fc.boolean(),
   protein: fc.string(),
@@ -49,19 +60,25 @@ const record = fc.record({
 describe('rankAccessions', () => {
   it('equals a brute-force ranking of the records, whatever the runs and read buffers', () => {
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 80 }), fc.array(fc.tuple(fc.constantFrom('P12345', 'A0A0', 'é'), fc.integer({ min: 1, max: 99 }))), fc.integer({ min: 1, max: 100 }), fc.constantFrom(undefined, 1, 24, 100, 4096), (records, tsv, runProteins, readBytes) => {
-        const taxonomy = new Map(tsv);
-        const { ranked, fields } = rank(records, taxonomy, runProteins, readBytes);
-        const expected = reference(records, taxonomy);
-        expect(ranked.count).toBe(expected.fields.length);
-        expect(fields).toEqual(expected.fields);
-        expect(Array.from(ranked.rankOf)).toEqual(expected.rankOf);
-        expect(Array.from(ranked.taxIds)).toEqual(expected.fields.map((f) => f.taxId));
-        expect(Array.from(ranked.reviewed)).toEqual(expected.fields.map((f) => (f.reviewed ? 1 : 0)));
-        expect(ranked.duplicates).toEqual(expected.duplicates);
-        expect(ranked.withoutTaxId).toBe(expected.fields.filter((f) => f.taxId === -1).length);
-        expect(ranked.reviewedCount).toBe(expected.fields.filter((f) => f.reviewed).length);
-      }),
+      fc.property(
+        fc.array(record, { maxLength: 80 }),
+        fc.array(fc.tuple(fc.constantFrom('P12345', 'A0A0', 'é'), fc.integer({ min: 1, max: 99 }))),
+        fc.integer({ min: 1, max: 100 }),
+        fc.constantFrom(undefined, 1, 24, 100, 4096),
+        (records, tsv, runProteins, readBytes) => {
+          const taxonomy = new Map(tsv);
+          const { ranked, fields } = rank(records, taxonomy, runProteins, readBytes);
+          const expected = reference(records, taxonomy);
+          expect(ranked.count).toBe(expected.fields.length);
+          expect(fields).toEqual(expected.fields);
+          expect(Array.from(ranked.rankOf)).toEqual(expected.rankOf);
+          expect(Array.from(ranked.taxIds)).toEqual(expected.fields.map((f) => f.taxId));
+          expect(Array.from(ranked.reviewed)).toEqual(expected.fields.map((f) => (f.reviewed ? 1 : 0)));
+          expect(ranked.duplicates).toEqual(expected.duplicates);
+          expect(ranked.withoutTaxId).toBe(expected.fields.filter((f) => f.taxId === -1).length);
+          expect(ranked.reviewedCount).toBe(expected.fields.filter((f) => f.reviewed).length);
+        },
+      ),
       { numRuns: 300 },
     );
   });

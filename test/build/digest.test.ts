@@ -14,7 +14,9 @@ interface Emitted {
 
 function run(protein: string, options: Partial<DigestOptions> = {}): Emitted[] {
   const emitted: Emitted[] = [];
-  digest(protein, { enzyme: 'trypsin', missedCleavages: 0, minLength: 1, maxLength: 50, ...options }, (p) => emitted.push(p));
+  digest(protein, { enzyme: 'trypsin', missedCleavages: 0, minLength: 1, maxLength: 50, ...options }, (p) =>
+    emitted.push(p),
+  );
   return emitted;
 }
 
@@ -88,7 +90,8 @@ describe('missed cleavages', () => {
   /** All runs of 1..n+1 consecutive pieces. */
   const runs = (n: number) => {
     const out: string[] = [];
-    for (let i = 0; i < pieces.length; i++) for (let j = i; j <= i + n && j < pieces.length; j++) out.push(pieces.slice(i, j + 1).join(''));
+    for (let i = 0; i < pieces.length; i++)
+      for (let j = i; j <= i + n && j < pieces.length; j++) out.push(pieces.slice(i, j + 1).join(''));
     return out.sort();
   };
   // 5 pieces: 5 runs of 1, 4 of 2, 3 of 3, 2 of 4, 1 of 5.
@@ -120,7 +123,9 @@ describe('length bounds are inclusive', () => {
 
   it('minLength 6 and maxLength 7 keep lengths 6 and 7 only', () => {
     expect(peptides(protein, { minLength: 6, maxLength: 7 })).toEqual(sorted(['CCCCCK', 'DDDDDDK']));
-    expect(peptides(protein, { minLength: 6, maxLength: 7, missedCleavages: 2 })).toEqual(sorted(['CCCCCK', 'DDDDDDK']));
+    expect(peptides(protein, { minLength: 6, maxLength: 7, missedCleavages: 2 })).toEqual(
+      sorted(['CCCCCK', 'DDDDDDK']),
+    );
   });
 
   it('minLength = maxLength keeps that length only', () => {
@@ -145,7 +150,9 @@ describe('length bounds are inclusive', () => {
 describe('residues', () => {
   it('drops peptides holding B, X or Z, keeps the rest', () => {
     const protein = 'AAAAAAK' + 'DDDDDDR' + 'CCBCCCK' + 'EEXEEEK' + 'GGGZGGR' + 'HHHHHH';
-    expect(peptides(protein, { missedCleavages: 1 })).toEqual(sorted(['AAAAAAK', 'DDDDDDR', 'HHHHHH', 'AAAAAAKDDDDDDR']));
+    expect(peptides(protein, { missedCleavages: 1 })).toEqual(
+      sorted(['AAAAAAK', 'DDDDDDR', 'HHHHHH', 'AAAAAAKDDDDDDR']),
+    );
   });
 
   it('J has the I/L mass', () => {
@@ -177,7 +184,9 @@ describe('enzymes', () => {
   });
 
   it('chymotrypsin cuts after F, W, Y but not before P', () => {
-    expect(peptides('AAFCCWDDYPEEYGGLKRM', { enzyme: 'chymotrypsin' })).toEqual(sorted(['AAF', 'CCW', 'DDYPEEY', 'GGLKRM']));
+    expect(peptides('AAFCCWDDYPEEYGGLKRM', { enzyme: 'chymotrypsin' })).toEqual(
+      sorted(['AAF', 'CCW', 'DDYPEEY', 'GGLKRM']),
+    );
   });
 
   it('an unknown enzyme is an error', () => {

@@ -4,38 +4,104 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BuildError, cleanSequence, parseHeader, readFasta, type ProteinRecord, type SkipReason } from '../../build/fasta.js';
-import { build, readDataset, readProteinTable, removeTempDirs, tempDir, writeFixture, type StoredPeptide } from '../helpers/datasets.js';
+import {
+  BuildError,
+  cleanSequence,
+  parseHeader,
+  readFasta,
+  type ProteinRecord,
+  type SkipReason,
+} from '../../build/fasta.js';
+import {
+  build,
+  readDataset,
+  readProteinTable,
+  removeTempDirs,
+  tempDir,
+  writeFixture,
+  type StoredPeptide,
+} from '../helpers/datasets.js';
 import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from '../helpers/reference.js';
 
 afterAll(removeTempDirs);
 
 describe('parseHeader', () => {
-  const header = (accession: string, taxId: number | undefined, reviewed: boolean, protein: string, organism: string) => ({ accession, taxId, reviewed, protein, organism });
+  const header = (
+    accession: string,
+    taxId: number | undefined,
+    reviewed: boolean,
+    protein: string,
+    organism: string,
+  ) => ({ accession, taxId, reviewed, protein, organism });
 
   it('reads real UniProt headers of the bundled sample: accession, OX=, sp|/tr|, protein and OS= names', () => {
-    expect(parseHeader('tr|W0FSK4|W0FSK4_9FLAV Genome polyprotein (Fragment) OS=Dengue virus 3 OX=11069 PE=4 SV=1'))
-      .toEqual(header('W0FSK4', 11069, false, 'Genome polyprotein (Fragment)', 'Dengue virus 3'));
-    expect(parseHeader('tr|M4KW32|M4KW32_BACIU Choline ABC transporter (ATP-binding protein) OS=Bacillus subtilis XF-1 OX=1233100 GN=opuBA PE=4 SV=1'))
-      .toEqual(header('M4KW32', 1233100, false, 'Choline ABC transporter (ATP-binding protein)', 'Bacillus subtilis XF-1'));
-    expect(parseHeader('sp|Q8AWH3|SX17A_XENTR Transcription factor Sox-17-alpha OS=Xenopus tropicalis OX=8364 GN=sox17a PE=2 SV=1'))
-      .toEqual(header('Q8AWH3', 8364, true, 'Transcription factor Sox-17-alpha', 'Xenopus tropicalis'));
+    expect(
+      parseHeader('tr|W0FSK4|W0FSK4_9FLAV Genome polyprotein (Fragment) OS=Dengue virus 3 OX=11069 PE=4 SV=1'),
+    ).toEqual(header('W0FSK4', 11069, false, 'Genome polyprotein (Fragment)', 'Dengue virus 3'));
+    expect(
+      parseHeader(
+        'tr|M4KW32|M4KW32_BACIU Choline ABC transporter (ATP-binding protein) OS=Bacillus subtilis XF-1 OX=1233100 GN=opuBA PE=4 SV=1',
+      ),
+    ).toEqual(
+      header('M4KW32', 1233100, false, 'Choline ABC transporter (ATP-binding protein)', 'Bacillus subtilis XF-1'),
+    );
+    expect(
+      parseHeader(
+        'sp|Q8AWH3|SX17A_XENTR Transcription factor Sox-17-alpha OS=Xenopus tropicalis OX=8364 GN=sox17a PE=2 SV=1',
+      ),
+    ).toEqual(header('Q8AWH3', 8364, true, 'Transcription factor Sox-17-alpha', 'Xenopus tropicalis'));
     // OS= with parentheses, slashes, '#', ':' up to the next field.
-    expect(parseHeader('sp|C4KHV1|VATE_SULIK V-type proton ATPase subunit E OS=Sulfolobus islandicus (strain M.16.4 / Kamchatka #3) OX=426118 GN=atpE PE=3 SV=1'))
-      .toEqual(header('C4KHV1', 426118, true, 'V-type proton ATPase subunit E', 'Sulfolobus islandicus (strain M.16.4 / Kamchatka #3)'));
-    expect(parseHeader('tr|D4FM25|D4FM25_STAEP Methionine import ATP-binding protein MetN OS=Staphylococcus epidermidis M23864:W2(grey) OX=525375 GN=metN PE=3 SV=1'))
-      .toEqual(header('D4FM25', 525375, false, 'Methionine import ATP-binding protein MetN', 'Staphylococcus epidermidis M23864:W2(grey)'));
-    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin subunit alpha OS=Homo sapiens OX=9606 GN=HBA1 PE=1 SV=2'))
-      .toEqual(header('P69905', 9606, true, 'Hemoglobin subunit alpha', 'Homo sapiens'));
+    expect(
+      parseHeader(
+        'sp|C4KHV1|VATE_SULIK V-type proton ATPase subunit E OS=Sulfolobus islandicus (strain M.16.4 / Kamchatka #3) OX=426118 GN=atpE PE=3 SV=1',
+      ),
+    ).toEqual(
+      header(
+        'C4KHV1',
+        426118,
+        true,
+        'V-type proton ATPase subunit E',
+        'Sulfolobus islandicus (strain M.16.4 / Kamchatka #3)',
+      ),
+    );
+    expect(
+      parseHeader(
+        'tr|D4FM25|D4FM25_STAEP Methionine import ATP-binding protein MetN OS=Staphylococcus epidermidis M23864:W2(grey) OX=525375 GN=metN PE=3 SV=1',
+      ),
+    ).toEqual(
+      header(
+        'D4FM25',
+        525375,
+        false,
+        'Methionine import ATP-binding protein MetN',
+        'Staphylococcus epidermidis M23864:W2(grey)',
+      ),
+    );
+    expect(
+      parseHeader('sp|P69905|HBA_HUMAN Hemoglobin subunit alpha OS=Homo sapiens OX=9606 GN=HBA1 PE=1 SV=2'),
+    ).toEqual(header('P69905', 9606, true, 'Hemoglobin subunit alpha', 'Homo sapiens'));
   });
 
   it('ends each name at the first field, whatever it is (GN=, PE=, SV=, OX=, any XX=)', () => {
-    expect(parseHeader('sp|P1|N_HUMAN Name GN=abc OS=Homo sapiens PE=1')).toMatchObject({ protein: 'Name', organism: 'Homo sapiens' });
+    expect(parseHeader('sp|P1|N_HUMAN Name GN=abc OS=Homo sapiens PE=1')).toMatchObject({
+      protein: 'Name',
+      organism: 'Homo sapiens',
+    });
     expect(parseHeader('sp|P1|N_HUMAN Name PE=1 SV=1')).toMatchObject({ protein: 'Name', organism: '' });
-    expect(parseHeader('sp|P1|N_HUMAN Name OS=Mus musculus ZZ=whatever')).toMatchObject({ protein: 'Name', organism: 'Mus musculus' });
+    expect(parseHeader('sp|P1|N_HUMAN Name OS=Mus musculus ZZ=whatever')).toMatchObject({
+      protein: 'Name',
+      organism: 'Mus musculus',
+    });
     // Not fields: lower case, one or three letters, no space before.
-    expect(parseHeader('sp|P1|N_HUMAN Name with ab=1 A=2 ABC=3 xOX=4 OS=Homo sapiens')).toMatchObject({ protein: 'Name with ab=1 A=2 ABC=3 xOX=4', organism: 'Homo sapiens' });
-    expect(parseHeader('sp|P1|N_HUMAN   Padded   name   OS=  Padded organism   OX=9606')).toMatchObject({ protein: 'Padded   name', organism: 'Padded organism', taxId: 9606 });
+    expect(parseHeader('sp|P1|N_HUMAN Name with ab=1 A=2 ABC=3 xOX=4 OS=Homo sapiens')).toMatchObject({
+      protein: 'Name with ab=1 A=2 ABC=3 xOX=4',
+      organism: 'Homo sapiens',
+    });
+    expect(parseHeader('sp|P1|N_HUMAN   Padded   name   OS=  Padded organism   OX=9606')).toMatchObject({
+      protein: 'Padded   name',
+      organism: 'Padded organism',
+      taxId: 9606,
+    });
   });
 
   it('has empty names when the header has none', () => {
@@ -46,8 +112,12 @@ describe('parseHeader', () => {
   });
 
   it('has no taxId without an OX= field', () => {
-    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin OS=Homo sapiens')).toEqual(header('P69905', undefined, true, 'Hemoglobin', 'Homo sapiens'));
-    expect(parseHeader('sp|P69905|HBA_HUMAN XOX=9606 OX=abc')).toEqual(header('P69905', undefined, true, 'XOX=9606', ''));
+    expect(parseHeader('sp|P69905|HBA_HUMAN Hemoglobin OS=Homo sapiens')).toEqual(
+      header('P69905', undefined, true, 'Hemoglobin', 'Homo sapiens'),
+    );
+    expect(parseHeader('sp|P69905|HBA_HUMAN XOX=9606 OX=abc')).toEqual(
+      header('P69905', undefined, true, 'XOX=9606', ''),
+    );
   });
 
   it('takes OX= values up to the int32 maximum only (shards store taxIds as int32)', () => {
@@ -57,10 +127,16 @@ describe('parseHeader', () => {
   });
 
   it('takes the first token of a non-UniProt header, the text after it as the protein name', () => {
-    expect(parseHeader('ENSP00000354587 pep chromosome:GRCh38')).toEqual(header('ENSP00000354587', undefined, false, 'pep chromosome:GRCh38', ''));
+    expect(parseHeader('ENSP00000354587 pep chromosome:GRCh38')).toEqual(
+      header('ENSP00000354587', undefined, false, 'pep chromosome:GRCh38', ''),
+    );
     expect(parseHeader('MYPROT')).toEqual(header('MYPROT', undefined, false, '', ''));
-    expect(parseHeader('gi|123|ref|NP_1.1| thing OX=9606')).toEqual(header('gi|123|ref|NP_1.1|', 9606, false, 'thing', ''));
-    expect(parseHeader('X9 Some protein OS=Escherichia coli (strain K12) OX=83333')).toEqual(header('X9', 83333, false, 'Some protein', 'Escherichia coli (strain K12)'));
+    expect(parseHeader('gi|123|ref|NP_1.1| thing OX=9606')).toEqual(
+      header('gi|123|ref|NP_1.1|', 9606, false, 'thing', ''),
+    );
+    expect(parseHeader('X9 Some protein OS=Escherichia coli (strain K12) OX=83333')).toEqual(
+      header('X9', 83333, false, 'Some protein', 'Escherichia coli (strain K12)'),
+    );
     expect(parseHeader('  X9\tTabbed name GN=a')).toEqual(header('X9', undefined, false, 'Tabbed name', ''));
     expect(parseHeader('')).toEqual(header('', undefined, false, '', ''));
   });
@@ -76,8 +152,14 @@ describe('parseHeader', () => {
   it('reads names as UTF-8 when their bytes are UTF-8, else as latin1', () => {
     // readFasta hands headers over as latin1 text, one character a byte.
     const latin1 = (text: string, encoding: BufferEncoding) => Buffer.from(text, encoding).toString('latin1');
-    expect(parseHeader(latin1('X1 Protéine α OS=Bactérie OX=1', 'utf8'))).toMatchObject({ protein: 'Protéine α', organism: 'Bactérie' });
-    expect(parseHeader(latin1('X1 Protéine OS=Bactérie OX=1', 'latin1'))).toMatchObject({ protein: 'Protéine', organism: 'Bactérie' });
+    expect(parseHeader(latin1('X1 Protéine α OS=Bactérie OX=1', 'utf8'))).toMatchObject({
+      protein: 'Protéine α',
+      organism: 'Bactérie',
+    });
+    expect(parseHeader(latin1('X1 Protéine OS=Bactérie OX=1', 'latin1'))).toMatchObject({
+      protein: 'Protéine',
+      organism: 'Bactérie',
+    });
   });
 });
 
@@ -146,14 +228,63 @@ const FIXTURE = [
 ].join('\n');
 
 const RECORDS: ProteinRecord[] = [
-  { accession: 'P00001', taxId: 9606, reviewed: true, protein: 'Protein one', organism: 'Homo sapiens', sequence: 'ACDEFGHIMNQSTVWY' },
-  { accession: 'Q00002', taxId: 10090, reviewed: false, protein: 'Protein two', organism: 'Mus musculus', sequence: 'GGGSSSTTTVVV' },
-  { accession: 'P00003', taxId: undefined, reviewed: true, protein: 'Protein three, no taxon field', organism: 'yeast', sequence: 'WWWYYYFFF' },
-  { accession: 'ENSP00000004', taxId: undefined, reviewed: false, protein: 'a non-UniProt header', organism: '', sequence: 'HHHMMMNNN' },
+  {
+    accession: 'P00001',
+    taxId: 9606,
+    reviewed: true,
+    protein: 'Protein one',
+    organism: 'Homo sapiens',
+    sequence: 'ACDEFGHIMNQSTVWY',
+  },
+  {
+    accession: 'Q00002',
+    taxId: 10090,
+    reviewed: false,
+    protein: 'Protein two',
+    organism: 'Mus musculus',
+    sequence: 'GGGSSSTTTVVV',
+  },
+  {
+    accession: 'P00003',
+    taxId: undefined,
+    reviewed: true,
+    protein: 'Protein three, no taxon field',
+    organism: 'yeast',
+    sequence: 'WWWYYYFFF',
+  },
+  {
+    accession: 'ENSP00000004',
+    taxId: undefined,
+    reviewed: false,
+    protein: 'a non-UniProt header',
+    organism: '',
+    sequence: 'HHHMMMNNN',
+  },
   { accession: 'MYPROT5', taxId: undefined, reviewed: false, protein: '', organism: '', sequence: 'QQQEEEDDD' },
-  { accession: 'P00001', taxId: 1234, reviewed: false, protein: 'A duplicate accession', organism: 'Other', sequence: 'PPPGGGAAA' },
-  { accession: 'P00009', taxId: 562, reviewed: true, protein: 'Two tryptic pieces', organism: '', sequence: 'MAGICKSEQVENCER' },
-  { accession: 'P00010', taxId: 9606, reviewed: true, protein: 'Shares a peptide with P00001', organism: '', sequence: 'SHAREDPEPKACDEFGHIMNQSTVWY' },
+  {
+    accession: 'P00001',
+    taxId: 1234,
+    reviewed: false,
+    protein: 'A duplicate accession',
+    organism: 'Other',
+    sequence: 'PPPGGGAAA',
+  },
+  {
+    accession: 'P00009',
+    taxId: 562,
+    reviewed: true,
+    protein: 'Two tryptic pieces',
+    organism: '',
+    sequence: 'MAGICKSEQVENCER',
+  },
+  {
+    accession: 'P00010',
+    taxId: 9606,
+    reviewed: true,
+    protein: 'Shares a peptide with P00001',
+    organism: '',
+    sequence: 'SHAREDPEPKACDEFGHIMNQSTVWY',
+  },
 ];
 
 /** What the dataset must hold for RECORDS (default trypsin digest), with accession → taxId as given. */
@@ -167,7 +298,11 @@ function expectedPeptides(taxIdOf: Record<string, number>): Map<string, StoredPe
   const expected = new Map<string, StoredPeptide>();
   for (const [peptide, set] of byPeptide) {
     const accessions = [...set].sort();
-    expected.set(peptide, { key: referenceKey(referenceUnits(peptide)!), accessions, taxIds: accessions.map((a) => taxIdOf[a]) });
+    expected.set(peptide, {
+      key: referenceKey(referenceUnits(peptide)!),
+      accessions,
+      taxIds: accessions.map((a) => taxIdOf[a]),
+    });
   }
   return expected;
 }
@@ -220,21 +355,31 @@ describe('readFasta', () => {
   it('handles a last record without a final newline, and leading blank lines', async () => {
     const dir = tempDir('read-edges');
     const { records } = await readAll(writeFixture(dir, 'a.fasta', '\n\n>X1 OX=5\nACDEF\nGH'));
-    expect(records).toEqual([{ accession: 'X1', taxId: 5, reviewed: false, protein: '', organism: '', sequence: 'ACDEFGH' }]);
+    expect(records).toEqual([
+      { accession: 'X1', taxId: 5, reviewed: false, protein: '', organism: '', sequence: 'ACDEFGH' },
+    ]);
   });
 
   it('rejects a non-FASTA text file, a binary file, and an empty file', async () => {
     const dir = tempDir('read-bad');
     await expect(readAll(writeFixture(dir, 'notes.txt', 'hello\n>but too late\nACDEF\n'))).rejects.toThrow(BuildError);
-    await expect(readAll(writeFixture(dir, 'image.png', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])))).rejects.toThrow(BuildError);
-    await expect(readAll(writeFixture(dir, 'nul.fasta', Buffer.from('>X1\nACD\0\0\0EF\n', 'latin1')))).rejects.toThrow(/binary/);
+    await expect(
+      readAll(
+        writeFixture(dir, 'image.png', Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])),
+      ),
+    ).rejects.toThrow(BuildError);
+    await expect(readAll(writeFixture(dir, 'nul.fasta', Buffer.from('>X1\nACD\0\0\0EF\n', 'latin1')))).rejects.toThrow(
+      /binary/,
+    );
     await expect(readAll(writeFixture(dir, 'empty.fasta', ''))).rejects.toThrow(BuildError);
   });
 
   it('rejects a truncated gzip', async () => {
     const dir = tempDir('read-trunc');
     const gz = gzipSync(Buffer.from(FIXTURE.repeat(200)));
-    await expect(readAll(writeFixture(dir, 'cut.fasta.gz', gz.subarray(0, gz.length >> 1)))).rejects.toThrow(/truncated or corrupt gzip/);
+    await expect(readAll(writeFixture(dir, 'cut.fasta.gz', gz.subarray(0, gz.length >> 1)))).rejects.toThrow(
+      /truncated or corrupt gzip/,
+    );
   });
 });
 
@@ -270,13 +415,25 @@ describe('a build of the fixture', () => {
       accessions: ['ENSP00000004', 'MYPROT5', 'P00001', 'P00003', 'P00009', 'P00010', 'Q00002'],
       taxIds: [-1, -1, 9606, -1, 562, 9606, 10090],
       reviewed: [0, 0, 1, 1, 1, 1, 0],
-      proteins: ['a non-UniProt header', '', 'Protein one', 'Protein three, no taxon field', 'Two tryptic pieces', 'Shares a peptide with P00001', 'Protein two'],
+      proteins: [
+        'a non-UniProt header',
+        '',
+        'Protein one',
+        'Protein three, no taxon field',
+        'Two tryptic pieces',
+        'Shares a peptide with P00001',
+        'Protein two',
+      ],
       organisms: ['', '', 'Homo sapiens', 'yeast', '', '', 'Mus musculus'],
     });
     // The shards' reviewed column agrees.
     for (const { shard } of readDataset(out).shards) {
-      const table = Array.from(shard.accessionEnds, (end, a) => shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], end));
-      expect(Array.from(shard.reviewed!)).toEqual(table.map((a) => (['P00001', 'P00003', 'P00009', 'P00010'].includes(a) ? 1 : 0)));
+      const table = Array.from(shard.accessionEnds, (end, a) =>
+        shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], end),
+      );
+      expect(Array.from(shard.reviewed!)).toEqual(
+        table.map((a) => (['P00001', 'P00003', 'P00009', 'P00010'].includes(a) ? 1 : 0)),
+      );
     }
   });
 
@@ -309,7 +466,11 @@ describe('a build of the fixture', () => {
   it('takes taxIds of headers without OX= from --taxonomy; OX= wins over the TSV', async () => {
     const dir = tempDir('taxonomy');
     const out = join(dir, 'out');
-    const tsv = writeFixture(dir, 'taxonomy.tsv', '# accession\ttaxId\nENSP00000004\t4242\r\nP00001\t1\nUNUSED9\t77\n\n');
+    const tsv = writeFixture(
+      dir,
+      'taxonomy.tsv',
+      '# accession\ttaxId\nENSP00000004\t4242\r\nP00001\t1\nUNUSED9\t77\n\n',
+    );
     const manifest = await build([writeFixture(dir, 'fixture.fasta', FIXTURE)], out, { taxonomy: tsv });
     const { peptides } = readDataset(out);
     expect(peptides).toEqual(expectedPeptides({ ...TAXIDS_WITHOUT_TSV, ENSP00000004: 4242 }));
@@ -320,7 +481,10 @@ describe('a build of the fixture', () => {
   it('an OX= value beyond int32 is stored as unknown (-1), never wrapped around', async () => {
     const dir = tempDir('big-ox');
     const out = join(dir, 'out');
-    const manifest = await build([writeFixture(dir, 'a.fasta', '>X1 OX=3000000000\nACDEFGH\n>X2 OX=2147483647\nGGGHHHH\n')], out);
+    const manifest = await build(
+      [writeFixture(dir, 'a.fasta', '>X1 OX=3000000000\nACDEFGH\n>X2 OX=2147483647\nGGGHHHH\n')],
+      out,
+    );
     const { peptides } = readDataset(out);
     expect(peptides.get('ACDEFGH')).toMatchObject({ accessions: ['X1'], taxIds: [-1] });
     expect(peptides.get('GGGHHHH')).toMatchObject({ accessions: ['X2'], taxIds: [2_147_483_647] });
@@ -330,14 +494,18 @@ describe('a build of the fixture', () => {
   it('a --taxonomy taxId beyond int32 is a BuildError', async () => {
     const dir = tempDir('big-tsv');
     const tsv = writeFixture(dir, 'taxonomy.tsv', 'ENSP00000004\t3000000000\n');
-    await expect(build([writeFixture(dir, 'fixture.fasta', FIXTURE)], join(dir, 'out'), { taxonomy: tsv })).rejects.toThrow(/taxonomy.tsv line 1/);
+    await expect(
+      build([writeFixture(dir, 'fixture.fasta', FIXTURE)], join(dir, 'out'), { taxonomy: tsv }),
+    ).rejects.toThrow(/taxonomy.tsv line 1/);
   });
 
   it('a malformed --taxonomy file is a BuildError and publishes nothing', async () => {
     const dir = tempDir('taxonomy-bad');
     const out = join(dir, 'out');
     const tsv = writeFixture(dir, 'taxonomy.tsv', 'ENSP00000004 4242\n');
-    await expect(build([writeFixture(dir, 'fixture.fasta', FIXTURE)], out, { taxonomy: tsv })).rejects.toThrow(BuildError);
+    await expect(build([writeFixture(dir, 'fixture.fasta', FIXTURE)], out, { taxonomy: tsv })).rejects.toThrow(
+      BuildError,
+    );
     expect(existsSync(join(out, 'manifest.json'))).toBe(false);
   });
 
@@ -359,7 +527,8 @@ describe('a build of the fixture', () => {
 describe('bad input fails the build and publishes nothing', () => {
   const noManifest = (out: string) => {
     expect(existsSync(join(out, 'manifest.json'))).toBe(false);
-    if (existsSync(out)) expect(readdirSync(out).filter((n) => n.startsWith('.build-') || n.endsWith('.msgpack'))).toEqual([]);
+    if (existsSync(out))
+      expect(readdirSync(out).filter((n) => n.startsWith('.build-') || n.endsWith('.msgpack'))).toEqual([]);
   };
 
   it('a glob matching no file is a BuildError', async () => {
@@ -390,14 +559,28 @@ describe('bad input fails the build and publishes nothing', () => {
   it('a FASTA header followed by binary content is a BuildError', async () => {
     const dir = tempDir('binary2');
     const out = join(dir, 'out');
-    await expect(build([writeFixture(dir, 'x.fasta', Buffer.from('>sp|P1|X OX=1\nACDEF\0\u0001\u0002GH\n', 'latin1'))], out)).rejects.toThrow(BuildError);
+    await expect(
+      build([writeFixture(dir, 'x.fasta', Buffer.from('>sp|P1|X OX=1\nACDEF\0\u0001\u0002GH\n', 'latin1'))], out),
+    ).rejects.toThrow(BuildError);
     noManifest(out);
   });
 
   it('a gzip holding binary data is a BuildError', async () => {
     const dir = tempDir('binary-gz');
     const out = join(dir, 'out');
-    await expect(build([writeFixture(dir, 'x.fasta.gz', Uint8Array.from({ length: 1000 }, (_, i) => i % 256), true)], out)).rejects.toThrow(BuildError);
+    await expect(
+      build(
+        [
+          writeFixture(
+            dir,
+            'x.fasta.gz',
+            Uint8Array.from({ length: 1000 }, (_, i) => i % 256),
+            true,
+          ),
+        ],
+        out,
+      ),
+    ).rejects.toThrow(BuildError);
     noManifest(out);
   });
 

@@ -9,12 +9,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeParts } from '../../build/merge.js';
 import { buildPart } from '../../build/pipeline.js';
 import { crowdingWarning, datasetFiles, fullestFolder } from '../../build/publish.js';
-import { build, readManifest, removeTempDirs, SAMPLE_TAXDUMP, sampleRecords, sampleSubset, shardEntries, snapshot, tempDir, writeFixture } from '../helpers/datasets.js';
+import {
+  build,
+  readManifest,
+  removeTempDirs,
+  SAMPLE_TAXDUMP,
+  sampleRecords,
+  sampleSubset,
+  shardEntries,
+  snapshot,
+  tempDir,
+  writeFixture,
+} from '../helpers/datasets.js';
 import { call, folderHandler } from '../helpers/api.js';
 
 afterAll(removeTempDirs);
 
-const files = (dir: string) => Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
+const files = (dir: string) =>
+  Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
 
 describe('a dataset built with --folder-digits 2', () => {
   let flat: string;
@@ -35,9 +47,13 @@ describe('a dataset built with --folder-digits 2', () => {
     const listed = datasetFiles(manifest, fanned);
     expect(listed.length).toBeGreaterThan(300);
     for (const file of listed) {
-      const sha256 = createHash('sha256').update(readFileSync(join(fanned, file))).digest('hex');
+      const sha256 = createHash('sha256')
+        .update(readFileSync(join(fanned, file)))
+        .digest('hex');
       expect(file).toBe(`${sha256.slice(0, 2)}/${basename(file)}`);
-      expect(basename(file).startsWith(sha256.slice(0, 20)) || basename(file).includes(`-${sha256.slice(0, 20)}.`)).toBe(true);
+      expect(
+        basename(file).startsWith(sha256.slice(0, 20)) || basename(file).includes(`-${sha256.slice(0, 20)}.`),
+      ).toBe(true);
     }
     const onDisk = [...snapshot(fanned).keys()].filter((f) => !f.endsWith('/') && f !== 'manifest.json').sort();
     expect(onDisk).toEqual([...listed].sort());
@@ -48,7 +64,9 @@ describe('a dataset built with --folder-digits 2', () => {
     const flatShards = shardEntries(flat);
     const fannedShards = shardEntries(fanned);
     expect(fannedShards.map((s) => basename(s.file))).toEqual(flatShards.map((s) => s.file));
-    fannedShards.forEach((s, i) => expect(readFileSync(join(fanned, s.file)).equals(readFileSync(join(flat, flatShards[i].file)))).toBe(true));
+    fannedShards.forEach((s, i) =>
+      expect(readFileSync(join(fanned, s.file)).equals(readFileSync(join(flat, flatShards[i].file)))).toBe(true),
+    );
   });
 
   it('answers every endpoint as the flat build does', async () => {
@@ -65,8 +83,14 @@ describe('a dataset built with --folder-digits 2', () => {
       expect(x.status, query).toBe(200);
       expect(JSON.stringify(x.body).length, query).toBeGreaterThan(300); // real answers, not empty pages
       expect(y.status, query).toBe(200);
-      expect(JSON.stringify(y.body, (k, v) => (k === 'duration' || k === 'memory' || k === 'datasetVersion' || k === 'parameters' ? undefined : v))).toBe(
-        JSON.stringify(x.body, (k, v) => (k === 'duration' || k === 'memory' || k === 'datasetVersion' || k === 'parameters' ? undefined : v)),
+      expect(
+        JSON.stringify(y.body, (k, v) =>
+          k === 'duration' || k === 'memory' || k === 'datasetVersion' || k === 'parameters' ? undefined : v,
+        ),
+      ).toBe(
+        JSON.stringify(x.body, (k, v) =>
+          k === 'duration' || k === 'memory' || k === 'datasetVersion' || k === 'parameters' ? undefined : v,
+        ),
       );
     }
   });
@@ -76,7 +100,9 @@ describe('a dataset built with --folder-digits 2', () => {
     expect(fullestFolder(['a', 'ab/x', 'ab/y', 'ab/w', 'cd/z', 'b'])).toEqual({ folder: 'ab', files: 3 });
     expect(fullestFolder(['a', 'ab/x', 'b'])).toEqual({ folder: '', files: 2 });
     const many = Array.from({ length: 50_001 }, (_, i) => `ab/${i}`);
-    expect(crowdingWarning(many, 2)).toBe('warning: folder ab holds 50001 files, more than hosts such as Netlify allow in one folder: build with --folder-digits 3');
+    expect(crowdingWarning(many, 2)).toBe(
+      'warning: folder ab holds 50001 files, more than hosts such as Netlify allow in one folder: build with --folder-digits 3',
+    );
     expect(crowdingWarning(many.slice(1), 2)).toBeUndefined();
     const fullest = fullestFolder(datasetFiles(readManifest(fanned), fanned));
     expect(fullest.files).toBeLessThan(datasetFiles(readManifest(fanned), fanned).length / 64);
@@ -87,7 +113,16 @@ describe('hash folders across builds', () => {
   it('parts built with --folder-digits merge into the single build, byte for byte', async () => {
     const input = sampleSubset(300);
     const root = tempDir('folders-parts');
-    const options = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, threads: 0, shardBytes: 1024, folderDigits: 1, cutRecords: 3000 };
+    const options = {
+      enzyme: 'trypsin',
+      missedCleavages: 2,
+      minLength: 6,
+      maxLength: 50,
+      threads: 0,
+      shardBytes: 1024,
+      folderDigits: 1,
+      cutRecords: 3000,
+    };
     await build([input], join(root, 'single'), options);
     const dirs = [];
     for (const index of [1, 2, 3]) {
@@ -102,7 +137,10 @@ describe('hash folders across builds', () => {
     const dir = tempDir('folders-generations');
     const out = join(dir, 'out');
     const generation = async (from: number) => {
-      await build([writeFixture(dir, `g${from}.fasta`, sampleRecords(15, from))], out, { shardBytes: 4096, folderDigits: 3 });
+      await build([writeFixture(dir, `g${from}.fasta`, sampleRecords(15, from))], out, {
+        shardBytes: 4096,
+        folderDigits: 3,
+      });
       return datasetFiles(readManifest(out), out);
     };
     const a = await generation(0);

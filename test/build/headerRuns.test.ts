@@ -10,7 +10,10 @@ import type { HeaderFields } from '../../build/fasta.js';
 import { HeaderRuns } from '../../build/headerRuns.js';
 
 const record: fc.Arbitrary<HeaderFields> = fc.record({
-  accession: fc.oneof(fc.constantFrom('P12345', 'A0A0', 'é', '\u{1F600}', '\uE000'), fc.string({ minLength: 1, maxLength: 6 })),
+  accession: fc.oneof(
+    fc.constantFrom('P12345', 'A0A0', 'é', '\u{1F600}', '\uE000'),
+    fc.string({ minLength: 1, maxLength: 6 }),
+  ),
   taxId: fc.option(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { nil: undefined }),
   reviewed: fc.boolean(),
   protein: fc.oneof(fc.string({ maxLength: 40 }), fc.constant('β-lactamase "TEM" '.repeat(300))),
@@ -25,19 +28,24 @@ let cases = 0;
 describe('HeaderRuns', () => {
   it('gives back every record in (accession, ordinal) order', () => {
     fc.assert(
-      fc.property(fc.array(record, { maxLength: 60 }), fc.integer({ min: 1, max: 70 }), fc.constantFrom(undefined, 1, 30, 512), (records, runProteins, readBytes) => {
-        const dir = join(root, `runs-${cases++}`);
-        const runs = new HeaderRuns(dir, runProteins, readBytes);
-        for (const r of records) runs.add(r);
-        expect(runs.count).toBe(records.length);
-        const expected = records
-          .map((r, ordinal) => ({ ...r, ordinal }))
-          .sort((a, b) => (a.accession < b.accession ? -1 : a.accession > b.accession ? 1 : a.ordinal - b.ordinal));
-        expect([...runs.sorted()]).toEqual(expected);
-        expect(readdirSync(dir).length).toBe(Math.ceil(records.length / runProteins));
-        runs.remove();
-        expect(existsSync(dir)).toBe(false);
-      }),
+      fc.property(
+        fc.array(record, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 70 }),
+        fc.constantFrom(undefined, 1, 30, 512),
+        (records, runProteins, readBytes) => {
+          const dir = join(root, `runs-${cases++}`);
+          const runs = new HeaderRuns(dir, runProteins, readBytes);
+          for (const r of records) runs.add(r);
+          expect(runs.count).toBe(records.length);
+          const expected = records
+            .map((r, ordinal) => ({ ...r, ordinal }))
+            .sort((a, b) => (a.accession < b.accession ? -1 : a.accession > b.accession ? 1 : a.ordinal - b.ordinal));
+          expect([...runs.sorted()]).toEqual(expected);
+          expect(readdirSync(dir).length).toBe(Math.ceil(records.length / runProteins));
+          runs.remove();
+          expect(existsSync(dir)).toBe(false);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -45,7 +53,8 @@ describe('HeaderRuns', () => {
   it('closes every run file when the reader stops early', () => {
     const openFiles = () => readdirSync('/proc/self/fd').length;
     const runs = new HeaderRuns(join(root, `runs-${cases++}`), 3);
-    for (let i = 0; i < 12; i++) runs.add({ accession: `P${(i * 7) % 12}`, taxId: undefined, reviewed: false, protein: '', organism: '' });
+    for (let i = 0; i < 12; i++)
+      runs.add({ accession: `P${(i * 7) % 12}`, taxId: undefined, reviewed: false, protein: '', organism: '' });
     const before = openFiles();
     const sorted = runs.sorted();
     expect([sorted.next().value.accession, sorted.next().value.accession]).toEqual(['P0', 'P1']);

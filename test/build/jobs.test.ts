@@ -14,7 +14,6 @@ import { readPartitionRecords, type PartitionRecord } from '../helpers/partition
 
 afterAll(removeTempDirs);
 
-
 const OPTIONS = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 };
 const PROTEINS = [
   'MKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFKDLGEEHFKGLVLIAFSQYLQQCPFDEHVK',
@@ -43,15 +42,25 @@ function referenceRecords(): { main: PartitionRecord[]; view: PartitionRecord[] 
   return { main, view };
 }
 
-const order = (a: PartitionRecord, b: PartitionRecord) => a.ordinal - b.ordinal || a.key - b.key || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0);
+const order = (a: PartitionRecord, b: PartitionRecord) =>
+  a.ordinal - b.ordinal || a.key - b.key || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0);
 
 /** A runner named `r` with the Carbamidomethyl@C view, digests PROTEINS and flushes; what each line's files hold. */
 function digestAll(label: string, config: Partial<RunnerConfig> = {}, viewKeys?: RunnerConfig['keys']) {
   const dir = tempDir(label);
-  const run = createJobRunner({ dir, name: 'r', options: OPTIONS, views: [{ view: parseView('Carbamidomethyl@C'), ...(viewKeys ? { keys: viewKeys } : {}) }], ...config });
+  const run = createJobRunner({
+    dir,
+    name: 'r',
+    options: OPTIONS,
+    views: [{ view: parseView('Carbamidomethyl@C'), ...(viewKeys ? { keys: viewKeys } : {}) }],
+    ...config,
+  });
   expect(run({ type: 'digest', firstOrdinal: FIRST_ORDINAL, proteins: PROTEINS })).toBeNull();
   const lines = run({ type: 'flush' }) as number[][];
-  const read = (line: number) => lines[line].flatMap((p) => readPartitionRecords(partitionFile(dir, lineWriterName('r', line), p)).map((r) => ({ ...r, partition: p })));
+  const read = (line: number) =>
+    lines[line].flatMap((p) =>
+      readPartitionRecords(partitionFile(dir, lineWriterName('r', line), p)).map((r) => ({ ...r, partition: p })),
+    );
   return { dir, run, lines, main: read(0), view: read(1) };
 }
 
@@ -75,8 +84,10 @@ describe('a digest job', () => {
     };
     const [mainSlice, viewSlice] = [cut(expected.main), cut(expected.view)];
     const { main, view } = digestAll('jobs-slices', { keys: mainSlice }, viewSlice);
-    const inside = (records: PartitionRecord[], { lowKey, highKey }: { lowKey: number; highKey: number }) => records.filter((r) => r.key >= lowKey && r.key < highKey);
-    const strip = (records: (PartitionRecord & { partition?: number })[]) => records.map(({ key, ordinal, sequence }) => ({ key, ordinal, sequence })).sort(order);
+    const inside = (records: PartitionRecord[], { lowKey, highKey }: { lowKey: number; highKey: number }) =>
+      records.filter((r) => r.key >= lowKey && r.key < highKey);
+    const strip = (records: (PartitionRecord & { partition?: number })[]) =>
+      records.map(({ key, ordinal, sequence }) => ({ key, ordinal, sequence })).sort(order);
     expect(inside(expected.view, viewSlice).length).toBeGreaterThan(3);
     expect(strip(main)).toEqual(inside(expected.main, mainSlice).sort(order));
     expect(strip(view)).toEqual(inside(expected.view, viewSlice).sort(order));
@@ -92,7 +103,12 @@ describe('a merge job', () => {
     PROTEINS.forEach((_, i) => (rankOf[FIRST_ORDINAL + i] = PROTEINS.length - 1 - i));
     run({ type: 'ranks', rankOf });
     const p = lines[1][0];
-    const merged = run({ type: 'merge', line: 1, partition: p, files: [partitionFile(dir, lineWriterName('r', 1), p)] }) as PartitionPeptides;
+    const merged = run({
+      type: 'merge',
+      line: 1,
+      partition: p,
+      files: [partitionFile(dir, lineWriterName('r', 1), p)],
+    }) as PartitionPeptides;
     const bySequence = new Map<string, { key: number; ranks: Set<number> }>();
     for (const r of expected.view) {
       if (Math.floor(r.key / PARTITION_KEYS) * PARTITION_KEYS !== p) continue;
@@ -100,7 +116,11 @@ describe('a merge job', () => {
       entry.ranks.add(rankOf[r.ordinal]);
       bySequence.set(r.sequence, entry);
     }
-    const want = [...bySequence].map(([sequence, { key, ranks }]) => ({ key, sequence, ranks: [...ranks].sort((a, b) => a - b) }));
+    const want = [...bySequence].map(([sequence, { key, ranks }]) => ({
+      key,
+      sequence,
+      ranks: [...ranks].sort((a, b) => a - b),
+    }));
     want.sort((a, b) => a.key - b.key || (a.sequence < b.sequence ? -1 : 1));
     const got = Array.from(merged.keys, (key, i) => ({
       key,

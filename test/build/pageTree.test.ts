@@ -22,33 +22,42 @@ describe('chunks', () => {
 describe('pageTree', () => {
   it('narrows until the root fits, in as many levels as needed, keeping the leaves in order', () => {
     fc.assert(
-      fc.property(fc.nat(300), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 2, max: 5 }), (n, rootLimit, innerPages) => {
-        let expectedLevels = 1;
-        for (let width = n; width > rootLimit; width = Math.ceil(width / innerPages)) expectedLevels++;
-        const leaves: Node[] = Array.from({ length: n }, (_, i) => ({ file: `leaf-${i}`, leaves: [i] }));
-        const inner = new Map<string, Node[]>();
-        const build = () =>
-          pageTree(leaves, (children) => {
-            expect(children.length).toBeGreaterThan(0);
-            expect(children.length).toBeLessThanOrEqual(innerPages);
-            const node = { file: `inner-${inner.size}`, leaves: children.flatMap((c) => c.leaves) };
-            inner.set(node.file, children);
-            return node;
-          }, { rootLimit, innerPages });
-        if (expectedLevels > 4) {
-          expect(build).toThrow(`${n} pages need ${expectedLevels} levels of index pages; readers accept 4 at most`);
-          return;
-        }
-        const root = build();
-        expect(root.pages.length).toBeLessThanOrEqual(rootLimit);
-        expect(root.levels).toBe(expectedLevels > 1 ? expectedLevels : undefined);
-        expect('levels' in root).toBe(expectedLevels > 1);
-        expect(root.pages.flatMap((p) => p.leaves)).toEqual(leaves.map((_, i) => i));
-        const { pages, leaves: bottom } = treePages(root, (file) => inner.get(file)!);
-        expect(bottom).toEqual(leaves);
-        expect(pages).toHaveLength(inner.size + n);
-        expect(pages.slice(0, root.pages.length)).toEqual(root.pages);
-      }),
+      fc.property(
+        fc.nat(300),
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 2, max: 5 }),
+        (n, rootLimit, innerPages) => {
+          let expectedLevels = 1;
+          for (let width = n; width > rootLimit; width = Math.ceil(width / innerPages)) expectedLevels++;
+          const leaves: Node[] = Array.from({ length: n }, (_, i) => ({ file: `leaf-${i}`, leaves: [i] }));
+          const inner = new Map<string, Node[]>();
+          const build = () =>
+            pageTree(
+              leaves,
+              (children) => {
+                expect(children.length).toBeGreaterThan(0);
+                expect(children.length).toBeLessThanOrEqual(innerPages);
+                const node = { file: `inner-${inner.size}`, leaves: children.flatMap((c) => c.leaves) };
+                inner.set(node.file, children);
+                return node;
+              },
+              { rootLimit, innerPages },
+            );
+          if (expectedLevels > 4) {
+            expect(build).toThrow(`${n} pages need ${expectedLevels} levels of index pages; readers accept 4 at most`);
+            return;
+          }
+          const root = build();
+          expect(root.pages.length).toBeLessThanOrEqual(rootLimit);
+          expect(root.levels).toBe(expectedLevels > 1 ? expectedLevels : undefined);
+          expect('levels' in root).toBe(expectedLevels > 1);
+          expect(root.pages.flatMap((p) => p.leaves)).toEqual(leaves.map((_, i) => i));
+          const { pages, leaves: bottom } = treePages(root, (file) => inner.get(file)!);
+          expect(bottom).toEqual(leaves);
+          expect(pages).toHaveLength(inner.size + n);
+          expect(pages.slice(0, root.pages.length)).toEqual(root.pages);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -10,7 +10,22 @@ import { mergeParts } from '../../build/merge.js';
 import { PART_FILE, readPart, type PartManifest } from '../../build/part.js';
 import { PARTITION_KEYS } from '../../build/partitions.js';
 import { buildPart, type BuildOptions } from '../../build/pipeline.js';
-import { decodeTabled, build, DEFAULT_SHARD_BYTES, readAccessionTable, readDataset, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, shardPeptides, snapshot, tempDir, type StoredPeptide } from '../helpers/datasets.js';
+import {
+  decodeTabled,
+  build,
+  DEFAULT_SHARD_BYTES,
+  readAccessionTable,
+  readDataset,
+  readStored,
+  removeTempDirs,
+  SAMPLE_TAXDUMP,
+  sampleSubset,
+  shardEntries,
+  shardPeptides,
+  snapshot,
+  tempDir,
+  type StoredPeptide,
+} from '../helpers/datasets.js';
 import { runTsx } from '../helpers/process.js';
 
 afterAll(removeTempDirs);
@@ -18,7 +33,12 @@ afterAll(removeTempDirs);
 const OPTIONS = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, threads: 0 };
 
 /** Builds the N parts of `inputs` into folders of `root`; returns the folders (part 1 first). */
-async function buildParts(root: string, inputs: string[], count: number, overrides: Partial<BuildOptions> = {}): Promise<string[]> {
+async function buildParts(
+  root: string,
+  inputs: string[],
+  count: number,
+  overrides: Partial<BuildOptions> = {},
+): Promise<string[]> {
   const dirs: string[] = [];
   for (let index = 1; index <= count; index++) {
     const out = join(root, `part-${index}`);
@@ -29,7 +49,8 @@ async function buildParts(root: string, inputs: string[], count: number, overrid
 }
 
 /** Every file of `dir` (names and bytes), for byte-for-byte comparison. */
-const files = (dir: string) => Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
+const files = (dir: string) =>
+  Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
 
 describe('a partitioned build merged', () => {
   let input: string;
@@ -58,7 +79,9 @@ describe('a partitioned build merged', () => {
 
   it('keeps in each part exactly the single build’s view peptides of its slice of the view’s keys, in shards inside it', () => {
     const table = readAccessionTable(parts[0], readPart(parts[0]).head);
-    const all = shardEntries(single, 0).flatMap((s) => [...shardPeptides(decodeTabled(readStored(single, s.file, 'gzip'), table))]);
+    const all = shardEntries(single, 0).flatMap((s) => [
+      ...shardPeptides(decodeTabled(readStored(single, s.file, 'gzip'), table)),
+    ]);
     let kept = 0;
     const lows = new Set<number>();
     for (const dir of parts) {
@@ -85,7 +108,9 @@ describe('a partitioned build merged', () => {
     part.views![0].lowKey += 1;
     writeFileSync(join(dir, PART_FILE), JSON.stringify(part));
     try {
-      expect(() => mergeParts(parts, moved)).toThrow(/part 3\/4 .* does not start where part 2\/4 ends on view Carbamidomethyl@C/);
+      expect(() => mergeParts(parts, moved)).toThrow(
+        /part 3\/4 .* does not start where part 2\/4 ends on view Carbamidomethyl@C/,
+      );
       expect(existsSync(join(moved, 'manifest.json'))).toBe(false);
     } finally {
       writeFileSync(join(dir, PART_FILE), original);
@@ -104,7 +129,10 @@ describe('a partitioned build merged', () => {
       for (const s of shards) {
         expect(s.firstKey).toBeGreaterThanOrEqual(part.lowKey);
         expect(s.lastKey).toBeLessThan(high);
-        for (const { sequence, ...peptide } of shardPeptides(decodeTabled(readStored(dir, s.file, head.compression), table))) got.set(sequence, peptide);
+        for (const { sequence, ...peptide } of shardPeptides(
+          decodeTabled(readStored(dir, s.file, head.compression), table),
+        ))
+          got.set(sequence, peptide);
       }
       expect(got).toEqual(new Map(all.filter(([, p]) => p.key >= part.lowKey && p.key < high)));
       kept += got.size;
@@ -121,7 +149,8 @@ describe('a partitioned build merged', () => {
   it('never lets a single build shard span a part boundary', () => {
     const boundaries = parts.slice(1).map((dir) => readPart(dir).part.lowKey);
     expect(new Set(boundaries).size).toBe(3);
-    for (const s of shardEntries(single)) for (const b of boundaries) expect(s.firstKey < b && b <= s.lastKey).toBe(false);
+    for (const s of shardEntries(single))
+      for (const b of boundaries) expect(s.firstKey < b && b <= s.lastKey).toBe(false);
   });
 
   it('refuses a missing, a repeated or a foreign part, and leaves the published dataset as it was', async () => {
@@ -130,9 +159,18 @@ describe('a partitioned build merged', () => {
     const before = files(out);
     expect(() => mergeParts(parts.slice(0, 3), out)).toThrow(/missing part 4\/4/);
     expect(() => mergeParts([...parts, parts[1]], out)).toThrow(/part 2\/4 is given twice/);
-    const three = await buildParts(join(root, 'three'), [input], 3, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP, cutRecords: 20_000 });
+    const three = await buildParts(join(root, 'three'), [input], 3, {
+      shardBytes: 4096,
+      taxdump: SAMPLE_TAXDUMP,
+      cutRecords: 20_000,
+    });
     expect(() => mergeParts([...parts.slice(0, 3), three[2]], out)).toThrow(/part 3\/3, but .* is part 1\/4/);
-    const other = await buildParts(join(root, 'other'), [input], 4, { shardBytes: 4096, taxdump: SAMPLE_TAXDUMP, missedCleavages: 1, cutRecords: 20_000 });
+    const other = await buildParts(join(root, 'other'), [input], 4, {
+      shardBytes: 4096,
+      taxdump: SAMPLE_TAXDUMP,
+      missedCleavages: 1,
+      cutRecords: 20_000,
+    });
     expect(() => mergeParts([...parts.slice(0, 3), other[3]], out)).toThrow(/built from other inputs or options/);
     expect(() => mergeParts([join(root, 'nowhere')], out)).toThrow(BuildError);
     expect(() => mergeParts(parts, out, { indexOnly: true })).toThrow(/must be an empty folder with --index-only/);
@@ -148,7 +186,9 @@ describe('a partitioned build merged', () => {
     bytes[bytes.length >> 1] ^= 0xff;
     writeFileSync(victim, bytes);
     try {
-      expect(() => mergeParts(parts, damaged)).toThrow(new RegExp(`${part.shards[0].file} does not match its part.json entry`));
+      expect(() => mergeParts(parts, damaged)).toThrow(
+        new RegExp(`${part.shards[0].file} does not match its part.json entry`),
+      );
       expect(existsSync(join(damaged, 'manifest.json'))).toBe(false);
       expect(readdirSync(damaged).filter((f) => !f.startsWith('.'))).toEqual([]);
     } finally {
@@ -161,7 +201,10 @@ describe('partitioned builds of other shapes', () => {
   it('one part, and three parts stored with brotli and no taxonomy, equal their single builds', async () => {
     const input = sampleSubset(400);
     const root = tempDir('shapes');
-    for (const [count, overrides] of [[1, {}], [3, { compression: 'br' as const, shardBytes: 1024, cutRecords: 5000 }]] as const) {
+    for (const [count, overrides] of [
+      [1, {}],
+      [3, { compression: 'br' as const, shardBytes: 1024, cutRecords: 5000 }],
+    ] as const) {
       const single = join(root, `single-${count}`);
       await build([input], single, overrides);
       const merged = join(root, `merged-${count}`);
@@ -185,7 +228,10 @@ describe('partitioned builds of other shapes', () => {
     await build([input], finer, { partitionBytes: 80, cutRecords: 10_000 });
     expect(files(finer)).toEqual(files(whole));
     const merged = join(root, 'merged');
-    mergeParts(await buildParts(join(root, 'parts'), [input], 3, { partitionBytes: 2_000, cutRecords: 10_000 }), merged);
+    mergeParts(
+      await buildParts(join(root, 'parts'), [input], 3, { partitionBytes: 2_000, cutRecords: 10_000 }),
+      merged,
+    );
     expect(files(merged)).toEqual(files(split));
   }, 120_000);
 
@@ -194,7 +240,10 @@ describe('partitioned builds of other shapes', () => {
     const root = tempDir('rebuild');
     const [dir] = await buildParts(root, [input], 2, { cutRecords: 2000 });
     const first = readPart(dir);
-    await buildPart({ ...OPTIONS, inputs: [input], out: dir, shardBytes: 512, cutRecords: 2000 }, { index: 1, count: 2 });
+    await buildPart(
+      { ...OPTIONS, inputs: [input], out: dir, shardBytes: 512, cutRecords: 2000 },
+      { index: 1, count: 2 },
+    );
     const second = readPart(dir);
     expect(second.shards.length).toBeGreaterThan(first.shards.length);
     const stale = first.shards.filter((s) => !second.shards.some((t) => t.file === s.file));
@@ -203,7 +252,9 @@ describe('partitioned builds of other shapes', () => {
     for (const s of second.shards) expect(existsSync(join(dir, s.file))).toBe(true);
     const dataset = join(root, 'dataset');
     await build([input], dataset);
-    await expect(buildPart({ ...OPTIONS, inputs: [input], out: dataset, shardBytes: 512 }, { index: 1, count: 2 })).rejects.toThrow(/holds a dataset/);
+    await expect(
+      buildPart({ ...OPTIONS, inputs: [input], out: dataset, shardBytes: 512 }, { index: 1, count: 2 }),
+    ).rejects.toThrow(/holds a dataset/);
     expect(existsSync(join(dataset, PART_FILE))).toBe(false);
   }, 120_000);
 });

@@ -5,16 +5,24 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_SPLIT_SHIFT, mergePartition, PARTITION_KEYS, PARTITION_BYTES, partitionFile, PartitionPlan, PartitionWriter, planPartitions } from '../../build/partitions.js';
+import {
+  MAX_SPLIT_SHIFT,
+  mergePartition,
+  PARTITION_KEYS,
+  PARTITION_BYTES,
+  partitionFile,
+  PartitionPlan,
+  PartitionWriter,
+  planPartitions,
+} from '../../build/partitions.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 import { prng } from '../helpers/prng.js';
 import { readPartitionRecords, type PartitionRecord } from '../helpers/partitionRecords.js';
 
 afterAll(removeTempDirs);
 
-
-
-const letters = (random: () => number, n: number) => Array.from({ length: n }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
+const letters = (random: () => number, n: number) =>
+  Array.from({ length: n }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
 
 describe('partitionFile', () => {
   it('is <writer>-<partition>.bin in the folder', () => {
@@ -53,7 +61,11 @@ describe('PartitionWriter', () => {
     const random = prng(3);
     const added: PartitionRecord[] = [];
     for (let i = 0; i < 8000; i++) {
-      const r = { key: 3 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS), ordinal: i, sequence: letters(random, 1 + Math.floor(random() * 40)) };
+      const r = {
+        key: 3 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS),
+        ordinal: i,
+        sequence: letters(random, 1 + Math.floor(random() * 40)),
+      };
       added.push(r);
       writer.add(r.key, r.ordinal, r.sequence);
       if (i === 4000) writer.flush();
@@ -140,13 +152,30 @@ describe('mergePartition', () => {
 
   it('is empty for no files', () => {
     const part = mergePartition([], 0, PARTITION_KEYS, new Uint32Array(0));
-    expect([part.keys.length, part.sequences, part.sequenceEnds.length, part.rankEnds.length, part.ranks.length]).toEqual([0, '', 0, 0, 0]);
+    expect([
+      part.keys.length,
+      part.sequences,
+      part.sequenceEnds.length,
+      part.rankEnds.length,
+      part.ranks.length,
+    ]).toEqual([0, '', 0, 0, 0]);
   });
 });
 
 describe('PartitionPlan', () => {
   it('splits each bucket in halves until its estimate fits, at most 2^17 ways', () => {
-    const plan = planPartitions(new Map([[3, 10], [4, 156_250], [5, 156_251], [6, 312_500], [7, 312_501], [9, 20_000_000], [10, 5e12]]), 64);
+    const plan = planPartitions(
+      new Map([
+        [3, 10],
+        [4, 156_250],
+        [5, 156_251],
+        [6, 312_500],
+        [7, 312_501],
+        [9, 20_000_000],
+        [10, 5e12],
+      ]),
+      64,
+    );
     // Sampled bytes × 64 against 10,000,000: 156,250 × 64 is exactly the plan, 156,251 × 64 needs halves, 312,500
     // × 64 / 2 fits in halves, 312,501 needs quarters; 1.28e9 bytes: 128 ways; 3.2e14: as many as the limit allows.
     expect(Array.from(plan.shifts)).toEqual([0, 0, 0, 0, 0, 1, 1, 2, 0, 7, MAX_SPLIT_SHIFT]);
@@ -169,14 +198,24 @@ describe('PartitionPlan', () => {
       if (list[list.length - 1] !== p) list.push(p);
     }
     /** The partitions of bucket b cut into n parts, from the definition: part k starts at ⌈k · 200,000 / n⌉. */
-    const starts = (b: number, n: number) => Array.from({ length: n }, (_, k) => b * 200_000 + Math.ceil((k * 200_000) / n));
+    const starts = (b: number, n: number) =>
+      Array.from({ length: n }, (_, k) => b * 200_000 + Math.ceil((k * 200_000) / n));
     expect(outside).toEqual([]);
     expect(seen.get(0)).toEqual([0]);
     expect(seen.get(1)).toEqual([200_000, 250_000, 300_000, 350_000]);
     expect(seen.get(2)).toEqual(Array.from({ length: 64 }, (_, i) => 400_000 + i * 3_125));
-    for (const [b, n] of [[3, 128], [4, 1024], [5, 2 ** 17], [6, 1]]) expect(seen.get(b)).toEqual(starts(b, n));
+    for (const [b, n] of [
+      [3, 128],
+      [4, 1024],
+      [5, 2 ** 17],
+      [6, 1],
+    ])
+      expect(seen.get(b)).toEqual(starts(b, n));
     // Past 64 parts, widths differ by at most one key, and each partition's width reaches the next one.
-    for (const [b, n] of [[3, 128], [5, 2 ** 17]]) {
+    for (const [b, n] of [
+      [3, 128],
+      [5, 2 ** 17],
+    ]) {
       const first = starts(b, n);
       const widths = first.map((p) => plan.widthOf(p));
       expect(widths).toEqual(first.map((p, k) => (first[k + 1] ?? (b + 1) * 200_000) - p));
@@ -194,12 +233,18 @@ describe('PartitionPlan', () => {
     const random = prng(5);
     const records: PartitionRecord[] = [];
     for (let i = 0; i < 3000; i++) {
-      const r = { key: 2 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS), ordinal: i % 50, sequence: letters(random, 2 + Math.floor(random() * 3)) };
+      const r = {
+        key: 2 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS),
+        ordinal: i % 50,
+        sequence: letters(random, 2 + Math.floor(random() * 3)),
+      };
       records.push(r);
       writer.add(r.key, r.ordinal, r.sequence);
     }
     writer.flush();
-    expect([...writer.partitions].sort((a, b) => a - b)).toEqual(Array.from({ length: 8 }, (_, i) => 400_000 + i * 25_000));
+    expect([...writer.partitions].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 8 }, (_, i) => 400_000 + i * 25_000),
+    );
     const rankOf = Uint32Array.from({ length: 50 }, (_, i) => 49 - i);
     for (const p of writer.partitions) {
       const part = mergePartition([partitionFile(dir, 'w0', p)], p, plan.widthOf(p), rankOf);

@@ -7,7 +7,17 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest, ProteinPage, TaxonomyFile } from '../../runtime/model/format.js';
-import { build, readDataset, readProteinTable, readTaxonomyFile, removeTempDirs, SAMPLE_FASTA, SAMPLE_TAXDUMP, tempDir, type ReadBack } from '../helpers/datasets.js';
+import {
+  build,
+  readDataset,
+  readProteinTable,
+  readTaxonomyFile,
+  removeTempDirs,
+  SAMPLE_FASTA,
+  SAMPLE_TAXDUMP,
+  tempDir,
+  type ReadBack,
+} from '../helpers/datasets.js';
 
 let manifest: Manifest;
 let dataset: ReadBack;
@@ -25,7 +35,10 @@ afterAll(removeTempDirs);
 
 /** A .dmp file's rows as arrays of fields (a plain split on the separator; the final `\t|` dropped). */
 const rows = (file: string) =>
-  readFileSync(join(SAMPLE_TAXDUMP, file), 'utf8').split('\n').filter((l) => l !== '').map((l) => l.replace(/\t\|$/, '').split('\t|\t'));
+  readFileSync(join(SAMPLE_TAXDUMP, file), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.replace(/\t\|$/, '').split('\t|\t'));
 
 /** The sample's headers, first record of each accession: accession, taxId, reviewed, protein and organism names, read word by word. */
 function headers() {
@@ -45,7 +58,13 @@ function headers() {
       taxId: ox ? Number(ox.slice(3)) : -1,
       reviewed: db === 'sp' ? 1 : 0,
       protein: words.slice(1, firstField < 0 ? undefined : firstField).join(' '),
-      organism: os < 0 ? '' : words.slice(os, osEnd < 0 ? undefined : osEnd).join(' ').slice(3),
+      organism:
+        os < 0
+          ? ''
+          : words
+              .slice(os, osEnd < 0 ? undefined : osEnd)
+              .join(' ')
+              .slice(3),
     });
   }
   return byAccession;
@@ -55,7 +74,11 @@ describe('the bundled sample with its taxonomy', () => {
   it('holds exactly the nodes on the lineages of the sample’s taxIds, with NCBI’s parents, ranks and scientific names', () => {
     const parent = new Map(rows('nodes.dmp').map((f) => [Number(f[0]), Number(f[1])]));
     const rank = new Map(rows('nodes.dmp').map((f) => [Number(f[0]), f[2]]));
-    const name = new Map(rows('names.dmp').filter((f) => f[3] === 'scientific name').map((f) => [Number(f[0]), f[1]]));
+    const name = new Map(
+      rows('names.dmp')
+        .filter((f) => f[3] === 'scientific name')
+        .map((f) => [Number(f[0]), f[1]]),
+    );
     const lineageNodes = new Set<number>();
     for (const taxId of new Set(table.taxIds)) {
       for (let t = taxId; parent.has(t) && !lineageNodes.has(t); t = parent.get(t)!) lineageNodes.add(t);
@@ -107,7 +130,8 @@ describe('the bundled sample with its taxonomy', () => {
   it('the protein table is every accession’s first header: taxId, sp|, protein and organism names', () => {
     const expected = headers();
     expect(table.accessions).toEqual([...expected.keys()].sort());
-    const column = <K extends 'taxId' | 'reviewed' | 'protein' | 'organism'>(key: K) => table.accessions.map((a) => expected.get(a)![key]);
+    const column = <K extends 'taxId' | 'reviewed' | 'protein' | 'organism'>(key: K) =>
+      table.accessions.map((a) => expected.get(a)![key]);
     expect(table.taxIds).toEqual(column('taxId'));
     expect(table.reviewed).toEqual(column('reviewed'));
     expect(table.proteins).toEqual(column('protein'));
@@ -116,14 +140,21 @@ describe('the bundled sample with its taxonomy', () => {
     expect(manifest.totals.reviewedAccessions).toBe(2_765);
     const pages = manifest.proteins!.pages;
     expect(pages.map((p) => p.accessions)).toEqual([...Array(8).fill(2048), 17_602 - 8 * 2048]);
-    pages.forEach((page, i) => expect([page.firstAccession, page.lastAccession]).toEqual([table.accessions[i * 2048], table.accessions[Math.min(i * 2048 + 2047, 17_601)]]));
+    pages.forEach((page, i) =>
+      expect([page.firstAccession, page.lastAccession]).toEqual([
+        table.accessions[i * 2048],
+        table.accessions[Math.min(i * 2048 + 2047, 17_601)],
+      ]),
+    );
   });
 
   it('each shard’s reviewed column is its accessions’ flags', () => {
     const reviewed = new Map(table.accessions.map((a, i) => [a, table.reviewed[i]]));
     let checked = 0;
     for (const { shard } of dataset.shards) {
-      const accessions = Array.from(shard.accessionEnds, (end, a) => shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], end));
+      const accessions = Array.from(shard.accessionEnds, (end, a) =>
+        shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], end),
+      );
       expect(Array.from(shard.reviewed!)).toEqual(accessions.map((a) => reviewed.get(a)));
       checked += accessions.length;
     }

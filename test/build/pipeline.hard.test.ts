@@ -13,7 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../runtime/api/handler.js';
 import { folderHandler } from '../helpers/api.js';
 import { BuildError } from '../../build/fasta.js';
-import { build, readManifest, removeTempDirs, runBuildCli, sampleSubset, shardEntries, tempDir } from '../helpers/datasets.js';
+import {
+  build,
+  readManifest,
+  removeTempDirs,
+  runBuildCli,
+  sampleSubset,
+  shardEntries,
+  tempDir,
+} from '../helpers/datasets.js';
 import { REPO } from '../helpers/process.js';
 import { difference, queryArbitrary } from '../helpers/queryFuzz.js';
 import { loadReference, type RefQuery, type ReferenceData } from '../helpers/shardReference.js';
@@ -24,13 +32,22 @@ afterAll(removeTempDirs);
 
 /** Every file of a dataset folder except temporary folders, with its bytes. */
 function files(dir: string): Map<string, Buffer> {
-  return new Map(readdirSync(dir).filter((f) => !f.startsWith('.build-')).sort().map((f) => [f, readFileSync(join(dir, f))]));
+  return new Map(
+    readdirSync(dir)
+      .filter((f) => !f.startsWith('.build-'))
+      .sort()
+      .map((f) => [f, readFileSync(join(dir, f))]),
+  );
 }
 
 /** manifest.json and every file it lists (index pages included), with their bytes. */
 function datasetFiles(dir: string): Map<string, Buffer> {
   const manifest = readManifest(dir);
-  const names = ['manifest.json', ...(manifest.shardIndex?.pages.map((p) => p.file) ?? []), ...shardEntries(dir).map((s) => s.file)];
+  const names = [
+    'manifest.json',
+    ...(manifest.shardIndex?.pages.map((p) => p.file) ?? []),
+    ...shardEntries(dir).map((s) => s.file),
+  ];
   return new Map(names.map((f) => [f, readFileSync(join(dir, f))]));
 }
 
@@ -40,7 +57,10 @@ function expectSameFiles(actual: Map<string, Buffer>, expected: Map<string, Buff
 }
 
 function oneLineError(stderr: string, pattern: RegExp): void {
-  const lines = stderr.trimEnd().split('\n').filter((l) => !l.startsWith('digest:') && !l.startsWith('shards:'));
+  const lines = stderr
+    .trimEnd()
+    .split('\n')
+    .filter((l) => !l.startsWith('digest:') && !l.startsWith('shards:'));
   expect(lines.length, stderr).toBe(1);
   expect(lines[0]).toMatch(/^build:shards: error: /);
   expect(lines[0]).toMatch(pattern);
@@ -70,13 +90,38 @@ describe('malformed input through the CLI', () => {
 
   it.each([
     ['a binary file', () => write('random.bin', randomBytes(64 * 1024)), /random\.bin: not a FASTA file/],
-    ['a FASTA header, then binary', () => write('header-binary.fasta', Buffer.concat([Buffer.from('>sp|P1|X\n'), Buffer.from([0, 1, 2, 0, 255, 10, 0])])), /not a FASTA file \(binary content\)/],
-    ['a truncated gzip', () => write('cut.fasta.gz', ((gz: Buffer) => gz.subarray(0, gz.length >> 1))(gzipSync(readFileSync(sampleSubset(200))))), /cut\.fasta\.gz: truncated or corrupt gzip/],
-    ['a gzip of binary data', () => write('binary.fasta.gz', gzipSync(randomBytes(10_000))), /binary\.fasta\.gz: not a FASTA file/],
+    [
+      'a FASTA header, then binary',
+      () =>
+        write('header-binary.fasta', Buffer.concat([Buffer.from('>sp|P1|X\n'), Buffer.from([0, 1, 2, 0, 255, 10, 0])])),
+      /not a FASTA file \(binary content\)/,
+    ],
+    [
+      'a truncated gzip',
+      () =>
+        write(
+          'cut.fasta.gz',
+          ((gz: Buffer) => gz.subarray(0, gz.length >> 1))(gzipSync(readFileSync(sampleSubset(200)))),
+        ),
+      /cut\.fasta\.gz: truncated or corrupt gzip/,
+    ],
+    [
+      'a gzip of binary data',
+      () => write('binary.fasta.gz', gzipSync(randomBytes(10_000))),
+      /binary\.fasta\.gz: not a FASTA file/,
+    ],
     ['an empty file', () => write('empty.fasta', ''), /empty\.fasta: not a FASTA file \(no '>' header line\)/],
     ['blank lines only', () => write('blank.fasta', '\n\n  \n'), /not a FASTA file \(no '>' header line\)/],
-    ['a header without sequence, alone', () => write('header-only.fasta', '>sp|P00002|LONELY OX=1\n'), /no usable protein record in the input \(skipped: noSequence 1\)/],
-    ['only unusable records', () => write('unusable.fasta', '>\nMKWVTF\n>sp|P3|X OX=1\nMK1AAK\n'), /no usable protein record .*noAccession 1, invalidCharacters 1/],
+    [
+      'a header without sequence, alone',
+      () => write('header-only.fasta', '>sp|P00002|LONELY OX=1\n'),
+      /no usable protein record in the input \(skipped: noSequence 1\)/,
+    ],
+    [
+      'only unusable records',
+      () => write('unusable.fasta', '>\nMKWVTF\n>sp|P3|X OX=1\nMK1AAK\n'),
+      /no usable protein record .*noAccession 1, invalidCharacters 1/,
+    ],
     ['a file that does not exist', () => join(corpus, 'nothing-here.fasta'), /matches no file/],
   ])('%s: one-line error, exit 1, the published dataset untouched', async (_name, make, pattern) => {
     const run = await runBuildCli(['--input', make(), '--out', published]);
@@ -88,15 +133,29 @@ describe('malformed input through the CLI', () => {
 
   it('a header without sequence among good records: skipped and counted', async () => {
     const out = join(work, 'skip');
-    const run = await runBuildCli(['--input', write('among.fasta', `${good}>sp|P00002|EMPTY OX=1\n\n${good.replace('P00001', 'P00003')}`), '--out', out]);
+    const run = await runBuildCli([
+      '--input',
+      write('among.fasta', `${good}>sp|P00002|EMPTY OX=1\n\n${good.replace('P00001', 'P00003')}`),
+      '--out',
+      out,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const manifest = readManifest(out);
-    expect(manifest.totals).toMatchObject({ proteins: 2, accessions: 2, skippedRecords: { noAccession: 0, noSequence: 1, invalidCharacters: 0 } });
+    expect(manifest.totals).toMatchObject({
+      proteins: 2,
+      accessions: 2,
+      skippedRecords: { noAccession: 0, noSequence: 1, invalidCharacters: 0 },
+    });
   });
 
   it('duplicate accessions: merged, counted, warned about once', async () => {
     const out = join(work, 'dup');
-    const run = await runBuildCli(['--input', write('dup.fasta', `${good}${good.replace('MKWV', 'MAAAKPEPTIDEKR')}`), '--out', out]);
+    const run = await runBuildCli([
+      '--input',
+      write('dup.fasta', `${good}${good.replace('MKWV', 'MAAAKPEPTIDEKR')}`),
+      '--out',
+      out,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/warning: 1 accessions appear more than once, merged \(e\.g\. P00001\)/);
     const manifest = readManifest(out);
@@ -115,7 +174,10 @@ describe('malformed input through the CLI', () => {
     const block = Buffer.from(Array.from(randomBytes(997), (b) => residues.charCodeAt(b % 20)));
     const line = Buffer.alloc(50 * 2 ** 20);
     for (let at = 0; at < line.length; at += block.length) block.copy(line, at);
-    const path = write('long.fasta', Buffer.concat([Buffer.from('>sp|LONG1|LONG_LINE OX=9606\n'), line, Buffer.from('\n')]));
+    const path = write(
+      'long.fasta',
+      Buffer.concat([Buffer.from('>sp|LONG1|LONG_LINE OX=9606\n'), line, Buffer.from('\n')]),
+    );
     const out = join(work, 'long');
     const run = await runBuildCli(['--input', path, '--out', out]);
     expect(run.code, run.stderr).toBe(0);
@@ -174,7 +236,10 @@ describe('SIGKILL at random points of a build', () => {
       // A reader that opened the dataset before the build keeps being answered right all along.
       const reader = folderHandler(out);
       await expectServes(reader, refA, queriesA.slice(0, 5), `run ${run}: reader before`);
-      const child = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--input', inputB(), '--out', out], { cwd: REPO, stdio: 'ignore' });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--input', inputB(), '--out', out], {
+        cwd: REPO,
+        stdio: 'ignore',
+      });
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
       let reads = 0;
       const killAt = Date.now() + delay * 1000;
@@ -188,11 +253,18 @@ describe('SIGKILL at random points of a build', () => {
       const isB = current.equals(filesB.get('manifest.json')!);
       const stale = readdirSync(out).filter((f) => f.startsWith('.build-'));
       if (stale.length > 0) staleSeen++;
-      outcomes.push(`${delay.toFixed(2)} s: ${code === 0 ? 'finished' : 'killed'}, serving ${isB ? 'B' : 'A'}, ${stale.length} temporary folder(s) left`);
+      outcomes.push(
+        `${delay.toFixed(2)} s: ${code === 0 ? 'finished' : 'killed'}, serving ${isB ? 'B' : 'A'}, ${stale.length} temporary folder(s) left`,
+      );
       // The manifest names exactly one complete dataset, byte-identical to its clean build.
       expectSameFiles(datasetFiles(out), isB ? filesB : filesA, `run ${run} after kill at ${delay.toFixed(2)} s`);
       await expectServes(reader, refA, queriesA.slice(5, 15), `run ${run}: reader after`);
-      await expectServes(folderHandler(out), isB ? refB : refA, (isB ? queriesB : queriesA).slice(0, 15), `run ${run}: new reader`);
+      await expectServes(
+        folderHandler(out),
+        isB ? refB : refA,
+        (isB ? queriesB : queriesA).slice(0, 15),
+        `run ${run}: new reader`,
+      );
       // The next build succeeds and removes the killed build's temporary folder; back to A for the next run.
       const next = await runBuildCli(['--input', inputA(), '--out', out]);
       expect(next.code, next.stderr).toBe(0);

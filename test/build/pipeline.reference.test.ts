@@ -11,8 +11,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutKeys, sampleMassBuckets } from '../../build/slices.js';
 import { tilingViolation, type Ends, type Manifest, type Shard } from '../../runtime/model/format.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';
-import { build, readDataset, readStored, removeTempDirs, SAMPLE_FASTA, shardEntries, snapshot, tempDir, type ReadBack } from '../helpers/datasets.js';
-import { referenceDataset, referenceFasta, type ReferencePeptide, type ReferenceProtein } from '../helpers/reference.js';
+import {
+  build,
+  readDataset,
+  readStored,
+  removeTempDirs,
+  SAMPLE_FASTA,
+  shardEntries,
+  snapshot,
+  tempDir,
+  type ReadBack,
+} from '../helpers/datasets.js';
+import {
+  referenceDataset,
+  referenceFasta,
+  type ReferencePeptide,
+  type ReferenceProtein,
+} from '../helpers/reference.js';
 import { cutLetters, lettersText } from '../helpers/letters.js';
 
 /** Published in data/README.md. */
@@ -39,7 +54,9 @@ describe('the bundled sample', () => {
     expect(proteins).toHaveLength(17_602);
     expect(proteins.reduce((sum, p) => sum + p.sequence.length, 0)).toBe(7_952_236);
     expect(new Set(proteins.map((p) => p.taxId)).size).toBe(5_693);
-    expect(proteins.every((p) => p.taxId !== null && /^[A-Z0-9]+$/.test(p.accession) && /^[A-Z]+$/.test(p.sequence))).toBe(true);
+    expect(
+      proteins.every((p) => p.taxId !== null && /^[A-Z0-9]+$/.test(p.accession) && /^[A-Z]+$/.test(p.sequence)),
+    ).toBe(true);
     const count = (letter: string) => proteins.reduce((sum, p) => sum + p.sequence.split(letter).length - 1, 0);
     expect(count('X')).toBe(2_226);
     expect(count('B')).toBe(1);
@@ -47,9 +64,17 @@ describe('the bundled sample', () => {
   });
 
   it('manifest: defaults, source, totals', () => {
-    expect(manifest.parameters).toEqual({ enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes: 32 * 1024 });
+    expect(manifest.parameters).toEqual({
+      enzyme: 'trypsin',
+      missedCleavages: 2,
+      minLength: 6,
+      maxLength: 50,
+      shardBytes: 32 * 1024,
+    });
     expect([manifest.formatVersion, manifest.compression]).toEqual([3, 'gzip']);
-    expect(manifest.sources).toEqual([{ file: 'uniprot-sample.fasta.gz', bytes: readFileSync(SAMPLE_FASTA).length, sha256: SAMPLE_SHA256 }]);
+    expect(manifest.sources).toEqual([
+      { file: 'uniprot-sample.fasta.gz', bytes: readFileSync(SAMPLE_FASTA).length, sha256: SAMPLE_SHA256 },
+    ]);
     expect(manifest.totals).toMatchObject({
       proteins: 17_602,
       accessions: new Set(proteins.map((p) => p.accession)).size,
@@ -72,9 +97,13 @@ describe('the bundled sample', () => {
     /** FORMAT.md bytes of a shard's last mass group: its key difference and size, its peptides' residues, lengths, ref counts and refs. */
     const lastGroupBytes = (shard: Shard) => {
       const g = shard.massKeys.length - 1;
-      let bytes = varintLength(shard.massKeys[g] - (g === 0 ? 0 : shard.massKeys[g - 1])) + varintLength(cut(shard.groupEnds, g));
+      let bytes =
+        varintLength(shard.massKeys[g] - (g === 0 ? 0 : shard.massKeys[g - 1])) + varintLength(cut(shard.groupEnds, g));
       for (let p = g === 0 ? 0 : shard.groupEnds[g - 1]; p < shard.groupEnds[g]; p++) {
-        const refs = shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]);
+        const refs = shard.accessionRefs.subarray(
+          p === 0 ? 0 : shard.accessionRefEnds[p - 1],
+          shard.accessionRefEnds[p],
+        );
         bytes += cut(shard.sequenceEnds, p) + varintLength(cut(shard.sequenceEnds, p)) + varintLength(refs.length);
         refs.forEach((rank, r) => (bytes += varintLength(r === 0 ? rank : rank - refs[r - 1])));
       }
@@ -82,12 +111,22 @@ describe('the bundled sample', () => {
     };
     const payload = (file: string) => readStored(out, file, manifest.compression).length;
     // A shard also ends before a cut key (shards/FORMAT.md): the sample's cut keys (build/slices.ts, tested on its own).
-    const cuts = cutKeys((await sampleMassBuckets([SAMPLE_FASTA], { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 })).records);
+    const cuts = cutKeys(
+      (await sampleMassBuckets([SAMPLE_FASTA], { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 }))
+        .records,
+    );
     expect(cuts.length).toBeGreaterThan(1);
-    const endsAtCut = (i: number) => cuts.some((cut) => dataset.shards[i].entry.lastKey < cut && cut <= dataset.shards[i + 1].entry.firstKey);
+    const endsAtCut = (i: number) =>
+      cuts.some((cut) => dataset.shards[i].entry.lastKey < cut && cut <= dataset.shards[i + 1].entry.firstKey);
     const atCuts = dataset.shards.slice(0, -1).filter((_, i) => endsAtCut(i));
     expect(atCuts.length).toBe(cuts.length - 1);
-    const early = dataset.shards.slice(0, -1).filter(({ entry, shard }, i) => (payload(entry.file) < target && !endsAtCut(i)) || payload(entry.file) - lastGroupBytes(shard) > target * 1.01);
+    const early = dataset.shards
+      .slice(0, -1)
+      .filter(
+        ({ entry, shard }, i) =>
+          (payload(entry.file) < target && !endsAtCut(i)) ||
+          payload(entry.file) - lastGroupBytes(shard) > target * 1.01,
+      );
     expect(early.map((s) => s.entry.file)).toEqual([]);
     expect(payload(dataset.shards.at(-1)!.entry.file)).toBeLessThanOrEqual(target * 1.01);
   });
@@ -112,17 +151,25 @@ describe('brute-force reference', () => {
           }
           if (found.has(expected)) problems.push(`${sequence}: stored twice`);
           found.add(expected);
-          if (shard.massKeys[g] !== expected.key) problems.push(`${sequence}: key ${shard.massKeys[g]}, reference ${expected.key}`);
+          if (shard.massKeys[g] !== expected.key)
+            problems.push(`${sequence}: key ${shard.massKeys[g]}, reference ${expected.key}`);
           const from = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
           const refs = shard.accessionRefEnds[p] - from;
           let same = refs === expected.accessions.length;
           for (let r = 0; same && r < refs; r++) {
             const a = shard.accessionRefs[from + r];
-            same = cut(shard.accessions, shard.accessionEnds, a) === expected.accessions[r] && shard.taxIds[a] === expected.taxIds[r];
+            same =
+              cut(shard.accessions, shard.accessionEnds, a) === expected.accessions[r] &&
+              shard.taxIds[a] === expected.taxIds[r];
           }
           if (!same) {
-            const stored = Array.from(shard.accessionRefs.subarray(from, from + refs), (a) => `${cut(shard.accessions, shard.accessionEnds, a)}:${shard.taxIds[a]}`);
-            problems.push(`${sequence}: accessions ${stored}, reference ${expected.accessions.map((a, i) => `${a}:${expected.taxIds[i]}`)}`);
+            const stored = Array.from(
+              shard.accessionRefs.subarray(from, from + refs),
+              (a) => `${cut(shard.accessions, shard.accessionEnds, a)}:${shard.taxIds[a]}`,
+            );
+            problems.push(
+              `${sequence}: accessions ${stored}, reference ${expected.accessions.map((a, i) => `${a}:${expected.taxIds[i]}`)}`,
+            );
           }
         }
       }
@@ -177,7 +224,8 @@ describe('shard index and shard files', () => {
       expect(entry.peptides).toBe(shard.sequenceEnds.length);
       expect(entry.peptides).toBe(shard.groupEnds[shard.groupEnds.length - 1]);
     }
-    const sum = (f: (s: (typeof dataset.shards)[number]) => number) => dataset.shards.reduce((total, s) => total + f(s), 0);
+    const sum = (f: (s: (typeof dataset.shards)[number]) => number) =>
+      dataset.shards.reduce((total, s) => total + f(s), 0);
     expect(sum((s) => s.bytes.length)).toBe(manifest.totals.bytes);
     expect(sum((s) => s.shard.massKeys.length)).toBe(manifest.totals.massGroups);
     expect(sum((s) => s.shard.sequenceEnds.length)).toBe(manifest.totals.peptides);
@@ -189,7 +237,15 @@ describe('shard index and shard files', () => {
     const indexPages = manifest.shardIndex!.pages.map((p) => p.file);
     expect(indexPages.length).toBe(Math.ceil(manifest.totals.shards / 256));
     expect(manifest.accessions.count).toBe(manifest.totals.accessions);
-    expect(readdirSync(out).sort()).toEqual(['manifest.json', ...indexPages, ...dataset.shards.map((s) => s.entry.file), manifest.accessions.pages[0].file, ...pages].sort());
+    expect(readdirSync(out).sort()).toEqual(
+      [
+        'manifest.json',
+        ...indexPages,
+        ...dataset.shards.map((s) => s.entry.file),
+        manifest.accessions.pages[0].file,
+        ...pages,
+      ].sort(),
+    );
   });
 });
 
@@ -219,13 +275,15 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
     let sum = 0;
     return counts.map((c) => (sum += c));
   };
-  const same = (a: ArrayLike<number>, b: ArrayLike<number>) => a.length === b.length && Array.from(a).every((v, i) => v === b[i]);
+  const same = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+    a.length === b.length && Array.from(a).every((v, i) => v === b[i]);
 
   /** Fails on anything that is not a plain msgpack value (extension data, dates, maps, bigints...). */
   const plain = (value: unknown, path = '$'): string[] => {
     if (value === null || typeof value === 'string' || typeof value === 'boolean') return [];
     if (typeof value === 'number') return Number.isInteger(value) ? [] : [`${path}: float`];
-    if (value instanceof Uint8Array) return value.constructor === Uint8Array ? [] : [`${path}: ${value.constructor.name}`];
+    if (value instanceof Uint8Array)
+      return value.constructor === Uint8Array ? [] : [`${path}: ${value.constructor.name}`];
     if (Array.isArray(value)) return value.flatMap((v, i) => plain(v, `${path}[${i}]`));
     if (value instanceof ExtData) return [`${path}: extension type ${value.type}`];
     if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
@@ -251,21 +309,52 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
       if (b >= 0x90 && b <= 0x9f) return many(b & 0x0f);
       if (b >= 0xa0 && b <= 0xbf) return void skip(b & 0x1f);
       switch (b) {
-        case 0xc4: return void skip(1 + bytes[at]); // bin 8
-        case 0xc5: return void skip(2 + view.getUint16(at));
-        case 0xc6: return void skip(4 + view.getUint32(at));
-        case 0xd9: return void skip(1 + bytes[at]); // str 8
-        case 0xda: return void skip(2 + view.getUint16(at));
-        case 0xdb: return void skip(4 + view.getUint32(at));
-        case 0xcc: case 0xd0: return void skip(1); // (u)int 8
-        case 0xcd: case 0xd1: return void skip(2);
-        case 0xce: case 0xd2: return void skip(4);
-        case 0xcf: case 0xd3: return void skip(8);
-        case 0xdc: { const n = view.getUint16(at); skip(2); return many(n); }
-        case 0xdd: { const n = view.getUint32(at); skip(4); return many(n); }
-        case 0xde: { const n = view.getUint16(at); skip(2); return many(2 * n); }
-        case 0xdf: { const n = view.getUint32(at); skip(4); return many(2 * n); }
-        default: return `0x${b.toString(16)} at byte ${at - 1}`; // nil, bool, float, ext, fixext, never used
+        case 0xc4:
+          return void skip(1 + bytes[at]); // bin 8
+        case 0xc5:
+          return void skip(2 + view.getUint16(at));
+        case 0xc6:
+          return void skip(4 + view.getUint32(at));
+        case 0xd9:
+          return void skip(1 + bytes[at]); // str 8
+        case 0xda:
+          return void skip(2 + view.getUint16(at));
+        case 0xdb:
+          return void skip(4 + view.getUint32(at));
+        case 0xcc:
+        case 0xd0:
+          return void skip(1); // (u)int 8
+        case 0xcd:
+        case 0xd1:
+          return void skip(2);
+        case 0xce:
+        case 0xd2:
+          return void skip(4);
+        case 0xcf:
+        case 0xd3:
+          return void skip(8);
+        case 0xdc: {
+          const n = view.getUint16(at);
+          skip(2);
+          return many(n);
+        }
+        case 0xdd: {
+          const n = view.getUint32(at);
+          skip(4);
+          return many(n);
+        }
+        case 0xde: {
+          const n = view.getUint16(at);
+          skip(2);
+          return many(2 * n);
+        }
+        case 0xdf: {
+          const n = view.getUint32(at);
+          skip(4);
+          return many(2 * n);
+        }
+        default:
+          return `0x${b.toString(16)} at byte ${at - 1}`; // nil, bool, float, ext, fixext, never used
       }
     };
     const many = (n: number): string | undefined => {
@@ -281,7 +370,9 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
 
   it('decodes every shard to the same columns as runtime/model/shardCodec.ts decodeShard', () => {
     // The dataset-wide accession table (one page here) the shards' ranks point into (as the tests' reader joins it).
-    const table = decode(new Uint8Array(readStored(out, manifest.accessions.pages[0].file, manifest.compression))) as Record<string, unknown>;
+    const table = decode(
+      new Uint8Array(readStored(out, manifest.accessions.pages[0].file, manifest.compression)),
+    ) as Record<string, unknown>;
     expect(Object.keys(table).sort()).toEqual(['accessions', 'formatVersion', 'reviewed', 'taxIds']);
     expect(table.formatVersion).toBe(3);
     expect(plain(table)).toEqual([]);
@@ -290,7 +381,12 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
     expect(accessions).toHaveLength(manifest.accessions.count);
     expect(accessions.join('')).toBe(first.accessions);
     expect(same(runningSums(accessions.map((a) => a.length)), first.accessionEnds)).toBe(true);
-    expect(same(varints(table.taxIds as Uint8Array).map((t) => t - 1), first.taxIds)).toBe(true);
+    expect(
+      same(
+        varints(table.taxIds as Uint8Array).map((t) => t - 1),
+        first.taxIds,
+      ),
+    ).toBe(true);
     expect(table.reviewed).toBeInstanceOf(Uint8Array);
     expect(same(table.reviewed as Uint8Array, first.reviewed)).toBe(true);
     for (const { entry, shard } of dataset.shards) {
@@ -302,12 +398,15 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
       expect(raw.sequences).toBe(lettersText(shard.sequences));
       expect(shard.accessions).toBe(first.accessions);
       for (const column of VARINT_COLUMNS) expect(raw[column], `${entry.file} ${column}`).toBeInstanceOf(Uint8Array);
-      const [keyDifferences, groupSizes, lengths, refCounts, gaps] = VARINT_COLUMNS.map((column) => varints(raw[column] as Uint8Array));
+      const [keyDifferences, groupSizes, lengths, refCounts, gaps] = VARINT_COLUMNS.map((column) =>
+        varints(raw[column] as Uint8Array),
+      );
       const accessionRefEnds = runningSums(refCounts);
       // Each peptide's refs: its first rank, then the gap to the next (decodeShard keeps them ascending).
       const accessionRefs: number[] = [];
       for (let p = 0, r = 0; p < accessionRefEnds.length; p++) {
-        for (const start = r; r < accessionRefEnds[p]; r++) accessionRefs.push(r === start ? gaps[r] : accessionRefs[accessionRefs.length - 1] + gaps[r]);
+        for (const start = r; r < accessionRefEnds[p]; r++)
+          accessionRefs.push(r === start ? gaps[r] : accessionRefs[accessionRefs.length - 1] + gaps[r]);
       }
       const decoded = decodeShard(readStored(out, entry.file, manifest.compression), manifest.accessions.count);
       const columns = {
@@ -318,7 +417,8 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
         accessionRefs,
       };
       for (const [column, values] of Object.entries(columns)) {
-        if (!same(values, decoded[column as keyof typeof columns])) expect.fail(`${entry.file} ${column}: @msgpack/msgpack and decodeShard disagree`);
+        if (!same(values, decoded[column as keyof typeof columns]))
+          expect.fail(`${entry.file} ${column}: @msgpack/msgpack and decodeShard disagree`);
       }
       expect(plain(raw)).toEqual([]);
     }
@@ -336,7 +436,9 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
 
   it('the plain-value check and the byte walker themselves catch extension types', () => {
     // {"t": fixext 4 of application type 5}; and a timestamp (type -1), which decodes to a Date.
-    expect(plain(decode(Uint8Array.from([0x81, 0xa1, 0x74, 0xd6, 0x05, 0, 0, 0, 1])))).toEqual(['$.t: extension type 5']);
+    expect(plain(decode(Uint8Array.from([0x81, 0xa1, 0x74, 0xd6, 0x05, 0, 0, 0, 1])))).toEqual([
+      '$.t: extension type 5',
+    ]);
     expect(plain(decode(Uint8Array.from([0x81, 0xa1, 0x74, 0xd6, 0xff, 0, 0, 0, 1])))).toHaveLength(1);
     // fixext 4 (0xd6) holding a timestamp, as a map value: {"t": ext}.
     expect(walk(Uint8Array.from([0x81, 0xa1, 0x74, 0xd6, 0xff, 0, 0, 0, 1])).offending).toMatch(/0xd6/);

@@ -8,7 +8,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError } from '../../build/fasta.js';
 import type { Manifest } from '../../runtime/model/format.js';
-import { build, readProteinTable, readTaxonomyFile, removeTempDirs, sampleRecords, snapshot, tempDir, writeFixture, writeTaxdump, type TaxdumpNode } from '../helpers/datasets.js';
+import {
+  build,
+  readProteinTable,
+  readTaxonomyFile,
+  removeTempDirs,
+  sampleRecords,
+  snapshot,
+  tempDir,
+  writeFixture,
+  writeTaxdump,
+  type TaxdumpNode,
+} from '../helpers/datasets.js';
 import { runTsx } from '../helpers/process.js';
 import { referenceDigest, REFERENCE_ENZYMES } from '../helpers/reference.js';
 
@@ -46,7 +57,10 @@ interface Record_ {
 
 /** 36 records: real sequences of the sample with shared pieces appended, given the taxa of ASSIGNED; one duplicate accession. */
 function fixtureRecords(): Record_[] {
-  const sequences = sampleRecords(36).split('>').slice(1).map((r) => r.split('\n').slice(1).join(''));
+  const sequences = sampleRecords(36)
+    .split('>')
+    .slice(1)
+    .map((r) => r.split('\n').slice(1).join(''));
   const records = sequences.map((sequence, i) => ({
     accession: `T${String(i).padStart(5, '0')}`,
     taxId: ASSIGNED[i % ASSIGNED.length],
@@ -59,7 +73,12 @@ function fixtureRecords(): Record_[] {
 }
 
 function fasta(records: Record_[]): string {
-  return records.map((r) => `>${r.reviewed ? 'sp' : 'tr'}|${r.accession}|${r.accession}_X Protein ${r.accession} OS=Organism ${r.taxId ?? 'none'}${r.taxId ? ` OX=${r.taxId}` : ''} PE=1 SV=1\n${r.sequence}\n`).join('');
+  return records
+    .map(
+      (r) =>
+        `>${r.reviewed ? 'sp' : 'tr'}|${r.accession}|${r.accession}_X Protein ${r.accession} OS=Organism ${r.taxId ?? 'none'}${r.taxId ? ` OX=${r.taxId}` : ''} PE=1 SV=1\n${r.sequence}\n`,
+    )
+    .join('');
 }
 
 /** The lineage of a taxId in `tree` (itself up to the root), or [] when the tree lacks it. */
@@ -75,11 +94,14 @@ function lineage(tree: TaxdumpNode[], taxId: number): number[] {
 function expectedTaxonomy(records: Record_[], tree: TaxdumpNode[]) {
   const taxIdOf = new Map<string, number>();
   const reviewedOf = new Map<string, boolean>();
-  for (const r of records) if (!taxIdOf.has(r.accession)) [taxIdOf.set(r.accession, r.taxId ?? -1), reviewedOf.set(r.accession, r.reviewed)];
-  const own = (taxId: number, reviewed: boolean) => [...taxIdOf].filter(([a, t]) => t === taxId && reviewedOf.get(a) === reviewed).length;
+  for (const r of records)
+    if (!taxIdOf.has(r.accession)) [taxIdOf.set(r.accession, r.taxId ?? -1), reviewedOf.set(r.accession, r.reviewed)];
+  const own = (taxId: number, reviewed: boolean) =>
+    [...taxIdOf].filter(([a, t]) => t === taxId && reviewedOf.get(a) === reviewed).length;
   const accessionsOf = new Map<string, Set<string>>();
   for (const r of records) {
-    for (const peptide of referenceDigest(r.sequence, REFERENCE_ENZYMES.trypsin, 2, 6, 50)) accessionsOf.set(peptide, (accessionsOf.get(peptide) ?? new Set()).add(r.accession));
+    for (const peptide of referenceDigest(r.sequence, REFERENCE_ENZYMES.trypsin, 2, 6, 50))
+      accessionsOf.set(peptide, (accessionsOf.get(peptide) ?? new Set()).add(r.accession));
   }
   const nodes = new Set([...taxIdOf.values()].flatMap((t) => lineage(tree, t)));
   const peptides = new Map([...nodes].map((n) => [n, 0]));
@@ -134,17 +156,40 @@ describe('a build with --taxdump', () => {
       taxonomyNodes: expected.file.taxIds.length,
       accessionsWithoutLineage: expected.withoutLineage,
       accessionsWithoutTaxId: expected.withoutTaxId,
-      reviewedAccessions: new Set(records.filter((r, i) => r.reviewed && records.findIndex((q) => q.accession === r.accession) === i).map((r) => r.accession)).size,
+      reviewedAccessions: new Set(
+        records
+          .filter((r, i) => r.reviewed && records.findIndex((q) => q.accession === r.accession) === i)
+          .map((r) => r.accession),
+      ).size,
     });
     expect(expected.withoutLineage).toBe(3);
   });
 
   it('the manifest points at the taxonomy file by name, sha256 and size, and lists the taxdump among its sources', () => {
     const bytes = readFileSync(join(out, manifest.taxonomy!.file));
-    expect(manifest.taxonomy).toEqual({ file: `taxonomy-${sha256(bytes).slice(0, 20)}.json.gz`, sha256: sha256(bytes), bytes: bytes.length, nodes: 13 });
-    const source = (path: string, file: string) => ({ file, bytes: readFileSync(path).length, sha256: sha256(readFileSync(path)) });
-    expect(manifest.sources).toEqual([source(input, 'fixture.fasta'), source(join(taxdump, 'nodes.dmp'), 'nodes.dmp'), source(join(taxdump, 'names.dmp'), 'names.dmp')]);
-    const listed = [...manifest.shards!.map((s) => s.file), manifest.accessions.pages[0].file, ...manifest.proteins!.pages.map((p) => p.file), manifest.taxonomy!.file, 'manifest.json'];
+    expect(manifest.taxonomy).toEqual({
+      file: `taxonomy-${sha256(bytes).slice(0, 20)}.json.gz`,
+      sha256: sha256(bytes),
+      bytes: bytes.length,
+      nodes: 13,
+    });
+    const source = (path: string, file: string) => ({
+      file,
+      bytes: readFileSync(path).length,
+      sha256: sha256(readFileSync(path)),
+    });
+    expect(manifest.sources).toEqual([
+      source(input, 'fixture.fasta'),
+      source(join(taxdump, 'nodes.dmp'), 'nodes.dmp'),
+      source(join(taxdump, 'names.dmp'), 'names.dmp'),
+    ]);
+    const listed = [
+      ...manifest.shards!.map((s) => s.file),
+      manifest.accessions.pages[0].file,
+      ...manifest.proteins!.pages.map((p) => p.file),
+      manifest.taxonomy!.file,
+      'manifest.json',
+    ];
     expect(readdirSync(out).sort()).toEqual(listed.sort());
   });
 
@@ -158,7 +203,10 @@ describe('a build with --taxdump', () => {
   it('the dataset version covers the taxdump: equal inputs give equal versions, a changed name or no taxdump another', async () => {
     const again = await build([input], join(dir, 'again'), { taxdump, shardBytes: 5000 });
     expect(again.datasetVersion).toBe(manifest.datasetVersion);
-    const renamed = writeTaxdump(join(dir, 'renamed'), TREE.map((n) => (n.taxId === 9606 ? { ...n, name: 'Homo sapiens sapiens' } : n)));
+    const renamed = writeTaxdump(
+      join(dir, 'renamed'),
+      TREE.map((n) => (n.taxId === 9606 ? { ...n, name: 'Homo sapiens sapiens' } : n)),
+    );
     const other = await build([input], join(dir, 'renamed-out'), { taxdump: renamed, shardBytes: 5000 });
     expect(other.datasetVersion).not.toBe(manifest.datasetVersion);
     expect(readTaxonomyFile(join(dir, 'renamed-out'))!.names).toContain('Homo sapiens sapiens');
@@ -183,7 +231,11 @@ describe('a build with --taxdump', () => {
 
 describe('a bad taxdump fails the build and publishes nothing', () => {
   /** A taxdump folder: TREE's files with `change` applied to one of them (or the file removed). */
-  function broken(label: string, file: 'nodes.dmp' | 'names.dmp', change: ((text: string) => string) | 'remove'): string {
+  function broken(
+    label: string,
+    file: 'nodes.dmp' | 'names.dmp',
+    change: ((text: string) => string) | 'remove',
+  ): string {
     const folder = writeTaxdump(tempDir(label), TREE);
     if (change === 'remove') rmSync(join(folder, file));
     else writeFileSync(join(folder, file), change(readFileSync(join(folder, file), 'utf8')));
@@ -193,17 +245,40 @@ describe('a bad taxdump fails the build and publishes nothing', () => {
   const cases: [string, () => string, RegExp][] = [
     ['no folder', () => join(tempDir('bad-none'), 'taxdump'), /is not a folder/],
     ['no names.dmp', () => broken('bad-nonames', 'names.dmp', 'remove'), /has no names\.dmp/],
-    ['a malformed nodes.dmp line', () => broken('bad-line', 'nodes.dmp', (t) => t.replace('9606\t|\t9605', '9606 |\t9605')), /nodes\.dmp line 9: malformed/],
-    ['an unknown parent', () => broken('bad-parent', 'nodes.dmp', (t) => t.replace('9606\t|\t9605', '9606\t|\t9604')), /the parent 9604 of taxId 9606 is not in nodes\.dmp/],
-    ['a cycle', () => broken('bad-cycle', 'nodes.dmp', (t) => t.replace('2759\t|\t131567', '2759\t|\t9606')), /is its own ancestor/],
-    ['a malformed names.dmp line (found after the digest)', () => broken('bad-names', 'names.dmp', (t) => t + '562\t|\tE. coli\n'), /names\.dmp line 46: malformed/],
-    ['no scientific name for a lineage node', () => broken('bad-noname', 'names.dmp', (t) => t.replace('10088\t|\tMus\t|\t\t|\tscientific name\t|\n', '')), /no scientific name for taxId 10088/],
+    [
+      'a malformed nodes.dmp line',
+      () => broken('bad-line', 'nodes.dmp', (t) => t.replace('9606\t|\t9605', '9606 |\t9605')),
+      /nodes\.dmp line 9: malformed/,
+    ],
+    [
+      'an unknown parent',
+      () => broken('bad-parent', 'nodes.dmp', (t) => t.replace('9606\t|\t9605', '9606\t|\t9604')),
+      /the parent 9604 of taxId 9606 is not in nodes\.dmp/,
+    ],
+    [
+      'a cycle',
+      () => broken('bad-cycle', 'nodes.dmp', (t) => t.replace('2759\t|\t131567', '2759\t|\t9606')),
+      /is its own ancestor/,
+    ],
+    [
+      'a malformed names.dmp line (found after the digest)',
+      () => broken('bad-names', 'names.dmp', (t) => t + '562\t|\tE. coli\n'),
+      /names\.dmp line 46: malformed/,
+    ],
+    [
+      'no scientific name for a lineage node',
+      () => broken('bad-noname', 'names.dmp', (t) => t.replace('10088\t|\tMus\t|\t\t|\tscientific name\t|\n', '')),
+      /no scientific name for taxId 10088/,
+    ],
   ];
 
   for (const [label, folder, message] of cases) {
     it(`${label}: a BuildError, the previous dataset byte-identical`, async () => {
       const before = snapshot(out);
-      const failure = await build([input], out, { taxdump: folder(), shardBytes: 5000 }).then(() => undefined, (e: unknown) => e);
+      const failure = await build([input], out, { taxdump: folder(), shardBytes: 5000 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(failure).toBeInstanceOf(BuildError);
       expect((failure as Error).message).toMatch(message);
       expect(snapshot(out)).toEqual(before);
@@ -212,9 +287,19 @@ describe('a bad taxdump fails the build and publishes nothing', () => {
 
   it('through the CLI: exit 1 and one line, nothing published', async () => {
     const fresh = join(tempDir('bad-cli'), 'out');
-    const run = await runTsx(['build/cli.ts', '--input', input, '--out', fresh, '--taxdump', broken('bad-cli-tree', 'nodes.dmp', (t) => t.replace('562\t|\t561', '562\t|\t5'))]);
+    const run = await runTsx([
+      'build/cli.ts',
+      '--input',
+      input,
+      '--out',
+      fresh,
+      '--taxdump',
+      broken('bad-cli-tree', 'nodes.dmp', (t) => t.replace('562\t|\t561', '562\t|\t5')),
+    ]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^build:shards: error: --taxdump nodes\.dmp: the parent 5 of taxId 562 is not in nodes\.dmp\n$/);
+    expect(run.stderr).toMatch(
+      /^build:shards: error: --taxdump nodes\.dmp: the parent 5 of taxId 562 is not in nodes\.dmp\n$/,
+    );
     expect(existsSync(fresh)).toBe(false); // the tree is checked before the output folder is touched
   });
 });

@@ -8,7 +8,17 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError } from '../../build/fasta.js';
 import { tilingViolation, type IndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
-import { build, readDataset, removeTempDirs, SAMPLE_FASTA, sampleRecords, shardEntries, snapshot, tempDir, writeFixture } from '../helpers/datasets.js';
+import {
+  build,
+  readDataset,
+  removeTempDirs,
+  SAMPLE_FASTA,
+  sampleRecords,
+  shardEntries,
+  snapshot,
+  tempDir,
+  writeFixture,
+} from '../helpers/datasets.js';
 import { runTsx } from '../helpers/process.js';
 import { referenceDataset, referenceFasta } from '../helpers/reference.js';
 
@@ -20,7 +30,13 @@ afterAll(removeTempDirs);
 
 describe('tilingViolation', () => {
   const shard = (firstKey: number, lastKey: number, massGroups = 1, peptides = massGroups): ShardEntry => ({
-    file: `${firstKey}.msgpack`, firstKey, lastKey, massGroups, peptides, bytes: 1, sha256: '0'.repeat(64),
+    file: `${firstKey}.msgpack`,
+    firstKey,
+    lastKey,
+    massGroups,
+    peptides,
+    bytes: 1,
+    sha256: '0'.repeat(64),
   });
 
   it('accepts ascending, non-overlapping shards', () => {
@@ -51,7 +67,10 @@ describe('tilingViolation', () => {
   });
 
   it('accepts every random tiling and rejects it once one boundary is moved onto or below its neighbour', () => {
-    const tiling = fc.array(fc.tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 1000 })), { minLength: 2, maxLength: 30 });
+    const tiling = fc.array(fc.tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 1000 })), {
+      minLength: 2,
+      maxLength: 30,
+    });
     fc.assert(
       fc.property(tiling, fc.nat(), fc.nat(), (widths, pick, shift) => {
         let key = 0;
@@ -87,7 +106,13 @@ describe('digest parameters end to end (150 proteins of the sample)', () => {
       const out = join(dir, 'out');
       const manifest = await build([input], out, { ...parameters, shardBytes: 20_000 });
       const { peptides, repeated, shards } = readDataset(out);
-      const expected = referenceDataset(referenceFasta(readFileSync(input)), parameters.enzyme, parameters.missedCleavages, parameters.minLength, parameters.maxLength);
+      const expected = referenceDataset(
+        referenceFasta(readFileSync(input)),
+        parameters.enzyme,
+        parameters.missedCleavages,
+        parameters.minLength,
+        parameters.maxLength,
+      );
       expect(repeated).toEqual([]);
       expect(peptides.size).toBe(expected.size);
       expect(peptides).toEqual(expected);
@@ -148,7 +173,11 @@ describe('shard cutting', () => {
     expect(tilingViolation(entries)).toBeNull();
     const paged = readDataset(out);
     expect(paged.peptides).toEqual(flat.peptides);
-    expect(readdirSync(out).filter((f) => SHARD_FILE.test(f)).sort()).toEqual(entries.map((e) => e.file).sort());
+    expect(
+      readdirSync(out)
+        .filter((f) => SHARD_FILE.test(f))
+        .sort(),
+    ).toEqual(entries.map((e) => e.file).sort());
   });
 });
 
@@ -169,7 +198,8 @@ describe('publication', () => {
     expect([...after.keys()]).toEqual([...before.keys()]);
     for (const [file, bytes] of before) {
       const now = after.get(file);
-      if (bytes === null) expect(now, file).toBeNull(); // a folder
+      if (bytes === null)
+        expect(now, file).toBeNull(); // a folder
       else expect(now?.equals(bytes), file).toBe(true);
     }
     expect(readdirSync(out).filter((f) => f.startsWith('.build-'))).toEqual([]);
@@ -180,7 +210,9 @@ describe('publication', () => {
     const { out, input, before } = await published(dir);
     const gz = gzipSync(Buffer.from(slice.repeat(3), 'latin1'));
     writeFixture(dir, 'z-cut.fasta.gz', gz.subarray(0, gz.length - 5000));
-    await expect(build([join(dir, '*.fasta'), join(dir, '*.fasta.gz')], out, { threads: 2, shardBytes: 50_000 })).rejects.toThrow(/truncated or corrupt gzip/);
+    await expect(
+      build([join(dir, '*.fasta'), join(dir, '*.fasta.gz')], out, { threads: 2, shardBytes: 50_000 }),
+    ).rejects.toThrow(/truncated or corrupt gzip/);
     unchanged(out, before);
     // The good input alone still builds the same dataset.
     await build([input], out, { shardBytes: 50_000 });
@@ -200,7 +232,9 @@ describe('publication', () => {
     const { out, input, before } = await published(dir);
     await expect(build([input, join(dir, 'none-*.fa')], out)).rejects.toThrow(BuildError);
     unchanged(out, before);
-    await expect(build([input], out, { taxonomy: writeFixture(dir, 'tax.tsv', 'P1 9606\n') })).rejects.toThrow(BuildError);
+    await expect(build([input], out, { taxonomy: writeFixture(dir, 'tax.tsv', 'P1 9606\n') })).rejects.toThrow(
+      BuildError,
+    );
     unchanged(out, before);
     await expect(build([input], out, { taxonomy: join(dir, 'missing.tsv') })).rejects.toThrow(BuildError);
     unchanged(out, before);
@@ -226,11 +260,15 @@ describe('publication', () => {
     await build([writeFixture(dir, 'c.fasta', sampleRecords(20, 40))], out, { shardBytes: 20_000 });
     const c = shardsOf();
     expect(new Set([...a, ...b]).size).toBe(a.length + b.length);
-    const onDisk = readdirSync(out).filter((f) => SHARD_FILE.test(f)).sort();
+    const onDisk = readdirSync(out)
+      .filter((f) => SHARD_FILE.test(f))
+      .sort();
     expect(onDisk).toEqual([...new Set([...b, ...c])].sort());
     // The published dataset is C's, complete.
     const { peptides } = readDataset(out);
-    expect(peptides).toEqual(referenceDataset(referenceFasta(Buffer.from(sampleRecords(20, 40), 'latin1')), 'trypsin', 2, 6, 50));
+    expect(peptides).toEqual(
+      referenceDataset(referenceFasta(Buffer.from(sampleRecords(20, 40), 'latin1')), 'trypsin', 2, 6, 50),
+    );
   });
 });
 
@@ -271,7 +309,10 @@ describe('command line', () => {
   it('a bad number and an unknown enzyme: non-zero exit, one line on stderr', async () => {
     const dir = tempDir('cli-values');
     const input = writeFixture(dir, 'a.fasta', sampleRecords(3));
-    await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--missed-cleavages', 'two'], /missed-cleavages/);
+    await failsWithOneLine(
+      ['--input', input, '--out', join(dir, 'out'), '--missed-cleavages', 'two'],
+      /missed-cleavages/,
+    );
     await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--enzyme', 'pepsin'], /pepsin/);
     await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--max-length', '3'], /max-length/);
     expect(existsSync(join(dir, 'out', 'manifest.json'))).toBe(false);
@@ -288,15 +329,38 @@ describe('command line', () => {
   it('a successful run exits 0 and writes the same dataset as buildDataset', async () => {
     const dir = tempDir('cli-ok');
     const input = writeFixture(dir, 'a.fasta.gz', slice, true);
-    const args = ['--enzyme', 'lys-c', '--missed-cleavages', '1', '--min-length', '5', '--max-length', '30', '--shard-bytes', '30000'];
+    const args = [
+      '--enzyme',
+      'lys-c',
+      '--missed-cleavages',
+      '1',
+      '--min-length',
+      '5',
+      '--max-length',
+      '30',
+      '--shard-bytes',
+      '30000',
+    ];
     const { code, stdout } = await cli(['--input', input, '--out', join(dir, 'cli'), ...args, '--threads', '2']);
     expect(code).toBe(0);
     expect(stdout).toBe('');
-    await build([input], join(dir, 'api'), { enzyme: 'lys-c', missedCleavages: 1, minLength: 5, maxLength: 30, shardBytes: 30_000 });
+    await build([input], join(dir, 'api'), {
+      enzyme: 'lys-c',
+      missedCleavages: 1,
+      minLength: 5,
+      maxLength: 30,
+      shardBytes: 30_000,
+    });
     const fromCli = snapshot(join(dir, 'cli'));
     const fromApi = snapshot(join(dir, 'api'));
     expect([...fromCli.keys()]).toEqual([...fromApi.keys()]);
     for (const [file, bytes] of fromApi) expect(fromCli.get(file)!.equals(bytes!), file).toBe(true);
-    expect(readDataset(join(dir, 'cli')).manifest.parameters).toEqual({ enzyme: 'lys-c', missedCleavages: 1, minLength: 5, maxLength: 30, shardBytes: 30_000 });
+    expect(readDataset(join(dir, 'cli')).manifest.parameters).toEqual({
+      enzyme: 'lys-c',
+      missedCleavages: 1,
+      minLength: 5,
+      maxLength: 30,
+      shardBytes: 30_000,
+    });
   });
 });

@@ -12,7 +12,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accessionPageFiles, AccessionTableWriter, proteinPageFiles, writeAccessionPages, writeProteinPages } from '../../build/proteinTable.js';
+import {
+  accessionPageFiles,
+  AccessionTableWriter,
+  proteinPageFiles,
+  writeAccessionPages,
+  writeProteinPages,
+} from '../../build/proteinTable.js';
 import { datasetFiles } from '../../build/publish.js';
 import type { AccessionPageEntry, Manifest, ProteinPage, ProteinPageEntry } from '../../runtime/model/format.js';
 import { accessionColumns } from '../helpers/accessionColumns.js';
@@ -45,14 +51,25 @@ describe('writeProteinPages', () => {
     expect(levels).toBeUndefined();
     expect(entries.map((e) => e.accessions)).toEqual([2048, 2048, 5]);
     expect(readdirSync(dir).sort()).toEqual(entries.map((e) => e.file).sort());
-    const pages = pagesOf(dir, entries.map((e) => e.file));
+    const pages = pagesOf(
+      dir,
+      entries.map((e) => e.file),
+    );
     expect(pages.every((p) => p.formatVersion === 3)).toBe(true);
     expect(pages.flatMap((p) => p.accessions)).toEqual(table.sorted);
     expect(pages.flatMap((p) => p.taxIds)).toEqual(Array.from(table.taxIds));
     expect(pages.flatMap((p) => p.reviewed)).toEqual(Array.from(table.reviewed));
     expect(pages.flatMap((p) => p.proteins)).toEqual(table.proteins);
     expect(pages.flatMap((p) => p.organisms)).toEqual(table.organisms);
-    for (const page of pages) expect(Object.keys(page).sort()).toEqual(['accessions', 'formatVersion', 'organisms', 'proteins', 'reviewed', 'taxIds']);
+    for (const page of pages)
+      expect(Object.keys(page).sort()).toEqual([
+        'accessions',
+        'formatVersion',
+        'organisms',
+        'proteins',
+        'reviewed',
+        'taxIds',
+      ]);
   });
 
   it('names each page by its sha256; its entry gives bytes and first and last accession', () => {
@@ -65,8 +82,12 @@ describe('writeProteinPages', () => {
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       const page = JSON.parse(gunzipSync(bytes).toString('utf8')) as ProteinPage;
       expect(entry).toEqual({
-        file: `proteins-${sha256.slice(0, 20)}.json.gz`, sha256, bytes: bytes.length,
-        firstAccession: table.sorted[i * 10], lastAccession: table.sorted[Math.min(i * 10 + 9, 24)], accessions: page.accessions.length,
+        file: `proteins-${sha256.slice(0, 20)}.json.gz`,
+        sha256,
+        bytes: bytes.length,
+        firstAccession: table.sorted[i * 10],
+        lastAccession: table.sorted[Math.min(i * 10 + 9, 24)],
+        accessions: page.accessions.length,
       });
       expect(page.accessions[0]).toBe(entry.firstAccession);
       expect(page.accessions.at(-1)).toBe(entry.lastAccession);
@@ -77,7 +98,9 @@ describe('writeProteinPages', () => {
 
   it('writes one page for a table that fits, none for an empty one', () => {
     const one = tempDir('protein-one');
-    expect(writeProteinPages(one, accessionColumns(columns(2048)), 'gzip').pages.map((e) => e.accessions)).toEqual([2048]);
+    expect(writeProteinPages(one, accessionColumns(columns(2048)), 'gzip').pages.map((e) => e.accessions)).toEqual([
+      2048,
+    ]);
     const none = tempDir('protein-none');
     expect(writeProteinPages(none, accessionColumns(columns(0)), 'gzip')).toEqual({ pages: [] });
     expect(readdirSync(none)).toEqual([]);
@@ -85,44 +108,77 @@ describe('writeProteinPages', () => {
 });
 
 describe('writeProteinPages, a tree of pages', () => {
-  it.each(['gzip', 'br'] as const)('past rootLimit pages adds inner pages (proteins-index-) whose entries span their pages (%s)', (compression) => {
-    const dir = tempDir('protein-tree');
-    const table = columns(95);
-    // 10 leaf pages of 10 (the last of 5) under inner pages of 4: 3, a root of 3 (at most 3).
-    const proteins = writeProteinPages(dir, accessionColumns(table), compression, 10, { rootLimit: 3, innerPages: 4 });
-    expect(proteins.levels).toBe(2);
-    const decompress = compression === 'gzip' ? gunzipSync : brotliDecompressSync;
-    const read = <T>(entry: { file: string; sha256: string; bytes: number }): T => {
-      const bytes = readFileSync(join(dir, entry.file));
-      expect([createHash('sha256').update(bytes).digest('hex'), bytes.length]).toEqual([entry.sha256, entry.bytes]);
-      return JSON.parse(decompress(bytes).toString('utf8')) as T;
-    };
-    const leaves = proteins.pages.flatMap((entry) => {
-      expect(entry.file).toBe(`proteins-index-${entry.sha256.slice(0, 20)}.json${compression === 'gzip' ? '.gz' : '.br'}`);
-      const inner = read<{ formatVersion: number; pages: ProteinPageEntry[] }>(entry);
-      expect(Object.keys(inner)).toEqual(['formatVersion', 'pages']);
-      expect(inner.pages.length).toBeLessThanOrEqual(4);
-      expect(entry).toEqual({ file: entry.file, sha256: entry.sha256, bytes: entry.bytes, firstAccession: inner.pages[0].firstAccession, lastAccession: inner.pages.at(-1)!.lastAccession, accessions: inner.pages.reduce((s, p) => s + p.accessions, 0) });
-      return inner.pages;
-    });
-    expect(proteins.pages.map((p) => p.accessions)).toEqual([40, 40, 15]);
-    expect(leaves.map((p) => p.accessions)).toEqual([...Array(9).fill(10), 5]);
-    const pages = leaves.map((entry) => read<ProteinPage>(entry));
-    expect(pages.flatMap((p) => p.accessions)).toEqual(table.sorted);
-    expect(pages.flatMap((p) => p.organisms)).toEqual(table.organisms);
-    leaves.forEach((entry, i) => expect([entry.firstAccession, entry.lastAccession]).toEqual([pages[i].accessions[0], pages[i].accessions.at(-1)]));
-    // Every page of the table: inner pages, then leaves; datasetFiles lists them after the accession table.
-    const files = [...proteins.pages, ...leaves].map((p) => p.file);
-    expect(readdirSync(dir).sort()).toEqual([...files].sort());
-    const manifest = { format: 'digested-peptides', formatVersion: 3, compression, shards: [], proteins } as unknown as Manifest;
-    expect(proteinPageFiles(manifest, dir)).toEqual(files);
-    expect(datasetFiles(manifest, dir)).toEqual(files);
-  });
+  it.each(['gzip', 'br'] as const)(
+    'past rootLimit pages adds inner pages (proteins-index-) whose entries span their pages (%s)',
+    (compression) => {
+      const dir = tempDir('protein-tree');
+      const table = columns(95);
+      // 10 leaf pages of 10 (the last of 5) under inner pages of 4: 3, a root of 3 (at most 3).
+      const proteins = writeProteinPages(dir, accessionColumns(table), compression, 10, {
+        rootLimit: 3,
+        innerPages: 4,
+      });
+      expect(proteins.levels).toBe(2);
+      const decompress = compression === 'gzip' ? gunzipSync : brotliDecompressSync;
+      const read = <T>(entry: { file: string; sha256: string; bytes: number }): T => {
+        const bytes = readFileSync(join(dir, entry.file));
+        expect([createHash('sha256').update(bytes).digest('hex'), bytes.length]).toEqual([entry.sha256, entry.bytes]);
+        return JSON.parse(decompress(bytes).toString('utf8')) as T;
+      };
+      const leaves = proteins.pages.flatMap((entry) => {
+        expect(entry.file).toBe(
+          `proteins-index-${entry.sha256.slice(0, 20)}.json${compression === 'gzip' ? '.gz' : '.br'}`,
+        );
+        const inner = read<{ formatVersion: number; pages: ProteinPageEntry[] }>(entry);
+        expect(Object.keys(inner)).toEqual(['formatVersion', 'pages']);
+        expect(inner.pages.length).toBeLessThanOrEqual(4);
+        expect(entry).toEqual({
+          file: entry.file,
+          sha256: entry.sha256,
+          bytes: entry.bytes,
+          firstAccession: inner.pages[0].firstAccession,
+          lastAccession: inner.pages.at(-1)!.lastAccession,
+          accessions: inner.pages.reduce((s, p) => s + p.accessions, 0),
+        });
+        return inner.pages;
+      });
+      expect(proteins.pages.map((p) => p.accessions)).toEqual([40, 40, 15]);
+      expect(leaves.map((p) => p.accessions)).toEqual([...Array(9).fill(10), 5]);
+      const pages = leaves.map((entry) => read<ProteinPage>(entry));
+      expect(pages.flatMap((p) => p.accessions)).toEqual(table.sorted);
+      expect(pages.flatMap((p) => p.organisms)).toEqual(table.organisms);
+      leaves.forEach((entry, i) =>
+        expect([entry.firstAccession, entry.lastAccession]).toEqual([
+          pages[i].accessions[0],
+          pages[i].accessions.at(-1),
+        ]),
+      );
+      // Every page of the table: inner pages, then leaves; datasetFiles lists them after the accession table.
+      const files = [...proteins.pages, ...leaves].map((p) => p.file);
+      expect(readdirSync(dir).sort()).toEqual([...files].sort());
+      const manifest = {
+        format: 'digested-peptides',
+        formatVersion: 3,
+        compression,
+        shards: [],
+        proteins,
+      } as unknown as Manifest;
+      expect(proteinPageFiles(manifest, dir)).toEqual(files);
+      expect(datasetFiles(manifest, dir)).toEqual(files);
+    },
+  );
 
   it('keeps one level, with no `levels`, while the pages fit in the root', () => {
-    const proteins = writeProteinPages(tempDir('protein-root'), accessionColumns(columns(30)), 'gzip', 10, { rootLimit: 3, innerPages: 4 });
+    const proteins = writeProteinPages(tempDir('protein-root'), accessionColumns(columns(30)), 'gzip', 10, {
+      rootLimit: 3,
+      innerPages: 4,
+    });
     expect(Object.keys(proteins)).toEqual(['pages']);
-    expect(proteins.pages.map((p) => p.file.startsWith('proteins-') && !p.file.startsWith('proteins-index-'))).toEqual([true, true, true]);
+    expect(proteins.pages.map((p) => p.file.startsWith('proteins-') && !p.file.startsWith('proteins-index-'))).toEqual([
+      true,
+      true,
+      true,
+    ]);
   });
 });
 
@@ -140,9 +196,19 @@ function leb128(bytes: Uint8Array): number[] {
 /** The accession pages of a (gzip) table, in rank order, read with an independent msgpack decoder and LEB128 reader. */
 function readPages(dir: string, root: Manifest['accessions'], decompress: (bytes: Buffer) => Buffer = gunzipSync) {
   let entries = root.pages;
-  for (let level = root.levels ?? 1; level > 1; level--) entries = entries.flatMap((e) => (JSON.parse(decompress(readFileSync(join(dir, e.file))).toString('utf8')) as { pages: AccessionPageEntry[] }).pages);
+  for (let level = root.levels ?? 1; level > 1; level--)
+    entries = entries.flatMap(
+      (e) =>
+        (JSON.parse(decompress(readFileSync(join(dir, e.file))).toString('utf8')) as { pages: AccessionPageEntry[] })
+          .pages,
+    );
   return entries.map((entry) => {
-    const raw = decode(decompress(readFileSync(join(dir, entry.file)))) as { formatVersion: number; accessions: string; taxIds: Uint8Array; reviewed: Uint8Array };
+    const raw = decode(decompress(readFileSync(join(dir, entry.file)))) as {
+      formatVersion: number;
+      accessions: string;
+      taxIds: Uint8Array;
+      reviewed: Uint8Array;
+    };
     expect(Object.keys(raw).sort()).toEqual(['accessions', 'formatVersion', 'reviewed', 'taxIds']);
     expect(raw.formatVersion).toBe(3);
     const accessions = raw.accessions.split('\n');
@@ -155,19 +221,27 @@ describe('writeAccessionPages', () => {
   it.each([
     ['gzip', '.gz', gunzipSync],
     ['br', '.br', brotliDecompressSync],
-  ] as const)('writes every accession with its taxId (+1 as varint) and reviewed flag, one page named by its stored bytes (%s)', (compression, suffix, decompress) => {
-    const dir = tempDir('accession-table');
-    const table = columns(3000);
-    const root = writeAccessionPages(dir, accessionColumns(table), compression);
-    expect([root.count, root.pages.length, root.levels]).toEqual([3000, 1, undefined]);
-    const bytes = readFileSync(join(dir, root.pages[0].file));
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    expect(root.pages[0]).toEqual({ file: `accessions-${sha256.slice(0, 20)}.msgpack${suffix}`, sha256, bytes: bytes.length, accessions: 3000 });
-    const [page] = readPages(dir, root, decompress);
-    expect(page.accessions).toEqual(table.sorted);
-    expect(page.taxIds).toEqual(Array.from(table.taxIds));
-    expect(page.reviewed).toEqual(Array.from(table.reviewed));
-  });
+  ] as const)(
+    'writes every accession with its taxId (+1 as varint) and reviewed flag, one page named by its stored bytes (%s)',
+    (compression, suffix, decompress) => {
+      const dir = tempDir('accession-table');
+      const table = columns(3000);
+      const root = writeAccessionPages(dir, accessionColumns(table), compression);
+      expect([root.count, root.pages.length, root.levels]).toEqual([3000, 1, undefined]);
+      const bytes = readFileSync(join(dir, root.pages[0].file));
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      expect(root.pages[0]).toEqual({
+        file: `accessions-${sha256.slice(0, 20)}.msgpack${suffix}`,
+        sha256,
+        bytes: bytes.length,
+        accessions: 3000,
+      });
+      const [page] = readPages(dir, root, decompress);
+      expect(page.accessions).toEqual(table.sorted);
+      expect(page.taxIds).toEqual(Array.from(table.taxIds));
+      expect(page.reviewed).toEqual(Array.from(table.reviewed));
+    },
+  );
 
   it('writes pages of the size given (the last fewer) under inner pages past the root limit, which concatenate back to the columns', () => {
     const dir = tempDir('accession-pages');
@@ -186,7 +260,10 @@ describe('writeAccessionPages', () => {
   });
 
   it('writes no page for no accessions', () => {
-    expect(writeAccessionPages(tempDir('accession-none'), accessionColumns(columns(0)), 'gzip')).toEqual({ count: 0, pages: [] });
+    expect(writeAccessionPages(tempDir('accession-none'), accessionColumns(columns(0)), 'gzip')).toEqual({
+      count: 0,
+      pages: [],
+    });
   });
 });
 
@@ -203,10 +280,17 @@ describe('AccessionTableWriter', () => {
   }
 
   /** The first index where two lists differ (a length of one is where the shorter ends), or -1. */
-  const firstDifference = <T>(a: T[], b: T[]) => (a.length !== b.length ? Math.min(a.length, b.length) : a.findIndex((x, i) => x !== b[i]));
+  const firstDifference = <T>(a: T[], b: T[]) =>
+    a.length !== b.length ? Math.min(a.length, b.length) : a.findIndex((x, i) => x !== b[i]);
 
   /** Writes `accessions` (handed on in their order) with `rankOf` and returns the pages read back and the folders. */
-  function written(label: string, accessions: string[], rankOf: Uint32Array, pageAccessions: number, bucketRanks?: number) {
+  function written(
+    label: string,
+    accessions: string[],
+    rankOf: Uint32Array,
+    pageAccessions: number,
+    bucketRanks?: number,
+  ) {
     const [dir, work] = [tempDir(label), join(tempDir(`${label}-work`), 'text')];
     const writer = new AccessionTableWriter(dir, 'gzip', work, bucketRanks);
     for (const accession of accessions) writer.add(accession);
@@ -224,14 +308,37 @@ describe('AccessionTableWriter', () => {
     const byRank: string[] = [];
     rankOf.forEach((rank, i) => (byRank[rank] = table.sorted[i]));
     for (const bucketRanks of [undefined, 7_000, 50_000]) {
-      const { root, dir, work, pages, taxIds, reviewed } = written(`accession-writer-${bucketRanks}`, table.sorted, rankOf, 50_000, bucketRanks);
+      const { root, dir, work, pages, taxIds, reviewed } = written(
+        `accession-writer-${bucketRanks}`,
+        table.sorted,
+        rankOf,
+        50_000,
+        bucketRanks,
+      );
       expect(root.count).toBe(140_000);
       expect(pages.map((p) => p.accessions.length)).toEqual([50_000, 50_000, 40_000]);
       // Where each column first differs (-1: nowhere), not a diff of 140,000 values.
-      expect(firstDifference(pages.flatMap((p) => p.accessions), byRank)).toBe(-1);
-      expect(firstDifference(pages.flatMap((p) => p.taxIds), Array.from(taxIds))).toBe(-1);
-      expect(firstDifference(pages.flatMap((p) => p.reviewed), Array.from(reviewed))).toBe(-1);
-      expect(readdirSync(dir).sort()).toEqual(accessionPageFiles({ accessions: root, compression: 'gzip' } as Manifest, dir).sort());
+      expect(
+        firstDifference(
+          pages.flatMap((p) => p.accessions),
+          byRank,
+        ),
+      ).toBe(-1);
+      expect(
+        firstDifference(
+          pages.flatMap((p) => p.taxIds),
+          Array.from(taxIds),
+        ),
+      ).toBe(-1);
+      expect(
+        firstDifference(
+          pages.flatMap((p) => p.reviewed),
+          Array.from(reviewed),
+        ),
+      ).toBe(-1);
+      expect(readdirSync(dir).sort()).toEqual(
+        accessionPageFiles({ accessions: root, compression: 'gzip' } as Manifest, dir).sort(),
+      );
       expect(existsSync(work)).toBe(false);
     }
   });
@@ -241,11 +348,18 @@ describe('AccessionTableWriter', () => {
     const rankOf = permutation(accessions.length, 9);
     const byRank: string[] = [];
     rankOf.forEach((rank, i) => (byRank[rank] = accessions[i]));
-    for (const bucketRanks of [1, 2, 3]) expect(written(`accession-utf8-${bucketRanks}`, accessions, rankOf, 3, bucketRanks).pages.flatMap((p) => p.accessions)).toEqual(byRank);
+    for (const bucketRanks of [1, 2, 3])
+      expect(
+        written(`accession-utf8-${bucketRanks}`, accessions, rankOf, 3, bucketRanks).pages.flatMap((p) => p.accessions),
+      ).toEqual(byRank);
   });
 
   it('refuses columns of another length than the accessions', () => {
-    const writer = new AccessionTableWriter(tempDir('accession-columns'), 'gzip', join(tempDir('accession-columns-work'), 'text'));
+    const writer = new AccessionTableWriter(
+      tempDir('accession-columns'),
+      'gzip',
+      join(tempDir('accession-columns-work'), 'text'),
+    );
     writer.add('P12345');
     expect(() => writer.finish(Uint32Array.of(0), columns(2))).toThrow(/columns of another length/);
   });

@@ -18,8 +18,17 @@ import { removeTempDirs, tempDir } from '../helpers/datasets.js';
 const events: string[] = [];
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
-  const logged = <A extends unknown[], R>(name: string, f: (...args: A) => R) => (...args: A): R => (events.push([name, ...args.slice(0, 2).filter((a) => typeof a === 'string')].join(' ')), f(...args));
-  return { ...actual, renameSync: logged('rename', actual.renameSync), rmSync: logged('rm', actual.rmSync), writeFileSync: logged('write', actual.writeFileSync) };
+  const logged =
+    <A extends unknown[], R>(name: string, f: (...args: A) => R) =>
+    (...args: A): R => (
+      events.push([name, ...args.slice(0, 2).filter((a) => typeof a === 'string')].join(' ')), f(...args)
+    );
+  return {
+    ...actual,
+    renameSync: logged('rename', actual.renameSync),
+    rmSync: logged('rm', actual.rmSync),
+    writeFileSync: logged('write', actual.writeFileSync),
+  };
 });
 
 afterAll(removeTempDirs);
@@ -29,8 +38,13 @@ beforeEach(() => {
 
 const manifest = (files: string[], pages: string[] = []) =>
   ({
-    format: 'digested-peptides', formatVersion: 2, compression: 'gzip', datasetVersion: files.join('+'),
-    ...(pages.length ? { shardIndex: { pages: pages.map((file) => ({ file })) } } : { shards: files.map((file) => ({ file })) }),
+    format: 'digested-peptides',
+    formatVersion: 2,
+    compression: 'gzip',
+    datasetVersion: files.join('+'),
+    ...(pages.length
+      ? { shardIndex: { pages: pages.map((file) => ({ file })) } }
+      : { shards: files.map((file) => ({ file })) }),
   }) as unknown as Manifest;
 
 /** A staging folder holding `files` (and, for a paged manifest, its page files listing them). */
@@ -38,12 +52,19 @@ function stage(out: string, files: string[], page?: string): { tmp: string; mani
   const tmp = join(out, `.build-test-${Math.random().toString(36).slice(2)}`);
   mkdirSync(tmp, { recursive: true });
   for (const f of files) writeFileSync(join(tmp, f), `content of ${f}`);
-  if (page) writeFileSync(join(tmp, page), gzipSync(JSON.stringify({ formatVersion: 2, firstShard: 0, shards: files.map((file) => ({ file })) })));
+  if (page)
+    writeFileSync(
+      join(tmp, page),
+      gzipSync(JSON.stringify({ formatVersion: 2, firstShard: 0, shards: files.map((file) => ({ file })) })),
+    );
   return { tmp, manifest: page ? manifest(files, [page]) : manifest(files) };
 }
 
 const published = (out: string) => JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8'));
-const listing = (out: string) => readdirSync(out).filter((f) => !f.startsWith('.build-')).sort();
+const listing = (out: string) =>
+  readdirSync(out)
+    .filter((f) => !f.startsWith('.build-'))
+    .sort();
 
 describe('publish', () => {
   it('moves the files in and writes the manifest, into an empty folder', () => {
@@ -66,8 +87,11 @@ describe('publish', () => {
     publish(tmp, out, m);
     const manifestRename = events.indexOf(`rename ${join(tmp, 'manifest.json')} ${join(out, 'manifest.json')}`);
     expect(manifestRename).toBeGreaterThan(0);
-    for (const f of ['index-n.json', 'n1.msgpack', 'n2.msgpack']) expect(events.indexOf(`rename ${join(tmp, f)} ${join(out, f)}`)).toBeLessThan(manifestRename);
-    expect(events.filter((e) => e.startsWith('write')).map((e) => e.split(' ')[1])).toEqual([join(tmp, 'manifest.json')]); // staged, never written in place
+    for (const f of ['index-n.json', 'n1.msgpack', 'n2.msgpack'])
+      expect(events.indexOf(`rename ${join(tmp, f)} ${join(out, f)}`)).toBeLessThan(manifestRename);
+    expect(events.filter((e) => e.startsWith('write')).map((e) => e.split(' ')[1])).toEqual([
+      join(tmp, 'manifest.json'),
+    ]); // staged, never written in place
     const removals = events.flatMap((e, i) => (e.startsWith('rm') ? [i] : []));
     expect(removals.length).toBe(1);
     expect(removals.every((i) => i > manifestRename)).toBe(true);
@@ -78,35 +102,75 @@ describe('publish', () => {
   it('keeps the previous generation’s files, removes older ones, and leaves files that are no dataset files', () => {
     const out = tempDir('publish-generations');
     publish(stage(out, ['a.msgpack', 'b.msgpack']).tmp, out, manifest(['a.msgpack', 'b.msgpack']));
-    for (const f of ['stale.msgpack', 'index-stale.json', 'README.md', 'notes.json', 'index.json', 'x.msgpack.bak']) writeFileSync(join(out, f), 'x');
+    for (const f of ['stale.msgpack', 'index-stale.json', 'README.md', 'notes.json', 'index.json', 'x.msgpack.bak'])
+      writeFileSync(join(out, f), 'x');
     const second = stage(out, ['b.msgpack', 'd.msgpack'], 'index-two.json');
     publish(second.tmp, out, second.manifest);
     expect(published(out)).toEqual(second.manifest);
-    expect(listing(out)).toEqual(['README.md', 'a.msgpack', 'b.msgpack', 'd.msgpack', 'index-two.json', 'index.json', 'manifest.json', 'notes.json', 'x.msgpack.bak']);
+    expect(listing(out)).toEqual([
+      'README.md',
+      'a.msgpack',
+      'b.msgpack',
+      'd.msgpack',
+      'index-two.json',
+      'index.json',
+      'manifest.json',
+      'notes.json',
+      'x.msgpack.bak',
+    ]);
     const third = stage(out, ['e.msgpack']);
     publish(third.tmp, out, third.manifest);
-    expect(listing(out)).toEqual(['README.md', 'b.msgpack', 'd.msgpack', 'e.msgpack', 'index-two.json', 'index.json', 'manifest.json', 'notes.json', 'x.msgpack.bak']);
+    expect(listing(out)).toEqual([
+      'README.md',
+      'b.msgpack',
+      'd.msgpack',
+      'e.msgpack',
+      'index-two.json',
+      'index.json',
+      'manifest.json',
+      'notes.json',
+      'x.msgpack.bak',
+    ]);
   });
 
   it('moves the accession table, protein pages and the taxonomy file in with the shards, and removes them like shards when no kept manifest lists them', () => {
     const out = tempDir('publish-tables');
     const generation = (name: string) => {
-      const files = [`${name}.msgpack.gz`, `accessions-${name}.msgpack.gz`, `proteins-${name}.json.gz`, `taxonomy-${name}.json.gz`];
+      const files = [
+        `${name}.msgpack.gz`,
+        `accessions-${name}.msgpack.gz`,
+        `proteins-${name}.json.gz`,
+        `taxonomy-${name}.json.gz`,
+      ];
       const { tmp, manifest: m } = stage(out, files);
-      const full = { ...m, shards: [{ file: files[0] }], accessions: { pages: [{ file: files[1] }] }, proteins: { pages: [{ file: files[2] }] }, taxonomy: { file: files[3] } } as unknown as Manifest;
+      const full = {
+        ...m,
+        shards: [{ file: files[0] }],
+        accessions: { pages: [{ file: files[1] }] },
+        proteins: { pages: [{ file: files[2] }] },
+        taxonomy: { file: files[3] },
+      } as unknown as Manifest;
       events.length = 0;
       publish(tmp, out, full);
       const manifestRename = events.indexOf(`rename ${join(tmp, 'manifest.json')} ${join(out, 'manifest.json')}`);
-      for (const f of files) expect(events.indexOf(`rename ${join(tmp, f)} ${join(out, f)}`)).toBeLessThan(manifestRename);
+      for (const f of files)
+        expect(events.indexOf(`rename ${join(tmp, f)} ${join(out, f)}`)).toBeLessThan(manifestRename);
       expect(readdirSync(tmp)).toEqual([]);
     };
-    const named = (...names: string[]) => names.flatMap((n) => [`${n}.msgpack.gz`, `accessions-${n}.msgpack.gz`, `proteins-${n}.json.gz`, `taxonomy-${n}.json.gz`]);
+    const named = (...names: string[]) =>
+      names.flatMap((n) => [
+        `${n}.msgpack.gz`,
+        `accessions-${n}.msgpack.gz`,
+        `proteins-${n}.json.gz`,
+        `taxonomy-${n}.json.gz`,
+      ]);
     generation('a');
     writeFileSync(join(out, 'proteins.json.gz'), 'not a dataset file');
     generation('b');
     expect(listing(out)).toEqual([...named('a', 'b'), 'manifest.json', 'proteins.json.gz'].sort());
     // Format 1's files (plain .msgpack and .json) go the same way once no kept manifest lists them.
-    for (const old of ['0123.msgpack', 'index-0123.json', 'proteins-0123.json', 'taxonomy-0123.json']) writeFileSync(join(out, old), 'x');
+    for (const old of ['0123.msgpack', 'index-0123.json', 'proteins-0123.json', 'taxonomy-0123.json'])
+      writeFileSync(join(out, old), 'x');
     generation('c');
     expect(listing(out)).toEqual([...named('b', 'c'), 'manifest.json', 'proteins.json.gz'].sort());
   });
@@ -116,11 +180,32 @@ describe('publish', () => {
     const treeGeneration = () => {
       const tmp = join(out, '.build-test-tree');
       mkdirSync(tmp, { recursive: true });
-      const shards = Array.from({ length: 12 }, (_, i) => ({ file: `${String(i).padStart(20, '0')}.msgpack.gz`, firstKey: 10 * i, lastKey: 10 * i + 5, massGroups: 1, peptides: 1, bytes: 1, sha256: 'x' }));
+      const shards = Array.from({ length: 12 }, (_, i) => ({
+        file: `${String(i).padStart(20, '0')}.msgpack.gz`,
+        firstKey: 10 * i,
+        lastKey: 10 * i + 5,
+        massGroups: 1,
+        peptides: 1,
+        bytes: 1,
+        sha256: 'x',
+      }));
       for (const s of shards) writeFileSync(join(tmp, s.file), 'x');
       const sorted = Array.from({ length: 9 }, (_, i) => `P${i}`);
-      const ranked = accessionColumns({ sorted, taxIds: new Int32Array(9), reviewed: new Uint8Array(9), proteins: sorted, organisms: sorted });
-      const m = { format: 'digested-peptides', formatVersion: 2, compression: 'gzip', datasetVersion: 'tree', ...writeShardIndex(tmp, shards, 'gzip', { pageShards: 2, flatLimit: 0, rootLimit: 2, innerPages: 2 }), proteins: writeProteinPages(tmp, ranked, 'gzip', 2, { rootLimit: 2, innerPages: 2 }) } as Manifest;
+      const ranked = accessionColumns({
+        sorted,
+        taxIds: new Int32Array(9),
+        reviewed: new Uint8Array(9),
+        proteins: sorted,
+        organisms: sorted,
+      });
+      const m = {
+        format: 'digested-peptides',
+        formatVersion: 2,
+        compression: 'gzip',
+        datasetVersion: 'tree',
+        ...writeShardIndex(tmp, shards, 'gzip', { pageShards: 2, flatLimit: 0, rootLimit: 2, innerPages: 2 }),
+        proteins: writeProteinPages(tmp, ranked, 'gzip', 2, { rootLimit: 2, innerPages: 2 }),
+      } as Manifest;
       expect([m.shardIndex!.levels, m.proteins!.levels]).toEqual([3, 3]);
       const files = readdirSync(tmp);
       publish(tmp, out, m);
@@ -158,15 +243,26 @@ describe('openStaging', () => {
 
   it('removes staging folders of dead builds, keeps live ones and everything else', () => {
     const out = tempDir('staging-stale');
-    const names = [`.build-${process.pid}-live`, `.build-${process.ppid}-parent`, '.build-999999999-dead', '.build-notapid-x', 'shards', '.other'];
+    const names = [
+      `.build-${process.pid}-live`,
+      `.build-${process.ppid}-parent`,
+      '.build-999999999-dead',
+      '.build-notapid-x',
+      'shards',
+      '.other',
+    ];
     for (const name of names) {
       mkdirSync(join(out, name));
       writeFileSync(join(out, name, 'partial.bin'), 'x');
     }
     writeFileSync(join(out, 'a.msgpack'), 'x');
     const staging = openStaging(out);
-    const left = readdirSync(out).filter((n) => join(out, n) !== staging).sort();
-    expect(left).toEqual([`.build-${process.pid}-live`, `.build-${process.ppid}-parent`, '.other', 'a.msgpack', 'shards'].sort());
+    const left = readdirSync(out)
+      .filter((n) => join(out, n) !== staging)
+      .sort();
+    expect(left).toEqual(
+      [`.build-${process.pid}-live`, `.build-${process.ppid}-parent`, '.other', 'a.msgpack', 'shards'].sort(),
+    );
     expect(existsSync(join(out, `.build-${process.pid}-live`, 'partial.bin'))).toBe(true);
     expect(fs.existsSync(join(out, '.build-999999999-dead'))).toBe(false);
   });

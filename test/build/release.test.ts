@@ -26,7 +26,13 @@ let taxdump: Buffer;
 
 /** build:release with the local taxdump unless --taxdump-url says otherwise (never NCBI's own). */
 const release = (args: string[]) =>
-  runTsx(['build/release.ts', '--threads', '0', ...args], { RELEASE_SHA256: '', RELEASE_URL: '', RELEASE_UNVERIFIED: '', RELEASE_TAXDUMP_URL: `${base}taxdump.tar.gz`, RELEASE_TAXDUMP_SHA256: '' });
+  runTsx(['build/release.ts', '--threads', '0', ...args], {
+    RELEASE_SHA256: '',
+    RELEASE_URL: '',
+    RELEASE_UNVERIFIED: '',
+    RELEASE_TAXDUMP_URL: `${base}taxdump.tar.gz`,
+    RELEASE_TAXDUMP_SHA256: '',
+  });
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
 /** A .tar.gz of `files` (taken from data/taxdump, or made up) written by GNU tar, as NCBI's is. */
@@ -52,7 +58,12 @@ beforeAll(async () => {
   sha256 = createHash('sha256').update(fasta).digest('hex');
   writeFileSync(join(served, 'uniprot_sprot.fasta.gz'), fasta);
   // NCBI's archive holds more than the two files the build reads.
-  taxdump = tarball({ 'readme.txt': 'NCBI taxonomy\n', 'nodes.dmp': null, 'merged.dmp': '12\t|\t74109\t|\n', 'names.dmp': null });
+  taxdump = tarball({
+    'readme.txt': 'NCBI taxonomy\n',
+    'nodes.dmp': null,
+    'merged.dmp': '12\t|\t74109\t|\n',
+    'names.dmp': null,
+  });
   const serve = (name: string, bytes: Buffer, md5File?: string) => {
     writeFileSync(join(served, name), bytes);
     if (md5File !== undefined) writeFileSync(join(served, `${name}.md5`), md5File);
@@ -79,7 +90,18 @@ describe('build:release', () => {
     const out = join(dir, 'site', 'shards');
     const url = `${base}uniprot_sprot.fasta.gz`;
     const before = Date.now();
-    const run = await release(['--url', url, '--sha256', sha256.toUpperCase(), '--out', out, '--name', '2099_01', '--date', '01-Jan-2099']);
+    const run = await release([
+      '--url',
+      url,
+      '--sha256',
+      sha256.toUpperCase(),
+      '--out',
+      out,
+      '--name',
+      '2099_01',
+      '--date',
+      '01-Jan-2099',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     const manifest = readManifest(out);
     expect(manifest.release).toEqual({
@@ -98,8 +120,18 @@ describe('build:release', () => {
     const retrieved = Date.parse(manifest.release!.retrieved);
     expect(retrieved).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
     expect(retrieved).toBeLessThanOrEqual(Date.now());
-    const dmp = (name: string) => ({ file: name, bytes: readFileSync(join(SAMPLE_TAXDUMP, name)).length, sha256: createHash('sha256').update(readFileSync(join(SAMPLE_TAXDUMP, name))).digest('hex') });
-    expect(manifest.sources).toEqual([{ file: 'uniprot_sprot.fasta.gz', bytes: fasta.length, sha256 }, dmp('nodes.dmp'), dmp('names.dmp')]);
+    const dmp = (name: string) => ({
+      file: name,
+      bytes: readFileSync(join(SAMPLE_TAXDUMP, name)).length,
+      sha256: createHash('sha256')
+        .update(readFileSync(join(SAMPLE_TAXDUMP, name)))
+        .digest('hex'),
+    });
+    expect(manifest.sources).toEqual([
+      { file: 'uniprot_sprot.fasta.gz', bytes: fasta.length, sha256 },
+      dmp('nodes.dmp'),
+      dmp('names.dmp'),
+    ]);
     expect(manifest.totals.proteins).toBe(RECORDS);
     // The taxonomy of the release's organisms, from the unpacked taxdump.
     expect(manifest.taxonomy!.nodes).toBeGreaterThan(RECORDS);
@@ -115,7 +147,14 @@ describe('build:release', () => {
     expect(found.size).toBeGreaterThan(RECORDS / 2);
     for (const acc of found) expect(accessions).toContain(acc);
     // No temporary download is left behind in the output.
-    expect(readdirSync(out).filter((f) => !/^(manifest\.json|(accessions-)?[0-9a-f]{20}\.msgpack\.gz|(index|proteins|taxonomy)-[0-9a-f]{20}\.json\.gz)$/.test(f))).toEqual([]);
+    expect(
+      readdirSync(out).filter(
+        (f) =>
+          !/^(manifest\.json|(accessions-)?[0-9a-f]{20}\.msgpack\.gz|(index|proteins|taxonomy)-[0-9a-f]{20}\.json\.gz)$/.test(
+            f,
+          ),
+      ),
+    ).toEqual([]);
   });
 
   it('a checksum mismatch aborts with one line and leaves the published dataset byte-identical', async () => {
@@ -123,10 +162,26 @@ describe('build:release', () => {
     expect(existsSync(join(out, 'manifest.json'))).toBe(true);
     const before = snapshot(join(dir, 'site'));
     const wrong = sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
-    const run = await release(['--url', `${base}uniprot_sprot.fasta.gz`, '--sha256', wrong, '--out', out, '--name', '2099_02']);
+    const run = await release([
+      '--url',
+      `${base}uniprot_sprot.fasta.gz`,
+      '--sha256',
+      wrong,
+      '--out',
+      out,
+      '--name',
+      '2099_02',
+    ]);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/^build:release: error: sha256 mismatch for http:\/\/127\.0\.0\.1:\d+\/release\/uniprot_sprot\.fasta\.gz: expected [0-9a-f]{64}, got [0-9a-f]{64}/m);
-    expect(run.stderr.trim().split('\n').filter((l) => l.startsWith('build:release:'))).toHaveLength(1);
+    expect(run.stderr).toMatch(
+      /^build:release: error: sha256 mismatch for http:\/\/127\.0\.0\.1:\d+\/release\/uniprot_sprot\.fasta\.gz: expected [0-9a-f]{64}, got [0-9a-f]{64}/m,
+    );
+    expect(
+      run.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('build:release:')),
+    ).toHaveLength(1);
     expect(snapshot(join(dir, 'site'))).toEqual(before);
   });
 
@@ -161,21 +216,53 @@ describe('build:release', () => {
   it('--taxdump-sha256 verifies the taxdump by sha256; a mismatch aborts and leaves the published dataset byte-identical', async () => {
     const out = join(dir, 'site', 'shards');
     const taxdumpSha256 = createHash('sha256').update(taxdump).digest('hex');
-    const ok = await release(['--url', `${base}uniprot_sprot.fasta.gz`, '--sha256', sha256, '--out', join(dir, 'by-sha'), '--taxdump-sha256', taxdumpSha256.toUpperCase()]);
+    const ok = await release([
+      '--url',
+      `${base}uniprot_sprot.fasta.gz`,
+      '--sha256',
+      sha256,
+      '--out',
+      join(dir, 'by-sha'),
+      '--taxdump-sha256',
+      taxdumpSha256.toUpperCase(),
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(readManifest(join(dir, 'by-sha')).release).toMatchObject({ taxdumpSha256, taxdumpVerified: 'sha256' });
     const before = snapshot(join(dir, 'site'));
-    const run = await release(['--url', `${base}uniprot_sprot.fasta.gz`, '--sha256', sha256, '--out', out, '--taxdump-sha256', '0'.repeat(64)]);
+    const run = await release([
+      '--url',
+      `${base}uniprot_sprot.fasta.gz`,
+      '--sha256',
+      sha256,
+      '--out',
+      out,
+      '--taxdump-sha256',
+      '0'.repeat(64),
+    ]);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/^build:release: error: sha256 mismatch for http:\/\/127\.0\.0\.1:\d+\/release\/taxdump\.tar\.gz: expected 0{64}, got [0-9a-f]{64}/m);
+    expect(run.stderr).toMatch(
+      /^build:release: error: sha256 mismatch for http:\/\/127\.0\.0\.1:\d+\/release\/taxdump\.tar\.gz: expected 0{64}, got [0-9a-f]{64}/m,
+    );
     expect(snapshot(join(dir, 'site'))).toEqual(before);
   });
 
   const failing: [string, string[], RegExp][] = [
-    ['an MD5 that does not match NCBI\'s .md5', ['--taxdump-url', 'badmd5.tar.gz'], /md5 mismatch for .*badmd5\.tar\.gz: .*badmd5\.tar\.gz\.md5 says [0-9a-f]{32}, got [0-9a-f]{32}/],
-    ['no .md5 beside the taxdump and no --taxdump-sha256', ['--taxdump-url', 'nomd5.tar.gz'], /no checksum for the taxdump: download of .*nomd5\.tar\.gz\.md5 failed: HTTP 404; give --taxdump-sha256/],
+    [
+      "an MD5 that does not match NCBI's .md5",
+      ['--taxdump-url', 'badmd5.tar.gz'],
+      /md5 mismatch for .*badmd5\.tar\.gz: .*badmd5\.tar\.gz\.md5 says [0-9a-f]{32}, got [0-9a-f]{32}/,
+    ],
+    [
+      'no .md5 beside the taxdump and no --taxdump-sha256',
+      ['--taxdump-url', 'nomd5.tar.gz'],
+      /no checksum for the taxdump: download of .*nomd5\.tar\.gz\.md5 failed: HTTP 404; give --taxdump-sha256/,
+    ],
     ['a cut archive', ['--taxdump-url', 'cut.tar.gz'], /cut\.tar\.gz is not a readable \.tar\.gz/],
-    ['an archive without nodes.dmp', ['--taxdump-url', 'nonodes.tar.gz'], /nonodes\.tar\.gz holds no nodes\.dmp at its top level/],
+    [
+      'an archive without nodes.dmp',
+      ['--taxdump-url', 'nonodes.tar.gz'],
+      /nonodes\.tar\.gz holds no nodes\.dmp at its top level/,
+    ],
     ['a missing taxdump', ['--taxdump-url', 'missing.tar.gz'], /download of .*missing\.tar\.gz\.md5 failed: HTTP 404/],
     ['a bad --taxdump-url', ['--taxdump-url', 'ftp://x/taxdump.tar.gz'], /--taxdump-url must be an http\(s\) URL/],
   ];
@@ -184,9 +271,20 @@ describe('build:release', () => {
       const out = join(dir, 'site', 'shards');
       const before = snapshot(join(dir, 'site'));
       const withUrl = args.map((a, i) => (args[i - 1] === '--taxdump-url' && !a.includes(':') ? `${base}${a}` : a));
-      const run = await release(['--url', `${base}uniprot_sprot.fasta.gz`, '--sha256', sha256, '--out', out, ...withUrl]);
+      const run = await release([
+        '--url',
+        `${base}uniprot_sprot.fasta.gz`,
+        '--sha256',
+        sha256,
+        '--out',
+        out,
+        ...withUrl,
+      ]);
       expect(run.code).not.toBe(0);
-      const lines = run.stderr.trim().split('\n').filter((l) => l.startsWith('build:release:'));
+      const lines = run.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('build:release:'));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(message);
       expect(snapshot(join(dir, 'site'))).toEqual(before);
@@ -195,22 +293,52 @@ describe('build:release', () => {
 
   it('--unverified builds with a taxdump that has no .md5, and records that', async () => {
     const out = join(dir, 'unverified-taxdump');
-    const run = await release(['--url', `${base}uniprot_sprot.fasta.gz`, '--unverified', '--out', out, '--taxdump-url', `${base}nomd5.tar.gz`]);
+    const run = await release([
+      '--url',
+      `${base}uniprot_sprot.fasta.gz`,
+      '--unverified',
+      '--out',
+      out,
+      '--taxdump-url',
+      `${base}nomd5.tar.gz`,
+    ]);
     expect(run.code, run.stderr).toBe(0);
-    expect(readManifest(out).release).toMatchObject({ verified: 'false', taxdumpUrl: `${base}nomd5.tar.gz`, taxdumpVerified: 'false' });
+    expect(readManifest(out).release).toMatchObject({
+      verified: 'false',
+      taxdumpUrl: `${base}nomd5.tar.gz`,
+      taxdumpVerified: 'false',
+    });
     expect(readManifest(out).taxonomy).toBeDefined();
   });
 
   it('--no-taxdump builds without a taxonomy and downloads none', async () => {
     const out = join(dir, 'no-taxdump');
-    const run = await release(['--url', `${base}uniprot_sprot.fasta.gz`, '--sha256', sha256, '--out', out, '--no-taxdump']);
+    const run = await release([
+      '--url',
+      `${base}uniprot_sprot.fasta.gz`,
+      '--sha256',
+      sha256,
+      '--out',
+      out,
+      '--no-taxdump',
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toMatch(/taxdump\.tar\.gz/);
     const manifest = readManifest(out);
     expect(manifest.taxonomy).toBeUndefined();
     expect(Object.keys(manifest.release!).filter((k) => k.startsWith('taxdump'))).toEqual([]);
     expect(manifest.sources.map((s) => s.file)).toEqual(['uniprot_sprot.fasta.gz']);
-    const both = await release(['--url', `${base}uniprot_sprot.fasta.gz`, '--sha256', sha256, '--out', out, '--no-taxdump', '--taxdump-sha256', '0'.repeat(64)]);
+    const both = await release([
+      '--url',
+      `${base}uniprot_sprot.fasta.gz`,
+      '--sha256',
+      sha256,
+      '--out',
+      out,
+      '--no-taxdump',
+      '--taxdump-sha256',
+      '0'.repeat(64),
+    ]);
     expect(both.stderr).toMatch(/contradict/);
   });
 });

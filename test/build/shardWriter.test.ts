@@ -25,7 +25,6 @@ interface Row {
   ranks: number[];
 }
 
-
 /** Columns of a partition from rows (already in (key, sequence) order). */
 function part(rows: Row[]): PartitionPeptides {
   let s = 0;
@@ -39,11 +38,19 @@ function part(rows: Row[]): PartitionPeptides {
   };
 }
 
-const ACCESSIONS = Array.from({ length: 120 }, (_, i) => `P${String(i * 7919 % 100_000).padStart(5, '0')}${'X'.repeat(i % 4)}`).sort();
+const ACCESSIONS = Array.from(
+  { length: 120 },
+  (_, i) => `P${String((i * 7919) % 100_000).padStart(5, '0')}${'X'.repeat(i % 4)}`,
+).sort();
 const TAX_IDS = Int32Array.from(ACCESSIONS, (_, i) => (i % 5 === 0 ? -1 : 9000 + i));
 const REVIEWED = Uint8Array.from(ACCESSIONS, (_, i) => (i % 3 === 0 ? 1 : 0));
 let end = 0;
-const TABLE: AccessionTable = { accessions: ACCESSIONS.join(''), accessionEnds: Uint32Array.from(ACCESSIONS, (a) => (end += a.length)), taxIds: TAX_IDS, reviewed: REVIEWED };
+const TABLE: AccessionTable = {
+  accessions: ACCESSIONS.join(''),
+  accessionEnds: Uint32Array.from(ACCESSIONS, (a) => (end += a.length)),
+  taxIds: TAX_IDS,
+  reviewed: REVIEWED,
+};
 
 /** Random rows: ascending keys, 1..4 peptides a group, 1..3 ascending unique ranks a peptide. */
 function randomRows(seed: number, groups: number): Row[] {
@@ -54,9 +61,17 @@ function randomRows(seed: number, groups: number): Row[] {
     key += 1 + Math.floor(random() * 500);
     const sequences = new Set<string>();
     const n = 1 + Math.floor(random() * 4);
-    while (sequences.size < n) sequences.add(Array.from({ length: 3 + Math.floor(random() * 28) }, () => 'ACDEGHKLMNPQRSTVWY'[Math.floor(random() * 18)]).join(''));
+    while (sequences.size < n)
+      sequences.add(
+        Array.from(
+          { length: 3 + Math.floor(random() * 28) },
+          () => 'ACDEGHKLMNPQRSTVWY'[Math.floor(random() * 18)],
+        ).join(''),
+      );
     for (const sequence of [...sequences].sort()) {
-      const ranks = new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.floor(random() * ACCESSIONS.length)));
+      const ranks = new Set(
+        Array.from({ length: 1 + Math.floor(random() * 3) }, () => Math.floor(random() * ACCESSIONS.length)),
+      );
       rows.push({ key, sequence, ranks: [...ranks].sort((a, b) => a - b) });
     }
   }
@@ -106,11 +121,23 @@ const readBack = (shards: TabledShard[]) =>
       const group = s.groupEnds.findIndex((e) => e > p);
       const refs = Array.from(s.accessionRefs.subarray(p === 0 ? 0 : s.accessionRefEnds[p - 1], s.accessionRefEnds[p]));
       const accession = (a: number) => s.accessions.slice(a === 0 ? 0 : s.accessionEnds[a - 1], s.accessionEnds[a]);
-      return { key: s.massKeys[group], sequence: cutLetters(s.sequences, s.sequenceEnds, p), accessions: refs.map(accession), taxIds: refs.map((a) => s.taxIds[a]), reviewed: refs.map((a) => s.reviewed![a]) };
+      return {
+        key: s.massKeys[group],
+        sequence: cutLetters(s.sequences, s.sequenceEnds, p),
+        accessions: refs.map(accession),
+        taxIds: refs.map((a) => s.taxIds[a]),
+        reviewed: refs.map((a) => s.reviewed![a]),
+      };
     }),
   );
 const expectedBack = (rows: Row[]) =>
-  rows.map((r) => ({ key: r.key, sequence: r.sequence, accessions: r.ranks.map((k) => ACCESSIONS[k]), taxIds: r.ranks.map((k) => TAX_IDS[k]), reviewed: r.ranks.map((k) => REVIEWED[k]) }));
+  rows.map((r) => ({
+    key: r.key,
+    sequence: r.sequence,
+    accessions: r.ranks.map((k) => ACCESSIONS[k]),
+    taxIds: r.ranks.map((k) => TAX_IDS[k]),
+    reviewed: r.ranks.map((k) => REVIEWED[k]),
+  }));
 
 describe('ShardWriter', () => {
   const rows = randomRows(1, 1500);
@@ -135,16 +162,29 @@ describe('ShardWriter', () => {
   };
 
   it('stores each shard as a compressed msgpack map of the seven columns of FORMAT.md', () => {
-    for (const payload of run.payloads) expect(Object.keys(decode(payload) as object).sort()).toEqual(['formatVersion', 'groupSizes', 'lengths', 'massKeys', 'refCounts', 'refs', 'sequences']);
-    for (const file of run.files) expect(file.length).toBeLessThan(payloadBytes(decodeShard(gunzipSync(file), TABLE.taxIds.length)));
+    for (const payload of run.payloads)
+      expect(Object.keys(decode(payload) as object).sort()).toEqual([
+        'formatVersion',
+        'groupSizes',
+        'lengths',
+        'massKeys',
+        'refCounts',
+        'refs',
+        'sequences',
+      ]);
+    for (const file of run.files)
+      expect(file.length).toBeLessThan(payloadBytes(decodeShard(gunzipSync(file), TABLE.taxIds.length)));
   });
 
-  it.each(['gzip', 'br'] as const)('writes the same data in either compression (%s), really compressed with it', (compression) => {
-    const other = write(`shardwriter-${compression}`, [rows.slice(0, 400)], TARGET, compression);
-    expect(readBack(other.decoded)).toEqual(expectedBack(rows.slice(0, 400)));
-    expect(other.list.shards[0].file.endsWith(compression === 'gzip' ? '.msgpack.gz' : '.msgpack.br')).toBe(true);
-    expect(() => DECOMPRESS[compression === 'gzip' ? 'br' : 'gzip'](other.files[0])).toThrow();
-  });
+  it.each(['gzip', 'br'] as const)(
+    'writes the same data in either compression (%s), really compressed with it',
+    (compression) => {
+      const other = write(`shardwriter-${compression}`, [rows.slice(0, 400)], TARGET, compression);
+      expect(readBack(other.decoded)).toEqual(expectedBack(rows.slice(0, 400)));
+      expect(other.list.shards[0].file.endsWith(compression === 'gzip' ? '.msgpack.gz' : '.msgpack.br')).toBe(true);
+      expect(() => DECOMPRESS[compression === 'gzip' ? 'br' : 'gzip'](other.files[0])).toThrow();
+    },
+  );
 
   it('names each file by the first 20 hex digits of its stored bytes’ sha256, and its entry describes it', () => {
     expect(readdirSync(run.dir).sort()).toEqual(run.list.shards.map((e) => e.file).sort());
@@ -152,8 +192,13 @@ describe('ShardWriter', () => {
       const sha256 = createHash('sha256').update(run.files[i]).digest('hex');
       const s = run.decoded[i];
       expect(entry).toEqual({
-        file: `${sha256.slice(0, 20)}.msgpack.gz`, sha256, bytes: run.files[i].length,
-        firstKey: s.massKeys[0], lastKey: s.massKeys[s.massKeys.length - 1], massGroups: s.massKeys.length, peptides: s.sequenceEnds.length,
+        file: `${sha256.slice(0, 20)}.msgpack.gz`,
+        sha256,
+        bytes: run.files[i].length,
+        firstKey: s.massKeys[0],
+        lastKey: s.massKeys[s.massKeys.length - 1],
+        massGroups: s.massKeys.length,
+        peptides: s.sequenceEnds.length,
         residueMax: mostOfEachLetter(s),
       });
     });
@@ -161,8 +206,10 @@ describe('ShardWriter', () => {
   });
 
   it('cuts only at mass-group boundaries: no key in two shards', () => {
-    for (let i = 1; i < run.list.shards.length; i++) expect(run.list.shards[i - 1].lastKey).toBeLessThan(run.list.shards[i].firstKey);
-    for (const s of run.decoded) for (let g = 1; g < s.massKeys.length; g++) expect(s.massKeys[g - 1]).toBeLessThan(s.massKeys[g]);
+    for (let i = 1; i < run.list.shards.length; i++)
+      expect(run.list.shards[i - 1].lastKey).toBeLessThan(run.list.shards[i].firstKey);
+    for (const s of run.decoded)
+      for (let g = 1; g < s.massKeys.length; g++) expect(s.massKeys[g - 1]).toBeLessThan(s.massKeys[g]);
   });
 
   it('cuts at the first group boundary where the shard reaches the target (before compression)', () => {
@@ -184,10 +231,21 @@ describe('ShardWriter', () => {
   });
 
   it('keeps a group larger than the target whole, in one shard', () => {
-    const big: Row[] = Array.from({ length: 200 }, (_, i) => ({ key: 7_000_000, sequence: `PEPTIDE${String.fromCharCode(65 + (i % 26))}${'K'.repeat(1 + Math.floor(i / 26))}`, ranks: [i % 10] })).sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
-    const stream = [{ key: 6_999_999, sequence: 'AAAK', ranks: [1] }, ...big, { key: 7_000_001, sequence: 'CCCK', ranks: [3, 119] }];
+    const big: Row[] = Array.from({ length: 200 }, (_, i) => ({
+      key: 7_000_000,
+      sequence: `PEPTIDE${String.fromCharCode(65 + (i % 26))}${'K'.repeat(1 + Math.floor(i / 26))}`,
+      ranks: [i % 10],
+    })).sort((a, b) => (a.sequence < b.sequence ? -1 : 1));
+    const stream = [
+      { key: 6_999_999, sequence: 'AAAK', ranks: [1] },
+      ...big,
+      { key: 7_000_001, sequence: 'CCCK', ranks: [3, 119] },
+    ];
     const { list, decoded } = write('shardwriter-big', [stream], 500);
-    expect(list.shards.map((e) => [e.firstKey, e.lastKey, e.peptides])).toEqual([[6_999_999, 7_000_000, 201], [7_000_001, 7_000_001, 1]]);
+    expect(list.shards.map((e) => [e.firstKey, e.lastKey, e.peptides])).toEqual([
+      [6_999_999, 7_000_000, 201],
+      [7_000_001, 7_000_001, 1],
+    ]);
     expect(readBack(decoded)).toEqual(expectedBack(stream));
   });
 

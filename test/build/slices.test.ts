@@ -5,9 +5,23 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PARTITION_KEYS } from '../../build/partitions.js';
-import { cutKeys, keySliceOf, parsePart, sampleMassBuckets, SAMPLE_EVERY, sliceStarts, unitCounts } from '../../build/slices.js';
+import {
+  cutKeys,
+  keySliceOf,
+  parsePart,
+  sampleMassBuckets,
+  SAMPLE_EVERY,
+  sliceStarts,
+  unitCounts,
+} from '../../build/slices.js';
 import { removeTempDirs, sampleRecords, tempDir, writeFixture } from '../helpers/datasets.js';
-import { REFERENCE_ENZYMES, referenceDigest, referenceFasta, referenceKey, referenceUnits } from '../helpers/reference.js';
+import {
+  REFERENCE_ENZYMES,
+  referenceDigest,
+  referenceFasta,
+  referenceKey,
+  referenceUnits,
+} from '../helpers/reference.js';
 import { findUnimod, unimodUnits } from '../helpers/referenceUnimod.js';
 import { parseView, viewKeysOf } from '../../build/views.js';
 
@@ -26,7 +40,12 @@ function sliceCounts(counts: Map<number, number>, starts: number[]): number[] {
 
 describe('sliceStarts', () => {
   it('cuts where the sample reaches each share (worked example)', () => {
-    const counts = new Map([[10, 5], [11, 5], [12, 5], [13, 5]]);
+    const counts = new Map([
+      [10, 5],
+      [11, 5],
+      [12, 5],
+      [13, 5],
+    ]);
     expect(sliceStarts(counts, 1)).toEqual([0]);
     expect(sliceStarts(counts, 2)).toEqual([0, 12]);
     expect(sliceStarts(counts, 4)).toEqual([0, 11, 12, 13]);
@@ -36,7 +55,9 @@ describe('sliceStarts', () => {
   });
 
   it('gives N non-decreasing starts from 0, each slice within one partition of an equal share', () => {
-    const sample = fc.dictionary(fc.integer({ min: 0, max: 400 }).map(String), fc.integer({ min: 1, max: 1000 }), { minKeys: 1 });
+    const sample = fc.dictionary(fc.integer({ min: 0, max: 400 }).map(String), fc.integer({ min: 1, max: 1000 }), {
+      minKeys: 1,
+    });
     fc.assert(
       fc.property(sample, fc.integer({ min: 1, max: 12 }), (dict, parts) => {
         const counts = new Map(Object.entries(dict).map(([p, n]) => [Number(p), n]));
@@ -69,14 +90,28 @@ describe('keySliceOf', () => {
 describe('cutKeys and unitCounts', () => {
   it('cut at the first bucket after every cutRecords estimated records (worked example)', () => {
     // Estimated records: 64 × sampled. Buckets 3 (640), 4 (6,400), 5 (640), 9 (12,800), 10 (64).
-    const sample = new Map([[4, 100], [3, 10], [5, 10], [9, 200], [10, 1]]);
+    const sample = new Map([
+      [4, 100],
+      [3, 10],
+      [5, 10],
+      [9, 200],
+      [10, 1],
+    ]);
     expect(cutKeys(sample, 64, 7000)).toEqual([0, 5 * PARTITION_KEYS, 10 * PARTITION_KEYS]);
     expect(cutKeys(sample, 64, 1_000_000)).toEqual([0]);
-    expect(unitCounts(sample, [0, 5 * PARTITION_KEYS, 10 * PARTITION_KEYS])).toEqual(new Map([[0, 110], [5 * PARTITION_KEYS, 210], [10 * PARTITION_KEYS, 1]]));
+    expect(unitCounts(sample, [0, 5 * PARTITION_KEYS, 10 * PARTITION_KEYS])).toEqual(
+      new Map([
+        [0, 110],
+        [5 * PARTITION_KEYS, 210],
+        [10 * PARTITION_KEYS, 1],
+      ]),
+    );
   });
 
   it('give units of at least cutRecords (but the last), under cutRecords plus one bucket, whose counts add up', () => {
-    const sample = fc.dictionary(fc.integer({ min: 0, max: 400 }).map(String), fc.integer({ min: 1, max: 1000 }), { minKeys: 1 });
+    const sample = fc.dictionary(fc.integer({ min: 0, max: 400 }).map(String), fc.integer({ min: 1, max: 1000 }), {
+      minKeys: 1,
+    });
     fc.assert(
       fc.property(sample, fc.integer({ min: 1, max: 50_000 }), (dict, cutRecords) => {
         const counts = new Map(Object.entries(dict).map(([b, n]) => [Number(b), n]));
@@ -125,7 +160,11 @@ describe('sampleMassBuckets', () => {
     expect(expected.records.size).toBeGreaterThan(10);
     expect(expected.views[0].records.size).toBeGreaterThan(10);
     expect(await sampleMassBuckets([fasta], options, [viewKeysOf(parseView('Carbamidomethyl@C'))])).toEqual(expected);
-    expect(await sampleMassBuckets([fasta], options)).toEqual({ records: expected.records, bytes: expected.bytes, views: [] });
+    expect(await sampleMassBuckets([fasta], options)).toEqual({
+      records: expected.records,
+      bytes: expected.bytes,
+      views: [],
+    });
   });
 });
 

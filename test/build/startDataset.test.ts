@@ -18,7 +18,8 @@ const SAMPLE = ['uniprot-sample.fasta.gz'];
 function folder(label: string, manifest?: object | string): string {
   const dir = join(tempDir(label), 'shards');
   mkdirSync(dir);
-  if (manifest !== undefined) writeFileSync(join(dir, 'manifest.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
+  if (manifest !== undefined)
+    writeFileSync(join(dir, 'manifest.json'), typeof manifest === 'string' ? manifest : JSON.stringify(manifest));
   return dir;
 }
 
@@ -26,42 +27,90 @@ const oldSample = { sources: [{ file: 'uniprot-sample.fasta.gz', bytes: 1, sha25
 
 describe('startPlan', () => {
   it('builds into the default folder when it has no dataset; refuses a named folder without one', () => {
-    expect(startPlan(folder('plan-empty'), false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/^no dataset in .*: building the bundled sample/) });
+    expect(startPlan(folder('plan-empty'), false, SAMPLE)).toMatchObject({
+      action: 'build',
+      reason: expect.stringMatching(/^no dataset in .*: building the bundled sample/),
+    });
     expect(startPlan(join(tempDir('plan-none'), 'missing'), false, SAMPLE).action).toBe('build');
-    expect(startPlan(folder('plan-named'), true, SAMPLE)).toMatchObject({ action: 'refuse', reason: expect.stringMatching(/SHARDS_DIR .* holds no manifest\.json/) });
+    expect(startPlan(folder('plan-named'), true, SAMPLE)).toMatchObject({
+      action: 'refuse',
+      reason: expect.stringMatching(/SHARDS_DIR .* holds no manifest\.json/),
+    });
   });
 
   it('rebuilds the sample an older version built (no taxonomy) in the default folder only', () => {
     expect(startPlan(folder('plan-old'), false, SAMPLE).action).toBe('build');
     const old = folder('plan-old2', oldSample);
-    expect(startPlan(old, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/built by an older version \(no taxonomy\)/) });
+    expect(startPlan(old, false, SAMPLE)).toMatchObject({
+      action: 'build',
+      reason: expect.stringMatching(/built by an older version \(no taxonomy\)/),
+    });
     expect(startPlan(old, true, SAMPLE)).toEqual({ action: 'serve' });
   });
 
   it('rebuilds the sample in an older format (with its taxonomy) in the default folder only', () => {
     for (const version of [1, 2]) {
-      const older = folder(`plan-v${version}`, { ...oldSample, formatVersion: version, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'Carbamidomethyl@C' }] });
-      expect(startPlan(older, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(new RegExp(`is format version ${version}: rebuilding the bundled sample in format 3`)) });
+      const older = folder(`plan-v${version}`, {
+        ...oldSample,
+        formatVersion: version,
+        taxonomy: { file: 'taxonomy-x.json' },
+        views: [{ fixed: 'Carbamidomethyl@C' }],
+      });
+      expect(startPlan(older, false, SAMPLE)).toMatchObject({
+        action: 'build',
+        reason: expect.stringMatching(
+          new RegExp(`is format version ${version}: rebuilding the bundled sample in format 3`),
+        ),
+      });
       expect(startPlan(older, true, SAMPLE)).toEqual({ action: 'serve' });
     }
   });
 
   it('rebuilds the sample built without its views in the default folder only', () => {
     const noView = folder('plan-noview', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' } });
-    expect(startPlan(noView, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/built by an older version \(no view Carbamidomethyl@C\)/) });
-    const noComplete = folder('plan-nocomplete', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'Carbamidomethyl@C' }] });
-    expect(startPlan(noComplete, false, SAMPLE)).toMatchObject({ action: 'build', reason: expect.stringMatching(/\(no view fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2\)/) });
+    expect(startPlan(noView, false, SAMPLE)).toMatchObject({
+      action: 'build',
+      reason: expect.stringMatching(/built by an older version \(no view Carbamidomethyl@C\)/),
+    });
+    const noComplete = folder('plan-nocomplete', {
+      ...oldSample,
+      formatVersion: 3,
+      taxonomy: { file: 'taxonomy-x.json' },
+      views: [{ fixed: 'Carbamidomethyl@C' }],
+    });
+    expect(startPlan(noComplete, false, SAMPLE)).toMatchObject({
+      action: 'build',
+      reason: expect.stringMatching(/\(no view fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2\)/),
+    });
     expect(startPlan(noComplete, true, SAMPLE)).toEqual({ action: 'serve' });
     expect(startPlan(noView, true, SAMPLE)).toEqual({ action: 'serve' });
-    const otherView = folder('plan-otherview', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views: [{ fixed: 'TMT6plex@K' }] });
+    const otherView = folder('plan-otherview', {
+      ...oldSample,
+      formatVersion: 3,
+      taxonomy: { file: 'taxonomy-x.json' },
+      views: [{ fixed: 'TMT6plex@K' }],
+    });
     expect(startPlan(otherView, false, SAMPLE).action).toBe('build');
   });
 
   it('serves a dataset with a taxonomy and the view, another dataset without them, and leaves an unreadable manifest alone', () => {
-    const views = [{ fixed: 'Carbamidomethyl@C' }, { fixed: 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2' }];
-    expect(startPlan(folder('plan-new', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views }), false, SAMPLE)).toEqual({ action: 'serve' });
-    expect(startPlan(folder('plan-other-v1', { sources: [{ file: 'my-proteome.fasta' }], formatVersion: 1 }), false, SAMPLE)).toEqual({ action: 'serve' });
-    expect(startPlan(folder('plan-other', { sources: [{ file: 'my-proteome.fasta' }] }), false, SAMPLE)).toEqual({ action: 'serve' });
+    const views = [
+      { fixed: 'Carbamidomethyl@C' },
+      { fixed: 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2' },
+    ];
+    expect(
+      startPlan(
+        folder('plan-new', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views }),
+        false,
+        SAMPLE,
+      ),
+    ).toEqual({ action: 'serve' });
+    expect(
+      startPlan(folder('plan-other-v1', { sources: [{ file: 'my-proteome.fasta' }], formatVersion: 1 }), false, SAMPLE),
+    ).toEqual({ action: 'serve' });
+    expect(startPlan(folder('plan-other', { sources: [{ file: 'my-proteome.fasta' }] }), false, SAMPLE)).toEqual({
+      action: 'serve',
+    });
     expect(startPlan(folder('plan-garbage', '{not json'), false, SAMPLE)).toEqual({ action: 'serve' });
   });
 });
@@ -74,9 +123,15 @@ describe('prepareStartDataset', () => {
     expect(lines[0]).toMatch(/building the bundled sample/);
     const manifest = readManifest(dir);
     expect(manifest.taxonomy?.nodes).toBe(11_094);
-    expect(manifest.views?.map((v) => v.fixed)).toEqual(['Carbamidomethyl@C', 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2']);
+    expect(manifest.views?.map((v) => v.fixed)).toEqual([
+      'Carbamidomethyl@C',
+      'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2',
+    ]);
     expect(manifest.sources.map((s) => s.file)).toEqual(['uniprot-sample.fasta.gz', 'nodes.dmp', 'names.dmp']);
-    const files = () => readdirSync(dir).sort().map((file) => `${file} ${statSync(join(dir, file)).mtimeMs}`);
+    const files = () =>
+      readdirSync(dir)
+        .sort()
+        .map((file) => `${file} ${statSync(join(dir, file)).mtimeMs}`);
     const before = files();
     await prepareStartDataset(dir, false, REPO, (line) => lines.push(line));
     expect(files()).toEqual(before);
@@ -89,7 +144,9 @@ describe('build/bundled.ts (the prestart entry)', () => {
     const dir = folder('entry-named');
     const run = await runTsx(['build/bundled.ts'], { SHARDS_DIR: dir });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^start: error: SHARDS_DIR .* holds no manifest\.json; build one with npm run build:shards\n$/);
+    expect(run.stderr).toMatch(
+      /^start: error: SHARDS_DIR .* holds no manifest\.json; build one with npm run build:shards\n$/,
+    );
     expect(readdirSync(dir)).toEqual([]);
   });
 

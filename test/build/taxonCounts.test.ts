@@ -69,7 +69,9 @@ describe('TaxonCounts', () => {
   it('gives the same counts however the peptides are split into partitions', () => {
     const peptides = [[0], [1, 4], [0, 1], [2], [3], [5], [1], [0, 3]];
     const whole = counted(parents, nodeOfRank, [peptides]);
-    expect(counted(parents, nodeOfRank, [peptides.slice(0, 3), [], peptides.slice(3, 4), peptides.slice(4)])).toEqual(whole);
+    expect(counted(parents, nodeOfRank, [peptides.slice(0, 3), [], peptides.slice(3, 4), peptides.slice(4)])).toEqual(
+      whole,
+    );
   });
 
   it('counts nothing without peptides, or without accessions with a lineage', () => {
@@ -83,15 +85,21 @@ describe('TaxonCounts', () => {
       // A random tree: node i's parent is an earlier node (deep chains and wide fans alike); node 0 the root.
       const n = 1 + Math.floor(random() * 200);
       const deep = random() < 0.5;
-      const tree = Int32Array.from({ length: n }, (_, i) => (i === 0 ? 0 : deep ? Math.max(0, i - 1 - Math.floor(random() * 3)) : Math.floor(random() * i)));
+      const tree = Int32Array.from({ length: n }, (_, i) =>
+        i === 0 ? 0 : deep ? Math.max(0, i - 1 - Math.floor(random() * 3)) : Math.floor(random() * i),
+      );
       const ranks = 1 + Math.floor(random() * 60);
       const nodeOf = Int32Array.from({ length: ranks }, () => (random() < 0.15 ? -1 : Math.floor(random() * n)));
       const peptides = Array.from({ length: Math.floor(random() * 400) }, () => {
-        const set = new Set(Array.from({ length: Math.floor(random() * (random() < 0.7 ? 2 : 8)) }, () => Math.floor(random() * ranks)));
+        const set = new Set(
+          Array.from({ length: Math.floor(random() * (random() < 0.7 ? 2 : 8)) }, () => Math.floor(random() * ranks)),
+        );
         return [...set].sort((a, b) => a - b);
       });
       const cut = Math.floor(random() * peptides.length);
-      expect(counted(tree, nodeOf, [peptides.slice(0, cut), peptides.slice(cut)]), `round ${round}`).toEqual(bruteForce(tree, nodeOf, peptides));
+      expect(counted(tree, nodeOf, [peptides.slice(0, cut), peptides.slice(cut)]), `round ${round}`).toEqual(
+        bruteForce(tree, nodeOf, peptides),
+      );
     }
   });
 });

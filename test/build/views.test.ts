@@ -8,7 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datasetFiles } from '../../build/publish.js';
 import { parseView, parseViews } from '../../build/views.js';
 import type { Manifest } from '../../runtime/model/format.js';
-import { decodeTabled, build, readAccessionTable, readStored, removeTempDirs, sampleSubset, SAMPLE_TAXDUMP, shardEntries, tempDir } from '../helpers/datasets.js';
+import {
+  decodeTabled,
+  build,
+  readAccessionTable,
+  readStored,
+  removeTempDirs,
+  sampleSubset,
+  SAMPLE_TAXDUMP,
+  shardEntries,
+  tempDir,
+} from '../helpers/datasets.js';
 import { loadReference } from '../helpers/shardReference.js';
 import { referenceKey, referenceUnits } from '../helpers/reference.js';
 import { findUnimod, unimodUnits } from '../helpers/referenceUnimod.js';
@@ -28,7 +38,12 @@ beforeAll(async () => {
   [plainDir, viewDir] = [join(tempDir('views-plain'), 'out'), join(tempDir('views'), 'out')];
   [plain, viewed] = await Promise.all([
     build([input], plainDir, { shardBytes: SHARD_BYTES, taxdump: SAMPLE_TAXDUMP }),
-    build([input], viewDir, { shardBytes: SHARD_BYTES, taxdump: SAMPLE_TAXDUMP, views: ['Carbamidomethyl@C', COMPLETE], threads: 2 }),
+    build([input], viewDir, {
+      shardBytes: SHARD_BYTES,
+      taxdump: SAMPLE_TAXDUMP,
+      views: ['Carbamidomethyl@C', COMPLETE],
+      threads: 2,
+    }),
   ]);
 }, 120_000);
 
@@ -50,11 +65,23 @@ function viewRows(v: number): Row[] {
   const rows: Row[] = [];
   for (const entry of shardEntries(viewDir, v)) {
     const shard = decodeTabled(readStored(viewDir, entry.file, viewed.compression), table);
-    expect([shard.massKeys[0], shard.massKeys[shard.massKeys.length - 1], shard.massKeys.length, shard.sequenceEnds.length]).toEqual([entry.firstKey, entry.lastKey, entry.massGroups, entry.peptides]);
+    expect([
+      shard.massKeys[0],
+      shard.massKeys[shard.massKeys.length - 1],
+      shard.massKeys.length,
+      shard.sequenceEnds.length,
+    ]).toEqual([entry.firstKey, entry.lastKey, entry.massGroups, entry.peptides]);
     for (let g = 0, p = 0; g < shard.massKeys.length; g++) {
       for (; p < shard.groupEnds[g]; p++) {
-        const refs = shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]);
-        rows.push({ key: shard.massKeys[g], sequence: cutLetters(shard.sequences, shard.sequenceEnds, p), accessions: Array.from(refs, name) });
+        const refs = shard.accessionRefs.subarray(
+          p === 0 ? 0 : shard.accessionRefEnds[p - 1],
+          shard.accessionRefEnds[p],
+        );
+        rows.push({
+          key: shard.massKeys[g],
+          sequence: cutLetters(shard.sequences, shard.sequenceEnds, p),
+          accessions: Array.from(refs, name),
+        });
       }
     }
   }
@@ -67,8 +94,12 @@ function expectedRows(keysOf: (sequence: string, units: number) => number[]): Ro
   expect(ref.problems).toEqual([]);
   const rows: Row[] = [];
   ref.sequences.forEach((sequence, p) => {
-    const accessions = Array.from(ref.accessionIds.subarray(p === 0 ? 0 : ref.accessionEnds[p - 1], ref.accessionEnds[p]), (a) => ref.accessionNames[a]);
-    for (const units of keysOf(sequence, referenceUnits(sequence)!)) rows.push({ key: referenceKey(units), sequence, accessions });
+    const accessions = Array.from(
+      ref.accessionIds.subarray(p === 0 ? 0 : ref.accessionEnds[p - 1], ref.accessionEnds[p]),
+      (a) => ref.accessionNames[a],
+    );
+    for (const units of keysOf(sequence, referenceUnits(sequence)!))
+      rows.push({ key: referenceKey(units), sequence, accessions });
   });
   return rows.sort((a, b) => a.key - b.key || (a.sequence < b.sequence ? -1 : 1));
 }
@@ -79,7 +110,12 @@ function expectTotals(v: number, expected: Row[], fixed: string): void {
   const sum = (field: 'massGroups' | 'peptides' | 'bytes') => entries.reduce((total, e) => total + e[field], 0);
   expect(viewed.views![v]).toMatchObject({
     fixed,
-    totals: { peptides: expected.length, massGroups: new Set(expected.map((r) => `${r.key}`)).size, shards: entries.length, bytes: sum('bytes') },
+    totals: {
+      peptides: expected.length,
+      massGroups: new Set(expected.map((r) => `${r.key}`)).size,
+      shards: entries.length,
+      bytes: sum('bytes'),
+    },
   });
   expect(sum('peptides')).toBe(expected.length);
   expect(entries.length).toBeGreaterThan(128); // an index of pages, not the manifest's flat list
@@ -92,7 +128,9 @@ const count = (sequence: string, letter: string) => [...sequence].filter((c) => 
 
 describe('a build with --view Carbamidomethyl@C', () => {
   it('writes a view holding every peptide with a C, keyed by its mass with Carbamidomethyl on every C, with its accessions', () => {
-    const expected = expectedRows((sequence, units) => (count(sequence, 'C') === 0 ? [] : [units + count(sequence, 'C') * CAM]));
+    const expected = expectedRows((sequence, units) =>
+      count(sequence, 'C') === 0 ? [] : [units + count(sequence, 'C') * CAM],
+    );
     expect(expected.length).toBeGreaterThan(1000);
     expect(viewRows(0)).toEqual(expected);
     expectTotals(0, expected, 'Carbamidomethyl@C');
@@ -135,12 +173,20 @@ describe('a build with a complete view, --view fixed=Carbamidomethyl@C&variable=
 
 describe('--view values', () => {
   it('reads a Unimod title (any case) or accession on residue letters, normalised', () => {
-    expect(parseView('Carbamidomethyl@C')).toEqual({ fixed: 'Carbamidomethyl@C', letters: 'C', deltaUnits: 570_214_640_000 });
+    expect(parseView('Carbamidomethyl@C')).toEqual({
+      fixed: 'Carbamidomethyl@C',
+      letters: 'C',
+      deltaUnits: 570_214_640_000,
+    });
     expect(parseView('carbamidomethyl@c')).toEqual(parseView('Carbamidomethyl@C'));
     expect(parseView('UNIMOD:4@C').fixed).toBe('Carbamidomethyl@C');
     expect(parseView('TMT6plex@K')).toMatchObject({ fixed: 'TMT6plex@K', letters: 'K' });
     // A custom modification keeps its mass, so that the runtime reads the view back as the same modification.
-    expect(parseView('Label:+12.5@KR')).toEqual({ fixed: 'Label:+12.5@KR', letters: 'KR', deltaUnits: 125_000_000_000 });
+    expect(parseView('Label:+12.5@KR')).toEqual({
+      fixed: 'Label:+12.5@KR',
+      letters: 'KR',
+      deltaUnits: 125_000_000_000,
+    });
   });
 
   it('refuses what is not one modification adding mass on residue letters, and a view given twice', () => {
@@ -148,13 +194,20 @@ describe('--view values', () => {
     expect(() => parseView('Carbamidomethyl@C,Oxidation@M')).toThrow(/--view takes one modification/);
     expect(() => parseView('Nonsense@C')).toThrow(/--view unknown modification "Nonsense"/);
     expect(() => parseView('Gln->pyro-Glu@Q')).toThrow(/--view Gln->pyro-Glu@Q: the modification must add mass/);
-    expect(() => parseViews(['Carbamidomethyl@C', 'carbamidomethyl@C'])).toThrow(/--view Carbamidomethyl@C is given twice/);
+    expect(() => parseViews(['Carbamidomethyl@C', 'carbamidomethyl@C'])).toThrow(
+      /--view Carbamidomethyl@C is given twice/,
+    );
     expect(() => parseViews(['A:+1@C', 'B:+1@C', 'C:+1@C', 'D:+1@C', 'E:+1@C'])).toThrow(/at most 4 --view/);
   });
 
   it('reads a complete view in any field order, normalised (a custom delta keeps its sign; + is a plus, not a space)', () => {
     const oxidation = { letters: 'M', deltaUnits: 159_949_150_000, max: 2 };
-    expect(parseView(COMPLETE)).toEqual({ fixed: COMPLETE, letters: 'C', deltaUnits: 570_214_640_000, variable: oxidation });
+    expect(parseView(COMPLETE)).toEqual({
+      fixed: COMPLETE,
+      letters: 'C',
+      deltaUnits: 570_214_640_000,
+      variable: oxidation,
+    });
     expect(parseView('maxVariable=2&variable=oxidation@m&fixed=UNIMOD:4@C')).toEqual(parseView(COMPLETE));
     expect(parseView('fixed=Label:+12.5@KR&variable=Loss:-18.0106@DE&maxVariable=4')).toEqual({
       fixed: 'fixed=Label:+12.5@KR&variable=Loss:-18.0106@DE&maxVariable=4',
@@ -162,7 +215,9 @@ describe('--view values', () => {
       deltaUnits: 125_000_000_000,
       variable: { letters: 'DE', deltaUnits: -180_106_000_000, max: 4 },
     });
-    expect(() => parseViews([COMPLETE, 'variable=Oxidation@M&fixed=Carbamidomethyl@C&maxVariable=2'])).toThrow(/is given twice/);
+    expect(() => parseViews([COMPLETE, 'variable=Oxidation@M&fixed=Carbamidomethyl@C&maxVariable=2'])).toThrow(
+      /is given twice/,
+    );
     expect(parseViews(['Carbamidomethyl@C', COMPLETE]).map((v) => v.fixed)).toEqual(['Carbamidomethyl@C', COMPLETE]);
   });
 
@@ -170,14 +225,29 @@ describe('--view values', () => {
     const refused: [string, RegExp][] = [
       ['fixed=Carbamidomethyl@C&variable=Oxidation@M', /--view .* has no maxVariable/],
       ['fixed=Carbamidomethyl@C&maxVariable=2', /has no variable/],
-      ['fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2&maxVariable=3', /is not a complete view's fixed=Name@Letters&variable=Name@Letters&maxVariable=n/],
+      [
+        'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2&maxVariable=3',
+        /is not a complete view's fixed=Name@Letters&variable=Name@Letters&maxVariable=n/,
+      ],
       ['fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2&taxon=9606', /is not a complete view's/],
-      ['fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=0', /maxVariable must be a whole number from 1 to 4, got "0"/],
+      [
+        'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=0',
+        /maxVariable must be a whole number from 1 to 4, got "0"/,
+      ],
       ['fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=5', /from 1 to 4, got "5"/],
       ['fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=two', /got "two"/],
-      ['fixed=Carbamidomethyl@C&variable=Oxidation@N-term&maxVariable=2', /one modification on residue letters as its variable modification/],
-      ['fixed=Carbamidomethyl@C&variable=Oxidation@M,Phospho@STY&maxVariable=2', /one modification on residue letters as its variable modification/],
-      ['fixed=Carbamidomethyl@C&variable=Deamidated@C&maxVariable=2', /fixed Carbamidomethyl@C and variable Deamidated@C share a site/],
+      [
+        'fixed=Carbamidomethyl@C&variable=Oxidation@N-term&maxVariable=2',
+        /one modification on residue letters as its variable modification/,
+      ],
+      [
+        'fixed=Carbamidomethyl@C&variable=Oxidation@M,Phospho@STY&maxVariable=2',
+        /one modification on residue letters as its variable modification/,
+      ],
+      [
+        'fixed=Carbamidomethyl@C&variable=Deamidated@C&maxVariable=2',
+        /fixed Carbamidomethyl@C and variable Deamidated@C share a site/,
+      ],
       ['fixed=Gln->pyro-Glu@Q&variable=Oxidation@M&maxVariable=2', /Gln->pyro-Glu@Q: the modification must add mass/],
       ['fixed=Carbamidomethyl@C&variable=Tiny:+0.005@M&maxVariable=2', /at least 0.01 Da from 0/],
     ];

@@ -23,16 +23,24 @@ const BUILD_ARGS = ['--release', 'name=test_01', '--folder-digits', '1'];
 
 /** Runs a CI script in the repository with the stand-in aws first on PATH. */
 function runScript(script: string, env: Record<string, string>): Promise<Run> {
-  return runProgram('bash', [join(REPO, '.github/scripts', script)], { PATH: `${join(root, 'bin')}:${process.env.PATH}`, FAKE_S3_ROOT: join(root, 's3'), ...env });
+  return runProgram('bash', [join(REPO, '.github/scripts', script)], {
+    PATH: `${join(root, 'bin')}:${process.env.PATH}`,
+    FAKE_S3_ROOT: join(root, 's3'),
+    ...env,
+  });
 }
 
-const files = (dir: string) => Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
+const files = (dir: string) =>
+  Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
 
 beforeAll(async () => {
   root = tempDir('ci');
   mkdirSync(join(root, 'bin'));
   mkdirSync(join(root, 's3'));
-  writeFileSync(join(root, 'bin/aws'), `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(REPO, 'test/helpers/fakeAws.ts')}" "$@"\n`);
+  writeFileSync(
+    join(root, 'bin/aws'),
+    `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(REPO, 'test/helpers/fakeAws.ts')}" "$@"\n`,
+  );
   chmodSync(join(root, 'bin/aws'), 0o755);
   // What the plan downloads: a FASTA and an NCBI-style taxdump.tar.gz with its .md5.
   const www = join(root, 'www');
@@ -40,7 +48,9 @@ beforeAll(async () => {
   fasta = join(www, 'sample_sprot.fasta');
   cpSync(sampleSubset(600), fasta);
   execFileSync('tar', ['-czf', join(www, 'taxdump.tar.gz'), '-C', SAMPLE_TAXDUMP, 'nodes.dmp', 'names.dmp']);
-  const md5 = createHash('md5').update(readFileSync(join(www, 'taxdump.tar.gz'))).digest('hex');
+  const md5 = createHash('md5')
+    .update(readFileSync(join(www, 'taxdump.tar.gz')))
+    .digest('hex');
   writeFileSync(join(www, 'taxdump.tar.gz.md5'), `${md5}  taxdump.tar.gz\n`);
   server = createServer((req, res) => {
     const path = join(www, basename(req.url ?? ''));
@@ -57,34 +67,66 @@ describe('the partitioned build workflow scripts', () => {
   it('plan, 3 parts and merge deploy the single build files (its view among them), manifest.json last', async () => {
     const sha256 = createHash('sha256').update(readFileSync(fasta)).digest('hex');
     const common = { STAGING_URL: 's3://bucket/staging/1', DATASET_URL: 's3://bucket/datasets/test' };
-    const plan = await runScript('partitioned-plan.sh', { ...common, FASTA_URL: `${base}/sample_sprot.fasta`, SHA256: sha256, TAXDUMP_URL: `${base}/taxdump.tar.gz`, WORK_DIR: join(root, 'plan') });
+    const plan = await runScript('partitioned-plan.sh', {
+      ...common,
+      FASTA_URL: `${base}/sample_sprot.fasta`,
+      SHA256: sha256,
+      TAXDUMP_URL: `${base}/taxdump.tar.gz`,
+      WORK_DIR: join(root, 'plan'),
+    });
     expect(plan.code, plan.stderr).toBe(0);
     for (const part of [1, 2, 3]) {
       const run = await runScript('partitioned-part.sh', {
-        ...common, PART: String(part), PARTS: '3', META_DIR: join(root, 'meta', `part-${part}`), WORK_DIR: join(root, `part-${part}`),
-        THREADS: '0', BUILD_ARGS: BUILD_ARGS.join(' '), VIEWS: 'Carbamidomethyl@C',
+        ...common,
+        PART: String(part),
+        PARTS: '3',
+        META_DIR: join(root, 'meta', `part-${part}`),
+        WORK_DIR: join(root, `part-${part}`),
+        THREADS: '0',
+        BUILD_ARGS: BUILD_ARGS.join(' '),
+        VIEWS: 'Carbamidomethyl@C',
       });
       expect(run.code, run.stderr).toBe(0);
     }
-    const merge = await runScript('partitioned-merge.sh', { ...common, META_ROOT: join(root, 'meta'), WORK_DIR: join(root, 'merge') });
+    const merge = await runScript('partitioned-merge.sh', {
+      ...common,
+      META_ROOT: join(root, 'meta'),
+      WORK_DIR: join(root, 'merge'),
+    });
     expect(merge.code, merge.stderr).toBe(0);
 
     const single = join(root, 'single');
-    await build([fasta], single, { taxdump: SAMPLE_TAXDUMP, release: { name: 'test_01' }, folderDigits: 1, views: ['Carbamidomethyl@C'] });
+    await build([fasta], single, {
+      taxdump: SAMPLE_TAXDUMP,
+      release: { name: 'test_01' },
+      folderDigits: 1,
+      views: ['Carbamidomethyl@C'],
+    });
     expect(JSON.parse(readFileSync(join(single, 'manifest.json'), 'utf8')).views).toHaveLength(1);
     expect(files(join(root, 's3/bucket/datasets/test'))).toEqual(files(single));
-    const puts = readFileSync(join(root, 's3/calls.log'), 'utf8').trim().split('\n').filter((l) => l.includes('datasets/test/'));
-    expect(puts[puts.length - 1]).toMatch(/^put s3:\/\/bucket\/datasets\/test\/manifest\.json --content-type=application\/json/);
+    const puts = readFileSync(join(root, 's3/calls.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('datasets/test/'));
+    expect(puts[puts.length - 1]).toMatch(
+      /^put s3:\/\/bucket\/datasets\/test\/manifest\.json --content-type=application\/json/,
+    );
     // Shards are uploaded once, by their part; the shared files by part 1 only; the parts' taxonomy files never.
     const uploaded = puts.map((l) => l.split(' ')[1]);
     expect(new Set(uploaded).size).toBe(uploaded.length);
-    for (const line of puts.slice(0, -1)) expect(line).toMatch(/--content-type=application\/octet-stream --cache-control=public, max-age=31536000, immutable/);
+    for (const line of puts.slice(0, -1))
+      expect(line).toMatch(
+        /--content-type=application\/octet-stream --cache-control=public, max-age=31536000, immutable/,
+      );
   }, 180_000);
 
   it('stops the plan on a checksum mismatch, leaving nothing staged', async () => {
     const run = await runScript('partitioned-plan.sh', {
-      FASTA_URL: `${base}/sample_sprot.fasta`, SHA256: '0'.repeat(64), TAXDUMP_URL: `${base}/taxdump.tar.gz`,
-      STAGING_URL: 's3://bucket/staging/2', WORK_DIR: join(root, 'plan-bad'),
+      FASTA_URL: `${base}/sample_sprot.fasta`,
+      SHA256: '0'.repeat(64),
+      TAXDUMP_URL: `${base}/taxdump.tar.gz`,
+      STAGING_URL: 's3://bucket/staging/2',
+      WORK_DIR: join(root, 'plan-bad'),
     });
     expect(run.code).toBe(1);
     expect(run.stdout + run.stderr).toMatch(/sample_sprot\.fasta has sha256 [0-9a-f]{64}, expected 0{64}/);

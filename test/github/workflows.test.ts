@@ -11,9 +11,22 @@ import { REPO } from '../helpers/process.js';
 
 afterAll(removeTempDirs);
 
-interface Step { name?: string; id?: string; run?: string; env?: Record<string, string> }
-interface Job { env?: Record<string, string>; steps: Step[]; strategy?: { matrix: Record<string, unknown> }; outputs?: Record<string, string> }
-interface Workflow { env?: Record<string, string>; jobs: Record<string, Job> }
+interface Step {
+  name?: string;
+  id?: string;
+  run?: string;
+  env?: Record<string, string>;
+}
+interface Job {
+  env?: Record<string, string>;
+  steps: Step[];
+  strategy?: { matrix: Record<string, unknown> };
+  outputs?: Record<string, string>;
+}
+interface Workflow {
+  env?: Record<string, string>;
+  jobs: Record<string, Job>;
+}
 
 const WORKFLOWS = join(REPO, '.github/workflows');
 const read = (file: string) => parse(readFileSync(join(WORKFLOWS, file), 'utf8')) as Workflow;
@@ -23,7 +36,8 @@ describe('the workflows', () => {
 
   it('parse, and every job has steps', () => {
     expect(files).toEqual(expect.arrayContaining(['partitioned-build.yml', 'rebuild.yml']));
-    for (const file of files) for (const job of Object.values(read(file).jobs)) expect(job.steps.length, file).toBeGreaterThan(0);
+    for (const file of files)
+      for (const job of Object.values(read(file).jobs)) expect(job.steps.length, file).toBeGreaterThan(0);
   });
 
   it('run scripts that exist, are executable, and get every variable they require', () => {
@@ -53,8 +67,12 @@ describe('the workflows', () => {
     const output = join(tempDir('workflow'), 'github-output');
     for (const parts of [1, 4, 16]) {
       writeFileSync(output, '');
-      execFileSync('bash', ['-c', step.run!.replace('${{ inputs.parts }}', String(parts))], { env: { ...process.env, GITHUB_OUTPUT: output } });
-      expect(readFileSync(output, 'utf8').trim()).toBe(`parts=${JSON.stringify(Array.from({ length: parts }, (_, i) => i + 1))}`);
+      execFileSync('bash', ['-c', step.run!.replace('${{ inputs.parts }}', String(parts))], {
+        env: { ...process.env, GITHUB_OUTPUT: output },
+      });
+      expect(readFileSync(output, 'utf8').trim()).toBe(
+        `parts=${JSON.stringify(Array.from({ length: parts }, (_, i) => i + 1))}`,
+      );
     }
   });
 });

@@ -11,7 +11,15 @@ const INLINE_BYTES = 1500;
 /** What stands for the served dataset's version in recorded headers. */
 export const VERSION = '<datasetVersion>';
 
-const HEADERS = ['content-type', 'access-control-allow-origin', 'x-content-type-options', 'cache-control', 'etag', 'x-dataset-version', 'allow'];
+const HEADERS = [
+  'content-type',
+  'access-control-allow-origin',
+  'x-content-type-options',
+  'cache-control',
+  'etag',
+  'x-dataset-version',
+  'allow',
+];
 
 export interface GoldenAnswer {
   request: GoldenRequest;
@@ -23,13 +31,24 @@ export interface GoldenAnswer {
 }
 
 /** The body with the two fields that vary from run to run blanked. */
-export const stableBody = (text: string) => text.replace(/^\{"totalResult":(\d+),"memory":"\d+ MB","duration":"\d\d:\d\d:\d\d\.\d\d\d",/, '{"totalResult":$1,"memory":"","duration":"",');
+export const stableBody = (text: string) =>
+  text.replace(
+    /^\{"totalResult":(\d+),"memory":"\d+ MB","duration":"\d\d:\d\d:\d\d\.\d\d\d",/,
+    '{"totalResult":$1,"memory":"","duration":"",',
+  );
 
 /** Answers one golden request with a Fetch handler and records what came back. */
-export async function record(handler: (req: Request) => Promise<Response>, request: GoldenRequest, etag: string): Promise<GoldenAnswer> {
+export async function record(
+  handler: (req: Request) => Promise<Response>,
+  request: GoldenRequest,
+  etag: string,
+): Promise<GoldenAnswer> {
   const headers: Record<string, string> = {};
-  if (request.ifNoneMatch !== undefined) headers['If-None-Match'] = request.ifNoneMatch === ETAG ? etag : request.ifNoneMatch;
-  const response = await handler(new Request(new URL(request.path, 'http://golden.test'), { method: request.method, headers }));
+  if (request.ifNoneMatch !== undefined)
+    headers['If-None-Match'] = request.ifNoneMatch === ETAG ? etag : request.ifNoneMatch;
+  const response = await handler(
+    new Request(new URL(request.path, 'http://golden.test'), { method: request.method, headers }),
+  );
   const text = stableBody(await response.text());
   // The dataset's version (in ETag and X-Dataset-Version) as a placeholder: a rebuild of the same answers with a
   // new version must replay, and the header must still name the version being served.

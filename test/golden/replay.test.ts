@@ -30,8 +30,13 @@ describe('golden answers', () => {
       const got = await record(handler, expected.request, etag);
       if (JSON.stringify(got) === JSON.stringify(expected)) continue;
       // The one recorded text that may grow: a 404 lists the endpoints there are, the seed's three first.
-      const grownList = expected.status === 404 && expected.body !== undefined && got.body?.startsWith(expected.body.slice(0, -2) + ', ') && got.body.endsWith('"}');
-      const rest = (a: GoldenAnswer) => JSON.stringify({ ...a, body: undefined, bodyBytes: undefined, bodySha256: undefined });
+      const grownList =
+        expected.status === 404 &&
+        expected.body !== undefined &&
+        got.body?.startsWith(expected.body.slice(0, -2) + ', ') &&
+        got.body.endsWith('"}');
+      const rest = (a: GoldenAnswer) =>
+        JSON.stringify({ ...a, body: undefined, bodyBytes: undefined, bodySha256: undefined });
       if (grownList && rest(got) === rest(expected)) continue;
       mismatches.push(`${expected.request.method} ${expected.request.path.slice(0, 120)}`);
     }

@@ -49,7 +49,9 @@ export async function countedCall(dir: string, path: string): Promise<{ got: Got
 }
 
 /** Serves `listener` on an ephemeral loopback port. */
-export async function listen(listener: RequestListener): Promise<{ server: Server; base: string; close: () => Promise<void> }> {
+export async function listen(
+  listener: RequestListener,
+): Promise<{ server: Server; base: string; close: () => Promise<void> }> {
   const server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -68,13 +70,20 @@ export async function listen(listener: RequestListener): Promise<{ server: Serve
  * Sends `path` to a server byte for byte, with http.request (no client normalizes the path); returns the
  * status, headers and body text.
  */
-export function rawRequest(base: string, path: string, method = 'GET', headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+export function rawRequest(
+  base: string,
+  path: string,
+  method = 'GET',
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, path, method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -104,7 +113,8 @@ export function stable(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** An answer's body text with the fields that vary between runs (memory, duration) blanked. */
-export const stableText = (text: string) => text.replace(/"memory":"[^"]*","duration":"[^"]*"/, '"memory":"-","duration":"-"');
+export const stableText = (text: string) =>
+  text.replace(/"memory":"[^"]*","duration":"[^"]*"/, '"memory":"-","duration":"-"');
 
 /** The headers of every API answer (a Got or a Response): JSON, readable from any origin. */
 export function expectJsonHeaders(got: { headers: Headers }): void {

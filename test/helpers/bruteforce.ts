@@ -3,7 +3,17 @@
 // exact integer masses, half-up rounding and Java-style key text from the reference chemistry in
 // reference.ts), so it cannot share a bug with them.
 import { gunzipSync } from 'node:zlib';
-import { decimalToUnits, lowerBound, REFERENCE_ENZYMES, REFERENCE_WATER, referenceKey, referenceKeyText, referencePeptideKey, referencePieces, referenceUnits } from './reference.js';
+import {
+  decimalToUnits,
+  lowerBound,
+  REFERENCE_ENZYMES,
+  REFERENCE_WATER,
+  referenceKey,
+  referenceKeyText,
+  referencePeptideKey,
+  referencePieces,
+  referenceUnits,
+} from './reference.js';
 
 const WATER_UNITS = Number(decimalToUnits(REFERENCE_WATER));
 
@@ -30,10 +40,15 @@ function* records(text: string): Generator<{ accession: string; taxId: number; s
     if (header === null) return null;
     let accession: string;
     const fields = header.split('|');
-    if ((fields[0] === 'sp' || fields[0] === 'tr') && fields.length >= 3 && fields[1] !== '' && !/\s/.test(fields[1])) accession = fields[1];
+    if ((fields[0] === 'sp' || fields[0] === 'tr') && fields.length >= 3 && fields[1] !== '' && !/\s/.test(fields[1]))
+      accession = fields[1];
     else accession = header.trim().split(/\s+/)[0] ?? '';
     let taxId = -1;
-    for (const word of header.split(/\s+/)) if (/^OX=\d+$/.test(word)) { taxId = Number(word.slice(3)); break; }
+    for (const word of header.split(/\s+/))
+      if (/^OX=\d+$/.test(word)) {
+        taxId = Number(word.slice(3));
+        break;
+      }
     let sequence = body.join('').replace(/\s+/g, '').toUpperCase();
     if (sequence.endsWith('*')) sequence = sequence.slice(0, -1);
     if (accession === '' || sequence === '' || !/^[A-Z]+$/.test(sequence)) return null;
@@ -151,7 +166,11 @@ export class BruteForce {
     const refStarts = new Column();
     const refs = new Column();
     const bySequence = (a: number, b: number) =>
-      candidateSequences[a] < candidateSequences[b] ? -1 : candidateSequences[a] > candidateSequences[b] ? 1 : proteinOf[a] - proteinOf[b];
+      candidateSequences[a] < candidateSequences[b]
+        ? -1
+        : candidateSequences[a] > candidateSequences[b]
+          ? 1
+          : proteinOf[a] - proteinOf[b];
     for (let run = 0; run < order.length; ) {
       let end = run + 1;
       while (end < order.length && keys[order[end]] === keys[order[run]]) end++;
@@ -232,7 +251,9 @@ export class BruteForce {
   group(key: number, shape: 'acc' | 'accsTax'): BruteGroup {
     const entries = this.sequencesAt(key).map((seq) => {
       const acc = this.accessionsOf(seq);
-      return shape === 'acc' ? { seq, acc } : { seq, accsTax: acc.map((a) => ({ acc: a, taxId: this.taxIdOfAccession(a) })) };
+      return shape === 'acc'
+        ? { seq, acc }
+        : { seq, accsTax: acc.map((a) => ({ acc: a, taxId: this.taxIdOfAccession(a) })) };
     });
     return { [referenceKeyText(key)]: entries } as BruteGroup;
   }
@@ -241,6 +262,11 @@ export class BruteForce {
   answer(lowKey: number, highKey: number, page: number, pageSize: number, shape: 'acc' | 'accsTax'): BruteAnswer {
     const keys = this.keysIn(lowKey, highKey);
     const from = (page - 1) * pageSize;
-    return { totalResult: keys.length, page, pageSize, result: keys.slice(from, from + pageSize).map((k) => this.group(k, shape)) };
+    return {
+      totalResult: keys.length,
+      page,
+      pageSize,
+      result: keys.slice(from, from + pageSize).map((k) => this.group(k, shape)),
+    };
   }
 }

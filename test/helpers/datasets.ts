@@ -9,13 +9,32 @@
 //   runtime/model/, so a change to the builder, the format or the taxonomy rebuilds; a build goes to a staging
 //   folder renamed into place at the end, so concurrent test files never see a half-built entry.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../build/pipeline.js';
 import { decodeAccessionPage, decodeShard } from '../../runtime/model/shardCodec.js';
-import type { AccessionTable, Compression, IndexPage, Manifest, ProteinPage, Shard, ShardEntry, TaxonomyFile } from '../../runtime/model/format.js';
+import type {
+  AccessionTable,
+  Compression,
+  IndexPage,
+  Manifest,
+  ProteinPage,
+  Shard,
+  ShardEntry,
+  TaxonomyFile,
+} from '../../runtime/model/format.js';
 import { REPO, runTsx, type Run } from './process.js';
 import { isAlive } from '../../build/publish.js';
 import { BUNDLED_VIEWS } from '../../build/startDataset.js';
@@ -70,8 +89,21 @@ export function writeTaxdump(dir: string, nodes: readonly TaxdumpNode[]): string
   const folder = join(dir, 'taxdump');
   mkdirSync(folder, { recursive: true });
   const field = (...values: (string | number)[]) => values.join('\t|\t') + '\t|\n';
-  writeFileSync(join(folder, 'nodes.dmp'), nodes.map((n) => field(n.taxId, n.parent, n.rank, '', 0, 1, 11, 1, 0, 1, 0, 0, '')).join(''));
-  writeFileSync(join(folder, 'names.dmp'), nodes.map((n) => field(n.taxId, `${n.name} (synonym)`, '', 'synonym') + field(n.taxId, n.name, '', 'scientific name') + field(n.taxId, `common ${n.name}`, '', 'genbank common name')).join(''));
+  writeFileSync(
+    join(folder, 'nodes.dmp'),
+    nodes.map((n) => field(n.taxId, n.parent, n.rank, '', 0, 1, 11, 1, 0, 1, 0, 0, '')).join(''),
+  );
+  writeFileSync(
+    join(folder, 'names.dmp'),
+    nodes
+      .map(
+        (n) =>
+          field(n.taxId, `${n.name} (synonym)`, '', 'synonym') +
+          field(n.taxId, n.name, '', 'scientific name') +
+          field(n.taxId, `common ${n.name}`, '', 'genbank common name'),
+      )
+      .join(''),
+  );
   return folder;
 }
 
@@ -119,7 +151,13 @@ export function build(inputs: string[], out: string, overrides: Partial<BuildOpt
  * Builds `inputs` with the default digest (and `taxdump`, `views` when given) once per test file into a fresh
  * folder; resolves to the folder.
  */
-export function buildOnce(label: string, inputs: string[], shardBytes: number, taxdump?: string, views: string[] = []): Promise<string> {
+export function buildOnce(
+  label: string,
+  inputs: string[],
+  shardBytes: number,
+  taxdump?: string,
+  views: string[] = [],
+): Promise<string> {
   const id = JSON.stringify([inputs, shardBytes, taxdump, views]);
   let building = builds.get(id);
   if (!building) {
@@ -135,11 +173,21 @@ export function buildOnce(label: string, inputs: string[], shardBytes: number, t
  * in a folder of this test file.
  */
 export function subsetDataset(records: number, shardBytes: number, views: string[] = []): Promise<string> {
-  return buildOnce(`subset${records}${views.length > 0 ? '-views' : ''}`, [sampleSubset(records)], shardBytes, SAMPLE_TAXDUMP, views);
+  return buildOnce(
+    `subset${records}${views.length > 0 ? '-views' : ''}`,
+    [sampleSubset(records)],
+    shardBytes,
+    SAMPLE_TAXDUMP,
+    views,
+  );
 }
 
 /** A FASTA text written to a file and built with `shardBytes`; resolves to the dataset folder and the file. */
-export async function fixtureDataset(label: string, fasta: string, shardBytes: number): Promise<{ dir: string; fasta: string }> {
+export async function fixtureDataset(
+  label: string,
+  fasta: string,
+  shardBytes: number,
+): Promise<{ dir: string; fasta: string }> {
   const file = writeFixture(tempDir(label), `${label}.fasta`, fasta);
   return { dir: await buildOnce(label, [file], shardBytes), fasta: file };
 }
@@ -158,13 +206,17 @@ export async function runBuildCli(args: string[]): Promise<Run & { seconds: numb
 function builderHash(): string {
   const hash = createHash('sha256');
   const files = [
-    ...readdirSync(join(REPO, 'build')).filter((n) => /\.(ts|mjs)$/.test(n)).sort().map((n) => join('build', n)),
-    ...readdirSync(join(REPO, 'runtime/model')).sort().map((n) => join('runtime/model', n)),
+    ...readdirSync(join(REPO, 'build'))
+      .filter((n) => /\.(ts|mjs)$/.test(n))
+      .sort()
+      .map((n) => join('build', n)),
+    ...readdirSync(join(REPO, 'runtime/model'))
+      .sort()
+      .map((n) => join('runtime/model', n)),
   ];
   for (const file of files) hash.update(file).update(readFileSync(join(REPO, file)));
   return hash.digest('hex');
 }
-
 
 /** Removes cached builds of `label` other than `keep` not touched for an hour (older builder versions). */
 function pruneStale(label: string, keep: string): void {
@@ -180,9 +232,14 @@ const CACHE_GENERATION = 'v2';
 
 /** A dataset built from `input` with CLI `args`, cached by content (a `--taxdump` folder's files too); returns its (shared, read-only) folder. */
 export async function cachedBuild(label: string, input: string, args: string[] = []): Promise<string> {
-  const hash = createHash('sha256').update(CACHE_GENERATION).update(readFileSync(input)).update(JSON.stringify(args)).update(builderHash());
+  const hash = createHash('sha256')
+    .update(CACHE_GENERATION)
+    .update(readFileSync(input))
+    .update(JSON.stringify(args))
+    .update(builderHash());
   const taxdump = args.indexOf('--taxdump');
-  if (taxdump >= 0) for (const file of ['nodes.dmp', 'names.dmp']) hash.update(readFileSync(join(args[taxdump + 1], file)));
+  if (taxdump >= 0)
+    for (const file of ['nodes.dmp', 'names.dmp']) hash.update(readFileSync(join(args[taxdump + 1], file)));
   const key = hash.digest('hex').slice(0, 16);
   const dir = join(CACHE_ROOT, `${label}-${key}`);
   if (existsSync(join(dir, 'manifest.json'))) return dir;
@@ -197,7 +254,9 @@ export async function cachedBuild(label: string, input: string, args: string[] =
       break;
     } catch {
       const pid = Number(existsSync(join(lock, 'pid')) ? readFileSync(join(lock, 'pid'), 'utf8') : 0);
-      const stale = (pid > 0 && !isAlive(pid)) || Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 600_000;
+      const stale =
+        (pid > 0 && !isAlive(pid)) ||
+        Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 600_000;
       if (stale) rmSync(lock, { recursive: true, force: true });
       else await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -223,11 +282,17 @@ export async function cachedBuild(label: string, input: string, args: string[] =
  */
 export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string> {
   const views = BUNDLED_VIEWS.flatMap((view) => ['--view', view]);
-  return cachedBuild('bundled', SAMPLE_FASTA, ['--taxdump', SAMPLE_TAXDUMP, ...views, ...(shardBytes === DEFAULT_SHARD_BYTES ? [] : ['--shard-bytes', String(shardBytes)])]);
+  return cachedBuild('bundled', SAMPLE_FASTA, [
+    '--taxdump',
+    SAMPLE_TAXDUMP,
+    ...views,
+    ...(shardBytes === DEFAULT_SHARD_BYTES ? [] : ['--shard-bytes', String(shardBytes)]),
+  ]);
 }
 
 /** Many small shards: the first 3,000 records with 2 KB shards, past 2,048 shards, so a two-level index, with the sample's taxonomy; cached, read-only. */
-export const smallShardsDataset = () => cachedBuild('small-shards', sampleSubset(3000), ['--shard-bytes', '2048', '--taxdump', SAMPLE_TAXDUMP]);
+export const smallShardsDataset = () =>
+  cachedBuild('small-shards', sampleSubset(3000), ['--shard-bytes', '2048', '--taxdump', SAMPLE_TAXDUMP]);
 
 // ---------------------------------------------------------------------------------------------------------
 // Reading a built dataset back (as shards/FORMAT.md describes it)
@@ -237,28 +302,45 @@ export function readManifest(dir: string): Manifest {
 }
 
 /** The content of a dataset file: its stored bytes decompressed (every file but the manifest is compressed). */
-export function readStored(dir: string, file: string, compression: Compression = readManifest(dir).compression): Buffer {
+export function readStored(
+  dir: string,
+  file: string,
+  compression: Compression = readManifest(dir).compression,
+): Buffer {
   const bytes = readFileSync(join(dir, file));
   return compression === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes);
 }
 
 /** A JSON file of a dataset (index page, protein page, taxonomy), decompressed and parsed. */
-export const readJsonFile = <T>(dir: string, file: string, compression?: Compression): T => JSON.parse(readStored(dir, file, compression).toString('utf8')) as T;
+export const readJsonFile = <T>(dir: string, file: string, compression?: Compression): T =>
+  JSON.parse(readStored(dir, file, compression).toString('utf8')) as T;
 
 /**
  * The accession table of a built dataset (or of the manifest or part head `head` of files in `dir`): its leaf pages
  * in order, decoded by the runtime's decoder and joined.
  */
-export function readAccessionTable(dir: string, head: Pick<Manifest, 'accessions' | 'compression'> = readManifest(dir)): AccessionTable {
+export function readAccessionTable(
+  dir: string,
+  head: Pick<Manifest, 'accessions' | 'compression'> = readManifest(dir),
+): AccessionTable {
   const { accessions, compression } = head;
-  return joinAccessionPages(treeLevels(dir, accessions, compression).at(-1)!.map((page) => decodeAccessionPage(readStored(dir, page.file, compression))));
+  return joinAccessionPages(
+    treeLevels(dir, accessions, compression)
+      .at(-1)!
+      .map((page) => decodeAccessionPage(readStored(dir, page.file, compression))),
+  );
 }
 
 /** The table of consecutive pages (decoded), in their order: one table of all their ranks. */
 export function joinAccessionPages(pages: readonly AccessionTable[]): AccessionTable {
   if (pages.length === 1) return pages[0];
   const count = pages.reduce((n, page) => n + page.taxIds.length, 0);
-  const table = { accessions: pages.map((page) => page.accessions).join(''), accessionEnds: new Uint32Array(count), taxIds: new Int32Array(count), reviewed: new Uint8Array(count) };
+  const table = {
+    accessions: pages.map((page) => page.accessions).join(''),
+    accessionEnds: new Uint32Array(count),
+    taxIds: new Int32Array(count),
+    reviewed: new Uint8Array(count),
+  };
   let [first, offset] = [0, 0];
   for (const page of pages) {
     const n = page.taxIds.length;
@@ -276,9 +358,16 @@ export function joinAccessionPages(pages: readonly AccessionTable[]): AccessionT
  * pages', read as FORMAT.md says: `levels` (absent: 1) levels of pages below the manifest, each inner page listing
  * the `pages` of the level below.
  */
-export function treeLevels<E extends { file: string }>(dir: string, root: { pages: E[]; levels?: number }, compression?: Compression): E[][] {
+export function treeLevels<E extends { file: string }>(
+  dir: string,
+  root: { pages: E[]; levels?: number },
+  compression?: Compression,
+): E[][] {
   const levels = [root.pages];
-  for (let below = (root.levels ?? 1) - 1; below > 0; below--) levels.push(levels[levels.length - 1].flatMap((page) => readJsonFile<{ pages: E[] }>(dir, page.file, compression).pages));
+  for (let below = (root.levels ?? 1) - 1; below > 0; below--)
+    levels.push(
+      levels[levels.length - 1].flatMap((page) => readJsonFile<{ pages: E[] }>(dir, page.file, compression).pages),
+    );
   return levels;
 }
 
@@ -288,7 +377,9 @@ export function shardEntries(dir: string, view?: number): ShardEntry[] {
   const root = view === undefined ? manifest : manifest.views![view];
   if (root.shards) return root.shards;
   if (!root.shardIndex) return [];
-  return treeLevels(dir, root.shardIndex, manifest.compression).at(-1)!.flatMap((page) => readJsonFile<IndexPage>(dir, page.file, manifest.compression).shards);
+  return treeLevels(dir, root.shardIndex, manifest.compression)
+    .at(-1)!
+    .flatMap((page) => readJsonFile<IndexPage>(dir, page.file, manifest.compression).shards);
 }
 
 /** A decoded shard with the accession table its ranks point into, as tests read it: each peptide's ranks by accession (as answers list them). */
@@ -309,7 +400,9 @@ export function decodeTabled(bytes: Uint8Array, table: AccessionTable): TabledSh
 const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
 
 /** Every peptide of a decoded shard, in stored order, read as FORMAT.md describes. */
-export function* shardPeptides(shard: TabledShard): Generator<{ sequence: string; key: number; accessions: string[]; taxIds: number[] }> {
+export function* shardPeptides(
+  shard: TabledShard,
+): Generator<{ sequence: string; key: number; accessions: string[]; taxIds: number[] }> {
   let p = 0;
   for (let g = 0; g < shard.massKeys.length; g++) {
     for (; p < shard.groupEnds[g]; p++) {
@@ -326,11 +419,18 @@ export function* shardPeptides(shard: TabledShard): Generator<{ sequence: string
 
 /** The protein table of a built dataset: its pages' columns concatenated (accessions ascending). */
 export function readProteinTable(dir: string): Omit<ProteinPage, 'formatVersion'> {
-  const table: Omit<ProteinPage, 'formatVersion'> = { accessions: [], taxIds: [], reviewed: [], proteins: [], organisms: [] };
+  const table: Omit<ProteinPage, 'formatVersion'> = {
+    accessions: [],
+    taxIds: [],
+    reviewed: [],
+    proteins: [],
+    organisms: [],
+  };
   const proteins = readManifest(dir).proteins;
   for (const page of proteins ? treeLevels(dir, proteins).at(-1)! : []) {
     const content = readJsonFile<ProteinPage>(dir, page.file);
-    for (const column of ['accessions', 'taxIds', 'reviewed', 'proteins', 'organisms'] as const) (table[column] as unknown[]).push(...content[column]);
+    for (const column of ['accessions', 'taxIds', 'reviewed', 'proteins', 'organisms'] as const)
+      (table[column] as unknown[]).push(...content[column]);
   }
   return table;
 }

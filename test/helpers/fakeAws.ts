@@ -2,7 +2,16 @@
 // (test/github/partitionedBuild.test.ts): s3://bucket/key is $FAKE_S3_ROOT/bucket/key. Every object written
 // or removed is appended to $FAKE_S3_ROOT/calls.log, in order. Flags it does not model (content type, cache
 // control) are recorded with the call, not applied.
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 const root = process.env.FAKE_S3_ROOT!;
@@ -23,8 +32,19 @@ const local = (path: string) => (path.startsWith('s3://') ? join(root, path.slic
 const within = (base: string, file: string) => (base.endsWith('/') ? base : `${base}/`) + file;
 const log = (line: string) => appendFileSync(join(root, 'calls.log'), `${line}\n`);
 /** The AWS CLI's --exclude patterns: `*` matches any characters, `/` included; the whole relative path must match. */
-const excluded = (path: string) => excludes.some((p) => new RegExp(`^${p.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(path));
-const filesBelow = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+const excluded = (path: string) =>
+  excludes.some((p) =>
+    new RegExp(
+      `^${p
+        .split('*')
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(path),
+  );
+const filesBelow = (dir: string) =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
 
 function put(from: string, to: string): void {
   mkdirSync(dirname(local(to)), { recursive: true });
@@ -50,7 +70,12 @@ if (command === 'cp' && positional[0] === '-') {
   for (const file of filesBelow(local(from))) {
     if (excluded(file)) continue;
     const target = within(to, file);
-    if (flags.includes('--size-only') && existsSync(local(target)) && statSync(local(target)).size === statSync(join(local(from), file)).size) continue;
+    if (
+      flags.includes('--size-only') &&
+      existsSync(local(target)) &&
+      statSync(local(target)).size === statSync(join(local(from), file)).size
+    )
+      continue;
     put(within(from, file), target);
   }
 } else if (command === 'rm') {

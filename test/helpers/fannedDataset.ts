@@ -6,7 +6,15 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { FORMAT_VERSION, type Compression, type FileEntry, type IndexPageEntry, type Manifest, type ProteinPageEntry, type ShardEntry } from '../../runtime/model/format.js';
+import {
+  FORMAT_VERSION,
+  type Compression,
+  type FileEntry,
+  type IndexPageEntry,
+  type Manifest,
+  type ProteinPageEntry,
+  type ShardEntry,
+} from '../../runtime/model/format.js';
 import { build, readManifest, SAMPLE_TAXDUMP, sampleSubset, shardEntries, tempDir } from './datasets.js';
 
 export interface FannedShape {
@@ -32,7 +40,8 @@ export async function flatDataset(): Promise<string> {
 }
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const chunks = <T>(list: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+const chunks = <T>(list: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 const sum = <T>(list: readonly T[], field: (item: T) => number) => list.reduce((total, item) => total + field(item), 0);
 
 /** A copy of the dataset in `dir` (flat or one level of index pages) in the given shape, in a fresh folder of this test file. */
@@ -40,7 +49,8 @@ export function fannedDataset(dir: string, label: string, shape: FannedShape): s
   const manifest = readManifest(dir);
   const out = join(tempDir(label), 'shards');
   mkdirSync(out);
-  const placed = (file: FileEntry) => (shape.folderDigits ? `${file.sha256.slice(0, shape.folderDigits)}/${file.file}` : file.file);
+  const placed = (file: FileEntry) =>
+    shape.folderDigits ? `${file.sha256.slice(0, shape.folderDigits)}/${file.file}` : file.file;
   const copy = <E extends FileEntry>(entry: E): E => {
     const file = placed(entry);
     mkdirSync(dirname(join(out, file)), { recursive: true });
@@ -50,7 +60,11 @@ export function fannedDataset(dir: string, label: string, shape: FannedShape): s
   const writeJson = (prefix: string, content: object): FileEntry => {
     const bytes = compress(Buffer.from(JSON.stringify(content)), manifest.compression);
     const hash = sha256(bytes);
-    const entry = { file: `${prefix}${hash.slice(0, 20)}.json${manifest.compression === 'gzip' ? '.gz' : '.br'}`, sha256: hash, bytes: bytes.length };
+    const entry = {
+      file: `${prefix}${hash.slice(0, 20)}.json${manifest.compression === 'gzip' ? '.gz' : '.br'}`,
+      sha256: hash,
+      bytes: bytes.length,
+    };
     const file = placed(entry);
     mkdirSync(dirname(join(out, file)), { recursive: true });
     writeFileSync(join(out, file), bytes);
@@ -60,10 +74,20 @@ export function fannedDataset(dir: string, label: string, shape: FannedShape): s
   const shards: ShardEntry[] = shardEntries(dir).map(copy);
   let index: IndexPageEntry[] = chunks(shards, shape.pageShards).map((list, k) => {
     const firstShard = k * shape.pageShards;
-    return { ...writeJson('index-', { formatVersion: FORMAT_VERSION, firstShard, shards: list }), ...indexTotals(list, firstShard, list.length) };
+    return {
+      ...writeJson('index-', { formatVersion: FORMAT_VERSION, firstShard, shards: list }),
+      ...indexTotals(list, firstShard, list.length),
+    };
   });
   for (let level = 1; level < shape.indexLevels; level++) {
-    index = chunks(index, shape.fanOut).map((pages) => ({ ...writeJson('index-', { formatVersion: FORMAT_VERSION, firstShard: pages[0].firstShard, pages }), ...indexTotals(pages, pages[0].firstShard, sum(pages, (p) => p.shards)) }));
+    index = chunks(index, shape.fanOut).map((pages) => ({
+      ...writeJson('index-', { formatVersion: FORMAT_VERSION, firstShard: pages[0].firstShard, pages }),
+      ...indexTotals(
+        pages,
+        pages[0].firstShard,
+        sum(pages, (p) => p.shards),
+      ),
+    }));
   }
 
   let proteins: ProteinPageEntry[] = (manifest.proteins?.pages ?? []).map(copy);
@@ -93,7 +117,11 @@ function compress(bytes: Uint8Array, compression: Compression): Uint8Array {
 }
 
 /** The fields an index page's entry gives of what it lists (shard entries or page entries). */
-function indexTotals(list: readonly (ShardEntry | IndexPageEntry)[], firstShard: number, shards: number): Omit<IndexPageEntry, keyof FileEntry> {
+function indexTotals(
+  list: readonly (ShardEntry | IndexPageEntry)[],
+  firstShard: number,
+  shards: number,
+): Omit<IndexPageEntry, keyof FileEntry> {
   return {
     firstShard,
     shards,

@@ -87,7 +87,9 @@ export class FaultySource implements ShardSource {
         return bytes.subarray(0, bytes.length >> 1);
       }
       case 'garbage':
-        return new TextEncoder().encode(file === 'manifest.json' ? '{"format":"something else","formatVersion":1,"shards":[]}' : 'garbage');
+        return new TextEncoder().encode(
+          file === 'manifest.json' ? '{"format":"something else","formatVersion":1,"shards":[]}' : 'garbage',
+        );
     }
   }
 }

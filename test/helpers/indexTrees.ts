@@ -30,10 +30,21 @@ export function retreedDataset(dir: string, label: string, shapes: TreeShapes): 
   mkdirSync(out);
   const shards = shardEntries(dir);
   const accessionPages = shapes.accessionPage === undefined ? manifest.accessions.pages.map((p) => p.file) : [];
-  for (const file of [...shards.map((s) => s.file), ...accessionPages, ...(manifest.taxonomy ? [manifest.taxonomy.file] : [])]) copyFileSync(join(dir, file), join(out, file));
+  for (const file of [
+    ...shards.map((s) => s.file),
+    ...accessionPages,
+    ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
+  ])
+    copyFileSync(join(dir, file), join(out, file));
   const accessionTable = readAccessionTable(dir);
   const table = readProteinTable(dir);
-  const ranked = accessionColumns({ sorted: table.accessions, taxIds: table.taxIds, reviewed: table.reviewed, proteins: table.proteins, organisms: table.organisms });
+  const ranked = accessionColumns({
+    sorted: table.accessions,
+    taxIds: table.taxIds,
+    reviewed: table.reviewed,
+    proteins: table.proteins,
+    organisms: table.organisms,
+  });
   const { shards: _, shardIndex: __, accessions, proteins: ___, taxonomy, ...head } = manifest;
   const retreed: Manifest = {
     ...head,
@@ -41,7 +52,18 @@ export function retreedDataset(dir: string, label: string, shapes: TreeShapes): 
     accessions:
       shapes.accessionPage === undefined
         ? accessions
-        : writeAccessionPages(out, { count: accessions.count, accession: (a) => accessionOf(accessionTable, a), taxIds: accessionTable.taxIds, reviewed: accessionTable.reviewed }, manifest.compression, shapes.accessionPage, shapes.accessions),
+        : writeAccessionPages(
+            out,
+            {
+              count: accessions.count,
+              accession: (a) => accessionOf(accessionTable, a),
+              taxIds: accessionTable.taxIds,
+              reviewed: accessionTable.reviewed,
+            },
+            manifest.compression,
+            shapes.accessionPage,
+            shapes.accessions,
+          ),
     proteins: writeProteinPages(out, ranked, manifest.compression, shapes.proteinPage, shapes.proteins),
     ...(taxonomy ? { taxonomy } : {}),
   };

@@ -6,7 +6,12 @@ export const letterBytes = (text: string): Uint8Array => new Uint8Array(Buffer.f
 
 /** Item i of letters cut at `ends` (ends[-1] = 0), as text. */
 export const cutLetters = (letters: Uint8Array, ends: ArrayLike<number>, i: number): string =>
-  Buffer.from(letters.buffer, letters.byteOffset, letters.byteLength).toString('latin1', i === 0 ? 0 : ends[i - 1], ends[i]);
+  Buffer.from(letters.buffer, letters.byteOffset, letters.byteLength).toString(
+    'latin1',
+    i === 0 ? 0 : ends[i - 1],
+    ends[i],
+  );
 
 /** All of `letters` as text. */
-export const lettersText = (letters: Uint8Array): string => Buffer.from(letters.buffer, letters.byteOffset, letters.byteLength).toString('latin1');
+export const lettersText = (letters: Uint8Array): string =>
+  Buffer.from(letters.buffer, letters.byteOffset, letters.byteLength).toString('latin1');

@@ -14,7 +14,11 @@ export function readPartitionRecords(file: string): PartitionRecord[] {
   const records: PartitionRecord[] = [];
   for (let at = 0; at < bytes.length; ) {
     const length = bytes.readUInt16LE(at + 8);
-    records.push({ key: bytes.readUInt32LE(at), ordinal: bytes.readUInt32LE(at + 4), sequence: bytes.toString('latin1', at + 10, at + 10 + length) });
+    records.push({
+      key: bytes.readUInt32LE(at),
+      ordinal: bytes.readUInt32LE(at + 4),
+      sequence: bytes.toString('latin1', at + 10, at + 10 + length),
+    });
     at += 10 + length;
   }
   return records;

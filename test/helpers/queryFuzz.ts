@@ -35,7 +35,12 @@ function decimalText(n: bigint, scale: number, style: number): string {
 /** Mass text near key `key` (0.0001 Da): exactly on it, or off by a fraction of a key unit, below or above. */
 const massNear = (key: number) =>
   fc
-    .record({ extra: fc.integer({ min: 0, max: 3 }), offset: fc.integer({ min: -999, max: 999 }), style: fc.integer({ min: 0, max: 3 }), exact: fc.boolean() })
+    .record({
+      extra: fc.integer({ min: 0, max: 3 }),
+      offset: fc.integer({ min: -999, max: 999 }),
+      style: fc.integer({ min: 0, max: 3 }),
+      exact: fc.boolean(),
+    })
     .map(({ extra, offset, style, exact }) => {
       const scale = 4 + extra;
       const bound = 10 ** extra - 1;
@@ -61,7 +66,12 @@ const pageSizeArb = fc.oneof(
 function peptideArb(ref: ReferenceData) {
   const real = fc.integer({ min: 0, max: ref.sequences.length - 1 }).map((p) => ref.sequences[p]);
   const mutated = fc
-    .record({ seq: real, lower: fc.array(fc.nat(), { maxLength: 5 }), swaps: fc.array(fc.nat(), { maxLength: 3 }), pad: fc.constantFrom('', ' ', '\t', ' \n ') })
+    .record({
+      seq: real,
+      lower: fc.array(fc.nat(), { maxLength: 5 }),
+      swaps: fc.array(fc.nat(), { maxLength: 3 }),
+      pad: fc.constantFrom('', ' ', '\t', ' \n '),
+    })
     .map(({ seq, lower, swaps, pad }) => {
       const chars = [...seq];
       for (const i of lower) chars[i % chars.length] = chars[i % chars.length].toLowerCase();
@@ -72,8 +82,15 @@ function peptideArb(ref: ReferenceData) {
       return `${pad}${chars.join('')}${pad}`;
     });
   const random = fc.string({ unit: fc.constantFrom(...'ACDEFGHIKLMNPQRSTVWY'), minLength: 1, maxLength: 40 });
-  const noMass = fc.tuple(real, fc.nat(), fc.constantFrom('B', 'X', 'Z', 'b', 'x', 'z')).map(([seq, i, c]) => seq.slice(0, i % seq.length) + c + seq.slice(i % seq.length));
-  return fc.oneof({ weight: 5, arbitrary: real }, { weight: 3, arbitrary: mutated }, { weight: 2, arbitrary: random }, { weight: 1, arbitrary: noMass });
+  const noMass = fc
+    .tuple(real, fc.nat(), fc.constantFrom('B', 'X', 'Z', 'b', 'x', 'z'))
+    .map(([seq, i, c]) => seq.slice(0, i % seq.length) + c + seq.slice(i % seq.length));
+  return fc.oneof(
+    { weight: 5, arbitrary: real },
+    { weight: 3, arbitrary: mutated },
+    { weight: 2, arbitrary: random },
+    { weight: 1, arbitrary: noMass },
+  );
 }
 
 /** A mass range [mass1, mass2] as text: narrow, spanning groups, wide, outside the data, or inverted. */
@@ -81,27 +98,44 @@ function rangeArb(ref: ReferenceData) {
   const groups = ref.keys.length;
   const maxKey = ref.keys[groups - 1];
   const group = fc.integer({ min: 0, max: groups - 1 });
-  const narrow = fc.tuple(group, fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: 30 })).chain(([g, shift, span]) => {
-    const low = Math.max(0, ref.keys[g] + shift);
-    return fc.tuple(massNear(low), massNear(low + span));
-  });
-  const spanning = fc.tuple(group, fc.integer({ min: 0, max: 3000 })).chain(([g, n]) => fc.tuple(massNear(ref.keys[g]), massNear(ref.keys[Math.min(groups - 1, g + n)])));
-  const wide = fc.tuple(fc.integer({ min: 0, max: maxKey + 20_000 }), fc.integer({ min: 0, max: maxKey })).chain(([a, span]) => fc.tuple(massNear(a), massNear(a + span)));
+  const narrow = fc
+    .tuple(group, fc.integer({ min: -3, max: 3 }), fc.integer({ min: 0, max: 30 }))
+    .chain(([g, shift, span]) => {
+      const low = Math.max(0, ref.keys[g] + shift);
+      return fc.tuple(massNear(low), massNear(low + span));
+    });
+  const spanning = fc
+    .tuple(group, fc.integer({ min: 0, max: 3000 }))
+    .chain(([g, n]) => fc.tuple(massNear(ref.keys[g]), massNear(ref.keys[Math.min(groups - 1, g + n)])));
+  const wide = fc
+    .tuple(fc.integer({ min: 0, max: maxKey + 20_000 }), fc.integer({ min: 0, max: maxKey }))
+    .chain(([a, span]) => fc.tuple(massNear(a), massNear(a + span)));
   const outside = fc.oneof(
     fc.tuple(fc.constant('0'), massNear(Math.max(0, ref.keys[0] - 1))),
     fc.tuple(massNear(maxKey + 1), fc.constantFrom('100000', '1e9', '99999999999999999999')),
     fc.tuple(fc.constant('0'), fc.constant('1e30')),
   );
-  const inverted = fc.tuple(group, fc.integer({ min: 1, max: 5000 })).chain(([g, d]) => fc.tuple(massNear(ref.keys[g] + d), massNear(ref.keys[g])));
+  const inverted = fc
+    .tuple(group, fc.integer({ min: 1, max: 5000 }))
+    .chain(([g, d]) => fc.tuple(massNear(ref.keys[g] + d), massNear(ref.keys[g])));
   // Ends on or next to the first/last key of a shard or of an index page: where the index logic decides.
   const shardEnds = ref.shardEntries.flatMap((s) => [s.firstKey, s.lastKey]);
   const pageEnds = ref.indexPages.flatMap((p) => [p.firstKey, p.lastKey]);
-  const boundary = fc.oneof(fc.constantFrom(...shardEnds), fc.constantFrom(...(pageEnds.length ? pageEnds : shardEnds)));
+  const boundary = fc.oneof(
+    fc.constantFrom(...shardEnds),
+    fc.constantFrom(...(pageEnds.length ? pageEnds : shardEnds)),
+  );
   const nearBoundary = fc.tuple(boundary, fc.integer({ min: -1, max: 1 })).map(([k, d]) => Math.max(0, k + d));
   const atBoundary = fc.oneof(
-    fc.tuple(nearBoundary, fc.integer({ min: 0, max: 2000 })).chain(([k, span]) => fc.tuple(massNear(k), massNear(k + span))),
-    fc.tuple(nearBoundary, fc.integer({ min: 0, max: 2000 })).chain(([k, span]) => fc.tuple(massNear(Math.max(0, k - span)), massNear(k))),
-    fc.tuple(nearBoundary, nearBoundary).chain(([a, b]) => fc.tuple(massNear(Math.min(a, b)), massNear(Math.max(a, b)))),
+    fc
+      .tuple(nearBoundary, fc.integer({ min: 0, max: 2000 }))
+      .chain(([k, span]) => fc.tuple(massNear(k), massNear(k + span))),
+    fc
+      .tuple(nearBoundary, fc.integer({ min: 0, max: 2000 }))
+      .chain(([k, span]) => fc.tuple(massNear(Math.max(0, k - span)), massNear(k))),
+    fc
+      .tuple(nearBoundary, nearBoundary)
+      .chain(([a, b]) => fc.tuple(massNear(Math.min(a, b)), massNear(Math.max(a, b)))),
   );
   return fc.oneof(
     { weight: 4, arbitrary: narrow },
@@ -128,7 +162,8 @@ export function queryArbitrary(ref: ReferenceData): fc.Arbitrary<RefQuery> {
       ...(pep !== null && endpoint === '/search.php' ? { peptide: ' ' } : {}),
       ...clean(p),
     }));
-  const byPeptide = (endpoint: EndpointPath) => fc.tuple(peptide, paging).map(([pep, p]): RefQuery => ({ endpoint, peptide: pep, ...clean(p) }));
+  const byPeptide = (endpoint: EndpointPath) =>
+    fc.tuple(peptide, paging).map(([pep, p]): RefQuery => ({ endpoint, peptide: pep, ...clean(p) }));
   return fc.oneof(
     { weight: 3, arbitrary: byMass('/search.php') },
     { weight: 1, arbitrary: byPeptide('/search.php') },
@@ -138,7 +173,10 @@ export function queryArbitrary(ref: ReferenceData): fc.Arbitrary<RefQuery> {
 }
 
 function clean(p: { page: string | undefined; pageSize: string | undefined }) {
-  return { ...(p.page !== undefined ? { page: p.page } : {}), ...(p.pageSize !== undefined ? { pageSize: p.pageSize } : {}) };
+  return {
+    ...(p.page !== undefined ? { page: p.page } : {}),
+    ...(p.pageSize !== undefined ? { pageSize: p.pageSize } : {}),
+  };
 }
 
 /** null when the handler's answer equals the reference's (status, and the full body minus memory/duration). */
@@ -147,9 +185,11 @@ export async function difference(handler: Handler, ref: ReferenceData, q: RefQue
   const response = await handler(new Request(`http://localhost${path}`));
   const expected = referenceAnswer(ref, q);
   const text = await response.text();
-  if (response.status !== expected.status) return `${path}: status ${response.status} (${text.slice(0, 200)}), expected ${expected.status}`;
+  if (response.status !== expected.status)
+    return `${path}: status ${response.status} (${text.slice(0, 200)}), expected ${expected.status}`;
   const body = JSON.parse(text) as Record<string, unknown>;
-  if (expected.status !== 200) return typeof body.error === 'string' ? null : `${path}: error body without error text: ${text.slice(0, 200)}`;
+  if (expected.status !== 200)
+    return typeof body.error === 'string' ? null : `${path}: error body without error text: ${text.slice(0, 200)}`;
   if (typeof body.memory !== 'string' || typeof body.duration !== 'string') return `${path}: memory/duration missing`;
   const got = stable(body);
   if (isDeepStrictEqual(got, expected.body)) return null;

@@ -43,7 +43,8 @@ export function decimalToUnits(text: string): bigint {
 // Residue masses as integer 1e-10 Da units by char code. Each is below 2.4e12 units, so a sum of even
 // thousands of residues stays far below 2^53: plain integer arithmetic on Numbers is exact (checked below).
 const RESIDUE_UNITS: number[] = new Array(128).fill(-1);
-for (const [letter, mass] of Object.entries(REFERENCE_RESIDUE_MASS)) RESIDUE_UNITS[letter.charCodeAt(0)] = Number(decimalToUnits(mass));
+for (const [letter, mass] of Object.entries(REFERENCE_RESIDUE_MASS))
+  RESIDUE_UNITS[letter.charCodeAt(0)] = Number(decimalToUnits(mass));
 const WATER_UNITS = Number(decimalToUnits(REFERENCE_WATER));
 
 /** Peptide mass with water in 1e-10 Da units (an exact integer), or null when a residue has no defined mass. */
@@ -138,7 +139,13 @@ export function referencePieces(protein: string, enzyme: ReferenceEnzyme): strin
 }
 
 /** Distinct peptides of 1..missed+1 consecutive pieces, length within [min, max], without B/X/Z. */
-export function referenceDigest(protein: string, enzyme: ReferenceEnzyme, missed: number, min: number, max: number): Set<string> {
+export function referenceDigest(
+  protein: string,
+  enzyme: ReferenceEnzyme,
+  missed: number,
+  min: number,
+  max: number,
+): Set<string> {
   const boundaries = referenceBoundaries(protein, enzyme);
   const pieces = boundaries.length - 1;
   const peptides = new Set<string>();
@@ -166,7 +173,8 @@ export function referenceFasta(bytes: Uint8Array): ReferenceProtein[] {
   const close = () => {
     if (!current) return;
     const parts = current.header.split('|');
-    const accession = (parts[0] === 'sp' || parts[0] === 'tr') && parts.length >= 3 ? parts[1] : current.header.trim().split(/\s+/)[0];
+    const accession =
+      (parts[0] === 'sp' || parts[0] === 'tr') && parts.length >= 3 ? parts[1] : current.header.trim().split(/\s+/)[0];
     const ox = current.header.split(/\s+/).find((word) => word.startsWith('OX='));
     const sequence = current.lines.join('').replace(/\s/g, '').toUpperCase().replace(/\*$/, '');
     proteins.push({ accession, taxId: ox ? Number(ox.slice(3)) : null, sequence });
@@ -204,7 +212,12 @@ export function referenceDataset(
     if (!taxIdOf.has(protein.accession)) taxIdOf.set(protein.accession, protein.taxId ?? -1);
     for (const peptide of referenceDigest(protein.sequence, REFERENCE_ENZYMES[enzyme], missed, min, max)) {
       const entry = dataset.get(peptide);
-      if (entry === undefined) dataset.set(peptide, { key: referenceKey(referenceUnits(peptide)!), accessions: [protein.accession], taxIds: [] });
+      if (entry === undefined)
+        dataset.set(peptide, {
+          key: referenceKey(referenceUnits(peptide)!),
+          accessions: [protein.accession],
+          taxIds: [],
+        });
       else if (!entry.accessions.includes(protein.accession)) entry.accessions.push(protein.accession);
     }
   }

@@ -10,14 +10,20 @@
 // forms are then deduplicated by (sequence, count of each variable modification), weighed exactly in BigInt
 // units of 1e-10 Da, keyed (half-up to 4 decimals), written as ProForma and sorted by key. A query is answered
 // by binary search over the distinct keys.
-import { decimalToUnits, lowerBound, REFERENCE_RESIDUE_MASS, REFERENCE_WATER, referenceDataset, referenceFasta } from './reference.js';
+import {
+  decimalToUnits,
+  lowerBound,
+  REFERENCE_RESIDUE_MASS,
+  REFERENCE_WATER,
+  referenceDataset,
+  referenceFasta,
+} from './reference.js';
 import { findUnimod, unimodUnits } from './referenceUnimod.js';
 
 /** Proton mass (CODATA 2018), Da. */
 export const REFERENCE_PROTON = 1.007276466621;
 
 // ---------------------------------------------------------------- seeded randomness
-
 
 // ---------------------------------------------------------------- modifications
 
@@ -58,9 +64,15 @@ function siteList(site: RefSite): string {
     case 'C-term':
       return site.kind;
     case 'N-term-residue':
-      return site.residues.split('').map((r) => `N-term:${r}`).join(',');
+      return site.residues
+        .split('')
+        .map((r) => `N-term:${r}`)
+        .join(',');
     case 'C-term-residue':
-      return site.residues.split('').map((r) => `C-term:${r}`).join(',');
+      return site.residues
+        .split('')
+        .map((r) => `C-term:${r}`)
+        .join(',');
   }
 }
 
@@ -72,13 +84,25 @@ export function parseRefMod(text: string): RefMod {
   const site = parseSite(text.slice(at + 1), text);
   const entry = findUnimod(name);
   if (entry) {
-    return { text, tag: entry.title.includes(':') ? `U:${entry.title}` : entry.title, units: unimodUnits(entry), site, siteList: siteList(site) };
+    return {
+      text,
+      tag: entry.title.includes(':') ? `U:${entry.title}` : entry.title,
+      units: unimodUnits(entry),
+      site,
+      siteList: siteList(site),
+    };
   }
   const custom = /^[^:]+:([+-])(\d+)(?:\.(\d{1,10}))?$/.exec(name);
   if (!custom) throw new Error(`reference: unknown modification ${name}`);
   const magnitude = decimalToUnits(`${custom[2]}.${custom[3] ?? '0'}`);
   const mass = custom[3] === undefined ? custom[2] : `${custom[2]}.${custom[3]}`;
-  return { text, tag: `${custom[1]}${mass}`, units: custom[1] === '-' ? -magnitude : magnitude, site, siteList: siteList(site) };
+  return {
+    text,
+    tag: `${custom[1]}${mass}`,
+    units: custom[1] === '-' ? -magnitude : magnitude,
+    site,
+    siteList: siteList(site),
+  };
 }
 
 /** A comma-separated list of `Name@Sites` (empty text: none). */
@@ -172,7 +196,8 @@ export function referenceProforma(sequence: string, setting: RefSetting, counts:
       unlocalised += `[${mod.tag}]${count > 1 ? `^${count}` : ''}?`;
       return;
     }
-    if (count !== slots.length) throw new Error(`reference: ${count} × ${mod.text} on ${slots.length} slots of ${sequence}`);
+    if (count !== slots.length)
+      throw new Error(`reference: ${count} × ${mod.text} on ${slots.length} slots of ${sequence}`);
     switch (mod.site.kind) {
       case 'residues':
         for (const slot of slots) after[slot] += `[${mod.tag}]`;
@@ -203,7 +228,9 @@ function roundHalfUp(units: bigint, step: bigint): bigint {
 /** A key as Java's Double.toString writes key / 10^4 ("1298.6103", "1000.0"), from the integer. */
 export function referenceKeyText(key: number): string {
   const whole = Math.floor(key / 10_000);
-  const fraction = String(key % 10_000).padStart(4, '0').replace(/0+$/, '');
+  const fraction = String(key % 10_000)
+    .padStart(4, '0')
+    .replace(/0+$/, '');
   return `${whole}.${fraction === '' ? '0' : fraction}`;
 }
 
@@ -220,7 +247,12 @@ export function referenceTextBounds(text: string): { ceilKey: number; floorKey: 
 }
 
 /** The key window of a precursor with tolerances, by the README's formula (IEEE doubles). */
-export function referenceWindow(M: number, below: number, above: number, unit: 'ppm' | 'Da'): { lowKey: number; highKey: number } {
+export function referenceWindow(
+  M: number,
+  below: number,
+  above: number,
+  unit: 'ppm' | 'Da',
+): { lowKey: number; highKey: number } {
   const low = unit === 'ppm' ? (M * below) / 1e6 : below;
   const high = unit === 'ppm' ? (M * above) / 1e6 : above;
   return { lowKey: Math.ceil((M - low) * 10_000), highKey: Math.floor((M + high) * 10_000) };
@@ -235,7 +267,9 @@ export interface RefPeptide {
   units: bigint;
 }
 
-const RESIDUE_UNITS = new Map<string, bigint>(Object.entries(REFERENCE_RESIDUE_MASS).map(([r, m]) => [r, decimalToUnits(m)]));
+const RESIDUE_UNITS = new Map<string, bigint>(
+  Object.entries(REFERENCE_RESIDUE_MASS).map(([r, m]) => [r, decimalToUnits(m)]),
+);
 const WATER_UNITS = decimalToUnits(REFERENCE_WATER);
 
 /** Every distinct peptide of a FASTA (trypsin, ≤ 2 missed cleavages, 6..50 residues), with accessions and taxIds. */
@@ -303,7 +337,9 @@ export class ReferencePrecursor {
       }
     }
     const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    this.forms.sort((a, b) => a.key - b.key || text(a.peptide.sequence, b.peptide.sequence) || text(a.proforma, b.proforma));
+    this.forms.sort(
+      (a, b) => a.key - b.key || text(a.peptide.sequence, b.peptide.sequence) || text(a.proforma, b.proforma),
+    );
     this.forms.forEach((form, i) => {
       if (i === 0 || form.key !== this.forms[i - 1].key) {
         this.keys.push(form.key);
@@ -364,17 +400,27 @@ export function firstDifference(expected: unknown, got: unknown, path = '$'): st
     }
     return undefined;
   }
-  if (expected !== null && got !== null && typeof expected === 'object' && typeof got === 'object' && !Array.isArray(expected) && !Array.isArray(got)) {
+  if (
+    expected !== null &&
+    got !== null &&
+    typeof expected === 'object' &&
+    typeof got === 'object' &&
+    !Array.isArray(expected) &&
+    !Array.isArray(got)
+  ) {
     const e = expected as Record<string, unknown>;
     const g = got as Record<string, unknown>;
     const ek = Object.keys(e);
     const gk = Object.keys(g);
-    if (ek.join('\u0000') !== gk.join('\u0000')) return `${path}: expected keys ${JSON.stringify(ek)}, got ${JSON.stringify(gk)}`;
+    if (ek.join('\u0000') !== gk.join('\u0000'))
+      return `${path}: expected keys ${JSON.stringify(ek)}, got ${JSON.stringify(gk)}`;
     for (const k of ek) {
       const d = firstDifference(e[k], g[k], `${path}.${k}`);
       if (d) return d;
     }
     return undefined;
   }
-  return Object.is(expected, got) || expected === got ? undefined : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`;
+  return Object.is(expected, got) || expected === got
+    ? undefined
+    : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(got)}`;
 }

@@ -27,12 +27,14 @@ export interface RefNode {
 
 /** The fields of one .dmp line: separated by `\t|\t`, the line ending `\t|`. */
 function dmpFields(line: string, file: string): string[] {
-  if (!line.endsWith('\t|')) throw new Error(`reference taxonomy: ${file}: line does not end with "\\t|": ${JSON.stringify(line)}`);
+  if (!line.endsWith('\t|'))
+    throw new Error(`reference taxonomy: ${file}: line does not end with "\\t|": ${JSON.stringify(line)}`);
   return line.slice(0, -2).split('\t|\t');
 }
 
 const positiveInt = (text: string, what: string): number => {
-  if (!/^\d+$/.test(text) || Number(text) < 1) throw new Error(`reference taxonomy: bad ${what} ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || Number(text) < 1)
+    throw new Error(`reference taxonomy: bad ${what} ${JSON.stringify(text)}`);
   return Number(text);
 };
 
@@ -238,8 +240,16 @@ export class ReferenceTaxonomy {
       const tier = lower === q ? 0 : lower.startsWith(q) ? 1 : starts.some((i) => lower.startsWith(q, i)) ? 2 : -1;
       if (tier >= 0) ranked.push({ tier, node });
     }
-    ranked.sort((a, b) => a.tier - b.tier || b.node.peptides - a.node.peptides || byteOrder(a.node.name, b.node.name) || a.node.taxId - b.node.taxId);
-    return ranked.slice(0, limit).map(({ node }) => ({ taxId: node.taxId, name: node.name, rank: node.rank, peptides: node.peptides }));
+    ranked.sort(
+      (a, b) =>
+        a.tier - b.tier ||
+        b.node.peptides - a.node.peptides ||
+        byteOrder(a.node.name, b.node.name) ||
+        a.node.taxId - b.node.taxId,
+    );
+    return ranked
+      .slice(0, limit)
+      .map(({ node }) => ({ taxId: node.taxId, name: node.name, rank: node.rank, peptides: node.peptides }));
   }
 }
 
@@ -267,7 +277,13 @@ export function passes(taxonomy: ReferenceTaxonomy, acc: string, taxId: number, 
  * accessions that fail are dropped from an entry, empty entries and then empty groups are dropped, and the
  * remaining groups are paged.
  */
-export function filteredAnswer(taxonomy: ReferenceTaxonomy, all: RefAnswer, filter: RefFilter, page: number, pageSize: number): RefAnswer {
+export function filteredAnswer(
+  taxonomy: ReferenceTaxonomy,
+  all: RefAnswer,
+  filter: RefFilter,
+  page: number,
+  pageSize: number,
+): RefAnswer {
   const kept: Record<string, RefEntry[]>[] = [];
   for (const group of all.result) {
     const [key, entries] = Object.entries(group)[0];
@@ -283,7 +299,9 @@ export function filteredAnswer(taxonomy: ReferenceTaxonomy, all: RefAnswer, filt
 
 // ---------------------------------------------------------------- /api/v1/peptide
 
-const RESIDUE_UNITS = new Map<string, bigint>(Object.entries(REFERENCE_RESIDUE_MASS).map(([r, m]) => [r, decimalToUnits(m)]));
+const RESIDUE_UNITS = new Map<string, bigint>(
+  Object.entries(REFERENCE_RESIDUE_MASS).map(([r, m]) => [r, decimalToUnits(m)]),
+);
 const WATER_UNITS = decimalToUnits(REFERENCE_WATER);
 
 /** Neutral monoisotopic mass with water, rounded half-up to 6 decimals (null when a letter has no mass). */
@@ -304,7 +322,10 @@ export const equateIL = (sequence: string) => sequence.replace(/[IL]/g, 'L');
 export interface RefPeptideAnswer {
   sequence: string;
   mass: number;
-  peptides: { seq: string; accsTax: { acc: string; taxId: number; reviewed: boolean; protein: string | null; organism: string | null }[] }[];
+  peptides: {
+    seq: string;
+    accsTax: { acc: string; taxId: number; reviewed: boolean; protein: string | null; organism: string | null }[];
+  }[];
   lca: { taxId: number; name: string; rank: string } | null;
 }
 
@@ -353,11 +374,22 @@ export class ReferencePeptideLookup {
         .map(({ acc, taxId }) => {
           const record = this.taxonomy.accessions.get(acc)!;
           taxIds.push(taxId);
-          return { acc, taxId, reviewed: record.reviewed, protein: record.protein === '' ? null : record.protein, organism: record.organism === '' ? null : record.organism };
+          return {
+            acc,
+            taxId,
+            reviewed: record.reviewed,
+            protein: record.protein === '' ? null : record.protein,
+            organism: record.organism === '' ? null : record.organism,
+          };
         });
       if (accsTax.length > 0) peptides.push({ seq: peptide.sequence, accsTax });
     }
     const lca = this.hasTaxonomy ? this.taxonomy.lca(taxIds) : null;
-    return { sequence: upper, mass, peptides, lca: lca === null ? null : { taxId: lca.taxId, name: lca.name, rank: lca.rank } };
+    return {
+      sequence: upper,
+      mass,
+      peptides,
+      lca: lca === null ? null : { taxId: lca.taxId, name: lca.name, rank: lca.rank },
+    };
   }
 }

@@ -92,7 +92,8 @@ export function microText(micro: bigint): string {
 /** Entries whose derived delta is not the published one (empty when the table is consistent). */
 export function unimodDisagreements(): string[] {
   return REFERENCE_UNIMOD.filter((e) => derivedMicro(e.composition) !== publishedMicro(e)).map(
-    (e) => `${e.title}: ${e.composition} gives ${microText(derivedMicro(e.composition))}, Unimod publishes ${e.published}`,
+    (e) =>
+      `${e.title}: ${e.composition} gives ${microText(derivedMicro(e.composition))}, Unimod publishes ${e.published}`,
   );
 }
 
@@ -106,6 +107,7 @@ export function findUnimod(name: string): ReferenceUnimodEntry | undefined {
 /** A delta in 1e-10 Da units: the published 6-decimal value (checked equal to the derived one). */
 export function unimodUnits(entry: ReferenceUnimodEntry): bigint {
   const micro = derivedMicro(entry.composition);
-  if (micro !== publishedMicro(entry)) throw new Error(`${entry.title}: derived ${microText(micro)} is not the published ${entry.published}`);
+  if (micro !== publishedMicro(entry))
+    throw new Error(`${entry.title}: derived ${microText(micro)} is not the published ${entry.published}`);
   return micro * 10_000n;
 }

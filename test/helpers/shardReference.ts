@@ -6,8 +6,22 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type IndexPage, type IndexPageEntry, type InnerIndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
-import { decodeTabled, readAccessionTable, readJsonFile, readManifest, readStored, shardEntries, treeLevels } from './datasets.js';
+import {
+  type IndexPage,
+  type IndexPageEntry,
+  type InnerIndexPage,
+  type Manifest,
+  type ShardEntry,
+} from '../../runtime/model/format.js';
+import {
+  decodeTabled,
+  readAccessionTable,
+  readJsonFile,
+  readManifest,
+  readStored,
+  shardEntries,
+  treeLevels,
+} from './datasets.js';
 import { keyBounds, referenceDecimal, referenceKeyText, referencePeptideKey } from './reference.js';
 import { cutLetters } from './letters.js';
 
@@ -45,13 +59,21 @@ function indexPageProblems(dir: string, manifest: Manifest): string[] {
     let firstShard = 0;
     for (const page of entries) {
       const bytes = readFileSync(join(dir, page.file));
-      if (sha256(bytes) !== page.sha256 || bytes.length !== page.bytes) problems.push(`index page ${page.file} does not match its entry`);
+      if (sha256(bytes) !== page.sha256 || bytes.length !== page.bytes)
+        problems.push(`index page ${page.file} does not match its entry`);
       const parsed = readJsonFile<IndexPage & InnerIndexPage>(dir, page.file, manifest.compression);
       const members: ShardEntry[] | IndexPageEntry[] = leaf ? parsed.shards : parsed.pages;
       const shards = leaf ? parsed.shards.length : parsed.pages.reduce((sum, p) => sum + p.shards, 0);
-      if (parsed.firstShard !== firstShard || page.firstShard !== firstShard || shards !== page.shards) problems.push(`index page ${page.file} has wrong position/count`);
-      const sum = (field: 'massGroups' | 'peptides') => members.reduce((total: number, m: ShardEntry | IndexPageEntry) => total + m[field], 0);
-      if (members[0].firstKey !== page.firstKey || members[members.length - 1].lastKey !== page.lastKey || sum('massGroups') !== page.massGroups || sum('peptides') !== page.peptides) {
+      if (parsed.firstShard !== firstShard || page.firstShard !== firstShard || shards !== page.shards)
+        problems.push(`index page ${page.file} has wrong position/count`);
+      const sum = (field: 'massGroups' | 'peptides') =>
+        members.reduce((total: number, m: ShardEntry | IndexPageEntry) => total + m[field], 0);
+      if (
+        members[0].firstKey !== page.firstKey ||
+        members[members.length - 1].lastKey !== page.lastKey ||
+        sum('massGroups') !== page.massGroups ||
+        sum('peptides') !== page.peptides
+      ) {
         problems.push(`index page ${page.file} keys or sums differ from its entry`);
       }
       firstShard += page.shards;
@@ -71,16 +93,21 @@ export function loadReference(dir: string): ReferenceData {
   const accessionEnds: number[] = [];
   const accessionIds: number[] = [];
   const table = readAccessionTable(dir);
-  const accessionNames = Array.from(table.accessionEnds, (end, a) => table.accessions.slice(a === 0 ? 0 : table.accessionEnds[a - 1], end));
+  const accessionNames = Array.from(table.accessionEnds, (end, a) =>
+    table.accessions.slice(a === 0 ? 0 : table.accessionEnds[a - 1], end),
+  );
   const accessionTaxIds = Array.from(table.taxIds);
   const seen = new Set<string>();
   for (const entry of entries) {
     const bytes = readFileSync(join(dir, entry.file));
-    if (sha256(bytes) !== entry.sha256 || bytes.length !== entry.bytes) problems.push(`shard ${entry.file} does not match its entry`);
+    if (sha256(bytes) !== entry.sha256 || bytes.length !== entry.bytes)
+      problems.push(`shard ${entry.file} does not match its entry`);
     const s = decodeTabled(readStored(dir, entry.file, manifest.compression), table);
     const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
-    if (s.massKeys.length !== entry.massGroups || s.sequenceEnds.length !== entry.peptides) problems.push(`shard ${entry.file} counts differ from its entry`);
-    if (s.massKeys[0] !== entry.firstKey || s.massKeys[s.massKeys.length - 1] !== entry.lastKey) problems.push(`shard ${entry.file} keys differ from its entry`);
+    if (s.massKeys.length !== entry.massGroups || s.sequenceEnds.length !== entry.peptides)
+      problems.push(`shard ${entry.file} counts differ from its entry`);
+    if (s.massKeys[0] !== entry.firstKey || s.massKeys[s.massKeys.length - 1] !== entry.lastKey)
+      problems.push(`shard ${entry.file} keys differ from its entry`);
     let p = 0;
     for (let g = 0; g < s.massKeys.length; g++) {
       const key = s.massKeys[g];
@@ -91,7 +118,8 @@ export function loadReference(dir: string): ReferenceData {
         if (seen.has(seq)) problems.push(`peptide ${seq} appears twice`);
         seen.add(seq);
         sequences.push(seq);
-        for (let r = p === 0 ? 0 : s.accessionRefEnds[p - 1]; r < s.accessionRefEnds[p]; r++) accessionIds.push(s.accessionRefs[r]);
+        for (let r = p === 0 ? 0 : s.accessionRefEnds[p - 1]; r < s.accessionRefEnds[p]; r++)
+          accessionIds.push(s.accessionRefs[r]);
         accessionEnds.push(accessionIds.length);
       }
       groupEnds.push(sequences.length);
@@ -138,7 +166,8 @@ export interface RefQuery {
 
 export function queryPath(q: RefQuery): string {
   const params = new URLSearchParams();
-  for (const name of ['mass1', 'mass2', 'peptide', 'page', 'pageSize'] as const) if (q[name] !== undefined) params.set(name, q[name]!);
+  for (const name of ['mass1', 'mass2', 'peptide', 'page', 'pageSize'] as const)
+    if (q[name] !== undefined) params.set(name, q[name]!);
   const search = params.toString();
   return search ? `${q.endpoint}?${search}` : q.endpoint;
 }
@@ -148,7 +177,11 @@ export interface RefAnswer {
   body?: { totalResult: number; page: number; pageSize: number; result: Record<string, unknown[]>[] };
 }
 
-const DEFAULT_PAGE_SIZE: Record<EndpointPath, number> = { '/search.php': 10, '/search-peptide.php': 1000, '/search-taxonomy.php': 1000 };
+const DEFAULT_PAGE_SIZE: Record<EndpointPath, number> = {
+  '/search.php': 10,
+  '/search-peptide.php': 1000,
+  '/search-taxonomy.php': 1000,
+};
 
 /**
  * The answer the API must give, for queries in the generator's domain: valid parameters, or exactly one
@@ -158,7 +191,8 @@ const DEFAULT_PAGE_SIZE: Record<EndpointPath, number> = { '/search.php': 10, '/s
 export function referenceAnswer(ref: ReferenceData, q: RefQuery): RefAnswer {
   const integer = (text: string | undefined, fallback: number, max: number): number | RefAnswer => {
     if (text === undefined) return fallback;
-    if (!/^\d{1,10}$/.test(text) || Number(text) > 2 ** 31 - 1) throw new Error(`reference: page text ${text} outside the generator's domain`);
+    if (!/^\d{1,10}$/.test(text) || Number(text) > 2 ** 31 - 1)
+      throw new Error(`reference: page text ${text} outside the generator's domain`);
     const n = Number(text);
     return n >= 1 && n <= max ? n : { status: 400 };
   };
@@ -198,7 +232,10 @@ export function referenceAnswer(ref: ReferenceData, q: RefQuery): RefAnswer {
       const ids = Array.from(ref.accessionIds.subarray(p === 0 ? 0 : ref.accessionEnds[p - 1], ref.accessionEnds[p]));
       entries.push(
         taxonomy
-          ? { seq: ref.sequences[p], accsTax: ids.map((id) => ({ acc: ref.accessionNames[id], taxId: ref.accessionTaxIds[id] })) }
+          ? {
+              seq: ref.sequences[p],
+              accsTax: ids.map((id) => ({ acc: ref.accessionNames[id], taxId: ref.accessionTaxIds[id] })),
+            }
           : { seq: ref.sequences[p], acc: ids.map((id) => ref.accessionNames[id]) },
       );
     }

@@ -11,7 +11,13 @@ import { difference, queryArbitrary } from '../helpers/queryFuzz.js';
 import { keyMismatches, loadReference, referenceAnswer } from '../helpers/shardReference.js';
 import { writeSection } from './report.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10000' }, seed: { type: 'string', default: '20250101' }, 'no-write': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10000' },
+    seed: { type: 'string', default: '20250101' },
+    'no-write': { type: 'boolean' },
+  },
+});
 const runs = Number(values.runs);
 const seed = Number(values.seed);
 
@@ -67,7 +73,9 @@ async function fuzz(name: string, dir: string, cacheBytes: number | undefined): 
     figures.statuses[a.status] = (figures.statuses[a.status] ?? 0) + 1;
     if (a.body && a.body.result.length > 0) figures.nonEmpty++;
   }
-  console.error(`${name}: ${figures.queries} queries, ${figures.mismatches} mismatches, ${figures.seconds.toFixed(1)} s`);
+  console.error(
+    `${name}: ${figures.queries} queries, ${figures.mismatches} mismatches, ${figures.seconds.toFixed(1)} s`,
+  );
   return figures;
 }
 
@@ -80,7 +88,11 @@ console.log(JSON.stringify(results, null, 1));
 const rows = results.map(
   (r) =>
     `| ${r.name} | ${r.shards.toLocaleString('en')} / ${r.indexPages} | ${r.groups.toLocaleString('en')} / ${r.peptides.toLocaleString('en')} | ${r.queries.toLocaleString('en')} | ` +
-    `${Object.entries(r.statuses).map(([s, n]) => `${s}: ${n}`).join(', ')} | ${r.nonEmpty.toLocaleString('en')} | ${r.keyMismatches} | ${r.datasetProblems} | **${r.mismatches}** | ${r.seconds.toFixed(1)} s |`,
+    `${Object.entries(r.statuses)
+      .map(([s, n]) => `${s}: ${n}`)
+      .join(
+        ', ',
+      )} | ${r.nonEmpty.toLocaleString('en')} | ${r.keyMismatches} | ${r.datasetProblems} | **${r.mismatches}** | ${r.seconds.toFixed(1)} s |`,
 );
 const section = [
   `Command: \`npm run fuzz\` (= \`tsx test/reliability/fuzz.ts --runs ${runs} --seed ${seed}\`), ${new Date().toISOString().slice(0, 10)}.`,

@@ -12,7 +12,14 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort, peakRssMb, rssMb, startServer } from '../bench/http.js';
 import { prng } from '../bench/synthetic.js';
-import { decodeTabled, bundledDataset, readAccessionTable, readManifest, readStored, shardEntries } from '../helpers/datasets.js';
+import {
+  decodeTabled,
+  bundledDataset,
+  readAccessionTable,
+  readManifest,
+  readStored,
+  shardEntries,
+} from '../helpers/datasets.js';
 import { writeSection } from './report.js';
 import { cutLetters } from '../helpers/letters.js';
 
@@ -69,21 +76,142 @@ export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
     [20, () => ({ kind: 'narrow search.php', method: 'GET', path: '', status: 200 })],
     [15, () => ({ kind: 'narrow search-taxonomy.php', method: 'GET', path: '', status: 200 })],
     [8, () => ({ kind: 'wide search-taxonomy.php, pageSize 1000', method: 'GET', path: '', status: 200 })],
-    [6, () => ({ kind: 'whole mass line, deep page', method: 'GET', path: `/search.php?mass1=0&mass2=1e9&page=${1 + Math.floor(rnd() * 77_000)}&pageSize=10`, status: 200 })],
-    [12, () => ({ kind: 'search-peptide.php', method: 'GET', path: `/search-peptide.php?peptide=${rnd() < 0.3 ? pick(peptides).toLowerCase() : pick(peptides)}`, status: 200 })],
-    [4, () => ({ kind: 'search.php by peptide', method: 'GET', path: `/search.php?peptide=${pick(peptides)}&pageSize=3`, status: 200 })],
-    [3, () => ({ kind: 'page past the end', method: 'GET', path: `/search-taxonomy.php?mass1=1000&mass2=1000.5&page=${5000 + Math.floor(rnd() * 1000)}`, status: 200 })],
-    [3, () => ({ kind: 'conditional (If-None-Match)', method: 'GET', path: `/search.php?mass1=${(1000 + rnd() * 1000).toFixed(2)}&mass2=2000`, status: 304, headers: { 'if-none-match': `W/"${manifest.datasetVersion}"` } })],
-    [4, () => ({ kind: 'bad mass', method: 'GET', path: `/search.php?mass1=${pick(['abc', '1,5', '0x10', 'NaN', '-1', '1e400', ''])}&mass2=1000`, status: 400 })],
-    [3, () => ({ kind: 'mass1 > mass2', method: 'GET', path: '/search-taxonomy.php?mass1=2000&mass2=1000', status: 400 })],
-    [3, () => ({ kind: 'bad peptide', method: 'GET', path: `/search-peptide.php?peptide=${pick(['PEPBIDE', 'PEP%20TIDE', '%00', 'PEP%E0%A4%A', 'x'.repeat(1200)])}`, status: 400 })],
-    [2, () => ({ kind: 'non-integer page on search-peptide.php', method: 'GET', path: `/search-peptide.php?peptide=PEPTIDE&page=${pick(['1.5', 'abc', ''])}`, status: 500 })],
-    [2, () => ({ kind: 'pageSize out of range', method: 'GET', path: `/search.php?mass1=1000&mass2=1001&pageSize=${pick(['0', '1001', '-1'])}`, status: 400 })],
-    [2, () => ({ kind: 'repeated parameter', method: 'GET', path: '/search.php?mass1=1000&mass1=1001&mass2=1002', status: 400 })],
-    [1, () => ({ kind: 'query string too long', method: 'GET', path: `/search.php?mass1=${'1'.repeat(5000)}&mass2=1`, status: 414 })],
-    [2, () => ({ kind: 'unknown path', method: 'GET', path: pick(['/nowhere', '/search', '/index.php', '/search.php/x']), status: 404 })],
-    [2, () => ({ kind: 'path traversal', method: 'GET', path: pick(['/shards/../package.json', '/shards/%2e%2e/package.json', '/shards/..%2fpackage.json', '/shards/package.json']), status: 404 })],
-    [2, () => ({ kind: 'method not allowed', method: pick(['POST', 'PUT', 'DELETE']), path: '/search.php?mass1=1000&mass2=1001', status: 405 })],
+    [
+      6,
+      () => ({
+        kind: 'whole mass line, deep page',
+        method: 'GET',
+        path: `/search.php?mass1=0&mass2=1e9&page=${1 + Math.floor(rnd() * 77_000)}&pageSize=10`,
+        status: 200,
+      }),
+    ],
+    [
+      12,
+      () => ({
+        kind: 'search-peptide.php',
+        method: 'GET',
+        path: `/search-peptide.php?peptide=${rnd() < 0.3 ? pick(peptides).toLowerCase() : pick(peptides)}`,
+        status: 200,
+      }),
+    ],
+    [
+      4,
+      () => ({
+        kind: 'search.php by peptide',
+        method: 'GET',
+        path: `/search.php?peptide=${pick(peptides)}&pageSize=3`,
+        status: 200,
+      }),
+    ],
+    [
+      3,
+      () => ({
+        kind: 'page past the end',
+        method: 'GET',
+        path: `/search-taxonomy.php?mass1=1000&mass2=1000.5&page=${5000 + Math.floor(rnd() * 1000)}`,
+        status: 200,
+      }),
+    ],
+    [
+      3,
+      () => ({
+        kind: 'conditional (If-None-Match)',
+        method: 'GET',
+        path: `/search.php?mass1=${(1000 + rnd() * 1000).toFixed(2)}&mass2=2000`,
+        status: 304,
+        headers: { 'if-none-match': `W/"${manifest.datasetVersion}"` },
+      }),
+    ],
+    [
+      4,
+      () => ({
+        kind: 'bad mass',
+        method: 'GET',
+        path: `/search.php?mass1=${pick(['abc', '1,5', '0x10', 'NaN', '-1', '1e400', ''])}&mass2=1000`,
+        status: 400,
+      }),
+    ],
+    [
+      3,
+      () => ({ kind: 'mass1 > mass2', method: 'GET', path: '/search-taxonomy.php?mass1=2000&mass2=1000', status: 400 }),
+    ],
+    [
+      3,
+      () => ({
+        kind: 'bad peptide',
+        method: 'GET',
+        path: `/search-peptide.php?peptide=${pick(['PEPBIDE', 'PEP%20TIDE', '%00', 'PEP%E0%A4%A', 'x'.repeat(1200)])}`,
+        status: 400,
+      }),
+    ],
+    [
+      2,
+      () => ({
+        kind: 'non-integer page on search-peptide.php',
+        method: 'GET',
+        path: `/search-peptide.php?peptide=PEPTIDE&page=${pick(['1.5', 'abc', ''])}`,
+        status: 500,
+      }),
+    ],
+    [
+      2,
+      () => ({
+        kind: 'pageSize out of range',
+        method: 'GET',
+        path: `/search.php?mass1=1000&mass2=1001&pageSize=${pick(['0', '1001', '-1'])}`,
+        status: 400,
+      }),
+    ],
+    [
+      2,
+      () => ({
+        kind: 'repeated parameter',
+        method: 'GET',
+        path: '/search.php?mass1=1000&mass1=1001&mass2=1002',
+        status: 400,
+      }),
+    ],
+    [
+      1,
+      () => ({
+        kind: 'query string too long',
+        method: 'GET',
+        path: `/search.php?mass1=${'1'.repeat(5000)}&mass2=1`,
+        status: 414,
+      }),
+    ],
+    [
+      2,
+      () => ({
+        kind: 'unknown path',
+        method: 'GET',
+        path: pick(['/nowhere', '/search', '/index.php', '/search.php/x']),
+        status: 404,
+      }),
+    ],
+    [
+      2,
+      () => ({
+        kind: 'path traversal',
+        method: 'GET',
+        path: pick([
+          '/shards/../package.json',
+          '/shards/%2e%2e/package.json',
+          '/shards/..%2fpackage.json',
+          '/shards/package.json',
+        ]),
+        status: 404,
+      }),
+    ],
+    [
+      2,
+      () => ({
+        kind: 'method not allowed',
+        method: pick(['POST', 'PUT', 'DELETE']),
+        path: '/search.php?mass1=1000&mass2=1001',
+        status: 405,
+      }),
+    ],
     [2, () => ({ kind: 'manifest.json', method: 'GET', path: '/shards/manifest.json', status: 200 })],
     [1, () => ({ kind: 'shard file', method: 'GET', path: `/shards/${pick(shards).file}`, status: 200 })],
   ];
@@ -96,7 +224,10 @@ export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
     }
     if (spec.kind.startsWith('wide')) {
       const low = 500 + rnd() * 2500;
-      return { ...spec, path: `/search-taxonomy.php?mass1=${low.toFixed(3)}&mass2=${(low + 1 + rnd() * 500).toFixed(3)}&pageSize=1000&page=${1 + Math.floor(rnd() * 5)}` };
+      return {
+        ...spec,
+        path: `/search-taxonomy.php?mass1=${low.toFixed(3)}&mass2=${(low + 1 + rnd() * 500).toFixed(3)}&pageSize=1000&page=${1 + Math.floor(rnd() * 5)}`,
+      };
     }
     return spec;
   };
@@ -109,7 +240,9 @@ export function requestMix(dir: string, count = 4000, seed = 7): RequestSpec[] {
 }
 
 /** `npm start`'s entry (runtime/entries/node/start.ts) with LOOP_MONITOR=1; resolves once it listens. */
-async function startMonitoredServer(dir: string): Promise<{ child: ChildProcess; port: number; loopReport: () => Promise<LoadFigures['loop']> }> {
+async function startMonitoredServer(
+  dir: string,
+): Promise<{ child: ChildProcess; port: number; loopReport: () => Promise<LoadFigures['loop']> }> {
   const port = await freePort();
   const child = await startServer(dir, port, { LOOP_MONITOR: '1' });
   const waiters: ((line: string) => void)[] = [];
@@ -119,7 +252,9 @@ async function startMonitoredServer(dir: string): Promise<{ child: ChildProcess;
   const loopReport = () =>
     new Promise<LoadFigures['loop']>((resolve) => {
       waiters.push((line) => {
-        const [, max, p99, mean] = (/max ([\d.]+) ms, p99 ([\d.]+) ms, mean ([\d.]+) ms/.exec(line) ?? [line, NaN, NaN, NaN]).map(Number);
+        const [, max, p99, mean] = (
+          /max ([\d.]+) ms, p99 ([\d.]+) ms, mean ([\d.]+) ms/.exec(line) ?? [line, NaN, NaN, NaN]
+        ).map(Number);
         resolve({ maxMs: max, p99Ms: p99, meanMs: mean });
       });
       child.kill('SIGUSR2');
@@ -159,10 +294,16 @@ export async function runLoad(options: { dir: string; seconds: number; connectio
             k.count++;
             k.statuses[status] = (k.statuses[status] ?? 0) + 1;
             const jsonExpected = !spec.path.startsWith('/shards/') || status !== 200;
-            const bodyOk = status === 304 || !jsonExpected || (status === 200 ? body.startsWith('{"totalResult"') || body.startsWith('{\n') : body.startsWith('{"error":"'));
+            const bodyOk =
+              status === 304 ||
+              !jsonExpected ||
+              (status === 200
+                ? body.startsWith('{"totalResult"') || body.startsWith('{\n')
+                : body.startsWith('{"error":"'));
             if (status !== spec.status || !bodyOk) {
               unexpected++;
-              if (examples.length < 10) examples.push(`${spec.method} ${spec.path.slice(0, 120)} → ${status} ${body.slice(0, 120)}`);
+              if (examples.length < 10)
+                examples.push(`${spec.method} ${spec.path.slice(0, 120)} → ${status} ${body.slice(0, 120)}`);
             }
           },
         },
@@ -181,7 +322,14 @@ export async function runLoad(options: { dir: string; seconds: number; connectio
       examples,
       errors: result.errors,
       timeouts: result.timeouts,
-      latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, p999: result.latency.p99_9, max: result.latency.max, mean: result.latency.average },
+      latency: {
+        p50: result.latency.p50,
+        p90: result.latency.p90,
+        p99: result.latency.p99,
+        p999: result.latency.p99_9,
+        max: result.latency.max,
+        mean: result.latency.average,
+      },
       rssBeforeMb,
       rssAfterMb: rssMb(child.pid!),
       rssPeakMb: peakRssMb(child.pid!),
@@ -199,13 +347,21 @@ function rssGrowth(series: number[]): { text: string; fraction: number } {
   const mid = series[Math.floor(series.length / 2)];
   const last = series[series.length - 1];
   const fraction = (last - mid) / mid;
-  return { text: `${mid.toFixed(0)} MB → ${last.toFixed(0)} MB (${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %)`, fraction };
+  return {
+    text: `${mid.toFixed(0)} MB → ${last.toFixed(0)} MB (${fraction >= 0 ? '+' : ''}${(fraction * 100).toFixed(1)} %)`,
+    fraction,
+  };
 }
 
 function report(f: LoadFigures): string {
   const rows = Object.entries(f.kinds)
     .sort((a, b) => b[1].count - a[1].count)
-    .map(([kind, k]) => `| ${kind} | ${k.expected} | ${k.count.toLocaleString('en')} | ${Object.entries(k.statuses).map(([s, n]) => `${s}: ${n}`).join(', ')} |`);
+    .map(
+      ([kind, k]) =>
+        `| ${kind} | ${k.expected} | ${k.count.toLocaleString('en')} | ${Object.entries(k.statuses)
+          .map(([s, n]) => `${s}: ${n}`)
+          .join(', ')} |`,
+    );
   return [
     `Command: \`npm run load\` (= \`tsx test/reliability/load.ts --seconds ${f.seconds} --connections ${f.connections}\`), ${new Date().toISOString().slice(0, 10)}, on ${process.platform} with Node ${process.version}.`,
     '',
@@ -231,12 +387,26 @@ function report(f: LoadFigures): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '60' }, connections: { type: 'string', default: '16' }, 'no-write': { type: 'boolean' } } });
-  const figures = await runLoad({ dir: await bundledDataset(), seconds: Number(values.seconds), connections: Number(values.connections) });
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '60' },
+      connections: { type: 'string', default: '16' },
+      'no-write': { type: 'boolean' },
+    },
+  });
+  const figures = await runLoad({
+    dir: await bundledDataset(),
+    seconds: Number(values.seconds),
+    connections: Number(values.connections),
+  });
   console.log(JSON.stringify(figures, null, 1));
   if (!values['no-write']) writeSection('Load', report(figures));
   const flat = rssGrowth(figures.rssSeriesMb).fraction < 0.1;
-  const ok = figures.unexpected === 0 && figures.errors === 0 && figures.timeouts === 0 && figures.loop.maxMs < 100 && flat;
-  if (!ok) console.error('load: FAILED (unexpected statuses, errors, an event-loop stall of 100 ms or more, or RSS still growing by 10 % or more in the second half)');
+  const ok =
+    figures.unexpected === 0 && figures.errors === 0 && figures.timeouts === 0 && figures.loop.maxMs < 100 && flat;
+  if (!ok)
+    console.error(
+      'load: FAILED (unexpected statuses, errors, an event-loop stall of 100 ms or more, or RSS still growing by 10 % or more in the second half)',
+    );
   process.exitCode = ok ? 0 : 1;
 }

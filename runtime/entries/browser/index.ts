@@ -20,7 +20,8 @@ export interface BrowserApiOptions extends DatasetOptions, ApiOptions {
 }
 
 /** The JS heap in use where the browser tells it (Chromium's performance.memory), else 0. */
-export const pageMemory = (): number => (performance as { memory?: { usedJSHeapSize?: number } }).memory?.usedJSHeapSize ?? 0;
+export const pageMemory = (): number =>
+  (performance as { memory?: { usedJSHeapSize?: number } }).memory?.usedJSHeapSize ?? 0;
 
 /** The dataset folder at `baseUrl` (relative to the page) over the page's fetch. */
 export function browserSource(baseUrl: string | URL, options: HttpSourceOptions = {}): HttpSource {
@@ -35,5 +36,8 @@ export function browserSource(baseUrl: string | URL, options: HttpSourceOptions 
 export function openApi(baseUrl: string | URL, options: BrowserApiOptions = {}): Handler {
   const { http, memory = pageMemory, ...datasetOptions } = options;
   const source = browserSource(baseUrl, http);
-  return createHandler(datasetOnce(() => source, datasetOptions), { memory });
+  return createHandler(
+    datasetOnce(() => source, datasetOptions),
+    { memory },
+  );
 }

@@ -114,7 +114,8 @@ function place(writer: TarWriter, entry: ArchiveEntry, out: string, prefix: stri
 export async function archiveDataset(dir: string, out: string, slices: number): Promise<ArchivesIndex> {
   const source = datasetSource(dir, READ_TIMEOUT_MS);
   const { bytes: manifestBytes, manifest } = await readManifestBytes(source, READ_TIMEOUT_MS);
-  const walk = () => datasetFiles(source, manifest, { sha256: nodeSha256, decompress: nodeDecompress, timeoutMs: READ_TIMEOUT_MS });
+  const walk = () =>
+    datasetFiles(source, manifest, { sha256: nodeSha256, decompress: nodeDecompress, timeoutMs: READ_TIMEOUT_MS });
   const others: DatasetFile[] = [];
   let shards = 0;
   let shardBytes = 0;
@@ -138,7 +139,11 @@ export async function archiveDataset(dir: string, out: string, slices: number): 
     const width = String(slices).length;
     let slice: SliceArchive | undefined;
     const close = async () => {
-      if (slice) written.push({ ...slice, ...place(writer!, await writer!.finish(), out, `slice-${String(slice.slice).padStart(width, '0')}`) });
+      if (slice)
+        written.push({
+          ...slice,
+          ...place(writer!, await writer!.finish(), out, `slice-${String(slice.slice).padStart(width, '0')}`),
+        });
     };
     for await (const file of walk()) {
       if (file.kind !== 'shard') continue;
@@ -151,7 +156,17 @@ export async function archiveDataset(dir: string, out: string, slices: number): 
       if (k !== slice?.slice) {
         await close();
         writer = new TarWriter(dir, temp.file('.tar'));
-        slice = { file: '', sha256: '', bytes: 0, files: 0, slice: k, firstKey: file.firstKey!, lastKey: file.lastKey!, shards: 0, shardBytes: 0 };
+        slice = {
+          file: '',
+          sha256: '',
+          bytes: 0,
+          files: 0,
+          slice: k,
+          firstKey: file.firstKey!,
+          lastKey: file.lastKey!,
+          shards: 0,
+          shardBytes: 0,
+        };
       }
       await writer.add(file);
       slice.lastKey = file.lastKey!;
@@ -163,7 +178,13 @@ export async function archiveDataset(dir: string, out: string, slices: number): 
     if (!Buffer.from(manifestBytes).equals(readFileSync(join(dir, MANIFEST_FILE))) || written.length !== slices) {
       throw new DatasetError(`the dataset in ${dir} changed while it was archived`, 502);
     }
-    const index: ArchivesIndex = { format: 'digested-peptides-archives', formatVersion: 1, datasetVersion: manifest.datasetVersion, base, slices: written };
+    const index: ArchivesIndex = {
+      format: 'digested-peptides-archives',
+      formatVersion: 1,
+      datasetVersion: manifest.datasetVersion,
+      base,
+      slices: written,
+    };
     const staged = temp.file('.json');
     await writeFile(staged, JSON.stringify(index, null, 1) + '\n');
     TempFolder.moveTo(staged, join(out, ARCHIVES_FILE));
@@ -180,9 +201,11 @@ export function main(argv: string[], io: QueryIo): Promise<number> {
     const { values } = parseCommand(argv, ['shards', 'slices', 'out'], false);
     if (values.help) return 'help';
     const slices = wholeNumber(values, 'slices', undefined, 10_000);
-    if (typeof values.out !== 'string' || values.out === '') throw new UsageError('--out is required (the folder the archives are written into)');
+    if (typeof values.out !== 'string' || values.out === '')
+      throw new UsageError('--out is required (the folder the archives are written into)');
     const dir = typeof values.shards === 'string' ? values.shards : defaultShards();
-    if (isUrl(dir)) throw new UsageError(`--shards must be a dataset folder, not a URL (mirror it first), got "${dir}"`);
+    if (isUrl(dir))
+      throw new UsageError(`--shards must be a dataset folder, not a URL (mirror it first), got "${dir}"`);
     const started = performance.now();
     const index = await archiveDataset(dir, values.out, slices);
     const sum = (field: 'bytes' | 'shards') => index.slices.reduce((total, s) => total + s[field], 0);

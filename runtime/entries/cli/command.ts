@@ -12,10 +12,20 @@ export const EXIT_USAGE = 2;
 export type Values = Record<string, string | boolean | undefined>;
 
 /** Parses `args` with string `flags` (and --help); an unknown flag or a missing value is a UsageError. */
-export function parseCommand(args: string[], flags: readonly string[], positionals: boolean): { values: Values; positionals: string[] } {
-  const options = Object.fromEntries([...flags.map((f) => [f, { type: 'string' as const }]), ['help', { type: 'boolean' as const }]]);
+export function parseCommand(
+  args: string[],
+  flags: readonly string[],
+  positionals: boolean,
+): { values: Values; positionals: string[] } {
+  const options = Object.fromEntries([
+    ...flags.map((f) => [f, { type: 'string' as const }]),
+    ['help', { type: 'boolean' as const }],
+  ]);
   try {
-    return parseArgs({ args, options, allowPositionals: positionals, strict: true }) as { values: Values; positionals: string[] };
+    return parseArgs({ args, options, allowPositionals: positionals, strict: true }) as {
+      values: Values;
+      positionals: string[];
+    };
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0]);
   }
@@ -35,14 +45,22 @@ export function wholeNumber(values: Values, name: string, fallback: number | und
  * Runs a command's body and turns its ending into an exit status: `--help` prints the usage line (0), a
  * UsageError prints the message and the usage line (2), anything else one line `<command>: error: ...` (1).
  */
-export async function runCommand(command: string, usageLine: string, io: QueryIo, body: () => Promise<'help' | void>): Promise<number> {
+export async function runCommand(
+  command: string,
+  usageLine: string,
+  io: QueryIo,
+  body: () => Promise<'help' | void>,
+): Promise<number> {
   try {
     if ((await body()) === 'help') await write(io.stdout, `usage: npm run query -- ${usageLine}\n`);
     return 0;
   } catch (e) {
     const usage = e instanceof UsageError;
     const message = String((e as Error)?.message ?? e).split('\n')[0];
-    await write(io.stderr, `${command}: error: ${message}\n${usage ? `usage: npm run query -- ${usageLine}\n` : ''}`).catch(() => {});
+    await write(
+      io.stderr,
+      `${command}: error: ${message}\n${usage ? `usage: npm run query -- ${usageLine}\n` : ''}`,
+    ).catch(() => {});
     return usage ? EXIT_USAGE : EXIT_FAILURE;
   }
 }

@@ -12,19 +12,27 @@ export const isUrl = (location: string): boolean => /^https?:\/\//i.test(locatio
 
 /** The dataset at a folder or base URL; HTTP attempts time out after `httpTimeoutMs` and are not retried here (the caller retries). */
 export function datasetSource(location: string, httpTimeoutMs: number): ShardSource {
-  return isUrl(location) ? new HttpSource(location, { timeoutMs: httpTimeoutMs, retries: 0 }) : new FileSource(resolve(location));
+  return isUrl(location)
+    ? new HttpSource(location, { timeoutMs: httpTimeoutMs, retries: 0 })
+    : new FileSource(resolve(location));
 }
 
 /**
  * manifest.json as the source holds it (its bytes, to copy unchanged) and the manifest they hold, checked as
  * every reader checks it (format, version, compression, tiling): read once, so both are of the same release.
  */
-export async function readManifestBytes(source: ShardSource, timeoutMs: number): Promise<{ bytes: Uint8Array; manifest: Manifest }> {
+export async function readManifestBytes(
+  source: ShardSource,
+  timeoutMs: number,
+): Promise<{ bytes: Uint8Array; manifest: Manifest }> {
   let bytes: Uint8Array;
   try {
     bytes = await getWithin(source, MANIFEST_FILE, timeoutMs);
   } catch (e) {
-    throw new DatasetError(`cannot read ${MANIFEST_FILE} from ${source.description}: ${e instanceof SourceError ? e.message : String(e)}`, 503);
+    throw new DatasetError(
+      `cannot read ${MANIFEST_FILE} from ${source.description}: ${e instanceof SourceError ? e.message : String(e)}`,
+      503,
+    );
   }
   const manifest = await readManifest({ description: source.description, get: async () => bytes }, timeoutMs);
   return { bytes, manifest };

@@ -3,7 +3,16 @@
 // inside a target that files are written into before a rename puts them in place — removed when the command
 // ends, fails or is interrupted, and when a later run finds one whose process is gone.
 import { createHash } from 'node:crypto';
-import { createReadStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 import { checkDatasetPath } from '../../core/datasetFiles.js';
 import { DatasetError } from '../../core/fetchFile.js';
@@ -15,7 +24,8 @@ export function pathIn(dir: string, file: string): string {
   checkDatasetPath(file);
   const root = resolve(dir);
   const path = resolve(root, file);
-  if (!path.startsWith(root + sep)) throw new DatasetError(`the dataset names a file "${file}" outside the folder`, 502);
+  if (!path.startsWith(root + sep))
+    throw new DatasetError(`the dataset names a file "${file}" outside the folder`, 502);
   return path;
 }
 
@@ -37,7 +47,8 @@ export async function holds(path: string, entry: FileEntry): Promise<boolean> {
 export async function checkHolds(path: string, entry: FileEntry): Promise<void> {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat?.isFile()) throw new DatasetError(`${entry.file} is missing`, 502);
-  if (stat.size !== entry.bytes) throw new DatasetError(`${entry.file} has ${stat.size} bytes where the manifest says ${entry.bytes}`, 502);
+  if (stat.size !== entry.bytes)
+    throw new DatasetError(`${entry.file} has ${stat.size} bytes where the manifest says ${entry.bytes}`, 502);
   if ((await fileSha256(path)) !== entry.sha256) throw new DatasetError(`${entry.file} failed its sha256 check`, 502);
 }
 
@@ -76,7 +87,8 @@ export class TempFolder {
     mkdirSync(parent, { recursive: true });
     for (const name of readdirSync(parent)) {
       const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length).split('-')[0]) : NaN;
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid))
+        rmSync(join(parent, name), { recursive: true, force: true });
     }
     const folder = new TempFolder(mkdtempSync(join(parent, `${prefix}${process.pid}-`)));
     open.add(folder);

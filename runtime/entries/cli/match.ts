@@ -27,7 +27,10 @@ export interface MatchRun {
 const CHUNK = 1 << 16;
 
 /** The input as a byte stream (gunzipped when it ends in .gz), its size when known, and a count of bytes read. */
-function openInput(input: string, stdin: Readable): { stream: AsyncIterable<Uint8Array>; size?: number; read: () => number } {
+function openInput(
+  input: string,
+  stdin: Readable,
+): { stream: AsyncIterable<Uint8Array>; size?: number; read: () => number } {
   let read = 0;
   const raw = input === '-' ? stdin : createReadStream(input);
   raw.on('data', (chunk: Uint8Array) => (read += chunk.length));
@@ -37,19 +40,33 @@ function openInput(input: string, stdin: Readable): { stream: AsyncIterable<Uint
 }
 
 /** A progress bar over the input's bytes with spectra, rate and ETA, on stderr when it is a terminal. */
-function progressBar(io: QueryIo, size: number | undefined): { update(bytes: number, spectra: number): void; stop(): void } {
+function progressBar(
+  io: QueryIo,
+  size: number | undefined,
+): { update(bytes: number, spectra: number): void; stop(): void } {
   if (size === undefined || !(io.stderr as { isTTY?: boolean }).isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({ stream: io.stderr, format: 'match |{bar}| {percentage}% | {spectra} spectra | {rate} spectra/s | ETA {eta_formatted}', hideCursor: true, etaBuffer: 20 });
+  const bar = new SingleBar({
+    stream: io.stderr,
+    format: 'match |{bar}| {percentage}% | {spectra} spectra | {rate} spectra/s | ETA {eta_formatted}',
+    hideCursor: true,
+    etaBuffer: 20,
+  });
   const started = performance.now();
   bar.start(size, 0, { spectra: 0, rate: 0 });
   return {
-    update: (bytes, spectra) => bar.update(bytes, { spectra, rate: Math.round(spectra / ((performance.now() - started) / 1000)) }),
+    update: (bytes, spectra) =>
+      bar.update(bytes, { spectra, rate: Math.round(spectra / ((performance.now() - started) / 1000)) }),
     stop: () => bar.stop(),
   };
 }
 
 /** Matches the file and writes its results; returns the run's summary. Throws what reading the input or the dataset throws. */
-export async function matchFile(dataset: Dataset, query: MatchQuery, run: MatchRun, io: QueryIo & { stdin: Readable }): Promise<MatchSummary> {
+export async function matchFile(
+  dataset: Dataset,
+  query: MatchQuery,
+  run: MatchRun,
+  io: QueryIo & { stdin: Readable },
+): Promise<MatchSummary> {
   const started = performance.now();
   const input = openInput(run.input, io.stdin);
   const summary = new MatchSummary();
@@ -68,7 +85,8 @@ export async function matchFile(dataset: Dataset, query: MatchQuery, run: MatchR
         summary.malformed.push(m);
         reported.push(`match: line ${m.line}: ${m.error} (skipped)\n`);
       },
-      progress: (done, total) => bar.update(batchStart + (input.read() - batchStart) * (done / total), summary.precursors),
+      progress: (done, total) =>
+        bar.update(batchStart + (input.read() - batchStart) * (done / total), summary.precursors),
     });
     for await (const batch of batches) {
       for (const line of reported.splice(0)) await write(io.stderr, line);
@@ -102,7 +120,10 @@ export async function matchFile(dataset: Dataset, query: MatchQuery, run: MatchR
 }
 
 /** The query of the command's flags (the table's parameters), and its own options checked. */
-export function matchOptions(source: ParamSource, values: Record<string, string | boolean | undefined>): { query: MatchQuery; format: 'tsv' | 'json'; batch: number; concurrency: number } {
+export function matchOptions(
+  source: ParamSource,
+  values: Record<string, string | boolean | undefined>,
+): { query: MatchQuery; format: 'tsv' | 'json'; batch: number; concurrency: number } {
   const query = parseMatchQuery(source);
   const format = (values.format as string | undefined) ?? 'tsv';
   if (format !== 'tsv' && format !== 'json') throw new RangeError(`--format must be tsv or json, got "${format}"`);

@@ -9,7 +9,16 @@ import pLimit from 'p-limit';
 import { checkSize, decodePage, walkDatasetFiles, type PageReader } from '../../core/datasetFiles.js';
 import { DatasetError, fetchChecked } from '../../core/fetchFile.js';
 import type { ShardSource } from '../../core/source.js';
-import { accessionPageSize, FLAT_INDEX_LIMIT, INDEX_PAGE_SHARDS, MANIFEST_FILE, PROTEIN_PAGE_ACCESSIONS, type FileEntry, type Manifest, type ShardEntry } from '../../model/format.js';
+import {
+  accessionPageSize,
+  FLAT_INDEX_LIMIT,
+  INDEX_PAGE_SHARDS,
+  MANIFEST_FILE,
+  PROTEIN_PAGE_ACCESSIONS,
+  type FileEntry,
+  type Manifest,
+  type ShardEntry,
+} from '../../model/format.js';
 import { formatMassKey, parseMass } from '../../model/massKey.js';
 import { nodeDecompress, nodeSha256 } from '../node/platform.js';
 import { parseCommand, runCommand, UsageError, wholeNumber } from './command.js';
@@ -52,15 +61,19 @@ export const MIRROR_TEMP_PREFIX = '.mirror-';
 const DEFAULT_TIMEOUT_MS = 15 * 60_000;
 
 /** Whether a shard's keys meet the range. */
-export const meets = (keys: KeyRange | undefined) => (shard: Pick<ShardEntry, 'firstKey' | 'lastKey'>) => !keys || (shard.firstKey <= keys.high && shard.lastKey >= keys.low);
+export const meets = (keys: KeyRange | undefined) => (shard: Pick<ShardEntry, 'firstKey' | 'lastKey'>) =>
+  !keys || (shard.firstKey <= keys.high && shard.lastKey >= keys.low);
 
 /** The files a mirror expects, from the manifest alone (exact for a flat index, an estimate for pages): for the progress bar. */
 export function expectedFiles(manifest: Manifest, keys?: KeyRange): number {
-  const shards = manifest.shards ? manifest.shards.filter(meets(keys)).length : (manifest.shardIndex?.pages ?? []).filter(meets(keys)).reduce((sum, p) => sum + p.shards, 0);
+  const shards = manifest.shards
+    ? manifest.shards.filter(meets(keys)).length
+    : (manifest.shardIndex?.pages ?? []).filter(meets(keys)).reduce((sum, p) => sum + p.shards, 0);
   const all = manifest.totals?.shards ?? shards;
   const indexPages = all > FLAT_INDEX_LIMIT ? Math.ceil(all / INDEX_PAGE_SHARDS) : 0;
   const accessions = manifest.accessions?.count ?? 0;
-  const tablePages = Math.ceil(accessions / PROTEIN_PAGE_ACCESSIONS) + Math.ceil(accessions / accessionPageSize(accessions));
+  const tablePages =
+    Math.ceil(accessions / PROTEIN_PAGE_ACCESSIONS) + Math.ceil(accessions / accessionPageSize(accessions));
   return shards + indexPages + tablePages + (manifest.taxonomy ? 1 : 0);
 }
 
@@ -69,7 +82,14 @@ async function fetchFile(source: ShardSource, entry: FileEntry, options: MirrorO
   const attempts = options.attempts ?? 4;
   for (let attempt = 1; ; attempt++) {
     try {
-      const bytes = await fetchChecked(source, entry.file, entry.sha256, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, undefined, nodeSha256);
+      const bytes = await fetchChecked(
+        source,
+        entry.file,
+        entry.sha256,
+        options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        undefined,
+        nodeSha256,
+      );
       checkSize(entry, bytes);
       return bytes;
     } catch (e) {
@@ -89,7 +109,11 @@ async function fetchFile(source: ShardSource, entry: FileEntry, options: MirrorO
  * had (after its retries), a name that would leave the folder or a manifest that is not a dataset's; the
  * target then keeps its previous manifest, and no temporary file.
  */
-export async function mirrorDataset(source: ShardSource, target: string, options: MirrorOptions): Promise<MirrorSummary> {
+export async function mirrorDataset(
+  source: ShardSource,
+  target: string,
+  options: MirrorOptions,
+): Promise<MirrorSummary> {
   const started = performance.now();
   const { bytes: manifestBytes, manifest } = await readManifestBytes(source, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const summary: MirrorSummary = { fetched: 0, fetchedBytes: 0, present: 0, presentBytes: 0, milliseconds: 0 };
@@ -117,7 +141,8 @@ export async function mirrorDataset(source: ShardSource, target: string, options
     progress.file(bytes.length, true);
     return bytes;
   };
-  const readPage: PageReader = async (entry, kind) => decodePage((await limit(() => obtain(entry, true)))!, entry, kind, manifest.compression, nodeDecompress);
+  const readPage: PageReader = async (entry, kind) =>
+    decodePage((await limit(() => obtain(entry, true)))!, entry, kind, manifest.compression, nodeDecompress);
 
   const running = new Set<Promise<void>>();
   let known = 0;
@@ -174,7 +199,10 @@ export function main(argv: string[], io: QueryIo): Promise<number> {
   return runCommand('mirror', MIRROR_USAGE, io, async () => {
     const { values, positionals } = parseCommand(argv, ['concurrency', 'mass'], true);
     if (values.help) return 'help';
-    if (positionals.length !== 2) throw new UsageError(`mirror takes a dataset (folder or URL) and a target folder, got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
+    if (positionals.length !== 2)
+      throw new UsageError(
+        `mirror takes a dataset (folder or URL) and a target folder, got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`,
+      );
     const concurrency = wholeNumber(values, 'concurrency', 8, 64);
     const keys = typeof values.mass === 'string' ? massRange(values.mass) : undefined;
     const [from, to] = positionals;

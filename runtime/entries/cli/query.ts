@@ -38,22 +38,32 @@ type Values = Record<string, string | boolean | undefined>;
 const errorBody = (message: string) => JSON.stringify({ error: message });
 const memory = memoryText(processMemory);
 
-function parse(args: string[], options: Record<string, { type: 'string' | 'boolean' }>, positionals = false): { values: Values; positionals: string[] } {
+function parse(
+  args: string[],
+  options: Record<string, { type: 'string' | 'boolean' }>,
+  positionals = false,
+): { values: Values; positionals: string[] } {
   try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean' } }, allowPositionals: positionals }) as { values: Values; positionals: string[] };
+    return parseArgs({ args, options: { ...options, help: { type: 'boolean' } }, allowPositionals: positionals }) as {
+      values: Values;
+      positionals: string[];
+    };
   } catch (e) {
     throw new UsageError((e as Error).message.split('\n')[0]);
   }
 }
 
 /** A parameter's value from its flag (`pageSize` ← `--page-size`). */
-const flagSource = (values: Values): ParamSource => (name) => {
-  const value = values[flagOf(name)];
-  return typeof value === 'string' ? [value] : [];
-};
+const flagSource =
+  (values: Values): ParamSource =>
+  (name) => {
+    const value = values[flagOf(name)];
+    return typeof value === 'string' ? [value] : [];
+  };
 
 /** The dataset of --shards (default SHARDS_DIR) with the server's cache budget (SHARD_CACHE_BYTES) unless given. */
-const openDataset = (values: Values, cacheBytes = cacheBytesFromEnv()) => Dataset.open(sourceFor((values.shards as string | undefined) ?? defaultShards()), { cacheBytes, ...nodeCodecs });
+const openDataset = (values: Values, cacheBytes = cacheBytesFromEnv()) =>
+  Dataset.open(sourceFor((values.shards as string | undefined) ?? defaultShards()), { cacheBytes, ...nodeCodecs });
 
 /** One page of an endpoint, as JSON (the API's answer) or TSV. */
 async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<number> {
@@ -86,7 +96,8 @@ async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<nu
 
 /** Every spectrum of an MGF file matched (match.ts); a refused parameter is the API's JSON error, exit 1. */
 async function matchCommand(values: Values, positionals: string[], io: QueryIo): Promise<number> {
-  if (positionals.length !== 1) throw new UsageError(`match takes one MGF file (or - for standard input), got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(`match takes one MGF file (or - for standard input), got ${positionals.length}`);
   let options: ReturnType<typeof matchOptions>;
   try {
     options = matchOptions(flagSource(values), values);
@@ -127,7 +138,10 @@ async function exportCommand(values: Values, io: QueryIo): Promise<number> {
   }
 }
 
-export async function main(argv: string[], io: QueryIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+export async function main(
+  argv: string[],
+  io: QueryIo = { stdout: process.stdout, stderr: process.stderr },
+): Promise<number> {
   const [command, ...args] = argv;
   try {
     if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
@@ -143,7 +157,13 @@ export async function main(argv: string[], io: QueryIo = { stdout: process.stdou
         : command === 'export'
           ? { ...shards, ...flagOptions(EXPORT_PARAMS) }
           : command === 'match'
-            ? { ...shards, ...flagOptions(MATCH_PARAMS), ...format, batch: { type: 'string' } as const, concurrency: { type: 'string' } as const }
+            ? {
+                ...shards,
+                ...flagOptions(MATCH_PARAMS),
+                ...format,
+                batch: { type: 'string' } as const,
+                concurrency: { type: 'string' } as const,
+              }
             : endpoint
               ? { ...shards, ...flagOptions(endpoint.params), ...format }
               : undefined;

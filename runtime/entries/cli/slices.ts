@@ -13,7 +13,8 @@ export class SlicePlanner {
     readonly shards: number,
     readonly slices: number,
   ) {
-    if (!(Number.isInteger(slices) && slices >= 1 && slices <= shards)) throw new RangeError(`cannot cut ${shards} shards into ${slices} slices`);
+    if (!(Number.isInteger(slices) && slices >= 1 && slices <= shards))
+      throw new RangeError(`cannot cut ${shards} shards into ${slices} slices`);
   }
 
   /** The slice (0-based) of the next shard, of `bytes` stored bytes; slices come in order, each at least one shard. */
@@ -32,6 +33,10 @@ export class SlicePlanner {
 
 /** The slice of each shard of `bytes` (in order): SlicePlanner over a known list. */
 export function planSlices(bytes: readonly number[], slices: number): number[] {
-  const planner = new SlicePlanner(bytes.reduce((a, b) => a + b, 0), bytes.length, slices);
+  const planner = new SlicePlanner(
+    bytes.reduce((a, b) => a + b, 0),
+    bytes.length,
+    slices,
+  );
   return bytes.map((b) => planner.next(b));
 }

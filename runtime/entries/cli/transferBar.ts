@@ -31,7 +31,10 @@ export function transferBar(io: QueryIo, label: string): TransferBar {
   let done = 0;
   let total = 0;
   let fetched = 0;
-  const payload = () => ({ fetched: megabytes(fetched), rate: started === undefined ? '0' : megabytes(fetched / Math.max(0.001, (performance.now() - started) / 1000)) });
+  const payload = () => ({
+    fetched: megabytes(fetched),
+    rate: started === undefined ? '0' : megabytes(fetched / Math.max(0.001, (performance.now() - started) / 1000)),
+  });
   return {
     expected(files) {
       total = Math.max(files, done);

@@ -5,10 +5,20 @@ import { MATCH_PARAMS } from '../../core/matchQuery.js';
 import { flagOf, type Param } from '../../core/params.js';
 
 /** What stands for a value of each kind in the usage text. */
-const PLACEHOLDER: Record<Param['kind'], string> = { mass: 'Da', integer: 'N', sequence: 'SEQ', number: 'X', choice: '', modifications: 'Name@Sites,..', taxa: 'TAXID,..', text: 'TEXT' };
+const PLACEHOLDER: Record<Param['kind'], string> = {
+  mass: 'Da',
+  integer: 'N',
+  sequence: 'SEQ',
+  number: 'X',
+  choice: '',
+  modifications: 'Name@Sites,..',
+  taxa: 'TAXID,..',
+  text: 'TEXT',
+};
 
 /** `--page-size N` style text of one parameter. */
-const flagText = (param: Param) => `--${flagOf(param.name)} ${param.kind === 'choice' ? param.choices!.join('|') : PLACEHOLDER[param.kind]}`;
+const flagText = (param: Param) =>
+  `--${flagOf(param.name)} ${param.kind === 'choice' ? param.choices!.join('|') : PLACEHOLDER[param.kind]}`;
 
 /**
  * A command's parameters on one line: required ones plain, optional ones in brackets with their default,
@@ -16,7 +26,8 @@ const flagText = (param: Param) => `--${flagOf(param.name)} ${param.kind === 'ch
  */
 export function paramsText(params: readonly Param[]): string {
   const alternatives = new Map<string, Param[]>();
-  for (const p of params) if (p.unless !== undefined) alternatives.set(p.unless, [...(alternatives.get(p.unless) ?? []), p]);
+  for (const p of params)
+    if (p.unless !== undefined) alternatives.set(p.unless, [...(alternatives.get(p.unless) ?? []), p]);
   const parts: string[] = [];
   for (const p of params) {
     if (p.unless !== undefined) continue;
@@ -46,7 +57,10 @@ export function usage(exportParams: readonly Param[]): string {
     ...ENDPOINTS.map(endpointLine),
     line('', '[--format json|tsv]'),
     line('export', `${paramsText(exportParams)}   the whole range as TSV, no paging`),
-    line('match', `<file.mgf|.mgf.gz|-> ${paramsText(MATCH_PARAMS)} [--format tsv|json] [--batch N (${DEFAULT_BATCH})] [--concurrency N (6)]`),
+    line(
+      'match',
+      `<file.mgf|.mgf.gz|-> ${paramsText(MATCH_PARAMS)} [--format tsv|json] [--batch N (${DEFAULT_BATCH})] [--concurrency N (6)]`,
+    ),
     line('', 'every spectrum of a peak list, as /api/v1/search answers its precursor (all candidates), in file order'),
     line('openapi', 'the OpenAPI document of the API'),
     line('mirror', MIRROR_USAGE.slice('mirror '.length)),

@@ -7,7 +7,10 @@ import { ENDPOINTS } from '../../core/endpoints.js';
 import { HttpSource } from '../../core/source.js';
 import { nodeDatasetOptions, processMemory } from '../node/platform.js';
 
-const dataset = datasetOnce((url) => new HttpSource(process.env.SHARDS_BASE_URL ?? new URL('/shards/', url)), nodeDatasetOptions());
+const dataset = datasetOnce(
+  (url) => new HttpSource(process.env.SHARDS_BASE_URL ?? new URL('/shards/', url)),
+  nodeDatasetOptions(),
+);
 
 /** The function of POST /api/v1/match. */
 export function matchFunction(): (req: Request) => Promise<Response> {

@@ -13,14 +13,15 @@ export class FileSource implements ShardSource {
   async get(file: string): Promise<Uint8Array> {
     checkName(file);
     const path = normalize(join(this.dir, file));
-    if (!path.startsWith(normalize(this.dir + sep))) throw new SourceError(`invalid dataset file name "${file}"`, false);
+    if (!path.startsWith(normalize(this.dir + sep)))
+      throw new SourceError(`invalid dataset file name "${file}"`, false);
     // Synchronous: a dataset file is a few kilobytes, usually in the page cache, read in ~15 µs, where
     // fs.promises.readFile's round trips through the thread pool take ~180 µs (scratch measurement, Node 20).
     try {
       return readFileSync(path);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new SourceError(`${file}: ${code === 'ENOENT' ? 'not found' : code ?? 'unreadable'}`, code !== 'ENOENT');
+      throw new SourceError(`${file}: ${code === 'ENOENT' ? 'not found' : (code ?? 'unreadable')}`, code !== 'ENOENT');
     }
   }
 }

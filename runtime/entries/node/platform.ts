@@ -39,7 +39,8 @@ export const nodeSha256 = (bytes: Uint8Array) => createHash('sha256').update(byt
 const CHUNK = { chunkSize: 64 * 1024 };
 
 /** zlib's synchronous codecs: no stream machinery for files of a few kilobytes, and brotli on every Node. */
-export const nodeDecompress: Decompress = (bytes, compression) => (compression === 'gzip' ? gunzipSync(bytes, CHUNK) : brotliDecompressSync(bytes, CHUNK));
+export const nodeDecompress: Decompress = (bytes, compression) =>
+  compression === 'gzip' ? gunzipSync(bytes, CHUNK) : brotliDecompressSync(bytes, CHUNK);
 
 /** Node's codecs for a dataset: its sha256 and decompression. */
 export const nodeCodecs = { sha256: nodeSha256, decompress: nodeDecompress } satisfies DatasetOptions;

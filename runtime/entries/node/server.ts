@@ -27,7 +27,13 @@ export const SHARD_HEADERS = [
   { source: '**/*.gz', headers: STORED },
   { source: '**/*.br', headers: STORED },
   { source: MANIFEST_FILE, headers: [{ key: 'Cache-Control', value: 'public, max-age=60' }] },
-  { source: '**', headers: [{ key: 'Access-Control-Allow-Origin', value: '*' }, { key: 'X-Content-Type-Options', value: 'nosniff' }] },
+  {
+    source: '**',
+    headers: [
+      { key: 'Access-Control-Allow-Origin', value: '*' },
+      { key: 'X-Content-Type-Options', value: 'nosniff' },
+    ],
+  },
 ];
 
 function send(answer: Answer, res: ServerResponse): void {
@@ -40,8 +46,16 @@ function pageAnswers(page: WebPage): Map<string, (head: boolean) => Answer> {
   return new Map(
     page.files.map((file) => {
       const cache = file.path === 'index.html' ? 'no-cache' : 'public, max-age=31536000, immutable';
-      const headers = { 'Content-Type': file.type, 'Cache-Control': cache, 'X-Content-Type-Options': 'nosniff', 'Content-Length': String(file.body.length) };
-      return [file.path === 'index.html' ? '/' : `/${file.path}`, (head: boolean): Answer => ({ status: 200, headers, body: head ? null : file.body })];
+      const headers = {
+        'Content-Type': file.type,
+        'Cache-Control': cache,
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Length': String(file.body.length),
+      };
+      return [
+        file.path === 'index.html' ? '/' : `/${file.path}`,
+        (head: boolean): Answer => ({ status: 200, headers, body: head ? null : file.body }),
+      ];
     }),
   );
 }
@@ -60,17 +74,34 @@ export function createListener(dir: string, answerer: (call: Call) => Promise<An
       if (path.startsWith('/shards/') && (req.method === 'GET' || req.method === 'HEAD')) {
         if (!DATASET_FILE.test(path)) return send(errorAnswer(404, 'no such dataset file'), res);
         req.url = path.slice('/shards'.length);
-        return await serveHandler(req, res, { public: dir, directoryListing: false, cleanUrls: false, etag: true, headers: SHARD_HEADERS }, {
-          // serve-handler's own errors are HTML pages (or a 404.html of the folder): answer JSON like the API.
-          sendError: async (_path, response, _json, _current, _handlers, _config, spec: { statusCode?: number }) => {
-            const [status, error] = spec?.statusCode === 404 ? [404, 'no such dataset file'] : spec?.statusCode === 400 ? [400, 'malformed request'] : [500, 'internal error'];
-            send(errorAnswer(status, error, {}, req.method === 'HEAD'), response!);
+        return await serveHandler(
+          req,
+          res,
+          { public: dir, directoryListing: false, cleanUrls: false, etag: true, headers: SHARD_HEADERS },
+          {
+            // serve-handler's own errors are HTML pages (or a 404.html of the folder): answer JSON like the API.
+            sendError: async (_path, response, _json, _current, _handlers, _config, spec: { statusCode?: number }) => {
+              const [status, error] =
+                spec?.statusCode === 404
+                  ? [404, 'no such dataset file']
+                  : spec?.statusCode === 400
+                    ? [400, 'malformed request']
+                    : [500, 'internal error'];
+              send(errorAnswer(status, error, {}, req.method === 'HEAD'), response!);
+            },
           },
-        });
+        );
       }
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
-      const { 'if-none-match': ifNoneMatch, 'content-type': contentType, 'content-length': contentLength } = req.headers;
-      send(await answerer({ method: req.method ?? 'GET', url, ifNoneMatch, contentType, contentLength, body: () => req }), res);
+      const {
+        'if-none-match': ifNoneMatch,
+        'content-type': contentType,
+        'content-length': contentLength,
+      } = req.headers;
+      send(
+        await answerer({ method: req.method ?? 'GET', url, ifNoneMatch, contentType, contentLength, body: () => req }),
+        res,
+      );
     } catch {
       if (!res.headersSent) send(errorAnswer(400, 'malformed request'), res);
       else res.destroy();
@@ -87,7 +118,9 @@ function monitorLoop(): void {
   delay.enable();
   const report = () => {
     const ms = (ns: number) => (Number.isFinite(ns) ? ns / 1e6 : 0).toFixed(1); // no samples yet: 0
-    process.stderr.write(`loop: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms, mean ${ms(delay.mean)} ms\n`);
+    process.stderr.write(
+      `loop: max ${ms(delay.max)} ms, p99 ${ms(delay.percentile(99))} ms, mean ${ms(delay.mean)} ms\n`,
+    );
     delay.reset();
   };
   process.on('SIGUSR2', report);
@@ -102,10 +135,16 @@ export function answerClientErrors(server: Server): void {
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     if (!socket.writable) return socket.destroy();
     const [status, reason, message] =
-      error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large', 'request head is larger than 16 KB'] : [400, 'Bad Request', 'malformed request'];
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'request head is larger than 16 KB']
+        : [400, 'Bad Request', 'malformed request'];
     const answer = errorAnswer(status, message);
     const body = answer.body as string;
-    const headers = Object.entries({ ...answer.headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`);
+    const headers = Object.entries({
+      ...answer.headers,
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    }).map(([k, v]) => `${k}: ${v}\r\n`);
     socket.end(`HTTP/1.1 ${status} ${reason}\r\n${headers.join('')}\r\n${body}`);
   });
 }
@@ -114,12 +153,18 @@ export async function start(): Promise<void> {
   const dir = resolve(defaultShards());
   const port = Number(process.env.PORT ?? 8888);
   const options = nodeDatasetOptions(); // checks SHARD_CACHE_BYTES before anything else
-  if (!existsSync(resolve(dir, MANIFEST_FILE))) throw new Error(`${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards`);
+  if (!existsSync(resolve(dir, MANIFEST_FILE)))
+    throw new Error(`${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards`);
   if (process.env.LOOP_MONITOR === '1') monitorLoop();
-  const answerer = createAnswerer(datasetOnce(() => new FileSource(dir), options), { memory: processMemory });
+  const answerer = createAnswerer(
+    datasetOnce(() => new FileSource(dir), options),
+    { memory: processMemory },
+  );
   const server = createServer(createListener(dir, answerer, await buildWebPage({ api: true })));
   answerClientErrors(server);
-  server.listen(port, () => process.stderr.write(`serving ${dir} on http://localhost:${port}/ (the page; the API at /search.php, /api/v1/…)\n`));
+  server.listen(port, () =>
+    process.stderr.write(`serving ${dir} on http://localhost:${port}/ (the page; the API at /search.php, /api/v1/…)\n`),
+  );
   // Stop on SIGTERM/SIGINT with a normal exit (exit handlers run: the loop monitor's report, --cpu-prof).
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

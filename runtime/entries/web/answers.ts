@@ -47,25 +47,59 @@ export interface InfoAnswer {
   formatVersion: number;
   compression: string;
   parameters: { enzyme: string; missedCleavages: number; minLength: number; maxLength: number };
-  totals: { proteins: number; peptides: number; massGroups: number; shards: number; bytes: number; accessions: number; reviewedAccessions?: number; taxonomyNodes?: number };
+  totals: {
+    proteins: number;
+    peptides: number;
+    massGroups: number;
+    shards: number;
+    bytes: number;
+    accessions: number;
+    reviewedAccessions?: number;
+    taxonomyNodes?: number;
+  };
   release: Record<string, string> | null;
 }
 
 /** A search answer's candidates with their group's key, in answer order. */
 export const candidatesOf = (answer: SearchAnswer): { key: string; candidate: Candidate }[] =>
-  answer.result.flatMap((group) => Object.entries(group).flatMap(([key, list]) => list.map((candidate) => ({ key, candidate }))));
+  answer.result.flatMap((group) =>
+    Object.entries(group).flatMap(([key, list]) => list.map((candidate) => ({ key, candidate }))),
+  );
 
 /** TSV text: tabs and line breaks inside a value become spaces; null is empty. */
 const cell = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[\t\r\n]/g, ' ');
 const row = (values: (string | number | boolean | null | undefined)[]) => values.map(cell).join('\t') + '\n';
 
-export const SEARCH_TSV_HEADER = row(['mass', 'sequence', 'proforma', 'modifiedMass', 'ppm', 'accession', 'taxId', 'reviewed', 'protein', 'organism']);
+export const SEARCH_TSV_HEADER = row([
+  'mass',
+  'sequence',
+  'proforma',
+  'modifiedMass',
+  'ppm',
+  'accession',
+  'taxId',
+  'reviewed',
+  'protein',
+  'organism',
+]);
 
 /** One row per candidate–accession pair. */
 export function searchTsv(answer: SearchAnswer): string {
   let text = SEARCH_TSV_HEADER;
   for (const { key, candidate: c } of candidatesOf(answer)) {
-    for (const p of c.accsTax) text += row([key, c.seq, c.proforma, c.mass.toFixed(6), c.ppm, p.acc, p.taxId, p.reviewed, p.protein, p.organism]);
+    for (const p of c.accsTax)
+      text += row([
+        key,
+        c.seq,
+        c.proforma,
+        c.mass.toFixed(6),
+        c.ppm,
+        p.acc,
+        p.taxId,
+        p.reviewed,
+        p.protein,
+        p.organism,
+      ]);
   }
   return text;
 }
@@ -75,6 +109,7 @@ export const PEPTIDE_TSV_HEADER = row(['sequence', 'accession', 'taxId', 'review
 /** One row per peptide–accession pair. */
 export function peptideTsv(answer: PeptideAnswer): string {
   let text = PEPTIDE_TSV_HEADER;
-  for (const { seq, accsTax } of answer.peptides) for (const p of accsTax) text += row([seq, p.acc, p.taxId, p.reviewed, p.protein, p.organism]);
+  for (const { seq, accsTax } of answer.peptides)
+    for (const p of accsTax) text += row([seq, p.acc, p.taxId, p.reviewed, p.protein, p.organism]);
   return text;
 }

@@ -11,7 +11,8 @@ if (!dir || dir.startsWith('-') || flags.some((f) => f !== '--api')) {
 try {
   const page = await buildWebPage({ api: flags.includes('--api') });
   writeWebPage(page, dir);
-  for (const { path, bytes, gzip } of sizes(page)) process.stderr.write(`${dir}/${path}: ${bytes} bytes, ${gzip} gzip\n`);
+  for (const { path, bytes, gzip } of sizes(page))
+    process.stderr.write(`${dir}/${path}: ${bytes} bytes, ${gzip} gzip\n`);
 } catch (e) {
   process.stderr.write(`build:web: error: ${(e as Error).message}\n`);
   process.exitCode = 1;

@@ -25,7 +25,11 @@ export interface WebPage {
   inputs: string[];
 }
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.html': 'text/html; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+};
 const typeOf = (path: string) => TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream';
 
 /**
@@ -52,16 +56,30 @@ export async function buildWebPage(options: { api?: boolean } = {}): Promise<Web
     const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 12);
     return { path: `assets/app-${hash}${ext}`, type: typeOf(ext), body: new Uint8Array(file.contents) };
   });
-  const tag = (ext: string, make: (href: string) => string) => assets.filter((a) => a.path.endsWith(ext)).map((a) => make(a.path)).join('\n');
+  const tag = (ext: string, make: (href: string) => string) =>
+    assets
+      .filter((a) => a.path.endsWith(ext))
+      .map((a) => make(a.path))
+      .join('\n');
   const html = readFileSync(here('./index.html'), 'utf8')
     .replace('<!--data-path-->', `<meta name="data-path" content="${options.api ? 'api' : 'browser'}">`)
-    .replace('<!--styles-->', tag('.css', (href) => `<link rel="stylesheet" href="${href}">`))
-    .replace('<!--scripts-->', tag('.js', (href) => `<script type="module" src="${href}"></script>`));
-  return { files: [{ path: 'index.html', type: typeOf('.html'), body: new TextEncoder().encode(html) }, ...assets], inputs: Object.keys(result.metafile.inputs) };
+    .replace(
+      '<!--styles-->',
+      tag('.css', (href) => `<link rel="stylesheet" href="${href}">`),
+    )
+    .replace(
+      '<!--scripts-->',
+      tag('.js', (href) => `<script type="module" src="${href}"></script>`),
+    );
+  return {
+    files: [{ path: 'index.html', type: typeOf('.html'), body: new TextEncoder().encode(html) }, ...assets],
+    inputs: Object.keys(result.metafile.inputs),
+  };
 }
 
 /** Each file's size, raw and gzipped (level 9), in bytes. */
-export const sizes = (page: WebPage) => page.files.map((f) => ({ path: f.path, bytes: f.body.length, gzip: gzipSync(f.body, { level: 9 }).length }));
+export const sizes = (page: WebPage) =>
+  page.files.map((f) => ({ path: f.path, bytes: f.body.length, gzip: gzipSync(f.body, { level: 9 }).length }));
 
 /** Writes the page into `dir` (index.html at its root, assets/ beside it). */
 export function writeWebPage(page: WebPage, dir: string): void {

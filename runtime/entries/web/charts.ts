@@ -22,7 +22,13 @@ const charts = new WeakMap<HTMLElement, { chart: uPlot; observer: ResizeObserver
 const BLUE = '#1d4ed8';
 
 /** Draws `data` into `target`, replacing its chart; `label` describes it to screen readers. */
-function draw(target: HTMLElement, label: string, options: Omit<uPlot.Options, 'width' | 'height'>, data: uPlot.AlignedData, height = 220): void {
+function draw(
+  target: HTMLElement,
+  label: string,
+  options: Omit<uPlot.Options, 'width' | 'height'>,
+  data: uPlot.AlignedData,
+  height = 220,
+): void {
   const old = charts.get(target);
   old?.observer.disconnect();
   old?.chart.destroy();
@@ -32,7 +38,11 @@ function draw(target: HTMLElement, label: string, options: Omit<uPlot.Options, '
   const width = () => Math.max(240, target.clientWidth);
   const chart = new uPlot({ ...options, width: width(), height }, data, target);
   // Resized on the next frame, not inside the observer's callback (which would make it observe its own change).
-  const observer = new ResizeObserver(() => requestAnimationFrame(() => charts.get(target)?.chart === chart && chart.width !== width() && chart.setSize({ width: width(), height })));
+  const observer = new ResizeObserver(() =>
+    requestAnimationFrame(
+      () => charts.get(target)?.chart === chart && chart.width !== width() && chart.setSize({ width: width(), height }),
+    ),
+  );
   observer.observe(target);
   charts.set(target, { chart, observer });
 }
@@ -58,7 +68,10 @@ export function ppmChart(target: HTMLElement, points: readonly { mass: number; p
     {
       scales: { x: { time: false } },
       axes: [axis('modified mass (Da)', 3), axis('ppm error')],
-      series: [{ label: 'mass (Da)', value: (_u, v) => v?.toFixed(6) ?? '' }, { label: 'ppm', stroke: BLUE, paths: () => null, points: { show: true, size: 7, fill: BLUE } }],
+      series: [
+        { label: 'mass (Da)', value: (_u, v) => v?.toFixed(6) ?? '' },
+        { label: 'ppm', stroke: BLUE, paths: () => null, points: { show: true, size: 7, fill: BLUE } },
+      ],
       legend: { live: true },
     },
     [sorted.map((p) => p.mass), ppms],
@@ -66,7 +79,14 @@ export function ppmChart(target: HTMLElement, points: readonly { mass: number; p
 }
 
 /** Counts per bin as bars; `what` names the counted things (candidates, peptides), `unit` the x axis. */
-export function barChart(target: HTMLElement, bins: Bins, what: string, unit: string, decimals: number, height?: number): void {
+export function barChart(
+  target: HTMLElement,
+  bins: Bins,
+  what: string,
+  unit: string,
+  decimals: number,
+  height?: number,
+): void {
   const total = bins.counts.reduce((a, b) => a + b, 0);
   const low = bins.starts[0] ?? 0;
   draw(
@@ -76,8 +96,18 @@ export function barChart(target: HTMLElement, bins: Bins, what: string, unit: st
       scales: { x: { time: false, range: (_u, min, max) => [min, max + bins.width] } },
       axes: [axis(unit, decimals), axis(what)],
       series: [
-        { label: unit, value: (_u, v) => (v === null || v === undefined ? '' : `${v.toFixed(decimals)}–${(v + bins.width).toFixed(decimals)}`) },
-        { label: what, stroke: BLUE, fill: 'rgba(29, 78, 216, 0.35)', paths: uPlot.paths.bars!({ size: [1, Infinity], align: 1 }), points: { show: false } },
+        {
+          label: unit,
+          value: (_u, v) =>
+            v === null || v === undefined ? '' : `${v.toFixed(decimals)}–${(v + bins.width).toFixed(decimals)}`,
+        },
+        {
+          label: what,
+          stroke: BLUE,
+          fill: 'rgba(29, 78, 216, 0.35)',
+          paths: uPlot.paths.bars!({ size: [1, Infinity], align: 1 }),
+          points: { show: false },
+        },
       ],
     },
     [bins.starts, bins.counts],

@@ -79,7 +79,8 @@ function apiPath(): DataPath {
         type = response.headers.get('Content-Type') ?? '';
         return response;
       });
-      if (!isApi(answer, type)) throw new Error(`the site answered ${path.split('?')[0]} with ${answer.status}, not the API`);
+      if (!isApi(answer, type))
+        throw new Error(`the site answered ${path.split('?')[0]} with ${answer.status}, not the API`);
       return answer;
     },
   };

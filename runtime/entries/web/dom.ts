@@ -12,7 +12,11 @@ function append(parent: Node, children: Child[]): void {
 }
 
 /** `<tag attrs…>children</tag>`; an attribute that is false or undefined is left out, true is written empty. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, Attr> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, Attr> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (typeof value === 'function') element.addEventListener(name.slice(2), value);
@@ -23,7 +27,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<s
 }
 
 /** The element `selector` finds (the page's markup has it). */
-export const $ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = document): T => root.querySelector<T>(selector)!;
+export const $ = <T extends Element = HTMLElement>(selector: string, root: ParentNode = document): T =>
+  root.querySelector<T>(selector)!;
 
 /** Replaces an element's children. */
 export const fill = (parent: Element, ...children: Child[]): void => {

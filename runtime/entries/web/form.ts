@@ -7,7 +7,11 @@ import type { TaxonPicker } from './taxa.js';
 
 const TEXT_FIELDS = ['mz', 'charge', 'mass', 'mass1', 'mass2', 'peptide', 'tolerance', 'maxVariable'] as const;
 
-const items = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const items = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export class SearchForm {
   constructor(
@@ -22,7 +26,8 @@ export class SearchForm {
   }
 
   private input = (name: string) => this.form.elements.namedItem(name) as HTMLInputElement;
-  private radio = (name: string) => (this.form.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)?.value ?? '');
+  private radio = (name: string) =>
+    this.form.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)?.value ?? '';
   private check = (name: string, value: string) => {
     const radio = this.form.querySelector<HTMLInputElement>(`input[name="${name}"][value="${value}"]`);
     if (radio) radio.checked = true;
@@ -33,7 +38,9 @@ export class SearchForm {
     const mode = this.radio('mode');
     const precursor = this.radio('precursor');
     for (const row of this.form.querySelectorAll<HTMLElement>('[data-mode]')) {
-      const shown = row.dataset.mode!.split(' ').includes(mode) && (row.dataset.precursor === undefined || row.dataset.precursor === precursor);
+      const shown =
+        row.dataset.mode!.split(' ').includes(mode) &&
+        (row.dataset.precursor === undefined || row.dataset.precursor === precursor);
       row.hidden = !shown;
     }
   }

@@ -1,12 +1,28 @@
 // The page's entry: picks the data path, wires the form, the organism type-ahead and the URL — every search is in
 // the query string, opening a link runs it, back and forward work — and shows the home view or the results.
 import type { InfoAnswer, PeptideAnswer, SearchAnswer } from './answers.js';
-import { chooseDataPath, pageDataset, PATH_SETTINGS, type Answer, type DataPath, type PathSetting } from './dataPath.js';
+import {
+  chooseDataPath,
+  pageDataset,
+  PATH_SETTINGS,
+  type Answer,
+  type DataPath,
+  type PathSetting,
+} from './dataPath.js';
 import { $ } from './dom.js';
 import { SearchForm } from './form.js';
 import { datasetSpans, renderOverview } from './overview.js';
 import { renderProteins, renderSearch } from './results.js';
-import { FORM_DEFAULTS, isobaricPath, modifiedPeptideMass, peptidePath, queryOfState, searchPath, stateOfQuery, type SearchState } from './state.js';
+import {
+  FORM_DEFAULTS,
+  isobaricPath,
+  modifiedPeptideMass,
+  peptidePath,
+  queryOfState,
+  searchPath,
+  stateOfQuery,
+  type SearchState,
+} from './state.js';
 import { TaxonPicker } from './taxa.js';
 
 const results = $('#results');
@@ -30,7 +46,8 @@ function usePath(setting: PathSetting): void {
 }
 
 /** Which path answers (an API that failed has fallen back to the browser). */
-const showPath = () => ($('#data-path-used').textContent = dataPath.kind === 'api' ? '— now the site’s API' : '— now this browser');
+const showPath = () =>
+  ($('#data-path-used').textContent = dataPath.kind === 'api' ? '— now the site’s API' : '— now this browser');
 
 /** An error answer's message, next to the field it names. */
 function refused(answer: Answer, s: SearchState): void {
@@ -43,7 +60,8 @@ function refused(answer: Answer, s: SearchState): void {
   form.showError(typeof error === 'string' ? error : `the answer had status ${answer.status}`, s);
 }
 
-const fileName = (s: SearchState) => `peptides-${queryOfState({ ...s, fixed: [], variable: [], taxon: [] }).replace(/[^A-Za-z0-9.]+/g, '-')}`;
+const fileName = (s: SearchState) =>
+  `peptides-${queryOfState({ ...s, fixed: [], variable: [], taxon: [] }).replace(/[^A-Za-z0-9.]+/g, '-')}`;
 
 function titleOf(s: SearchState): string {
   if (s.mode === 'range') return `Peptides from ${s.mass1} to ${s.mass2} Da`;
@@ -52,7 +70,14 @@ function titleOf(s: SearchState): string {
 }
 
 /** A search's results, or false when it was refused or superseded. */
-async function search(target: HTMLElement, path: string, s: SearchState, title: string, id: number, window?: [number, number]): Promise<boolean> {
+async function search(
+  target: HTMLElement,
+  path: string,
+  s: SearchState,
+  title: string,
+  id: number,
+  window?: [number, number],
+): Promise<boolean> {
   const answer = await ask(path);
   if (id !== shown) return false;
   if (answer.status !== 200) return (refused(answer, s), false);
@@ -80,14 +105,24 @@ async function showPeptide(s: SearchState, id: number): Promise<void> {
   renderProteins(results, JSON.parse(answer.text) as PeptideAnswer, answer.text, answer.ms);
   const mass = modifiedPeptideMass(s)!;
   const modified = s.fixed.length ? ' with the fixed modifications' : '';
-  await search(isobaric, isobaricPath(s, mass), s, `Peptides within ${s.tolerance} ${s.unit} of its mass (${mass.toFixed(6)} Da${modified})`, id);
+  await search(
+    isobaric,
+    isobaricPath(s, mass),
+    s,
+    `Peptides within ${s.tolerance} ${s.unit} of its mass (${mass.toFixed(6)} Da${modified})`,
+    id,
+  );
 }
 
 async function showHome(id: number): Promise<void> {
   const answer = await ask('/api/v1/info').catch(() => undefined);
   if (id !== shown) return;
   home.hidden = false;
-  await renderOverview(home, answer?.status === 200 ? (JSON.parse(answer.text) as InfoAnswer) : undefined, datasetSpans(pageDataset));
+  await renderOverview(
+    home,
+    answer?.status === 200 ? (JSON.parse(answer.text) as InfoAnswer) : undefined,
+    datasetSpans(pageDataset),
+  );
 }
 
 /** Shows what the page's URL asks for. */
@@ -98,11 +133,21 @@ async function show(): Promise<void> {
   for (const section of [results, isobaric, home]) section.hidden = true;
   results.setAttribute('aria-busy', 'true');
   status.textContent = current ? 'Searching…' : '';
-  document.title = current ? `${current.mode === 'peptide' ? current.peptide : titleOf(current)} — Digested peptides` : 'Digested peptides — peptide mass search';
+  document.title = current
+    ? `${current.mode === 'peptide' ? current.peptide : titleOf(current)} — Digested peptides`
+    : 'Digested peptides — peptide mass search';
   try {
     if (!current) await showHome(id);
     else if (current.mode === 'peptide') await showPeptide(current, id);
-    else await search(results, searchPath(current), current, titleOf(current), id, current.mode === 'range' ? [Number(current.mass1), Number(current.mass2)] : undefined);
+    else
+      await search(
+        results,
+        searchPath(current),
+        current,
+        titleOf(current),
+        id,
+        current.mode === 'range' ? [Number(current.mass1), Number(current.mass2)] : undefined,
+      );
     if (id === shown) status.textContent = '';
   } catch (e) {
     if (id === shown) status.textContent = `No answer: ${(e as Error).message}`;

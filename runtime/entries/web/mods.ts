@@ -23,18 +23,29 @@ export const COMMON_MODS: readonly CommonMod[] = [
 ];
 
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-const holds = (list: readonly string[], specs: readonly string[]) => specs.every((s) => list.some((item) => same(item, s)));
+const holds = (list: readonly string[], specs: readonly string[]) =>
+  specs.every((s) => list.some((item) => same(item, s)));
 
 /** Fixed and variable lists as the picker shows them: a choice per common row, and the items left over. */
-export function splitMods(fixed: readonly string[], variable: readonly string[]): { choices: ModChoice[]; fixedMore: string[]; variableMore: string[] } {
-  const choices = COMMON_MODS.map((m): ModChoice => (holds(fixed, m.specs) ? 'fixed' : holds(variable, m.specs) ? 'variable' : 'off'));
+export function splitMods(
+  fixed: readonly string[],
+  variable: readonly string[],
+): { choices: ModChoice[]; fixedMore: string[]; variableMore: string[] } {
+  const choices = COMMON_MODS.map(
+    (m): ModChoice => (holds(fixed, m.specs) ? 'fixed' : holds(variable, m.specs) ? 'variable' : 'off'),
+  );
   const taken = (choice: ModChoice) => COMMON_MODS.flatMap((m, i) => (choices[i] === choice ? m.specs : []));
-  const rest = (list: readonly string[], choice: ModChoice) => list.filter((item) => !taken(choice).some((s) => same(s, item)));
+  const rest = (list: readonly string[], choice: ModChoice) =>
+    list.filter((item) => !taken(choice).some((s) => same(s, item)));
   return { choices, fixedMore: rest(fixed, 'fixed'), variableMore: rest(variable, 'variable') };
 }
 
 /** The picker's rows and free-text items as the API's lists: rows in table order, then the free items. */
-export function joinMods(choices: readonly ModChoice[], fixedMore: readonly string[], variableMore: readonly string[]): { fixed: string[]; variable: string[] } {
+export function joinMods(
+  choices: readonly ModChoice[],
+  fixedMore: readonly string[],
+  variableMore: readonly string[],
+): { fixed: string[]; variable: string[] } {
   const of = (choice: ModChoice) => COMMON_MODS.flatMap((m, i) => (choices[i] === choice ? m.specs : []));
   return { fixed: [...of('fixed'), ...fixedMore], variable: [...of('variable'), ...variableMore] };
 }
@@ -44,7 +55,17 @@ export function modRows(): HTMLElement {
   return h(
     'table',
     { class: 'mod-table' },
-    h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Unimod'), h('th', { scope: 'col' }, 'Sites'), ...(['Off', 'Fixed', 'Variable'] as const).map((t) => h('th', { scope: 'col', class: 'choice' }, t)))),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', { scope: 'col' }, 'Unimod'),
+        h('th', { scope: 'col' }, 'Sites'),
+        ...(['Off', 'Fixed', 'Variable'] as const).map((t) => h('th', { scope: 'col', class: 'choice' }, t)),
+      ),
+    ),
     h(
       'tbody',
       {},
@@ -55,7 +76,16 @@ export function modRows(): HTMLElement {
           h('th', { scope: 'row', id: `mod-${i}-name` }, m.name),
           h('td', {}, m.sites),
           (['off', 'fixed', 'variable'] as const).map((choice) =>
-            h('td', { class: 'choice' }, h('input', { type: 'radio', name: `mod-${i}`, value: choice, 'aria-label': `${m.name} (${m.sites}): ${choice}` })),
+            h(
+              'td',
+              { class: 'choice' },
+              h('input', {
+                type: 'radio',
+                name: `mod-${i}`,
+                value: choice,
+                'aria-label': `${m.name} (${m.sites}): ${choice}`,
+              }),
+            ),
           ),
         ),
       ),

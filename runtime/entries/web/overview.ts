@@ -24,7 +24,8 @@ export function massBins(spans: readonly MassSpan[], maxBins = 80): Bins {
   if (spans.length === 0) return { starts: [], counts: [], width: 1 };
   const low = spans[0].firstKey / KEYS_PER_DA;
   const high = spans[spans.length - 1].lastKey / KEYS_PER_DA;
-  const width = NICE_WIDTHS.find((w) => (Math.floor(high / w) - Math.floor(low / w) + 1) <= maxBins) ?? NICE_WIDTHS.at(-1)!;
+  const width =
+    NICE_WIDTHS.find((w) => Math.floor(high / w) - Math.floor(low / w) + 1 <= maxBins) ?? NICE_WIDTHS.at(-1)!;
   const first = Math.floor(low / width);
   const counts = new Array<number>(Math.floor(high / width) - first + 1).fill(0);
   for (const s of spans) {
@@ -54,7 +55,10 @@ export async function datasetSpans(open: OpenDataset, maxPages = 64): Promise<Ma
 }
 
 export const EXAMPLES: readonly [string, string][] = [
-  ['?mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&variable=Oxidation@M', 'A doubly charged precursor at m/z 650.3188, carbamidomethylated C, oxidised M allowed'],
+  [
+    '?mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&variable=Oxidation@M',
+    'A doubly charged precursor at m/z 650.3188, carbamidomethylated C, oxidised M allowed',
+  ],
   ['?mass1=1000&mass2=1000.5', 'Every peptide from 1000 to 1000.5 Da'],
   ['?peptide=EDQLEPVTK', 'Which proteins contain EDQLEPVTK, and which peptides weigh the same'],
   ['?mass=1500&tolerance=20&unit=ppm&taxon=9606&reviewed=true', 'Human Swiss-Prot peptides within 20 ppm of 1500 Da'],
@@ -63,12 +67,21 @@ export const EXAMPLES: readonly [string, string][] = [
 const number = (n: number | undefined) => (n === undefined ? '–' : n.toLocaleString('en-US'));
 
 /** The home view into `section`; the chart follows when the shard index has been read (it is left out if it cannot be). */
-export async function renderOverview(section: HTMLElement, info: InfoAnswer | undefined, spans: Promise<MassSpan[]>): Promise<void> {
+export async function renderOverview(
+  section: HTMLElement,
+  info: InfoAnswer | undefined,
+  spans: Promise<MassSpan[]>,
+): Promise<void> {
   const chart = h('div', { class: 'chart' });
   const figure = h('figure', {}, chart, h('figcaption', {}, 'Distinct peptides per mass bin across the dataset.'));
   const t = info?.totals;
   const p = info?.parameters;
-  const release = info?.release ? Object.entries(info.release).filter(([k]) => ['name', 'date', 'url'].includes(k)).map(([, v]) => v).join(' · ') : 'none recorded (built from the bundled sample)';
+  const release = info?.release
+    ? Object.entries(info.release)
+        .filter(([k]) => ['name', 'date', 'url'].includes(k))
+        .map(([, v]) => v)
+        .join(' · ')
+    : 'none recorded (built from the bundled sample)';
   fill(
     section,
     h('h2', {}, 'The dataset'),
@@ -82,7 +95,10 @@ export async function renderOverview(section: HTMLElement, info: InfoAnswer | un
             ['Reviewed (Swiss-Prot)', number(t?.reviewedAccessions)],
             ['Mass groups', number(t?.massGroups)],
             ['Taxa', number(t?.taxonomyNodes)],
-            ['Digestion', p ? `${p.enzyme}, ${p.missedCleavages} missed cleavages, ${p.minLength}–${p.maxLength} residues` : '–'],
+            [
+              'Digestion',
+              p ? `${p.enzyme}, ${p.missedCleavages} missed cleavages, ${p.minLength}–${p.maxLength} residues` : '–',
+            ],
             ['Release', release],
             ['Version', `${info.datasetVersion} (format ${info.formatVersion}, ${info.compression})`],
           ].map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v))),
@@ -90,7 +106,11 @@ export async function renderOverview(section: HTMLElement, info: InfoAnswer | un
       : h('p', { class: 'empty' }, 'The dataset could not be described.'),
     figure,
     h('h2', {}, 'Try'),
-    h('ul', { class: 'examples' }, EXAMPLES.map(([href, text]) => h('li', {}, h('a', { href }, text)))),
+    h(
+      'ul',
+      { class: 'examples' },
+      EXAMPLES.map(([href, text]) => h('li', {}, h('a', { href }, text))),
+    ),
   );
   try {
     const bins = massBins(await spans);

@@ -1,7 +1,15 @@
 // Results as people read them: a search's candidates as a table (modified mass, ppm error, ProForma with its
 // modifications marked, proteins with UniProt links, names, organisms and a reviewed badge), its chart, paging,
 // the total and the time taken, and TSV/JSON downloads; the proteins of a peptide with their LCA.
-import { candidatesOf, peptideTsv, searchTsv, type Candidate, type PeptideAnswer, type ProteinRef, type SearchAnswer } from './answers.js';
+import {
+  candidatesOf,
+  peptideTsv,
+  searchTsv,
+  type Candidate,
+  type PeptideAnswer,
+  type ProteinRef,
+  type SearchAnswer,
+} from './answers.js';
 import { barChart, histogram, ppmChart } from './charts.js';
 import { fill, h } from './dom.js';
 
@@ -28,18 +36,41 @@ function downloads(name: string, json: string, tsv: () => string): HTMLElement {
   return h(
     'div',
     { class: 'actions' },
-    h('button', { type: 'button', class: 'secondary', 'data-download': 'tsv', onclick: () => download(`${name}.tsv`, tsv(), 'text/tab-separated-values') }, 'Download TSV'),
-    h('button', { type: 'button', class: 'secondary', 'data-download': 'json', onclick: () => download(`${name}.json`, json, 'application/json') }, 'Download JSON'),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        'data-download': 'tsv',
+        onclick: () => download(`${name}.tsv`, tsv(), 'text/tab-separated-values'),
+      },
+      'Download TSV',
+    ),
+    h(
+      'button',
+      {
+        type: 'button',
+        class: 'secondary',
+        'data-download': 'json',
+        onclick: () => download(`${name}.json`, json, 'application/json'),
+      },
+      'Download JSON',
+    ),
   );
 }
 
 /** ProForma text with its modifications (`<[Name]@C>`, `[Name]`, `[Name]^2?`) marked. */
 function proforma(text: string): HTMLElement {
   const parts = text.split(/(<\[[^\]]*\]@[^>]*>|\[[^\]]*\](?:\^\d+)?\??-?)/);
-  return h('code', { class: 'proforma' }, parts.map((part, i) => (i % 2 === 1 ? h('span', { class: 'mod' }, part) : part)));
+  return h(
+    'code',
+    { class: 'proforma' },
+    parts.map((part, i) => (i % 2 === 1 ? h('span', { class: 'mod' }, part) : part)),
+  );
 }
 
-const reviewedBadge = (p: ProteinRef) => (p.reviewed ? h('span', { class: 'badge', title: 'Reviewed: UniProtKB/Swiss-Prot' }, 'reviewed') : null);
+const reviewedBadge = (p: ProteinRef) =>
+  p.reviewed ? h('span', { class: 'badge', title: 'Reviewed: UniProtKB/Swiss-Prot' }, 'reviewed') : null;
 
 function proteinItem(p: ProteinRef): HTMLElement {
   return h(
@@ -60,7 +91,14 @@ function proteinList(proteins: ProteinRef[]): HTMLElement {
     'div',
     {},
     h('ul', { class: 'proteins' }, shown.map(proteinItem)),
-    folded ? h('details', {}, h('summary', {}, `${proteins.length - SHOWN_PROTEINS} more`), h('ul', { class: 'proteins' }, proteins.slice(SHOWN_PROTEINS).map(proteinItem))) : null,
+    folded
+      ? h(
+          'details',
+          {},
+          h('summary', {}, `${proteins.length - SHOWN_PROTEINS} more`),
+          h('ul', { class: 'proteins' }, proteins.slice(SHOWN_PROTEINS).map(proteinItem)),
+        )
+      : null,
   );
 }
 
@@ -90,7 +128,8 @@ export interface SearchView {
 function pager(answer: SearchAnswer, onPage: (page: number) => void): HTMLElement | null {
   const pages = Math.max(1, Math.ceil(answer.totalResult / answer.pageSize));
   if (pages === 1 && answer.page === 1) return null;
-  const go = (page: number, label: string, enabled: boolean) => h('button', { type: 'button', class: 'secondary', disabled: !enabled, onclick: () => onPage(page) }, label);
+  const go = (page: number, label: string, enabled: boolean) =>
+    h('button', { type: 'button', class: 'secondary', disabled: !enabled, onclick: () => onPage(page) }, label);
   return h(
     'nav',
     { class: 'pager', 'aria-label': 'Result pages' },
@@ -120,7 +159,20 @@ export function renderSearch(section: HTMLElement, view: SearchView): void {
       ` (the query ${milliseconds(durationMs(answer.duration))} ms)`,
     ),
     candidates.length ? downloads(view.fileName, view.text, () => searchTsv(answer)) : null,
-    candidates.length ? h('figure', {}, chart, h('figcaption', {}, withPpm ? 'The candidates of this page: ppm error against modified mass.' : 'The candidates of this page across the window, by modified mass.')) : null,
+    candidates.length
+      ? h(
+          'figure',
+          {},
+          chart,
+          h(
+            'figcaption',
+            {},
+            withPpm
+              ? 'The candidates of this page: ppm error against modified mass.'
+              : 'The candidates of this page across the window, by modified mass.',
+          ),
+        )
+      : null,
     candidates.length
       ? h(
           'div',
@@ -128,15 +180,40 @@ export function renderSearch(section: HTMLElement, view: SearchView): void {
           h(
             'table',
             { class: 'results' },
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Mass (Da)'), withPpm ? h('th', { scope: 'col' }, 'Error (ppm)') : null, h('th', { scope: 'col' }, 'Peptide (ProForma)'), h('th', { scope: 'col' }, 'Proteins'))),
-            h('tbody', {}, answer.result.flatMap((group) => Object.values(group)[0].map((c, i) => candidateRow(c, i === 0, withPpm)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                h('th', { scope: 'col' }, 'Mass (Da)'),
+                withPpm ? h('th', { scope: 'col' }, 'Error (ppm)') : null,
+                h('th', { scope: 'col' }, 'Peptide (ProForma)'),
+                h('th', { scope: 'col' }, 'Proteins'),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              answer.result.flatMap((group) =>
+                Object.values(group)[0].map((c, i) => candidateRow(c, i === 0, withPpm)),
+              ),
+            ),
           ),
         )
-      : h('p', { class: 'empty' }, answer.page > 1 && answer.totalResult > 0 ? 'This page is past the last one.' : 'No peptide matches.'),
+      : h(
+          'p',
+          { class: 'empty' },
+          answer.page > 1 && answer.totalResult > 0 ? 'This page is past the last one.' : 'No peptide matches.',
+        ),
     pager(answer, view.onPage),
   );
   if (!candidates.length) return;
-  if (withPpm) ppmChart(chart, candidates.map(({ candidate }) => ({ mass: candidate.mass, ppm: candidate.ppm ?? 0 })));
+  if (withPpm)
+    ppmChart(
+      chart,
+      candidates.map(({ candidate }) => ({ mass: candidate.mass, ppm: candidate.ppm ?? 0 })),
+    );
   else {
     const masses = candidates.map(({ candidate }) => candidate.mass);
     const [low, high] = view.window ?? [Math.min(...masses), Math.max(...masses)];
@@ -156,7 +233,13 @@ export function renderProteins(section: HTMLElement, answer: PeptideAnswer, text
       { class: 'summary' },
       h('strong', { class: 'total' }, number(rows.length)),
       ` protein${rows.length === 1 ? '' : 's'} · mass ${answer.mass.toFixed(6)} Da · `,
-      answer.lca ? ['lowest common ancestor of their organisms: ', h('span', { class: 'lca' }, `${answer.lca.name} (${answer.lca.rank})`), ' · '] : null,
+      answer.lca
+        ? [
+            'lowest common ancestor of their organisms: ',
+            h('span', { class: 'lca' }, `${answer.lca.name} (${answer.lca.rank})`),
+            ' · ',
+          ]
+        : null,
       h('span', { class: 'took' }, `${milliseconds(ms)} ms`),
     ),
     rows.length ? downloads(`proteins-${answer.sequence}`, text, () => peptideTsv(answer)) : null,
@@ -167,12 +250,33 @@ export function renderProteins(section: HTMLElement, answer: PeptideAnswer, text
           h(
             'table',
             { class: 'proteins-table' },
-            h('thead', {}, h('tr', {}, ['Peptide', 'Accession', 'Protein', 'Organism'].map((t) => h('th', { scope: 'col' }, t)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['Peptide', 'Accession', 'Protein', 'Organism'].map((t) => h('th', { scope: 'col' }, t)),
+              ),
+            ),
             h(
               'tbody',
               {},
               rows.map(({ seq, p }) =>
-                h('tr', {}, h('td', {}, h('code', {}, seq)), h('td', {}, h('a', { href: uniprot(p.acc), class: 'acc', target: '_blank', rel: 'noopener' }, p.acc), ' ', reviewedBadge(p)), h('td', {}, p.protein ?? ''), h('td', {}, p.organism ?? '')),
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, h('code', {}, seq)),
+                  h(
+                    'td',
+                    {},
+                    h('a', { href: uniprot(p.acc), class: 'acc', target: '_blank', rel: 'noopener' }, p.acc),
+                    ' ',
+                    reviewedBadge(p),
+                  ),
+                  h('td', {}, p.protein ?? ''),
+                  h('td', {}, p.organism ?? ''),
+                ),
               ),
             ),
           ),

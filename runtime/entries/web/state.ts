@@ -54,12 +54,22 @@ export const FORM_DEFAULTS: SearchState = {
   reviewed: '',
 };
 
-const items = (text: string | null) => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const items = (text: string | null) =>
+  (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 /** The search a page URL's query asks for; null when it asks for none (the home view). */
 export function stateOfQuery(query: URLSearchParams): SearchState | null {
   const has = (name: string) => (query.get(name) ?? '').trim() !== '';
-  const mode: Mode | null = has('peptide') ? 'peptide' : has('mass1') || has('mass2') ? 'range' : has('mz') || has('mass') || has('charge') ? 'precursor' : null;
+  const mode: Mode | null = has('peptide')
+    ? 'peptide'
+    : has('mass1') || has('mass2')
+      ? 'range'
+      : has('mz') || has('mass') || has('charge')
+        ? 'precursor'
+        : null;
   if (!mode) return null;
   const get = (name: string, fallback = '') => (has(name) ? query.get(name)!.trim() : fallback);
   return {
@@ -99,29 +109,53 @@ function shared(s: SearchState): Params {
   return params;
 }
 
-const window = (s: SearchState): Params => [['tolerance', s.tolerance], ['unit', s.unit]];
+const window = (s: SearchState): Params => [
+  ['tolerance', s.tolerance],
+  ['unit', s.unit],
+];
 
 /** The precursor (or window) of a precursor or range search. */
 function precursorParams(s: SearchState): Params {
-  if (s.mode === 'range') return [['mass1', s.mass1], ['mass2', s.mass2]];
-  return [...(s.precursor === 'mz' ? ([['mz', s.mz], ['charge', s.charge]] as Params) : ([['mass', s.mass]] as Params)), ...window(s)];
+  if (s.mode === 'range')
+    return [
+      ['mass1', s.mass1],
+      ['mass2', s.mass2],
+    ];
+  return [
+    ...(s.precursor === 'mz'
+      ? ([
+          ['mz', s.mz],
+          ['charge', s.charge],
+        ] as Params)
+      : ([['mass', s.mass]] as Params)),
+    ...window(s),
+  ];
 }
 
 /** A query string with `@`, `,` and `:` left readable (`fixed=Carbamidomethyl@C`); everything else encoded. */
 export const queryText = (params: Params): string =>
-  params.map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%40/g, '@').replace(/%2C/g, ',').replace(/%3A/g, ':')}`).join('&');
+  params
+    .map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%40/g, '@').replace(/%2C/g, ',').replace(/%3A/g, ':')}`)
+    .join('&');
 
 /** The page URL's query (without `?`) for a search. */
 export function queryOfState(s: SearchState): string {
-  const head: Params = s.mode === 'peptide' ? [['peptide', s.peptide], ...(s.equateIL ? ([['equateIL', 'true']] as Params) : []), ...window(s)] : precursorParams(s);
+  const head: Params =
+    s.mode === 'peptide'
+      ? [['peptide', s.peptide], ...(s.equateIL ? ([['equateIL', 'true']] as Params) : []), ...window(s)]
+      : precursorParams(s);
   return queryText([...head, ...shared(s)]);
 }
 
 /** The filter parameters of /api/v1/peptide. */
-const filterParams = (s: SearchState): Params => [...(s.taxon.length ? ([['taxon', s.taxon.join(',')]] as Params) : []), ...(s.reviewed ? ([['reviewed', s.reviewed]] as Params) : [])];
+const filterParams = (s: SearchState): Params => [
+  ...(s.taxon.length ? ([['taxon', s.taxon.join(',')]] as Params) : []),
+  ...(s.reviewed ? ([['reviewed', s.reviewed]] as Params) : []),
+];
 
 /** /api/v1/search for a precursor or range search, with each accession's protein (proteins=true). */
-export const searchPath = (s: SearchState): string => `/api/v1/search?${queryText([...precursorParams(s), ...shared(s), ['proteins', 'true']])}`;
+export const searchPath = (s: SearchState): string =>
+  `/api/v1/search?${queryText([...precursorParams(s), ...shared(s), ['proteins', 'true']])}`;
 
 /** /api/v1/peptide for the peptide view. */
 export const peptidePath = (s: SearchState): string =>
@@ -138,7 +172,8 @@ export function modifiedPeptideMass(s: SearchState): number | undefined {
   if (!('units' in mass)) return undefined;
   let units = mass.units;
   try {
-    for (const spec of parseModifications(s.fixed.join(','))) units += spec.modification.deltaUnits * slotCount([spec.site], sequence);
+    for (const spec of parseModifications(s.fixed.join(',')))
+      units += spec.modification.deltaUnits * slotCount([spec.site], sequence);
   } catch {
     // the isobaric search's answer reports the list
   }
@@ -151,11 +186,20 @@ export function isobaricPath(s: SearchState, mass: number): string {
 }
 
 /** Form fields, by the API parameter names whose errors they show. */
-const FIELD_OF_PARAM: Record<string, string> = { sequence: 'peptide', toleranceLow: 'tolerance', toleranceHigh: 'tolerance', page: 'pageSize' };
+const FIELD_OF_PARAM: Record<string, string> = {
+  sequence: 'peptide',
+  toleranceLow: 'tolerance',
+  toleranceHigh: 'tolerance',
+  page: 'pageSize',
+};
 
 /** The fields a search's form shows. */
 export function fieldsOf(s: SearchState): string[] {
-  const own = { precursor: s.precursor === 'mz' ? ['mz', 'charge', 'tolerance', 'unit'] : ['mass', 'tolerance', 'unit'], range: ['mass1', 'mass2'], peptide: ['peptide', 'equateIL', 'tolerance', 'unit'] }[s.mode];
+  const own = {
+    precursor: s.precursor === 'mz' ? ['mz', 'charge', 'tolerance', 'unit'] : ['mass', 'tolerance', 'unit'],
+    range: ['mass1', 'mass2'],
+    peptide: ['peptide', 'equateIL', 'tolerance', 'unit'],
+  }[s.mode];
   return [...own, 'fixed', 'variable', 'maxVariable', 'taxon', 'reviewed', 'pageSize'];
 }
 

@@ -104,7 +104,13 @@ export class TaxonPicker {
       this.options.map((t, i) =>
         h(
           'li',
-          { id: `taxon-option-${i}`, role: 'option', 'aria-selected': String(i === this.active), 'data-tax-id': t.taxId, onmousedown: (e: Event) => (e.preventDefault(), this.choose(t)) },
+          {
+            id: `taxon-option-${i}`,
+            role: 'option',
+            'aria-selected': String(i === this.active),
+            'data-tax-id': t.taxId,
+            onmousedown: (e: Event) => (e.preventDefault(), this.choose(t)),
+          },
           h('span', {}, t.name),
           h('small', {}, ` ${t.rank} · ${(t.peptides ?? 0).toLocaleString('en-US')} peptides`),
         ),
@@ -123,7 +129,12 @@ export class TaxonPicker {
           this.renderChips();
           this.input.focus();
         };
-        return h('li', { class: 'chip', 'data-tax-id': id }, name, h('button', { type: 'button', 'aria-label': `Remove ${name}`, onclick: remove }, '×'));
+        return h(
+          'li',
+          { class: 'chip', 'data-tax-id': id },
+          name,
+          h('button', { type: 'button', 'aria-label': `Remove ${name}`, onclick: remove }, '×'),
+        );
       }),
     );
   }

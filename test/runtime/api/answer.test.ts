@@ -2,9 +2,21 @@
 // pass; others 405 with Allow and the exact message, long method names cut to 20 characters), toResponse and
 // COMMON_HEADERS on every answer; versionHeaders: a dataset version's success and 304 headers, made once per version.
 import { describe, expect, it } from 'vitest';
-import { COMMON_HEADERS, errorAnswer, jsonAnswer, jsonTextAnswer, methodNotAllowed, toResponse, versionHeaders } from '../../../runtime/api/answer.js';
+import {
+  COMMON_HEADERS,
+  errorAnswer,
+  jsonAnswer,
+  jsonTextAnswer,
+  methodNotAllowed,
+  toResponse,
+  versionHeaders,
+} from '../../../runtime/api/answer.js';
 
-const COMMON = { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*', 'X-Content-Type-Options': 'nosniff' };
+const COMMON = {
+  'Content-Type': 'application/json',
+  'Access-Control-Allow-Origin': '*',
+  'X-Content-Type-Options': 'nosniff',
+};
 
 describe('COMMON_HEADERS', () => {
   it('is JSON, open to any origin, no sniffing', () => {
@@ -15,7 +27,11 @@ describe('COMMON_HEADERS', () => {
 describe('versionHeaders', () => {
   it("gives a version's weak ETag, Cache-Control and X-Dataset-Version, after the common headers on a success and after CORS on a 304", () => {
     const h = versionHeaders('0123456789abcdef');
-    const cache = { ETag: 'W/"0123456789abcdef"', 'Cache-Control': 'public, max-age=3600', 'X-Dataset-Version': '0123456789abcdef' };
+    const cache = {
+      ETag: 'W/"0123456789abcdef"',
+      'Cache-Control': 'public, max-age=3600',
+      'X-Dataset-Version': '0123456789abcdef',
+    };
     expect(h.version).toBe('"0123456789abcdef"');
     expect(Object.entries(h.success)).toEqual(Object.entries({ ...COMMON, ...cache }));
     expect(Object.entries(h.notModified)).toEqual(Object.entries({ 'Access-Control-Allow-Origin': '*', ...cache }));
@@ -45,7 +61,11 @@ describe('jsonAnswer and jsonTextAnswer', () => {
   });
 
   it('have no body for HEAD, keeping status and headers', () => {
-    expect(jsonAnswer(200, { a: 1 }, { ETag: '"e"' }, true)).toEqual({ status: 200, headers: { ...COMMON, ETag: '"e"' }, body: null });
+    expect(jsonAnswer(200, { a: 1 }, { ETag: '"e"' }, true)).toEqual({
+      status: 200,
+      headers: { ...COMMON, ETag: '"e"' },
+      body: null,
+    });
     expect(jsonTextAnswer(200, '{}', {}, true).body).toBeNull();
   });
 });
@@ -84,8 +104,12 @@ describe('methodNotAllowed', () => {
 
   it('cuts long method names to 20 characters', () => {
     const long = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-    expect(JSON.parse(methodNotAllowed(long)!.body as string)).toEqual({ error: 'method ABCDEFGHIJKLMNOPQRST is not allowed; use GET or HEAD' });
-    expect(JSON.parse(methodNotAllowed('X'.repeat(20))!.body as string).error).toBe(`method ${'X'.repeat(20)} is not allowed; use GET or HEAD`);
+    expect(JSON.parse(methodNotAllowed(long)!.body as string)).toEqual({
+      error: 'method ABCDEFGHIJKLMNOPQRST is not allowed; use GET or HEAD',
+    });
+    expect(JSON.parse(methodNotAllowed('X'.repeat(20))!.body as string).error).toBe(
+      `method ${'X'.repeat(20)} is not allowed; use GET or HEAD`,
+    );
   });
 });
 

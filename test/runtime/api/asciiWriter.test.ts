@@ -10,17 +10,34 @@ const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('latin1');
 const INITIAL_ROOM = 1 << 14;
 
 /** Deterministic ASCII text of `n` characters that differs at every position mod 95. */
-const ascii = (n: number, shift = 0) => Array.from({ length: n }, (_, i) => String.fromCharCode(32 + ((i + shift) % 95))).join('');
+const ascii = (n: number, shift = 0) =>
+  Array.from({ length: n }, (_, i) => String.fromCharCode(32 + ((i + shift) % 95))).join('');
 
 describe('AsciiWriter', () => {
   it('writeInt writes a number as String() does: every digit count, the safe limit, and the rest as text', () => {
     const w = new AsciiWriter();
-    const numbers = [0, 7, 9, 10, 99, 100, 9606, 2_147_483_647, 4_294_967_295, Number.MAX_SAFE_INTEGER, -5, 1.5, 2 ** 60];
-    for (const n of numbers) (w.writeInt(n), w.write(','));
+    const numbers = [
+      0,
+      7,
+      9,
+      10,
+      99,
+      100,
+      9606,
+      2_147_483_647,
+      4_294_967_295,
+      Number.MAX_SAFE_INTEGER,
+      -5,
+      1.5,
+      2 ** 60,
+    ];
+    for (const n of numbers) w.writeInt(n), w.write(',');
     expect(text(w.takeBytes())).toBe(numbers.map((n) => `${String(n)},`).join(''));
     // Each digit count on both sides of the 32-bit fast path: 10^k − 1 and 10^k, and 2^31 − 1 and 2^31.
-    const edges = Array.from({ length: 16 }, (_, k) => [10 ** k - 1, 10 ** k]).flat().concat([2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1]);
-    for (const n of edges) (w.writeInt(n), w.write(','));
+    const edges = Array.from({ length: 16 }, (_, k) => [10 ** k - 1, 10 ** k])
+      .flat()
+      .concat([2 ** 31 - 1, 2 ** 31, 2 ** 31 + 1]);
+    for (const n of edges) w.writeInt(n), w.write(',');
     expect(text(w.takeBytes())).toBe(edges.map((n) => `${String(n)},`).join(''));
     w.write(ascii(16383));
     w.writeInt(123456789); // grows the buffer mid-number
@@ -29,10 +46,17 @@ describe('AsciiWriter', () => {
 
   it('writeDecimal writes whole.fraction zero-padded to its places, or as String() writes the number when trimmed', () => {
     let seed = 99;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const w = new AsciiWriter();
     for (let places = 1; places <= 9; places++) {
-      const fractions = [0, 1, 10 % 10 ** places, 10 ** places - 1, ...Array.from({ length: 200 }, () => Math.floor(random() * 10 ** places)), ...Array.from({ length: 50 }, () => Math.floor(random() * 10) * 10 ** (places - 1))];
+      const fractions = [
+        0,
+        1,
+        10 % 10 ** places,
+        10 ** places - 1,
+        ...Array.from({ length: 200 }, () => Math.floor(random() * 10 ** places)),
+        ...Array.from({ length: 50 }, () => Math.floor(random() * 10) * 10 ** (places - 1)),
+      ];
       for (const fraction of fractions) {
         const whole = Math.floor(random() * 100_000);
         const padded = `${whole}.${String(fraction).padStart(places, '0')}`;
@@ -56,10 +80,20 @@ describe('AsciiWriter', () => {
 
   it('writeUtf8 writes any text as TextEncoder encodes it: ASCII, 2-, 3- and 4-byte characters, slices, lone surrogates, past the buffer', () => {
     const w = new AsciiWriter();
-    const texts = ['plain', 'Zürich µg/mL', 'naïve café', '試料 №7', 'scan 😀 end', '\uD800 lone', ascii(16380) + 'éé€'];
-    for (const t of texts) (w.writeUtf8(t), w.write('|'));
+    const texts = [
+      'plain',
+      'Zürich µg/mL',
+      'naïve café',
+      '試料 №7',
+      'scan 😀 end',
+      '\uD800 lone',
+      ascii(16380) + 'éé€',
+    ];
+    for (const t of texts) w.writeUtf8(t), w.write('|');
     w.writeUtf8('xxÅngström yy', 2, 11);
-    expect(new TextDecoder().decode(w.takeBytes())).toBe(new TextDecoder().decode(new TextEncoder().encode(texts.join('|') + '|' + 'Ångström ')));
+    expect(new TextDecoder().decode(w.takeBytes())).toBe(
+      new TextDecoder().decode(new TextEncoder().encode(texts.join('|') + '|' + 'Ångström ')),
+    );
     // A slice that starts after a non-ASCII character and holds only ASCII: nothing before `start` is written.
     w.writeUtf8('é abc', 1);
     expect(text(w.takeBytes())).toBe(' abc');

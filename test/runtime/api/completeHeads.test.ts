@@ -11,7 +11,12 @@ import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
 import { parseModifications } from '../../../runtime/model/modifications.js';
 import { removeTempDirs, sampleSubset, shardEntries, subsetDataset } from '../../helpers/datasets.js';
-import { parseRefMods, ReferencePrecursor, referenceKeyText, referencePeptides } from '../../helpers/referencePrecursor.js';
+import {
+  parseRefMods,
+  ReferencePrecursor,
+  referenceKeyText,
+  referencePeptides,
+} from '../../helpers/referencePrecursor.js';
 
 const RECORDS = 1500;
 const COMPLETE = 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2';
@@ -39,15 +44,34 @@ describe('completeHeads', () => {
           const text = decoder.decode(heads.bytes.subarray(p === 0 ? 0 : heads.ends[p - 1], heads.ends[p]));
           expect(text.slice(0, HEAD_COMMA + 1)).toBe(',{');
           expect(text.slice(-HEAD_PPM_KEY)).toBe(',"ppm":');
-          (got[referenceKeyText(shard.massKeys[g])] ??= []).push(JSON.parse(text.slice(HEAD_COMMA, -HEAD_PPM_KEY) + '}'));
+          (got[referenceKeyText(shard.massKeys[g])] ??= []).push(
+            JSON.parse(text.slice(HEAD_COMMA, -HEAD_PPM_KEY) + '}'),
+          );
         }
       }
     }
-    const reference = new ReferencePrecursor(referencePeptides(readFileSync(sampleSubset(RECORDS))), { fixed: parseRefMods('Carbamidomethyl@C'), variable: parseRefMods('Oxidation@M'), maxVariable: 2 });
+    const reference = new ReferencePrecursor(referencePeptides(readFileSync(sampleSubset(RECORDS))), {
+      fixed: parseRefMods('Carbamidomethyl@C'),
+      variable: parseRefMods('Oxidation@M'),
+      maxVariable: 2,
+    });
     const all = reference.answer(0, 2 ** 31, 1, 2 ** 31);
-    const expected = Object.fromEntries(all.result.map((group) => Object.entries(group).map(([key, entries]) => [key, entries.map(({ seq, proforma, mass }) => ({ seq, proforma, mass }))])[0]));
+    const expected = Object.fromEntries(
+      all.result.map(
+        (group) =>
+          Object.entries(group).map(([key, entries]) => [
+            key,
+            entries.map(({ seq, proforma, mass }) => ({ seq, proforma, mass })),
+          ])[0],
+      ),
+    );
     expect(Object.keys(got).length).toBe(all.totalResult);
-    expect(Object.values(got).flat().filter((e) => e.proforma.includes('[Oxidation]^2?') || /M\[Oxidation\].*M\[Oxidation\]/.test(e.proforma)).length).toBeGreaterThan(100);
+    expect(
+      Object.values(got)
+        .flat()
+        .filter((e) => e.proforma.includes('[Oxidation]^2?') || /M\[Oxidation\].*M\[Oxidation\]/.test(e.proforma))
+        .length,
+    ).toBeGreaterThan(100);
     expect(got).toEqual(expected);
   }, 120_000);
 });

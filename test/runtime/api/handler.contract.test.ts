@@ -105,14 +105,20 @@ describe('methods and headers', () => {
     expect(got.text).toBe('');
   });
 
-  it.each(['/', '/search', '/search.PHP', '/search.php/extra', '/Search.php', '/shards/manifest.json', '/search-peptides.php', '/index.html?mass1=1&mass2=2'])(
-    'unknown path %s: 404 JSON',
-    async (path) => {
-      const got = await get(path);
-      expectErrorBody(got, 404);
-      expectJsonHeaders(got);
-    },
-  );
+  it.each([
+    '/',
+    '/search',
+    '/search.PHP',
+    '/search.php/extra',
+    '/Search.php',
+    '/shards/manifest.json',
+    '/search-peptides.php',
+    '/index.html?mass1=1&mass2=2',
+  ])('unknown path %s: 404 JSON', async (path) => {
+    const got = await get(path);
+    expectErrorBody(got, 404);
+    expectJsonHeaders(got);
+  });
 });
 
 describe('envelope', () => {
@@ -186,11 +192,27 @@ describe('result content and order', () => {
   it('search-taxonomy.php gives each accession its taxId, -1 when unknown', async () => {
     const got = await get('/search-taxonomy.php?mass1=1247.6087&mass2=1247.6087');
     expect(got.body.result).toEqual([
-      { '1247.6087': [{ seq: 'GGGGGAAPPFFWK', accsTax: [{ acc: 'A0A000TST3', taxId: -1 }, { acc: 'P0TST4', taxId: 9606 }] }] },
+      {
+        '1247.6087': [
+          {
+            seq: 'GGGGGAAPPFFWK',
+            accsTax: [
+              { acc: 'A0A000TST3', taxId: -1 },
+              { acc: 'P0TST4', taxId: 9606 },
+            ],
+          },
+        ],
+      },
     ]);
     const other = await get('/search-taxonomy.php?mass1=1098.524&mass2=1098.524');
     expect(other.body.result[0]['1098.524']).toEqual([
-      { seq: 'GMIDVHSGQR', accsTax: [{ acc: 'A0A000TST3', taxId: -1 }, { acc: 'Z9TST1', taxId: 562 }] },
+      {
+        seq: 'GMIDVHSGQR',
+        accsTax: [
+          { acc: 'A0A000TST3', taxId: -1 },
+          { acc: 'Z9TST1', taxId: 562 },
+        ],
+      },
       { seq: 'HSGVMADNLR', accsTax: [{ acc: 'P0TST2', taxId: 10090 }] },
     ]);
   });
@@ -232,13 +254,15 @@ describe('mass ranges are inclusive and exact', () => {
     expect(Object.keys(upper.body.result.at(-1))[0]).toBe('1098.524');
   });
 
-  it.each(['mass1=0&mass2=1e300', 'mass1=0.0&mass2=99999999999999999999999', 'mass1=1e-300&mass2=1.7976931348623157e308', 'mass1=-0&mass2=100000'])(
-    'extreme but finite masses %s: every group',
-    async (query) => {
-      const got = await get(`/search-taxonomy.php?${query}&pageSize=3`);
-      expect(stable(got.body)).toEqual(brute.answer(0, 2 ** 31, 1, 3, 'accsTax'));
-    },
-  );
+  it.each([
+    'mass1=0&mass2=1e300',
+    'mass1=0.0&mass2=99999999999999999999999',
+    'mass1=1e-300&mass2=1.7976931348623157e308',
+    'mass1=-0&mass2=100000',
+  ])('extreme but finite masses %s: every group', async (query) => {
+    const got = await get(`/search-taxonomy.php?${query}&pageSize=3`);
+    expect(stable(got.body)).toEqual(brute.answer(0, 2 ** 31, 1, 3, 'accsTax'));
+  });
 
   it('a range with no group: 200, totalResult 0, result []', async () => {
     const got = await get('/search.php?mass1=0&mass2=1');
@@ -332,14 +356,18 @@ describe('search-peptide.php', () => {
     expect(got.body.result[0]['1098.524'].map((e: { seq: string }) => e.seq)).toEqual(['GMIDVHSGQR', 'HSGVMADNLR']);
   });
 
-  it.each(['GGGGGAAPPFFWK', 'gggggaappffwk', 'GgGgGaApPfFwK', '  GGGGGAAPPFFWK  ', '%09GGGGGAAPPFFWK%0D%0A', '+GGGGGAAPPFFWK+'])(
-    'case and surrounding white space do not matter: %j',
-    async (peptide) => {
-      const got = await get(`/search-peptide.php?peptide=${peptide}`);
-      expect(got.status).toBe(200);
-      expect(stable(got.body)).toEqual(brute.answer(12_476_087, 12_476_087, 1, 1000, 'acc'));
-    },
-  );
+  it.each([
+    'GGGGGAAPPFFWK',
+    'gggggaappffwk',
+    'GgGgGaApPfFwK',
+    '  GGGGGAAPPFFWK  ',
+    '%09GGGGGAAPPFFWK%0D%0A',
+    '+GGGGGAAPPFFWK+',
+  ])('case and surrounding white space do not matter: %j', async (peptide) => {
+    const got = await get(`/search-peptide.php?peptide=${peptide}`);
+    expect(got.status).toBe(200);
+    expect(stable(got.body)).toEqual(brute.answer(12_476_087, 12_476_087, 1, 1000, 'acc'));
+  });
 
   it('ignores mass1 and mass2', async () => {
     const got = await get('/search-peptide.php?peptide=GGGGGAAPPFFWK&mass1=abc&mass2=-3');
@@ -357,14 +385,16 @@ describe('search-peptide.php', () => {
     expect(stable(got.body)).toEqual(brute.answer(10_985_240, 10_985_240, 1, 1000, 'acc'));
   });
 
-  it.each(['/search-peptide.php', '/search-peptide.php?peptide=', '/search-peptide.php?peptide=%20%20', '/search-peptide.php?mass1=1&mass2=2'])(
-    '%s: 400 "Peptide is required"',
-    async (path) => {
-      const got = await get(path);
-      expectErrorBody(got, 400, /^Peptide is required$/);
-      expectJsonHeaders(got);
-    },
-  );
+  it.each([
+    '/search-peptide.php',
+    '/search-peptide.php?peptide=',
+    '/search-peptide.php?peptide=%20%20',
+    '/search-peptide.php?mass1=1&mass2=2',
+  ])('%s: 400 "Peptide is required"', async (path) => {
+    const got = await get(path);
+    expectErrorBody(got, 400, /^Peptide is required$/);
+    expectJsonHeaders(got);
+  });
 
   it.each([
     ['PEP1TIDE', '1', 4],
@@ -420,17 +450,23 @@ describe('mass errors (search.php and search-taxonomy.php)', () => {
     },
   );
 
-  it.each(MASS_ENDPOINTS.flatMap((path) => ['mass1=-1&mass2=1000', 'mass1=1000&mass2=-1', 'mass1=-2000&mass2=-1000', 'mass1=-0.0001&mass2=1'].map((q) => [path, q])))(
-    '%s?%s: 400 negative',
-    async (path, query) => {
-      expectErrorBody(await get(`${path}?${query}`), 400, /negative/);
-    },
-  );
+  it.each(
+    MASS_ENDPOINTS.flatMap((path) =>
+      ['mass1=-1&mass2=1000', 'mass1=1000&mass2=-1', 'mass1=-2000&mass2=-1000', 'mass1=-0.0001&mass2=1'].map((q) => [
+        path,
+        q,
+      ]),
+    ),
+  )('%s?%s: 400 negative', async (path, query) => {
+    expectErrorBody(await get(`${path}?${query}`), 400, /negative/);
+  });
 
-  it.each(MASS_ENDPOINTS.flatMap((path) => [
-    [path, 'mass1=1500.25&mass2=1000.5', '1500.25', '1000.5'],
-    [path, 'mass1=1000.0001&mass2=1000', '1000.0001', '1000'],
-  ]))('%s?%s: 400 naming both values', async (path, query, a, b) => {
+  it.each(
+    MASS_ENDPOINTS.flatMap((path) => [
+      [path, 'mass1=1500.25&mass2=1000.5', '1500.25', '1000.5'],
+      [path, 'mass1=1000.0001&mass2=1000', '1000.0001', '1000'],
+    ]),
+  )('%s?%s: 400 naming both values', async (path, query, a, b) => {
     const got = await get(`${path}?${query}`);
     expectErrorBody(got, 400, /mass1.*mass2/);
     expect(got.body.error).toContain(a);
@@ -447,7 +483,9 @@ describe('page and pageSize errors', () => {
   const notIntegers = ['abc', '1.5', '', '%20', '1e3', '0x10', '99999999999', '2147483648', '1,000', '--1'];
   it.each(
     ENDPOINTS.flatMap((path) =>
-      ['page', 'pageSize'].flatMap((name) => notIntegers.map((value) => [path, name, value, path === '/search-peptide.php' ? 500 : 400] as const)),
+      ['page', 'pageSize'].flatMap((name) =>
+        notIntegers.map((value) => [path, name, value, path === '/search-peptide.php' ? 500 : 400] as const),
+      ),
     ),
   )('%s %s=%j: not an integer → %i with a body saying so', async (path, name, value, status) => {
     const got = await get(`${VALID[path]}&${name}=${value}`);
@@ -474,7 +512,8 @@ describe('page and pageSize errors', () => {
 describe('dataset failures (local folder): 502/503 JSON, never a partial or wrong answer', () => {
   let copy: string;
   let shards: ReturnType<typeof shardEntries>;
-  const rangeOf = (i: number) => `mass1=${referenceKeyText(shards[i].firstKey)}&mass2=${referenceKeyText(shards[i].lastKey)}`;
+  const rangeOf = (i: number) =>
+    `mass1=${referenceKeyText(shards[i].firstKey)}&mass2=${referenceKeyText(shards[i].lastKey)}`;
 
   beforeAll(() => {
     copy = join(tempDir('contract-broken'), 'shards');
@@ -503,7 +542,10 @@ describe('dataset failures (local folder): 502/503 JSON, never a partial or wron
   it('a range that needs a bad shard only to count is refused too', async () => {
     const broken = folderHandler(copy);
     // Starts inside shard 1 (so its groups must be counted there), page on shard 2.
-    const got = await call(broken, `/search-taxonomy.php?mass1=${referenceKeyText(shards[1].firstKey + 1)}&mass2=${referenceKeyText(shards[2].lastKey)}&page=99`);
+    const got = await call(
+      broken,
+      `/search-taxonomy.php?mass1=${referenceKeyText(shards[1].firstKey + 1)}&mass2=${referenceKeyText(shards[2].lastKey)}&page=99`,
+    );
     expectErrorBody(got, 502);
   });
 

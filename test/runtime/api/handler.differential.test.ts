@@ -28,7 +28,9 @@ afterAll(removeTempDirs);
 /** A mass text with `decimals` decimals for a mass given in 1e-6 Da (exact: built from integers). */
 function massText(micro: number, decimals: number): string {
   const whole = Math.floor(micro / 1e6);
-  const fraction = String(micro % 1e6).padStart(6, '0').slice(0, decimals);
+  const fraction = String(micro % 1e6)
+    .padStart(6, '0')
+    .slice(0, decimals);
   return decimals > 0 ? `${whole}.${fraction}` : String(whole);
 }
 
@@ -43,7 +45,9 @@ interface Mismatch {
  * Calls every path and returns how many answers differ from the reference (compared whole, less memory and
  * duration), with the first few for the failure message.
  */
-async function differences(cases: { path: string; expected: BruteAnswer }[]): Promise<{ count: number; first: Mismatch[] }> {
+async function differences(
+  cases: { path: string; expected: BruteAnswer }[],
+): Promise<{ count: number; first: Mismatch[] }> {
   const wrong: Mismatch[] = [];
   for (const { path, expected } of cases) {
     const got = await call(handler, path);
@@ -52,7 +56,8 @@ async function differences(cases: { path: string; expected: BruteAnswer }[]): Pr
       continue;
     }
     expectEnvelope(got.body);
-    if (JSON.stringify(stable(got.body)) !== JSON.stringify(expected)) wrong.push({ path, status: got.status, got: stable(got.body), expected });
+    if (JSON.stringify(stable(got.body)) !== JSON.stringify(expected))
+      wrong.push({ path, status: got.status, got: stable(got.body), expected });
   }
   return { count: wrong.length, first: wrong.slice(0, 3) };
 }
@@ -85,7 +90,10 @@ describe('random mass ranges', () => {
         // From a group key to another a few groups on, typed with trailing zeros or not.
         const at = Math.floor(random() * brute.keys.length);
         low = massText(brute.keys[at] * 100, 4);
-        high = massText(brute.keys[Math.min(brute.keys.length - 1, at + Math.floor(random() * 50))] * 100, pick([4, 5, 6]));
+        high = massText(
+          brute.keys[Math.min(brute.keys.length - 1, at + Math.floor(random() * 50))] * 100,
+          pick([4, 5, 6]),
+        );
       } else if (kind < 0.35) {
         // Exactly one group key: mass1 = mass2 = key.
         low = high = massText(brute.keys[Math.floor(random() * brute.keys.length)] * 100, pick([4, 5, 6]));
@@ -123,7 +131,10 @@ describe('random mass ranges', () => {
     expect(expected.length).toBe(1500);
     const seen: unknown[] = [];
     for (let page = 1; page < 100; page++) {
-      const got = await call(handler, `/search.php?mass1=${lowKey / 10_000}&mass2=${highKey / 10_000}&page=${page}&pageSize=97`);
+      const got = await call(
+        handler,
+        `/search.php?mass1=${lowKey / 10_000}&mass2=${highKey / 10_000}&page=${page}&pageSize=97`,
+      );
       expect(got.body.totalResult).toBe(1500);
       if (got.body.result.length === 0) break;
       seen.push(...got.body.result);
@@ -134,8 +145,17 @@ describe('random mass ranges', () => {
   it('the whole mass line, on pages of 1000, across every shard boundary of the default build', async () => {
     const total = brute.keys.length;
     const random = prng(99);
-    const pages = [1, 2, Math.ceil(total / 1000), Math.ceil(total / 1000) + 1, ...Array.from({ length: 12 }, () => 1 + Math.floor(random() * Math.ceil(total / 1000)))];
-    const cases = pages.map((page) => ({ path: `/search.php?mass1=0&mass2=100000&page=${page}&pageSize=1000`, expected: brute.answer(0, 2 ** 31, page, 1000, 'acc') }));
+    const pages = [
+      1,
+      2,
+      Math.ceil(total / 1000),
+      Math.ceil(total / 1000) + 1,
+      ...Array.from({ length: 12 }, () => 1 + Math.floor(random() * Math.ceil(total / 1000))),
+    ];
+    const cases = pages.map((page) => ({
+      path: `/search.php?mass1=0&mass2=100000&page=${page}&pageSize=1000`,
+      expected: brute.answer(0, 2 ** 31, page, 1000, 'acc'),
+    }));
     expect(await differences(cases)).toEqual({ count: 0, first: [] });
   });
 });
@@ -149,11 +169,22 @@ describe('random peptides of the data', () => {
       const sequence = sequences[Math.floor(random() * sequences.length)];
       const key = referencePeptideKey(sequence)!;
       const variant = random();
-      const typed = variant < 0.6 ? sequence : variant < 0.8 ? sequence.toLowerCase() : `  ${sequence.slice(0, 3).toLowerCase()}${sequence.slice(3)}\t`;
+      const typed =
+        variant < 0.6
+          ? sequence
+          : variant < 0.8
+            ? sequence.toLowerCase()
+            : `  ${sequence.slice(0, 3).toLowerCase()}${sequence.slice(3)}\t`;
       if (i < 300) {
-        cases.push({ path: `/search-peptide.php?${new URLSearchParams({ peptide: typed })}`, expected: brute.answer(key, key, 1, 1000, 'acc') });
+        cases.push({
+          path: `/search-peptide.php?${new URLSearchParams({ peptide: typed })}`,
+          expected: brute.answer(key, key, 1, 1000, 'acc'),
+        });
       } else {
-        cases.push({ path: `/search.php?${new URLSearchParams({ peptide: typed })}`, expected: brute.answer(key, key, 1, 10, 'acc') });
+        cases.push({
+          path: `/search.php?${new URLSearchParams({ peptide: typed })}`,
+          expected: brute.answer(key, key, 1, 10, 'acc'),
+        });
       }
     }
     // Each peptide's group exists and lists the peptide with its accessions.
@@ -195,8 +226,14 @@ describe('mass1=0&mass2=100000 reads exactly the shards holding its page (defaul
       [Math.ceil(total / 10), undefined],
       [2 ** 31 - 1, 1000],
       // The page holding the first group of shard i (and, unless it starts a page, the last of shard i - 1).
-      ...[1, 0.2, 0.5, 0.99].map((f): [number, number] => [Math.floor(starts[Math.max(1, Math.floor(f * (shards.length - 1)))] / 1000) + 1, 1000]),
-      ...[0.01, 0.4, 0.75].map((f): [number, number] => [Math.floor((starts[Math.floor(f * shards.length)] - 1) / 7) + 1, 7]),
+      ...[1, 0.2, 0.5, 0.99].map((f): [number, number] => [
+        Math.floor(starts[Math.max(1, Math.floor(f * (shards.length - 1)))] / 1000) + 1,
+        1000,
+      ]),
+      ...[0.01, 0.4, 0.75].map((f): [number, number] => [
+        Math.floor((starts[Math.floor(f * shards.length)] - 1) / 7) + 1,
+        7,
+      ]),
     ];
     for (const endpoint of ['/search.php', '/search-taxonomy.php']) {
       for (const [page, pageSize] of cases) {

@@ -34,12 +34,17 @@ beforeAll(async () => {
   dataset = await Dataset.open(new FileSource(dir), nodeCodecs);
 });
 
-const post = (body: BodyInit, query = QUERY, headers: Record<string, string> = {}) => call(handler, `${MATCH_PATH}${query}`, { method: 'POST', body, headers });
+const post = (body: BodyInit, query = QUERY, headers: Record<string, string> = {}) =>
+  call(handler, `${MATCH_PATH}${query}`, { method: 'POST', body, headers });
 
 /** The answer's result as the core gives it for the same precursors and parameters. */
 async function coreResult(precursors: Parameters<typeof matchPrecursors>[2], query: string) {
   const params = new URLSearchParams(query);
-  const batch = await matchPrecursors(dataset, parseMatchQuery((name) => params.getAll(name)), precursors);
+  const batch = await matchPrecursors(
+    dataset,
+    parseMatchQuery((name) => params.getAll(name)),
+    precursors,
+  );
   return precursors.map((_, i) => precursorJson(batch, i));
 }
 
@@ -49,7 +54,9 @@ async function spectraOf(text: string): Promise<Spectrum[]> {
   return spectra;
 }
 
-const validate = new Ajv2020({ strict: false }).addSchema(openapiDocument(), 'api').compile({ $ref: 'api#/components/schemas/MatchAnswer' });
+const validate = new Ajv2020({ strict: false })
+  .addSchema(openapiDocument(), 'api')
+  .compile({ $ref: 'api#/components/schemas/MatchAnswer' });
 
 function expectAnswer(got: Got): void {
   expect(got.status, got.text.slice(0, 300)).toBe(200);
@@ -69,7 +76,9 @@ describe('an MGF body', () => {
     expect(got.body.result).toEqual(await coreResult(spectra, QUERY));
     expect(got.body.precursors).toBe(100);
     expect(got.body.malformed).toEqual([]);
-    const perPrecursor = (got.body.result as { searches: { candidates: unknown[] }[] }[]).map((r) => r.searches.reduce((n, s) => n + s.candidates.length, 0));
+    const perPrecursor = (got.body.result as { searches: { candidates: unknown[] }[] }[]).map((r) =>
+      r.searches.reduce((n, s) => n + s.candidates.length, 0),
+    );
     expect(got.body.candidates).toBe(perPrecursor.reduce((a, b) => a + b, 0));
     expect(got.body.withCandidates).toBe(perPrecursor.filter((n) => n > 0).length);
     expect(got.body.candidates).toBeGreaterThan(0);
@@ -82,9 +91,14 @@ describe('an MGF body', () => {
     let compared = 0;
     for (const precursor of got.body.result) {
       for (const search of precursor.searches) {
-        const api = await call(handler, `/api/v1/search?mz=${precursor.mz}&charge=${search.charge}&fixed=Carbamidomethyl@C&variable=Oxidation@M&tolerance=20&pageSize=1000`);
+        const api = await call(
+          handler,
+          `/api/v1/search?mz=${precursor.mz}&charge=${search.charge}&fixed=Carbamidomethyl@C&variable=Oxidation@M&tolerance=20&pageSize=1000`,
+        );
         expect(api.body.totalResult).toBeLessThanOrEqual(1000);
-        expect(search.candidates).toEqual(api.body.result.flatMap((g: Record<string, unknown[]>) => Object.values(g)[0]));
+        expect(search.candidates).toEqual(
+          api.body.result.flatMap((g: Record<string, unknown[]>) => Object.values(g)[0]),
+        );
         compared += search.candidates.length;
       }
     }
@@ -92,7 +106,24 @@ describe('an MGF body', () => {
   });
 
   it('lists malformed records with their lines and answers the rest', async () => {
-    const text = ['BEGIN IONS', 'TITLE=ok', 'PEPMASS=650.3188', 'CHARGE=2+', 'END IONS', 'BEGIN IONS', 'TITLE=no mass', 'CHARGE=2+', 'END IONS', 'BEGIN IONS', 'PEPMASS=500.2', 'CHARGE=12+', 'END IONS', 'BEGIN IONS', 'PEPMASS=700.1', 'END IONS'].join('\n');
+    const text = [
+      'BEGIN IONS',
+      'TITLE=ok',
+      'PEPMASS=650.3188',
+      'CHARGE=2+',
+      'END IONS',
+      'BEGIN IONS',
+      'TITLE=no mass',
+      'CHARGE=2+',
+      'END IONS',
+      'BEGIN IONS',
+      'PEPMASS=500.2',
+      'CHARGE=12+',
+      'END IONS',
+      'BEGIN IONS',
+      'PEPMASS=700.1',
+      'END IONS',
+    ].join('\n');
     const got = await post(text);
     expectAnswer(got);
     expect(got.body.malformed.map((m: { line: number }) => m.line)).toEqual([6, 10]);
@@ -114,15 +145,27 @@ describe('an MGF body', () => {
 
 describe('a JSON body', () => {
   it('m/z with charge, m/z alone (charges tried) and neutral masses, by Content-Type or by a leading {', async () => {
-    const body = { precursors: [{ mz: 650.3188, charge: 2 }, { mz: 500.27 }, { mass: 1298.62 }, { mz: 433.5, charge: -3 }] };
-    const expected = await coreResult([{ index: 1, mz: 650.3188, charges: [2] }, { index: 2, mz: 500.27, charges: [] }, { index: 3, mass: 1298.62 }, { index: 4, mz: 433.5, charges: [-3] }], QUERY);
+    const body = {
+      precursors: [{ mz: 650.3188, charge: 2 }, { mz: 500.27 }, { mass: 1298.62 }, { mz: 433.5, charge: -3 }],
+    };
+    const expected = await coreResult(
+      [
+        { index: 1, mz: 650.3188, charges: [2] },
+        { index: 2, mz: 500.27, charges: [] },
+        { index: 3, mass: 1298.62 },
+        { index: 4, mz: 433.5, charges: [-3] },
+      ],
+      QUERY,
+    );
     for (const headers of [{ 'Content-Type': 'application/json' }, {}] as Record<string, string>[]) {
       const got = await post(JSON.stringify(body), QUERY, headers);
       expectAnswer(got);
       expect(got.body.result).toEqual(expected);
     }
     const api = await call(handler, `/api/v1/search?mass=1298.62${QUERY.replace('?', '&')}&pageSize=1000`);
-    expect(expected[2].searches[0].candidates).toEqual(api.body.result.flatMap((g: Record<string, unknown[]>) => Object.values(g)[0]));
+    expect(expected[2].searches[0].candidates).toEqual(
+      api.body.result.flatMap((g: Record<string, unknown[]>) => Object.values(g)[0]),
+    );
     expect(expected[1].searches.map((s) => s.charge)).toEqual([2, 3]);
   });
 
@@ -131,7 +174,11 @@ describe('a JSON body', () => {
     ['no precursors list', '{"spectra": []}', /^precursors: the JSON body must be/],
     ['an item that is not an object', '{"precursors": [1]}', /^precursors\[0\] must be an object/],
     ['a bad m/z', '{"precursors": [{"mz": -4}]}', /^precursors\[0\]\.mz must be a number above 0/],
-    ['a bad charge', '{"precursors": [{"mz": 500}, {"mz": 500, "charge": 2.5}]}', /^precursors\[1\]\.charge must be an integer from 1 to 10/],
+    [
+      'a bad charge',
+      '{"precursors": [{"mz": 500}, {"mz": 500, "charge": 2.5}]}',
+      /^precursors\[1\]\.charge must be an integer from 1 to 10/,
+    ],
     ['mass with mz', '{"precursors": [{"mass": 1000, "mz": 500}]}', /^precursors\[0\]: give mass, or mz/],
     ['an unknown field', '{"precursors": [{"mz": 500, "z": 2}]}', /^precursors\[0\]\.z is not a precursor field/],
   ])('%s: 400 naming it', async (_, body, message) => {
@@ -141,7 +188,11 @@ describe('a JSON body', () => {
 
 describe('refusals', () => {
   it('400 for a bad parameter, naming it, before the body is matched', async () => {
-    expectErrorBody(await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?tolerance=-1'), 400, /^tolerance must be greater than 0/);
+    expectErrorBody(
+      await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?tolerance=-1'),
+      400,
+      /^tolerance must be greater than 0/,
+    );
     expectErrorBody(await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?fixed=Nope@C'), 400, /^fixed: /);
     expectErrorBody(await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?charges=0'), 400, /^charges: /);
     expectErrorBody(await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?top=0'), 400, /^top must be from 1/);
@@ -202,10 +253,17 @@ describe('npm start', () => {
 
   it('answers a POSTed file as the Fetch handler does; refuses an oversized declared body with 413', async () => {
     const text = readFileSync(join(MGF, 'depthcharge_TMT10-Trial-8.mgf'));
-    const got = await fetchGot(`${site.base}${MATCH_PATH}${QUERY}`, { method: 'POST', body: text, headers: { 'Content-Type': 'text/plain' } });
+    const got = await fetchGot(`${site.base}${MATCH_PATH}${QUERY}`, {
+      method: 'POST',
+      body: text,
+      headers: { 'Content-Type': 'text/plain' },
+    });
     expectAnswer(got);
     expect(stable(got.body)).toEqual(stable((await post(text.toString('latin1'))).body));
-    const big = await fetchGot(`${site.base}${MATCH_PATH}`, { method: 'POST', body: new Uint8Array(MAX_MATCH_BODY_BYTES + 10) });
+    const big = await fetchGot(`${site.base}${MATCH_PATH}`, {
+      method: 'POST',
+      body: new Uint8Array(MAX_MATCH_BODY_BYTES + 10),
+    });
     expectErrorBody(big, 413);
   });
 });

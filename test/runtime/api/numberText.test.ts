@@ -24,13 +24,28 @@ function ppmWritten(centre: number, mass: number): string {
 describe('writeMassText', () => {
   it('writes what toFixed(6) writes, over random masses of 0–10,000 Da and every kind of remainder', () => {
     let seed = 12345;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const cases: number[] = [0, 1, 4_999, 5_000, 5_001, 9_999, 10_000, 99_995_000, 999_995_000, UNITS_PER_DA - 5_000, UNITS_PER_DA - 4_999, UNITS_PER_DA];
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const cases: number[] = [
+      0,
+      1,
+      4_999,
+      5_000,
+      5_001,
+      9_999,
+      10_000,
+      99_995_000,
+      999_995_000,
+      UNITS_PER_DA - 5_000,
+      UNITS_PER_DA - 4_999,
+      UNITS_PER_DA,
+    ];
     for (let i = 0; i < 20_000; i++) {
       const micro = Math.floor(random() * 1e10); // up to 10,000 Da in millionths
-      for (const remainder of [0, 1, 4_999, 5_000, 5_001, 9_999, Math.floor(random() * 10_000)]) cases.push(micro * 10_000 + remainder);
+      for (const remainder of [0, 1, 4_999, 5_000, 5_001, 9_999, Math.floor(random() * 10_000)])
+        cases.push(micro * 10_000 + remainder);
     }
-    for (const whole of [1, 9, 10, 999, 1_000, 8_500, 9_999]) for (const r of [-5_001, -5_000, -4_999, 4_999, 5_000, 5_001]) cases.push(whole * UNITS_PER_DA + r);
+    for (const whole of [1, 9, 10, 999, 1_000, 8_500, 9_999])
+      for (const r of [-5_001, -5_000, -4_999, 4_999, 5_000, 5_001]) cases.push(whole * UNITS_PER_DA + r);
     cases.push(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 5_000, 2 ** 53 - 4_999);
     const wrong = cases.filter((units) => written(units) !== expected(units));
     expect(wrong.map((units) => [units, written(units), expected(units)])).toEqual([]);
@@ -38,7 +53,9 @@ describe('writeMassText', () => {
     const json = (units: number) => String(Number(expected(units)));
     const wrongJson = cases.filter((units) => written(units, true) !== json(units));
     expect(wrongJson.map((units) => [units, written(units, true), json(units)])).toEqual([]);
-    expect(new Set(cases.map((units) => written(units, true).split('.')[1]?.length ?? 0))).toEqual(new Set([0, 1, 2, 3, 4, 5, 6]));
+    expect(new Set(cases.map((units) => written(units, true).split('.')[1]?.length ?? 0))).toEqual(
+      new Set([0, 1, 2, 3, 4, 5, 6]),
+    );
     expect(cases.length).toBeGreaterThan(140_000);
   });
 
@@ -53,11 +70,16 @@ describe('writeMassText', () => {
 describe('writePpmText', () => {
   it('writes what String(ppmOf()) writes: random errors within ±1,000 ppm, tiny ones, halves of a hundredth, whole and one-decimal values', () => {
     let seed = 777;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const pairs: [number, number][] = [];
     for (let i = 0; i < 100_000; i++) {
       const mass = 300 + random() * 9_700;
-      const ppm = [(random() - 0.5) * 2_000, (random() - 0.5) * 0.02, Math.round((random() - 0.5) * 4_000) / 200 + 0.005, Math.round((random() - 0.5) * 200) / 10][i % 4];
+      const ppm = [
+        (random() - 0.5) * 2_000,
+        (random() - 0.5) * 0.02,
+        Math.round((random() - 0.5) * 4_000) / 200 + 0.005,
+        Math.round((random() - 0.5) * 200) / 10,
+      ][i % 4];
       pairs.push([mass * (1 + ppm / 1e6), mass]);
     }
     pairs.push([1000, 1000], [1000.005, 1000], [999.995, 1000], [1000.000125, 1000], [1000.0000125, 1000]);
@@ -67,11 +89,21 @@ describe('writePpmText', () => {
     expect(wrong.map(([c, m]) => [c, m, ppmWritten(c, m), String(ppmOf(c, m))])).toEqual([]);
     // Not vacuous: negative, positive, zero, one- and two-decimal texts all seen.
     const texts = new Set(pairs.map(([c, m]) => ppmWritten(c, m)));
-    for (const pattern of [/^-\d+\.\d\d$/, /^\d+\.\d\d$/, /^-?\d+\.\d$/, /^-?\d+$/, /^0$/]) expect([...texts].some((t) => pattern.test(t)), String(pattern)).toBe(true);
+    for (const pattern of [/^-\d+\.\d\d$/, /^\d+\.\d\d$/, /^-?\d+\.\d$/, /^-?\d+$/, /^0$/])
+      expect(
+        [...texts].some((t) => pattern.test(t)),
+        String(pattern),
+      ).toBe(true);
   });
 
   it('errors of 10,000 ppm and more are written as ppmOf gives them', () => {
-    for (const [c, m] of [[1100, 1000], [500, 1000], [1e6, 1], [1000, 1e-9]] as [number, number][]) expect(ppmWritten(c, m)).toBe(String(ppmOf(c, m)));
+    for (const [c, m] of [
+      [1100, 1000],
+      [500, 1000],
+      [1e6, 1],
+      [1000, 1e-9],
+    ] as [number, number][])
+      expect(ppmWritten(c, m)).toBe(String(ppmOf(c, m)));
   });
 });
 
@@ -89,10 +121,15 @@ describe('writeMassKeyText', () => {
 
   it('writes what Double.toString writes of key / 10^4: every key below 30 Da, keys around whole daltons, random keys up to 2^32 − 1', () => {
     const next = prng(21);
-    const keys = [...Array.from({ length: 300_000 }, (_, k) => k), ...Array.from({ length: 20_000 }, () => Math.floor(next() * 2 ** 32))];
-    for (const whole of [1, 99, 100, 999, 1000, 9999, 10_000, 429_496]) for (let d = -2; d <= 2; d++) keys.push(whole * 10_000 + d);
+    const keys = [
+      ...Array.from({ length: 300_000 }, (_, k) => k),
+      ...Array.from({ length: 20_000 }, () => Math.floor(next() * 2 ** 32)),
+    ];
+    for (const whole of [1, 99, 100, 999, 1000, 9999, 10_000, 429_496])
+      for (let d = -2; d <= 2; d++) keys.push(whole * 10_000 + d);
     keys.push(2 ** 32 - 1);
-    expect(keys.filter((key) => written(key) !== javaText(key)).map((key) => [key, written(key), javaText(key)])).toEqual([]);
+    expect(
+      keys.filter((key) => written(key) !== javaText(key)).map((key) => [key, written(key), javaText(key)]),
+    ).toEqual([]);
   });
 });
-

@@ -30,7 +30,10 @@ const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '
 /** Follows a local `$ref` (one level is all the document uses) to the object it names. */
 function deref(node: Json): Json {
   if (typeof node?.$ref !== 'string') return node;
-  const target = (node.$ref as string).replace(/^#\//, '').split('/').reduce((at: Json | undefined, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  const target = (node.$ref as string)
+    .replace(/^#\//, '')
+    .split('/')
+    .reduce((at: Json | undefined, key) => at?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
   expect(target, `unresolved ${node.$ref}`).toBeDefined();
   return target!;
 }
@@ -48,7 +51,12 @@ interface Checked {
 }
 
 /** Sends a request through the handler and checks the answer against the document; returns it. */
-async function check(method: string, target: string, headers: Record<string, string> = {}, h: Handler = handler): Promise<Checked> {
+async function check(
+  method: string,
+  target: string,
+  headers: Record<string, string> = {},
+  h: Handler = handler,
+): Promise<Checked> {
   const url = new URL(target, 'http://localhost');
   const response = await h(new Request(url, { method, headers }));
   const body = await response.text();
@@ -112,12 +120,21 @@ describe('OpenAPI document', () => {
         expect(Object.keys(params)).toEqual(['If-None-Match']); // the dataset's description takes no parameter
       } else if (endpoint.kind === 'peptide' || endpoint.kind === 'taxa') {
         // Look-ups answer one object, not pages: a required text parameter, no paging.
-        expect(params[endpoint.kind === 'peptide' ? 'sequence' : 'name']).toMatchObject({ required: true, schema: { type: 'string', minLength: 1 } });
+        expect(params[endpoint.kind === 'peptide' ? 'sequence' : 'name']).toMatchObject({
+          required: true,
+          schema: { type: 'string', minLength: 1 },
+        });
         expect(params.page).toBeUndefined();
-        if (endpoint.kind === 'peptide') expect(params.equateIL.schema).toMatchObject({ enum: ['true', 'false'], default: 'false' });
+        if (endpoint.kind === 'peptide')
+          expect(params.equateIL.schema).toMatchObject({ enum: ['true', 'false'], default: 'false' });
       } else {
         expect(params.page.schema).toMatchObject({ type: 'integer', default: 1, minimum: 1 });
-        expect(params.pageSize.schema).toMatchObject({ type: 'integer', default: { '/search.php': 10, '/api/v1/search': 100 }[endpoint.path] ?? 1000, minimum: 1, maximum: 1000 });
+        expect(params.pageSize.schema).toMatchObject({
+          type: 'integer',
+          default: { '/search.php': 10, '/api/v1/search': 100 }[endpoint.path] ?? 1000,
+          minimum: 1,
+          maximum: 1000,
+        });
         expect(Boolean(params.mass1?.required)).toBe(endpoint.path === '/search-taxonomy.php');
         expect(Boolean(params.peptide?.required)).toBe(endpoint.path === '/search-peptide.php');
       }
@@ -134,7 +151,8 @@ describe('OpenAPI document', () => {
       }
     };
     walk(doc);
-    for (const name of Object.keys(doc.components.schemas)) expect(ajv.getSchema(`${ID}#/components/schemas/${name}`)).toBeDefined();
+    for (const name of Object.keys(doc.components.schemas))
+      expect(ajv.getSchema(`${ID}#/components/schemas/${name}`)).toBeDefined();
   });
 
   it('is served at GET /openapi.json (and documents itself)', async () => {
@@ -153,8 +171,20 @@ describe('real answers validate against the document', () => {
     expect(JSON.parse((await check('GET', '/search.php?mass1=1000&mass2=1001&page=100000')).body).result).toEqual([]);
     expect(JSON.parse((await check('GET', '/search.php?mass1=0&mass2=1')).body).totalResult).toBe(0);
     expect((await check('HEAD', '/search.php?mass1=1000&mass2=1001')).status).toBe(200);
-    expect((await check('GET', '/search.php?mass1=1000&mass2=1001', { 'If-None-Match': `W/"${version}"` })).status).toBe(304);
-    for (const query of ['', 'mass1=1', 'mass1=abc&mass2=1', 'mass1=-1&mass2=1', 'mass1=2&mass2=1', 'mass1=1&mass1=2&mass2=3', 'mass1=1&mass2=2&pageSize=0', 'mass1=1&mass2=2&page=x', 'peptide=PEPBIDE']) {
+    expect(
+      (await check('GET', '/search.php?mass1=1000&mass2=1001', { 'If-None-Match': `W/"${version}"` })).status,
+    ).toBe(304);
+    for (const query of [
+      '',
+      'mass1=1',
+      'mass1=abc&mass2=1',
+      'mass1=-1&mass2=1',
+      'mass1=2&mass2=1',
+      'mass1=1&mass1=2&mass2=3',
+      'mass1=1&mass2=2&pageSize=0',
+      'mass1=1&mass2=2&page=x',
+      'peptide=PEPBIDE',
+    ]) {
       expect((await check('GET', `/search.php?${query}`)).status, query).toBe(400);
     }
     expect((await check('HEAD', '/search.php?mass1=x')).status).toBe(400);
@@ -166,7 +196,13 @@ describe('real answers validate against the document', () => {
     const ok = await check('GET', '/search-peptide.php?peptide=GAWLELETDSK');
     expect(JSON.parse(ok.body).result[0]['1247.6034'].length).toBeGreaterThanOrEqual(3);
     await check('GET', '/search-peptide.php?peptide=snfegcnck&page=2&pageSize=1');
-    for (const query of ['', 'peptide=', 'peptide=PEPBIDE', `peptide=${'A'.repeat(1001)}`, 'peptide=PEPTIDE&pageSize=1001']) {
+    for (const query of [
+      '',
+      'peptide=',
+      'peptide=PEPBIDE',
+      `peptide=${'A'.repeat(1001)}`,
+      'peptide=PEPTIDE&pageSize=1001',
+    ]) {
       expect((await check('GET', `/search-peptide.php?${query}`)).status, query).toBe(400);
     }
     for (const query of ['peptide=PEPTIDE&page=x', 'peptide=PEPTIDE&pageSize=1.5']) {
@@ -176,14 +212,28 @@ describe('real answers validate against the document', () => {
   });
 
   it('/api/v1/search: modified candidates with ProForma and ppm, explicit windows, and errors', async () => {
-    const ok = await check('GET', '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M&pageSize=5');
-    const entries = (JSON.parse(ok.body).result as Record<string, { proforma: string; ppm: number }[]>[]).flatMap((g) => Object.values(g)[0]);
+    const ok = await check(
+      'GET',
+      '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M&pageSize=5',
+    );
+    const entries = (JSON.parse(ok.body).result as Record<string, { proforma: string; ppm: number }[]>[]).flatMap(
+      (g) => Object.values(g)[0],
+    );
     expect(entries.some((e) => e.proforma.includes('[Oxidation]'))).toBe(true);
     expect(entries.every((e) => Math.abs(e.ppm) <= 10)).toBe(true);
     await check('GET', '/api/v1/search?mass1=1460.6&mass2=1460.62&variable=Phospho@STY&maxVariable=1');
     await check('GET', '/api/v1/search?mass=1000.3783&unit=Da&tolerance=0.01&page=2&pageSize=1');
     expect((await check('HEAD', '/api/v1/search?mass=1000')).status).toBe(200);
-    for (const query of ['', 'mass=1000&mz=500&charge=2', 'mz=500', 'mz=500&charge=11', 'mass=1000&tolerance=0', 'mass=1000&fixed=Nope@C', 'mass=1000&fixed=Carbamidomethyl@C&variable=Oxidation@C', 'mass=1000&maxVariable=5']) {
+    for (const query of [
+      '',
+      'mass=1000&mz=500&charge=2',
+      'mz=500',
+      'mz=500&charge=11',
+      'mass=1000&tolerance=0',
+      'mass=1000&fixed=Nope@C',
+      'mass=1000&fixed=Carbamidomethyl@C&variable=Oxidation@C',
+      'mass=1000&maxVariable=5',
+    ]) {
       expect((await check('GET', `/api/v1/search?${query}`)).status, query).toBe(400);
     }
     expect((await check('DELETE', '/api/v1/search?mass=1000')).status).toBe(405);
@@ -193,7 +243,13 @@ describe('real answers validate against the document', () => {
     const bacteria = await check('GET', '/api/v1/search?mass=1500&tolerance=50&taxon=2');
     expect(JSON.parse(bacteria.body).totalResult).toBeGreaterThan(0);
     await check('GET', '/api/v1/search?mass=1500&tolerance=50&taxon=9606,10090&reviewed=true');
-    for (const query of ['mass=1500&taxon=', 'mass=1500&taxon=abc', 'mass=1500&taxon=0', 'mass=1500&taxon=999999999', 'mass=1500&reviewed=maybe']) {
+    for (const query of [
+      'mass=1500&taxon=',
+      'mass=1500&taxon=abc',
+      'mass=1500&taxon=0',
+      'mass=1500&taxon=999999999',
+      'mass=1500&reviewed=maybe',
+    ]) {
       expect((await check('GET', `/api/v1/search?${query}`)).status, query).toBe(400);
     }
   });
@@ -202,12 +258,25 @@ describe('real answers validate against the document', () => {
     const found = JSON.parse((await check('GET', '/api/v1/peptide?sequence=GAWLELETDSK&equateIL=true')).body);
     expect(found.peptides.length).toBeGreaterThan(0);
     expect(found.lca).not.toBeNull();
-    expect(JSON.parse((await check('GET', '/api/v1/peptide?sequence=PEPTIDEPEPTIDE')).body)).toMatchObject({ peptides: [], lca: null });
+    expect(JSON.parse((await check('GET', '/api/v1/peptide?sequence=PEPTIDEPEPTIDE')).body)).toMatchObject({
+      peptides: [],
+      lca: null,
+    });
     await check('GET', '/api/v1/peptide?sequence=GAWLELETDSK&taxon=2&reviewed=false');
     const taxa = JSON.parse((await check('GET', '/api/v1/taxa?name=homo')).body);
-    expect(taxa.taxa.slice(0, 2)).toMatchObject([{ taxId: 9605, name: 'Homo', rank: 'genus' }, { taxId: 9606, name: 'Homo sapiens', rank: 'species' }]);
+    expect(taxa.taxa.slice(0, 2)).toMatchObject([
+      { taxId: 9605, name: 'Homo', rank: 'genus' },
+      { taxId: 9606, name: 'Homo sapiens', rank: 'species' },
+    ]);
     expect((await check('HEAD', '/api/v1/taxa?name=homo')).status).toBe(200);
-    for (const [path, query] of [['peptide', ''], ['peptide', 'sequence=PEPBIDE'], ['peptide', 'sequence=PEPTIDE&equateIL=yes'], ['peptide', 'sequence=PEPTIDE&taxon=1.5'], ['taxa', ''], ['taxa', `name=${'a'.repeat(101)}`]]) {
+    for (const [path, query] of [
+      ['peptide', ''],
+      ['peptide', 'sequence=PEPBIDE'],
+      ['peptide', 'sequence=PEPTIDE&equateIL=yes'],
+      ['peptide', 'sequence=PEPTIDE&taxon=1.5'],
+      ['taxa', ''],
+      ['taxa', `name=${'a'.repeat(101)}`],
+    ]) {
       expect((await check('GET', `/api/v1/${path}?${query}`)).status, `${path}?${query}`).toBe(400);
     }
     expect((await check('POST', '/api/v1/taxa?name=homo')).status).toBe(405);
@@ -216,8 +285,16 @@ describe('real answers validate against the document', () => {
   it('/db-info.php and /api/v1/info: the dataset described from its manifest', async () => {
     const manifest = readManifest(dir);
     const db = JSON.parse((await check('GET', '/db-info.php')).body) as Record<string, string>;
-    expect(db).toMatchObject({ enzyme_name: manifest.parameters.enzyme, miss_cleavage: String(manifest.parameters.missedCleavages), peptide_count: String(manifest.totals.peptides), protein_count: String(manifest.totals.proteins) });
-    const info = JSON.parse((await check('GET', '/api/v1/info')).body) as { datasetVersion: string; totals: { shards: number } };
+    expect(db).toMatchObject({
+      enzyme_name: manifest.parameters.enzyme,
+      miss_cleavage: String(manifest.parameters.missedCleavages),
+      peptide_count: String(manifest.totals.peptides),
+      protein_count: String(manifest.totals.proteins),
+    });
+    const info = JSON.parse((await check('GET', '/api/v1/info')).body) as {
+      datasetVersion: string;
+      totals: { shards: number };
+    };
     expect(info.datasetVersion).toBe(manifest.datasetVersion);
     expect(info.totals.shards).toBe(manifest.totals.shards);
     expect((await check('HEAD', '/api/v1/info')).status).toBe(200);
@@ -247,7 +324,14 @@ describe('real answers validate against the document', () => {
 
   it('the schemas reject answers that break the contract', () => {
     const validate = ajv.getSchema(`${ID}#/components/schemas/EnvelopeAccsTax`)!;
-    const good = { totalResult: 1, memory: '80 MB', duration: '00:00:00.001', page: 1, pageSize: 1000, result: [{ '1000.3783': [{ seq: 'EWECFCGK', accsTax: [{ acc: 'O83270', taxId: 243276 }] }] }] };
+    const good = {
+      totalResult: 1,
+      memory: '80 MB',
+      duration: '00:00:00.001',
+      page: 1,
+      pageSize: 1000,
+      result: [{ '1000.3783': [{ seq: 'EWECFCGK', accsTax: [{ acc: 'O83270', taxId: 243276 }] }] }],
+    };
     expect(validate(good)).toBe(true);
     const broken: unknown[] = [
       { ...good, totalResult: undefined },

@@ -19,7 +19,13 @@ import { REPO } from '../../helpers/process.js';
 import { prng } from '../../helpers/prng.js';
 import { referenceBoundaries, REFERENCE_ENZYMES, referenceFasta } from '../../helpers/reference.js';
 import { firstDifference, referencePeptides, type RefPeptide } from '../../helpers/referencePrecursor.js';
-import { readTaxdump, referenceAccessions, ReferencePeptideLookup, ReferenceTaxonomy, type RefFilter } from '../../helpers/referenceTaxonomy.js';
+import {
+  readTaxdump,
+  referenceAccessions,
+  ReferencePeptideLookup,
+  ReferenceTaxonomy,
+  type RefFilter,
+} from '../../helpers/referenceTaxonomy.js';
 
 /** A dataset built without --taxdump (the sample's first records): no taxonomy. */
 const plainDataset = () => cachedBuild('no-taxonomy', sampleSubset(1000), ['--shard-bytes', '16384']);
@@ -80,12 +86,16 @@ function makeLookups(seed: number): Lookup[] {
   const stored = () => pick(peptides).sequence;
   const withIL = peptides.filter((p) => /[IL]/.test(p.sequence));
   const nodes = [...taxonomy.nodes.values()];
-  const randomCase = (s: string) => (random() < 0.3 ? [...s].map((c) => (random() < 0.5 ? c.toLowerCase() : c)).join('') : s);
+  const randomCase = (s: string) =>
+    random() < 0.3 ? [...s].map((c) => (random() < 0.5 ? c.toLowerCase() : c)).join('') : s;
   const flipIL = (s: string) => {
     const out = [...s];
     let flipped = false;
     for (let i = 0; i < out.length; i++) {
-      if ((out[i] === 'I' || out[i] === 'L') && (random() < 0.5 || (!flipped && !out.slice(i + 1).some((c) => c === 'I' || c === 'L')))) {
+      if (
+        (out[i] === 'I' || out[i] === 'L') &&
+        (random() < 0.5 || (!flipped && !out.slice(i + 1).some((c) => c === 'I' || c === 'L')))
+      ) {
         out[i] = out[i] === 'I' ? 'L' : 'I';
         flipped = true;
       }
@@ -131,7 +141,12 @@ function makeLookups(seed: number): Lookup[] {
   const lookups: Lookup[] = [];
   const add = (kind: string, sequence: string, il: boolean | undefined) => {
     const filtered = random() < 0.3;
-    lookups.push({ kind: filtered ? `${kind}, filtered` : kind, sequence: randomCase(sequence), il, filter: filtered ? filterFor(sequence) : {} });
+    lookups.push({
+      kind: filtered ? `${kind}, filtered` : kind,
+      sequence: randomCase(sequence),
+      il,
+      filter: filtered ? filterFor(sequence) : {},
+    });
   };
   for (let i = 0; i < 600; i++) add('present', stored(), pick([undefined, false]));
   for (let i = 0; i < 300; i++) add('present, equateIL', stored(), true);
@@ -163,11 +178,17 @@ describe('/api/v1/peptide against the reference', () => {
       const got = await call(handler, path);
       if (got.status !== 200) mismatches.push({ path, difference: `status ${got.status}: ${got.text}` });
       else if (JSON.stringify(got.body) !== JSON.stringify(expected)) {
-        mismatches.push({ path, difference: firstDifference(expected, got.body) ?? 'same values, different JSON text' });
+        mismatches.push({
+          path,
+          difference: firstDifference(expected, got.body) ?? 'same values, different JSON text',
+        });
       }
     }
     totals.mismatches = mismatches.length;
-    const lines = [`${mismatches.length} look-ups differ from the reference`, ...mismatches.slice(0, 8).map((m) => `GET ${m.path}\n    ${m.difference}`)];
+    const lines = [
+      `${mismatches.length} look-ups differ from the reference`,
+      ...mismatches.slice(0, 8).map((m) => `GET ${m.path}\n    ${m.difference}`),
+    ];
     expect(mismatches.length, lines.join('\n')).toBe(0);
     expect(totals.lookups).toBeGreaterThanOrEqual(2000);
     // The look-ups meant to hit mostly hit, and with more than one organism some LCAs are above species.
@@ -179,7 +200,10 @@ describe('/api/v1/peptide against the reference', () => {
     await ready();
     // A stored peptide that has another stored I/L variant.
     const many = peptides.find((p) => lookup.variants(p.sequence).length >= 2)!;
-    const variants = lookup.variants(many.sequence).map((p) => p.sequence).sort();
+    const variants = lookup
+      .variants(many.sequence)
+      .map((p) => p.sequence)
+      .sort();
     const got = await call(handler, `/api/v1/peptide?sequence=${many.sequence}&equateIL=true`);
     expect(got.status, got.text).toBe(200);
     expect(got.body.peptides.map((p: { seq: string }) => p.seq)).toEqual(variants);
@@ -189,9 +213,13 @@ describe('/api/v1/peptide against the reference', () => {
 
   it('the LCA of a peptide of several organisms is the deepest node on all their lineages', async () => {
     await ready();
-    const shared = peptides.find((p) => new Set(p.accsTax.map((a) => a.taxId).filter((t) => taxonomy.nodes.has(t))).size >= 3)!;
+    const shared = peptides.find(
+      (p) => new Set(p.accsTax.map((a) => a.taxId).filter((t) => taxonomy.nodes.has(t))).size >= 3,
+    )!;
     const expected = lookup.answer(shared.sequence, false, {});
-    const lineages = shared.accsTax.filter((a) => taxonomy.nodes.has(a.taxId)).map((a) => taxonomy.nodes.get(a.taxId)!.lineage);
+    const lineages = shared.accsTax
+      .filter((a) => taxonomy.nodes.has(a.taxId))
+      .map((a) => taxonomy.nodes.get(a.taxId)!.lineage);
     const common = lineages[0].filter((t) => lineages.every((l) => l.includes(t)));
     expect(expected.lca?.taxId).toBe(common[common.length - 1]);
     const got = await call(handler, `/api/v1/peptide?sequence=${shared.sequence}`);
@@ -225,7 +253,11 @@ describe('/api/v1/peptide: bad input', () => {
     await ready();
     const withoutLineage = [...taxonomy.taxIdsWithoutLineage][0];
     for (const taxId of [999999999, withoutLineage]) {
-      expectErrorBody(await call(handler, `/api/v1/peptide?sequence=PEPTIDE&taxon=${taxId}`), 400, new RegExp(`\\b${taxId}\\b`));
+      expectErrorBody(
+        await call(handler, `/api/v1/peptide?sequence=PEPTIDE&taxon=${taxId}`),
+        400,
+        new RegExp(`\\b${taxId}\\b`),
+      );
     }
   });
 

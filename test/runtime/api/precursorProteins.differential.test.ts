@@ -21,8 +21,22 @@ interface Protein {
 type Entry = { seq: string; proforma: string; accsTax: Protein[] };
 type Body = { totalResult: number; result: Record<string, Entry[]>[] };
 
-const MODS = ['', '&fixed=Carbamidomethyl@C', '&fixed=Carbamidomethyl@C&variable=Oxidation@M', '&variable=Phospho@STY&maxVariable=1', '&variable=Deamidated@NQ,Acetyl@N-term'];
-const FILTERS = ['', '', '&reviewed=true', '&reviewed=false', '&taxon=2', '&taxon=9606,10090', '&taxon=33208&reviewed=false'];
+const MODS = [
+  '',
+  '&fixed=Carbamidomethyl@C',
+  '&fixed=Carbamidomethyl@C&variable=Oxidation@M',
+  '&variable=Phospho@STY&maxVariable=1',
+  '&variable=Deamidated@NQ,Acetyl@N-term',
+];
+const FILTERS = [
+  '',
+  '',
+  '&reviewed=true',
+  '&reviewed=false',
+  '&taxon=2',
+  '&taxon=9606,10090',
+  '&taxon=33208&reviewed=false',
+];
 
 let handler: Handler;
 beforeAll(async () => {
@@ -45,7 +59,11 @@ function queries(count: number): string[] {
 }
 
 /** The filter part of a query, as /api/v1/peptide takes it. */
-const filterOf = (path: string) => [...new URL(path, 'http://x').searchParams].filter(([k]) => k === 'taxon' || k === 'reviewed').map(([k, v]) => `&${k}=${v}`).join('');
+const filterOf = (path: string) =>
+  [...new URL(path, 'http://x').searchParams]
+    .filter(([k]) => k === 'taxon' || k === 'reviewed')
+    .map(([k, v]) => `&${k}=${v}`)
+    .join('');
 
 describe('/api/v1/search?proteins=true', () => {
   it('adds reviewed, protein and organism to each accession, as /api/v1/peptide gives them, and changes nothing else', async () => {
@@ -61,7 +79,17 @@ describe('/api/v1/search?proteins=true', () => {
       expect(rich.status).toBe(200);
       const body = rich.body as Body;
       // Without the new fields, the answer is the plain one byte for byte (less memory and duration).
-      const stripped = JSON.stringify({ ...body, result: body.result.map((g) => Object.fromEntries(Object.entries(g).map(([k, list]) => [k, list.map((e) => ({ ...e, accsTax: e.accsTax.map(({ acc, taxId }) => ({ acc, taxId })) }))]))) });
+      const stripped = JSON.stringify({
+        ...body,
+        result: body.result.map((g) =>
+          Object.fromEntries(
+            Object.entries(g).map(([k, list]) => [
+              k,
+              list.map((e) => ({ ...e, accsTax: e.accsTax.map(({ acc, taxId }) => ({ acc, taxId })) })),
+            ]),
+          ),
+        ),
+      });
       expect(stableText(stripped)).toBe(stableText(plain.text));
       if (body.result.length > 0) nonEmpty++;
       for (const group of body.result) {
@@ -69,7 +97,11 @@ describe('/api/v1/search?proteins=true', () => {
           const key = `${entry.seq}${filterOf(path)}`;
           if (!lookups.has(key)) {
             const peptide = await call(handler, `/api/v1/peptide?sequence=${entry.seq}${filterOf(path)}`);
-            lookups.set(key, (peptide.body.peptides as { seq: string; accsTax: Protein[] }[]).find((p) => p.seq === entry.seq)?.accsTax ?? []);
+            lookups.set(
+              key,
+              (peptide.body.peptides as { seq: string; accsTax: Protein[] }[]).find((p) => p.seq === entry.seq)
+                ?.accsTax ?? [],
+            );
           }
           expect(entry.accsTax, `${path}: ${entry.seq}`).toEqual(lookups.get(key));
           entries++;
@@ -89,7 +121,10 @@ describe('/api/v1/search?proteins=true', () => {
     const ajv = new Ajv2020({ strict: false });
     ajv.addSchema({ ...openapiDocument(), $id: 'doc' });
     const validate = ajv.getSchema('doc#/components/schemas/EnvelopePrecursor')!;
-    const rich = await call(handler, '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M&proteins=true');
+    const rich = await call(
+      handler,
+      '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M&proteins=true',
+    );
     expect(validate(rich.body), JSON.stringify(validate.errors)).toBe(true);
     expect(rich.body.result.length).toBeGreaterThan(5);
     const plain = await call(handler, '/api/v1/search?mz=650.3188&charge=2&proteins=false');

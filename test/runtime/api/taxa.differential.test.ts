@@ -14,7 +14,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
 import { call, expectErrorBody, folderHandler } from '../../helpers/api.js';
-import { cachedBuild, bundledDataset, readJsonFile, readManifest, SAMPLE_FASTA, sampleSubset } from '../../helpers/datasets.js';
+import {
+  cachedBuild,
+  bundledDataset,
+  readJsonFile,
+  readManifest,
+  SAMPLE_FASTA,
+  sampleSubset,
+} from '../../helpers/datasets.js';
 import { REPO } from '../../helpers/process.js';
 import { prng } from '../../helpers/prng.js';
 import { firstDifference, referencePeptides, type RefPeptide } from '../../helpers/referencePrecursor.js';
@@ -75,7 +82,8 @@ describe('the reference itself', () => {
     expect(taxonomy.nodes.get(1)!.peptides).toBe(placed);
     // Peptides with an accession of exactly this taxId.
     const direct = new Map<number, number>();
-    for (const p of peptides) for (const t of new Set(p.accsTax.map((a) => a.taxId))) direct.set(t, (direct.get(t) ?? 0) + 1);
+    for (const p of peptides)
+      for (const t of new Set(p.accsTax.map((a) => a.taxId))) direct.set(t, (direct.get(t) ?? 0) + 1);
     const children = new Map<number, number[]>();
     for (const node of taxonomy.nodes.values()) {
       if (node.taxId === 1) continue;
@@ -119,7 +127,9 @@ describe('the reference itself', () => {
     expect(file.parents).toEqual(nodes.map((n) => n.parent));
     expect(file.ranks).toEqual(nodes.map((n) => n.rank));
     expect(file.names).toEqual(nodes.map((n) => n.name));
-    const wrong = nodes.filter((n, i) => file.peptides[i] !== n.peptides).map((n) => `${n.taxId} ${n.name}: ${n.peptides} expected`);
+    const wrong = nodes
+      .filter((n, i) => file.peptides[i] !== n.peptides)
+      .map((n) => `${n.taxId} ${n.name}: ${n.peptides} expected`);
     expect(wrong.slice(0, 10), `${wrong.length} nodes with a wrong peptide count`).toEqual([]);
   });
 
@@ -141,19 +151,27 @@ async function compare(query: string, mismatches: { path: string; difference: st
   if (expected.taxa.length > 0) totals.nonEmpty++;
   const got = await call(handler, path);
   if (got.status !== 200) mismatches.push({ path, difference: `status ${got.status}: ${got.text}` });
-  else if (JSON.stringify(got.body) !== JSON.stringify(expected)) mismatches.push({ path, difference: firstDifference(expected, got.body) ?? 'same values, different JSON text' });
+  else if (JSON.stringify(got.body) !== JSON.stringify(expected))
+    mismatches.push({ path, difference: firstDifference(expected, got.body) ?? 'same values, different JSON text' });
   return got.body;
 }
 
 const report = (mismatches: { path: string; difference: string }[]) =>
-  [`${mismatches.length} queries differ from the reference`, ...mismatches.slice(0, 8).map((m) => `GET ${m.path}\n    ${m.difference}`)].join('\n');
+  [
+    `${mismatches.length} queries differ from the reference`,
+    ...mismatches.slice(0, 8).map((m) => `GET ${m.path}\n    ${m.difference}`),
+  ].join('\n');
 
 describe('/api/v1/taxa against the brute-force name search', () => {
-  it('every node asked by its full name: whole answer equal, and the node in it with its peptide count', { timeout: 120_000 }, async () => {
+  it('every node asked by its full name: whole answer equal, and the node in it with its peptide count', {
+    timeout: 120_000,
+  }, async () => {
     const mismatches: { path: string; difference: string }[] = [];
     const wrongCounts: string[] = [];
     for (const node of taxonomy.nodes.values()) {
-      const body = (await compare(node.name, mismatches)) as { taxa?: { taxId: number; peptides: number }[] } | undefined;
+      const body = (await compare(node.name, mismatches)) as
+        | { taxa?: { taxId: number; peptides: number }[] }
+        | undefined;
       const expectedHere = taxonomy.searchNames(node.name).some((t) => t.taxId === node.taxId);
       if (!expectedHere) {
         totals.nodesBeyondTop20++;
@@ -161,7 +179,8 @@ describe('/api/v1/taxa against the brute-force name search', () => {
       }
       totals.nodesChecked++;
       const found = body?.taxa?.find((t) => t.taxId === node.taxId);
-      if (found?.peptides !== node.peptides) wrongCounts.push(`${node.taxId} ${node.name}: expected ${node.peptides} peptides, got ${found?.peptides}`);
+      if (found?.peptides !== node.peptides)
+        wrongCounts.push(`${node.taxId} ${node.name}: expected ${node.peptides} peptides, got ${found?.peptides}`);
     }
     totals.mismatches += mismatches.length;
     expect(wrongCounts.slice(0, 10), `${wrongCounts.length} nodes with a wrong or missing count`).toEqual([]);
@@ -170,11 +189,14 @@ describe('/api/v1/taxa against the brute-force name search', () => {
     // order (41 nodes are named "environmental samples"); the taxonomy file's count of those is checked below.
     expect(totals.nodesChecked + totals.nodesBeyondTop20).toBe(taxonomy.nodes.size);
     const homonyms = new Map<string, number>();
-    for (const node of taxonomy.nodes.values()) homonyms.set(node.name.toLowerCase(), (homonyms.get(node.name.toLowerCase()) ?? 0) + 1);
+    for (const node of taxonomy.nodes.values())
+      homonyms.set(node.name.toLowerCase(), (homonyms.get(node.name.toLowerCase()) ?? 0) + 1);
     expect(totals.nodesBeyondTop20).toBe([...homonyms.values()].filter((n) => n > 20).reduce((s, n) => s + n - 20, 0));
   });
 
-  it('random prefixes from real names (start and word starts, any case, padded), mid-word pieces and misses', { timeout: 60_000 }, async () => {
+  it('random prefixes from real names (start and word starts, any case, padded), mid-word pieces and misses', {
+    timeout: 60_000,
+  }, async () => {
     const random = prng(0x7a4a);
     const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
     const nodes = [...taxonomy.nodes.values()];

@@ -18,7 +18,15 @@ const SHARD: Shard = {
   accessionRefs: Uint32Array.from([0, 1, 2, 0, 0, 1, 2, 2]),
 };
 const ACCESSIONS = new AccessionSet([
-  { first: 0, table: { accessions: 'X00001' + 'P12345' + 'Q9XYZ1', accessionEnds: Uint32Array.from([6, 12, 18]), taxIds: Int32Array.from([10090, 9606, -1]), reviewed: new Uint8Array(3) } },
+  {
+    first: 0,
+    table: {
+      accessions: 'X00001' + 'P12345' + 'Q9XYZ1',
+      accessionEnds: Uint32Array.from([6, 12, 18]),
+      taxIds: Int32Array.from([10090, 9606, -1]),
+      reviewed: new Uint8Array(3),
+    },
+  },
 ]);
 
 /** The rows of each group, written by hand. */
@@ -45,7 +53,12 @@ describe('groupRows', () => {
 describe('runRows', () => {
   it('concatenates to the rows of groups from..to-1, for any chunk size', () => {
     for (const chunkChars of [1, 10, 40, 100, 200, 64 * 1024]) {
-      for (const [from, to] of [[0, 4], [1, 3], [2, 3], [3, 4]]) {
+      for (const [from, to] of [
+        [0, 4],
+        [1, 3],
+        [2, 3],
+        [3, 4],
+      ]) {
         const chunks = [...runRows({ shard: SHARD, from, to, accessions: ACCESSIONS }, chunkChars)];
         expect(chunks.join(''), `${from}..${to} by ${chunkChars}`).toBe(ROWS.slice(from, to).join(''));
       }
@@ -72,7 +85,10 @@ describe('runRows', () => {
   it('closes a chunk as soon as it reaches the chunk size', () => {
     expect([...runRows({ shard: SHARD, from: 0, to: 4, accessions: ACCESSIONS }, 1)]).toEqual(ROWS);
     const firstTwo = ROWS[0].length + ROWS[1].length;
-    expect([...runRows({ shard: SHARD, from: 0, to: 4, accessions: ACCESSIONS }, firstTwo)]).toEqual([ROWS[0] + ROWS[1], ROWS[2] + ROWS[3]]);
+    expect([...runRows({ shard: SHARD, from: 0, to: 4, accessions: ACCESSIONS }, firstTwo)]).toEqual([
+      ROWS[0] + ROWS[1],
+      ROWS[2] + ROWS[3],
+    ]);
   });
 
   it('yields nothing for an empty run', () => {

@@ -23,7 +23,12 @@ function shardOf(sequences: string[]): Shard {
 
 function randomSequences(seed: number, count: number): string[] {
   const random = prng(seed);
-  return Array.from({ length: count }, () => Array.from({ length: 1 + Math.floor(random() * 40) }, () => LETTERS[Math.floor(random() * (random() < 0.3 ? 3 : LETTERS.length))]).join(''));
+  return Array.from({ length: count }, () =>
+    Array.from(
+      { length: 1 + Math.floor(random() * 40) },
+      () => LETTERS[Math.floor(random() * (random() < 0.3 ? 3 : LETTERS.length))],
+    ).join(''),
+  );
 }
 
 const countIn = (letters: string, sequence: string) => [...sequence].filter((c) => letters.includes(c)).length;
@@ -38,7 +43,10 @@ describe('Composition', () => {
 
   it('counts the residues of a letter set in each peptide, the same when asked again', () => {
     for (const letters of ['C', 'M', 'KR', 'ACD', 'W']) {
-      for (let round = 0; round < 2; round++) sequences.forEach((s, p) => expect(composition.count(letters, p), `${letters} in ${s}`).toBe(countIn(letters, s)));
+      for (let round = 0; round < 2; round++)
+        sequences.forEach((s, p) =>
+          expect(composition.count(letters, p), `${letters} in ${s}`).toBe(countIn(letters, s)),
+        );
     }
   });
 
@@ -46,11 +54,22 @@ describe('Composition', () => {
     for (const letters of ['C', 'M', 'KR']) {
       const index = composition.byCount(letters);
       const most = Math.max(...sequences.map((s) => countIn(letters, s)));
-      for (const [from, to] of [[0, sequences.length], [0, 0], [5, 6], [17, 233], [sequences.length - 3, sequences.length], [100, 90]]) {
+      for (const [from, to] of [
+        [0, sequences.length],
+        [0, 0],
+        [5, 6],
+        [17, 233],
+        [sequences.length - 3, sequences.length],
+        [100, 90],
+      ]) {
         for (let count = 0; count <= most + 2; count++) {
           const { low, high } = index.run(count, from, to);
-          const expected = sequences.map((s, p) => p).filter((p) => p >= from && p < to && countIn(letters, sequences[p]) === count);
-          expect([...index.ids.subarray(low, Math.max(low, high))], `${letters} ×${count} in [${from}, ${to})`).toEqual(expected);
+          const expected = sequences
+            .map((s, p) => p)
+            .filter((p) => p >= from && p < to && countIn(letters, sequences[p]) === count);
+          expect([...index.ids.subarray(low, Math.max(low, high))], `${letters} ×${count} in [${from}, ${to})`).toEqual(
+            expected,
+          );
         }
       }
     }
@@ -94,7 +113,12 @@ describe('compositionOf', () => {
       if (sequences.length <= 300) expect(composition).toBe(scratch); // the largest shard came first: no new columns
       for (let p = from; p < to; p++) {
         expect(composition.mass(p)).toBe(referenceUnits(sequences[p]));
-        for (const letters of round % 5 === 4 ? ['A', 'D', 'E', 'F', 'G', 'H', 'I', 'KR', 'M', 'C'] : round % 2 ? ['C', 'KR'] : ['M', 'C']) expect(composition.count(letters, p)).toBe(countIn(letters, sequences[p]));
+        for (const letters of round % 5 === 4
+          ? ['A', 'D', 'E', 'F', 'G', 'H', 'I', 'KR', 'M', 'C']
+          : round % 2
+            ? ['C', 'KR']
+            : ['M', 'C'])
+          expect(composition.count(letters, p)).toBe(countIn(letters, sequences[p]));
       }
     }
     expect(cache.stats.bytes).toBe(0);

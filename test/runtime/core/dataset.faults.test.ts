@@ -18,7 +18,14 @@ import { createHandler, datasetOnce, type Handler } from '../../../runtime/api/h
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { HttpSource, SourceError } from '../../../runtime/core/source.js';
 import { folderHandler, listen } from '../../helpers/api.js';
-import { readManifest, readStored, removeTempDirs, smallShardsDataset, subsetDataset, tempDir } from '../../helpers/datasets.js';
+import {
+  readManifest,
+  readStored,
+  removeTempDirs,
+  smallShardsDataset,
+  subsetDataset,
+  tempDir,
+} from '../../helpers/datasets.js';
 import { FaultySource, type FaultKind } from '../../helpers/faultySource.js';
 import { difference } from '../../helpers/queryFuzz.js';
 import { referenceKeyText } from '../../helpers/reference.js';
@@ -57,7 +64,10 @@ function setup(options: DatasetOptions = {}): { source: FaultySource; handler: H
   return { source, handler: createHandler(datasetOnce(() => source, options)) };
 }
 
-async function ask(handler: Handler, q: RefQuery): Promise<{ status: number; body: Record<string, unknown>; text: string }> {
+async function ask(
+  handler: Handler,
+  q: RefQuery,
+): Promise<{ status: number; body: Record<string, unknown>; text: string }> {
   const response = await handler(new Request(`http://localhost${queryPath(q)}`));
   const text = await response.text();
   expect(response.headers.get('content-type')).toBe('application/json');
@@ -92,7 +102,8 @@ describe('a faulty shard', () => {
     const { file } = shardOfGroup(g);
     await expectRight(handler, groupQuery(g + 50_000)); // the dataset is open, other shards are fine
     source.inject(file, { kind });
-    for (const endpoint of ['/search.php', '/search-taxonomy.php'] as const) await expectError(handler, groupQuery(g, endpoint), status, error);
+    for (const endpoint of ['/search.php', '/search-taxonomy.php'] as const)
+      await expectError(handler, groupQuery(g, endpoint), status, error);
     // Concurrent requests for the faulty shard all fail the same way; none sees a partial answer.
     const answers = await Promise.all(Array.from({ length: 8 }, () => ask(handler, groupQuery(g))));
     for (const a of answers) expect(a.status).toBe(status);
@@ -104,17 +115,26 @@ describe('a faulty shard', () => {
     expect(source.callsTo(file)).toBe(calls); // now cached
   });
 
-  it.each(['corrupt', 'truncated'] as const)('%s once (a body damaged in transit): the sha256 retry gives the right answer', async (kind) => {
-    const { source, handler } = setup();
-    const { file } = shardOfGroup(123_456);
-    source.inject(file, { kind, times: 1 });
-    await expectRight(handler, groupQuery(123_456));
-    expect(source.callsTo(file)).toBe(2);
-  });
+  it.each(['corrupt', 'truncated'] as const)(
+    '%s once (a body damaged in transit): the sha256 retry gives the right answer',
+    async (kind) => {
+      const { source, handler } = setup();
+      const { file } = shardOfGroup(123_456);
+      source.inject(file, { kind, times: 1 });
+      await expectRight(handler, groupQuery(123_456));
+      expect(source.callsTo(file)).toBe(2);
+    },
+  );
 
   it('a fault in one shard of a many-shard page fails the whole answer, never a partial page', async () => {
     const { source, handler } = setup();
-    const q: RefQuery = { endpoint: '/search-taxonomy.php', mass1: referenceKeyText(ref.keys[50_000]), mass2: referenceKeyText(ref.keys[60_000]), pageSize: '1000', page: '3' };
+    const q: RefQuery = {
+      endpoint: '/search-taxonomy.php',
+      mass1: referenceKeyText(ref.keys[50_000]),
+      mass2: referenceKeyText(ref.keys[60_000]),
+      pageSize: '1000',
+      page: '3',
+    };
     const middle = shardOfGroup(50_000 + 2000 + 500).file;
     for (const kind of ['missing', 'corrupt', 'transient'] as const) {
       source.inject(middle, { kind });
@@ -133,7 +153,10 @@ describe('a source that breaks its contract', () => {
     try {
       const inner = new FileSource(dir);
       const { file } = shardOfGroup(31_337);
-      const source = { description: 'broken', get: async (f: string) => (f === file ? (null as unknown as Uint8Array) : inner.get(f)) };
+      const source = {
+        description: 'broken',
+        get: async (f: string) => (f === file ? (null as unknown as Uint8Array) : inner.get(f)),
+      };
       const handler = createHandler(datasetOnce(() => source));
       await expectError(handler, groupQuery(31_337), 500, /^internal error$/);
       expect(error).toHaveBeenCalled();
@@ -156,7 +179,12 @@ describe('a faulty index page', () => {
     await expectRight(handler, groupQuery(10));
     source.inject(page, { kind });
     await expectError(handler, groupQuery(150_000), status, error);
-    await expectError(handler, { endpoint: '/search-peptide.php', peptide: ref.sequences[ref.groupEnds[150_000 - 1]] }, status, error);
+    await expectError(
+      handler,
+      { endpoint: '/search-peptide.php', peptide: ref.sequences[ref.groupEnds[150_000 - 1]] },
+      status,
+      error,
+    );
     source.clear();
     await expectRight(handler, groupQuery(150_000));
   });
@@ -167,17 +195,20 @@ describe('a faulty accession table', () => {
     ['missing', 502, /accessions-[0-9a-f]{20}\.msgpack\.gz: not found/],
     ['corrupt', 502, /accessions-[0-9a-f]{20}\.msgpack\.gz failed its sha256 check/],
     ['transient', 503, /dataset file unavailable: .*HTTP 503/],
-  ] as const)('%s: %i for every query that needs a shard, then right once the fault clears (a failure is not kept)', async (kind, status, error) => {
-    const { source, handler } = setup();
-    source.inject(ref.manifest.accessions.pages[0].file, { kind });
-    for (const g of [5, 70_000]) await expectError(handler, groupQuery(g), status, error);
-    source.clear();
-    await expectRight(handler, groupQuery(5));
-    await expectRight(handler, groupQuery(70_000));
-    const calls = source.callsTo(ref.manifest.accessions.pages[0].file);
-    await expectRight(handler, groupQuery(90_000));
-    expect(source.callsTo(ref.manifest.accessions.pages[0].file)).toBe(calls); // read once, then kept
-  });
+  ] as const)(
+    '%s: %i for every query that needs a shard, then right once the fault clears (a failure is not kept)',
+    async (kind, status, error) => {
+      const { source, handler } = setup();
+      source.inject(ref.manifest.accessions.pages[0].file, { kind });
+      for (const g of [5, 70_000]) await expectError(handler, groupQuery(g), status, error);
+      source.clear();
+      await expectRight(handler, groupQuery(5));
+      await expectRight(handler, groupQuery(70_000));
+      const calls = source.callsTo(ref.manifest.accessions.pages[0].file);
+      await expectRight(handler, groupQuery(90_000));
+      expect(source.callsTo(ref.manifest.accessions.pages[0].file)).toBe(calls); // read once, then kept
+    },
+  );
 });
 
 describe('slow and hanging storage', () => {
@@ -245,7 +276,13 @@ describe('a missing or corrupt manifest at start', () => {
   it('on disk: manifest.json removed, emptied, then restored', async () => {
     const copy = tempDir('faults-manifest');
     // The manifest, its index pages and the one shard the query reads.
-    for (const file of ['manifest.json', ...ref.manifest.shardIndex!.pages.map((p) => p.file), ref.manifest.accessions.pages[0].file, shardOfGroup(9).file]) cpSync(join(dir, file), join(copy, file));
+    for (const file of [
+      'manifest.json',
+      ...ref.manifest.shardIndex!.pages.map((p) => p.file),
+      ref.manifest.accessions.pages[0].file,
+      shardOfGroup(9).file,
+    ])
+      cpSync(join(dir, file), join(copy, file));
     const handler = folderHandler(copy);
     const manifest = join(copy, 'manifest.json');
     renameSync(manifest, `${manifest}.away`);
@@ -276,7 +313,9 @@ describe('HttpSource retries (injected fetch)', () => {
         case 'cut':
           return new Response(new ReadableStream({ pull: (c) => c.error(new Error('socket hang up')) }));
         case 'hang':
-          return new Promise<Response>((_, reject) => init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason)));
+          return new Promise<Response>((_, reject) =>
+            init!.signal!.addEventListener('abort', () => reject(init!.signal!.reason)),
+          );
         case 'ok':
           return new Response(OK);
       }
@@ -363,15 +402,25 @@ describe('HttpSource over a flaky HTTP server', () => {
 
   it('answers right through 503s and cut bodies (retries with backoff)', async () => {
     mode = 'flaky';
-    const handler = createHandler(datasetOnce(() => new HttpSource(`${server.base}/shards/`, { retries: 2, backoffMs: 5 })));
+    const handler = createHandler(
+      datasetOnce(() => new HttpSource(`${server.base}/shards/`, { retries: 2, backoffMs: 5 })),
+    );
     for (const g of [3, 77_777, 150_001, 228_000]) await expectRight(handler, groupQuery(g));
-    await expectRight(handler, { endpoint: '/search-taxonomy.php', mass1: referenceKeyText(ref.keys[100]), mass2: referenceKeyText(ref.keys[2500]), pageSize: '1000', page: '2' });
+    await expectRight(handler, {
+      endpoint: '/search-taxonomy.php',
+      mass1: referenceKeyText(ref.keys[100]),
+      mass2: referenceKeyText(ref.keys[2500]),
+      pageSize: '1000',
+      page: '2',
+    });
   });
 
   it('wrong bytes from storage: 502 (sha256), never the wrong data', async () => {
     mode = 'wrong';
     served.clear();
-    const handler = createHandler(datasetOnce(() => new HttpSource(`${server.base}/shards/`, { retries: 2, backoffMs: 1 })));
+    const handler = createHandler(
+      datasetOnce(() => new HttpSource(`${server.base}/shards/`, { retries: 2, backoffMs: 1 })),
+    );
     await expectError(handler, groupQuery(200_000), 502, /failed its sha256 check/);
     mode = 'flaky';
   });
@@ -439,12 +488,24 @@ describe('a shard whose stored bytes match their sha256 but do not decode (a bro
   it.each([
     ['not a gzip stream', () => Buffer.from('not gzip at all')],
     ['a gzip stream cut short', (c: Buffer) => gzipSync(c).subarray(0, 200)],
-    ['a flipped byte inside the deflate data (CRC)', (c: Buffer) => { const z = gzipSync(c); z[z.length >> 1] ^= 0x55; return z; }],
+    [
+      'a flipped byte inside the deflate data (CRC)',
+      (c: Buffer) => {
+        const z = gzipSync(c);
+        z[z.length >> 1] ^= 0x55;
+        return z;
+      },
+    ],
     ['msgpack that is no shard', () => gzipSync(Buffer.from([0x81, 0xa1, 0x61, 0x01]))],
-    ['refs past the accession table', (c: Buffer) => {
-      const raw = decode(c) as Record<string, Uint8Array>;
-      return gzipSync(encode({ ...raw, refs: Uint8Array.from([...raw.refs.subarray(0, -1), 0xff, 0xff, 0xff, 0x7f]) }));
-    }],
+    [
+      'refs past the accession table',
+      (c: Buffer) => {
+        const raw = decode(c) as Record<string, Uint8Array>;
+        return gzipSync(
+          encode({ ...raw, refs: Uint8Array.from([...raw.refs.subarray(0, -1), 0xff, 0xff, 0xff, 0x7f]) }),
+        );
+      },
+    ],
   ] as const)('%s: 502 naming the shard, never an answer', async (_, damage) => {
     const { handler, mass } = await damaged(damage);
     const response = await handler(new Request(`http://localhost/search.php?mass1=${mass}&mass2=${mass}`));

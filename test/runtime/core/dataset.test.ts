@@ -26,14 +26,18 @@ describe('Dataset.open with accessionTable', () => {
     const given = await Dataset.open(counting, { accessionTable: readAccessionTable(dir) });
     const [a, b] = [await runQuery(plain, query), await runQuery(given, query)];
     expect(b.totalResult).toBe(a.totalResult);
-    expect(b.groups.map((g) => [g.shard.massKeys[g.group], g.shard.sequences])).toEqual(a.groups.map((g) => [g.shard.massKeys[g.group], g.shard.sequences]));
+    expect(b.groups.map((g) => [g.shard.massKeys[g.group], g.shard.sequences])).toEqual(
+      a.groups.map((g) => [g.shard.massKeys[g.group], g.shard.sequences]),
+    );
     expect(counting.reads).not.toContain(manifest.accessions.pages[0].file);
     expect(counting.shardReads.length).toBeGreaterThan(0);
   });
 
   it('refuses a table whose size is not the manifest’s', async () => {
     const small = readAccessionTable(await subsetDataset(40, 4096));
-    await expect(Dataset.open(new FileSource(await subsetDataset(60, 4096)), { accessionTable: small })).rejects.toThrow(/not this dataset’s/);
+    await expect(
+      Dataset.open(new FileSource(await subsetDataset(60, 4096)), { accessionTable: small }),
+    ).rejects.toThrow(/not this dataset’s/);
   });
 });
 
@@ -43,13 +47,25 @@ describe('a paged accession table', () => {
   let paged: string;
   beforeAll(async () => {
     whole = await subsetDataset(400, 4096);
-    paged = retreedDataset(whole, 'paged-accessions', { index: {}, proteinPage: 64, proteins: { rootLimit: 4, innerPages: 4 }, accessionPage: PAGE, accessions: { rootLimit: 3, innerPages: 3 } });
+    paged = retreedDataset(whole, 'paged-accessions', {
+      index: {},
+      proteinPage: 64,
+      proteins: { rootLimit: 4, innerPages: 4 },
+      accessionPage: PAGE,
+      accessions: { rootLimit: 3, innerPages: 3 },
+    });
   }, 300_000);
 
   it('is the dataset the case is named for: pages of 16 under inner pages', () => {
     const { accessions } = readManifest(paged);
     expect(accessions.levels).toBeGreaterThanOrEqual(3);
-    expect(treeLevels(paged, accessions).at(-1)!.map((p) => p.accessions).slice(0, -1).every((n) => n === PAGE)).toBe(true);
+    expect(
+      treeLevels(paged, accessions)
+        .at(-1)!
+        .map((p) => p.accessions)
+        .slice(0, -1)
+        .every((n) => n === PAGE),
+    ).toBe(true);
     expect(accessions.count).toBeGreaterThan(20 * PAGE);
   });
 
@@ -57,14 +73,25 @@ describe('a paged accession table', () => {
     const { accessions } = readManifest(paged);
     const levels = treeLevels(paged, accessions);
     const leaves = levels.at(-1)!;
-    const inner = new Set(levels.slice(1, -1).flat().map((p) => p.file).concat(levels.length > 1 ? levels[0].map((p) => p.file) : []));
-    for (const [page, pageSize] of [[1, 3], [2, 7], [5, 1]]) {
+    const inner = new Set(
+      levels
+        .slice(1, -1)
+        .flat()
+        .map((p) => p.file)
+        .concat(levels.length > 1 ? levels[0].map((p) => p.file) : []),
+    );
+    for (const [page, pageSize] of [
+      [1, 3],
+      [2, 7],
+      [5, 1],
+    ]) {
       const counting = new CountingSource(new FileSource(paged));
       const dataset = await Dataset.open(counting);
       const result = await runQuery(dataset, { lowKey: 0, highKey: 2 ** 32 - 1, page, pageSize });
       const ranks = new Set<number>();
       for (const { shard, group } of result.groups) {
-        for (let p = group === 0 ? 0 : shard.groupEnds[group - 1]; p < shard.groupEnds[group]; p++) accessionRefsOf(shard, p).forEach((a) => ranks.add(a));
+        for (let p = group === 0 ? 0 : shard.groupEnds[group - 1]; p < shard.groupEnds[group]; p++)
+          accessionRefsOf(shard, p).forEach((a) => ranks.add(a));
       }
       const wanted = new Set([...ranks].map((a) => leaves[Math.floor(a / PAGE)].file));
       const read = counting.reads.filter((f) => f.startsWith('accessions-') && !inner.has(f));
@@ -76,11 +103,17 @@ describe('a paged accession table', () => {
   });
 
   it('fetches shards and the other files under separate limits: concurrency and pageConcurrency', async () => {
-    for (const [concurrency, pageConcurrency] of [[1, 3], [3, 1]]) {
+    for (const [concurrency, pageConcurrency] of [
+      [1, 3],
+      [3, 1],
+    ]) {
       const source = new InFlightSource(new FileSource(paged));
       const dataset = await Dataset.open(source, { concurrency, pageConcurrency });
       await runQuery(dataset, { lowKey: 0, highKey: 2 ** 32 - 1, page: 1, pageSize: 2000 });
-      expect(source.most, `concurrency ${concurrency}, pageConcurrency ${pageConcurrency}`).toEqual({ shard: concurrency, other: pageConcurrency });
+      expect(source.most, `concurrency ${concurrency}, pageConcurrency ${pageConcurrency}`).toEqual({
+        shard: concurrency,
+        other: pageConcurrency,
+      });
     }
   });
 

@@ -7,7 +7,14 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { datasetFiles, sourcePageReader, unsafePathReason, walkDatasetFiles, type DatasetFile, type PageReader } from '../../../runtime/core/datasetFiles.js';
+import {
+  datasetFiles,
+  sourcePageReader,
+  unsafePathReason,
+  walkDatasetFiles,
+  type DatasetFile,
+  type PageReader,
+} from '../../../runtime/core/datasetFiles.js';
 import { DatasetError } from '../../../runtime/core/fetchFile.js';
 import type { FileEntry, Manifest, ShardEntry } from '../../../runtime/model/format.js';
 import { datasetSource } from '../../../runtime/entries/cli/datasetSource.js';
@@ -26,20 +33,39 @@ let plainTree: string;
 let viewed: string;
 
 beforeAll(async () => {
-  [flat, paged, viewed] = await Promise.all([flatDataset(), subsetDataset(600, 2048), subsetDataset(600, 2048, ['Carbamidomethyl@C'])]);
+  [flat, paged, viewed] = await Promise.all([
+    flatDataset(),
+    subsetDataset(600, 2048),
+    subsetDataset(600, 2048, ['Carbamidomethyl@C']),
+  ]);
   deep = fannedDataset(paged, 'deep', { pageShards: 40, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
-  plainTree = fannedDataset(paged, 'tree', { pageShards: 100, fanOut: 2, indexLevels: 2, proteinLevels: 3, folderDigits: 0 });
+  plainTree = fannedDataset(paged, 'tree', {
+    pageShards: 100,
+    fanOut: 2,
+    indexLevels: 2,
+    proteinLevels: 3,
+    folderDigits: 0,
+  });
 }, 300_000);
 
 afterAll(removeTempDirs);
 
 /** Every file the walk yields over the folder, and the pages it read, in order. */
-async function walk(dir: string, keepShard?: (s: ShardEntry) => boolean): Promise<{ files: DatasetFile[]; reads: string[] }> {
+async function walk(
+  dir: string,
+  keepShard?: (s: ShardEntry) => boolean,
+): Promise<{ files: DatasetFile[]; reads: string[] }> {
   const manifest = readManifest(dir);
-  const reader = sourcePageReader(datasetSource(dir, 10_000), manifest.compression, { sha256: nodeSha256, decompress: nodeDecompress });
+  const reader = sourcePageReader(datasetSource(dir, 10_000), manifest.compression, {
+    sha256: nodeSha256,
+    decompress: nodeDecompress,
+  });
   const reads: string[] = [];
   const files: DatasetFile[] = [];
-  for await (const file of walkDatasetFiles(manifest, (entry, kind) => (reads.push(entry.file), reader(entry, kind)), { keepShard })) files.push(file);
+  for await (const file of walkDatasetFiles(manifest, (entry, kind) => (reads.push(entry.file), reader(entry, kind)), {
+    keepShard,
+  }))
+    files.push(file);
   return { files, reads };
 }
 
@@ -55,7 +81,8 @@ async function walkFailure(manifest: Manifest, reader: PageReader): Promise<Data
   return error as DatasetError;
 }
 
-const json = (dir: string, file: string) => JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')) as Record<string, unknown>;
+const json = (dir: string, file: string) =>
+  JSON.parse(gunzipSync(readFileSync(join(dir, file))).toString('utf8')) as Record<string, unknown>;
 const names = (files: readonly { file: string }[]) => files.map((f) => f.file);
 
 describe('datasetFiles: which files', () => {
@@ -93,7 +120,9 @@ describe('datasetFiles: which files', () => {
       expect(count('shard')).toBe(manifest.totals.shards);
       expect(count('protein page')).toBe(Math.ceil(manifest.totals.accessions / 2048));
       const shards = files.filter((f) => f.kind === 'shard');
-      expect(shards.map((s) => [s.file, s.firstKey, s.lastKey])).toEqual(shardEntries(paged).map((s) => [expect.stringContaining(s.file), s.firstKey, s.lastKey]));
+      expect(shards.map((s) => [s.file, s.firstKey, s.lastKey])).toEqual(
+        shardEntries(paged).map((s) => [expect.stringContaining(s.file), s.firstKey, s.lastKey]),
+      );
     }
   });
 
@@ -107,7 +136,8 @@ describe('datasetFiles: which files', () => {
       for (const page of readable) {
         const content = json(dir, page.file);
         const listed = ((content.shards ?? content.pages) as FileEntry[]).map((e) => e.file);
-        for (const child of listed) expect(position.get(child)!, `${child} after ${page.file}`).toBeGreaterThan(position.get(page.file)!);
+        for (const child of listed)
+          expect(position.get(child)!, `${child} after ${page.file}`).toBeGreaterThan(position.get(page.file)!);
       }
     }
   });
@@ -121,7 +151,9 @@ describe('datasetFiles: which files', () => {
       const shards = files.filter((f) => f.kind === 'shard');
       expect(shards.map((s) => s.file.split('/').pop())).toEqual(all.filter(meets).map((s) => s.file));
       expect(shards).toHaveLength(41);
-      expect(files.filter((f) => f.kind !== 'shard')).toEqual((await walk(dir)).files.filter((f) => f.kind !== 'shard'));
+      expect(files.filter((f) => f.kind !== 'shard')).toEqual(
+        (await walk(dir)).files.filter((f) => f.kind !== 'shard'),
+      );
     }
   });
 
@@ -150,7 +182,14 @@ describe('datasetFiles: what it refuses', () => {
 
   it('says why a name could leave the folder, and accepts plain names with at most one folder', () => {
     for (const [name, reason] of HOSTILE) expect(unsafePathReason(name), name).toMatch(reason);
-    for (const name of ['0123abcd.msgpack.gz', 'abc/0123abcd.msgpack.gz', 'index-00ff.json.br', 'a..b.gz', 'ab/manifest.json']) expect(unsafePathReason(name), name).toBeNull();
+    for (const name of [
+      '0123abcd.msgpack.gz',
+      'abc/0123abcd.msgpack.gz',
+      'index-00ff.json.br',
+      'a..b.gz',
+      'ab/manifest.json',
+    ])
+      expect(unsafePathReason(name), name).toBeNull();
     expect(unsafePathReason(42)).toMatch(/not a name/);
   });
 
@@ -183,7 +222,9 @@ describe('datasetFiles: what it refuses', () => {
     expect(corrupt.status).toBe(502);
     expect(corrupt.message).toBe(`${page} failed its sha256 check`);
 
-    expect((await walkFailure(manifest, async () => ({ formatVersion: 2 }))).message).toMatch(/lists neither shards nor pages/);
+    expect((await walkFailure(manifest, async () => ({ formatVersion: 2 }))).message).toMatch(
+      /lists neither shards nor pages/,
+    );
     const reader = sourcePageReader(datasetSource(paged, 10_000), manifest.compression);
     const deeper = { ...manifest, shardIndex: { ...manifest.shardIndex!, levels: 2 } } as Manifest;
     expect((await walkFailure(deeper, reader)).message).toMatch(/lists shards at depth 1 of an index of 2 levels/);
@@ -193,13 +234,17 @@ describe('datasetFiles: what it refuses', () => {
     badSha.accessions.pages[0].sha256 = 'F'.repeat(64);
     expect((await walkFailure(badSha, reader)).message).toMatch(/accession page .* has no valid sha256/);
     const accessions = { ...manifest, accessions: { ...manifest.accessions, levels: 2 } } as Manifest;
-    expect((await walkFailure(accessions, reader)).message).toMatch(/accession index page .* is not readable|lists no pages/);
+    expect((await walkFailure(accessions, reader)).message).toMatch(
+      /accession index page .* is not readable|lists no pages/,
+    );
   });
 
   it('refuses a page whose size is not its entry’s, even with the right sha256', async () => {
     const manifest = readManifest(paged);
     const wrong = structuredClone(manifest);
     wrong.shardIndex!.pages[0].bytes += 1;
-    expect((await walkFailure(wrong, sourcePageReader(datasetSource(paged, 10_000), manifest.compression))).message).toMatch(/has \d+ bytes where the manifest says \d+/);
+    expect(
+      (await walkFailure(wrong, sourcePageReader(datasetSource(paged, 10_000), manifest.compression))).message,
+    ).toMatch(/has \d+ bytes where the manifest says \d+/);
   });
 });

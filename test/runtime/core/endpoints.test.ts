@@ -3,7 +3,13 @@
 // parseRangeQuery → exact key bounds (peptide keys from the independent reference chemistry), endpointByCommand,
 // massRangeParams.
 import { describe, expect, it } from 'vitest';
-import { endpointByCommand, ENDPOINTS, massRangeParams, parseRangeQuery, type Endpoint } from '../../../runtime/core/endpoints.js';
+import {
+  endpointByCommand,
+  ENDPOINTS,
+  massRangeParams,
+  parseRangeQuery,
+  type Endpoint,
+} from '../../../runtime/core/endpoints.js';
 import { QueryError } from '../../../runtime/core/params.js';
 import { referenceKey, referenceUnits } from '../../helpers/reference.js';
 
@@ -50,7 +56,8 @@ describe('ENDPOINTS', () => {
   });
 
   it('pages from 1 by default, pageSize defaults 10/1000/1000 with max 1000, peptides up to 1000 residues', () => {
-    for (const endpoint of SEED) expect(param(endpoint, 'page')).toMatchObject({ kind: 'integer', default: 1, min: 1, required: false });
+    for (const endpoint of SEED)
+      expect(param(endpoint, 'page')).toMatchObject({ kind: 'integer', default: 1, min: 1, required: false });
     expect(SEED.map((e) => param(e, 'pageSize').default)).toEqual([10, 1000, 1000]);
     for (const endpoint of SEED) expect(param(endpoint, 'pageSize')).toMatchObject({ min: 1, max: 1000 });
     expect(param(search, 'peptide')).toMatchObject({ kind: 'sequence', required: false, max: 1000 });
@@ -63,48 +70,110 @@ describe('ENDPOINTS', () => {
 
 describe('parseRangeQuery', () => {
   it('turns a mass range into the keys of 0.0001 Da it includes, exactly', () => {
-    expect(parse(search, 'mass1=1000.5&mass2=1001.5')).toEqual({ lowKey: 10_005_000, highKey: 10_015_000, page: 1, pageSize: 10 });
-    expect(parse(search, 'mass1=1000.00005&mass2=1000.00015')).toEqual({ lowKey: 10_000_001, highKey: 10_000_001, page: 1, pageSize: 10 });
-    expect(parse(search, 'mass1=1000.00001&mass2=1000.00009')).toEqual({ lowKey: 10_000_001, highKey: 10_000_000, page: 1, pageSize: 10 });
-    expect(parse(searchTaxonomy, 'mass1=1.0005e3&mass2=100150E-2&page=3&pageSize=7')).toEqual({ lowKey: 10_005_000, highKey: 10_015_000, page: 3, pageSize: 7 });
+    expect(parse(search, 'mass1=1000.5&mass2=1001.5')).toEqual({
+      lowKey: 10_005_000,
+      highKey: 10_015_000,
+      page: 1,
+      pageSize: 10,
+    });
+    expect(parse(search, 'mass1=1000.00005&mass2=1000.00015')).toEqual({
+      lowKey: 10_000_001,
+      highKey: 10_000_001,
+      page: 1,
+      pageSize: 10,
+    });
+    expect(parse(search, 'mass1=1000.00001&mass2=1000.00009')).toEqual({
+      lowKey: 10_000_001,
+      highKey: 10_000_000,
+      page: 1,
+      pageSize: 10,
+    });
+    expect(parse(searchTaxonomy, 'mass1=1.0005e3&mass2=100150E-2&page=3&pageSize=7')).toEqual({
+      lowKey: 10_005_000,
+      highKey: 10_015_000,
+      page: 3,
+      pageSize: 7,
+    });
     expect(parse(searchTaxonomy, 'mass1=0&mass2=0.00009')).toEqual({ lowKey: 0, highKey: 0, page: 1, pageSize: 1000 });
-    expect(parse(searchTaxonomy, 'mass1=1234.56789999999999999&mass2=1234.5679')).toEqual({ lowKey: 12_345_679, highKey: 12_345_679, page: 1, pageSize: 1000 });
+    expect(parse(searchTaxonomy, 'mass1=1234.56789999999999999&mass2=1234.5679')).toEqual({
+      lowKey: 12_345_679,
+      highKey: 12_345_679,
+      page: 1,
+      pageSize: 1000,
+    });
   });
 
   it('turns a peptide into its own mass key (reference chemistry), ignoring mass1 and mass2', () => {
     for (const sequence of ['PEPTIDE', 'SAMPLER', 'K', 'WUOCMHRYFG', 'A'.repeat(1000)]) {
       const key = peptideKey(sequence);
-      expect(parse(searchPeptide, `peptide=${sequence.toLowerCase()}`)).toEqual({ lowKey: key, highKey: key, page: 1, pageSize: 1000 });
-      expect(parse(search, `peptide=%20${sequence}%0A&mass1=oops&mass2=1&mass2=2&pageSize=3`)).toEqual({ lowKey: key, highKey: key, page: 1, pageSize: 3 });
+      expect(parse(searchPeptide, `peptide=${sequence.toLowerCase()}`)).toEqual({
+        lowKey: key,
+        highKey: key,
+        page: 1,
+        pageSize: 1000,
+      });
+      expect(parse(search, `peptide=%20${sequence}%0A&mass1=oops&mass2=1&mass2=2&pageSize=3`)).toEqual({
+        lowKey: key,
+        highKey: key,
+        page: 1,
+        pageSize: 3,
+      });
     }
   });
 
   it('reads mass1 and mass2 of search when the peptide is empty, and ignores a peptide on search-taxonomy', () => {
     expect(parse(search, 'peptide=&mass1=500&mass2=500.0001')).toMatchObject({ lowKey: 5_000_000, highKey: 5_000_001 });
-    expect(refusal(searchTaxonomy, 'peptide=PEPTIDE')).toEqual({ status: 400, message: 'mass1 is missing: mass1 and mass2 are required as doubles (Da), e.g. mass1=1000.5&mass2=1001.5' });
+    expect(refusal(searchTaxonomy, 'peptide=PEPTIDE')).toEqual({
+      status: 400,
+      message: 'mass1 is missing: mass1 and mass2 are required as doubles (Da), e.g. mass1=1000.5&mass2=1001.5',
+    });
   });
 
   it('refuses paging out of its limits with 400, and non-integers with the endpoint status', () => {
-    expect(refusal(search, 'mass1=1&mass2=2&pageSize=1001')).toEqual({ status: 400, message: 'pageSize must be from 1 to 1000, got 1001' });
-    expect(refusal(searchTaxonomy, 'mass1=1&mass2=2&page=0')).toEqual({ status: 400, message: 'page must be at least 1, got 0' });
-    expect(refusal(search, 'mass1=1&mass2=2&page=1.5')).toEqual({ status: 400, message: 'page must be an integer, got "1.5"' });
-    expect(refusal(searchPeptide, 'peptide=PEPTIDE&pageSize=ten')).toEqual({ status: 500, message: 'pageSize must be an integer, got "ten"' });
-    expect(parse(searchPeptide, 'peptide=PEPTIDE&page=2147483647&pageSize=1000')).toMatchObject({ page: 2147483647, pageSize: 1000 });
+    expect(refusal(search, 'mass1=1&mass2=2&pageSize=1001')).toEqual({
+      status: 400,
+      message: 'pageSize must be from 1 to 1000, got 1001',
+    });
+    expect(refusal(searchTaxonomy, 'mass1=1&mass2=2&page=0')).toEqual({
+      status: 400,
+      message: 'page must be at least 1, got 0',
+    });
+    expect(refusal(search, 'mass1=1&mass2=2&page=1.5')).toEqual({
+      status: 400,
+      message: 'page must be an integer, got "1.5"',
+    });
+    expect(refusal(searchPeptide, 'peptide=PEPTIDE&pageSize=ten')).toEqual({
+      status: 500,
+      message: 'pageSize must be an integer, got "ten"',
+    });
+    expect(parse(searchPeptide, 'peptide=PEPTIDE&page=2147483647&pageSize=1000')).toMatchObject({
+      page: 2147483647,
+      pageSize: 1000,
+    });
   });
 
   it('on search-peptide, reports a paging problem before a missing or bad peptide', () => {
     expect(refusal(searchPeptide, 'page=x')).toEqual({ status: 500, message: 'page must be an integer, got "x"' });
-    expect(refusal(searchPeptide, 'pageSize=0&peptide=BBB')).toEqual({ status: 400, message: 'pageSize must be from 1 to 1000, got 0' });
+    expect(refusal(searchPeptide, 'pageSize=0&peptide=BBB')).toEqual({
+      status: 400,
+      message: 'pageSize must be from 1 to 1000, got 0',
+    });
     expect(refusal(searchPeptide, '')).toEqual({ status: 400, message: 'Peptide is required' });
   });
 
   it('on search, reports a bad peptide before bad masses or paging', () => {
-    expect(refusal(search, 'peptide=PEPXIDE&mass1=x&page=0')).toEqual({ status: 400, message: 'Peptide character "X" at position 4 has no defined mass' });
+    expect(refusal(search, 'peptide=PEPXIDE&mass1=x&page=0')).toEqual({
+      status: 400,
+      message: 'Peptide character "X" at position 4 has no defined mass',
+    });
     expect(refusal(search, 'mass1=x&page=0').message).toMatch(/^mass1 is not a finite number \("x"\)/);
   });
 
   it('allows 1000 residues and refuses 1001', () => {
-    expect(refusal(searchPeptide, `peptide=${'G'.repeat(1001)}`)).toEqual({ status: 400, message: 'Peptide is 1001 residues long; at most 1000 are allowed' });
+    expect(refusal(searchPeptide, `peptide=${'G'.repeat(1001)}`)).toEqual({
+      status: 400,
+      message: 'Peptide is 1001 residues long; at most 1000 are allowed',
+    });
     expect(parse(searchPeptide, `peptide=${'G'.repeat(1000)}`).lowKey).toBe(peptideKey('G'.repeat(1000)));
   });
 });
@@ -114,16 +183,23 @@ describe('endpointByCommand', () => {
     expect(endpointByCommand('search')).toBe(search);
     expect(endpointByCommand('search-peptide')).toBe(searchPeptide);
     expect(endpointByCommand('search-taxonomy')).toBe(searchTaxonomy);
-    for (const other of ['/search.php', 'search.php', 'Search', 'export', '']) expect(endpointByCommand(other)).toBeUndefined();
+    for (const other of ['/search.php', 'search.php', 'Search', 'export', ''])
+      expect(endpointByCommand(other)).toBeUndefined();
   });
 });
 
 describe('massRangeParams', () => {
   it('is mass1 then mass2, required or read only unless a peptide is given', () => {
     const required = massRangeParams(true);
-    expect(required.map((p) => [p.name, p.kind, p.required, p.unless])).toEqual([['mass1', 'mass', true, undefined], ['mass2', 'mass', true, undefined]]);
+    expect(required.map((p) => [p.name, p.kind, p.required, p.unless])).toEqual([
+      ['mass1', 'mass', true, undefined],
+      ['mass2', 'mass', true, undefined],
+    ]);
     const optional = massRangeParams(false);
-    expect(optional.map((p) => [p.name, p.kind, p.required, p.unless])).toEqual([['mass1', 'mass', false, 'peptide'], ['mass2', 'mass', false, 'peptide']]);
+    expect(optional.map((p) => [p.name, p.kind, p.required, p.unless])).toEqual([
+      ['mass1', 'mass', false, 'peptide'],
+      ['mass2', 'mass', false, 'peptide'],
+    ]);
     expect(optional[1].description).toMatch(/Required unless `peptide` is given/);
     expect(required[1].description).not.toMatch(/Required unless/);
   });

@@ -77,34 +77,52 @@ describe('fetchChecked', () => {
 
   it('answers 502 when the body fails its check twice, after exactly two gets', async () => {
     const { source, calls } = scripted([BAD, BAD, GOOD]);
-    expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({ status: 502, message: 'a.msgpack failed its sha256 check' });
+    expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
+      status: 502,
+      message: 'a.msgpack failed its sha256 check',
+    });
     expect(calls).toHaveLength(2);
   });
 
   it('answers 503 for a transient source failure and 502 for a permanent one, without retrying', async () => {
     const transient = scripted([new SourceError('a.msgpack: HTTP 500', true), GOOD]);
-    expect(await failure(fetchChecked(transient.source, 'a.msgpack', hex(GOOD), 1000))).toEqual({ status: 503, message: 'dataset file unavailable: a.msgpack: HTTP 500' });
+    expect(await failure(fetchChecked(transient.source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
+      status: 503,
+      message: 'dataset file unavailable: a.msgpack: HTTP 500',
+    });
     expect(transient.calls).toHaveLength(1);
     const permanent = scripted([new SourceError('a.msgpack: not found', false), GOOD]);
-    expect(await failure(fetchChecked(permanent.source, 'a.msgpack', hex(GOOD), 1000))).toEqual({ status: 502, message: 'dataset file unavailable: a.msgpack: not found' });
+    expect(await failure(fetchChecked(permanent.source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
+      status: 502,
+      message: 'dataset file unavailable: a.msgpack: not found',
+    });
     expect(permanent.calls).toHaveLength(1);
   });
 
   it('answers a failure that is no SourceError as unavailable (503)', async () => {
     const { source } = scripted([new TypeError('socket hang up')]);
-    expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({ status: 503, message: 'dataset file unavailable: socket hang up' });
+    expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
+      status: 503,
+      message: 'dataset file unavailable: socket hang up',
+    });
   });
 
   it('answers 503 for a source that never answers, within the timeout', async () => {
     const { source } = scripted(['hang']);
     const started = performance.now();
-    expect(await failure(fetchChecked(source, 'slow.msgpack', hex(GOOD), 50))).toEqual({ status: 503, message: 'dataset file unavailable: slow.msgpack: no answer within 50 ms' });
+    expect(await failure(fetchChecked(source, 'slow.msgpack', hex(GOOD), 50))).toEqual({
+      status: 503,
+      message: 'dataset file unavailable: slow.msgpack: no answer within 50 ms',
+    });
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('a retry after a bad body may still fail as the source fails', async () => {
     const { source } = scripted([BAD, new SourceError('a.msgpack: HTTP 429', true)]);
-    expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({ status: 503, message: 'dataset file unavailable: a.msgpack: HTTP 429' });
+    expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
+      status: 503,
+      message: 'dataset file unavailable: a.msgpack: HTTP 429',
+    });
   });
 
   it('runs every get through `schedule`', async () => {
@@ -118,7 +136,9 @@ describe('fetchChecked', () => {
     expect(scheduled).toEqual([0, 1]); // each scheduled task made the next get
     const refused = scripted([GOOD]);
     const never = () => Promise.reject(new SourceError('queue full', true));
-    expect(await failure(fetchChecked(refused.source, 'a.msgpack', hex(GOOD), 1000, never))).toMatchObject({ status: 503 });
+    expect(await failure(fetchChecked(refused.source, 'a.msgpack', hex(GOOD), 1000, never))).toMatchObject({
+      status: 503,
+    });
     expect(refused.calls).toEqual([]);
   });
 });

@@ -32,7 +32,15 @@ const manifest: Manifest = {
 describe('dbInfo (/db-info.php)', () => {
   it("gives the original's seven keys first, every value a string, then ours", () => {
     const info = dbInfo(manifest);
-    expect(Object.keys(info).slice(0, 7)).toEqual(['db_name', 'enzyme_name', 'miss_cleavage', 'min_peptide_length', 'max_peptide_length', 'protein_count', 'peptide_count']);
+    expect(Object.keys(info).slice(0, 7)).toEqual([
+      'db_name',
+      'enzyme_name',
+      'miss_cleavage',
+      'min_peptide_length',
+      'max_peptide_length',
+      'protein_count',
+      'peptide_count',
+    ]);
     expect(info).toEqual({
       db_name: 'a.fasta.gz, b.fasta',
       enzyme_name: 'lys-c',
@@ -50,7 +58,10 @@ describe('dbInfo (/db-info.php)', () => {
   });
 
   it('names the database by its release when the manifest records one, with its date', () => {
-    const info = dbInfo({ ...manifest, release: { name: 'UniProtKB/Swiss-Prot 2026_01', date: '2026-01-28', url: 'https://example.org/x.fasta.gz' } });
+    const info = dbInfo({
+      ...manifest,
+      release: { name: 'UniProtKB/Swiss-Prot 2026_01', date: '2026-01-28', url: 'https://example.org/x.fasta.gz' },
+    });
     expect(info.db_name).toBe('UniProtKB/Swiss-Prot 2026_01');
     expect(info.release_date).toBe('2026-01-28');
   });
@@ -77,7 +88,11 @@ describe('datasetInfo (/api/v1/info)', () => {
       { file: 'nodes.dmp', bytes: 10, sha256: 'a'.repeat(64) },
       { file: 'names.dmp', bytes: 20, sha256: 'b'.repeat(64) },
     ];
-    const withTaxonomy = { ...manifest, sources: [...manifest.sources, ...dmp], taxonomy: { file: 'taxonomy-x.json', sha256: 'c'.repeat(64), bytes: 5, nodes: 42 } };
+    const withTaxonomy = {
+      ...manifest,
+      sources: [...manifest.sources, ...dmp],
+      taxonomy: { file: 'taxonomy-x.json', sha256: 'c'.repeat(64), bytes: 5, nodes: 42 },
+    };
     expect(datasetInfo(withTaxonomy).taxonomy).toEqual({ nodes: 42, sources: dmp });
     expect(dbInfo(withTaxonomy).taxonomy_node_count).toBe('42');
   });

@@ -16,14 +16,18 @@ describe('KeySet', () => {
       const span = [1, 31, 32, 33, 64, 65, 1000, 5000][round % 8] + (round % 3 === 0 ? Math.floor(random() * 200) : 0);
       const high = low + span - 1;
       const dense = random() < 0.5;
-      const keys = Array.from({ length: Math.floor(random() * (dense ? 3 * span : 40)) }, () => low + Math.floor(random() * span));
+      const keys = Array.from(
+        { length: Math.floor(random() * (dense ? 3 * span : 40)) },
+        () => low + Math.floor(random() * span),
+      );
       if (random() < 0.3) keys.push(low, high, low + Math.min(31, span - 1)); // the ends and bit 31 of the first word
       const set = new KeySet(low, high);
       for (const key of keys) set.add(key);
       const reference = sortedDistinct(keys);
       expect(set.size).toBe(reference.length);
       for (const pageSize of [1, 3, 32, 100]) {
-        for (let from = 0; from <= reference.length + pageSize; from += pageSize) expect(set.slice(from, pageSize)).toEqual(reference.slice(from, from + pageSize));
+        for (let from = 0; from <= reference.length + pageSize; from += pageSize)
+          expect(set.slice(from, pageSize)).toEqual(reference.slice(from, from + pageSize));
       }
     }
   });
@@ -34,6 +38,10 @@ describe('KeySet', () => {
     const wide = new KeySet(0, 3_000_000);
     const keys = [3_000_000, 0, 2_999_999, 1_234_567, 31, 32, 1_234_567];
     for (const key of keys) wide.add(key);
-    expect([wide.size, wide.slice(0, 10), wide.slice(2, 2)]).toEqual([6, sortedDistinct(keys), sortedDistinct(keys).slice(2, 4)]);
+    expect([wide.size, wide.slice(0, 10), wide.slice(2, 2)]).toEqual([
+      6,
+      sortedDistinct(keys),
+      sortedDistinct(keys).slice(2, 4),
+    ]);
   });
 });

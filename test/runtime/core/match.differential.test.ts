@@ -20,7 +20,14 @@ import { call, folderHandler } from '../../helpers/api.js';
 import { CountingSource } from '../../helpers/countingSource.js';
 import { bundledDataset, removeTempDirs, sampleSubset, subsetDataset } from '../../helpers/datasets.js';
 import { prng } from '../../helpers/prng.js';
-import { parseRefMods, REFERENCE_PROTON, referencePeptides, ReferencePrecursor, referenceWindow, type RefEntry } from '../../helpers/referencePrecursor.js';
+import {
+  parseRefMods,
+  REFERENCE_PROTON,
+  referencePeptides,
+  ReferencePrecursor,
+  referenceWindow,
+  type RefEntry,
+} from '../../helpers/referencePrecursor.js';
 import { REPO } from '../../helpers/process.js';
 
 const MGF = join(REPO, 'test/fixtures/mgf');
@@ -42,13 +49,20 @@ async function spectraOf(file: string): Promise<Spectrum[]> {
 const asJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** Every precursor of the batches as the answer lists it. */
-const jsonOf = (batches: MatchBatch[]) => batches.flatMap((batch) => batch.precursors.map((_, i) => precursorJson(batch, i)));
+const jsonOf = (batches: MatchBatch[]) =>
+  batches.flatMap((batch) => batch.precursors.map((_, i) => precursorJson(batch, i)));
 
 /** All entries of /api/v1/search for `params`, every page walked, in order; or its error. */
-async function searchAll(handler: Handler, params: Params): Promise<{ entries?: RefEntry[]; error?: string; status: number }> {
+async function searchAll(
+  handler: Handler,
+  params: Params,
+): Promise<{ entries?: RefEntry[]; error?: string; status: number }> {
   const entries: RefEntry[] = [];
   for (let page = 1; ; page++) {
-    const got = await call(handler, `/api/v1/search?${new URLSearchParams({ ...params, page: String(page), pageSize: '1000' })}`);
+    const got = await call(
+      handler,
+      `/api/v1/search?${new URLSearchParams({ ...params, page: String(page), pageSize: '1000' })}`,
+    );
     if (got.status !== 200) return { error: got.body.error, status: got.status };
     for (const group of got.body.result as Record<string, RefEntry[]>[]) entries.push(...Object.values(group)[0]);
     if (page * 1000 >= got.body.totalResult) return { entries, status: 200 };
@@ -73,14 +87,25 @@ describe('every spectrum of a real 1,000-spectrum file equals /api/v1/search', (
     // Small batches, so batching and the mass order inside a batch are part of what is compared.
     const results: ReturnType<typeof jsonOf> = [];
     // Each batch read as it comes: the next one reuses its memory.
-    for await (const batch of matchSpectra(bundled, queryOf(params), (async function* () { yield* spectra.map((spectrum) => ({ spectrum })); })(), { batch: 137 })) results.push(...jsonOf([batch]));
+    for await (const batch of matchSpectra(
+      bundled,
+      queryOf(params),
+      (async function* () {
+        yield* spectra.map((spectrum) => ({ spectrum }));
+      })(),
+      { batch: 137 },
+    ))
+      results.push(...jsonOf([batch]));
     expect(results.map((r) => r.index)).toEqual(spectra.map((s) => s.index));
     let searches = 0;
     let candidates = 0;
     for (const [i, result] of results.entries()) {
       const spectrum = spectra[i];
       const charges = spectrum.charges.length > 0 ? spectrum.charges : [2, 3];
-      expect(result.searches.map((s) => s.charge), `spectrum ${spectrum.index}`).toEqual(charges);
+      expect(
+        result.searches.map((s) => s.charge),
+        `spectrum ${spectrum.index}`,
+      ).toEqual(charges);
       for (const search of result.searches) {
         const api = await searchAll(handler, { mz: String(spectrum.mz), charge: String(search.charge), ...params });
         expect(api.status, `spectrum ${spectrum.index} charge ${search.charge}`).toBe(200);
@@ -107,12 +132,19 @@ describe('against the brute-force reference (a subset of the sample, many shards
   let referencePlain: ReferencePrecursor;
 
   beforeAll(async () => {
-    [subsetDir, viewedDir] = await Promise.all([subsetDataset(RECORDS, 16_384), subsetDataset(RECORDS, 16_384, [MODS.fixed])]);
+    [subsetDir, viewedDir] = await Promise.all([
+      subsetDataset(RECORDS, 16_384),
+      subsetDataset(RECORDS, 16_384, [MODS.fixed]),
+    ]);
     subset = await Dataset.open(new FileSource(subsetDir), { cacheBytes: 4 << 20, ...nodeCodecs });
     viewed = await Dataset.open(new FileSource(viewedDir), { cacheBytes: 4 << 20, ...nodeCodecs });
     expect(viewed.views.map((v) => v.spec.modification.name)).toEqual(['Carbamidomethyl']);
     const peptides = referencePeptides(readFileSync(sampleSubset(RECORDS)));
-    reference = new ReferencePrecursor(peptides, { fixed: parseRefMods(MODS.fixed), variable: parseRefMods(MODS.variable), maxVariable: 2 });
+    reference = new ReferencePrecursor(peptides, {
+      fixed: parseRefMods(MODS.fixed),
+      variable: parseRefMods(MODS.variable),
+      maxVariable: 2,
+    });
     referencePlain = new ReferencePrecursor(peptides, { fixed: [], variable: [], maxVariable: 2 });
   }, 300_000);
 
@@ -121,7 +153,9 @@ describe('against the brute-force reference (a subset of the sample, many shards
     const random = prng(seed);
     return Array.from({ length: count }, (_, i): Precursor => {
       const near = random() < 0.8;
-      const mass = near ? Number(forms[Math.floor(random() * forms.length)].units) / 1e10 + (random() - 0.5) * 0.01 : 600 + random() * 3000;
+      const mass = near
+        ? Number(forms[Math.floor(random() * forms.length)].units) / 1e10 + (random() - 0.5) * 0.01
+        : 600 + random() * 3000;
       const form = random();
       if (form < 0.2) return { index: i + 1, mass };
       const charge = 1 + Math.floor(random() * 4);
@@ -134,7 +168,8 @@ describe('against the brute-force reference (a subset of the sample, many shards
   it('every search of 600 precursors (m/z with and without charge, negative charges, neutral masses) equals the reference, whole (with and without the view)', async () => {
     const list = precursors(11, 600, reference.forms);
     const params = { tolerance: '10', ...MODS, charges: '2,3' };
-    for (const dataset of [subset, viewed]) await expectReference(await matchPrecursors(dataset, queryOf(params), list, { concurrency: 3 }), list);
+    for (const dataset of [subset, viewed])
+      await expectReference(await matchPrecursors(dataset, queryOf(params), list, { concurrency: 3 }), list);
   }, 300_000);
 
   /** Every search of the batch of `list` equals the reference's answer for its window, whole. */
@@ -145,10 +180,17 @@ describe('against the brute-force reference (a subset of the sample, many shards
       const charges = 'mass' in p ? [undefined] : p.charges.length > 0 ? p.charges : [2, 3];
       expect(json.searches.map((s) => s.charge)).toEqual(charges);
       for (const search of json.searches) {
-        const M = 'mass' in p ? p.mass : search.charge! > 0 ? (p.mz - REFERENCE_PROTON) * search.charge! : (p.mz + REFERENCE_PROTON) * -search.charge!;
+        const M =
+          'mass' in p
+            ? p.mass
+            : search.charge! > 0
+              ? (p.mz - REFERENCE_PROTON) * search.charge!
+              : (p.mz + REFERENCE_PROTON) * -search.charge!;
         expect(search.mass).toBe(M);
         const { lowKey, highKey } = referenceWindow(M, 10, 10, 'ppm');
-        const expected = asJson(reference.answer(lowKey, highKey, 1, 1e9, M).result.flatMap((g) => Object.values(g)[0]));
+        const expected = asJson(
+          reference.answer(lowKey, highKey, 1, 1e9, M).result.flatMap((g) => Object.values(g)[0]),
+        );
         expect(search.candidates, `precursor ${i + 1} charge ${search.charge}`).toEqual(expected);
         compared += expected.length;
       }
@@ -193,7 +235,9 @@ describe('against the brute-force reference (a subset of the sample, many shards
           .map((k) => k.at)
           .sort((a, b) => a - b);
         if (all.length > top) cut++;
-        expect(search.candidates, `top ${top}, precursor ${i + 1} (${'mass' in p ? 'mass' : 'mz'})`).toEqual(kept.map((at) => all[at]));
+        expect(search.candidates, `top ${top}, precursor ${i + 1} (${'mass' in p ? 'mass' : 'mz'})`).toEqual(
+          kept.map((at) => all[at]),
+        );
       }
     }
     expect(cut).toBeGreaterThan(20);
@@ -206,7 +250,13 @@ describe('filters, refused searches and batching', () => {
     const settings: Params[] = [
       { tolerance: '20', variable: 'Phospho@STY', maxVariable: '1', taxon: '2' },
       { tolerance: '0.02', unit: 'Da', fixed: 'Carbamidomethyl@C', reviewed: 'true' },
-      { toleranceLow: '5', toleranceHigh: '15', variable: 'Deamidated@NQ,Acetyl@N-term', taxon: '9606,10090', reviewed: 'false' },
+      {
+        toleranceLow: '5',
+        toleranceHigh: '15',
+        variable: 'Deamidated@NQ,Acetyl@N-term',
+        taxon: '9606,10090',
+        reviewed: 'false',
+      },
     ];
     for (const params of settings) {
       const batch = await matchPrecursors(bundled, queryOf(params), spectra);
@@ -224,16 +274,32 @@ describe('filters, refused searches and batching', () => {
 
   it('a search /api/v1/search refuses carries its error and no candidates; the precursor’s other searches are answered', async () => {
     // Eight fixed modifications on residues: too many hypotheses in a 1 Da window at 6,000 Da.
-    const open = { tolerance: '0.5', unit: 'Da', fixed: 'Carbamidomethyl@C,Methyl@K,Dimethyl@R,Acetyl@S,Phospho@T,Oxidation@M,Deamidated@N,Carbamyl@Y' };
+    const open = {
+      tolerance: '0.5',
+      unit: 'Da',
+      fixed: 'Carbamidomethyl@C,Methyl@K,Dimethyl@R,Acetyl@S,Phospho@T,Oxidation@M,Deamidated@N,Carbamyl@Y',
+    };
     const api = await searchAll(handler, { mass: '6000.5', ...open });
     expect(api.status).toBe(400);
     expect(api.error).toMatch(/mass hypotheses/);
-    const [result] = jsonOf([await matchPrecursors(bundled, queryOf(open), [{ index: 1, mass: 6000.5 }, { index: 2, mass: 1500 }])]);
+    const [result] = jsonOf([
+      await matchPrecursors(bundled, queryOf(open), [
+        { index: 1, mass: 6000.5 },
+        { index: 2, mass: 1500 },
+      ]),
+    ]);
     expect(result.searches).toEqual([{ mass: 6000.5, candidates: [], error: api.error }]);
 
-    const [low] = jsonOf([await matchPrecursors(bundled, queryOf({ tolerance: '10' }), [{ index: 1, mz: 0.9, charges: [2, -2] }])]);
+    const [low] = jsonOf([
+      await matchPrecursors(bundled, queryOf({ tolerance: '10' }), [{ index: 1, mz: 0.9, charges: [2, -2] }]),
+    ]);
     const apiLow = await searchAll(handler, { mz: '0.9', charge: '2', tolerance: '10' });
-    expect(low.searches[0]).toEqual({ charge: 2, mass: (0.9 - REFERENCE_PROTON) * 2, candidates: [], error: apiLow.error });
+    expect(low.searches[0]).toEqual({
+      charge: 2,
+      mass: (0.9 - REFERENCE_PROTON) * 2,
+      candidates: [],
+      error: apiLow.error,
+    });
     expect(low.searches[1].error).toBeUndefined(); // (0.9 + proton) × 2: a real (if tiny) mass, searched
   }, 120_000);
 
@@ -251,7 +317,10 @@ describe('filters, refused searches and batching', () => {
       }
     }
     expect(total).toBeGreaterThan(1000);
-    await expect(matchPrecursors(bundled, query, spectra, { maxScanned: total - 1 })).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/would examine more than .* stored peptides in all/) });
+    await expect(matchPrecursors(bundled, query, spectra, { maxScanned: total - 1 })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/would examine more than .* stored peptides in all/),
+    });
     const within = jsonOf([await matchPrecursors(bundled, query, spectra, { maxScanned: total })]);
     expect(within).toEqual(jsonOf([await matchPrecursors(bundled, query, spectra)]));
   });
@@ -265,7 +334,14 @@ describe('filters, refused searches and batching', () => {
     expect(backwards).toEqual(whole);
     const batched: ReturnType<typeof jsonOf> = [];
     const kept: MatchBatch[] = [];
-    for await (const b of matchSpectra(bundled, query, (async function* () { yield* spectra.map((spectrum) => ({ spectrum })); })(), { batch: 7, concurrency: 16 })) {
+    for await (const b of matchSpectra(
+      bundled,
+      query,
+      (async function* () {
+        yield* spectra.map((spectrum) => ({ spectrum }));
+      })(),
+      { batch: 7, concurrency: 16 },
+    )) {
       batched.push(...jsonOf([b])); // read before the next batch, which reuses its memory
       kept.push(b);
     }

@@ -12,7 +12,8 @@ import { letterBytes } from '../../helpers/letters.js';
 
 /** A shard of these peptides with these accession ranks each (all Candidates reads). */
 function shardOf(peptides: { sequence: string; refs: number[] }[]): Shard {
-  const ends = (lengths: number[]) => Uint32Array.from(lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0)));
+  const ends = (lengths: number[]) =>
+    Uint32Array.from(lengths.map((_, i) => lengths.slice(0, i + 1).reduce((a, b) => a + b, 0)));
   return {
     sequences: letterBytes(peptides.map((p) => p.sequence).join('')),
     sequenceEnds: ends(peptides.map((p) => p.sequence.length)),
@@ -25,7 +26,10 @@ describe('Candidates', () => {
   it('copies sequences and the accessions a mask keeps, weighs each exactly, and groups by search in the order added, across blocks and runs', () => {
     const random = prng(21);
     const peptides = Array.from({ length: 300 }, () => ({
-      sequence: Array.from({ length: 6 + Math.floor(random() * 40) }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join(''),
+      sequence: Array.from(
+        { length: 6 + Math.floor(random() * 40) },
+        () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)],
+      ).join(''),
       refs: Array.from({ length: Math.floor(random() * 4) }, () => Math.floor(random() * 50)).sort((a, b) => a - b),
     }));
     const shard = shardOf(peptides);
@@ -39,26 +43,52 @@ describe('Candidates', () => {
       const [search, countsId, masked] = [Math.floor(random() * 7), Math.floor(random() * 5), random() < 0.5];
       for (let n = Math.floor(random() * 40); n > 0; n--) {
         const entry = { search, p: Math.floor(random() * peptides.length), masked, countsId };
-        candidates.add(entry.search, entry.countsId, shifts[entry.countsId], shard, entry.p, entry.masked ? filter : undefined);
+        candidates.add(
+          entry.search,
+          entry.countsId,
+          shifts[entry.countsId],
+          shard,
+          entry.p,
+          entry.masked ? filter : undefined,
+        );
         added.push(entry);
       }
     }
     expect(candidates.length).toBe(added.length);
     const wrong = added.findIndex((e, id) => {
-      const expected = { sequence: peptides[e.p].sequence, accessions: peptides[e.p].refs.filter((a) => !e.masked || mask[a] === 1), units: referenceUnits(peptides[e.p].sequence)! + shifts[e.countsId], countsId: e.countsId };
-      const got = { sequence: candidates.sequence(id), accessions: [...candidates.accessionsOf(id)], units: candidates.units(id), countsId: candidates.countsId(id) };
+      const expected = {
+        sequence: peptides[e.p].sequence,
+        accessions: peptides[e.p].refs.filter((a) => !e.masked || mask[a] === 1),
+        units: referenceUnits(peptides[e.p].sequence)! + shifts[e.countsId],
+        countsId: e.countsId,
+      };
+      const got = {
+        sequence: candidates.sequence(id),
+        accessions: [...candidates.accessionsOf(id)],
+        units: candidates.units(id),
+        countsId: candidates.countsId(id),
+      };
       return JSON.stringify(got) !== JSON.stringify(expected);
     });
     expect(wrong).toBe(-1);
     // Read out of the order added (as a search's candidates are, sorted): each candidate's run found again.
     const shuffled = Array.from({ length: 20_000 }, () => Math.floor(random() * added.length));
-    expect(shuffled.filter((id) => candidates.countsId(id) !== added[id].countsId || candidates.units(id) !== referenceUnits(peptides[added[id].p].sequence)! + shifts[added[id].countsId])).toEqual([]);
+    expect(
+      shuffled.filter(
+        (id) =>
+          candidates.countsId(id) !== added[id].countsId ||
+          candidates.units(id) !== referenceUnits(peptides[added[id].p].sequence)! + shifts[added[id].countsId],
+      ),
+    ).toEqual([]);
     const idsOf = candidates.bySearch(8);
     for (let s = 0; s < 8; s++) expect(idsOf(s)).toEqual(added.flatMap((e, id) => (e.search === s ? [id] : [])));
   });
 
   it('keeps a batch after clear() as if new', () => {
-    const shard = shardOf([{ sequence: 'PEPTIDEK', refs: [1, 2] }, { sequence: 'CMK', refs: [0] }]);
+    const shard = shardOf([
+      { sequence: 'PEPTIDEK', refs: [1, 2] },
+      { sequence: 'CMK', refs: [0] },
+    ]);
     const candidates = new Candidates();
     for (let i = 0; i < 100_000; i++) candidates.add(i % 3, 0, 0, shard, i % 2, undefined);
     candidates.clear();
@@ -66,7 +96,10 @@ describe('Candidates', () => {
     candidates.add(0, 1, 10, shard, 0, undefined);
     expect(candidates.length).toBe(2);
     expect([candidates.sequence(0), candidates.sequence(1)]).toEqual(['CMK', 'PEPTIDEK']);
-    expect([candidates.units(0), candidates.units(1)]).toEqual([referenceUnits('CMK')! + 10, referenceUnits('PEPTIDEK')! + 10]);
+    expect([candidates.units(0), candidates.units(1)]).toEqual([
+      referenceUnits('CMK')! + 10,
+      referenceUnits('PEPTIDEK')! + 10,
+    ]);
     expect([[...candidates.accessionsOf(0)], [...candidates.accessionsOf(1)]]).toEqual([[0], [1, 2]]);
     const idsOf = candidates.bySearch(3);
     expect([idsOf(0), idsOf(1), idsOf(2)]).toEqual([[1], [], [0]]);
@@ -80,7 +113,13 @@ describe('Tasks', () => {
     const given: { search: number; h: Hypothesis }[] = [];
     for (let i = 0; i < 5000; i++) {
       const low = Math.floor(random() * 1e8);
-      const h: Hypothesis = { fixedCounts: [i % 4], variableCounts: [i % 3], shiftUnits: (i % 4) * 570_214_640_000 + (i % 3) * 159_949_146_200, baseLowKey: low, baseHighKey: low + Math.floor(random() * 500) };
+      const h: Hypothesis = {
+        fixedCounts: [i % 4],
+        variableCounts: [i % 3],
+        shiftUnits: (i % 4) * 570_214_640_000 + (i % 3) * 159_949_146_200,
+        baseLowKey: low,
+        baseHighKey: low + Math.floor(random() * 500),
+      };
       tasks.add(i % 11, h);
       given.push({ search: i % 11, h });
     }

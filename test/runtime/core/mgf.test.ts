@@ -8,7 +8,15 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { MAX_CHARGE, MgfReader, parseCharges, readMgf, type Malformed, type MgfItem, type Spectrum } from '../../../runtime/core/mgf.js';
+import {
+  MAX_CHARGE,
+  MgfReader,
+  parseCharges,
+  readMgf,
+  type Malformed,
+  type MgfItem,
+  type Spectrum,
+} from '../../../runtime/core/mgf.js';
 import { PRECURSOR_PARAMS } from '../../../runtime/core/precursorQuery.js';
 import { prng } from '../../helpers/prng.js';
 
@@ -135,7 +143,15 @@ describe('readMgf on hand-made records', () => {
 
   it('reads LF, CRLF and mixed line ends alike, with or without a final line end', async () => {
     expect(beginLines(LF)).toEqual([4, 12]);
-    const variants = [LF, LF.replaceAll('\n', '\r\n'), LF.replace(/\n$/, ''), LF.replaceAll('\n', '\r\n').replace(/\r\n$/, ''), LF.split('\n').map((l, i) => (i % 2 ? `${l}\r` : l)).join('\n')];
+    const variants = [
+      LF,
+      LF.replaceAll('\n', '\r\n'),
+      LF.replace(/\n$/, ''),
+      LF.replaceAll('\n', '\r\n').replace(/\r\n$/, ''),
+      LF.split('\n')
+        .map((l, i) => (i % 2 ? `${l}\r` : l))
+        .join('\n'),
+    ];
     for (const text of variants) {
       const items = await read(text);
       expect(items).toEqual(EXPECTED.map((spectrum) => ({ spectrum })));
@@ -168,16 +184,33 @@ describe('readMgf on hand-made records', () => {
   });
 
   it('skips blank and white-space-only lines inside records', async () => {
-    const text = ['BEGIN IONS', '', 'TITLE=t', '   ', 'PEPMASS=300.5', '\t', 'CHARGE=2+', '', '100 1', '', '200 2', ' \t ', 'END IONS'].join('\n');
+    const text = [
+      'BEGIN IONS',
+      '',
+      'TITLE=t',
+      '   ',
+      'PEPMASS=300.5',
+      '\t',
+      'CHARGE=2+',
+      '',
+      '100 1',
+      '',
+      '200 2',
+      ' \t ',
+      'END IONS',
+    ].join('\n');
     expect(await only(text)).toEqual({ index: 1, line: 1, title: 't', mz: 300.5, charges: [2] });
   });
 
   const titles: [string, string][] = [
     ['TITLE=Cmpd 1, +MSn(759.7913), 7.3 min', 'Cmpd 1, +MSn(759.7913), 7.3 min'],
     ['TITLE= Cmpd 1, +MSn(759.7913), 7.3 min', 'Cmpd 1, +MSn(759.7913), 7.3 min'],
-    ['TITLE=  File:"small.RAW", NativeID:"controllerType=0 controllerNumber=1 scan=3"  ', 'File:"small.RAW", NativeID:"controllerType=0 controllerNumber=1 scan=3"'],
+    [
+      'TITLE=  File:"small.RAW", NativeID:"controllerType=0 controllerNumber=1 scan=3"  ',
+      'File:"small.RAW", NativeID:"controllerType=0 controllerNumber=1 scan=3"',
+    ],
     ['TITLE=id=PXD002579;F001490.dat-pride.xml;spectrum=14', 'id=PXD002579;F001490.dat-pride.xml;spectrum=14'],
-    ["TITLE='single' \"double\" a:b=c==d", "'single' \"double\" a:b=c==d"],
+    ['TITLE=\'single\' "double" a:b=c==d', '\'single\' "double" a:b=c==d'],
     ['TITLE==leading equals', '=leading equals'],
     ['TITLE=1: Scan 2 (rt=9.8) [\\\\host\\a b\\c.wiff]\t', '1: Scan 2 (rt=9.8) [\\\\host\\a b\\c.wiff]'],
   ];
@@ -225,8 +258,14 @@ describe('readMgf on hand-made records', () => {
     expect((await only(ions('TITLE=none', 'PEPMASS=500'))).charges).toEqual([]);
   });
 
-  it('applies a CHARGE given before the first BEGIN IONS to records without their own; a record\'s CHARGE wins', async () => {
-    const text = ['COM=Conversion to mascot generic', 'CHARGE=2+ and 3+', ions('TITLE=a', 'PEPMASS=500'), ions('TITLE=b', 'PEPMASS=501', 'CHARGE=4+'), ions('TITLE=c', 'PEPMASS=502')].join('\n');
+  it("applies a CHARGE given before the first BEGIN IONS to records without their own; a record's CHARGE wins", async () => {
+    const text = [
+      'COM=Conversion to mascot generic',
+      'CHARGE=2+ and 3+',
+      ions('TITLE=a', 'PEPMASS=500'),
+      ions('TITLE=b', 'PEPMASS=501', 'CHARGE=4+'),
+      ions('TITLE=c', 'PEPMASS=502'),
+    ].join('\n');
     const items = await read(text);
     expect(malformedOf(items)).toEqual([]);
     expect(spectraOf(items).map((s) => [s.title, s.charges])).toEqual([
@@ -265,13 +304,33 @@ describe('readMgf on hand-made records', () => {
   });
 
   it('accepts peak lines of two and three columns, tab or space separated, with trailing white space', async () => {
-    const peaks = ['100.5 20', '100.5\t20', '554.67877\t426\t', '554.67877\t426\t1+', '224.8084 1417.0000\t3+', '1.5e2 3E4', '.5 10', '300 40 ', '400 50 2+ b3'];
+    const peaks = [
+      '100.5 20',
+      '100.5\t20',
+      '554.67877\t426\t',
+      '554.67877\t426\t1+',
+      '224.8084 1417.0000\t3+',
+      '1.5e2 3E4',
+      '.5 10',
+      '300 40 ',
+      '400 50 2+ b3',
+    ];
     const s = await only(['BEGIN IONS', 'TITLE=p', 'PEPMASS=600.3', ...peaks, 'END IONS'].join('\n'));
     expect(s).toEqual({ index: 1, line: 1, title: 'p', mz: 600.3, charges: [] });
   });
 
   it('reads BEGIN IONS and END IONS in any case and with surrounding white space', async () => {
-    const text = ['begin ions', 'PEPMASS=500', 'end ions', 'Begin Ions', 'PEPMASS=501', 'End Ions', '  BEGIN IONS\t', 'PEPMASS=502', ' END IONS '].join('\n');
+    const text = [
+      'begin ions',
+      'PEPMASS=500',
+      'end ions',
+      'Begin Ions',
+      'PEPMASS=501',
+      'End Ions',
+      '  BEGIN IONS\t',
+      'PEPMASS=502',
+      ' END IONS ',
+    ].join('\n');
     const items = await read(text);
     expect(malformedOf(items)).toEqual([]);
     expect(spectraOf(items).map((s) => [s.index, s.line, s.mz])).toEqual([
@@ -298,7 +357,13 @@ describe('readMgf on hand-made records', () => {
     const begins = beginLines(text);
     expect(begins).toHaveLength(5);
     const items = await read(text);
-    expect(items.map((i) => ('spectrum' in i ? ['spectrum', i.spectrum.index, i.spectrum.line, i.spectrum.title] : ['malformed', i.malformed.line]))).toEqual([
+    expect(
+      items.map((i) =>
+        'spectrum' in i
+          ? ['spectrum', i.spectrum.index, i.spectrum.line, i.spectrum.title]
+          : ['malformed', i.malformed.line],
+      ),
+    ).toEqual([
       ['spectrum', 1, begins[0], 'one'],
       ['malformed', begins[1]],
       ['spectrum', 3, begins[2], 'three'],
@@ -366,30 +431,55 @@ describe('readMgf on malformed records', () => {
     { name: 'one bad charge of a list', bad: record('PEPMASS=500', 'CHARGE=2+ and 0+'), error: /CHARGE/ },
     { name: 'PEPMASS given twice', bad: record('PEPMASS=500', 'CHARGE=2+', 'PEPMASS=500'), error: /PEPMASS/ },
     { name: 'CHARGE given twice', bad: record('CHARGE=2+', 'PEPMASS=500', 'CHARGE=3+'), error: /CHARGE/ },
-    { name: 'a garbage line inside a record', bad: record('PEPMASS=500', 'CHARGE=2+', 'hello world'), error: /hello world/ },
-    { name: 'a garbage line among the peaks', bad: ['BEGIN IONS', 'PEPMASS=500', '100 1', 'oops', '200 2', 'END IONS'], error: /oops/ },
-    { name: 'an error then PEPMASS twice (reported once)', bad: record('PEPMASS=500', 'junk here', 'PEPMASS=501', 'CHARGE=0'), error: /junk here/ },
-    { name: 'BEGIN IONS without END IONS, then BEGIN IONS', bad: ['BEGIN IONS', 'TITLE=unfinished', 'PEPMASS=500', 'CHARGE=2+', '100 1'], error: /END IONS/ },
+    {
+      name: 'a garbage line inside a record',
+      bad: record('PEPMASS=500', 'CHARGE=2+', 'hello world'),
+      error: /hello world/,
+    },
+    {
+      name: 'a garbage line among the peaks',
+      bad: ['BEGIN IONS', 'PEPMASS=500', '100 1', 'oops', '200 2', 'END IONS'],
+      error: /oops/,
+    },
+    {
+      name: 'an error then PEPMASS twice (reported once)',
+      bad: record('PEPMASS=500', 'junk here', 'PEPMASS=501', 'CHARGE=0'),
+      error: /junk here/,
+    },
+    {
+      name: 'BEGIN IONS without END IONS, then BEGIN IONS',
+      bad: ['BEGIN IONS', 'TITLE=unfinished', 'PEPMASS=500', 'CHARGE=2+', '100 1'],
+      error: /END IONS/,
+    },
     { name: 'END IONS without BEGIN IONS', bad: ['END IONS'], error: /END IONS/, record: false },
     { name: 'text outside records', bad: ['this is not a parameter'], error: /this is not a parameter/, record: false },
     { name: 'a peak line outside records', bad: ['#comment', '123.4 567'], error: /123\.4 567/, at: 1, record: false },
     { name: 'a bad CHARGE outside records', bad: ['CHARGE=abc'], error: /CHARGE/, record: false },
   ];
 
-  it.each(cases)('$name: reported once at its line, skipped, the next record read', async ({ bad, error, at = 0, record = true }) => {
-    for (const eol of ['\n', '\r\n']) {
-      const lines = [...BEFORE, '', ...bad, '', ...AFTER, ''];
-      const text = lines.join(eol);
-      const badLine = BEFORE.length + 2 + at; // 1-based: BEFORE, a blank line, then `bad`
-      const items = await read(text);
-      expect(malformedOf(items)).toEqual([{ line: badLine, error: expect.stringMatching(error) }]);
-      expect(items).toHaveLength(3);
-      expect('malformed' in items[1]).toBe(true);
-      const [first, next] = spectraOf(items);
-      expect(first).toEqual({ index: 1, line: 1, title: 'before', mz: 400.5, charges: [2] });
-      expect(next).toEqual({ index: record ? 3 : 2, line: lineOf(text, 'TITLE=after') - 1, title: 'after', mz: 600.5, charges: [3] });
-    }
-  });
+  it.each(cases)(
+    '$name: reported once at its line, skipped, the next record read',
+    async ({ bad, error, at = 0, record = true }) => {
+      for (const eol of ['\n', '\r\n']) {
+        const lines = [...BEFORE, '', ...bad, '', ...AFTER, ''];
+        const text = lines.join(eol);
+        const badLine = BEFORE.length + 2 + at; // 1-based: BEFORE, a blank line, then `bad`
+        const items = await read(text);
+        expect(malformedOf(items)).toEqual([{ line: badLine, error: expect.stringMatching(error) }]);
+        expect(items).toHaveLength(3);
+        expect('malformed' in items[1]).toBe(true);
+        const [first, next] = spectraOf(items);
+        expect(first).toEqual({ index: 1, line: 1, title: 'before', mz: 400.5, charges: [2] });
+        expect(next).toEqual({
+          index: record ? 3 : 2,
+          line: lineOf(text, 'TITLE=after') - 1,
+          title: 'after',
+          mz: 600.5,
+          charges: [3],
+        });
+      }
+    },
+  );
 
   it('accepts PEPMASS at 100000 and CHARGE at MAX_CHARGE, the limits next to the refused values', async () => {
     expect((await only(ions('PEPMASS=100000', `CHARGE=${MAX_CHARGE}+`))).charges).toEqual([MAX_CHARGE]);
@@ -406,7 +496,9 @@ describe('readMgf on malformed records', () => {
   });
 
   it('reports an already malformed record once when the file ends inside it', async () => {
-    const items = await read(['BEGIN IONS', 'PEPMASS=500', 'garbage', 'BEGIN IONS', 'PEPMASS=600', 'garbage again'].join('\n'));
+    const items = await read(
+      ['BEGIN IONS', 'PEPMASS=500', 'garbage', 'BEGIN IONS', 'PEPMASS=600', 'garbage again'].join('\n'),
+    );
     expect(items.map((i) => ('malformed' in i ? i.malformed.line : -1))).toEqual([1, 4]);
   });
 });
@@ -448,7 +540,16 @@ describe('readMgf chunking', () => {
     for (const text of Object.values(variants)) {
       const items = await read(text);
       expect(spectraOf(items)).toEqual([
-        { index: 1, line: 3, title: 'µ-scan é € 𝛼 "q" a=b', mz: 512.25, intensity: 1000, rtSeconds: 12.5, scans: 'F1:7', charges: [2, 3] },
+        {
+          index: 1,
+          line: 3,
+          title: 'µ-scan é € 𝛼 "q" a=b',
+          mz: 512.25,
+          intensity: 1000,
+          rtSeconds: 12.5,
+          scans: 'F1:7',
+          charges: [2, 3],
+        },
         { index: 3, line: 15, title: 'Ω own charge', mz: 700.125, charges: [4] },
       ]);
       expect(malformedOf(items).map((m) => m.line)).toEqual([10, 14, 22, 23]);
@@ -458,17 +559,20 @@ describe('readMgf chunking', () => {
     }
   });
 
-  it.each(Object.entries(variants))('yields the same items split in two at every byte and every character (%s)', async (_, text) => {
-    const whole = await read(text);
-    const bytes = encoder.encode(text);
-    expect(bytes.length).toBeGreaterThan(text.length); // multi-byte characters are there to be split
-    for (let k = 0; k <= bytes.length; k++) {
-      expect(await collect([bytes.subarray(0, k), bytes.subarray(k)]), `bytes split at ${k}`).toEqual(whole);
-    }
-    for (let k = 0; k <= text.length; k++) {
-      expect(await collect([text.slice(0, k), text.slice(k)]), `text split at ${k}`).toEqual(whole);
-    }
-  });
+  it.each(Object.entries(variants))(
+    'yields the same items split in two at every byte and every character (%s)',
+    async (_, text) => {
+      const whole = await read(text);
+      const bytes = encoder.encode(text);
+      expect(bytes.length).toBeGreaterThan(text.length); // multi-byte characters are there to be split
+      for (let k = 0; k <= bytes.length; k++) {
+        expect(await collect([bytes.subarray(0, k), bytes.subarray(k)]), `bytes split at ${k}`).toEqual(whole);
+      }
+      for (let k = 0; k <= text.length; k++) {
+        expect(await collect([text.slice(0, k), text.slice(k)]), `text split at ${k}`).toEqual(whole);
+      }
+    },
+  );
 
   it('yields the same items for random splits into many chunks, bytes, text or both, sync or async', async () => {
     const random = prng(20240611);
@@ -512,7 +616,8 @@ describe('readMgf chunking', () => {
     const text = variants['a final CRLF'];
     const whole = await read(text);
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(text)]);
-    for (let k = 0; k <= 6; k++) expect(await collect([bytes.subarray(0, k), bytes.subarray(k)]), `BOM split at ${k}`).toEqual(whole);
+    for (let k = 0; k <= 6; k++)
+      expect(await collect([bytes.subarray(0, k), bytes.subarray(k)]), `BOM split at ${k}`).toEqual(whole);
   });
 
   it('reads a real CRLF file in random byte chunks as in one chunk', async () => {
@@ -549,10 +654,14 @@ interface Reference {
 /** A CHARGE value the simple way: `and` and commas are separators; a `-` anywhere makes it negative. */
 function referenceCharges(value: string): number[] {
   const charges: number[] = [];
-  for (const token of value.replace(/\band\b/gi, ' ').replaceAll(',', ' ').split(/\s+/)) {
+  for (const token of value
+    .replace(/\band\b/gi, ' ')
+    .replaceAll(',', ' ')
+    .split(/\s+/)) {
     if (token === '') continue;
     const magnitude = parseFloat(token.replace(/[+-]/g, ''));
-    if (!Number.isInteger(magnitude) || magnitude < 1) throw new Error(`reference reader: charge ${JSON.stringify(token)}`);
+    if (!Number.isInteger(magnitude) || magnitude < 1)
+      throw new Error(`reference reader: charge ${JSON.stringify(token)}`);
     const charge = token.includes('-') ? -magnitude : magnitude;
     if (!charges.includes(charge)) charges.push(charge);
   }
@@ -604,7 +713,8 @@ function referenceRead(text: string): Reference[] {
     const key = line.slice(0, equals).toUpperCase();
     const value = line.slice(equals + 1).trim();
     if (open) {
-      if (open.fields.has(key) && (key === 'PEPMASS' || key === 'CHARGE')) throw new Error(`reference reader: ${key} twice at line ${i + 1}`);
+      if (open.fields.has(key) && (key === 'PEPMASS' || key === 'CHARGE'))
+        throw new Error(`reference reader: ${key} twice at line ${i + 1}`);
       open.fields.set(key, value);
     } else if (key === 'CHARGE' && !seenRecord) defaultCharges = referenceCharges(value);
   });
@@ -637,7 +747,8 @@ describe('readMgf on the real files of test/fixtures/mgf', () => {
     expect(FILES.length).toBeGreaterThanOrEqual(11);
     expect([...totals.keys()].sort()).toEqual(FILES);
     expect([...hashes.keys()].sort()).toEqual(FILES);
-    for (const file of FILES) expect(createHash('sha256').update(bytesOf(file)).digest('hex'), file).toBe(hashes.get(file));
+    for (const file of FILES)
+      expect(createHash('sha256').update(bytesOf(file)).digest('hex'), file).toBe(hashes.get(file));
   });
 
   it.each(FILES)('%s: the same spectra as the reference reader, none malformed', async (file) => {
@@ -654,7 +765,18 @@ describe('readMgf on the real files of test/fixtures/mgf', () => {
     spectra.forEach((s, i) => {
       const r = reference[i];
       const where = `${file} record ${i + 1} (line ${r.line})`;
-      expect({ index: s.index, line: s.line, title: s.title, mz: s.mz, intensity: s.intensity, charges: s.charges, scans: s.scans }, where).toEqual({
+      expect(
+        {
+          index: s.index,
+          line: s.line,
+          title: s.title,
+          mz: s.mz,
+          intensity: s.intensity,
+          charges: s.charges,
+          scans: s.scans,
+        },
+        where,
+      ).toEqual({
         index: r.index,
         line: r.line,
         title: r.title,
@@ -681,7 +803,14 @@ describe('readMgf on the real files of test/fixtures/mgf', () => {
     expect(text.match(/^PEPMASS=[\d.]+\t$/gm)).toHaveLength(3);
     expect(spectra.filter((s) => s.intensity === undefined)).toHaveLength(3);
     expect(text.split('\n')[1]).toBe('TITLE= Cmpd 1, +MSn(759.7913), 7.3 min');
-    expect(spectra[0]).toEqual({ index: 1, line: 1, title: 'Cmpd 1, +MSn(759.7913), 7.3 min', mz: 759.79133, intensity: 7931, charges: [2] });
+    expect(spectra[0]).toEqual({
+      index: 1,
+      line: 1,
+      title: 'Cmpd 1, +MSn(759.7913), 7.3 min',
+      mz: 759.79133,
+      intensity: 7931,
+      charges: [2],
+    });
     expect(text.match(/^###/gm)?.length).toBeGreaterThan(0);
   });
 
@@ -724,7 +853,9 @@ describe('readMgf on the real files of test/fixtures/mgf', () => {
     const text = textOf('galaxyp_pepquery_iTRAQ_f4.mgf');
     const lines = text.split('\n');
     expect(lines.slice(0, 3)).toEqual(['COM=Conversion to mascot generic', 'CHARGE=2+ and 3+', 'BEGIN IONS']);
-    const own = lines.filter((l, i) => i > 2 && l.startsWith('CHARGE=')).map((l) => referenceCharges(l.slice('CHARGE='.length)));
+    const own = lines
+      .filter((l, i) => i > 2 && l.startsWith('CHARGE='))
+      .map((l) => referenceCharges(l.slice('CHARGE='.length)));
     const spectra = spectraOf(await read(text));
     expect(spectra).toHaveLength(4);
     expect(own).toHaveLength(4);
@@ -744,7 +875,8 @@ describe('readMgf on the real files of test/fixtures/mgf', () => {
 
   it('ms2pip, spectracluster and casanovo: unsigned, decimal and plain charges; SCANS such as F1:2478', async () => {
     const ms2pip = spectraOf(await read(textOf('ms2pip_massivekb_selected_500.mgf')));
-    const count = (spectra: Spectrum[], charges: number[]) => spectra.filter((s) => JSON.stringify(s.charges) === JSON.stringify(charges)).length;
+    const count = (spectra: Spectrum[], charges: number[]) =>
+      spectra.filter((s) => JSON.stringify(s.charges) === JSON.stringify(charges)).length;
     expect([count(ms2pip, [2]), count(ms2pip, [3]), count(ms2pip, [4])]).toEqual([251, 190, 59]);
     const cluster = spectraOf(await read(textOf('spectracluster_pride_export_2017.mgf')));
     expect(cluster).toHaveLength(312);

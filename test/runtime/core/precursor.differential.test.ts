@@ -47,7 +47,13 @@ let viewHandlers: Handler[];
 let peptides: RefPeptide[];
 
 beforeAll(async () => {
-  const building = Promise.all([subsetDataset(RECORDS, SHARD_BYTES), subsetDataset(RECORDS, SHARD_BYTES, ['Carbamidomethyl@C', 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2'])]);
+  const building = Promise.all([
+    subsetDataset(RECORDS, SHARD_BYTES),
+    subsetDataset(RECORDS, SHARD_BYTES, [
+      'Carbamidomethyl@C',
+      'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2',
+    ]),
+  ]);
   peptides = referencePeptides(readFileSync(sampleSubset(RECORDS)));
   const [dir, viewDir] = await building;
   handler = folderHandler(dir);
@@ -92,7 +98,12 @@ async function ask(query: string): Promise<Record<string, unknown>> {
 
 const e = encodeURIComponent;
 const CAM_OX = 'fixed=Carbamidomethyl@C&variable=Oxidation@M';
-const one = (key: string, entries: unknown[]) => ({ totalResult: 1, page: 1, pageSize: 100, result: [{ [key]: entries }] });
+const one = (key: string, entries: unknown[]) => ({
+  totalResult: 1,
+  page: 1,
+  pageSize: 100,
+  result: [{ [key]: entries }],
+});
 const NONE = { totalResult: 0, page: 1, pageSize: 100, result: [] };
 // Peptides of the sample's first records used below (accessions and taxIds from their FASTA headers).
 const MQEANMLYRK = [{ acc: 'M0ZLJ1', taxId: 4113 }];
@@ -102,10 +113,14 @@ describe('hand-checked answers (expected text derived by hand from the README ru
   // MQEANMLYRK: two M, no C. Unmodified 1282.616213 Da; + Oxidation 15.994915 = 1298.611128; + 2 × = 1314.606043.
   it('one oxidation of two M is unlocalised, [Oxidation]?; two are localised on both M', async () => {
     expect(await ask(`mass1=1298.6111&mass2=1298.6111&${CAM_OX}`)).toEqual(
-      one('1298.6111', [{ seq: 'MQEANMLYRK', proforma: '[Oxidation]?MQEANMLYRK', mass: 1298.611128, accsTax: MQEANMLYRK }]),
+      one('1298.6111', [
+        { seq: 'MQEANMLYRK', proforma: '[Oxidation]?MQEANMLYRK', mass: 1298.611128, accsTax: MQEANMLYRK },
+      ]),
     );
     expect(await ask(`mass1=1314.606&mass2=1314.606&${CAM_OX}`)).toEqual(
-      one('1314.606', [{ seq: 'MQEANMLYRK', proforma: 'M[Oxidation]QEANM[Oxidation]LYRK', mass: 1314.606043, accsTax: MQEANMLYRK }]),
+      one('1314.606', [
+        { seq: 'MQEANMLYRK', proforma: 'M[Oxidation]QEANM[Oxidation]LYRK', mass: 1314.606043, accsTax: MQEANMLYRK },
+      ]),
     );
   });
 
@@ -125,8 +140,22 @@ describe('hand-checked answers (expected text derived by hand from the README ru
       page: 1,
       pageSize: 2,
       result: [
-        { '1298.6111': [{ seq: 'MQEANMLYRK', proforma: '[Oxidation]?MQEANMLYRK', mass: 1298.611128, ppm: 9.18, accsTax: MQEANMLYRK }] },
-        { '1298.6143': [{ seq: 'KGPWVPEEDDK', proforma: 'KGPWVPEEDDK', mass: 1298.614281, ppm: 6.75, accsTax: KGPWVPEEDDK }] },
+        {
+          '1298.6111': [
+            {
+              seq: 'MQEANMLYRK',
+              proforma: '[Oxidation]?MQEANMLYRK',
+              mass: 1298.611128,
+              ppm: 9.18,
+              accsTax: MQEANMLYRK,
+            },
+          ],
+        },
+        {
+          '1298.6143': [
+            { seq: 'KGPWVPEEDDK', proforma: 'KGPWVPEEDDK', mass: 1298.614281, ppm: 6.75, accsTax: KGPWVPEEDDK },
+          ],
+        },
       ],
     });
     // mass= is the neutral mass itself: (1298.6231 − 1298.611128) / 1298.611128 × 10^6 = 9.219… → 9.22.
@@ -134,7 +163,19 @@ describe('hand-checked answers (expected text derived by hand from the README ru
       totalResult: 6,
       page: 1,
       pageSize: 1,
-      result: [{ '1298.6111': [{ seq: 'MQEANMLYRK', proforma: '[Oxidation]?MQEANMLYRK', mass: 1298.611128, ppm: 9.22, accsTax: MQEANMLYRK }] }],
+      result: [
+        {
+          '1298.6111': [
+            {
+              seq: 'MQEANMLYRK',
+              proforma: '[Oxidation]?MQEANMLYRK',
+              mass: 1298.611128,
+              ppm: 9.22,
+              accsTax: MQEANMLYRK,
+            },
+          ],
+        },
+      ],
     });
   });
 
@@ -145,29 +186,72 @@ describe('hand-checked answers (expected text derived by hand from the README ru
       page: 1,
       pageSize: 2,
       result: [
-        { '1460.6007': [{ seq: 'MAEPPPDDSAPVR', proforma: 'MAEPPPDDS[Phospho]APVR', mass: 1460.600696, accsTax: [{ acc: 'E3LUP7', taxId: 31234 }] }] },
-        { '1460.6013': [{ seq: 'AFYDDFSIFTR', proforma: '[Phospho]?AFYDDFSIFTR', mass: 1460.601348, accsTax: [{ acc: 'C5WYB9', taxId: 4558 }] }] },
+        {
+          '1460.6007': [
+            {
+              seq: 'MAEPPPDDSAPVR',
+              proforma: 'MAEPPPDDS[Phospho]APVR',
+              mass: 1460.600696,
+              accsTax: [{ acc: 'E3LUP7', taxId: 31234 }],
+            },
+          ],
+        },
+        {
+          '1460.6013': [
+            {
+              seq: 'AFYDDFSIFTR',
+              proforma: '[Phospho]?AFYDDFSIFTR',
+              mass: 1460.601348,
+              accsTax: [{ acc: 'C5WYB9', taxId: 4558 }],
+            },
+          ],
+        },
       ],
     });
     expect(await ask('mass1=1460.6007&mass2=1460.6007&fixed=Phospho@STY')).toEqual(
-      one('1460.6007', [{ seq: 'MAEPPPDDSAPVR', proforma: '<[Phospho]@S,T,Y>MAEPPPDDSAPVR', mass: 1460.600696, accsTax: [{ acc: 'E3LUP7', taxId: 31234 }] }]),
+      one('1460.6007', [
+        {
+          seq: 'MAEPPPDDSAPVR',
+          proforma: '<[Phospho]@S,T,Y>MAEPPPDDSAPVR',
+          mass: 1460.600696,
+          accsTax: [{ acc: 'E3LUP7', taxId: 31234 }],
+        },
+      ]),
     );
     // Fixed: all three sites of AFYDDFSIFTR carry it: 1460.601348 + 2 × 79.966331 = 1620.53401.
     expect(await ask('mass1=1620.534&mass2=1620.534&fixed=Phospho@STY')).toEqual(
-      one('1620.534', [{ seq: 'AFYDDFSIFTR', proforma: '<[Phospho]@S,T,Y>AFYDDFSIFTR', mass: 1620.53401, accsTax: [{ acc: 'C5WYB9', taxId: 4558 }] }]),
+      one('1620.534', [
+        {
+          seq: 'AFYDDFSIFTR',
+          proforma: '<[Phospho]@S,T,Y>AFYDDFSIFTR',
+          mass: 1620.53401,
+          accsTax: [{ acc: 'C5WYB9', taxId: 4558 }],
+        },
+      ]),
     );
   });
 
   it('Gln->pyro-Glu on an N-terminal Q is written as an N-terminal modification, whatever the order given', async () => {
     const expected = one('1298.586', [
-      { seq: 'QPAQGKNCPMAR', proforma: '[Gln->pyro-Glu]-QPAQGKNCPM[Oxidation]AR', mass: 1298.585976, accsTax: [{ acc: 'A0A0H3WHH9', taxId: 4932 }] },
+      {
+        seq: 'QPAQGKNCPMAR',
+        proforma: '[Gln->pyro-Glu]-QPAQGKNCPM[Oxidation]AR',
+        mass: 1298.585976,
+        accsTax: [{ acc: 'A0A0H3WHH9', taxId: 4932 }],
+      },
     ]);
-    expect(await ask(`mass1=1298.586&mass2=1298.586&variable=${e('Gln->pyro-Glu@Q@N-term,Oxidation@M')}`)).toEqual(expected);
-    expect(await ask(`mass1=1298.586&mass2=1298.586&variable=${e('Oxidation@M,Gln->pyro-Glu@Q@N-term')}`)).toEqual(expected);
+    expect(await ask(`mass1=1298.586&mass2=1298.586&variable=${e('Gln->pyro-Glu@Q@N-term,Oxidation@M')}`)).toEqual(
+      expected,
+    );
+    expect(await ask(`mass1=1298.586&mass2=1298.586&variable=${e('Oxidation@M,Gln->pyro-Glu@Q@N-term')}`)).toEqual(
+      expected,
+    );
   });
 
   it('a fixed N-term TMT6plex is on every peptide; on one without K its tag still lists all the sites given', async () => {
-    expect(await ask(`mass1=1298.6207&mass2=1298.6207&fixed=${e('TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C')}`)).toEqual(
+    expect(
+      await ask(`mass1=1298.6207&mass2=1298.6207&fixed=${e('TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C')}`),
+    ).toEqual(
       one('1298.6207', [
         {
           seq: 'HWDDEAAAR',
@@ -185,10 +269,22 @@ describe('hand-checked answers (expected text derived by hand from the README ru
   it('fixed TMT6plex@K and TMT6plex@N-term: one global tag per modification name listing all its sites (README)', async () => {
     // ALLESDKFDESK and DDEDKVIGSLYK: 1380.677275 Da, two K each; + 3 × 229.162932 = 2068.166071. The two items of
     // one name make one tag, <[TMT6plex]@K,N-term>; Carbamidomethyl@C is absent (no C).
-    expect(await ask(`mass1=2068.1661&mass2=2068.1661&fixed=${e('TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C')}`)).toEqual(
+    expect(
+      await ask(`mass1=2068.1661&mass2=2068.1661&fixed=${e('TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C')}`),
+    ).toEqual(
       one('2068.1661', [
-        { seq: 'ALLESDKFDESK', proforma: '<[TMT6plex]@K,N-term>ALLESDKFDESK', mass: 2068.166071, accsTax: [{ acc: 'U2GEC3', taxId: 1242967 }] },
-        { seq: 'DDEDKVIGSLYK', proforma: '<[TMT6plex]@K,N-term>DDEDKVIGSLYK', mass: 2068.166071, accsTax: [{ acc: 'A9BKA9', taxId: 464988 }] },
+        {
+          seq: 'ALLESDKFDESK',
+          proforma: '<[TMT6plex]@K,N-term>ALLESDKFDESK',
+          mass: 2068.166071,
+          accsTax: [{ acc: 'U2GEC3', taxId: 1242967 }],
+        },
+        {
+          seq: 'DDEDKVIGSLYK',
+          proforma: '<[TMT6plex]@K,N-term>DDEDKVIGSLYK',
+          mass: 2068.166071,
+          accsTax: [{ acc: 'A9BKA9', taxId: 464988 }],
+        },
       ]),
     );
   });
@@ -197,20 +293,33 @@ describe('hand-checked answers (expected text derived by hand from the README ru
     // KGPWVPEEDDK: 1298.614281 Da, two K. + 8.014199 = 1306.62848; + 2 × = 1314.642679.
     const label = `variable=${e('Label:13C(6)15N(2)@K')}`;
     expect(await ask(`mass1=1306.6285&mass2=1306.6285&${label}`)).toEqual(
-      one('1306.6285', [{ seq: 'KGPWVPEEDDK', proforma: '[U:Label:13C(6)15N(2)]?KGPWVPEEDDK', mass: 1306.62848, accsTax: KGPWVPEEDDK }]),
+      one('1306.6285', [
+        { seq: 'KGPWVPEEDDK', proforma: '[U:Label:13C(6)15N(2)]?KGPWVPEEDDK', mass: 1306.62848, accsTax: KGPWVPEEDDK },
+      ]),
     );
     expect(await ask(`mass1=1314.6427&mass2=1314.6427&${label}`)).toEqual(
-      one('1314.6427', [{ seq: 'KGPWVPEEDDK', proforma: 'K[U:Label:13C(6)15N(2)]GPWVPEEDDK[U:Label:13C(6)15N(2)]', mass: 1314.642679, accsTax: KGPWVPEEDDK }]),
+      one('1314.6427', [
+        {
+          seq: 'KGPWVPEEDDK',
+          proforma: 'K[U:Label:13C(6)15N(2)]GPWVPEEDDK[U:Label:13C(6)15N(2)]',
+          mass: 1314.642679,
+          accsTax: KGPWVPEEDDK,
+        },
+      ]),
     );
   });
 
   it('custom modifications are written as their signed mass', async () => {
     // KGPWVPEEDDK has one W: 1298.614281 + 12.3456 = 1310.959881; − 1.5 = 1297.114281.
     expect(await ask(`mass1=1310.9599&mass2=1310.9599&variable=${e('Heavy:+12.3456@W')}`)).toEqual(
-      one('1310.9599', [{ seq: 'KGPWVPEEDDK', proforma: 'KGPW[+12.3456]VPEEDDK', mass: 1310.959881, accsTax: KGPWVPEEDDK }]),
+      one('1310.9599', [
+        { seq: 'KGPWVPEEDDK', proforma: 'KGPW[+12.3456]VPEEDDK', mass: 1310.959881, accsTax: KGPWVPEEDDK },
+      ]),
     );
     expect(await ask(`mass1=1297.1143&mass2=1297.1143&variable=${e('Loss:-1.5@W')}`)).toEqual(
-      one('1297.1143', [{ seq: 'KGPWVPEEDDK', proforma: 'KGPW[-1.5]VPEEDDK', mass: 1297.114281, accsTax: KGPWVPEEDDK }]),
+      one('1297.1143', [
+        { seq: 'KGPWVPEEDDK', proforma: 'KGPW[-1.5]VPEEDDK', mass: 1297.114281, accsTax: KGPWVPEEDDK },
+      ]),
     );
   });
 
@@ -218,7 +327,12 @@ describe('hand-checked answers (expected text derived by hand from the README ru
     // KGPWVPEEDDK + Methyl 14.01565 = 1312.629931, the unmodified mass of FVNNVYSVEDK and NIDGVNDYLYK.
     expect(await ask(`mass1=1312.6299&mass2=1312.6299&variable=${e('Methyl@C-term')}`)).toEqual(
       one('1312.6299', [
-        { seq: 'FVNNVYSVEDK', proforma: 'FVNNVYSVEDK', mass: 1312.629931, accsTax: [{ acc: 'A0A151RUR6', taxId: 3821 }] },
+        {
+          seq: 'FVNNVYSVEDK',
+          proforma: 'FVNNVYSVEDK',
+          mass: 1312.629931,
+          accsTax: [{ acc: 'A0A151RUR6', taxId: 3821 }],
+        },
         { seq: 'KGPWVPEEDDK', proforma: 'KGPWVPEEDDK-[Methyl]', mass: 1312.629931, accsTax: KGPWVPEEDDK },
         { seq: 'NIDGVNDYLYK', proforma: 'NIDGVNDYLYK', mass: 1312.629931, accsTax: [{ acc: 'H9UDE6', taxId: 771875 }] },
       ]),
@@ -227,7 +341,9 @@ describe('hand-checked answers (expected text derived by hand from the README ru
 
   it('names are case-insensitive and UNIMOD:<accession> names the same modification', async () => {
     const expected = await ask(`mz=650.3188&charge=2&${CAM_OX}&tolerance=20`);
-    expect(await ask(`mz=650.3188&charge=2&fixed=CARBAMIDOMETHYL@C&variable=oxidation@M&tolerance=20`)).toEqual(expected);
+    expect(await ask(`mz=650.3188&charge=2&fixed=CARBAMIDOMETHYL@C&variable=oxidation@M&tolerance=20`)).toEqual(
+      expected,
+    );
     expect(await ask(`mz=650.3188&charge=2&fixed=UNIMOD:4@C&variable=UNIMOD:35@M&tolerance=20`)).toEqual(expected);
   });
 });
@@ -245,17 +361,56 @@ interface Setting {
 }
 
 const SETTINGS: Setting[] = [
-  { label: 'fixed Carbamidomethyl@C, variable Oxidation@M, maxVariable 0', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', maxVariable: 0 },
-  { label: 'fixed Carbamidomethyl@C, variable Oxidation@M, maxVariable 1', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', maxVariable: 1 },
-  { label: 'fixed Carbamidomethyl@C, variable Oxidation@M, maxVariable 2', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', maxVariable: 2 },
-  { label: 'fixed Carbamidomethyl@C, variable Oxidation@M, maxVariable 3', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', maxVariable: 3 },
-  { label: 'variable Phospho@STY and Oxidation@M, maxVariable 2', fixed: '', variable: 'Phospho@STY,Oxidation@M', maxVariable: 2 },
-  { label: 'fixed TMT6plex@K, TMT6plex@N-term and Carbamidomethyl@C', fixed: 'TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C', variable: '' },
-  { label: 'variable Gln->pyro-Glu@Q@N-term and Oxidation@M (default maxVariable)', fixed: '', variable: 'Gln->pyro-Glu@Q@N-term,Oxidation@M' },
+  {
+    label: 'fixed Carbamidomethyl@C, variable Oxidation@M, maxVariable 0',
+    fixed: 'Carbamidomethyl@C',
+    variable: 'Oxidation@M',
+    maxVariable: 0,
+  },
+  {
+    label: 'fixed Carbamidomethyl@C, variable Oxidation@M, maxVariable 1',
+    fixed: 'Carbamidomethyl@C',
+    variable: 'Oxidation@M',
+    maxVariable: 1,
+  },
+  {
+    label: 'fixed Carbamidomethyl@C, variable Oxidation@M, maxVariable 2',
+    fixed: 'Carbamidomethyl@C',
+    variable: 'Oxidation@M',
+    maxVariable: 2,
+  },
+  {
+    label: 'fixed Carbamidomethyl@C, variable Oxidation@M, maxVariable 3',
+    fixed: 'Carbamidomethyl@C',
+    variable: 'Oxidation@M',
+    maxVariable: 3,
+  },
+  {
+    label: 'variable Phospho@STY and Oxidation@M, maxVariable 2',
+    fixed: '',
+    variable: 'Phospho@STY,Oxidation@M',
+    maxVariable: 2,
+  },
+  {
+    label: 'fixed TMT6plex@K, TMT6plex@N-term and Carbamidomethyl@C',
+    fixed: 'TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C',
+    variable: '',
+  },
+  {
+    label: 'variable Gln->pyro-Glu@Q@N-term and Oxidation@M (default maxVariable)',
+    fixed: '',
+    variable: 'Gln->pyro-Glu@Q@N-term,Oxidation@M',
+  },
   { label: 'no modifications', fixed: '', variable: '' },
   // Beyond the acceptance list: variable modifications sharing slots (Deamidated and pyro-Glu on an N-terminal Q,
   // each slot taking one) next to a bare N-terminus one.
-  { label: 'variable Deamidated@NQ, Gln->pyro-Glu@Q@N-term and Acetyl@N-term, maxVariable 3', fixed: '', variable: 'Deamidated@NQ,Gln->pyro-Glu@Q@N-term,Acetyl@N-term', maxVariable: 3, queries: 300 },
+  {
+    label: 'variable Deamidated@NQ, Gln->pyro-Glu@Q@N-term and Acetyl@N-term, maxVariable 3',
+    fixed: '',
+    variable: 'Deamidated@NQ,Gln->pyro-Glu@Q@N-term,Acetyl@N-term',
+    maxVariable: 3,
+    queries: 300,
+  },
 ];
 
 /** A query: its path less paging, the key window the reference answers, and the centre (for ppm). */
@@ -304,7 +459,8 @@ function makeQueries(reference: ReferencePrecursor, setting: Setting, seed: numb
   const mods = modParams(setting);
   const forms = reference.forms;
   const realMass = () => Number(forms[Math.floor(random() * forms.length)].units) / 1e10;
-  const daWidth = (t: Tolerance, M: number) => (t.unit === 'ppm' ? (M * Math.max(t.below, t.above)) / 1e6 : Math.max(t.below, t.above));
+  const daWidth = (t: Tolerance, M: number) =>
+    t.unit === 'ppm' ? (M * Math.max(t.below, t.above)) / 1e6 : Math.max(t.below, t.above);
   const queries: Query[] = [];
   for (let q = 0; q < count; q++) {
     const roll = random();
@@ -324,7 +480,13 @@ function makeQueries(reference: ReferencePrecursor, setting: Setting, seed: numb
       }
       const lowKey = referenceTextBounds(mass1).ceilKey;
       const highKey = referenceTextBounds(mass2).floorKey;
-      queries.push({ path: `/api/v1/search?mass1=${mass1}&mass2=${mass2}${mods}`, lowKey, highKey, pageSize, defaultFirstPage: random() < 0.2 });
+      queries.push({
+        path: `/api/v1/search?mass1=${mass1}&mass2=${mass2}${mods}`,
+        lowKey,
+        highKey,
+        pageSize,
+        defaultFirstPage: random() < 0.2,
+      });
       continue;
     }
     const tolerance = roll < 0.1 ? pick(ASYMMETRIC) : pick(TOLERANCES);
@@ -343,7 +505,14 @@ function makeQueries(reference: ReferencePrecursor, setting: Setting, seed: numb
       centre = (Number(mz) - REFERENCE_PROTON) * charge;
     }
     const { lowKey, highKey } = referenceWindow(centre, tolerance.below, tolerance.above, tolerance.unit);
-    queries.push({ path: `/api/v1/search?${precursor}${tolerance.text}${mods}`, lowKey, highKey, centre, pageSize, defaultFirstPage: random() < 0.2 });
+    queries.push({
+      path: `/api/v1/search?${precursor}${tolerance.text}${mods}`,
+      lowKey,
+      highKey,
+      centre,
+      pageSize,
+      defaultFirstPage: random() < 0.2,
+    });
   }
   return queries;
 }
@@ -354,7 +523,8 @@ async function walk(reference: ReferencePrecursor, query: Query, mismatches: Mis
   totals.queries++;
   await walkPages(
     [handler, smallCacheHandler, ...viewHandlers][totals.queries % 4],
-    (page) => `${query.path}${page === 1 && query.defaultFirstPage ? '' : `&page=${page}`}${query.pageSize === undefined ? '' : `&pageSize=${query.pageSize}`}`,
+    (page) =>
+      `${query.path}${page === 1 && query.defaultFirstPage ? '' : `&page=${page}`}${query.pageSize === undefined ? '' : `&pageSize=${query.pageSize}`}`,
     (page) => reference.answer(query.lowKey, query.highKey, page, size, query.centre),
     size,
     totals,

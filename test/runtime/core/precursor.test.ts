@@ -26,9 +26,14 @@ beforeAll(async () => {
 
 describe('bounds', () => {
   it(`refuses with 400 a search that would examine more than ${MAX_SCANNED} stored peptides`, async () => {
-    const got = await call(handler, `/api/v1/search?mass1=2000&mass2=2010&fixed=Carbamidomethyl@C&variable=${encodeURIComponent('Phospho@STY,Oxidation@M,Deamidated@NQ,Acetyl@N-term,Methyl@KR,Dimethyl@KR,GG@K,Carbamyl@K')}&maxVariable=4`);
+    const got = await call(
+      handler,
+      `/api/v1/search?mass1=2000&mass2=2010&fixed=Carbamidomethyl@C&variable=${encodeURIComponent('Phospho@STY,Oxidation@M,Deamidated@NQ,Acetyl@N-term,Methyl@KR,Dimethyl@KR,GG@K,Carbamyl@K')}&maxVariable=4`,
+    );
     expect(got.status).toBe(400);
-    expect(got.body.error).toMatch(/would examine more than 2,000,000 peptides; narrow the window .* or the variable modifications/);
+    expect(got.body.error).toMatch(
+      /would examine more than 2,000,000 peptides; narrow the window .* or the variable modifications/,
+    );
   });
 
   it('refuses with 400 (not 500) modifications that give too many mass hypotheses', async () => {
@@ -39,7 +44,10 @@ describe('bounds', () => {
   });
 
   it('answers the same modifications in a narrow window', async () => {
-    const got = await call(handler, '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Phospho@STY,Oxidation@M&maxVariable=4');
+    const got = await call(
+      handler,
+      '/api/v1/search?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Phospho@STY,Oxidation@M&maxVariable=4',
+    );
     expect(got.status).toBe(200);
     expect(got.body.totalResult).toBeGreaterThan(0);
   });
@@ -54,11 +62,18 @@ describe('a complete view', () => {
     const { shards, shardIndex } = manifest;
     manifest.views[1] = { ...manifest.views[1], shards, shardIndex };
     const text = new TextEncoder().encode(JSON.stringify(manifest));
-    const wrong = createHandler(datasetOnce(() => ({ description: 'a wrong view', get: async (file: string) => (file === 'manifest.json' ? text : inner.get(file)) })));
+    const wrong = createHandler(
+      datasetOnce(() => ({
+        description: 'a wrong view',
+        get: async (file: string) => (file === 'manifest.json' ? text : inner.get(file)),
+      })),
+    );
     const query = '/api/v1/search?mass1=1400&mass2=1410&fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2';
     const got = await call(wrong, query);
     expect(got.status).toBe(502);
-    expect(got.body.error).toMatch(/a shard of the complete view has peptide [A-Z]*C[A-Z]* at key \d+, which no count of its variable modification gives/);
+    expect(got.body.error).toMatch(
+      /a shard of the complete view has peptide [A-Z]*C[A-Z]* at key \d+, which no count of its variable modification gives/,
+    );
     // The same query over the dataset's own shards (maxVariable 3: no complete view serves it) is answered.
     expect((await call(wrong, query.replace('maxVariable=2', 'maxVariable=3'))).status).toBe(200);
   });
@@ -68,24 +83,36 @@ describe('hypotheses no peptide of the dataset can hold', () => {
   it('are not made nor looked up: more cysteines than any peptide has reads no index page and no shard', async () => {
     const inner = new FileSource(await bundledDataset());
     const reads: string[] = [];
-    const dataset = await Dataset.open({ description: inner.description, get: async (file) => (reads.push(file), inner.get(file)) }, nodeCodecs);
+    const dataset = await Dataset.open(
+      { description: inner.description, get: async (file) => (reads.push(file), inner.get(file)) },
+      nodeCodecs,
+    );
     reads.length = 0; // the manifest
     const most = residueBound(dataset.index.all, 'C');
     expect(most).toBeGreaterThan(2);
     expect(most).toBeLessThan(35); // a real bound, not "unknown"
     // Carbamyl, not Carbamidomethyl: the bundled dataset's view is of the latter, and these are its own shards' bounds.
-    const query = parsePrecursorQuery((name) => ({ mass: ['4000'], tolerance: ['50'], fixed: ['Carbamyl@C'] })[name] ?? []);
+    const query = parsePrecursorQuery(
+      (name) => ({ mass: ['4000'], tolerance: ['50'], fixed: ['Carbamyl@C'] })[name] ?? [],
+    );
     const all = hypothesesOf(dataset, query);
     const compiled = compile(query);
     // None is made for more cysteines than that; without the bound, the lengths alone allow them.
     expect(Math.max(...all.map((h) => h.fixedCounts[0]))).toBe(most);
     const { minLength, maxLength } = dataset.manifest.parameters;
-    const unbounded = hypotheses(query.fixed, query.variable, query.maxVariable, keyWindowUnits(query.lowKey, query.highKey), { minLength, maxLength });
+    const unbounded = hypotheses(
+      query.fixed,
+      query.variable,
+      query.maxVariable,
+      keyWindowUnits(query.lowKey, query.highKey),
+      { minLength, maxLength },
+    );
     const futile = unbounded.filter((h) => h.fixedCounts[0] > most);
     expect(futile.length).toBeGreaterThan(5);
     expect(unbounded.filter((h) => h.fixedCounts[0] <= most)).toEqual(all);
     // Nor is one looked up, should it be asked for.
-    for (const h of futile) expect(scanHypothesis(dataset, query, h, needsOf(compiled, h), 0, new Found(undefined))).toBeUndefined();
+    for (const h of futile)
+      expect(scanHypothesis(dataset, query, h, needsOf(compiled, h), 0, new Found(undefined))).toBeUndefined();
     expect(reads).toEqual([]);
     // As many as the most any peptide holds: looked up, its index page and shards read.
     const held = all.find((h) => h.fixedCounts[0] === most)!;
@@ -108,8 +135,28 @@ describe('any input', () => {
       toleranceLow: ['0', '2', '-1', 'x'],
       toleranceHigh: ['0', '3', '9999', 'x'],
       unit: ['ppm', 'Da', 'da', 'mmu', ''],
-      fixed: ['Carbamidomethyl@C', 'Carbamidomethyl@C,Carbamidomethyl@C', 'Nope@C', '@C', 'Oxidation@', 'Oxidation@B', 'X:+1@K', 'X:+1.12345678901@K', ',', 'TMT6plex@K,TMT6plex@N-term'],
-      variable: ['Oxidation@M', 'Oxidation@C', 'Phospho@STY', 'Gln->pyro-Glu@Q@N-term', 'Acetyl@Nterm', 'a@b@c', 'UNIMOD:35@M', 'UNIMOD:999999@M'],
+      fixed: [
+        'Carbamidomethyl@C',
+        'Carbamidomethyl@C,Carbamidomethyl@C',
+        'Nope@C',
+        '@C',
+        'Oxidation@',
+        'Oxidation@B',
+        'X:+1@K',
+        'X:+1.12345678901@K',
+        ',',
+        'TMT6plex@K,TMT6plex@N-term',
+      ],
+      variable: [
+        'Oxidation@M',
+        'Oxidation@C',
+        'Phospho@STY',
+        'Gln->pyro-Glu@Q@N-term',
+        'Acetyl@Nterm',
+        'a@b@c',
+        'UNIMOD:35@M',
+        'UNIMOD:999999@M',
+      ],
       maxVariable: ['0', '2', '4', '5', '-1', 'x'],
       page: ['1', '2', '0', 'x', '99999999999'],
       pageSize: ['1', '1000', '1001', '0', 'x'],

@@ -31,7 +31,10 @@ describe('proteinsOf', () => {
     const dataset = await Dataset.open(new FileSource(dir));
     const random = prng(11);
     const pageEdges = readManifest(dir).proteins!.pages.flatMap((p) => [p.firstAccession, p.lastAccession]);
-    const picks = [...pageEdges.map((acc) => table.accessions.indexOf(acc)), ...Array.from({ length: 500 }, () => Math.floor(random() * table.accessions.length))];
+    const picks = [
+      ...pageEdges.map((acc) => table.accessions.indexOf(acc)),
+      ...Array.from({ length: 500 }, () => Math.floor(random() * table.accessions.length)),
+    ];
     const known = picks.map((i) => ({ acc: table.accessions[i], taxId: -7, reviewed: false }));
     expect(await proteinsOf(dataset, known)).toEqual(picks.map(expected));
     expect(table.reviewed.filter((r) => r === 1).length).toBe(readManifest(dir).totals.reviewedAccessions);
@@ -39,7 +42,10 @@ describe('proteinsOf', () => {
 
   it('keeps what the shard said for an accession the table lacks (names null)', async () => {
     const dataset = await Dataset.open(new FileSource(dir));
-    const absent = [{ acc: '0NOTHERE', taxId: 9606, reviewed: true }, { acc: 'ZZZZZZZZ', taxId: -1, reviewed: false }];
+    const absent = [
+      { acc: '0NOTHERE', taxId: 9606, reviewed: true },
+      { acc: 'ZZZZZZZZ', taxId: -1, reviewed: false },
+    ];
     expect(await proteinsOf(dataset, absent)).toEqual(absent.map((a) => ({ ...a, protein: null, organism: null })));
   });
 

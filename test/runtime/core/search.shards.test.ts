@@ -13,7 +13,14 @@ import type { Handler } from '../../../runtime/api/handler.js';
 import { prng } from '../../bench/synthetic.js';
 import { call, countedCall, folderHandler, stable } from '../../helpers/api.js';
 import { BruteForce } from '../../helpers/bruteforce.js';
-import { readManifest, removeTempDirs, sampleSubset, shardEntries, subsetDataset, tempDir } from '../../helpers/datasets.js';
+import {
+  readManifest,
+  removeTempDirs,
+  sampleSubset,
+  shardEntries,
+  subsetDataset,
+  tempDir,
+} from '../../helpers/datasets.js';
 import { referenceKeyText } from '../../helpers/reference.js';
 
 const RECORDS = 1200;
@@ -56,8 +63,10 @@ async function differences(paths: string[]): Promise<unknown[]> {
   const wrong: unknown[] = [];
   for (const path of paths) {
     const [a, b] = await Promise.all([call(tinyHandler, path), call(largeHandler, path)]);
-    if (a.status !== 200 || b.status !== 200) wrong.push({ path, tiny: a.status, large: b.status, body: a.body ?? b.body });
-    else if (JSON.stringify(stable(a.body)) !== JSON.stringify(stable(b.body))) wrong.push({ path, tiny: stable(a.body), large: stable(b.body) });
+    if (a.status !== 200 || b.status !== 200)
+      wrong.push({ path, tiny: a.status, large: b.status, body: a.body ?? b.body });
+    else if (JSON.stringify(stable(a.body)) !== JSON.stringify(stable(b.body)))
+      wrong.push({ path, tiny: stable(a.body), large: stable(b.body) });
   }
   return wrong;
 }
@@ -110,7 +119,9 @@ describe('tiny shards answer like one large shard', () => {
       const page = 1 + Math.floor(random() * Math.ceil(groups / pageSize + 1));
       // Bounds between keys half the time (mass1 just above the previous key), else exactly on keys.
       const low = random() < 0.5 ? referenceKeyText(brute.keys[first]) : justBelow(brute.keys[first]);
-      paths.push(`${endpoint}?mass1=${low}&mass2=${referenceKeyText(brute.keys[last])}&page=${page}&pageSize=${pageSize}`);
+      paths.push(
+        `${endpoint}?mass1=${low}&mass2=${referenceKeyText(brute.keys[last])}&page=${page}&pageSize=${pageSize}`,
+      );
     }
     expect(await differences(paths)).toEqual([]);
   });
@@ -120,16 +131,26 @@ describe('tiny shards answer like one large shard', () => {
     const pages = Math.ceil(brute.keys.length / 1000);
     const picked = [1, 2, pages, pages + 1, ...Array.from({ length: 20 }, () => 1 + Math.floor(random() * pages))];
     const paths = picked.map((page) => `/search-taxonomy.php?mass1=0&mass2=100000&page=${page}`);
-    paths.push('/search.php?mass1=0&mass2=100000', '/search-taxonomy.php?mass1=0&mass2=100000', '/search-peptide.php?peptide=PEPTIDEK');
+    paths.push(
+      '/search.php?mass1=0&mass2=100000',
+      '/search-taxonomy.php?mass1=0&mass2=100000',
+      '/search-peptide.php?peptide=PEPTIDEK',
+    );
     expect(await differences(paths)).toEqual([]);
   });
 
   it('peptides, including the first and last group of shards', async () => {
     const random = prng(8);
     const sequences = brute.sequences();
-    const paths = Array.from({ length: 100 }, () => `/search-peptide.php?peptide=${sequences[Math.floor(random() * sequences.length)]}`);
+    const paths = Array.from(
+      { length: 100 },
+      () => `/search-peptide.php?peptide=${sequences[Math.floor(random() * sequences.length)]}`,
+    );
     for (const s of tinyShards.slice(0, 40)) {
-      paths.push(`/search-peptide.php?peptide=${brute.sequencesAt(s.firstKey)[0]}`, `/search.php?peptide=${brute.sequencesAt(s.lastKey)[0]}`);
+      paths.push(
+        `/search-peptide.php?peptide=${brute.sequencesAt(s.firstKey)[0]}`,
+        `/search.php?peptide=${brute.sequencesAt(s.lastKey)[0]}`,
+      );
     }
     expect(await differences(paths)).toEqual([]);
   });
@@ -143,8 +164,14 @@ describe('totalResult from the manifest for shards wholly inside the range', () 
       const b = a + Math.floor(random() * 200);
       const expectedTotal = tinyShards.slice(a, b + 1).reduce((sum, s) => sum + s.massGroups, 0);
       // On the keys, and on bounds in the gaps between shards.
-      const low = random() < 0.5 || a === 0 ? referenceKeyText(tinyShards[a].firstKey) : referenceKeyText(tinyShards[a - 1].lastKey + 1);
-      const high = random() < 0.5 || b === tinyShards.length - 1 ? referenceKeyText(tinyShards[b].lastKey) : referenceKeyText(tinyShards[b + 1].firstKey - 1);
+      const low =
+        random() < 0.5 || a === 0
+          ? referenceKeyText(tinyShards[a].firstKey)
+          : referenceKeyText(tinyShards[a - 1].lastKey + 1);
+      const high =
+        random() < 0.5 || b === tinyShards.length - 1
+          ? referenceKeyText(tinyShards[b].lastKey)
+          : referenceKeyText(tinyShards[b + 1].firstKey - 1);
       const { got, source } = await countedCall(tiny, `/search.php?mass1=${low}&mass2=${high}&page=1000000`);
       expect(got.status).toBe(200);
       expect(got.body.totalResult).toBe(expectedTotal);
@@ -167,8 +194,18 @@ describe('mass1=0&mass2=100000 over tiny shards', () => {
   it('tiny shards: the count reads no shard; the page reads only the shards it shows', async () => {
     const starts = boundaries();
     const total = readManifest(tiny).totals.massGroups;
-    for (const [page, pageSize] of [[1, 1], [1, 10], [3, 1000], [Math.ceil(total / 1000), 1000], [Math.ceil(total / 1000) + 1, 1000], [4321, 7]]) {
-      const { got, source } = await countedCall(tiny, `/search.php?mass1=0&mass2=100000&page=${page}&pageSize=${pageSize}`);
+    for (const [page, pageSize] of [
+      [1, 1],
+      [1, 10],
+      [3, 1000],
+      [Math.ceil(total / 1000), 1000],
+      [Math.ceil(total / 1000) + 1, 1000],
+      [4321, 7],
+    ]) {
+      const { got, source } = await countedCall(
+        tiny,
+        `/search.php?mass1=0&mass2=100000&page=${page}&pageSize=${pageSize}`,
+      );
       expect(got.body.totalResult).toBe(total);
       const from = (page - 1) * pageSize;
       const to = Math.min(total, from + pageSize);
@@ -185,7 +222,10 @@ describe('a corrupted index page of the two-level index', () => {
     cpSync(tiny, copy, { recursive: true });
     const pages = readManifest(copy).shardIndex!.pages;
     const bad = pages[1];
-    writeFileSync(join(copy, bad.file), readFileSync(join(copy, bad.file), 'utf8').replace(/"massGroups":(\d)/, '"massGroups":9$1'));
+    writeFileSync(
+      join(copy, bad.file),
+      readFileSync(join(copy, bad.file), 'utf8').replace(/"massGroups":(\d)/, '"massGroups":9$1'),
+    );
     const handler = folderHandler(copy);
     const inBad = `/search.php?mass1=${referenceKeyText(bad.firstKey + 1)}&mass2=${referenceKeyText(bad.lastKey)}`;
     for (let i = 0; i < 2; i++) {

@@ -47,7 +47,17 @@ class PagedSource implements ShardSource {
       const file = `index-${sha256.slice(0, 20)}.json.gz`;
       this.files.set(file, bytes);
       const sum = (f: 'massGroups' | 'peptides') => list.reduce((s, e) => s + e[f], 0);
-      pages.push({ file, sha256, bytes: bytes.length, firstShard: first, shards: list.length, firstKey: list[0].firstKey, lastKey: list[list.length - 1].lastKey, massGroups: sum('massGroups'), peptides: sum('peptides') });
+      pages.push({
+        file,
+        sha256,
+        bytes: bytes.length,
+        firstShard: first,
+        shards: list.length,
+        firstKey: list[0].firstKey,
+        lastKey: list[list.length - 1].lastKey,
+        massGroups: sum('massGroups'),
+        peptides: sum('peptides'),
+      });
     }
     this.files.set('manifest.json', Buffer.from(JSON.stringify({ ...manifest, shardIndex: { pages } })));
   }
@@ -87,13 +97,19 @@ const inRange = (lo: number, hi: number) => pairs.filter((p) => p.key >= lo && p
 /** A group as search returns it, by key and in-shard index (keys are unique over the dataset). */
 const asPair = (shard: Shard, group: number) => ({ key: shard.massKeys[group], group });
 
-
 /** Ranges that start and end inside shards, on shard edges, between groups, in gaps and outside the data. */
 function ranges(): [number, number][] {
   const out: [number, number][] = [];
   const mid = (s: number) => decoded[s].massKeys[decoded[s].massKeys.length >> 1];
   const last = entries.length - 1;
-  for (const [i, j] of [[0, 0], [3, 3], [3, 4], [10, 60], [0, last], [last - 2, last]]) {
+  for (const [i, j] of [
+    [0, 0],
+    [3, 3],
+    [3, 4],
+    [10, 60],
+    [0, last],
+    [last - 2, last],
+  ]) {
     out.push([mid(i), mid(j)], [mid(i) + 1, mid(j) - 1], [entries[i].firstKey, entries[j].lastKey]);
     out.push([entries[i].lastKey, entries[j].firstKey], [entries[i].lastKey + 1, entries[j].lastKey + 1]);
   }
@@ -141,7 +157,10 @@ describe.each([
       const expected = inRange(lo, hi);
       const result = await runQuery(dataset, { lowKey: lo, highKey: hi, page: 1, pageSize: 50 });
       expect(result.totalResult, `${lo}..${hi}`).toBe(expected.length);
-      expect(result.groups.map((g) => asPair(g.shard, g.group)), `${lo}..${hi}`).toEqual(expected.slice(0, 50).map(({ key, group }) => ({ key, group })));
+      expect(
+        result.groups.map((g) => asPair(g.shard, g.group)),
+        `${lo}..${hi}`,
+      ).toEqual(expected.slice(0, 50).map(({ key, group }) => ({ key, group })));
     }
   });
 
@@ -163,14 +182,26 @@ describe.each([
       if (step === 1) expect(seen).toEqual(expected);
     }
     const far = await runQuery(dataset, { lowKey: lo, highKey: hi, page: 2 ** 31 - 1, pageSize: 1000 });
-    expect(far).toEqual({ totalResult: expected.length, page: 2 ** 31 - 1, pageSize: 1000, groups: [], accessions: NO_ACCESSIONS });
+    expect(far).toEqual({
+      totalResult: expected.length,
+      page: 2 ** 31 - 1,
+      pageSize: 1000,
+      groups: [],
+      accessions: NO_ACCESSIONS,
+    });
   });
 
   it('runQuery answers zero for ranges holding no group', async () => {
     for (const [lo, hi] of emptyRanges()) {
       expect(inRange(lo, hi)).toEqual([]);
       const result = await runQuery(dataset, { lowKey: lo, highKey: hi, page: 1, pageSize: 10 });
-      expect(result, `${lo}..${hi}`).toEqual({ totalResult: 0, page: 1, pageSize: 10, groups: [], accessions: NO_ACCESSIONS });
+      expect(result, `${lo}..${hi}`).toEqual({
+        totalResult: 0,
+        page: 1,
+        pageSize: 10,
+        groups: [],
+        accessions: NO_ACCESSIONS,
+      });
     }
   });
 
@@ -210,7 +241,10 @@ describe.each([
     for (let trial = 0; trial < 30; trial++) {
       const i = 1 + Math.floor(random() * (entries.length - 4));
       const span = Math.floor(random() * 3); // the range cuts shards i .. i + span
-      const [lowKey, highKey] = span === 0 ? [entries[i].firstKey + 1, entries[i].lastKey - 1] : [entries[i].lastKey - 1, entries[i + span].firstKey + 1];
+      const [lowKey, highKey] =
+        span === 0
+          ? [entries[i].firstKey + 1, entries[i].lastKey - 1]
+          : [entries[i].lastKey - 1, entries[i + span].firstKey + 1];
       const pageSize = [1, 10, 1000][trial % 3];
       const timeline = new TimedSource(makeSource());
       const fresh = await Dataset.open(timeline);
@@ -219,10 +253,16 @@ describe.each([
       const result = await runQuery(fresh, { lowKey, highKey, page: 1, pageSize });
       // The accession table is read beside the first shard, in the same round trip.
       const firstArrival = Math.min(Infinity, ...timeline.events.map((e) => e.end));
-      expect(timeline.events.every((e) => e.start < firstArrival), `trial ${trial}`).toBe(true);
+      expect(
+        timeline.events.every((e) => e.start < firstArrival),
+        `trial ${trial}`,
+      ).toBe(true);
       const shardEvents = timeline.events.filter((e) => /^[0-9a-f]{20}\.msgpack\.gz$/.test(e.file));
       // Needed: the shards of the page's groups, and the last shard (its count reads it: the range cuts it).
-      const needed = new Set([...result.groups.map((g) => entries.find((e) => e.firstKey === g.shard.massKeys[0])!.file), ...(lowKey <= highKey ? [entries[i + span].file] : [])]);
+      const needed = new Set([
+        ...result.groups.map((g) => entries.find((e) => e.firstKey === g.shard.massKeys[0])!.file),
+        ...(lowKey <= highKey ? [entries[i + span].file] : []),
+      ]);
       expect(new Set(shardEvents.map((e) => e.file)), `trial ${trial}`).toEqual(needed);
     }
   });
@@ -240,7 +280,12 @@ describe.each([
     const random = prng(5);
     for (let trial = 0; trial < 20; trial++) {
       const i = Math.floor(random() * (entries.length - 3));
-      const query = { lowKey: entries[i].lastKey - 1, highKey: entries[i + 1 + (trial % 2)].firstKey + 1, page: 1 + (trial % 3), pageSize: [1, 3, 1000][trial % 3] };
+      const query = {
+        lowKey: entries[i].lastKey - 1,
+        highKey: entries[i + 1 + (trial % 2)].firstKey + 1,
+        page: 1 + (trial % 3),
+        pageSize: [1, 3, 1000][trial % 3],
+      };
       const cold = await runQuery(fresh, query);
       const reads = counting.shardReads.length;
       expect(await settledWithin(query, 1), `trial ${trial}`).toBe(true);
@@ -250,7 +295,12 @@ describe.each([
     // Cold, it waits for its reads.
     const coldDataset = await Dataset.open(makeSource());
     let settled = false;
-    const query = runQuery(coldDataset, { lowKey: entries[3].lastKey - 1, highKey: entries[4].firstKey + 1, page: 1, pageSize: 10 }).then(() => (settled = true));
+    const query = runQuery(coldDataset, {
+      lowKey: entries[3].lastKey - 1,
+      highKey: entries[4].firstKey + 1,
+      page: 1,
+      pageSize: 10,
+    }).then(() => (settled = true));
     for (let t = 0; t < 5; t++) await Promise.resolve();
     expect(settled).toBe(false);
     await query; // its reads end here, not after afterAll has removed the folder (an unhandled "not found")
@@ -259,7 +309,12 @@ describe.each([
   it('runQuery reads no shard for a range on shard edges whose page is past the end', async () => {
     const counting = new CountingSource(makeSource());
     const fresh = await Dataset.open(counting);
-    const result = await runQuery(fresh, { lowKey: entries[20].firstKey, highKey: entries[30].lastKey, page: 1000, pageSize: 1000 });
+    const result = await runQuery(fresh, {
+      lowKey: entries[20].firstKey,
+      highKey: entries[30].lastKey,
+      page: 1000,
+      pageSize: 1000,
+    });
     expect(result.totalResult).toBe(entries.slice(20, 31).reduce((s, e) => s + e.massGroups, 0));
     expect(result.groups).toEqual([]);
     expect(counting.shardReads).toEqual([]);

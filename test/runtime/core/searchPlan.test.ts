@@ -26,10 +26,20 @@ const use = (fixed: string, variable = '') => viewOf(dataset, { fixed: mods(fixe
 
 describe('viewOf', () => {
   it('reads the view when a fixed modification is its modification on its letters, wherever it is listed', () => {
-    expect(dataset.views.map((v) => v.spec.modification.name + '@' + v.spec.site.letters)).toEqual(['Carbamidomethyl@C', 'Carbamidomethyl@C']);
-    expect(dataset.views.map((v) => v.variable && [v.variable.spec.modification.name, v.variable.spec.site.letters, v.variable.max])).toEqual([undefined, ['Oxidation', 'M', 2]]);
+    expect(dataset.views.map((v) => v.spec.modification.name + '@' + v.spec.site.letters)).toEqual([
+      'Carbamidomethyl@C',
+      'Carbamidomethyl@C',
+    ]);
+    expect(
+      dataset.views.map(
+        (v) => v.variable && [v.variable.spec.modification.name, v.variable.spec.site.letters, v.variable.max],
+      ),
+    ).toEqual([undefined, ['Oxidation', 'M', 2]]);
     expect(use('Carbamidomethyl@C', 'Oxidation@M')).toEqual({ view: 0, fixed: 0 });
-    expect(use('TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C', 'Oxidation@M,Gln->pyro-Glu@Q@N-term')).toEqual({ view: 0, fixed: 2 });
+    expect(use('TMT6plex@K,TMT6plex@N-term,Carbamidomethyl@C', 'Oxidation@M,Gln->pyro-Glu@Q@N-term')).toEqual({
+      view: 0,
+      fixed: 2,
+    });
     expect(use('UNIMOD:4@C')).toEqual({ view: 0, fixed: 0 });
     expect(use('Carbamidomethyl:+57.021464@C')).toEqual({ view: 0, fixed: 0 }); // the same name and mass
   });
@@ -67,11 +77,25 @@ describe('hypothesesOf', () => {
     const onShards = all.filter((h) => h.view === undefined);
     const onView = all.filter((h) => h.view === 0);
     expect(onShards.length + onView.length).toBe(all.length);
-    expect(onShards.map((h) => [h.fixedCounts, h.variableCounts, h.shiftUnits])).toEqual([0, 1, 2].map((m) => [[0], [m], m * oxidation]));
-    expect(onView.map((h) => [h.fixedCounts, h.variableCounts, h.shiftUnits])).toEqual([0, 1, 2].map((m) => [[VIEW_COUNT], [m], m * oxidation]));
-    for (const h of all) expect([h.baseLowKey, h.baseHighKey]).toEqual([Math.round((15_000_000 * 1e6 - 5e5 - h.shiftUnits) / 1e6), Math.round((15_000_300 * 1e6 + 5e5 - 1 - h.shiftUnits) / 1e6)]);
+    expect(onShards.map((h) => [h.fixedCounts, h.variableCounts, h.shiftUnits])).toEqual(
+      [0, 1, 2].map((m) => [[0], [m], m * oxidation]),
+    );
+    expect(onView.map((h) => [h.fixedCounts, h.variableCounts, h.shiftUnits])).toEqual(
+      [0, 1, 2].map((m) => [[VIEW_COUNT], [m], m * oxidation]),
+    );
+    for (const h of all)
+      expect([h.baseLowKey, h.baseHighKey]).toEqual([
+        Math.round((15_000_000 * 1e6 - 5e5 - h.shiftUnits) / 1e6),
+        Math.round((15_000_300 * 1e6 + 5e5 - 1 - h.shiftUnits) / 1e6),
+      ]);
     // Without the view, a count of C each: many more ranges for the same window.
-    const plain = hypothesesOf(dataset, { lowKey: 15_000_000, highKey: 15_000_300, fixed: mods('Carbamidomethyl:+57.02146@C'), variable, maxVariable: 2 });
+    const plain = hypothesesOf(dataset, {
+      lowKey: 15_000_000,
+      highKey: 15_000_300,
+      fixed: mods('Carbamidomethyl:+57.02146@C'),
+      variable,
+      maxVariable: 2,
+    });
     expect(plain.every((h) => h.view === undefined)).toBe(true);
     expect(plain.length).toBeGreaterThan(3 * all.length);
   });
@@ -79,16 +103,28 @@ describe('hypothesesOf', () => {
 
 describe('completeHypotheses', () => {
   const window = { lowKey: 15_000_000, highKey: 15_000_300 };
-  const complete = (fixed: string, variable: string, maxVariable: number) => completeHypotheses(dataset, { ...window, fixed: mods(fixed), variable: mods(variable), maxVariable });
+  const complete = (fixed: string, variable: string, maxVariable: number) =>
+    completeHypotheses(dataset, { ...window, fixed: mods(fixed), variable: mods(variable), maxVariable });
 
   it('reads the complete view for exactly its modifications and a maxVariable up to its own: one range of modified keys, a hypothesis per count', () => {
     for (const maxVariable of [0, 1, 2]) {
       const all = complete('Carbamidomethyl@C', 'Oxidation@M', maxVariable)!;
-      expect(all.map((h) => [h.fixedCounts, h.variableCounts, h.shiftUnits, h.baseLowKey, h.baseHighKey, h.view])).toEqual(
+      expect(
+        all.map((h) => [h.fixedCounts, h.variableCounts, h.shiftUnits, h.baseLowKey, h.baseHighKey, h.view]),
+      ).toEqual(
         Array.from({ length: maxVariable + 1 }, (_, m) => [[VIEW_COUNT], [m], 0, window.lowKey, window.highKey, 1]),
       );
-      expect(all.map((h) => [h.readsCounts, h.filed])).toEqual(Array.from({ length: maxVariable + 1 }, (_, m) => (m === 0 ? [maxVariable, undefined] : [undefined, true])));
-      expect(searchHypotheses(dataset, { ...window, fixed: mods('Carbamidomethyl@C'), variable: mods('Oxidation@M'), maxVariable })).toEqual(all);
+      expect(all.map((h) => [h.readsCounts, h.filed])).toEqual(
+        Array.from({ length: maxVariable + 1 }, (_, m) => (m === 0 ? [maxVariable, undefined] : [undefined, true])),
+      );
+      expect(
+        searchHypotheses(dataset, {
+          ...window,
+          fixed: mods('Carbamidomethyl@C'),
+          variable: mods('Oxidation@M'),
+          maxVariable,
+        }),
+      ).toEqual(all);
     }
     expect(complete('UNIMOD:4@C', 'UNIMOD:35@M', 2)).toHaveLength(3);
   });

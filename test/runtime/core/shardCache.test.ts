@@ -226,7 +226,7 @@ describe('ShardCache.derive', () => {
     expect(calls).toEqual([]);
   });
 
-  it("charges derived bytes to the shard: they can evict others and leave with it", () => {
+  it('charges derived bytes to the shard: they can evict others and leave with it', () => {
     const cache = new ShardCache(100);
     const a = shard();
     const b = shard();

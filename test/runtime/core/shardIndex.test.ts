@@ -15,11 +15,20 @@ function makeShards(specs: readonly { gap: number; span: number; groups: number 
   return specs.map(({ gap, span, groups }, i) => {
     const firstKey = key + gap;
     key = firstKey + span;
-    return { file: `s${i}.msgpack`, firstKey, lastKey: firstKey + span, massGroups: groups, peptides: groups + i, bytes: 100 + i, sha256: `h${i}` };
+    return {
+      file: `s${i}.msgpack`,
+      firstKey,
+      lastKey: firstKey + span,
+      massGroups: groups,
+      peptides: groups + i,
+      bytes: 100 + i,
+      sha256: `h${i}`,
+    };
   });
 }
 
-const flatManifest = (shards: ShardEntry[]) => ({ format: 'digested-peptides', formatVersion: 1, shards }) as unknown as Manifest;
+const flatManifest = (shards: ShardEntry[]) =>
+  ({ format: 'digested-peptides', formatVersion: 1, shards }) as unknown as Manifest;
 
 /** A two-level manifest of `shards` in pages of `size`, and a loadPage that serves them and records each load. */
 function pagedManifest(shards: ShardEntry[], size: number) {
@@ -30,8 +39,15 @@ function pagedManifest(shards: ShardEntry[], size: number) {
     const file = `index-p${pages.length}.json`;
     content.set(file, list);
     pages.push({
-      file, sha256: '', bytes: 0, firstShard: first, shards: list.length, firstKey: list[0].firstKey, lastKey: list[list.length - 1].lastKey,
-      massGroups: list.reduce((s, e) => s + e.massGroups, 0), peptides: list.reduce((s, e) => s + e.peptides, 0),
+      file,
+      sha256: '',
+      bytes: 0,
+      firstShard: first,
+      shards: list.length,
+      firstKey: list[0].firstKey,
+      lastKey: list[list.length - 1].lastKey,
+      massGroups: list.reduce((s, e) => s + e.massGroups, 0),
+      peptides: list.reduce((s, e) => s + e.peptides, 0),
     });
   }
   const loads: string[] = [];
@@ -45,9 +61,15 @@ function pagedManifest(shards: ShardEntry[], size: number) {
 
 /** Brute force over the shard list. */
 const groupsBefore = (shards: ShardEntry[], i: number) => shards.slice(0, i).reduce((s, e) => s + e.massGroups, 0);
-const located = (shards: ShardEntry[], i: number): LocatedShard | undefined => (i < 0 || i >= shards.length ? undefined : { index: i, entry: shards[i], groupsBefore: groupsBefore(shards, i) });
-const bruteFirstEnding = (shards: ShardEntry[], key: number) => located(shards, shards.findIndex((s) => s.lastKey >= key));
-const bruteLastStarting = (shards: ShardEntry[], key: number) => located(shards, shards.filter((s) => s.firstKey <= key).length - 1);
+const located = (shards: ShardEntry[], i: number): LocatedShard | undefined =>
+  i < 0 || i >= shards.length ? undefined : { index: i, entry: shards[i], groupsBefore: groupsBefore(shards, i) };
+const bruteFirstEnding = (shards: ShardEntry[], key: number) =>
+  located(
+    shards,
+    shards.findIndex((s) => s.lastKey >= key),
+  );
+const bruteLastStarting = (shards: ShardEntry[], key: number) =>
+  located(shards, shards.filter((s) => s.firstKey <= key).length - 1);
 function bruteShardOfGroup(shards: ShardEntry[], ordinal: number) {
   let before = 0;
   for (let i = 0; i < shards.length; i++) {
@@ -58,21 +80,36 @@ function bruteShardOfGroup(shards: ShardEntry[], ordinal: number) {
 }
 
 /** Keys worth probing: every shard edge, one either side of it, and beyond both ends. */
-const probeKeys = (shards: ShardEntry[]) => [0, ...shards.flatMap((s) => [s.firstKey - 1, s.firstKey, s.firstKey + 1, s.lastKey - 1, s.lastKey, s.lastKey + 1]), 2 ** 32];
+const probeKeys = (shards: ShardEntry[]) => [
+  0,
+  ...shards.flatMap((s) => [s.firstKey - 1, s.firstKey, s.firstKey + 1, s.lastKey - 1, s.lastKey, s.lastKey + 1]),
+  2 ** 32,
+];
 
 async function expectMatchesBruteForce(index: ShardIndex, shards: ShardEntry[]) {
   expect(index.shardCount).toBe(shards.length);
   expect(index.groupCount).toBe(groupsBefore(shards, shards.length));
   for (const key of probeKeys(shards)) {
-    expect(await index.firstEndingAtOrAbove(key), `firstEndingAtOrAbove(${key})`).toEqual(bruteFirstEnding(shards, key));
-    expect(await index.lastStartingAtOrBelow(key), `lastStartingAtOrBelow(${key})`).toEqual(bruteLastStarting(shards, key));
+    expect(await index.firstEndingAtOrAbove(key), `firstEndingAtOrAbove(${key})`).toEqual(
+      bruteFirstEnding(shards, key),
+    );
+    expect(await index.lastStartingAtOrBelow(key), `lastStartingAtOrBelow(${key})`).toEqual(
+      bruteLastStarting(shards, key),
+    );
   }
   for (let ordinal = 0; ordinal < index.groupCount; ordinal++) {
     expect(await index.shardOfGroup(ordinal), `shardOfGroup(${ordinal})`).toEqual(bruteShardOfGroup(shards, ordinal));
   }
 }
 
-const specArb = fc.array(fc.record({ gap: fc.integer({ min: 1, max: 20 }), span: fc.integer({ min: 0, max: 10 }), groups: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 30 });
+const specArb = fc.array(
+  fc.record({
+    gap: fc.integer({ min: 1, max: 20 }),
+    span: fc.integer({ min: 0, max: 10 }),
+    groups: fc.integer({ min: 1, max: 4 }),
+  }),
+  { minLength: 1, maxLength: 30 },
+);
 
 describe('partitionPoint', () => {
   it('is the first index where a monotone predicate holds (n when never), like a linear scan', () => {
@@ -108,7 +145,9 @@ describe('ShardIndex, flat', () => {
     await fc.assert(
       fc.asyncProperty(specArb, async (specs) => {
         const shards = makeShards(specs);
-        const index = new ShardIndex(flatManifest(shards), () => Promise.reject(new Error('a flat index loads no page')));
+        const index = new ShardIndex(flatManifest(shards), () =>
+          Promise.reject(new Error('a flat index loads no page')),
+        );
         expect(index.pageCount).toBe(1);
         await expectMatchesBruteForce(index, shards);
       }),
@@ -197,7 +236,11 @@ describe('ShardIndex, two-level', () => {
     });
     await expect(index.shardOfGroup(5)).rejects.toThrow('storage down');
     expect(await index.shardOfGroup(5)).toEqual({ index: 2, entry: shards[2], groupsBefore: 4 });
-    expect(await index.firstEndingAtOrAbove(shards[3].firstKey)).toEqual({ index: 3, entry: shards[3], groupsBefore: 6 });
+    expect(await index.firstEndingAtOrAbove(shards[3].firstKey)).toEqual({
+      index: 3,
+      entry: shards[3],
+      groupsBefore: 6,
+    });
     expect(attempts).toEqual(['index-p1.json', 'index-p1.json']);
   });
 });
@@ -210,23 +253,45 @@ describe('ShardIndex, two-level', () => {
 function treeManifest(shards: ShardEntry[], pageShards: number, innerPages: number, rootLimit: number) {
   const content = new Map<string, { leaf: boolean; list: ShardEntry[] | IndexPageEntry[] }>();
   const leafRange = new Map<string, { firstShard: number; shards: number }>();
-  const entryOf = (list: (ShardEntry | IndexPageEntry)[], firstShard: number, shardsIn: number, leaf: boolean): IndexPageEntry => {
+  const entryOf = (
+    list: (ShardEntry | IndexPageEntry)[],
+    firstShard: number,
+    shardsIn: number,
+    leaf: boolean,
+  ): IndexPageEntry => {
     const file = `index-${content.size}.json`;
     content.set(file, { leaf, list: list as ShardEntry[] | IndexPageEntry[] });
     if (leaf) leafRange.set(file, { firstShard, shards: shardsIn });
     return {
-      file, sha256: '', bytes: 0, firstShard, shards: shardsIn, firstKey: list[0].firstKey, lastKey: list[list.length - 1].lastKey,
-      massGroups: list.reduce((s, e) => s + e.massGroups, 0), peptides: list.reduce((s, e) => s + e.peptides, 0),
+      file,
+      sha256: '',
+      bytes: 0,
+      firstShard,
+      shards: shardsIn,
+      firstKey: list[0].firstKey,
+      lastKey: list[list.length - 1].lastKey,
+      massGroups: list.reduce((s, e) => s + e.massGroups, 0),
+      peptides: list.reduce((s, e) => s + e.peptides, 0),
     };
   };
   let level: IndexPageEntry[] = [];
-  for (let first = 0; first < shards.length; first += pageShards) level.push(entryOf(shards.slice(first, first + pageShards), first, Math.min(pageShards, shards.length - first), true));
+  for (let first = 0; first < shards.length; first += pageShards)
+    level.push(
+      entryOf(shards.slice(first, first + pageShards), first, Math.min(pageShards, shards.length - first), true),
+    );
   let levels = 1;
   for (; level.length > rootLimit; levels++) {
     const above: IndexPageEntry[] = [];
     for (let k = 0; k < level.length; k += innerPages) {
       const run = level.slice(k, k + innerPages);
-      above.push(entryOf(run, run[0].firstShard, run.reduce((s, p) => s + p.shards, 0), false));
+      above.push(
+        entryOf(
+          run,
+          run[0].firstShard,
+          run.reduce((s, p) => s + p.shards, 0),
+          false,
+        ),
+      );
     }
     level = above;
   }
@@ -237,15 +302,30 @@ function treeManifest(shards: ShardEntry[], pageShards: number, innerPages: numb
     if (page.leaf !== leaf) throw new Error(`${entry.file} asked for as a ${leaf ? 'leaf' : 'inner'} page`);
     return page.list;
   };
-  const manifest = { format: 'digested-peptides', formatVersion: 2, shardIndex: { pages: level, ...(levels > 1 ? { levels } : {}) } } as unknown as Manifest;
+  const manifest = {
+    format: 'digested-peptides',
+    formatVersion: 2,
+    shardIndex: { pages: level, ...(levels > 1 ? { levels } : {}) },
+  } as unknown as Manifest;
   return { manifest, loadPage, loads, levels, leafRange };
 }
 
 /** What search.ts's rangeEntriesNow finds with only the index in memory. */
 const rangeNow = (index: ShardIndex, low: number, high: number) => rangeEntriesNow(index, low, high);
 
-const treeArb = fc.record({ pageShards: fc.integer({ min: 1, max: 4 }), innerPages: fc.integer({ min: 2, max: 4 }), rootLimit: fc.integer({ min: 1, max: 3 }) });
-const manySpecs = fc.array(fc.record({ gap: fc.integer({ min: 1, max: 20 }), span: fc.integer({ min: 0, max: 10 }), groups: fc.integer({ min: 1, max: 4 }) }), { minLength: 1, maxLength: 70 });
+const treeArb = fc.record({
+  pageShards: fc.integer({ min: 1, max: 4 }),
+  innerPages: fc.integer({ min: 2, max: 4 }),
+  rootLimit: fc.integer({ min: 1, max: 3 }),
+});
+const manySpecs = fc.array(
+  fc.record({
+    gap: fc.integer({ min: 1, max: 20 }),
+    span: fc.integer({ min: 0, max: 10 }),
+    groups: fc.integer({ min: 1, max: 4 }),
+  }),
+  { minLength: 1, maxLength: 70 },
+);
 
 describe('ShardIndex, a tree of index pages', () => {
   it('matches brute force on random shard lists and tree shapes (2 to 7 levels)', async () => {
@@ -253,7 +333,12 @@ describe('ShardIndex, a tree of index pages', () => {
     await fc.assert(
       fc.asyncProperty(manySpecs, treeArb, async (specs, shape) => {
         const shards = makeShards(specs);
-        const { manifest, loadPage, levels } = treeManifest(shards, shape.pageShards, shape.innerPages, shape.rootLimit);
+        const { manifest, loadPage, levels } = treeManifest(
+          shards,
+          shape.pageShards,
+          shape.innerPages,
+          shape.rootLimit,
+        );
         deepest = Math.max(deepest, levels);
         const index = new ShardIndex(manifest, loadPage);
         expect([index.levels, index.pageCount]).toEqual([levels, manifest.shardIndex!.pages.length]);
@@ -296,20 +381,31 @@ describe('ShardIndex, a tree of index pages', () => {
     await fc.assert(
       fc.asyncProperty(manySpecs, treeArb, fc.nat(), fc.nat(), fc.nat(30), async (specs, shape, a, b, width) => {
         const shards = makeShards(specs);
-        const { manifest, loadPage, loads, leafRange } = treeManifest(shards, shape.pageShards, shape.innerPages, shape.rootLimit);
+        const { manifest, loadPage, loads, leafRange } = treeManifest(
+          shards,
+          shape.pageShards,
+          shape.innerPages,
+          shape.rootLimit,
+        );
         const keys = probeKeys(shards);
         const low = keys[a % keys.length];
         const high = Math.max(low, keys[b % keys.length]) + (width % 3 === 0 ? 0 : width);
         const index = new ShardIndex(manifest, loadPage);
         await index.loadRange(low, high);
-        const expected = shards.flatMap((s, i) => (s.lastKey >= low && s.firstKey <= high ? [located(shards, i)!] : []));
+        const expected = shards.flatMap((s, i) =>
+          s.lastKey >= low && s.firstKey <= high ? [located(shards, i)!] : [],
+        );
         expect(rangeNow(index, low, high)).toEqual(expected);
         // Nothing else: each leaf read holds a shard of the range, or the one after it (the first above `high`).
         const next = shards.findIndex((s) => s.firstKey > high);
         const wanted = [...expected.map((l) => l.index), ...(next >= 0 ? [next] : [])];
         for (const file of loads) {
           const page = leafRange.get(file);
-          if (page) expect(wanted.some((i) => i >= page.firstShard && i < page.firstShard + page.shards), `${file} read for [${low}, ${high}]`).toBe(true);
+          if (page)
+            expect(
+              wanted.some((i) => i >= page.firstShard && i < page.firstShard + page.shards),
+              `${file} read for [${low}, ${high}]`,
+            ).toBe(true);
         }
         expect(new Set(loads).size).toBe(loads.length);
       }),
@@ -321,9 +417,15 @@ describe('ShardIndex, a tree of index pages', () => {
     const shards = makeShards(Array.from({ length: 12 }, () => ({ gap: 3, span: 2, groups: 2 })));
     const tree = treeManifest(shards, 2, 2, 1); // 6 leaves, 3, 2, 1: 3 levels below the root of 1
     let failures = 1;
-    const index = new ShardIndex(tree.manifest, (entry, leaf) => (!leaf && failures-- > 0 ? Promise.reject(new Error('storage down')) : tree.loadPage(entry, leaf)));
+    const index = new ShardIndex(tree.manifest, (entry, leaf) =>
+      !leaf && failures-- > 0 ? Promise.reject(new Error('storage down')) : tree.loadPage(entry, leaf),
+    );
     await expect(index.shardOfGroup(13)).rejects.toThrow('storage down');
     expect(await index.shardOfGroup(13)).toEqual({ index: 6, entry: shards[6], groupsBefore: 12 });
-    expect(await index.lastStartingAtOrBelow(shards[7].firstKey)).toEqual({ index: 7, entry: shards[7], groupsBefore: 14 });
+    expect(await index.lastStartingAtOrBelow(shards[7].firstKey)).toEqual({
+      index: 7,
+      entry: shards[7],
+      groupsBefore: 14,
+    });
   });
 });

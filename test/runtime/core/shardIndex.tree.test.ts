@@ -14,10 +14,25 @@ import { Dataset, DatasetError } from '../../../runtime/core/dataset.js';
 import { proteinsOf } from '../../../runtime/core/proteins.js';
 import type { LocatedShard } from '../../../runtime/core/shardIndex.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
-import { indexPageFileName, proteinIndexPageFileName, type InnerIndexPage, type Manifest, type ProteinIndexPage, type ShardEntry } from '../../../runtime/model/format.js';
+import {
+  indexPageFileName,
+  proteinIndexPageFileName,
+  type InnerIndexPage,
+  type Manifest,
+  type ProteinIndexPage,
+  type ShardEntry,
+} from '../../../runtime/model/format.js';
 import { call, folderHandler } from '../../helpers/api.js';
 import { CountingSource } from '../../helpers/countingSource.js';
-import { readJsonFile, readManifest, readProteinTable, removeTempDirs, shardEntries, smallShardsDataset, tempDir } from '../../helpers/datasets.js';
+import {
+  readJsonFile,
+  readManifest,
+  readProteinTable,
+  removeTempDirs,
+  shardEntries,
+  smallShardsDataset,
+  tempDir,
+} from '../../helpers/datasets.js';
 import { retreedDataset } from '../../helpers/indexTrees.js';
 import { prng } from '../../helpers/prng.js';
 import { difference, queryArbitrary } from '../../helpers/queryFuzz.js';
@@ -30,9 +45,19 @@ const dirs: Record<string, string> = {};
 beforeAll(async () => {
   base = await smallShardsDataset();
   // ~62 leaf pages of 64 shards under 4 inner pages of 16; ~94 protein pages of 32 under 12 of 8.
-  dirs.two = retreedDataset(base, 'tree2', { index: { pageShards: 64, rootLimit: 16, innerPages: 16 }, proteinPage: 32, proteins: { rootLimit: 12, innerPages: 8 } });
+  dirs.two = retreedDataset(base, 'tree2', {
+    index: { pageShards: 64, rootLimit: 16, innerPages: 16 },
+    proteinPage: 32,
+    proteins: { rootLimit: 12, innerPages: 8 },
+  });
   // ~247 leaf pages of 16 shards, 31 inner pages of 8, then 4; ~94 protein pages of 32 under 24, 6, then 2 inner pages of 4.
-  dirs.three = retreedDataset(base, 'tree3', { index: { pageShards: 16, rootLimit: 8, innerPages: 8 }, proteinPage: 32, proteins: { rootLimit: 4, innerPages: 4 }, accessionPage: 100, accessions: { rootLimit: 4, innerPages: 4 } });
+  dirs.three = retreedDataset(base, 'tree3', {
+    index: { pageShards: 16, rootLimit: 8, innerPages: 8 },
+    proteinPage: 32,
+    proteins: { rootLimit: 4, innerPages: 4 },
+    accessionPage: 100,
+    accessions: { rootLimit: 4, innerPages: 4 },
+  });
 }, 300_000);
 afterAll(removeTempDirs);
 
@@ -40,7 +65,8 @@ afterAll(removeTempDirs);
 function bruteForce(shards: ShardEntry[]) {
   const before = [0];
   for (const s of shards) before.push(before[before.length - 1] + s.massGroups);
-  const at = (i: number): LocatedShard | undefined => (i < 0 || i >= shards.length ? undefined : { index: i, entry: shards[i], groupsBefore: before[i] });
+  const at = (i: number): LocatedShard | undefined =>
+    i < 0 || i >= shards.length ? undefined : { index: i, entry: shards[i], groupsBefore: before[i] };
   return {
     firstEndingAtOrAbove: (key: number) => at(shards.findIndex((s) => s.lastKey >= key)),
     lastStartingAtOrBelow: (key: number) => at(shards.filter((s) => s.firstKey <= key).length - 1),
@@ -74,14 +100,24 @@ for (const [name, indexLevels, proteinLevels] of [
       const brute = bruteForce(shards);
       const { index } = await Dataset.open(new FileSource(dir));
       expect([index.shardCount, index.groupCount, index.levels]).toEqual([shards.length, brute.groups, indexLevels]);
-      for (const key of [0, ...shards.flatMap((s) => [s.firstKey - 1, s.firstKey, s.lastKey, s.lastKey + 1]), 2 ** 32]) {
+      for (const key of [
+        0,
+        ...shards.flatMap((s) => [s.firstKey - 1, s.firstKey, s.lastKey, s.lastKey + 1]),
+        2 ** 32,
+      ]) {
         const [first, last] = [await index.firstEndingAtOrAbove(key), await index.lastStartingAtOrBelow(key)];
-        if (first?.index !== brute.firstEndingAtOrAbove(key)?.index) expect(first, `firstEndingAtOrAbove(${key})`).toEqual(brute.firstEndingAtOrAbove(key));
-        if (last?.index !== brute.lastStartingAtOrBelow(key)?.index) expect(last, `lastStartingAtOrBelow(${key})`).toEqual(brute.lastStartingAtOrBelow(key));
+        if (first?.index !== brute.firstEndingAtOrAbove(key)?.index)
+          expect(first, `firstEndingAtOrAbove(${key})`).toEqual(brute.firstEndingAtOrAbove(key));
+        if (last?.index !== brute.lastStartingAtOrBelow(key)?.index)
+          expect(last, `lastStartingAtOrBelow(${key})`).toEqual(brute.lastStartingAtOrBelow(key));
       }
       for (let ordinal = 0; ordinal < brute.groups; ordinal += 7) {
         const got = await index.shardOfGroup(ordinal);
-        if (got.index !== brute.shardOfGroup(ordinal)!.index || got.groupsBefore !== brute.shardOfGroup(ordinal)!.groupsBefore) expect(got).toEqual(brute.shardOfGroup(ordinal));
+        if (
+          got.index !== brute.shardOfGroup(ordinal)!.index ||
+          got.groupsBefore !== brute.shardOfGroup(ordinal)!.groupsBefore
+        )
+          expect(got).toEqual(brute.shardOfGroup(ordinal));
       }
       expect(await index.shardOfGroup(brute.groups - 1)).toEqual(brute.shardOfGroup(brute.groups - 1));
     });
@@ -103,9 +139,19 @@ for (const [name, indexLevels, proteinLevels] of [
       const table = readProteinTable(base);
       const dataset = await Dataset.open(new FileSource(dir));
       const known = table.accessions.map((acc) => ({ acc, taxId: -7, reviewed: false }));
-      const expected = table.accessions.map((acc, i) => ({ acc, taxId: table.taxIds[i], reviewed: table.reviewed[i] === 1, protein: table.proteins[i] || null, organism: table.organisms[i] || null }));
+      const expected = table.accessions.map((acc, i) => ({
+        acc,
+        taxId: table.taxIds[i],
+        reviewed: table.reviewed[i] === 1,
+        protein: table.proteins[i] || null,
+        organism: table.organisms[i] || null,
+      }));
       expect(await proteinsOf(dataset, known)).toEqual(expected);
-      const absent = [{ acc: '0', taxId: 1, reviewed: true }, { acc: `${table.accessions[5]}0`, taxId: 2, reviewed: false }, { acc: 'zzz', taxId: 3, reviewed: false }];
+      const absent = [
+        { acc: '0', taxId: 1, reviewed: true },
+        { acc: `${table.accessions[5]}0`, taxId: 2, reviewed: false },
+        { acc: 'zzz', taxId: 3, reviewed: false },
+      ];
       expect(await proteinsOf(dataset, absent)).toEqual(absent.map((a) => ({ ...a, protein: null, organism: null })));
       for (const i of [0, 1000, table.accessions.length - 1]) {
         const source = new CountingSource(new FileSource(dir));
@@ -130,7 +176,11 @@ for (const [name, indexLevels, proteinLevels] of [
 
 describe('an inner page that does not agree with its entry', () => {
   /** A copy of the 3-level dataset whose root entry `r` points at a rewritten inner page (`change` applied to it), named and hashed rightly. */
-  function tampered(label: string, r: number, change: (page: InnerIndexPage) => void): { copy: string; manifest: Manifest } {
+  function tampered(
+    label: string,
+    r: number,
+    change: (page: InnerIndexPage) => void,
+  ): { copy: string; manifest: Manifest } {
     const copy = join(tempDir(label), 'shards');
     cpSync(dirs.three, copy, { recursive: true });
     const manifest = readManifest(copy);
@@ -143,18 +193,32 @@ describe('an inner page that does not agree with its entry', () => {
   }
 
   /** A query for mass group `g` exactly, as the JSON API answers it. */
-  const groupPath = (ref: ReferenceData, g: number) => `/search.php?mass1=${referenceKeyText(ref.keys[g])}&mass2=${referenceKeyText(ref.keys[g])}`;
+  const groupPath = (ref: ReferenceData, g: number) =>
+    `/search.php?mass1=${referenceKeyText(ref.keys[g])}&mass2=${referenceKeyText(ref.keys[g])}`;
 
   it.each([
-    ['its sums differ', (page: InnerIndexPage) => (page.pages[1].peptides += 1), /^index page index-[0-9a-f]{20}\.json\.gz is not readable: mass groups or peptides differ from its entry$/],
-    ['it lists a page too few', (page: InnerIndexPage) => page.pages.pop(), /^index page index-[0-9a-f]{20}\.json\.gz is not readable: wrong shard count: \d+, not \d+$/],
-    ['it is a leaf page', (page: InnerIndexPage) => Object.assign(page, { shards: page.pages, pages: undefined }), /is not readable: no pages listed$/],
+    [
+      'its sums differ',
+      (page: InnerIndexPage) => (page.pages[1].peptides += 1),
+      /^index page index-[0-9a-f]{20}\.json\.gz is not readable: mass groups or peptides differ from its entry$/,
+    ],
+    [
+      'it lists a page too few',
+      (page: InnerIndexPage) => page.pages.pop(),
+      /^index page index-[0-9a-f]{20}\.json\.gz is not readable: wrong shard count: \d+, not \d+$/,
+    ],
+    [
+      'it is a leaf page',
+      (page: InnerIndexPage) => Object.assign(page, { shards: page.pages, pages: undefined }),
+      /is not readable: no pages listed$/,
+    ],
   ] as const)('%s: 502 naming the page, never an answer; other subtrees still answer', async (_, change, error) => {
     const ref = loadReference(dirs.three);
     const { copy, manifest } = tampered('tampered', 2, change);
     const handler = folderHandler(copy);
     const inside = manifest.shardIndex!.pages[2];
-    const g = inside.firstShard === 0 ? 0 : ref.shardEntries.slice(0, inside.firstShard).reduce((s, e) => s + e.massGroups, 0);
+    const g =
+      inside.firstShard === 0 ? 0 : ref.shardEntries.slice(0, inside.firstShard).reduce((s, e) => s + e.massGroups, 0);
     const got = await call(handler, groupPath(ref, g + 1));
     expect(got.status).toBe(502);
     expect(Object.keys(got.body as object)).toEqual(['error']);
@@ -175,7 +239,13 @@ describe('an inner page that does not agree with its entry', () => {
     expect(got.status).toBe(502);
     expect((got.body as { error: string }).error).toMatch(/index-[0-9a-f]{20}\.json\.gz failed its sha256 check/);
     writeFileSync(join(copy, entry.file), good);
-    expect(await difference(handler, ref, { endpoint: '/search.php', mass1: referenceKeyText(ref.keys[g]), mass2: referenceKeyText(ref.keys[g]) })).toBeNull();
+    expect(
+      await difference(handler, ref, {
+        endpoint: '/search.php',
+        mass1: referenceKeyText(ref.keys[g]),
+        mass2: referenceKeyText(ref.keys[g]),
+      }),
+    ).toBeNull();
   });
 
   it('an inner protein page whose count differs from its entry: a DatasetError 502 naming it', async () => {
@@ -188,10 +258,17 @@ describe('an inner page that does not agree with its entry', () => {
     Object.assign(entry, writeDatasetFile(copy, page, proteinIndexPageFileName, manifest.compression));
     writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
     const dataset = await Dataset.open(new FileSource(copy));
-    const error = await proteinsOf(dataset, [{ acc: entry.firstAccession, taxId: 0, reviewed: false }]).catch((e: unknown) => e);
+    const error = await proteinsOf(dataset, [{ acc: entry.firstAccession, taxId: 0, reviewed: false }]).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(DatasetError);
-    expect([(error as DatasetError).status, (error as DatasetError).message]).toEqual([502, `protein index page ${entry.file} is not readable: accession count differs from its entry`]);
+    expect([(error as DatasetError).status, (error as DatasetError).message]).toEqual([
+      502,
+      `protein index page ${entry.file} is not readable: accession count differs from its entry`,
+    ]);
     const last = manifest.proteins!.pages.at(-1)!; // another subtree still answers
-    expect((await proteinsOf(dataset, [{ acc: last.lastAccession, taxId: 0, reviewed: false }]))[0].acc).toBe(last.lastAccession);
+    expect((await proteinsOf(dataset, [{ acc: last.lastAccession, taxId: 0, reviewed: false }]))[0].acc).toBe(
+      last.lastAccession,
+    );
   });
 });

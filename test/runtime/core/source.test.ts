@@ -60,7 +60,10 @@ describe('HttpSource', () => {
   });
 
   it('refuses a 404 or 403 as permanent, without retrying', async () => {
-    expect(await failure(quick().get('missing.bin'))).toMatchObject({ transient: false, message: 'missing.bin: HTTP 404' });
+    expect(await failure(quick().get('missing.bin'))).toMatchObject({
+      transient: false,
+      message: 'missing.bin: HTTP 404',
+    });
     expect(await failure(quick().get('e403.bin'))).toMatchObject({ transient: false, message: 'e403.bin: HTTP 403' });
     expect(hits).toEqual(['/data/missing.bin', '/data/e403.bin']);
   });
@@ -86,13 +89,18 @@ describe('HttpSource', () => {
   it('waits backoffMs, then twice that, between attempts', async () => {
     const timeout = vi.spyOn(globalThis, 'setTimeout');
     await failure(new HttpSource(`${origin}/data/`, { retries: 3, backoffMs: 13 }).get('e500.bin'));
-    const waits = timeout.mock.calls.map((call) => call[1]).filter((ms) => ms === 13 || ms === 26 || ms === 52 || ms === 104);
+    const waits = timeout.mock.calls
+      .map((call) => call[1])
+      .filter((ms) => ms === 13 || ms === 26 || ms === 52 || ms === 104);
     expect(waits).toEqual([13, 26, 52]);
     expect(hits).toHaveLength(4);
   });
 
   it('refuses a body cut short as transient', async () => {
-    expect(await failure(quick(0).get('cut.bin'))).toMatchObject({ transient: true, message: 'cut.bin: body cut short' });
+    expect(await failure(quick(0).get('cut.bin'))).toMatchObject({
+      transient: true,
+      message: 'cut.bin: body cut short',
+    });
   });
 
   it('refuses an unreachable server as transient', async () => {
@@ -113,8 +121,25 @@ describe('HttpSource', () => {
   });
 
   it('refuses invalid names before any request', async () => {
-    for (const name of ['', '.', '..', '../x.bin', 'x/b.bin', 'ab/cd/e.bin', '%2e%2e', 'a b', '.hidden', 'x?y', 'a\\b', 'http:', '\u00e9.bin']) {
-      expect(await failure(quick().get(name)), name).toMatchObject({ transient: false, message: `invalid dataset file name "${name}"` });
+    for (const name of [
+      '',
+      '.',
+      '..',
+      '../x.bin',
+      'x/b.bin',
+      'ab/cd/e.bin',
+      '%2e%2e',
+      'a b',
+      '.hidden',
+      'x?y',
+      'a\\b',
+      'http:',
+      '\u00e9.bin',
+    ]) {
+      expect(await failure(quick().get(name)), name).toMatchObject({
+        transient: false,
+        message: `invalid dataset file name "${name}"`,
+      });
     }
     expect(hits).toEqual([]);
   });
@@ -138,9 +163,33 @@ describe('HttpSource', () => {
 
 describe('checkName', () => {
   it('accepts plain names of letters, digits, dot, dash and underscore, not starting with a dot', () => {
-    for (const name of ['manifest.json', 'index-0123abcd.json', '0123456789abcdef0123.msgpack', 'A_b-c.d', '3/3f.msgpack.gz', '3f2a/3f2a0.json.gz']) expect(() => checkName(name)).not.toThrow();
+    for (const name of [
+      'manifest.json',
+      'index-0123abcd.json',
+      '0123456789abcdef0123.msgpack',
+      'A_b-c.d',
+      '3/3f.msgpack.gz',
+      '3f2a/3f2a0.json.gz',
+    ])
+      expect(() => checkName(name)).not.toThrow();
     // One folder of 1–4 lower-case hex digits only (placedFile): not any folder, not two, not upper case, not a dot-folder.
-    for (const name of ['.env', '..', 'x/b', 'ab/cd/e', 'AB/e', '3f2a0/e', '../e', './e', 'ab/.e', 'ab/', '/ab', 'a\\b', 'a:b', 'a%b', '']) {
+    for (const name of [
+      '.env',
+      '..',
+      'x/b',
+      'ab/cd/e',
+      'AB/e',
+      '3f2a0/e',
+      '../e',
+      './e',
+      'ab/.e',
+      'ab/',
+      '/ab',
+      'a\\b',
+      'a:b',
+      'a%b',
+      '',
+    ]) {
       expect(() => checkName(name), name).toThrow(`invalid dataset file name "${name}"`);
       try {
         checkName(name);

@@ -29,7 +29,13 @@ import {
   type RefAnswer,
   type RefPeptide,
 } from '../../helpers/referencePrecursor.js';
-import { filteredAnswer, readTaxdump, referenceAccessions, ReferenceTaxonomy, type RefFilter } from '../../helpers/referenceTaxonomy.js';
+import {
+  filteredAnswer,
+  readTaxdump,
+  referenceAccessions,
+  ReferenceTaxonomy,
+  type RefFilter,
+} from '../../helpers/referenceTaxonomy.js';
 
 /** A dataset built without --taxdump (the sample's first records): no taxonomy. */
 const plainDataset = () => cachedBuild('no-taxonomy', sampleSubset(1000), ['--shard-bytes', '16384']);
@@ -40,7 +46,12 @@ const TAXDUMP = join(REPO, 'data/taxdump');
 /** Random queries per modification setting. */
 const SETTINGS = [
   { label: 'no modifications', fixed: '', variable: '', queries: 2000 },
-  { label: 'fixed Carbamidomethyl@C, variable Oxidation@M', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', queries: 1200 },
+  {
+    label: 'fixed Carbamidomethyl@C, variable Oxidation@M',
+    fixed: 'Carbamidomethyl@C',
+    variable: 'Oxidation@M',
+    queries: 1200,
+  },
 ];
 /** Ranks every query set covers (a no-rank node counts as `no rank`). */
 const RANKS = ['superkingdom', 'phylum', 'class', 'order', 'family', 'genus', 'species', 'no rank'] as const;
@@ -188,7 +199,16 @@ function makeQueries(reference: ReferencePrecursor, mods: string, seed: number, 
       const word = String(filter.reviewed);
       path += `&reviewed=${pick([word, word, word.toUpperCase(), word[0].toUpperCase() + word.slice(1)])}`;
     }
-    queries.push({ path, lowKey, highKey, centre, pageSize: random() < 0.05 ? undefined : int(1, 50), defaultFirstPage: random() < 0.2, filter, kind });
+    queries.push({
+      path,
+      lowKey,
+      highKey,
+      centre,
+      pageSize: random() < 0.05 ? undefined : int(1, 50),
+      defaultFirstPage: random() < 0.2,
+      filter,
+      kind,
+    });
   }
   return queries;
 }
@@ -206,7 +226,8 @@ async function walk(reference: ReferencePrecursor, query: Query, mismatches: Mis
   totals.queries++;
   if (query.filter.taxa === undefined && query.filter.reviewed === undefined) totals.unfiltered++;
   if (query.kind === 'multi') totals.multi++;
-  if (query.filter.taxa?.some((t) => filteredAnswer(taxonomy, all, { taxa: [t] }, 1, 1).totalResult === 0)) totals.emptyTaxon++;
+  if (query.filter.taxa?.some((t) => filteredAnswer(taxonomy, all, { taxa: [t] }, 1, 1).totalResult === 0))
+    totals.emptyTaxon++;
   const rank = perRank.get(query.kind) ?? { queries: 0, nonEmpty: 0 };
   rank.queries++;
   if (total > 0) rank.nonEmpty++;
@@ -230,8 +251,14 @@ function report(mismatches: Mismatch[]): string {
 describe('/api/v1/search with taxon and reviewed against the reference: every page of random queries', () => {
   SETTINGS.forEach((setting, index) => {
     it(setting.label, { timeout: 120_000 }, async () => {
-      const reference = new ReferencePrecursor(peptides, { fixed: parseRefMods(setting.fixed), variable: parseRefMods(setting.variable), maxVariable: 2 });
-      const mods = (setting.fixed ? `&fixed=${encodeURIComponent(setting.fixed)}` : '') + (setting.variable ? `&variable=${encodeURIComponent(setting.variable)}` : '');
+      const reference = new ReferencePrecursor(peptides, {
+        fixed: parseRefMods(setting.fixed),
+        variable: parseRefMods(setting.variable),
+        maxVariable: 2,
+      });
+      const mods =
+        (setting.fixed ? `&fixed=${encodeURIComponent(setting.fixed)}` : '') +
+        (setting.variable ? `&variable=${encodeURIComponent(setting.variable)}` : '');
       await ready();
       const queries = makeQueries(reference, mods, 0x7a0 + index * 7919, setting.queries);
       const mismatches: Mismatch[] = [];
@@ -264,13 +291,21 @@ describe('taxon and reviewed: fixed cases', () => {
     const form = reference.forms[Math.floor(reference.forms.length / 2)];
     const key = form.key;
     const all = reference.answer(key, key, 1, 1e9);
-    const species = byRank.get('species')!.find((t) => filteredAnswer(taxonomy, all, { taxa: [t] }, 1, 1).totalResult === 0)!;
-    const got = await call(handler, `/api/v1/search?mass1=${referenceKeyText(key)}&mass2=${referenceKeyText(key)}&taxon=${species}`);
+    const species = byRank
+      .get('species')!
+      .find((t) => filteredAnswer(taxonomy, all, { taxa: [t] }, 1, 1).totalResult === 0)!;
+    const got = await call(
+      handler,
+      `/api/v1/search?mass1=${referenceKeyText(key)}&mass2=${referenceKeyText(key)}&taxon=${species}`,
+    );
     expect(got.status, got.text).toBe(200);
     expect(stable(got.body)).toEqual({ totalResult: 0, page: 1, pageSize: 100, result: [] });
     // ...and the same window with the taxon of one of its accessions is not empty.
     const own = taxonomy.nodes.get(form.peptide.accsTax.find((a) => taxonomy.nodes.has(a.taxId))?.taxId ?? 1)!.taxId;
-    const hit = await call(handler, `/api/v1/search?mass1=${referenceKeyText(key)}&mass2=${referenceKeyText(key)}&taxon=${own}`);
+    const hit = await call(
+      handler,
+      `/api/v1/search?mass1=${referenceKeyText(key)}&mass2=${referenceKeyText(key)}&taxon=${own}`,
+    );
     expect(stable(hit.body)).toEqual(filteredAnswer(taxonomy, all, { taxa: [own] }, 1, 100));
     expect(hit.body.totalResult).toBe(1);
   });
@@ -298,8 +333,16 @@ describe('taxon and reviewed: fixed cases', () => {
     const notHere = [...full.keys()].find((t) => !taxonomy.nodes.has(t))!;
     const withoutLineage = [...taxonomy.taxIdsWithoutLineage][0];
     for (const taxId of [999999999, notHere, withoutLineage, 2147483647]) {
-      expectErrorBody(await call(handler, `/api/v1/search?${window}&taxon=${taxId}`), 400, new RegExp(`\\b${taxId}\\b`));
-      expectErrorBody(await call(handler, `/api/v1/search?${window}&taxon=2,${taxId}`), 400, new RegExp(`\\b${taxId}\\b`));
+      expectErrorBody(
+        await call(handler, `/api/v1/search?${window}&taxon=${taxId}`),
+        400,
+        new RegExp(`\\b${taxId}\\b`),
+      );
+      expectErrorBody(
+        await call(handler, `/api/v1/search?${window}&taxon=2,${taxId}`),
+        400,
+        new RegExp(`\\b${taxId}\\b`),
+      );
     }
   });
 
@@ -310,7 +353,12 @@ describe('taxon and reviewed: fixed cases', () => {
     const bytes = readFileSync(sampleSubset(1000));
     const few = referencePeptides(bytes);
     const own = new ReferenceTaxonomy(readTaxdump(TAXDUMP), referenceAccessions(bytes), few);
-    const all = new ReferencePrecursor(few, { fixed: [], variable: [], maxVariable: 2 }).answer(10_000_000, 10_100_000, 1, 1e9);
+    const all = new ReferencePrecursor(few, { fixed: [], variable: [], maxVariable: 2 }).answer(
+      10_000_000,
+      10_100_000,
+      1,
+      1e9,
+    );
     for (const reviewed of [true, false]) {
       for (let page = 1; ; page++) {
         const expected = filteredAnswer(own, all, { reviewed }, page, 40);

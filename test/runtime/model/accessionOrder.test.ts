@@ -12,16 +12,26 @@ import { randomTree } from '../../helpers/randomTaxonomy.js';
 describe('rankOrder', () => {
   it('sorts by reviewed flag, then position (none last), keeping byte order among equals, as a comparison sort does', () => {
     const random = prng(11);
-    for (const [count, positions] of [[0, 0], [1, 1], [50, 3], [5000, 40], [5000, 1]]) {
+    for (const [count, positions] of [
+      [0, 0],
+      [1, 1],
+      [50, 3],
+      [5000, 40],
+      [5000, 1],
+    ]) {
       const reviewed = Uint8Array.from({ length: count }, () => (random() < 0.3 ? 1 : 0));
-      const position = Int32Array.from({ length: count }, () => (random() < 0.1 ? -1 : Math.floor(random() * positions)));
+      const position = Int32Array.from({ length: count }, () =>
+        random() < 0.1 ? -1 : Math.floor(random() * positions),
+      );
       const rankOf = rankOrder(reviewed, position, positions);
       const key = (a: number) => [1 - reviewed[a], position[a] < 0 ? Infinity : position[a], a];
       const sorted = Array.from({ length: count }, (_, a) => a).sort((a, b) => {
         const [x, y] = [key(a), key(b)];
         return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
       });
-      expect(Array.from({ length: count }, (_, r) => r).map((r) => sorted[r])).toEqual(Array.from(rankOf.keys()).sort((a, b) => rankOf[a] - rankOf[b]));
+      expect(Array.from({ length: count }, (_, r) => r).map((r) => sorted[r])).toEqual(
+        Array.from(rankOf.keys()).sort((a, b) => rankOf[a] - rankOf[b]),
+      );
       expect(new Set(rankOf).size).toBe(count); // a permutation
     }
   });
@@ -39,7 +49,8 @@ describe('Taxonomy.subtreeRanks', () => {
       const parent = new Map(file.taxIds.map((id, i) => [id, file.parents[i]]));
       // Depth-first positions, children by ascending taxId, by recursion (not the runtime's walk).
       const children = new Map<number, number[]>();
-      for (const id of file.taxIds) if (parent.get(id) !== id) children.set(parent.get(id)!, [...(children.get(parent.get(id)!) ?? []), id]);
+      for (const id of file.taxIds)
+        if (parent.get(id) !== id) children.set(parent.get(id)!, [...(children.get(parent.get(id)!) ?? []), id]);
       const position = new Map<number, number>();
       const visit = (id: number) => {
         position.set(id, position.size);
@@ -53,19 +64,25 @@ describe('Taxonomy.subtreeRanks', () => {
         for (let k = 0; k < file.unreviewedAccessions[i]; k++) accessions.push({ taxId, reviewed: false });
       });
       for (let k = 0; k < 7; k++) accessions.push({ taxId: -1, reviewed: k % 2 === 0 });
-      const place = (a: { taxId: number; reviewed: boolean }) => [a.reviewed ? 0 : 1, position.get(a.taxId) ?? Infinity];
+      const place = (a: { taxId: number; reviewed: boolean }) => [
+        a.reviewed ? 0 : 1,
+        position.get(a.taxId) ?? Infinity,
+      ];
       accessions.sort((a, b) => place(a)[0] - place(b)[0] || place(a)[1] - place(b)[1]);
       const reviewedTotal = accessions.filter((a) => a.reviewed).length;
       const lineage = (taxId: number) => {
         const path = [taxId];
-        while (parent.has(path[path.length - 1]) && parent.get(path[path.length - 1]) !== path[path.length - 1]) path.push(parent.get(path[path.length - 1])!);
+        while (parent.has(path[path.length - 1]) && parent.get(path[path.length - 1]) !== path[path.length - 1])
+          path.push(parent.get(path[path.length - 1])!);
         return parent.has(taxId) ? path : [];
       };
       const tree = new Taxonomy(file);
       for (const taxon of file.taxIds) {
         const expected = accessions.flatMap((a, rank) => (lineage(a.taxId).includes(taxon) ? [rank] : []));
         const { reviewed, unreviewed } = tree.subtreeRanks(tree.nodeOf(taxon), reviewedTotal);
-        const got = [reviewed, unreviewed].flatMap(([first, end]) => Array.from({ length: end - first }, (_, k) => first + k));
+        const got = [reviewed, unreviewed].flatMap(([first, end]) =>
+          Array.from({ length: end - first }, (_, k) => first + k),
+        );
         if (JSON.stringify(got) !== JSON.stringify(expected)) expect(got, `taxon ${taxon}`).toEqual(expected);
       }
       const root = tree.subtreeRanks(tree.nodeOf(1), reviewedTotal);

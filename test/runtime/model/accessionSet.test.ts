@@ -4,7 +4,13 @@
 // `plain`; addPeptideRanks; look-ups in any order of ranks and of kinds (records are filled on first use). Tables mix short accessions (written from fixed-width records) with long ones and ones
 // needing escapes (whose pages are written from their text), so both paths and comparisons across them are checked.
 import { describe, expect, it } from 'vitest';
-import { AccessionSet, addPeptideRanks, MAX_ACCESSION_BYTES, NO_ACCESSIONS, type AccessionRun } from '../../../runtime/model/accessionSet.js';
+import {
+  AccessionSet,
+  addPeptideRanks,
+  MAX_ACCESSION_BYTES,
+  NO_ACCESSIONS,
+  type AccessionRun,
+} from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import { prng } from '../../helpers/prng.js';
 
@@ -19,15 +25,24 @@ function randomTable(next: () => number, count: number, extra = '', long = 0) {
   const seen = new Set<string>();
   while (seen.size < count) {
     let a = 'P0';
-    for (let n = next() < long ? 26 + below(next, 9) : 1 + below(next, 6); n > 0; n--) a += (LETTERS + extra)[below(next, LETTERS.length + extra.length)];
+    for (let n = next() < long ? 26 + below(next, 9) : 1 + below(next, 6); n > 0; n--)
+      a += (LETTERS + extra)[below(next, LETTERS.length + extra.length)];
     seen.add(a);
   }
   const accessions = [...seen].sort(() => next() - 0.5); // ranks not in accession order
-  return { accessions, taxIds: accessions.map(() => below(next, 10) - 1), reviewed: accessions.map(() => below(next, 2)) };
+  return {
+    accessions,
+    taxIds: accessions.map(() => below(next, 10) - 1),
+    reviewed: accessions.map(() => below(next, 2)),
+  };
 }
 
 /** The table cut into pages of random sizes; each page kept with probability `keep`. */
-function runsOf(next: () => number, table: ReturnType<typeof randomTable>, keep: number): { runs: AccessionRun[]; held: boolean[] } {
+function runsOf(
+  next: () => number,
+  table: ReturnType<typeof randomTable>,
+  keep: number,
+): { runs: AccessionRun[]; held: boolean[] } {
   const runs: AccessionRun[] = [];
   const held = table.accessions.map(() => false);
   for (let first = 0; first < table.accessions.length; ) {
@@ -51,12 +66,20 @@ function runsOf(next: () => number, table: ReturnType<typeof randomTable>, keep:
   return { runs, held };
 }
 
-const byBytes = (accessions: string[]) => (a: number, b: number) => Buffer.compare(Buffer.from(accessions[a]), Buffer.from(accessions[b]));
+const byBytes = (accessions: string[]) => (a: number, b: number) =>
+  Buffer.compare(Buffer.from(accessions[a]), Buffer.from(accessions[b]));
 
 describe('AccessionSet', () => {
   it('looks up every held rank as the table gives it, and refuses a rank not held', () => {
     const next = prng(11);
-    for (const [count, keep, extra, long] of [[1, 1, '', 0], [5, 1, '', 0], [300, 0.5, '', 0], [2000, 0.2, '', 0.01], [2000, 1, '', 0], [2000, 1, '"é', 0.01]] as const) {
+    for (const [count, keep, extra, long] of [
+      [1, 1, '', 0],
+      [5, 1, '', 0],
+      [300, 0.5, '', 0],
+      [2000, 0.2, '', 0.01],
+      [2000, 1, '', 0],
+      [2000, 1, '"é', 0.01],
+    ] as const) {
       const table = randomTable(next, count, extra, long);
       const { runs, held } = runsOf(next, table, keep);
       const set = new AccessionSet(runs);
@@ -67,9 +90,19 @@ describe('AccessionSet', () => {
           expect(() => set.accession(a)).toThrow(/not read/);
           continue;
         }
-        expect([set.accession(a), set.taxId(a), set.reviewed(a)]).toEqual([table.accessions[a], table.taxIds[a], table.reviewed[a] === 1]);
+        expect([set.accession(a), set.taxId(a), set.reviewed(a)]).toEqual([
+          table.accessions[a],
+          table.taxIds[a],
+          table.reviewed[a] === 1,
+        ]);
         const written: string[] = [];
-        set.writeAccession({ write: (text, from, to) => written.push(text.slice(from, to)), copy: (bytes, from, to) => written.push(Buffer.from(bytes.subarray(from, to)).toString('utf8')) }, a);
+        set.writeAccession(
+          {
+            write: (text, from, to) => written.push(text.slice(from, to)),
+            copy: (bytes, from, to) => written.push(Buffer.from(bytes.subarray(from, to)).toString('utf8')),
+          },
+          a,
+        );
         expect(written).toEqual([table.accessions[a]]);
         if (set.recorded) {
           const bytes = new Uint8Array(8 + MAX_ACCESSION_BYTES).fill(42);
@@ -79,8 +112,11 @@ describe('AccessionSet', () => {
         }
       }
       // Recorded: every page read holds accessions of at most MAX_ACCESSION_BYTES printable ASCII characters, no quote or backslash.
-      const recordable = (acc: string) => acc.length <= MAX_ACCESSION_BYTES && /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(acc);
-      expect(set.recorded, `${count} ${extra} ${long}`).toBe(runs.every((run) => table.accessions.slice(run.first, run.first + run.table.taxIds.length).every(recordable)));
+      const recordable = (acc: string) =>
+        acc.length <= MAX_ACCESSION_BYTES && /^[\x20\x21\x23-\x5b\x5d-\x7e]+$/.test(acc);
+      expect(set.recorded, `${count} ${extra} ${long}`).toBe(
+        runs.every((run) => table.accessions.slice(run.first, run.first + run.table.taxIds.length).every(recordable)),
+      );
     }
     expect(NO_ACCESSIONS.has(0)).toBe(false);
   });
@@ -90,7 +126,13 @@ describe('AccessionSet', () => {
     const table = randomTable(next, 3000, '', 0.005);
     const byText = (a: number) => {
       const written: string[] = [];
-      set.writeAccession({ write: (text, from, to) => written.push(text.slice(from, to)), copy: (bytes, from, to) => written.push(Buffer.from(bytes.subarray(from, to)).toString('utf8')) }, a);
+      set.writeAccession(
+        {
+          write: (text, from, to) => written.push(text.slice(from, to)),
+          copy: (bytes, from, to) => written.push(Buffer.from(bytes.subarray(from, to)).toString('utf8')),
+        },
+        a,
+      );
       return written.join('');
     };
     // Fresh pages (records are made per page): first touched by writeAccession, by taxId, or by a comparison.
@@ -102,7 +144,12 @@ describe('AccessionSet', () => {
     set = new AccessionSet(runsOf(next, table, 1).runs);
     const sorted = set.sort(Uint32Array.from(ranks.slice(0, 500)));
     expect(Array.from(sorted)).toEqual(ranks.slice(0, 500).sort(byBytes(table.accessions)));
-    for (const a of ranks) expect([byText(a), set.accession(a), set.taxId(a)]).toEqual([table.accessions[a], table.accessions[a], table.taxIds[a]]);
+    for (const a of ranks)
+      expect([byText(a), set.accession(a), set.taxId(a)]).toEqual([
+        table.accessions[a],
+        table.accessions[a],
+        table.taxIds[a],
+      ]);
   });
 
   it('sorts ranks and lists peptides’ accessions by accession (byte order), filtered or not', () => {
@@ -112,15 +159,26 @@ describe('AccessionSet', () => {
     const set = new AccessionSet(runs);
     const heldRanks = held.flatMap((h, a) => (h ? [a] : []));
     // A shard of 300 peptides of 0 to 40 held ranks each, stored ascending.
-    const peptides = Array.from({ length: 300 }, () => [...new Set(Array.from({ length: below(next, 41) }, () => heldRanks[below(next, heldRanks.length)]))].sort((a, b) => a - b));
+    const peptides = Array.from({ length: 300 }, () =>
+      [...new Set(Array.from({ length: below(next, 41) }, () => heldRanks[below(next, heldRanks.length)]))].sort(
+        (a, b) => a - b,
+      ),
+    );
     let end = 0;
-    const shard = { accessionRefEnds: Uint32Array.from(peptides, (p) => (end += p.length)), accessionRefs: Uint32Array.from(peptides.flat()) } as Shard;
+    const shard = {
+      accessionRefEnds: Uint32Array.from(peptides, (p) => (end += p.length)),
+      accessionRefs: Uint32Array.from(peptides.flat()),
+    } as Shard;
     const keeps = (a: number) => table.taxIds[a] % 3 === 0;
     const filter = { keeps };
     peptides.forEach((ranks, p) => {
       expect(Array.from(set.listed(shard, p)), `peptide ${p}`).toEqual([...ranks].sort(byBytes(table.accessions)));
-      expect(Array.from(set.listed(shard, p, filter)), `peptide ${p} filtered`).toEqual(ranks.filter(keeps).sort(byBytes(table.accessions)));
-      expect(Array.from(set.sort(Uint32Array.from(ranks).reverse()))).toEqual([...ranks].sort(byBytes(table.accessions)));
+      expect(Array.from(set.listed(shard, p, filter)), `peptide ${p} filtered`).toEqual(
+        ranks.filter(keeps).sort(byBytes(table.accessions)),
+      );
+      expect(Array.from(set.sort(Uint32Array.from(ranks).reverse()))).toEqual(
+        [...ranks].sort(byBytes(table.accessions)),
+      );
     });
     const added: number[] = [];
     addPeptideRanks(shard, 10, 20, (a) => added.push(a));
@@ -134,11 +192,18 @@ describe('AccessionSet', () => {
     const next = prng(15);
     const table = randomTable(next, 400);
     const set = new AccessionSet(runsOf(next, table, 1).runs);
-    const peptides = [3, 100, 1, 250, 64, 65, 0, 2].map((n) => [...new Set(Array.from({ length: n }, () => below(next, 400)))].sort((a, b) => a - b));
+    const peptides = [3, 100, 1, 250, 64, 65, 0, 2].map((n) =>
+      [...new Set(Array.from({ length: n }, () => below(next, 400)))].sort((a, b) => a - b),
+    );
     let end = 0;
-    const shard = { accessionRefEnds: Uint32Array.from(peptides, (p) => (end += p.length)), accessionRefs: Uint32Array.from(peptides.flat()) } as Shard;
+    const shard = {
+      accessionRefEnds: Uint32Array.from(peptides, (p) => (end += p.length)),
+      accessionRefs: Uint32Array.from(peptides.flat()),
+    } as Shard;
     for (let round = 0; round < 2; round++) {
-      peptides.forEach((ranks, p) => expect(Array.from(set.listed(shard, p)), `peptide ${p}`).toEqual([...ranks].sort(byBytes(table.accessions))));
+      peptides.forEach((ranks, p) =>
+        expect(Array.from(set.listed(shard, p)), `peptide ${p}`).toEqual([...ranks].sort(byBytes(table.accessions))),
+      );
     }
   });
 

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { copyRun, pieceOf, putPiece, viewOf } from '../../../runtime/model/byteRun.js';
 
 /** n bytes of a fixed sequence, high bits set in some (not ASCII only: a copy must not care). */
-const bytesOf = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 151 + seed * 37 + ((i * i) >> 3)) & 255);
+const bytesOf = (n: number, seed: number) =>
+  Uint8Array.from({ length: n }, (_, i) => (i * 151 + seed * 37 + ((i * i) >> 3)) & 255);
 
 describe('copyRun', () => {
   it('copies bytes start..end to at, returns at + their count, and writes nothing else: any length, offset and alignment', () => {
@@ -20,7 +21,10 @@ describe('copyRun', () => {
           for (let i = 0; i < length; i++) expected[at + i] = source[start + i];
           expect(copyRun(viewOf(target), at, from, start, start + length)).toBe(at + length);
           expect(Array.from(target), `start ${start}, length ${length}, at ${at}`).toEqual(Array.from(expected));
-          expect(new Uint8Array(target.buffer, 0, 3).every((b) => b === 0xaa) && new Uint8Array(target.buffer, 70).every((b) => b === 0xaa)).toBe(true);
+          expect(
+            new Uint8Array(target.buffer, 0, 3).every((b) => b === 0xaa) &&
+              new Uint8Array(target.buffer, 70).every((b) => b === 0xaa),
+          ).toBe(true);
         }
       }
     }
@@ -44,7 +48,9 @@ describe('pieceOf and putPiece', () => {
         const bytes = new Uint8Array(40).fill(0xaa);
         expect(putPiece(viewOf(bytes), at, piece)).toBe(at + length);
         expect(String.fromCharCode(...bytes.subarray(at, at + length))).toBe(text);
-        expect(bytes.subarray(0, at).every((b) => b === 0xaa) && bytes.subarray(at + 16).every((b) => b === 0xaa)).toBe(true);
+        expect(bytes.subarray(0, at).every((b) => b === 0xaa) && bytes.subarray(at + 16).every((b) => b === 0xaa)).toBe(
+          true,
+        );
       }
     }
   });

@@ -2,7 +2,15 @@
 // compositions and exact integer arithmetic.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { daTextToUnits, peptideMass, RESIDUE_MASS_DA, RESIDUE_UNITS, UNDEFINED_MASS_RESIDUES, UNITS_PER_DA, WATER_UNITS } from '../../../runtime/model/chemistry.js';
+import {
+  daTextToUnits,
+  peptideMass,
+  RESIDUE_MASS_DA,
+  RESIDUE_UNITS,
+  UNDEFINED_MASS_RESIDUES,
+  UNITS_PER_DA,
+  WATER_UNITS,
+} from '../../../runtime/model/chemistry.js';
 import { massKey } from '../../../runtime/model/massKey.js';
 import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER } from '../../helpers/reference.js';
 
@@ -44,15 +52,35 @@ describe('residue masses', () => {
     Se: 7991652130000n,
   };
   const FORMULA: Record<string, string> = {
-    G: 'C2H3NO', A: 'C3H5NO', S: 'C3H5NO2', P: 'C5H7NO', V: 'C5H9NO', T: 'C4H7NO2', C: 'C3H5NOS',
-    L: 'C6H11NO', I: 'C6H11NO', J: 'C6H11NO', N: 'C4H6N2O2', D: 'C4H5NO3', Q: 'C5H8N2O2', K: 'C6H12N2O',
-    E: 'C5H7NO3', M: 'C5H9NOS', H: 'C6H7N3O', F: 'C9H9NO', R: 'C6H12N4O', Y: 'C9H9NO2', W: 'C11H10N2O',
-    U: 'C3H5NOSe', O: 'C12H19N3O2',
+    G: 'C2H3NO',
+    A: 'C3H5NO',
+    S: 'C3H5NO2',
+    P: 'C5H7NO',
+    V: 'C5H9NO',
+    T: 'C4H7NO2',
+    C: 'C3H5NOS',
+    L: 'C6H11NO',
+    I: 'C6H11NO',
+    J: 'C6H11NO',
+    N: 'C4H6N2O2',
+    D: 'C4H5NO3',
+    Q: 'C5H8N2O2',
+    K: 'C6H12N2O',
+    E: 'C5H7NO3',
+    M: 'C5H9NOS',
+    H: 'C6H7N3O',
+    F: 'C9H9NO',
+    R: 'C6H12N4O',
+    Y: 'C9H9NO2',
+    W: 'C11H10N2O',
+    U: 'C3H5NOSe',
+    O: 'C12H19N3O2',
   };
   /** Formula mass in 1e-11 Da. */
   const formulaMass = (formula: string) => {
     let sum = 0n;
-    for (const [, element, count] of formula.matchAll(/([A-Z][a-z]?)(\d*)/g)) sum += ELEMENT[element] * BigInt(count || '1');
+    for (const [, element, count] of formula.matchAll(/([A-Z][a-z]?)(\d*)/g))
+      sum += ELEMENT[element] * BigInt(count || '1');
     return sum;
   };
   /** Formula mass rounded half-up to 8 decimals, in 1e-10 Da units. */
@@ -104,11 +132,14 @@ describe('residue masses', () => {
 describe('peptideMass', () => {
   it('is water plus the sum of residues, exactly', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...Object.keys(REFERENCE_RESIDUE_MASS)), minLength: 0, maxLength: 60 }), (sequence) => {
-        let expected = decimalToUnits(REFERENCE_WATER);
-        for (const residue of sequence) expected += decimalToUnits(REFERENCE_RESIDUE_MASS[residue]);
-        expect(unitsOf(sequence)).toBe(Number(expected));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...Object.keys(REFERENCE_RESIDUE_MASS)), minLength: 0, maxLength: 60 }),
+        (sequence) => {
+          let expected = decimalToUnits(REFERENCE_WATER);
+          for (const residue of sequence) expected += decimalToUnits(REFERENCE_RESIDUE_MASS[residue]);
+          expect(unitsOf(sequence)).toBe(Number(expected));
+        },
+      ),
     );
   });
 

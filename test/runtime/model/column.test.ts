@@ -11,7 +11,9 @@ describe('Column', () => {
     const column = new Column(new Int32Array(0));
     for (let i = 0; i < 5000; i++) column.push(i % 3 === 0 ? -1 : i * 1000);
     expect(column.length).toBe(5000);
-    expect(Array.from(column.data.subarray(0, column.length))).toEqual(Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? -1 : i * 1000)));
+    expect(Array.from(column.data.subarray(0, column.length))).toEqual(
+      Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? -1 : i * 1000)),
+    );
   });
 
   it('reserves room for n more values, keeping those it has', () => {
@@ -39,7 +41,11 @@ describe('Ends', () => {
   const ends = (count: number, seed: number) => {
     const random = prng(seed);
     const values: number[] = [];
-    for (let v = 0, i = 0; i < count; i++) values.push((v += random() < 0.002 ? 20_000 + Math.floor(random() * 70_000) : random() < 0.1 ? 0 : Math.floor(random() * 40)));
+    for (let v = 0, i = 0; i < count; i++)
+      values.push(
+        (v +=
+          random() < 0.002 ? 20_000 + Math.floor(random() * 70_000) : random() < 0.1 ? 0 : Math.floor(random() * 40)),
+      );
     return values;
   };
 
@@ -110,7 +116,15 @@ describe('TextBlocks', () => {
     texts.add(ascii(long('F', 3)), 0, 3); // 2 bytes left: moves on
     texts.add(ascii(''), 0, 0);
     texts.add(ascii(long('G', 3)), 0, 3);
-    expect([0, 1, 2, 3, 4, 5, 6].map((i) => read(texts, i))).toEqual([long('A', block - 10), long('C', 10), long('D', 5), long('E', block - 7), long('F', 3), '', long('G', 3)]);
+    expect([0, 1, 2, 3, 4, 5, 6].map((i) => read(texts, i))).toEqual([
+      long('A', block - 10),
+      long('C', 10),
+      long('D', 5),
+      long('E', block - 7),
+      long('F', 3),
+      '',
+      long('G', 3),
+    ]);
     expect(texts.where(4).from).toBe(0);
   });
 });

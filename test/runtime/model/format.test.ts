@@ -6,13 +6,19 @@ import { combinedResidueMax, RESIDUE_MAX_LETTERS, residueBound, residueMaxOf } f
 
 /** residueMax written from the definition: per letter, the most of it in one sequence, capped at 35, base 36. */
 const reference = (sequences: string[]) =>
-  Array.from(RESIDUE_MAX_LETTERS, (letter) => Math.min(35, Math.max(0, ...sequences.map((s) => s.split(letter).length - 1))).toString(36)).join('');
+  Array.from(RESIDUE_MAX_LETTERS, (letter) =>
+    Math.min(35, Math.max(0, ...sequences.map((s) => s.split(letter).length - 1))).toString(36),
+  ).join('');
 
 describe('residueMaxOf', () => {
   it('gives each letter its most residues in one peptide, capped at 35', () => {
     let seed = 5;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const sequences = Array.from({ length: 300 }, () => Array.from({ length: 6 + Math.floor(random() * 120) }, () => RESIDUE_MAX_LETTERS[Math.floor(random() * 23)]).join(''));
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const sequences = Array.from({ length: 300 }, () =>
+      Array.from({ length: 6 + Math.floor(random() * 120) }, () => RESIDUE_MAX_LETTERS[Math.floor(random() * 23)]).join(
+        '',
+      ),
+    );
     sequences.push('C'.repeat(40), 'MKMKMM');
     expect(residueMaxOf(sequences)).toBe(reference(sequences));
     expect(residueMaxOf(['PEPTIDE'])).toBe(reference(['PEPTIDE']));
@@ -33,11 +39,22 @@ describe('combinedResidueMax and residueBound', () => {
     expect(combinedResidueMax([{ residueMax: a }])).toBe(a);
   });
   it('gives none for no entries, an entry without residueMax, or a malformed one', () => {
-    for (const entries of [[], [{ residueMax: a }, {}], [{ residueMax: a }, { residueMax: 'zz' }], [{ residueMax: a.slice(0, 22) + 'Z' }]]) expect(combinedResidueMax(entries)).toBeUndefined();
+    for (const entries of [
+      [],
+      [{ residueMax: a }, {}],
+      [{ residueMax: a }, { residueMax: 'zz' }],
+      [{ residueMax: a.slice(0, 22) + 'Z' }],
+    ])
+      expect(combinedResidueMax(entries)).toBeUndefined();
   });
   it('bounds a letter set by the sum of its letters’ maxima; Infinity without residueMax', () => {
     const entry = { residueMax: combinedResidueMax([{ residueMax: a }, { residueMax: b }]) };
-    expect([residueBound(entry, 'C'), residueBound(entry, 'M'), residueBound(entry, 'CM'), residueBound(entry, 'STY')]).toEqual([3, 5, 8, 0]);
+    expect([
+      residueBound(entry, 'C'),
+      residueBound(entry, 'M'),
+      residueBound(entry, 'CM'),
+      residueBound(entry, 'STY'),
+    ]).toEqual([3, 5, 8, 0]);
     expect(residueBound({}, 'C')).toBe(Infinity);
   });
 });

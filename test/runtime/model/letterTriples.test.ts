@@ -9,7 +9,8 @@ import { letterBytes } from '../../helpers/letters.js';
 
 const random = prng(41);
 const CAPITALS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
-const sequenceOf = (alphabet: string, length: number) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+const sequenceOf = (alphabet: string, length: number) =>
+  Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
 
 function pack(text: string): Uint8Array {
   const out = new Uint8Array(packedLength(text.length) + 4);
@@ -25,7 +26,16 @@ const compareBytes = (a: Uint8Array, b: Uint8Array) => {
 
 describe('letterTriples', () => {
   it('packs any sequence of capitals and unpacks it to itself', () => {
-    const texts = ['', 'A', 'Z', 'ZZ', 'ZZZ', 'AZA', ...Array.from({ length: 3000 }, () => sequenceOf(CAPITALS, Math.floor(random() * 62))), sequenceOf(CAPITALS, 1000)];
+    const texts = [
+      '',
+      'A',
+      'Z',
+      'ZZ',
+      'ZZZ',
+      'AZA',
+      ...Array.from({ length: 3000 }, () => sequenceOf(CAPITALS, Math.floor(random() * 62))),
+      sequenceOf(CAPITALS, 1000),
+    ];
     for (const text of texts) {
       const packed = pack(text);
       const out = new Uint8Array(text.length + 6);
@@ -38,7 +48,10 @@ describe('letterTriples', () => {
     // Short sequences over few letters, so many share prefixes and some are prefixes of others.
     const texts = Array.from({ length: 4000 }, () => sequenceOf('ACMZ', Math.floor(random() * 8)));
     const byString = [...texts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const byPacked = texts.map((text) => ({ text, packed: pack(text) })).sort((a, b) => compareBytes(a.packed, b.packed)).map((e) => e.text);
+    const byPacked = texts
+      .map((text) => ({ text, packed: pack(text) }))
+      .sort((a, b) => compareBytes(a.packed, b.packed))
+      .map((e) => e.text);
     expect(byPacked).toEqual(byString);
   });
 
@@ -53,6 +66,7 @@ describe('letterTriples', () => {
   });
 
   it('refuses anything but capital letters', () => {
-    for (const text of ['PEPtIDE', 'PEP*', 'PE PT', '@']) expect(() => packLetters(letterBytes(text), 0, text.length, new Uint8Array(16), 0)).toThrow(RangeError);
+    for (const text of ['PEPtIDE', 'PEP*', 'PE PT', '@'])
+      expect(() => packLetters(letterBytes(text), 0, text.length, new Uint8Array(16), 0)).toThrow(RangeError);
   });
 });

@@ -32,7 +32,13 @@ describe('formatMassKey (Java Double.toString of key / 10^4)', () => {
       const key = 4_000_000 + Math.floor(random() * 600_000_000); // 400 .. 60,400 Da
       const text = formatMassKey(key);
       const shortest = text.endsWith('.0') || !text.endsWith('0'); // no trailing zero but ".0"
-      if (text !== referenceKeyText(key) || !/^\d+\.\d{1,4}$/.test(text) || !shortest || Math.round(Number(text) * 10_000) !== key) wrong.push([key, text]);
+      if (
+        text !== referenceKeyText(key) ||
+        !/^\d+\.\d{1,4}$/.test(text) ||
+        !shortest ||
+        Math.round(Number(text) * 10_000) !== key
+      )
+        wrong.push([key, text]);
     }
     expect(wrong).toEqual([]);
   });
@@ -78,17 +84,36 @@ describe('parseMass: exact key bounds of a user-typed mass', () => {
       const text = decimals ? `${whole}.${fraction}` : whole;
       const parsed = parseMass(text);
       const exact = referenceKeyBounds(text);
-      if (!parsed || parsed.value !== Number(text) || parsed.ceilKey !== exact.ceilKey || parsed.floorKey !== exact.floorKey) wrong.push([text, parsed, exact]);
+      if (
+        !parsed ||
+        parsed.value !== Number(text) ||
+        parsed.ceilKey !== exact.ceilKey ||
+        parsed.floorKey !== exact.floorKey
+      )
+        wrong.push([text, parsed, exact]);
     }
     expect(wrong).toEqual([]);
   });
 
-  it.each(['', ' ', 'abc', '1,5', '0x10', 'NaN', 'Infinity', '-Infinity', '1e400', '1.2.3', '12f', '1d', '--1', 'e5', '.'])(
-    '%j is not a finite number',
-    (text) => {
-      expect(parseMass(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    ' ',
+    'abc',
+    '1,5',
+    '0x10',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '1e400',
+    '1.2.3',
+    '12f',
+    '1d',
+    '--1',
+    'e5',
+    '.',
+  ])('%j is not a finite number', (text) => {
+    expect(parseMass(text)).toBeUndefined();
+  });
 
   it('reports negative masses with their value (the API refuses them)', () => {
     expect(parseMass('-5')!.value).toBe(-5);

@@ -30,7 +30,8 @@ function refusal(text: string): string {
   throw new Error(`no refusal for ${JSON.stringify(text)}`);
 }
 
-const UNKNOWN_HINT = 'use a Unimod title (e.g. Carbamidomethyl, Oxidation, Phospho), UNIMOD:<accession>, or Name:+12.3456 for a custom mass';
+const UNKNOWN_HINT =
+  'use a Unimod title (e.g. Carbamidomethyl, Oxidation, Phospho), UNIMOD:<accession>, or Name:+12.3456 for a custom mass';
 const SITE_HINT = 'is not residue letters (e.g. STY), N-term, C-term or a residue at a terminus (Q@N-term)';
 const ITEM_HINT = 'is not Name@Sites (e.g. Carbamidomethyl@C, Oxidation@M, TMT6plex@N-term)';
 
@@ -55,7 +56,25 @@ describe('deltaUnits', () => {
   });
 
   it('is undefined past 10 decimals and for anything but signed decimal digits', () => {
-    for (const text of ['1.12345678901', '0.00000000001', '', '+', '-', '1.', '.5', '1e3', ' 1', '1 ', '1,5', 'abc', '--1', '+-1', 'NaN', 'Infinity', '0x10']) {
+    for (const text of [
+      '1.12345678901',
+      '0.00000000001',
+      '',
+      '+',
+      '-',
+      '1.',
+      '.5',
+      '1e3',
+      ' 1',
+      '1 ',
+      '1,5',
+      'abc',
+      '--1',
+      '+-1',
+      'NaN',
+      'Infinity',
+      '0x10',
+    ]) {
       expect(deltaUnits(text), JSON.stringify(text)).toBeUndefined();
     }
   });
@@ -64,10 +83,16 @@ describe('deltaUnits', () => {
 describe('parseModifications: names', () => {
   it('reads a Unimod title with its accession, delta text and units', () => {
     expect(parseModifications('Carbamidomethyl@C')).toEqual([
-      { modification: { name: 'Carbamidomethyl', accession: 4, delta: '57.021464', deltaUnits: 570_214_640_000 }, site: residues('C') },
+      {
+        modification: { name: 'Carbamidomethyl', accession: 4, delta: '57.021464', deltaUnits: 570_214_640_000 },
+        site: residues('C'),
+      },
     ]);
     expect(parseModifications('Gln->pyro-Glu@Q@N-term')).toEqual([
-      { modification: { name: 'Gln->pyro-Glu', accession: 28, delta: '-17.026549', deltaUnits: -170_265_490_000 }, site: terminalResidue('Q', 'N') },
+      {
+        modification: { name: 'Gln->pyro-Glu', accession: 28, delta: '-17.026549', deltaUnits: -170_265_490_000 },
+        site: terminalResidue('Q', 'N'),
+      },
     ]);
   });
 
@@ -77,12 +102,21 @@ describe('parseModifications: names', () => {
       expect(spec.modification.name, text).toBe('Oxidation');
       expect(spec.modification.accession, text).toBe(35);
     }
-    expect(parseModifications('label:13c(6)15n(2)@K')[0].modification).toMatchObject({ name: 'Label:13C(6)15N(2)', accession: 259, delta: '8.014199' });
+    expect(parseModifications('label:13c(6)15n(2)@K')[0].modification).toMatchObject({
+      name: 'Label:13C(6)15N(2)',
+      accession: 259,
+      delta: '8.014199',
+    });
     expect(parseModifications('itraq4plex@K')[0].modification.name).toBe('iTRAQ4plex');
   });
 
   it('reads UNIMOD:<accession> (any case) as the titled entry', () => {
-    expect(parseModifications('UNIMOD:35@M')[0].modification).toEqual({ name: 'Oxidation', accession: 35, delta: '15.994915', deltaUnits: 159_949_150_000 });
+    expect(parseModifications('UNIMOD:35@M')[0].modification).toEqual({
+      name: 'Oxidation',
+      accession: 35,
+      delta: '15.994915',
+      deltaUnits: 159_949_150_000,
+    });
     expect(parseModifications('unimod:21@S')[0].modification).toMatchObject({ name: 'Phospho', accession: 21 });
     expect(parseModifications('UNIMOD:737@K')[0].modification).toMatchObject({ name: 'TMT6plex', accession: 737 });
   });
@@ -93,7 +127,9 @@ describe('parseModifications: names', () => {
   });
 
   it('reads a custom Name:+mass or Name:-mass with no accession, its delta unsigned when positive', () => {
-    expect(parseModifications('MyTag:+12.3456@K')).toEqual([{ modification: { name: 'MyTag', delta: '12.3456', deltaUnits: 123_456_000_000 }, site: residues('K') }]);
+    expect(parseModifications('MyTag:+12.3456@K')).toEqual([
+      { modification: { name: 'MyTag', delta: '12.3456', deltaUnits: 123_456_000_000 }, site: residues('K') },
+    ]);
     expect(parseModifications('Loss:-18.0105646837@C-term')).toEqual([
       { modification: { name: 'Loss', delta: '-18.0105646837', deltaUnits: -180_105_646_837 }, site: terminus('C') },
     ]);
@@ -104,17 +140,26 @@ describe('parseModifications: names', () => {
   });
 
   it('refuses a custom mass with 11 decimals, beyond ±10000 Da, or unsigned', () => {
-    const tooPrecise = 'custom mass +1.12345678901 in "Tag:+1.12345678901@S" must be a signed number within ±10000 Da with at most 10 decimals';
+    const tooPrecise =
+      'custom mass +1.12345678901 in "Tag:+1.12345678901@S" must be a signed number within ±10000 Da with at most 10 decimals';
     expect(refusal('Tag:+1.12345678901@S')).toBe(tooPrecise);
-    expect(refusal('Tag:+10000.0000000001@S')).toBe('custom mass +10000.0000000001 in "Tag:+10000.0000000001@S" must be a signed number within ±10000 Da with at most 10 decimals');
-    expect(refusal('Tag:-10001@S')).toMatch(/^custom mass -10001 in "Tag:-10001@S" must be a signed number within ±10000 Da/);
+    expect(refusal('Tag:+10000.0000000001@S')).toBe(
+      'custom mass +10000.0000000001 in "Tag:+10000.0000000001@S" must be a signed number within ±10000 Da with at most 10 decimals',
+    );
+    expect(refusal('Tag:-10001@S')).toMatch(
+      /^custom mass -10001 in "Tag:-10001@S" must be a signed number within ±10000 Da/,
+    );
     // Without a sign it is not a custom mass at all, so the name is unknown.
     expect(refusal('Tag:12.5@S')).toBe(`unknown modification "Tag:12.5" in "Tag:12.5@S": ${UNKNOWN_HINT}`);
   });
 
   it('refuses an unknown name, quoting it and the item', () => {
-    expect(refusal('Carbamidomethy@C')).toBe(`unknown modification "Carbamidomethy" in "Carbamidomethy@C": ${UNKNOWN_HINT}`);
-    expect(refusal('Oxidation@M,Phosphorylation@S')).toBe(`unknown modification "Phosphorylation" in "Phosphorylation@S": ${UNKNOWN_HINT}`);
+    expect(refusal('Carbamidomethy@C')).toBe(
+      `unknown modification "Carbamidomethy" in "Carbamidomethy@C": ${UNKNOWN_HINT}`,
+    );
+    expect(refusal('Oxidation@M,Phosphorylation@S')).toBe(
+      `unknown modification "Phosphorylation" in "Phosphorylation@S": ${UNKNOWN_HINT}`,
+    );
   });
 });
 
@@ -148,8 +193,12 @@ describe('parseModifications: sites', () => {
       const item = `Phospho@${site}`;
       expect(refusal(item), site).toBe(`site ${JSON.stringify(site)} in ${JSON.stringify(item)} ${SITE_HINT}`);
     }
-    expect(refusal('Gln->pyro-Glu@B@N-term')).toBe('"B" in "Gln->pyro-Glu@B@N-term" is not a residue with a defined mass');
-    expect(refusal('Gln->pyro-Glu@x@N-term')).toBe('"X" in "Gln->pyro-Glu@x@N-term" is not a residue with a defined mass');
+    expect(refusal('Gln->pyro-Glu@B@N-term')).toBe(
+      '"B" in "Gln->pyro-Glu@B@N-term" is not a residue with a defined mass',
+    );
+    expect(refusal('Gln->pyro-Glu@x@N-term')).toBe(
+      '"X" in "Gln->pyro-Glu@x@N-term" is not a residue with a defined mass',
+    );
   });
 
   it('refuses an empty item, a missing @, an empty name or an empty site', () => {
@@ -164,8 +213,23 @@ describe('parseModifications: sites', () => {
 
   it('refuses more than 8 items, counting them as given', () => {
     expect(MAX_MODIFICATIONS).toBe(8);
-    const eight = ['Oxidation@M', 'Phospho@S', 'Phospho@T', 'Phospho@Y', 'Acetyl@K', 'Methyl@R', 'Deamidated@N', 'Deamidated@Q'];
-    expect(parseModifications(eight.join(',')).map(specText)).toEqual(['Oxidation@M', 'Phospho@STY', 'Acetyl@K', 'Methyl@R', 'Deamidated@NQ']);
+    const eight = [
+      'Oxidation@M',
+      'Phospho@S',
+      'Phospho@T',
+      'Phospho@Y',
+      'Acetyl@K',
+      'Methyl@R',
+      'Deamidated@N',
+      'Deamidated@Q',
+    ];
+    expect(parseModifications(eight.join(',')).map(specText)).toEqual([
+      'Oxidation@M',
+      'Phospho@STY',
+      'Acetyl@K',
+      'Methyl@R',
+      'Deamidated@NQ',
+    ]);
     expect(refusal([...eight, 'Carbamyl@C'].join(','))).toBe('9 modifications given; at most 8');
     expect(refusal([...eight, 'Oxidation@M'].join(','))).toBe('9 modifications given; at most 8');
   });
@@ -173,13 +237,25 @@ describe('parseModifications: sites', () => {
 
 describe('parseModifications: lists', () => {
   it('keeps items in the order given', () => {
-    expect(parseModifications('Oxidation@M,Acetyl@N-term,Phospho@S').map(specText)).toEqual(['Oxidation@M', 'Acetyl@N-term', 'Phospho@S']);
+    expect(parseModifications('Oxidation@M,Acetyl@N-term,Phospho@S').map(specText)).toEqual([
+      'Oxidation@M',
+      'Acetyl@N-term',
+      'Phospho@S',
+    ]);
   });
 
   it('merges the same modification on residues into one spec of both sites', () => {
     const specs = parseModifications('Phospho@S,Phospho@T');
-    expect(specs).toEqual([{ modification: { name: 'Phospho', accession: 21, delta: '79.966331', deltaUnits: 799_663_310_000 }, site: residues('ST') }]);
-    expect(parseModifications('Phospho@Y,Oxidation@M,phospho@ST').map(specText)).toEqual(['Phospho@STY', 'Oxidation@M']);
+    expect(specs).toEqual([
+      {
+        modification: { name: 'Phospho', accession: 21, delta: '79.966331', deltaUnits: 799_663_310_000 },
+        site: residues('ST'),
+      },
+    ]);
+    expect(parseModifications('Phospho@Y,Oxidation@M,phospho@ST').map(specText)).toEqual([
+      'Phospho@STY',
+      'Oxidation@M',
+    ]);
     expect(parseModifications('UNIMOD:21@S,Phospho@T').map(specText)).toEqual(['Phospho@ST']);
     expect(parseModifications('Tag:+1.5@S,Tag:+1.5@T').map(specText)).toEqual(['Tag@ST']);
     // Documented ("the same modification on residues twice is one item of both sites"): a repeat merges.
@@ -188,9 +264,15 @@ describe('parseModifications: lists', () => {
 
   it('does not merge a residue site with a terminus, nor two customs of one name but different masses', () => {
     expect(parseModifications('TMT6plex@K,TMT6plex@N-term').map(specText)).toEqual(['TMT6plex@K', 'TMT6plex@N-term']);
-    expect(parseModifications('Deamidated@Q,Gln->pyro-Glu@Q@N-term').map(specText)).toEqual(['Deamidated@Q', 'Gln->pyro-Glu@Q@N-term']);
+    expect(parseModifications('Deamidated@Q,Gln->pyro-Glu@Q@N-term').map(specText)).toEqual([
+      'Deamidated@Q',
+      'Gln->pyro-Glu@Q@N-term',
+    ]);
     const customs = parseModifications('Tag:+1@S,Tag:+2@T');
-    expect(customs.map((s) => [specText(s), s.modification.delta])).toEqual([['Tag@S', '1'], ['Tag@T', '2']]);
+    expect(customs.map((s) => [specText(s), s.modification.delta])).toEqual([
+      ['Tag@S', '1'],
+      ['Tag@T', '2'],
+    ]);
   });
 
   it('refuses a terminus item given twice', () => {
@@ -219,7 +301,11 @@ describe('siteText and specText', () => {
     expect(siteText(terminalResidue('Q', 'N'))).toBe('Q@N-term');
     expect(siteText(terminalResidue('K', 'C'))).toBe('K@C-term');
     const [a, b, c] = parseModifications('Label:13C(6)15N(2)@K,Tag:-1.5@C-term,Gln->pyro-Glu@Q@N-term');
-    expect([specText(a), specText(b), specText(c)]).toEqual(['Label:13C(6)15N(2)@K', 'Tag@C-term', 'Gln->pyro-Glu@Q@N-term']);
+    expect([specText(a), specText(b), specText(c)]).toEqual([
+      'Label:13C(6)15N(2)@K',
+      'Tag@C-term',
+      'Gln->pyro-Glu@Q@N-term',
+    ]);
   });
 });
 
@@ -255,8 +341,22 @@ describe('sitesOverlap', () => {
 describe('residueSlot', () => {
   it('marks every residue of a residue site', () => {
     const seq = 'SAMTYK';
-    expect([...seq].map((_, i) => residueSlot(residues('STY'), seq, i))).toEqual([true, false, false, true, true, false]);
-    expect([...seq].map((_, i) => residueSlot(residues('C'), seq, i))).toEqual([false, false, false, false, false, false]);
+    expect([...seq].map((_, i) => residueSlot(residues('STY'), seq, i))).toEqual([
+      true,
+      false,
+      false,
+      true,
+      true,
+      false,
+    ]);
+    expect([...seq].map((_, i) => residueSlot(residues('C'), seq, i))).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('marks no residue for a bare terminus', () => {
@@ -268,10 +368,30 @@ describe('residueSlot', () => {
   });
 
   it('marks the first (N) or last (C) residue only, and only when it is the letter', () => {
-    expect([...'QAQK'].map((_, i) => residueSlot(terminalResidue('Q', 'N'), 'QAQK', i))).toEqual([true, false, false, false]);
-    expect([...'AQQK'].map((_, i) => residueSlot(terminalResidue('Q', 'N'), 'AQQK', i))).toEqual([false, false, false, false]);
-    expect([...'KAKK'].map((_, i) => residueSlot(terminalResidue('K', 'C'), 'KAKK', i))).toEqual([false, false, false, true]);
-    expect([...'KAKR'].map((_, i) => residueSlot(terminalResidue('K', 'C'), 'KAKR', i))).toEqual([false, false, false, false]);
+    expect([...'QAQK'].map((_, i) => residueSlot(terminalResidue('Q', 'N'), 'QAQK', i))).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
+    expect([...'AQQK'].map((_, i) => residueSlot(terminalResidue('Q', 'N'), 'AQQK', i))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect([...'KAKK'].map((_, i) => residueSlot(terminalResidue('K', 'C'), 'KAKK', i))).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect([...'KAKR'].map((_, i) => residueSlot(terminalResidue('K', 'C'), 'KAKR', i))).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
     expect(residueSlot(terminalResidue('Q', 'C'), 'Q', 0)).toBe(true);
   });
 });

@@ -5,7 +5,12 @@
 // `SEQ-[Name]`), else `[Name]?` / `[Name]^n?` before the sequence; `U:` before titles holding a colon; custom
 // modifications as signed masses.
 import { describe, expect, it } from 'vitest';
-import { parseModifications, type Modification, type ModSpec, type Site } from '../../../runtime/model/modifications.js';
+import {
+  parseModifications,
+  type Modification,
+  type ModSpec,
+  type Site,
+} from '../../../runtime/model/modifications.js';
 import { proforma, proformaTag, proformaWriter } from '../../../runtime/model/proforma.js';
 import { prng } from '../../helpers/prng.js';
 import { parseRefMods, referenceProforma, variableCountVectors } from '../../helpers/referencePrecursor.js';
@@ -16,8 +21,17 @@ const terminus = (end: 'N' | 'C'): Site => ({ kind: 'terminus', end });
 const terminalResidue = (letter: string, end: 'N' | 'C'): Site => ({ kind: 'terminal residue', end, letter });
 
 /** A Unimod modification (units are irrelevant to the text, but given right). */
-const unimod = (name: string, accession: number, delta: string): Modification => ({ name, accession, delta, deltaUnits: Math.round(Number(delta) * 1e10) });
-const custom = (name: string, delta: string): Modification => ({ name, delta, deltaUnits: Math.round(Number(delta) * 1e10) });
+const unimod = (name: string, accession: number, delta: string): Modification => ({
+  name,
+  accession,
+  delta,
+  deltaUnits: Math.round(Number(delta) * 1e10),
+});
+const custom = (name: string, delta: string): Modification => ({
+  name,
+  delta,
+  deltaUnits: Math.round(Number(delta) * 1e10),
+});
 const at = (modification: Modification, site: Site): ModSpec => ({ modification, site });
 
 const CAM = unimod('Carbamidomethyl', 4, '57.021464');
@@ -49,7 +63,9 @@ describe('proforma: nothing modified', () => {
   it('is the plain sequence', () => {
     expect(proforma('PEPTIDEK', [], [])).toBe('PEPTIDEK');
     expect(proforma('PEPMTIDEK', [], [{ spec: at(OX, residues('M')), count: 0 }])).toBe('PEPMTIDEK');
-    expect(proforma('PEPTIDEK', [at(CAM, residues('C'))], [{ spec: at(OX, residues('M')), count: 0 }])).toBe('PEPTIDEK');
+    expect(proforma('PEPTIDEK', [at(CAM, residues('C'))], [{ spec: at(OX, residues('M')), count: 0 }])).toBe(
+      'PEPTIDEK',
+    );
   });
 });
 
@@ -62,8 +78,12 @@ describe('proforma: fixed modifications', () => {
   });
 
   it('writes one tag per modification, in the order given', () => {
-    expect(proforma('CAK', [at(CAM, residues('C')), at(TMT, residues('K'))], [])).toBe('<[Carbamidomethyl]@C><[TMT6plex]@K>CAK');
-    expect(proforma('CAK', [at(TMT, residues('K')), at(CAM, residues('C'))], [])).toBe('<[TMT6plex]@K><[Carbamidomethyl]@C>CAK');
+    expect(proforma('CAK', [at(CAM, residues('C')), at(TMT, residues('K'))], [])).toBe(
+      '<[Carbamidomethyl]@C><[TMT6plex]@K>CAK',
+    );
+    expect(proforma('CAK', [at(TMT, residues('K')), at(CAM, residues('C'))], [])).toBe(
+      '<[TMT6plex]@K><[Carbamidomethyl]@C>CAK',
+    );
     expect(proforma('CAR', [at(CAM, residues('C')), at(TMT, residues('K'))], [])).toBe('<[Carbamidomethyl]@C>CAR');
     expect(proforma('MAR', [at(CAM, residues('C')), at(TMT, residues('K'))], [])).toBe('MAR');
   });
@@ -82,7 +102,9 @@ describe('proforma: fixed modifications', () => {
     const fixed = parseModifications('TMT6plex@K,TMT6plex@N-term');
     expect(proforma('PEPTIDEK', fixed, [])).toBe('<[TMT6plex]@K,N-term>PEPTIDEK');
     expect(proforma('KPEPTIDEK', fixed, [])).toBe('<[TMT6plex]@K,N-term>KPEPTIDEK');
-    expect(proforma('PEPTIDEK', parseModifications('TMT6plex@N-term,TMT6plex@K'), [])).toBe('<[TMT6plex]@N-term,K>PEPTIDEK');
+    expect(proforma('PEPTIDEK', parseModifications('TMT6plex@N-term,TMT6plex@K'), [])).toBe(
+      '<[TMT6plex]@N-term,K>PEPTIDEK',
+    );
   });
 
   it('lists all sites of a merged residue modification, even those the peptide lacks (Phospho@S,Phospho@T)', () => {
@@ -94,8 +116,12 @@ describe('proforma: fixed modifications', () => {
   // README now: one tag per modification name, "listing every site the query gives it, written when the peptide
   // holds at least one".
   it('keeps K in the TMT6plex tag of a peptide without K, and writes no tag when the peptide holds none of the sites', () => {
-    expect(proforma('PEPTIDER', parseModifications('TMT6plex@K,TMT6plex@N-term'), [])).toBe('<[TMT6plex]@K,N-term>PEPTIDER');
-    expect(proforma('QPEPTIDER', parseModifications('Gln->pyro-Glu@Q@N-term,Gln->pyro-Glu@K'), [])).toBe('<[Gln->pyro-Glu]@N-term:Q,K>QPEPTIDER');
+    expect(proforma('PEPTIDER', parseModifications('TMT6plex@K,TMT6plex@N-term'), [])).toBe(
+      '<[TMT6plex]@K,N-term>PEPTIDER',
+    );
+    expect(proforma('QPEPTIDER', parseModifications('Gln->pyro-Glu@Q@N-term,Gln->pyro-Glu@K'), [])).toBe(
+      '<[Gln->pyro-Glu]@N-term:Q,K>QPEPTIDER',
+    );
     expect(proforma('PEPTIDER', parseModifications('Gln->pyro-Glu@Q@N-term,Gln->pyro-Glu@K'), [])).toBe('PEPTIDER');
   });
 
@@ -118,7 +144,9 @@ describe('proforma: variable modifications', () => {
   it('localises a modification whose count fills all its slots', () => {
     expect(proforma('PEMK', [], [{ spec: ox, count: 1 }])).toBe('PEM[Oxidation]K');
     expect(proforma('PEMTIDEMK', [], [{ spec: ox, count: 2 }])).toBe('PEM[Oxidation]TIDEM[Oxidation]K');
-    expect(proforma('STYK', [], [{ spec: at(PHOSPHO, residues('STY')), count: 3 }])).toBe('S[Phospho]T[Phospho]Y[Phospho]K');
+    expect(proforma('STYK', [], [{ spec: at(PHOSPHO, residues('STY')), count: 3 }])).toBe(
+      'S[Phospho]T[Phospho]Y[Phospho]K',
+    );
   });
 
   it('writes [Name]? for one of several slots and [Name]^n? for n', () => {
@@ -130,9 +158,36 @@ describe('proforma: variable modifications', () => {
 
   it('writes unlocalised modifications in the order given, then localised ones in place', () => {
     const phospho = at(PHOSPHO, residues('ST'));
-    expect(proforma('MSAMTK', [], [{ spec: ox, count: 1 }, { spec: phospho, count: 1 }])).toBe('[Oxidation]?[Phospho]?MSAMTK');
-    expect(proforma('MSAMTK', [], [{ spec: phospho, count: 1 }, { spec: ox, count: 1 }])).toBe('[Phospho]?[Oxidation]?MSAMTK');
-    expect(proforma('MSAMK', [], [{ spec: ox, count: 1 }, { spec: phospho, count: 1 }])).toBe('[Oxidation]?MS[Phospho]AMK');
+    expect(
+      proforma(
+        'MSAMTK',
+        [],
+        [
+          { spec: ox, count: 1 },
+          { spec: phospho, count: 1 },
+        ],
+      ),
+    ).toBe('[Oxidation]?[Phospho]?MSAMTK');
+    expect(
+      proforma(
+        'MSAMTK',
+        [],
+        [
+          { spec: phospho, count: 1 },
+          { spec: ox, count: 1 },
+        ],
+      ),
+    ).toBe('[Phospho]?[Oxidation]?MSAMTK');
+    expect(
+      proforma(
+        'MSAMK',
+        [],
+        [
+          { spec: ox, count: 1 },
+          { spec: phospho, count: 1 },
+        ],
+      ),
+    ).toBe('[Oxidation]?MS[Phospho]AMK');
   });
 
   it('writes terminus modifications as [Name]-SEQ and SEQ-[Name]', () => {
@@ -140,40 +195,101 @@ describe('proforma: variable modifications', () => {
     const amidated = at(AMIDATED, terminus('C'));
     expect(proforma('PEPTIDEK', [], [{ spec: acetyl, count: 1 }])).toBe('[Acetyl]-PEPTIDEK');
     expect(proforma('PEPTIDEK', [], [{ spec: amidated, count: 1 }])).toBe('PEPTIDEK-[Amidated]');
-    expect(proforma('PEPTIDEK', [], [{ spec: acetyl, count: 1 }, { spec: amidated, count: 1 }])).toBe('[Acetyl]-PEPTIDEK-[Amidated]');
-    expect(proforma('PEPTIDEK', [], [{ spec: acetyl, count: 0 }, { spec: amidated, count: 1 }])).toBe('PEPTIDEK-[Amidated]');
+    expect(
+      proforma(
+        'PEPTIDEK',
+        [],
+        [
+          { spec: acetyl, count: 1 },
+          { spec: amidated, count: 1 },
+        ],
+      ),
+    ).toBe('[Acetyl]-PEPTIDEK-[Amidated]');
+    expect(
+      proforma(
+        'PEPTIDEK',
+        [],
+        [
+          { spec: acetyl, count: 0 },
+          { spec: amidated, count: 1 },
+        ],
+      ),
+    ).toBe('PEPTIDEK-[Amidated]');
   });
 
   it('writes a terminal-residue modification at its terminus: [Gln->pyro-Glu]-Q...', () => {
-    expect(proforma('QPEPTIDEK', [], [{ spec: at(PYRO, terminalResidue('Q', 'N')), count: 1 }])).toBe('[Gln->pyro-Glu]-QPEPTIDEK');
-    expect(proforma('PEPTIDEK', [], [{ spec: at(AMIDATED, terminalResidue('K', 'C')), count: 1 }])).toBe('PEPTIDEK-[Amidated]');
+    expect(proforma('QPEPTIDEK', [], [{ spec: at(PYRO, terminalResidue('Q', 'N')), count: 1 }])).toBe(
+      '[Gln->pyro-Glu]-QPEPTIDEK',
+    );
+    expect(proforma('PEPTIDEK', [], [{ spec: at(AMIDATED, terminalResidue('K', 'C')), count: 1 }])).toBe(
+      'PEPTIDEK-[Amidated]',
+    );
   });
 
   it('places global tags first, then unlocalised, then the N-terminus, sequence and C-terminus', () => {
-    const text = proforma('MCMK', [at(CAM, residues('C'))], [
-      { spec: ox, count: 1 },
-      { spec: at(ACETYL, terminus('N')), count: 1 },
-      { spec: at(AMIDATED, terminus('C')), count: 1 },
-    ]);
+    const text = proforma(
+      'MCMK',
+      [at(CAM, residues('C'))],
+      [
+        { spec: ox, count: 1 },
+        { spec: at(ACETYL, terminus('N')), count: 1 },
+        { spec: at(AMIDATED, terminus('C')), count: 1 },
+      ],
+    );
     expect(text).toBe('<[Carbamidomethyl]@C>[Oxidation]?[Acetyl]-MCMK-[Amidated]');
-    expect(proforma('MCK', [at(CAM, residues('C'))], [{ spec: ox, count: 1 }])).toBe('<[Carbamidomethyl]@C>M[Oxidation]CK');
+    expect(proforma('MCK', [at(CAM, residues('C'))], [{ spec: ox, count: 1 }])).toBe(
+      '<[Carbamidomethyl]@C>M[Oxidation]CK',
+    );
   });
 
   it('treats variable modifications sharing a residue each by its own slots (Deamidated@Q with pyro-Glu on Q@N-term)', () => {
     const deamidated = at(DEAMIDATED, residues('Q'));
     const pyro = at(PYRO, terminalResidue('Q', 'N'));
-    expect(proforma('QAQK', [], [{ spec: deamidated, count: 1 }, { spec: pyro, count: 1 }])).toBe('[Deamidated]?[Gln->pyro-Glu]-QAQK');
-    expect(proforma('QAQK', [], [{ spec: deamidated, count: 2 }, { spec: pyro, count: 0 }])).toBe('Q[Deamidated]AQ[Deamidated]K');
-    expect(proforma('QAK', [], [{ spec: deamidated, count: 1 }, { spec: pyro, count: 0 }])).toBe('Q[Deamidated]AK');
+    expect(
+      proforma(
+        'QAQK',
+        [],
+        [
+          { spec: deamidated, count: 1 },
+          { spec: pyro, count: 1 },
+        ],
+      ),
+    ).toBe('[Deamidated]?[Gln->pyro-Glu]-QAQK');
+    expect(
+      proforma(
+        'QAQK',
+        [],
+        [
+          { spec: deamidated, count: 2 },
+          { spec: pyro, count: 0 },
+        ],
+      ),
+    ).toBe('Q[Deamidated]AQ[Deamidated]K');
+    expect(
+      proforma(
+        'QAK',
+        [],
+        [
+          { spec: deamidated, count: 1 },
+          { spec: pyro, count: 0 },
+        ],
+      ),
+    ).toBe('Q[Deamidated]AK');
   });
 
   it('writes a colon title with U: and a custom modification as its signed mass, localised or not', () => {
-    expect(proforma('PEPTIDEK', [], [{ spec: at(SILAC, residues('K')), count: 1 }])).toBe('PEPTIDEK[U:Label:13C(6)15N(2)]');
+    expect(proforma('PEPTIDEK', [], [{ spec: at(SILAC, residues('K')), count: 1 }])).toBe(
+      'PEPTIDEK[U:Label:13C(6)15N(2)]',
+    );
     expect(proforma('KAK', [], [{ spec: at(SILAC, residues('K')), count: 1 }])).toBe('[U:Label:13C(6)15N(2)]?KAK');
-    expect(proforma('PESK', [], [{ spec: at(custom('Tag', '12.3456'), residues('S')), count: 1 }])).toBe('PES[+12.3456]K');
+    expect(proforma('PESK', [], [{ spec: at(custom('Tag', '12.3456'), residues('S')), count: 1 }])).toBe(
+      'PES[+12.3456]K',
+    );
     expect(proforma('PESK', [], [{ spec: at(custom('Loss', '-1.5'), residues('S')), count: 1 }])).toBe('PES[-1.5]K');
     expect(proforma('SESK', [], [{ spec: at(custom('Loss', '-1.5'), residues('S')), count: 1 }])).toBe('[-1.5]?SESK');
-    expect(proforma('PEPTIDEK', [], [{ spec: at(custom('Cap', '-0.5'), terminus('N')), count: 1 }])).toBe('[-0.5]-PEPTIDEK');
+    expect(proforma('PEPTIDEK', [], [{ spec: at(custom('Cap', '-0.5'), terminus('N')), count: 1 }])).toBe(
+      '[-0.5]-PEPTIDEK',
+    );
   });
 });
 
@@ -189,10 +305,16 @@ describe('proformaWriter against the reference', () => {
     { fixed: '', variable: 'Phospho@ST,Methyl@KR,Deamidated@N' },
   ];
   const random = prng(51);
-  const peptideOf = () => Array.from({ length: 4 + Math.floor(random() * 14) }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
+  const peptideOf = () =>
+    Array.from({ length: 4 + Math.floor(random() * 14) }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join(
+      '',
+    );
   for (const setting of settings) {
     it(`${setting.fixed || 'no fixed'}; ${setting.variable}`, () => {
-      const write = proformaWriter(setting.fixed ? parseModifications(setting.fixed) : [], parseModifications(setting.variable));
+      const write = proformaWriter(
+        setting.fixed ? parseModifications(setting.fixed) : [],
+        parseModifications(setting.variable),
+      );
       const ref = { fixed: parseRefMods(setting.fixed), variable: parseRefMods(setting.variable), maxVariable: 4 };
       let modified = 0;
       for (let n = 0; n < 400; n++) {
@@ -202,7 +324,11 @@ describe('proformaWriter against the reference', () => {
           expect(write.text(sequence, counts), `${sequence} ${counts}`).toBe(expected);
           // Written piece by piece into an out (as answers write it into their bytes): the same text.
           let written = '';
-          const out = { write: (text: string) => (written += text), copy: (bytes: Uint8Array, start: number, end: number) => (written += lettersText(bytes.subarray(start, end))) };
+          const out = {
+            write: (text: string) => (written += text),
+            copy: (bytes: Uint8Array, start: number, end: number) =>
+              (written += lettersText(bytes.subarray(start, end))),
+          };
           write.write(out, sequence, counts);
           expect(written, `${sequence} ${counts} written`).toBe(expected);
           // From letters in place, inside a run of other peptides' letters (as a shard holds them): the same text.

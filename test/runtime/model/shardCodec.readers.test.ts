@@ -23,7 +23,19 @@ import { folderHandler } from '../../helpers/api.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { proteinsOf } from '../../../runtime/core/proteins.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
-import { build, DEFAULT_SHARD_BYTES, readAccessionTable, readManifest, readStored, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, shardEntries, subsetDataset, tempDir } from '../../helpers/datasets.js';
+import {
+  build,
+  DEFAULT_SHARD_BYTES,
+  readAccessionTable,
+  readManifest,
+  readStored,
+  removeTempDirs,
+  SAMPLE_TAXDUMP,
+  sampleSubset,
+  shardEntries,
+  subsetDataset,
+  tempDir,
+} from '../../helpers/datasets.js';
 import { retreedDataset } from '../../helpers/indexTrees.js';
 import { REPO } from '../../helpers/process.js';
 import { cutLetters, letterBytes } from '../../helpers/letters.js';
@@ -119,7 +131,8 @@ function readAccessionPagePerFormatMd(bytes: Uint8Array): AccessionTablePerForma
   const accessions = t.accessions === '' ? [] : (t.accessions as string).split('\n');
   const taxIds = varints(t.taxIds).map((v) => v - 1);
   const reviewed = Array.from(t.reviewed as Uint8Array);
-  if (taxIds.length !== accessions.length || reviewed.length !== accessions.length) throw new Error('accession table columns differ in length');
+  if (taxIds.length !== accessions.length || reviewed.length !== accessions.length)
+    throw new Error('accession table columns differ in length');
   return { accessions, taxIds, reviewed };
 }
 
@@ -160,23 +173,36 @@ class DatasetPerFormatMd {
     this.manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as ManifestPerFormatMd;
     if (this.manifest.formatVersion !== 3) throw new Error(`format version ${this.manifest.formatVersion}`);
     // The leaf pages in rank order, concatenated.
-    const pages = this.treeLevels(this.manifest.accessions).at(-1)!.map((entry) => {
-      const page = readAccessionPagePerFormatMd(this.read(entry));
-      if (page.accessions.length !== entry.accessions) throw new Error('an accession page holds another count than its entry');
-      return page;
-    });
-    this.table = { accessions: pages.flatMap((p) => p.accessions), taxIds: pages.flatMap((p) => p.taxIds), reviewed: pages.flatMap((p) => p.reviewed) };
-    if (this.table.accessions.length !== this.manifest.accessions.count) throw new Error('accession table count differs from the manifest');
+    const pages = this.treeLevels(this.manifest.accessions)
+      .at(-1)!
+      .map((entry) => {
+        const page = readAccessionPagePerFormatMd(this.read(entry));
+        if (page.accessions.length !== entry.accessions)
+          throw new Error('an accession page holds another count than its entry');
+        return page;
+      });
+    this.table = {
+      accessions: pages.flatMap((p) => p.accessions),
+      taxIds: pages.flatMap((p) => p.taxIds),
+      reviewed: pages.flatMap((p) => p.reviewed),
+    };
+    if (this.table.accessions.length !== this.manifest.accessions.count)
+      throw new Error('accession table count differs from the manifest');
   }
 
   /** A file's content: its stored bytes checked (size, sha256, name) and decompressed. */
   read(entry: FileRef): Buffer {
     const stored = readFileSync(join(this.dir, entry.file));
     const sha256 = createHash('sha256').update(stored).digest('hex');
-    if (stored.length !== entry.bytes || sha256 !== entry.sha256) throw new Error(`${entry.file} does not match its manifest entry`);
+    if (stored.length !== entry.bytes || sha256 !== entry.sha256)
+      throw new Error(`${entry.file} does not match its manifest entry`);
     const suffix = this.manifest.compression === 'gzip' ? 'gz' : 'br';
-    const name = /^(?:index-|accessions-|accessions-index-|proteins-|proteins-index-|taxonomy-)?([0-9a-f]{20})\.(?:json|msgpack)\.(gz|br)$/.exec(entry.file);
-    if (!name || name[1] !== sha256.slice(0, 20) || name[2] !== suffix) throw new Error(`${entry.file} is not named by its content`);
+    const name =
+      /^(?:index-|accessions-|accessions-index-|proteins-|proteins-index-|taxonomy-)?([0-9a-f]{20})\.(?:json|msgpack)\.(gz|br)$/.exec(
+        entry.file,
+      );
+    if (!name || name[1] !== sha256.slice(0, 20) || name[2] !== suffix)
+      throw new Error(`${entry.file} is not named by its content`);
     return this.manifest.compression === 'gzip' ? gunzipSync(stored) : brotliDecompressSync(stored);
   }
 
@@ -187,18 +213,28 @@ class DatasetPerFormatMd {
   /** Every page of a tree, level by level from the root's to the leaves' (each inner page lists the `pages` below it). */
   treeLevels<E extends FileRef>(tree: Tree<E>): E[][] {
     const levels = [tree.pages];
-    for (let k = 1; k < (tree.levels ?? 1); k++) levels.push(levels[k - 1].flatMap((page) => this.readJson<{ formatVersion: number; pages: E[] }>(page).pages));
+    for (let k = 1; k < (tree.levels ?? 1); k++)
+      levels.push(levels[k - 1].flatMap((page) => this.readJson<{ formatVersion: number; pages: E[] }>(page).pages));
     return levels;
   }
 
   /** The shard list: the manifest's `shards`, or the `shards` of its index tree's leaf pages concatenated. */
   shardEntries(): ShardRef[] {
-    return this.manifest.shards ?? this.treeLevels(this.manifest.shardIndex!).at(-1)!.flatMap((page) => this.readJson<{ formatVersion: number; shards: ShardRef[] }>(page).shards);
+    return (
+      this.manifest.shards ??
+      this.treeLevels(this.manifest.shardIndex!)
+        .at(-1)!
+        .flatMap((page) => this.readJson<{ formatVersion: number; shards: ShardRef[] }>(page).shards)
+    );
   }
 
   /** Every file of the index tree, the accession table and the protein table (inner pages and leaves). */
   treeFiles(): FileRef[] {
-    const trees = [...(this.manifest.shardIndex ? [this.manifest.shardIndex] : []), this.manifest.accessions, this.manifest.proteins] as Tree<FileRef>[];
+    const trees = [
+      ...(this.manifest.shardIndex ? [this.manifest.shardIndex] : []),
+      this.manifest.accessions,
+      this.manifest.proteins,
+    ] as Tree<FileRef>[];
     return trees.flatMap((tree) => this.treeLevels(tree).flat());
   }
 
@@ -256,7 +292,11 @@ async function brotliDataset(records: number, shardBytes: number): Promise<strin
 }
 
 /** Peptides of shards whose keys lie in [from, to], as the API (search-taxonomy.php) answers them. */
-async function apiRows(handler: ReturnType<typeof folderHandler>, firstKey: number, lastKey: number): Promise<Omit<Row, 'reviewed'>[]> {
+async function apiRows(
+  handler: ReturnType<typeof folderHandler>,
+  firstKey: number,
+  lastKey: number,
+): Promise<Omit<Row, 'reviewed'>[]> {
   const rows: Omit<Row, 'reviewed'>[] = [];
   const from = (firstKey / 1e4).toFixed(4);
   const to = (lastKey / 1e4).toFixed(4);
@@ -266,7 +306,8 @@ async function apiRows(handler: ReturnType<typeof folderHandler>, firstKey: numb
     const body = await response.json();
     for (const group of body.result as Record<string, { seq: string; accsTax: { acc: string; taxId: number }[] }[]>[]) {
       const [mass, peptides] = Object.entries(group)[0];
-      for (const p of peptides) rows.push({ key: Math.round(Number(mass) * 1e4), seq: p.seq, accs: p.accsTax.map((a) => [a.acc, a.taxId]) });
+      for (const p of peptides)
+        rows.push({ key: Math.round(Number(mass) * 1e4), seq: p.seq, accs: p.accsTax.map((a) => [a.acc, a.taxId]) });
     }
     if (page * 1000 >= body.totalResult) break;
   }
@@ -285,10 +326,20 @@ describe('a reader written from FORMAT.md alone', () => {
   beforeAll(async () => {
     // The first 1,500 real records of the bundled sample: gzip with the default shards (a flat index) and with
     // 1 KB ones (a two-level index); brotli with 4 KB shards (a two-level index).
-    [flat, paged, brotli] = await Promise.all([subsetDataset(1500, DEFAULT_SHARD_BYTES), subsetDataset(1500, 1024), brotliDataset(1500, 4096)]);
+    [flat, paged, brotli] = await Promise.all([
+      subsetDataset(1500, DEFAULT_SHARD_BYTES),
+      subsetDataset(1500, 1024),
+      brotliDataset(1500, 4096),
+    ]);
     // The 1 KB shards again, with an index tree of leaf pages of 64 shards, inner pages of 8, a root of 4 at most,
     // and a protein table of pages of 50 accessions under inner pages of 4 (3 levels each).
-    tree = retreedDataset(paged, 'readers-tree', { index: { pageShards: 64, rootLimit: 4, innerPages: 8 }, proteinPage: 50, proteins: { rootLimit: 4, innerPages: 4 }, accessionPage: 64, accessions: { rootLimit: 4, innerPages: 4 } });
+    tree = retreedDataset(paged, 'readers-tree', {
+      index: { pageShards: 64, rootLimit: 4, innerPages: 8 },
+      proteinPage: 50,
+      proteins: { rootLimit: 4, innerPages: 4 },
+      accessionPage: 64,
+      accessions: { rootLimit: 4, innerPages: 4 },
+    });
   }, 120_000);
 
   const datasets = [
@@ -308,8 +359,18 @@ describe('a reader written from FORMAT.md alone', () => {
         expect(manifest.shardIndex !== undefined).toBe(twoLevel);
         expect(manifest.shards !== undefined).toBe(!twoLevel);
         expect(shardEntries(dir()).length).toBeGreaterThan(twoLevel ? 128 : 1);
-        if (levels > 1) expect([manifest.shardIndex!.levels, manifest.accessions.levels, manifest.proteins!.levels]).toEqual([levels, levels, levels]);
-        else expect([manifest.shardIndex?.levels, manifest.accessions.levels, manifest.proteins!.levels]).toEqual([undefined, undefined, undefined]);
+        if (levels > 1)
+          expect([manifest.shardIndex!.levels, manifest.accessions.levels, manifest.proteins!.levels]).toEqual([
+            levels,
+            levels,
+            levels,
+          ]);
+        else
+          expect([manifest.shardIndex?.levels, manifest.accessions.levels, manifest.proteins!.levels]).toEqual([
+            undefined,
+            undefined,
+            undefined,
+          ]);
       });
 
       it("gets the runtime decoder's peptides, accessions, taxIds and reviewed flags from every shard", () => {
@@ -322,7 +383,12 @@ describe('a reader written from FORMAT.md alone', () => {
           const rows = reader.readShard(entry);
           const expected = runtimeRows(readStored(dir(), entry.file, compression), table);
           if (JSON.stringify(rows) !== JSON.stringify(expected)) expect(rows, entry.file).toEqual(expected);
-          expect([rows.length, new Set(rows.map((r) => r.key)).size, rows[0].key, rows.at(-1)!.key]).toEqual([entry.peptides, entry.massGroups, entry.firstKey, entry.lastKey]);
+          expect([rows.length, new Set(rows.map((r) => r.key)).size, rows[0].key, rows.at(-1)!.key]).toEqual([
+            entry.peptides,
+            entry.massGroups,
+            entry.firstKey,
+            entry.lastKey,
+          ]);
           peptides += rows.length;
         }
         expect(peptides).toBe(readManifest(dir()).totals.peptides);
@@ -343,13 +409,28 @@ describe('a reader written from FORMAT.md alone', () => {
         const reader = new DatasetPerFormatMd(dir());
         const runtime = readAccessionTable(dir());
         expect(reader.table.accessions.join('')).toBe(runtime.accessions);
-        expect(reader.table.accessions.map((a) => a.length)).toEqual(Array.from(runtime.accessionEnds, (end, i) => end - (i ? runtime.accessionEnds[i - 1] : 0)));
+        expect(reader.table.accessions.map((a) => a.length)).toEqual(
+          Array.from(runtime.accessionEnds, (end, i) => end - (i ? runtime.accessionEnds[i - 1] : 0)),
+        );
         expect(reader.table.taxIds).toEqual(Array.from(runtime.taxIds));
         expect(reader.table.reviewed).toEqual(Array.from(runtime.reviewed));
-        const pages = reader.treeLevels(reader.manifest.proteins).at(-1)!.map((entry) => reader.readJson<{ formatVersion: number; accessions: string[]; taxIds: number[]; reviewed: number[] }>(entry));
+        const pages = reader
+          .treeLevels(reader.manifest.proteins)
+          .at(-1)!
+          .map((entry) =>
+            reader.readJson<{ formatVersion: number; accessions: string[]; taxIds: number[]; reviewed: number[] }>(
+              entry,
+            ),
+          );
         expect(pages.every((page) => page.formatVersion === 3)).toBe(true);
-        const byAccession = reader.table.accessions.map((_, a) => a).sort((a, b) => Buffer.compare(utf8(reader.table.accessions[a]), utf8(reader.table.accessions[b])));
-        expect(byAccession.every((a, i) => i === 0 || reader.table.accessions[byAccession[i - 1]] !== reader.table.accessions[a])).toBe(true); // unique
+        const byAccession = reader.table.accessions
+          .map((_, a) => a)
+          .sort((a, b) => Buffer.compare(utf8(reader.table.accessions[a]), utf8(reader.table.accessions[b])));
+        expect(
+          byAccession.every(
+            (a, i) => i === 0 || reader.table.accessions[byAccession[i - 1]] !== reader.table.accessions[a],
+          ),
+        ).toBe(true); // unique
         expect(pages.flatMap((page) => page.accessions)).toEqual(byAccession.map((a) => reader.table.accessions[a]));
         expect(pages.flatMap((page) => page.taxIds)).toEqual(byAccession.map((a) => reader.table.taxIds[a]));
         expect(pages.flatMap((page) => page.reviewed)).toEqual(byAccession.map((a) => reader.table.reviewed[a]));
@@ -365,7 +446,10 @@ describe('a reader written from FORMAT.md alone', () => {
         let misplaced = 0;
         for (let a = 1; a < accessions.length; a++) {
           const [[block0, pos0], [block1, pos1]] = [key(a - 1), key(a)];
-          const ordered = block0 < block1 || (block0 === block1 && (pos0 < pos1 || (pos0 === pos1 && Buffer.compare(utf8(accessions[a - 1]), utf8(accessions[a])) < 0)));
+          const ordered =
+            block0 < block1 ||
+            (block0 === block1 &&
+              (pos0 < pos1 || (pos0 === pos1 && Buffer.compare(utf8(accessions[a - 1]), utf8(accessions[a])) < 0)));
           if (!ordered) misplaced++;
         }
         expect(misplaced).toBe(0);
@@ -386,16 +470,21 @@ describe('a reader written from FORMAT.md alone', () => {
         const lineages = taxIds.map(lineage);
         const R = reader.manifest.totals.reviewedAccessions;
         // FORMAT.md "Taxonomy": sums of the counts over the nodes before the subtree, and over it.
-        const byPosition = t.taxIds.map((_, i) => i).sort((i, j) => t.position.get(t.taxIds[i])! - t.position.get(t.taxIds[j])!);
+        const byPosition = t.taxIds
+          .map((_, i) => i)
+          .sort((i, j) => t.position.get(t.taxIds[i])! - t.position.get(t.taxIds[j])!);
         const sums = (column: number[]) => [0, ...runningSums(byPosition.map((i) => column[i]))];
         const [reviewedBefore, unreviewedBefore] = [sums(t.reviewedAccessions), sums(t.unreviewedAccessions)];
         for (const taxon of t.taxIds.filter((_, i) => i % 7 === 0 || t.parents[i] === t.taxIds[i])) {
           const [from, to] = [t.position.get(taxon)!, t.end.get(taxon)!];
-          const intervals = [[reviewedBefore[from], reviewedBefore[to]], [R + unreviewedBefore[from], R + unreviewedBefore[to]]];
+          const intervals = [
+            [reviewedBefore[from], reviewedBefore[to]],
+            [R + unreviewedBefore[from], R + unreviewedBefore[to]],
+          ];
           const expected = lineages.flatMap((path, a) => (path.includes(taxon) ? [a] : []));
           const got = intervals.flatMap(([first, end]) => Array.from({ length: end - first }, (_, k) => first + k));
           if (JSON.stringify(got) !== JSON.stringify(expected)) expect(got, `taxon ${taxon}`).toEqual(expected);
-          expect(got.every((a) => (a < R) === (reviewed[a] === 1))).toBe(true);
+          expect(got.every((a) => a < R === (reviewed[a] === 1))).toBe(true);
         }
       });
 
@@ -412,7 +501,8 @@ describe('a reader written from FORMAT.md alone', () => {
   it("FORMAT.md's worked example is what the encoder writes and decodes as the text says", () => {
     const doc = readFileSync(join(REPO, 'shards/FORMAT.md'), 'utf8');
     const block = /```hex\n([\s\S]*?)```/.exec(doc)![1];
-    const bytesOf = (label: string) => Buffer.from(new RegExp(`^${label}: ([0-9A-F ]+)$`, 'm').exec(block)![1].replace(/ /g, ''), 'hex');
+    const bytesOf = (label: string) =>
+      Buffer.from(new RegExp(`^${label}: ([0-9A-F ]+)$`, 'm').exec(block)![1].replace(/ /g, ''), 'hex');
     const shardBytes = bytesOf('shard');
     const tableBytes = bytesOf('accessions');
     const columns = {
@@ -425,21 +515,39 @@ describe('a reader written from FORMAT.md alone', () => {
     };
     const accessions = ['P07683', 'Q7Z7X9', 'A0A0R0GAF9'];
     expect(Buffer.from(encodeShard(columns))).toEqual(shardBytes);
-    expect(Buffer.from(encodeAccessionPage({ accessions, taxIds: Int32Array.of(64495, 64495, 3847), reviewed: Uint8Array.of(1, 1, 0) }))).toEqual(tableBytes);
+    expect(
+      Buffer.from(
+        encodeAccessionPage({
+          accessions,
+          taxIds: Int32Array.of(64495, 64495, 3847),
+          reviewed: Uint8Array.of(1, 1, 0),
+        }),
+      ),
+    ).toEqual(tableBytes);
     // The independent reader, and the runtime's decoder.
     const rows = readShardPerFormatMd(shardBytes, readAccessionPagePerFormatMd(tableBytes));
     expect(rows).toEqual([
       { key: 4312128, seq: 'GGGGGK', accs: [['A0A0R0GAF9', 3847]], reviewed: [0] },
-      { key: 4562332, seq: 'AGAPAA', accs: [['P07683', 64495], ['Q7Z7X9', 64495]], reviewed: [1, 1] },
+      {
+        key: 4562332,
+        seq: 'AGAPAA',
+        accs: [
+          ['P07683', 64495],
+          ['Q7Z7X9', 64495],
+        ],
+        reviewed: [1, 1],
+      },
     ]);
     expect(runtimeRows(shardBytes, decodeAccessionPage(tableBytes))).toEqual(rows);
     // The varint table of FORMAT.md.
     const table = [...doc.matchAll(/^\| (\d+)(?: \(2\^32 − 1\))? \| `([0-9A-F ]+)` \|$/gm)];
     expect(table.map((m) => Number(m[1]))).toEqual([0, 127, 128, 300, 16384, 2 ** 32 - 1]);
-    for (const [, value, hex] of table) expect(varints(Buffer.from(hex.replace(/ /g, ''), 'hex'))).toEqual([Number(value)]);
+    for (const [, value, hex] of table)
+      expect(varints(Buffer.from(hex.replace(/ /g, ''), 'hex'))).toEqual([Number(value)]);
   });
 
-  const python = (module: string) => spawnSync('/usr/bin/python3', ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0;
+  const python = (module: string) =>
+    spawnSync('/usr/bin/python3', ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0;
   /**
    * Runs FORMAT.md's Python example in `dir`, then its protein() on some accessions (each table page's first and
    * last, one of each 37, and some it lacks): what it prints must be the first shard's peptides as this file's
@@ -450,12 +558,24 @@ describe('a reader written from FORMAT.md alone', () => {
     const script = /```python\n([\s\S]*?)```/.exec(doc)![1];
     const reader = new DatasetPerFormatMd(dir);
     const leaves = reader.treeLevels(reader.manifest.proteins).at(-1)!;
-    const accessions = [...leaves.flatMap((p) => [p.firstAccession, p.lastAccession]), ...reader.table.accessions.filter((_, i) => i % 37 === 0), '0', 'ZZZZZZZZZZ', `${reader.table.accessions[3]}0`];
+    const accessions = [
+      ...leaves.flatMap((p) => [p.firstAccession, p.lastAccession]),
+      ...reader.table.accessions.filter((_, i) => i % 37 === 0),
+      '0',
+      'ZZZZZZZZZZ',
+      `${reader.table.accessions[3]}0`,
+    ];
     // Every 50th taxon's ranks (taxon_ranks), after the proteins.
     const t = reader.taxonomy();
     const taxa = t.taxIds.filter((_, i) => i % 50 === 0);
     const lookups = `\nimport sys\nfor acc in sys.argv[1:]:\n    print("protein", acc, json.dumps(protein(acc)))\nfor taxon in ${JSON.stringify(taxa)}:\n    print("ranks", taxon, json.dumps(taxon_ranks(taxon)))\n`;
-    const output = execFileSync('/usr/bin/python3', ['-c', script + lookups, ...accessions], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 }).trimEnd().split('\n');
+    const output = execFileSync('/usr/bin/python3', ['-c', script + lookups, ...accessions], {
+      cwd: dir,
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    })
+      .trimEnd()
+      .split('\n');
     const printed = output.filter((line) => !line.startsWith('ranks '));
     // The ranks of each taxon: brute force over the accessions' lineages, as runs of consecutive ranks.
     const parent = new Map(t.taxIds.map((taxId, i) => [taxId, t.parents[i]]));
@@ -464,18 +584,33 @@ describe('a reader written from FORMAT.md alone', () => {
       return false;
     };
     const R = reader.manifest.totals.reviewedAccessions;
-    const ranksOf = (intervals: [number, number][]) => intervals.flatMap(([first, end]) => Array.from({ length: end - first }, (_, k) => first + k));
-    const ranksFromPython = output.filter((line) => line.startsWith('ranks ')).map((line) => JSON.parse(line.split(' ').slice(2).join(' ')) as [number, number][]);
+    const ranksOf = (intervals: [number, number][]) =>
+      intervals.flatMap(([first, end]) => Array.from({ length: end - first }, (_, k) => first + k));
+    const ranksFromPython = output
+      .filter((line) => line.startsWith('ranks '))
+      .map((line) => JSON.parse(line.split(' ').slice(2).join(' ')) as [number, number][]);
     expect(ranksFromPython).toHaveLength(taxa.length);
     taxa.forEach((taxon, k) => {
-      expect(ranksOf(ranksFromPython[k]), `taxon ${taxon}`).toEqual(reader.table.taxIds.flatMap((taxId, a) => (within(taxId, taxon) ? [a] : [])));
+      expect(ranksOf(ranksFromPython[k]), `taxon ${taxon}`).toEqual(
+        reader.table.taxIds.flatMap((taxId, a) => (within(taxId, taxon) ? [a] : [])),
+      );
       expect(ranksFromPython[k][0][1]).toBeLessThanOrEqual(R);
     });
-    const expected = reader.readShard(reader.shardEntries()[0]).map((r) => `${(r.key / 1e4).toFixed(4)} ${r.seq} [${r.accs.map(([a, t]) => `('${a}', ${t})`).join(', ')}]`);
+    const expected = reader
+      .readShard(reader.shardEntries()[0])
+      .map((r) => `${(r.key / 1e4).toFixed(4)} ${r.seq} [${r.accs.map(([a, t]) => `('${a}', ${t})`).join(', ')}]`);
     expect(expected.length).toBeGreaterThan(10);
     expect(printed.slice(0, expected.length)).toEqual(expected);
-    const runtime = await proteinsOf(await Dataset.open(new FileSource(dir), compression(dir) === 'br' ? nodeCodecs : {}), accessions.map((acc) => ({ acc, taxId: -7, reviewed: false })));
-    const fromRuntime = runtime.map((p) => [p.acc, p.taxId === -7 ? null : { taxIds: p.taxId, reviewed: p.reviewed ? 1 : 0, proteins: p.protein ?? '', organisms: p.organism ?? '' }]);
+    const runtime = await proteinsOf(
+      await Dataset.open(new FileSource(dir), compression(dir) === 'br' ? nodeCodecs : {}),
+      accessions.map((acc) => ({ acc, taxId: -7, reviewed: false })),
+    );
+    const fromRuntime = runtime.map((p) => [
+      p.acc,
+      p.taxId === -7
+        ? null
+        : { taxIds: p.taxId, reviewed: p.reviewed ? 1 : 0, proteins: p.protein ?? '', organisms: p.organism ?? '' },
+    ]);
     expect(fromRuntime.filter(([, found]) => found === null)).toHaveLength(3);
     const fromPython = printed.slice(expected.length).map((line) => {
       const [, acc, found] = /^protein (\S+) (.*)$/.exec(line)!;
@@ -485,13 +620,19 @@ describe('a reader written from FORMAT.md alone', () => {
   };
   const compression = (dir: string) => readManifest(dir).compression;
 
-  it.runIf(python('msgpack'))("FORMAT.md's Python example prints the first shard's peptides of gzip datasets, and finds proteins (python3-msgpack)", async () => {
-    await runExample(flat);
-    await runExample(paged);
-    await runExample(tree);
-  });
+  it.runIf(python('msgpack'))(
+    "FORMAT.md's Python example prints the first shard's peptides of gzip datasets, and finds proteins (python3-msgpack)",
+    async () => {
+      await runExample(flat);
+      await runExample(paged);
+      await runExample(tree);
+    },
+  );
 
-  it.runIf(python('msgpack') && python('brotli'))("FORMAT.md's Python example prints the first shard's peptides of a brotli dataset (python3-brotli)", async () => {
-    await runExample(brotli);
-  });
+  it.runIf(python('msgpack') && python('brotli'))(
+    "FORMAT.md's Python example prints the first shard's peptides of a brotli dataset (python3-brotli)",
+    async () => {
+      await runExample(brotli);
+    },
+  );
 });

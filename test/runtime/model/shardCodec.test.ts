@@ -33,7 +33,8 @@ interface TableInput {
 function randomTable(next: () => number, count: number): TableInput {
   const set = new Set<string>();
   const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-';
-  while (set.size < count) set.add(Array.from({ length: 1 + below(next, 12) }, () => letters[below(next, letters.length)]).join(''));
+  while (set.size < count)
+    set.add(Array.from({ length: 1 + below(next, 12) }, () => letters[below(next, letters.length)]).join(''));
   const accessions = [...set];
   const taxId = () => [-1, 0, 1, 9606, 2 ** 31 - 1][below(next, 5)] ?? 0;
   return {
@@ -58,12 +59,15 @@ function randomShard(next: () => number, groups: number, accessions: number, fir
     keys.push(key);
     const size = next() < 0.05 ? 1 + below(next, 300) : 1 + below(next, 4);
     for (let p = 0; p < size; p++) {
-      const sequence = Array.from({ length: 1 + below(next, 60) }, () => String.fromCharCode(65 + below(next, 26))).join('');
+      const sequence = Array.from({ length: 1 + below(next, 60) }, () =>
+        String.fromCharCode(65 + below(next, 26)),
+      ).join('');
       sequences.push(sequence);
       sequenceEnds.push((length += sequence.length));
       const ranks = new Set<number>();
       const count = Math.min(accessions, 1 + (next() < 0.1 ? below(next, 40) : below(next, 3)));
-      while (ranks.size < count) ranks.add(next() < 0.3 ? accessions - 1 - below(next, Math.min(accessions, 3)) : below(next, accessions));
+      while (ranks.size < count)
+        ranks.add(next() < 0.3 ? accessions - 1 - below(next, Math.min(accessions, 3)) : below(next, accessions));
       refs.push(...[...ranks].sort((a, b) => a - b));
       refEnds.push(refs.length);
     }
@@ -80,7 +84,8 @@ function randomShard(next: () => number, groups: number, accessions: number, fir
 }
 
 /** Ascending ends as a decoded shard holds them: 16-bit when the last one fits in 16 bits, else as they are. */
-const narrowEnds = (ends: Uint32Array) => (ends.length > 0 && ends[ends.length - 1] > 0xffff ? ends : Uint16Array.from(ends));
+const narrowEnds = (ends: Uint32Array) =>
+  ends.length > 0 && ends[ends.length - 1] > 0xffff ? ends : Uint16Array.from(ends);
 
 /** A shard's columns as decodeShard gives them back: its three columns of ends narrowed. */
 const decodedForm = (s: Shard): Shard => ({
@@ -93,7 +98,12 @@ const decodedForm = (s: Shard): Shard => ({
 /** The decoded form of a table input. */
 function decodedTable({ accessions, taxIds, reviewed }: TableInput): AccessionTable {
   let end = 0;
-  return { accessions: accessions.join(''), accessionEnds: Uint32Array.from(accessions, (a) => (end += a.length)), taxIds, reviewed };
+  return {
+    accessions: accessions.join(''),
+    accessionEnds: Uint32Array.from(accessions, (a) => (end += a.length)),
+    taxIds,
+    reviewed,
+  };
 }
 
 describe('round trip: encodeShard / encodeAccessionPage, then decode', () => {
@@ -137,7 +147,11 @@ describe('round trip: encodeShard / encodeAccessionPage, then decode', () => {
       accessionRefs: Uint32Array.of(0, 2999, ...Array.from({ length: 3000 }, (_, i) => i), 1234, 2999),
     };
     expect(decodeShard(encodeShard(columns), table.taxIds.length)).toEqual(decodedForm(columns));
-    const long = { ...columns, sequences: letterBytes('A'.repeat(65_534) + 'CD' + 'E'.repeat(200) + 'F' + 'W'), sequenceEnds: Uint32Array.of(65_534, 65_535, 65_536, 65_736, 65_738) };
+    const long = {
+      ...columns,
+      sequences: letterBytes('A'.repeat(65_534) + 'CD' + 'E'.repeat(200) + 'F' + 'W'),
+      sequenceEnds: Uint32Array.of(65_534, 65_535, 65_536, 65_736, 65_738),
+    };
     const decoded = decodeShard(encodeShard(long), table.taxIds.length);
     expect(decoded.sequenceEnds).toEqual(long.sequenceEnds); // an end past 2^16 - 1: 32-bit
     expect(decoded.groupEnds).toEqual(Uint16Array.of(1, 2, 3, 4, 5));
@@ -215,7 +229,9 @@ describe('decodeShard refuses a damaged shard with an Error', () => {
     ['formatVersion "3" (a str)', () => shardWith({ formatVersion: '3' })],
     ['no formatVersion', () => shardWith({}, ['formatVersion'])],
     // Missing or mistyped columns
-    ...(['massKeys', 'groupSizes', 'lengths', 'sequences', 'refCounts', 'refs'] as const).map((column): [string, () => Uint8Array] => [`no ${column}`, () => shardWith({}, [column])]),
+    ...(['massKeys', 'groupSizes', 'lengths', 'sequences', 'refCounts', 'refs'] as const).map(
+      (column): [string, () => Uint8Array] => [`no ${column}`, () => shardWith({}, [column])],
+    ),
     ['massKeys as a msgpack array of ints', () => shardWith({ massKeys: [1000, 3, 997] })],
     ['refs as a str', () => shardWith({ refs: '\u0000\u0001\u0001\u0005\u0000\u0003\u0001\u0002' })],
     ['sequences as bin', () => shardWith({ sequences: new TextEncoder().encode(SHARD_MAP.sequences) })],
@@ -239,7 +255,10 @@ describe('decodeShard refuses a damaged shard with an Error', () => {
     ['a digit in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', '1') })],
     ['a space in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', ' ') })],
     ['a non-ASCII letter in the sequences', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', 'É') })],
-    ['a letter whose low byte is a capital (Ł, U+0141: 0x41 is A)', () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', 'Ł') })],
+    [
+      'a letter whose low byte is a capital (Ł, U+0141: 0x41 is A)',
+      () => shardWith({ sequences: SHARD_MAP.sequences.replace('E', 'Ł') }),
+    ],
     // refCounts and refs
     ['a peptide without accessions (refCount 0)', () => shardWith({ refCounts: bin([1, 2, 0, 4, 1]) })],
     ['refCounts adding up to fewer refs', () => shardWith({ refCounts: bin([1, 2, 1, 2, 1]) })],
@@ -278,7 +297,10 @@ describe('decodeAccessionPage refuses a damaged page with an Error', () => {
     ['one reviewed byte fewer', () => tableWith({ reviewed: Uint8Array.of(1, 0, 1, 0, 0) })],
     ['one reviewed byte more', () => tableWith({ reviewed: Uint8Array.of(1, 0, 1, 0, 0, 1, 0) })],
     ['one accession more than the columns', () => tableWith({ accessions: `${TABLE_MAP.accessions}\nZ9` })],
-    ['taxIds cut inside a varint', () => tableWith({ taxIds: Uint8Array.of(...bin([9607, 0, 10091, 1, 2 ** 31]), 0x80) })],
+    [
+      'taxIds cut inside a varint',
+      () => tableWith({ taxIds: Uint8Array.of(...bin([9607, 0, 10091, 1, 2 ** 31]), 0x80) }),
+    ],
     ['an empty accession in the middle', () => tableWith({ accessions: 'A0A001\nP12345\n\nQ00001\nQ00002\nX1' })],
     ['an empty first accession', () => tableWith({ accessions: '\nP12345\nP12346\nQ00001\nQ00002\nX1' })],
     ['an empty last accession', () => tableWith({ accessions: 'A0A001\nP12345\nQ00001\nQ00002\nX1\n' })],
@@ -290,13 +312,23 @@ describe('decodeAccessionPage refuses a damaged page with an Error', () => {
   }
 
   it('accessions of any characters come back whole, their ends counted in characters (one flat string, built from bytes)', () => {
-    const accessions = ['A0A001', 'P12345', 'Pé-1', 'Q00001', 'Qα2', 'X😀1', '\uFEFFZ1'].sort((a, b) => (a < b ? -1 : 1));
-    const table = decodeAccessionPage(tableWith({ accessions: accessions.join('\n'), taxIds: bin(accessions.map(() => 1)), reviewed: new Uint8Array(accessions.length) }));
+    const accessions = ['A0A001', 'P12345', 'Pé-1', 'Q00001', 'Qα2', 'X😀1', '\uFEFFZ1'].sort((a, b) =>
+      a < b ? -1 : 1,
+    );
+    const table = decodeAccessionPage(
+      tableWith({
+        accessions: accessions.join('\n'),
+        taxIds: bin(accessions.map(() => 1)),
+        reviewed: new Uint8Array(accessions.length),
+      }),
+    );
     expect(table.accessions).toBe(accessions.join(''));
     expect([...table.accessionEnds]).toEqual(accessions.map((_, a) => accessions.slice(0, a + 1).join('').length));
     expect(accessions.map((_, a) => accessionOf(table, a))).toEqual(accessions);
     // A first accession starting with U+FEFF keeps it (not taken for a byte-order mark).
-    const marked = decodeAccessionPage(tableWith({ accessions: '\uFEFFA\n\uFEFFB', taxIds: bin([1, 1]), reviewed: new Uint8Array(2) }));
+    const marked = decodeAccessionPage(
+      tableWith({ accessions: '\uFEFFA\n\uFEFFB', taxIds: bin([1, 1]), reviewed: new Uint8Array(2) }),
+    );
     expect([accessionOf(marked, 0), accessionOf(marked, 1)]).toEqual(['\uFEFFA', '\uFEFFB']);
   });
 
@@ -308,7 +340,9 @@ describe('decodeAccessionPage refuses a damaged page with an Error', () => {
   });
 
   it('an empty table is one (no accessions, empty columns)', () => {
-    expect(decodeAccessionPage(tableWith({ accessions: '', taxIds: new Uint8Array(0), reviewed: new Uint8Array(0) }))).toEqual({
+    expect(
+      decodeAccessionPage(tableWith({ accessions: '', taxIds: new Uint8Array(0), reviewed: new Uint8Array(0) })),
+    ).toEqual({
       accessions: '',
       accessionEnds: new Uint32Array(0),
       taxIds: new Int32Array(0),
@@ -345,7 +379,9 @@ describe('damage only arithmetic checks catch', () => {
     expect(performance.now() - started).toBeLessThan(1000);
   });
   it('a formatVersion sent as a string is named as one', () => {
-    expect(() => decodeShard(shardWith({ formatVersion: '3' }), TABLE.taxIds.length)).toThrow('shard format version "3" is not 3');
+    expect(() => decodeShard(shardWith({ formatVersion: '3' }), TABLE.taxIds.length)).toThrow(
+      'shard format version "3" is not 3',
+    );
   });
   it('a taxId varint past 2^31 (read as a negative taxId)', () => {
     expect(() => decodeAccessionPage(tableWith({ taxIds: bin([9607, 0, 10091, 1, 2 ** 32 - 1, 562]) }))).toThrow(Error);

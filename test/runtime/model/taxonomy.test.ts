@@ -39,13 +39,41 @@ describe('Taxonomy', () => {
   it('finds names by prefix and by word, exact first, then prefixes, then words, most peptides first', () => {
     const file = randomTree(7, 300);
     const tree = new Taxonomy(file);
-    for (const query of ['homo', 'Coli', 'mus', 'musculus-', 'sapiens homo', 'escherichia coli-3', 'zzz', ' bacillus ']) {
+    for (const query of [
+      'homo',
+      'Coli',
+      'mus',
+      'musculus-',
+      'sapiens homo',
+      'escherichia coli-3',
+      'zzz',
+      ' bacillus ',
+    ]) {
       const q = query.trim().toLowerCase();
-      const tier = (name: string) => (name === q ? 0 : name.startsWith(q) ? 1 : [...name].some((_, i) => i > 0 && /[^a-z0-9]/.test(name[i - 1]) && name.slice(i).startsWith(q)) ? 2 : -1);
+      const tier = (name: string) =>
+        name === q
+          ? 0
+          : name.startsWith(q)
+            ? 1
+            : [...name].some((_, i) => i > 0 && /[^a-z0-9]/.test(name[i - 1]) && name.slice(i).startsWith(q))
+              ? 2
+              : -1;
       const expected = file.taxIds
-        .map((taxId, i) => ({ taxId, name: file.names[i], rank: file.ranks[i], peptides: file.peptides[i], tier: tier(file.names[i].toLowerCase()) }))
+        .map((taxId, i) => ({
+          taxId,
+          name: file.names[i],
+          rank: file.ranks[i],
+          peptides: file.peptides[i],
+          tier: tier(file.names[i].toLowerCase()),
+        }))
         .filter((t) => t.tier >= 0)
-        .sort((a, b) => a.tier - b.tier || b.peptides - a.peptides || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || a.taxId - b.taxId)
+        .sort(
+          (a, b) =>
+            a.tier - b.tier ||
+            b.peptides - a.peptides ||
+            (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) ||
+            a.taxId - b.taxId,
+        )
         .slice(0, 20)
         .map(({ tier: _tier, ...t }) => t);
       expect(tree.search(query), query).toEqual(expected);
@@ -53,15 +81,28 @@ describe('Taxonomy', () => {
   });
 
   it('refuses a taxonomy file that is not one tree', () => {
-    const base = { formatVersion: 1, ranks: ['a', 'b', 'c'], names: ['r', 'x', 'y'], peptides: [0, 0, 0], reviewedAccessions: [0, 1, 0], unreviewedAccessions: [2, 0, 0] };
+    const base = {
+      formatVersion: 1,
+      ranks: ['a', 'b', 'c'],
+      names: ['r', 'x', 'y'],
+      peptides: [0, 0, 0],
+      reviewedAccessions: [0, 1, 0],
+      unreviewedAccessions: [2, 0, 0],
+    };
     expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 3, 2] })).toThrow(/cycle/);
     expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 2, 1] })).toThrow(/more than one root/);
     expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 9, 1] })).toThrow(/parent 9/);
     expect(() => new Taxonomy({ ...base, taxIds: [1, 3, 2], parents: [1, 1, 1] })).toThrow(/ascending/);
     expect(() => new Taxonomy({ ...base, taxIds: [1, 2], parents: [1, 1] })).toThrow(/columns/);
-    expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 1, 1], unreviewedAccessions: [2, -1, 0] })).toThrow(/accession counts/);
-    expect(() => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 1, 1], reviewedAccessions: [0, 0.5, 0] })).toThrow(/accession counts/);
+    expect(
+      () => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 1, 1], unreviewedAccessions: [2, -1, 0] }),
+    ).toThrow(/accession counts/);
+    expect(
+      () => new Taxonomy({ ...base, taxIds: [1, 2, 3], parents: [1, 1, 1], reviewedAccessions: [0, 0.5, 0] }),
+    ).toThrow(/accession counts/);
     const { reviewedAccessions: _, ...withoutCounts } = base;
-    expect(() => new Taxonomy({ ...withoutCounts, taxIds: [1, 2, 3], parents: [1, 1, 1] } as unknown as TaxonomyFile)).toThrow(/columns/);
+    expect(
+      () => new Taxonomy({ ...withoutCounts, taxIds: [1, 2, 3], parents: [1, 1, 1] } as unknown as TaxonomyFile),
+    ).toThrow(/columns/);
   });
 });

@@ -10,7 +10,8 @@ import { REFERENCE_ISOTOPE_MASS } from '../../helpers/referenceUnimod.js';
 /** Exact decimal text to BigInt units of 1e-`digits`; throws when the text has more decimals. */
 function fixedPoint(text: string, digits: number): bigint {
   const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match || (match[3] ?? '').length > digits) throw new Error(`not a decimal with at most ${digits} decimals: ${text}`);
+  if (!match || (match[3] ?? '').length > digits)
+    throw new Error(`not a decimal with at most ${digits} decimals: ${text}`);
   const units = BigInt(match[2]) * 10n ** BigInt(digits) + BigInt((match[3] ?? '').padEnd(digits, '0') || '0');
   return match[1] === '-' ? -units : units;
 }
@@ -102,13 +103,16 @@ describe('UNIMOD_ROWS', () => {
       const computed = toMicro(compositionMass(composition, NIST));
       const difference = published - computed;
       if (difference !== 0n) differing.push(title);
-      expect(difference === 0n || (UNIMOD_ROUNDING.has(title) && (difference === 1n || difference === -1n)), `${title}: published ${delta}, computed ${computed} µDa`).toBe(true);
+      expect(
+        difference === 0n || (UNIMOD_ROUNDING.has(title) && (difference === 1n || difference === -1n)),
+        `${title}: published ${delta}, computed ${computed} µDa`,
+      ).toBe(true);
     }
     // Exactly the listed rows differ: a new discrepancy (or a fixed one) shows up here.
     expect(differing.sort()).toEqual([...UNIMOD_ROUNDING].sort());
   });
 
-  it('gives every delta exactly as its composition weighs with Unimod\'s own element masses', () => {
+  it("gives every delta exactly as its composition weighs with Unimod's own element masses", () => {
     for (const [, title, delta, composition] of UNIMOD_ROWS) {
       expect(toMicro(compositionMass(composition, UNIMOD_ELEMENTS)), title).toBe(fixedPoint(delta, 6));
     }
@@ -136,35 +140,66 @@ describe('UNIMOD_ROWS', () => {
 
   it('holds the 17 titles the issue requires, spelt exactly', () => {
     const titles = new Set(UNIMOD_ROWS.map((row) => row[1]));
-    const required = ['Carbamidomethyl', 'Oxidation', 'Phospho', 'Acetyl', 'Deamidated', 'Gln->pyro-Glu', 'Glu->pyro-Glu', 'Methyl', 'Dimethyl', 'TMT6plex', 'TMTpro', 'iTRAQ4plex', 'iTRAQ8plex', 'Label:13C(6)15N(2)', 'Label:13C(6)15N(4)', 'GG', 'Carbamyl'];
+    const required = [
+      'Carbamidomethyl',
+      'Oxidation',
+      'Phospho',
+      'Acetyl',
+      'Deamidated',
+      'Gln->pyro-Glu',
+      'Glu->pyro-Glu',
+      'Methyl',
+      'Dimethyl',
+      'TMT6plex',
+      'TMTpro',
+      'iTRAQ4plex',
+      'iTRAQ8plex',
+      'Label:13C(6)15N(2)',
+      'Label:13C(6)15N(4)',
+      'GG',
+      'Carbamyl',
+    ];
     expect(required.length).toBe(17);
     for (const title of required) expect(titles.has(title), title).toBe(true);
   });
 
   it('gives the accessions Unimod gives the best-known titles', () => {
     const accession = new Map(UNIMOD_ROWS.map((row) => [row[1], row[0]]));
-    const known: [string, number][] = [['Acetyl', 1], ['Carbamidomethyl', 4], ['Phospho', 21], ['Oxidation', 35], ['TMT6plex', 737], ['TMTpro', 2016], ['iTRAQ4plex', 214], ['GG', 121]];
+    const known: [string, number][] = [
+      ['Acetyl', 1],
+      ['Carbamidomethyl', 4],
+      ['Phospho', 21],
+      ['Oxidation', 35],
+      ['TMT6plex', 737],
+      ['TMTpro', 2016],
+      ['iTRAQ4plex', 214],
+      ['GG', 121],
+    ];
     for (const [title, n] of known) expect(accession.get(title), title).toBe(n);
   });
 
   const UNIMOD_XML = '/usr/share/openms/CHEMISTRY/unimod.xml';
-  it.skipIf(!existsSync(UNIMOD_XML))('matches unimod.xml, its cited source: record_id, title, mono_mass and composition of each row', () => {
-    const xml = readFileSync(UNIMOD_XML, 'utf8');
-    const unescape = (text: string) => text.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
-    const entries = new Map<string, { recordId: number; mono: string; composition: string }>();
-    for (const mod of xml.split('<umod:mod ').slice(1)) {
-      const title = /^title="([^"]*)"/.exec(mod);
-      const recordId = /record_id="(\d+)"/.exec(mod);
-      const delta = /<umod:delta mono_mass="([^"]*)"[^>]*composition="([^"]*)"/.exec(mod);
-      if (title && recordId && delta) entries.set(unescape(title[1]), { recordId: Number(recordId[1]), mono: delta[1], composition: delta[2] });
-    }
-    expect(entries.size).toBeGreaterThan(500);
-    for (const [accession, title, delta, composition] of UNIMOD_ROWS) {
-      const entry = entries.get(title);
-      expect(entry, title).toBeDefined();
-      expect(entry!.recordId, title).toBe(accession);
-      expect(fixedPoint(entry!.mono, 6), title).toBe(fixedPoint(delta, 6));
-      expect(entry!.composition, title).toBe(composition);
-    }
-  });
+  it.skipIf(!existsSync(UNIMOD_XML))(
+    'matches unimod.xml, its cited source: record_id, title, mono_mass and composition of each row',
+    () => {
+      const xml = readFileSync(UNIMOD_XML, 'utf8');
+      const unescape = (text: string) => text.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+      const entries = new Map<string, { recordId: number; mono: string; composition: string }>();
+      for (const mod of xml.split('<umod:mod ').slice(1)) {
+        const title = /^title="([^"]*)"/.exec(mod);
+        const recordId = /record_id="(\d+)"/.exec(mod);
+        const delta = /<umod:delta mono_mass="([^"]*)"[^>]*composition="([^"]*)"/.exec(mod);
+        if (title && recordId && delta)
+          entries.set(unescape(title[1]), { recordId: Number(recordId[1]), mono: delta[1], composition: delta[2] });
+      }
+      expect(entries.size).toBeGreaterThan(500);
+      for (const [accession, title, delta, composition] of UNIMOD_ROWS) {
+        const entry = entries.get(title);
+        expect(entry, title).toBeDefined();
+        expect(entry!.recordId, title).toBe(accession);
+        expect(fixedPoint(entry!.mono, 6), title).toBe(fixedPoint(delta, 6));
+        expect(entry!.composition, title).toBe(composition);
+      }
+    },
+  );
 });

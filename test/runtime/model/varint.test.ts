@@ -18,7 +18,6 @@ function referenceVarint(value: number | bigint): number[] {
 
 const referenceColumn = (values: readonly number[]) => Uint8Array.from(values.flatMap((v) => referenceVarint(v)));
 
-
 const BOUNDARIES: [number, number][] = [
   // value, bytes
   [0, 1],
@@ -90,7 +89,13 @@ describe('encodeVarints and decodeVarints', () => {
 
 describe('what decodeVarints refuses', () => {
   it('a column that ends inside a value (cut short)', () => {
-    for (const bytes of [[0x80], [0xff, 0xff], [0x05, 0x80], [0x01, 0xff, 0xff, 0xff, 0xff], [...referenceVarint(2 ** 32 - 1).slice(0, 4)]]) {
+    for (const bytes of [
+      [0x80],
+      [0xff, 0xff],
+      [0x05, 0x80],
+      [0x01, 0xff, 0xff, 0xff, 0xff],
+      [...referenceVarint(2 ** 32 - 1).slice(0, 4)],
+    ]) {
       expect(() => decodeVarints(Uint8Array.from(bytes)), bytes.join(' ')).toThrow(/ends inside a value/);
     }
   });

@@ -13,13 +13,25 @@ const read = (text: string) => {
   return {
     text: normalised,
     fixed: [fixed.modification.name, fixed.site.letters, fixed.modification.deltaUnits],
-    ...(variable ? { variable: [variable.spec.modification.name, variable.spec.site.letters, variable.spec.modification.deltaUnits, variable.max] } : {}),
+    ...(variable
+      ? {
+          variable: [
+            variable.spec.modification.name,
+            variable.spec.site.letters,
+            variable.spec.modification.deltaUnits,
+            variable.max,
+          ],
+        }
+      : {}),
   };
 };
 
 describe('parseViewText', () => {
   it('reads one fixed modification on residues, normalised to its Unimod title and sorted letters', () => {
-    expect(read('carbamidomethyl@c')).toEqual({ text: 'Carbamidomethyl@C', fixed: ['Carbamidomethyl', 'C', units('Carbamidomethyl')] });
+    expect(read('carbamidomethyl@c')).toEqual({
+      text: 'Carbamidomethyl@C',
+      fixed: ['Carbamidomethyl', 'C', units('Carbamidomethyl')],
+    });
     expect(read('UNIMOD:737@KS')).toEqual({ text: 'TMT6plex@KS', fixed: ['TMT6plex', 'KS', units('TMT6plex')] });
     expect(read('Label:+12.5@RK').text).toBe('Label:+12.5@KR');
   });
@@ -32,9 +44,14 @@ describe('parseViewText', () => {
     };
     expect(read('fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2')).toEqual(expected);
     expect(read('maxVariable=02&fixed=UNIMOD:4@C&variable=oxidation@M')).toEqual(expected);
-    expect(read('fixed=TMT6plex@K&variable=Phospho@YTS&maxVariable=4')).toMatchObject({ text: 'fixed=TMT6plex@K&variable=Phospho@STY&maxVariable=4', variable: ['Phospho', 'STY', units('Phospho'), 4] });
+    expect(read('fixed=TMT6plex@K&variable=Phospho@YTS&maxVariable=4')).toMatchObject({
+      text: 'fixed=TMT6plex@K&variable=Phospho@STY&maxVariable=4',
+      variable: ['Phospho', 'STY', units('Phospho'), 4],
+    });
     // A custom variable delta may be negative; its sign is kept, a positive one written with +.
-    expect(read('fixed=X:+1@C&variable=Y:-18.0106@DE&maxVariable=1').text).toBe('fixed=X:+1@C&variable=Y:-18.0106@DE&maxVariable=1');
+    expect(read('fixed=X:+1@C&variable=Y:-18.0106@DE&maxVariable=1').text).toBe(
+      'fixed=X:+1@C&variable=Y:-18.0106@DE&maxVariable=1',
+    );
   });
 
   it('refuses anything else with a ModificationError saying what is wrong', () => {
@@ -55,6 +72,11 @@ describe('parseViewText', () => {
       expect(() => parseViewText(text), text).toThrow(message);
     }
     // At 0.01 Da exactly, each count still has a key of its own.
-    expect(read('fixed=Carbamidomethyl@C&variable=Small:+0.01@M&maxVariable=1').variable).toEqual(['Small', 'M', 100_000_000, 1]);
+    expect(read('fixed=Carbamidomethyl@C&variable=Small:+0.01@M&maxVariable=1').variable).toEqual([
+      'Small',
+      'M',
+      100_000_000,
+      1,
+    ]);
   });
 });

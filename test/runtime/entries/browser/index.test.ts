@@ -22,7 +22,16 @@ import { bundledDataset, removeTempDirs } from '../../../helpers/datasets.js';
 import { prng } from '../../../helpers/prng.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A request as both sides make it: path and query, and optionally a method and headers. */
 interface Call {
@@ -79,7 +88,8 @@ window.coreReady = true;
 function summarize(result: QueryResult): Summary {
   const groups = result.groups.map(({ shard, group }): [string, string[]] => {
     const sequences: string[] = [];
-    for (let p = group === 0 ? 0 : shard.groupEnds[group - 1]; p < shard.groupEnds[group]; p++) sequences.push(sequenceOf(shard, p));
+    for (let p = group === 0 ? 0 : shard.groupEnds[group - 1]; p < shard.groupEnds[group]; p++)
+      sequences.push(sequenceOf(shard, p));
     return [formatMassKey(shard.massKeys[group]), sequences];
   });
   return { totalResult: result.totalResult, page: result.page, pageSize: result.pageSize, groups };
@@ -87,7 +97,6 @@ function summarize(result: QueryResult): Summary {
 
 /** The body with the fields that vary between runs and platforms blanked: everything else compares byte for byte. */
 const blanked = (got: Got): Got => ({ ...got, text: got.text.replace(/"(memory|duration)":"[^"]*"/g, '"$1":""') });
-
 
 let dir: string;
 let bundling: Promise<BrowserCore> | undefined;
@@ -113,7 +122,11 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const file = /^\/shards\/([A-Za-z0-9_-][A-Za-z0-9._-]*)$/.exec(path)?.[1];
   if (file) {
     try {
-      return send(200, file.endsWith('.json') ? 'application/json' : 'application/octet-stream', await readFile(join(dir, file)));
+      return send(
+        200,
+        file.endsWith('.json') ? 'application/json' : 'application/octet-stream',
+        await readFile(join(dir, file)),
+      );
     } catch {
       return send(404, 'text/plain', 'no such file');
     }
@@ -138,12 +151,16 @@ describe('the browser bundle', () => {
     expect(core.code).not.toMatch(/["'`]node:/);
     expect(core.code).not.toMatch(/\brequire\(/);
     const runtime = core.inputs.filter((f) => f.startsWith('runtime/'));
-    expect(runtime.filter((f) => !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/index\.ts$/.test(f))).toEqual([]);
+    expect(
+      runtime.filter((f) => !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/index\.ts$/.test(f)),
+    ).toEqual([]);
     expect(runtime).toContain('runtime/core/search.ts');
     const packages = core.inputs.filter((f) => !f.startsWith('runtime/'));
     expect(packages.every((f) => f.startsWith('node_modules/'))).toBe(true);
     // msgpackr's browser build: not its Node entry, nor the native msgpackr-extract.
-    expect(packages.filter((f) => /msgpackr-extract|node-gyp-build|msgpackr\/(node-index|dist\/node)/.test(f))).toEqual([]);
+    expect(packages.filter((f) => /msgpackr-extract|node-gyp-build|msgpackr\/(node-index|dist\/node)/.test(f))).toEqual(
+      [],
+    );
     expect(packages).toContain('node_modules/msgpackr/unpack.js');
   });
 });
@@ -163,10 +180,13 @@ describe('the core in headless Chromium, against the dataset over HTTP', () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     page = await browser.newPage();
     page.on('console', (message) => {
-      if (message.type() === 'error' || message.type() === 'warning') pageProblems.push(`console.${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || message.type() === 'warning')
+        pageProblems.push(`console.${message.type()}: ${message.text()}`);
     });
     page.on('pageerror', (error) => pageProblems.push(`page error: ${error.message}`));
-    page.on('requestfailed', (request) => pageProblems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+    page.on('requestfailed', (request) =>
+      pageProblems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`),
+    );
     await page.goto(`${server.base}/`);
     await page.waitForFunction('window.coreReady === true', undefined, { timeout: 10_000 });
   });
@@ -181,26 +201,50 @@ describe('the core in headless Chromium, against the dataset over HTTP', () => {
       const high = (Number(low) + widths[i % widths.length]).toFixed(4);
       const pageSize = [1, 3, 10, 50, 1000][i % 5];
       list.push({ path: `/search.php?mass1=${low}&mass2=${high}&pageSize=${pageSize}` });
-      if (i % 2 === 0) list.push({ path: `/search-taxonomy.php?mass1=${low}&mass2=${high}&pageSize=${pageSize}&page=${1 + (i % 3)}` });
+      if (i % 2 === 0)
+        list.push({ path: `/search-taxonomy.php?mass1=${low}&mass2=${high}&pageSize=${pageSize}&page=${1 + (i % 3)}` });
     }
     // The whole dataset, paged: first pages, a page deep inside, the last and one past it.
-    const total = (JSON.parse((await call(nodeHandler, { path: '/search.php?mass1=0&mass2=100000' })).text) as { totalResult: number }).totalResult;
-    for (const [pageNo, size] of [[1, 10], [2, 10], [1, 1000], [137, 1000], [Math.ceil(total / 1000), 1000], [Math.ceil(total / 1000) + 1, 1000], [2147483647, 1]]) {
+    const total = (
+      JSON.parse((await call(nodeHandler, { path: '/search.php?mass1=0&mass2=100000' })).text) as {
+        totalResult: number;
+      }
+    ).totalResult;
+    for (const [pageNo, size] of [
+      [1, 10],
+      [2, 10],
+      [1, 1000],
+      [137, 1000],
+      [Math.ceil(total / 1000), 1000],
+      [Math.ceil(total / 1000) + 1, 1000],
+      [2147483647, 1],
+    ]) {
       list.push({ path: `/search.php?mass1=0&mass2=100000&page=${pageNo}&pageSize=${size}` });
     }
     list.push({ path: `/search-taxonomy.php?mass1=0&mass2=1e5&page=${Math.floor(total / 2000)}` });
-    list.push({ path: '/search.php?mass1=1000&mass2=1001' }, { path: '/search.php?mass1=1000.3525&mass2=1000.3525' }, { path: '/search.php?mass1=1.0003525e3&mass2=1000.4' });
+    list.push(
+      { path: '/search.php?mass1=1000&mass2=1001' },
+      { path: '/search.php?mass1=1000.3525&mass2=1000.3525' },
+      { path: '/search.php?mass1=1.0003525e3&mass2=1000.4' },
+    );
     // Peptides of the data: the first peptide of some answers' groups.
     const peptides = new Set<string>();
     for (const low of [500, 777.7, 1000, 1234.5, 1600, 2100, 2718.28, 3300]) {
-      const body = JSON.parse((await call(nodeHandler, { path: `/search.php?mass1=${low}&mass2=${low + 2}&pageSize=2` })).text) as { result: Record<string, { seq: string }[]>[] };
+      const body = JSON.parse(
+        (await call(nodeHandler, { path: `/search.php?mass1=${low}&mass2=${low + 2}&pageSize=2` })).text,
+      ) as { result: Record<string, { seq: string }[]>[] };
       for (const group of body.result) peptides.add(Object.values(group)[0][0].seq);
     }
     for (const peptide of [...peptides].slice(0, 12)) {
       list.push({ path: `/search-peptide.php?peptide=${peptide}` });
-      list.push({ path: `/search.php?peptide=${encodeURIComponent(` ${peptide.toLowerCase()} `)}&mass1=1&mass2=2&pageSize=5` });
+      list.push({
+        path: `/search.php?peptide=${encodeURIComponent(` ${peptide.toLowerCase()} `)}&mass1=1&mass2=2&pageSize=5`,
+      });
     }
-    list.push({ path: '/search-peptide.php?peptide=PEPTIDE&page=2&pageSize=1' }, { path: '/search-peptide.php?peptide=GGGGGK' });
+    list.push(
+      { path: '/search-peptide.php?peptide=PEPTIDE&page=2&pageSize=1' },
+      { path: '/search-peptide.php?peptide=GGGGGK' },
+    );
     // Errors, the other methods, conditional requests, the API description.
     list.push(
       { path: '/search.php' },
@@ -222,7 +266,10 @@ describe('the core in headless Chromium, against the dataset over HTTP', () => {
       { path: '/search.php?mass1=1000&mass2=1001', method: 'POST' },
       { path: '/search.php?mass1=1000&mass2=1001', method: 'HEAD' },
       { path: '/search-taxonomy.php?mass1=1000&mass2=1001', method: 'HEAD' },
-      { path: '/search.php?mass1=1000&mass2=1001', headers: { 'If-None-Match': `W/"${(await Dataset.open(new FileSource(dir))).manifest.datasetVersion}"` } },
+      {
+        path: '/search.php?mass1=1000&mass2=1001',
+        headers: { 'If-None-Match': `W/"${(await Dataset.open(new FileSource(dir))).manifest.datasetVersion}"` },
+      },
       { path: '/openapi.json' },
     );
     return list;
@@ -230,7 +277,11 @@ describe('the core in headless Chromium, against the dataset over HTTP', () => {
 
   async function call(handler: Handler, { path, method = 'GET', headers = {} }: Call): Promise<Got> {
     const response = await handler(new Request(new URL(path, 'http://127.0.0.1/'), { method, headers }));
-    return { status: response.status, headers: [...response.headers].sort() as [string, string][], text: await response.text() };
+    return {
+      status: response.status,
+      headers: [...response.headers].sort() as [string, string][],
+      text: await response.text(),
+    };
   }
 
   it('answers every endpoint byte for byte as the Node handler does (less memory and duration)', async () => {
@@ -239,7 +290,11 @@ describe('the core in headless Chromium, against the dataset over HTTP', () => {
     const inBrowser = (await page.evaluate(`window.runApi(${JSON.stringify(list)})`)) as Got[];
     const inNode = await Promise.all(list.map((c) => call(nodeHandler, c)));
     expect(inBrowser.length).toBe(list.length);
-    const differ = list.flatMap((c, i) => (JSON.stringify(blanked(inBrowser[i])) === JSON.stringify(blanked(inNode[i])) ? [] : [{ call: c, browser: blanked(inBrowser[i]), node: blanked(inNode[i]) }]));
+    const differ = list.flatMap((c, i) =>
+      JSON.stringify(blanked(inBrowser[i])) === JSON.stringify(blanked(inNode[i]))
+        ? []
+        : [{ call: c, browser: blanked(inBrowser[i]), node: blanked(inNode[i]) }],
+    );
     expect(differ.slice(0, 3), `${differ.length} of ${list.length} answers differ`).toEqual([]);
     // The comparison covered answers with data, empty ones and errors of every kind asked for.
     const statuses = inNode.map((g) => g.status);
@@ -269,7 +324,12 @@ describe('the core in headless Chromium, against the dataset over HTTP', () => {
       paths.map(async (path) => {
         const url = new URL(path, 'http://127.0.0.1/');
         const endpoint = ENDPOINTS.find((e) => e.path === url.pathname)!;
-        return summarize(await runQuery(dataset, parseRangeQuery(endpoint, (name) => url.searchParams.getAll(name))));
+        return summarize(
+          await runQuery(
+            dataset,
+            parseRangeQuery(endpoint, (name) => url.searchParams.getAll(name)),
+          ),
+        );
       }),
     );
     expect(inBrowser).toEqual(inNode);

@@ -7,7 +7,12 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { join } from 'node:path';
 import { extract, list } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ARCHIVE_TEMP_PREFIX, ARCHIVES_FILE, main, type ArchivesIndex } from '../../../../runtime/entries/cli/archive.js';
+import {
+  ARCHIVE_TEMP_PREFIX,
+  ARCHIVES_FILE,
+  main,
+  type ArchivesIndex,
+} from '../../../../runtime/entries/cli/archive.js';
 import { main as mirror } from '../../../../runtime/entries/cli/mirror.js';
 import { planSlices, SlicePlanner } from '../../../../runtime/entries/cli/slices.js';
 import { nodeSha256 } from '../../../../runtime/entries/node/platform.js';
@@ -38,7 +43,11 @@ async function archived(dir: string, slices: number): Promise<{ out: string; ind
   const out = join(tempDir('archives'), 'out');
   const run = await archive('--shards', dir, '--slices', String(slices), '--out', out);
   expect(run.code, run.stderr).toBe(0);
-  expect(run.stderr).toMatch(new RegExp(`^archive: ${slices} slice archives? \\(\\d+ shards, [\\d.]+ MB\\) and a base archive \\(\\d+ files, [\\d.]+ MB\\) in .*, archives\\.json written; [\\d.]+ s\\n$`));
+  expect(run.stderr).toMatch(
+    new RegExp(
+      `^archive: ${slices} slice archives? \\(\\d+ shards, [\\d.]+ MB\\) and a base archive \\(\\d+ files, [\\d.]+ MB\\) in .*, archives\\.json written; [\\d.]+ s\\n$`,
+    ),
+  );
   return { out, index: JSON.parse(readFileSync(join(out, ARCHIVES_FILE), 'utf8')) as ArchivesIndex };
 }
 
@@ -59,7 +68,8 @@ describe('slice plan', () => {
       const plan = planSlices(bytes, slices);
       expect(plan[0]).toBe(0);
       expect(plan.at(-1)).toBe(slices - 1);
-      for (let i = 1; i < count; i++) expect(plan[i] - plan[i - 1]).toBeGreaterThanOrEqual(0), expect(plan[i] - plan[i - 1]).toBeLessThanOrEqual(1);
+      for (let i = 1; i < count; i++)
+        expect(plan[i] - plan[i - 1]).toBeGreaterThanOrEqual(0), expect(plan[i] - plan[i - 1]).toBeLessThanOrEqual(1);
       const total = bytes.reduce((a, b) => a + b, 0);
       const max = Math.max(...bytes);
       const sums = Array.from({ length: slices }, (_, k) => bytes.reduce((s, b, i) => s + (plan[i] === k ? b : 0), 0));
@@ -89,7 +99,9 @@ describe('archive', () => {
     const { out, index } = await archived(paged, 4);
     expect(index.format).toBe('digested-peptides-archives');
     expect(index.datasetVersion).toBe(JSON.parse(readFileSync(join(paged, 'manifest.json'), 'utf8')).datasetVersion);
-    expect(readdirSync(out).sort()).toEqual([ARCHIVES_FILE, index.base.file, ...index.slices.map((s) => s.file)].sort());
+    expect(readdirSync(out).sort()).toEqual(
+      [ARCHIVES_FILE, index.base.file, ...index.slices.map((s) => s.file)].sort(),
+    );
     for (const entry of [index.base, ...index.slices]) {
       const bytes = readFileSync(join(out, entry.file));
       expect([bytes.length, nodeSha256(bytes)]).toEqual([entry.bytes, entry.sha256]);
@@ -102,7 +114,13 @@ describe('archive', () => {
     let first = 0;
     for (const [k, slice] of index.slices.entries()) {
       const mine = shards.slice(first, first + slice.shards);
-      expect(slice).toMatchObject({ slice: k + 1, firstKey: mine[0].firstKey, lastKey: mine.at(-1)!.lastKey, files: slice.shards, shardBytes: mine.reduce((s, e) => s + e.bytes, 0) });
+      expect(slice).toMatchObject({
+        slice: k + 1,
+        firstKey: mine[0].firstKey,
+        lastKey: mine.at(-1)!.lastKey,
+        files: slice.shards,
+        shardBytes: mine.reduce((s, e) => s + e.bytes, 0),
+      });
       first += slice.shards;
     }
     const total = shards.reduce((s, e) => s + e.bytes, 0);
@@ -110,7 +128,9 @@ describe('archive', () => {
     for (const slice of index.slices) expect(Math.abs(slice.shardBytes - total / 4)).toBeLessThanOrEqual(max);
     const base = members(join(out, index.base.file));
     expect(base[0]).toBe('manifest.json');
-    expect([...base].sort()).toEqual(['manifest.json', ...folderFiles(paged).filter((f) => !shards.some((s) => s.file === f))].sort());
+    expect([...base].sort()).toEqual(
+      ['manifest.json', ...folderFiles(paged).filter((f) => !shards.some((s) => s.file === f))].sort(),
+    );
 
     const whole = join(tempDir('extracted'), 'dataset');
     mkdirSync(whole);
@@ -121,7 +141,9 @@ describe('archive', () => {
   it('archives a fanned-out dataset with a 3-level index, its folders kept', async () => {
     const { out, index } = await archived(deep, 3);
     expect(index.slices.map((s) => s.slice)).toEqual([1, 2, 3]);
-    expect(members(join(out, index.slices[0].file)).every((p) => /^[0-9a-f]{2}\/[0-9a-f]{20}\.msgpack\.gz$/.test(p))).toBe(true);
+    expect(
+      members(join(out, index.slices[0].file)).every((p) => /^[0-9a-f]{2}\/[0-9a-f]{20}\.msgpack\.gz$/.test(p)),
+    ).toBe(true);
     const whole = join(tempDir('extracted'), 'dataset');
     mkdirSync(whole);
     for (const entry of [index.base, ...index.slices]) await extract({ file: join(out, entry.file), cwd: whole });
@@ -140,12 +162,17 @@ describe('archive', () => {
     const { out, index } = await archived(paged, 4);
     const partial = join(tempDir('partial'), 'dataset');
     mkdirSync(partial);
-    for (const entry of [index.base, index.slices[0], index.slices[2]]) await extract({ file: join(out, entry.file), cwd: partial });
+    for (const entry of [index.base, index.slices[0], index.slices[2]])
+      await extract({ file: join(out, entry.file), cwd: partial });
     const stdout = new Collector();
     const stderr = new Collector();
     expect(await mirror([paged, partial], { stdout, stderr })).toBe(0);
     const present = index.base.files - 1 + index.slices[0].shards + index.slices[2].shards;
-    expect(stderr.text).toMatch(new RegExp(`^mirror: ${index.slices[1].shards + index.slices[3].shards} files fetched \\([\\d.]+ MB\\), ${present} skipped as present`));
+    expect(stderr.text).toMatch(
+      new RegExp(
+        `^mirror: ${index.slices[1].shards + index.slices[3].shards} files fetched \\([\\d.]+ MB\\), ${present} skipped as present`,
+      ),
+    );
     expect(snapshot(partial)).toEqual(snapshot(paged));
   });
 
@@ -173,7 +200,10 @@ describe('archive', () => {
       [['--shards', paged, '--out', out, '--slices', '0'], /--slices must be a whole number from 1 to 10000, got "0"/],
       [['--shards', paged, '--out', out, '--slices', 'four'], /--slices must be a whole number/],
       [['--shards', paged, '--slices', '2'], /--out is required/],
-      [['--shards', 'https://example.org/shards/', '--out', out, '--slices', '2'], /--shards must be a dataset folder, not a URL/],
+      [
+        ['--shards', 'https://example.org/shards/', '--out', out, '--slices', '2'],
+        /--shards must be a dataset folder, not a URL/,
+      ],
       [['--shards', paged, '--out', out, '--slices', '2', 'extra'], /Unexpected argument 'extra'/],
     ];
     for (const [argv, message] of cases) {
@@ -185,7 +215,10 @@ describe('archive', () => {
       expect(usage).toBe('usage: npm run query -- archive --slices N --out <dir> [--shards <dir>]');
     }
     const tooMany = await archive('--shards', paged, '--out', out, '--slices', '5000');
-    expect([tooMany.code, tooMany.stderr]).toEqual([1, `archive: error: --slices 5000 is more than the dataset's ${shardEntries(paged).length} shards\n`]);
+    expect([tooMany.code, tooMany.stderr]).toEqual([
+      1,
+      `archive: error: --slices 5000 is more than the dataset's ${shardEntries(paged).length} shards\n`,
+    ]);
     expect(readdirSync(out)).toEqual([]);
   });
 });

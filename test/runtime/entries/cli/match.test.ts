@@ -63,7 +63,11 @@ async function spectraOf(path: string): Promise<Spectrum[]> {
 /** The flags as a ParamSource (`--max-variable` → maxVariable), as the command reads them. */
 function sourceOf(flags: string[]) {
   const values = new Map<string, string>();
-  for (let i = 0; i < flags.length; i += 2) values.set(flags[i].slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()), flags[i + 1]);
+  for (let i = 0; i < flags.length; i += 2)
+    values.set(
+      flags[i].slice(2).replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()),
+      flags[i + 1],
+    );
   return (name: string) => (values.has(name) ? [values.get(name)!] : []);
 }
 
@@ -74,10 +78,17 @@ async function coreAnswer(path: string, flags: string[]): Promise<PrecursorJson[
   return asJson(spectra.map((_, i) => precursorJson(batch, i)));
 }
 
-const SUMMARY = /^match: ([\d,]+) spectra(?: \(([\d,]+) malformed, skipped\))?, ([\d,]+) with candidates, ([\d,]+) candidates(?:, ([\d,]+) searches refused)? in \d+\.\d s, [\d,]+ spectra\/s$/;
+const SUMMARY =
+  /^match: ([\d,]+) spectra(?: \(([\d,]+) malformed, skipped\))?, ([\d,]+) with candidates, ([\d,]+) candidates(?:, ([\d,]+) searches refused)? in \d+\.\d s, [\d,]+ spectra\/s$/;
 
 /** The summary line's counts (it must be stderr's last line). */
-function summaryOf(stderr: string): { spectra: number; malformed: number; withCandidates: number; candidates: number; refused: number } {
+function summaryOf(stderr: string): {
+  spectra: number;
+  malformed: number;
+  withCandidates: number;
+  candidates: number;
+  refused: number;
+} {
   const lines = stderr.split('\n');
   expect(lines.at(-1)).toBe('');
   const m = SUMMARY.exec(lines.at(-2) ?? '');
@@ -99,14 +110,32 @@ function countsOf(results: PrecursorJson[]) {
 
 /** The TSV rows a JSON answer should give, built from the format's description. */
 function expectedRows(results: PrecursorJson[]): string[][] {
-  const text = (value: string | number | undefined) => (value === undefined ? '' : String(value).replace(/[\t\r\n]/g, ' '));
+  const text = (value: string | number | undefined) =>
+    value === undefined ? '' : String(value).replace(/[\t\r\n]/g, ' ');
   const rows: string[][] = [];
   for (const r of results) {
     for (const s of r.searches) {
-      const head = [String(r.index), text(r.title), text(r.scans), text(r.rtSeconds), text(r.mz), s.charge === undefined ? '' : String(s.charge), s.mass.toFixed(6)];
+      const head = [
+        String(r.index),
+        text(r.title),
+        text(r.scans),
+        text(r.rtSeconds),
+        text(r.mz),
+        s.charge === undefined ? '' : String(s.charge),
+        s.mass.toFixed(6),
+      ];
       if (s.candidates.length === 0) rows.push([...head, '', '', '', '', '', '', s.error ?? '']);
       for (const c of s.candidates) {
-        rows.push([...head, c.seq, c.proforma, c.mass.toFixed(6), String(c.ppm), c.accsTax.map((a) => a.acc).join(';'), c.accsTax.map((a) => String(a.taxId)).join(';'), '']);
+        rows.push([
+          ...head,
+          c.seq,
+          c.proforma,
+          c.mass.toFixed(6),
+          String(c.ppm),
+          c.accsTax.map((a) => a.acc).join(';'),
+          c.accsTax.map((a) => String(a.taxId)).join(';'),
+          '',
+        ]);
       }
     }
   }
@@ -140,7 +169,8 @@ describe('match: JSON is the core answer', () => {
       expect(got.map((r) => r.index)).toEqual(spectra.map((_, i) => i + 1));
       // Each spectrum's searches are its own charges, or the --charges for the one without CHARGE.
       const tried = extra.includes('--charges') ? [1, 4] : [2, 3];
-      for (const [i, r] of got.entries()) expect(r.searches.map((s) => s.charge)).toEqual(spectra[i].charges.length > 0 ? spectra[i].charges : tried);
+      for (const [i, r] of got.entries())
+        expect(r.searches.map((s) => s.charge)).toEqual(spectra[i].charges.length > 0 ? spectra[i].charges : tried);
       if (path === SMALL) expect(got.every((r) => r.searches.length === 3)).toBe(true);
       else expect(got.filter((r) => r.charges?.length === 0)).toHaveLength(1);
       // Not vacuous: candidates are found, with accessions.
@@ -169,7 +199,10 @@ describe('match: TSV is the JSON, row by row', () => {
     // TMT's spectra again, titled with text beyond ASCII (2-, 3- and 4-byte UTF-8) and a tab: rows are written as bytes.
     const unicode = join(dir, 'unicode-titles.mgf');
     let n = 0;
-    writeFileSync(unicode, readFileSync(TMT, 'utf8').replace(/^TITLE=.*$/gm, () => `TITLE=Zürich µL 試料 😀\t#${++n}`));
+    writeFileSync(
+      unicode,
+      readFileSync(TMT, 'utf8').replace(/^TITLE=.*$/gm, () => `TITLE=Zürich µL 試料 😀\t#${++n}`),
+    );
     expect(n).toBeGreaterThan(1);
     for (const path of [SMALL, TMT, unicode]) {
       const args = [path, '--shards', shards, ...MODS];
@@ -258,7 +291,16 @@ describe('match: input forms and batching', () => {
     expect((await match([copy, ...args])).stdout).toBe(plain.stdout);
 
     for (const batch of ['1', '5', '1000']) {
-      const run = await match([SMALL, ...args, '--format', 'json', '--batch', batch, '--concurrency', batch === '1' ? '1' : '3']);
+      const run = await match([
+        SMALL,
+        ...args,
+        '--format',
+        'json',
+        '--batch',
+        batch,
+        '--concurrency',
+        batch === '1' ? '1' : '3',
+      ]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout, `--batch ${batch}`).toBe(plainJson.stdout);
       expect(summaryOf(run.stderr)).toEqual(summaryOf(plainJson.stderr));
@@ -276,7 +318,17 @@ function malformedFile(): { text: string; begins: number[] } {
     begins.push(lines.length);
     lines.push(...body);
   };
-  record('TITLE=first\tgood one', 'PEPMASS=650.3188 1000', 'CHARGE=2+', 'RTINSECONDS=12.5', 'SCANS=7', '100.1 10', '200.2 20', 'END IONS', ''); // 1: good
+  record(
+    'TITLE=first\tgood one',
+    'PEPMASS=650.3188 1000',
+    'CHARGE=2+',
+    'RTINSECONDS=12.5',
+    'SCANS=7',
+    '100.1 10',
+    '200.2 20',
+    'END IONS',
+    '',
+  ); // 1: good
   record('TITLE=no pepmass', 'CHARGE=2+', '100.1 10', 'END IONS'); // 2: no PEPMASS
   record('TITLE=bad charge', 'PEPMASS=700.1', 'CHARGE=11+', 'END IONS'); // 3: charge out of range
   record('TITLE=no charge', 'PEPMASS=612.3', '150 5', 'END IONS'); // 4: good, --charges tried
@@ -316,7 +368,9 @@ describe('match: malformed records', () => {
         expect(got.map((r) => r.title)).toEqual(['first\tgood one', 'no charge', 'tiny', 'last good']);
         expect(got[0]).toMatchObject({ mz: 650.3188, intensity: 1000, charges: [2], rtSeconds: 12.5, scans: '7' });
         expect(got[1].searches.map((s) => s.charge)).toEqual([2]);
-        expect(got[2].searches).toEqual([{ charge: 3, mass: expect.any(Number), candidates: [], error: expect.stringMatching(/positive/) }]);
+        expect(got[2].searches).toEqual([
+          { charge: 3, mass: expect.any(Number), candidates: [], error: expect.stringMatching(/positive/) },
+        ]);
         expect(got[2].searches[0].mass).toBeLessThan(0);
         expect(got[0].searches[0].candidates.length).toBeGreaterThan(0);
         expect(summary).toEqual({ ...countsOf(got), malformed: 4 });
@@ -373,7 +427,10 @@ describe('match: errors', () => {
     writeFileSync(empty, '');
     const allBad = join(dir, 'all-bad.mgf');
     writeFileSync(allBad, 'BEGIN IONS\nTITLE=x\nEND IONS\n');
-    for (const [path, malformed] of [[empty, 0], [allBad, 1]] as [string, number][]) {
+    for (const [path, malformed] of [
+      [empty, 0],
+      [allBad, 1],
+    ] as [string, number][]) {
       const json = await match([path, '--shards', shards, '--format', 'json']);
       expect(json.code).toBe(0);
       expect(JSON.parse(json.stdout)).toEqual([]);

@@ -5,7 +5,17 @@
 // left; hostile names are refused; --mass copies only the shards of a range; usage errors, the progress bar, the
 // summary, exit statuses through bin.ts, and Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -16,7 +26,14 @@ import { main, mirrorDataset, MIRROR_TEMP_PREFIX, type MirrorOptions } from '../
 import { main as query } from '../../../../runtime/entries/cli/query.js';
 import { listen, stableText } from '../../../helpers/api.js';
 import { CountingSource } from '../../../helpers/countingSource.js';
-import { readManifest, removeTempDirs, shardEntries, snapshot, subsetDataset, tempDir } from '../../../helpers/datasets.js';
+import {
+  readManifest,
+  removeTempDirs,
+  shardEntries,
+  snapshot,
+  subsetDataset,
+  tempDir,
+} from '../../../helpers/datasets.js';
 import { fannedDataset, flatDataset, folderFiles } from '../../../helpers/fannedDataset.js';
 import { FaultySource } from '../../../helpers/faultySource.js';
 import { Collector, REPO, runTsx, type Run } from '../../../helpers/process.js';
@@ -48,7 +65,8 @@ async function ask(...argv: string[]): Promise<Run> {
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
-const SUMMARY = /^mirror: (\d+) files fetched \([\d.]+ MB\), (\d+) skipped as present and verified \([\d.]+ MB\), manifest\.json written( \(shards of [\d.]+-[\d.]+ Da only\))?; [\d.]+ s\n$/;
+const SUMMARY =
+  /^mirror: (\d+) files fetched \([\d.]+ MB\), (\d+) skipped as present and verified \([\d.]+ MB\), manifest\.json written( \(shards of [\d.]+-[\d.]+ Da only\))?; [\d.]+ s\n$/;
 
 /** Files fetched and skipped, from a successful run's summary line (its only output). */
 function counts(run: Run): { fetched: number; skipped: number } {
@@ -67,7 +85,8 @@ function failure(run: Run): string {
 }
 
 /** Temporary folders a mirror left in `dir`. */
-const temps = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith(MIRROR_TEMP_PREFIX)) : []);
+const temps = (dir: string) =>
+  existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith(MIRROR_TEMP_PREFIX)) : [];
 
 /** A fresh target folder path (not created). */
 const target = (label = 'out') => join(tempDir(`mirror-${label}`), 'copy');
@@ -79,7 +98,10 @@ const expectSameFolder = (copy: string, source: string) => expect(snapshot(copy)
  * Serves a dataset folder under /shards/ (names of one folder level at most), as a static host does; `tamper`
  * may change a file's bytes on the way, `hang` names files never answered.
  */
-function folderListener(dir: string, options: { tamper?: (file: string, bytes: Buffer) => Buffer; hang?: (file: string) => boolean } = {}) {
+function folderListener(
+  dir: string,
+  options: { tamper?: (file: string, bytes: Buffer) => Buffer; hang?: (file: string) => boolean } = {},
+) {
   return async (req: IncomingMessage, res: ServerResponse) => {
     const path = decodeURIComponent((req.url ?? '/').split('?')[0]);
     const file = path.startsWith('/shards/') ? path.slice('/shards/'.length) : '';
@@ -106,7 +128,8 @@ class OutageAfter implements ShardSource {
   ) {}
 
   async get(file: string): Promise<Uint8Array> {
-    if (file !== 'manifest.json' && this.served++ >= this.k) throw new SourceError(`${file}: connection refused`, false);
+    if (file !== 'manifest.json' && this.served++ >= this.k)
+      throw new SourceError(`${file}: connection refused`, false);
     return this.inner.get(file);
   }
 }
@@ -129,7 +152,19 @@ describe('mirror: a complete copy', () => {
     expectSameFolder(out, paged);
     for (const argv of [
       ['export', '--mass1', '0', '--mass2', '100000'],
-      ['v1', '--mz', '650.32', '--charge', '2', '--fixed', 'Carbamidomethyl@C', '--variable', 'Oxidation@M', '--proteins', 'true'],
+      [
+        'v1',
+        '--mz',
+        '650.32',
+        '--charge',
+        '2',
+        '--fixed',
+        'Carbamidomethyl@C',
+        '--variable',
+        'Oxidation@M',
+        '--proteins',
+        'true',
+      ],
       ['taxa', '--name', 'Homo'],
       ['info'],
     ]) {
@@ -155,7 +190,10 @@ describe('mirror: a complete copy', () => {
     expect(readManifest(flat).shards).toBeDefined();
     const out = target('flat');
     counts(await mirror([flat, out]));
-    const [mine, theirs] = [await ask('export', '--mass1', '0', '--mass2', '100000', '--shards', out), await ask('export', '--mass1', '0', '--mass2', '100000', '--shards', flat)];
+    const [mine, theirs] = [
+      await ask('export', '--mass1', '0', '--mass2', '100000', '--shards', out),
+      await ask('export', '--mass1', '0', '--mass2', '100000', '--shards', flat),
+    ];
     expect(mine.stdout).toBe(theirs.stdout);
     expect(mine.stdout.split('\n').length).toBeGreaterThan(1000);
   });
@@ -187,7 +225,8 @@ describe('mirror: resuming', () => {
     const present = folderFiles(out);
     expect(present.length).toBeGreaterThan(100);
     expect(present.length).toBeLessThanOrEqual(300);
-    for (const file of present) expect(readFileSync(join(out, file)).equals(readFileSync(join(paged, file))), file).toBe(true);
+    for (const file of present)
+      expect(readFileSync(join(out, file)).equals(readFileSync(join(paged, file))), file).toBe(true);
     expect(existsSync(join(out, 'manifest.json'))).toBe(false);
     expect(temps(out)).toEqual([]);
 
@@ -236,7 +275,9 @@ describe('mirror: failures', () => {
       .inject(manifest.accessions.pages[0].file, { kind: 'hang', times: 1 });
     const out = target('transient');
     const summary = await mirrorDataset(source, out, { ...options, timeoutMs: 300 });
-    expect([source.callsTo(shard), source.callsTo(page), source.callsTo(manifest.accessions.pages[0].file)]).toEqual([4, 2, 2]);
+    expect([source.callsTo(shard), source.callsTo(page), source.callsTo(manifest.accessions.pages[0].file)]).toEqual([
+      4, 2, 2,
+    ]);
     expect(summary.fetched).toBe(folderFiles(paged).length);
     expectSameFolder(out, paged);
   });
@@ -247,10 +288,14 @@ describe('mirror: failures', () => {
     const previous = readFileSync(join(out, 'manifest.json'));
     const shard = shardEntries(paged)[7].file;
     const down = new FaultySource(datasetSource(paged, 10_000)).inject(shard, { kind: 'transient' });
-    await expect(mirrorDataset(down, out, options)).rejects.toThrow(`dataset file unavailable: ${shard}: HTTP 503 (from faulty test source, 4 tries)`);
+    await expect(mirrorDataset(down, out, options)).rejects.toThrow(
+      `dataset file unavailable: ${shard}: HTTP 503 (from faulty test source, 4 tries)`,
+    );
     expect(down.callsTo(shard)).toBe(4);
     const bad = new FaultySource(datasetSource(paged, 10_000)).inject(shard, { kind: 'corrupt' });
-    await expect(mirrorDataset(bad, out, options)).rejects.toThrow(`${shard} failed its sha256 check (from faulty test source)`);
+    await expect(mirrorDataset(bad, out, options)).rejects.toThrow(
+      `${shard} failed its sha256 check (from faulty test source)`,
+    );
     expect(bad.callsTo(shard)).toBe(2);
     expect(readFileSync(join(out, 'manifest.json')).equals(previous)).toBe(true);
     expect(temps(out)).toEqual([]);
@@ -259,7 +304,9 @@ describe('mirror: failures', () => {
 
   it('over HTTP, a corrupt file fails the command with one line naming it (exit 1)', async () => {
     const shard = shardEntries(paged)[123].file;
-    const server = await listen(folderListener(paged, { tamper: (file, bytes) => (file === shard ? flipped(bytes) : bytes) }));
+    const server = await listen(
+      folderListener(paged, { tamper: (file, bytes) => (file === shard ? flipped(bytes) : bytes) }),
+    );
     try {
       const out = target('corrupt');
       counts(await mirror([flat, out]));
@@ -274,7 +321,15 @@ describe('mirror: failures', () => {
   });
 
   it('refuses hostile file names, writing nothing outside the target', async () => {
-    const HOSTILE = ['../evil.msgpack.gz', 'ab/../../evil.msgpack.gz', '/tmp/evil-mirror.msgpack.gz', 'ab\\..\\evil.msgpack.gz', 'ab/cd/evil.msgpack.gz', '.evil.msgpack.gz', 'manifest.json'];
+    const HOSTILE = [
+      '../evil.msgpack.gz',
+      'ab/../../evil.msgpack.gz',
+      '/tmp/evil-mirror.msgpack.gz',
+      'ab\\..\\evil.msgpack.gz',
+      'ab/cd/evil.msgpack.gz',
+      '.evil.msgpack.gz',
+      'manifest.json',
+    ];
     for (const name of HOSTILE) {
       const parent = tempDir('hostile');
       const source = join(parent, 'source');
@@ -294,7 +349,9 @@ describe('mirror: failures', () => {
 
   it('fails on a source without a dataset (exit 1)', async () => {
     const empty = tempDir('empty');
-    expect(failure(await mirror([empty, target()]))).toBe(`cannot read manifest.json from folder ${empty}: manifest.json: not found`);
+    expect(failure(await mirror([empty, target()]))).toBe(
+      `cannot read manifest.json from folder ${empty}: manifest.json: not found`,
+    );
     writeFileSync(join(empty, 'manifest.json'), JSON.stringify({ format: 'digested-peptides', formatVersion: 1 }));
     expect(failure(await mirror([empty, target()]))).toMatch(/^dataset unavailable: the dataset is format version 1/);
   });
@@ -309,10 +366,14 @@ describe('mirror --mass', () => {
     const others = folderFiles(paged).filter((f) => !shardEntries(paged).some((s) => s.file === f));
     expect(counts(run).fetched).toBe(inRange.length + others.length);
     expect(folderFiles(out)).toEqual([...others, ...inRange.map((s) => s.file)].sort());
-    for (const file of folderFiles(out)) expect(readFileSync(join(out, file)).equals(readFileSync(join(paged, file)))).toBe(true);
+    for (const file of folderFiles(out))
+      expect(readFileSync(join(out, file)).equals(readFileSync(join(paged, file)))).toBe(true);
     expect(readFileSync(join(out, 'manifest.json')).equals(readFileSync(join(paged, 'manifest.json')))).toBe(true);
 
-    for (const argv of [['search', '--mass1', '1000', '--mass2', '1100', '--page-size', '1000'], ['export', '--mass1', '1000', '--mass2', '1100']]) {
+    for (const argv of [
+      ['search', '--mass1', '1000', '--mass2', '1100', '--page-size', '1000'],
+      ['export', '--mass1', '1000', '--mass2', '1100'],
+    ]) {
       const [mine, theirs] = [await ask(...argv, '--shards', out), await ask(...argv, '--shards', paged)];
       expect(mine.code).toBe(0);
       expect(stableText(mine.stdout)).toBe(stableText(theirs.stdout));
@@ -321,7 +382,10 @@ describe('mirror --mass', () => {
     expect(outside.code).toBe(1);
     expect(outside.stdout).toMatch(/^\{"error":"dataset file unavailable: [0-9a-f]{20}\.msgpack\.gz: not found"\}\n$/);
 
-    expect(counts(await mirror([paged, out]))).toEqual({ fetched: shardEntries(paged).length - inRange.length, skipped: inRange.length + others.length });
+    expect(counts(await mirror([paged, out]))).toEqual({
+      fetched: shardEntries(paged).length - inRange.length,
+      skipped: inRange.length + others.length,
+    });
     expectSameFolder(out, paged);
   });
 });
@@ -350,7 +414,10 @@ describe('mirror: the command line', () => {
       expect(usage).toBe('usage: npm run query -- mirror <dir|url> <out-dir> [--concurrency N (8)] [--mass Da-Da]');
     }
     const help = await mirror(['--help']);
-    expect([help.code, help.stdout]).toEqual([0, 'usage: npm run query -- mirror <dir|url> <out-dir> [--concurrency N (8)] [--mass Da-Da]\n']);
+    expect([help.code, help.stdout]).toEqual([
+      0,
+      'usage: npm run query -- mirror <dir|url> <out-dir> [--concurrency N (8)] [--mass Da-Da]\n',
+    ]);
   });
 
   it('runs through bin.ts as npm run query does: exit 0, 1 and 2, no stack trace', async () => {
@@ -360,7 +427,10 @@ describe('mirror: the command line', () => {
     expect(ok.stderr).toMatch(SUMMARY);
     expectSameFolder(out, flat);
     const failed = await runTsx(['runtime/entries/cli/bin.ts', 'mirror', join(flat, 'nowhere'), target()]);
-    expect([failed.code, failed.stderr]).toEqual([1, `mirror: error: cannot read manifest.json from folder ${join(flat, 'nowhere')}: manifest.json: not found\n`]);
+    expect([failed.code, failed.stderr]).toEqual([
+      1,
+      `mirror: error: cannot read manifest.json from folder ${join(flat, 'nowhere')}: manifest.json: not found\n`,
+    ]);
     const usage = await runTsx(['runtime/entries/cli/bin.ts', 'mirror', flat]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).not.toMatch(/\n\s+at /);
@@ -371,10 +441,19 @@ describe('mirror: the command line', () => {
     const server = await listen(folderListener(paged, { hang: (file) => file === hung }));
     const out = target('sigint');
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/entries/cli/bin.ts', 'mirror', `${server.base}/shards/`, out], { cwd: REPO, stdio: 'ignore' });
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'runtime/entries/cli/bin.ts', 'mirror', `${server.base}/shards/`, out],
+        { cwd: REPO, stdio: 'ignore' },
+      );
       const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
       // Wait until the mirror has fetched most files and is waiting on the one that never comes.
-      for (let i = 0; i < 600 && !(temps(out).length === 1 && folderFiles(out).filter((f) => !f.startsWith('.')).length > 900); i++) await new Promise((r) => setTimeout(r, 100));
+      for (
+        let i = 0;
+        i < 600 && !(temps(out).length === 1 && folderFiles(out).filter((f) => !f.startsWith('.')).length > 900);
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 100));
       expect(temps(out)).toHaveLength(1);
       child.kill('SIGINT');
       expect(await exited).toBe(130);

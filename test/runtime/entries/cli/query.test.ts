@@ -30,12 +30,19 @@ async function query(...argv: string[]): Promise<Run> {
 }
 
 /** The handler's answer to `path?params` (body text and status). */
-async function api(path: string, params: Record<string, string>, h: Handler = handler): Promise<{ status: number; text: string }> {
+async function api(
+  path: string,
+  params: Record<string, string>,
+  h: Handler = handler,
+): Promise<{ status: number; text: string }> {
   const response = await h(new Request(`http://localhost${path}?${new URLSearchParams(params)}`));
   return { status: response.status, text: await response.text() };
 }
 
-type Group = Record<string, ({ seq: string; acc: string[] } | { seq: string; accsTax: { acc: string; taxId: number }[] })[]>;
+type Group = Record<
+  string,
+  ({ seq: string; acc: string[] } | { seq: string; accsTax: { acc: string; taxId: number }[] })[]
+>;
 
 /** TSV rows from a JSON answer: acc-shaped answers give `mass, seq, acc`, accsTax ones add the taxId. */
 function pairs(text: string): string[] {
@@ -63,7 +70,11 @@ function tsvRows(text: string): string[] {
 async function allPages(mass1: string, mass2: string, h: Handler = handler): Promise<string[]> {
   const rows: string[] = [];
   for (let page = 1; ; page++) {
-    const { status, text } = await api('/search-taxonomy.php', { mass1, mass2, page: String(page), pageSize: '1000' }, h);
+    const { status, text } = await api(
+      '/search-taxonomy.php',
+      { mass1, mass2, page: String(page), pageSize: '1000' },
+      h,
+    );
     expect(status).toBe(200);
     const { totalResult, result } = JSON.parse(text) as { totalResult: number; result: unknown[] };
     rows.push(...pairs(text));
@@ -99,13 +110,38 @@ afterAll(removeTempDirs);
 
 const QUERIES: [command: string, path: string, args: string[], params: Record<string, string>][] = [
   ['search', '/search.php', ['--mass1', '1247.6', '--mass2', '1247.62'], { mass1: '1247.6', mass2: '1247.62' }],
-  ['search', '/search.php', ['--mass1', '1000', '--mass2', '1100', '--page', '3', '--page-size', '7'], { mass1: '1000', mass2: '1100', page: '3', pageSize: '7' }],
+  [
+    'search',
+    '/search.php',
+    ['--mass1', '1000', '--mass2', '1100', '--page', '3', '--page-size', '7'],
+    { mass1: '1000', mass2: '1100', page: '3', pageSize: '7' },
+  ],
   ['search', '/search.php', ['--peptide', 'ewecfcgk'], { peptide: 'ewecfcgk' }],
   ['search-peptide', '/search-peptide.php', ['--peptide', 'SNFEGCNCK'], { peptide: 'SNFEGCNCK' }],
-  ['search-peptide', '/search-peptide.php', ['--peptide', 'GAWLELETDSK', '--page-size', '2', '--page', '2'], { peptide: 'GAWLELETDSK', pageSize: '2', page: '2' }],
-  ['search-taxonomy', '/search-taxonomy.php', ['--mass1', '1000.37', '--mass2', '1000.38'], { mass1: '1000.37', mass2: '1000.38' }],
-  ['search-taxonomy', '/search-taxonomy.php', ['--mass1', '2000', '--mass2', '2001', '--page-size', '50', '--page', '2'], { mass1: '2000', mass2: '2001', pageSize: '50', page: '2' }],
-  ['search-taxonomy', '/search-taxonomy.php', ['--mass1', '1500', '--mass2', '1500.5', '--page', '999'], { mass1: '1500', mass2: '1500.5', page: '999' }],
+  [
+    'search-peptide',
+    '/search-peptide.php',
+    ['--peptide', 'GAWLELETDSK', '--page-size', '2', '--page', '2'],
+    { peptide: 'GAWLELETDSK', pageSize: '2', page: '2' },
+  ],
+  [
+    'search-taxonomy',
+    '/search-taxonomy.php',
+    ['--mass1', '1000.37', '--mass2', '1000.38'],
+    { mass1: '1000.37', mass2: '1000.38' },
+  ],
+  [
+    'search-taxonomy',
+    '/search-taxonomy.php',
+    ['--mass1', '2000', '--mass2', '2001', '--page-size', '50', '--page', '2'],
+    { mass1: '2000', mass2: '2001', pageSize: '50', page: '2' },
+  ],
+  [
+    'search-taxonomy',
+    '/search-taxonomy.php',
+    ['--mass1', '1500', '--mass2', '1500.5', '--page', '999'],
+    { mass1: '1500', mass2: '1500.5', page: '999' },
+  ],
 ];
 
 describe('query tool: JSON', () => {
@@ -121,9 +157,22 @@ describe('query tool: JSON', () => {
     expect(JSON.parse((await api('/search.php', QUERIES[0][3])).text).totalResult).toBeGreaterThan(10);
   });
 
-  it('v1: the JSON is /api/v1/search\'s answer; the TSV has a row per candidate–accession pair with its ProForma, mass and ppm', async () => {
+  it("v1: the JSON is /api/v1/search's answer; the TSV has a row per candidate–accession pair with its ProForma, mass and ppm", async () => {
     const params = { mz: '650.3188', charge: '2', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', pageSize: '5' };
-    const args = ['--mz', '650.3188', '--charge', '2', '--fixed', 'Carbamidomethyl@C', '--variable', 'Oxidation@M', '--page-size', '5', '--shards', shards];
+    const args = [
+      '--mz',
+      '650.3188',
+      '--charge',
+      '2',
+      '--fixed',
+      'Carbamidomethyl@C',
+      '--variable',
+      'Oxidation@M',
+      '--page-size',
+      '5',
+      '--shards',
+      shards,
+    ];
     const expected = await api('/api/v1/search', params);
     expect(expected.status).toBe(200);
     const json = await query('v1', ...args);
@@ -133,9 +182,21 @@ describe('query tool: JSON', () => {
     expect(tsv.code).toBe(0);
     const lines = tsv.stdout.split('\n');
     expect(lines[0]).toBe('mass\tsequence\tproforma\tmodifiedMass\tppm\taccession\ttaxId');
-    type Entry = { seq: string; proforma: string; mass: number; ppm: number; accsTax: { acc: string; taxId: number }[] };
+    type Entry = {
+      seq: string;
+      proforma: string;
+      mass: number;
+      ppm: number;
+      accsTax: { acc: string; taxId: number }[];
+    };
     const rows = (JSON.parse(expected.text) as { result: Record<string, Entry[]>[] }).result.flatMap((group) =>
-      Object.entries(group).flatMap(([key, entries]) => entries.flatMap((e) => e.accsTax.map((a) => [key, e.seq, e.proforma, e.mass.toFixed(6), String(e.ppm), a.acc, String(a.taxId)].join('\t')))),
+      Object.entries(group).flatMap(([key, entries]) =>
+        entries.flatMap((e) =>
+          e.accsTax.map((a) =>
+            [key, e.seq, e.proforma, e.mass.toFixed(6), String(e.ppm), a.acc, String(a.taxId)].join('\t'),
+          ),
+        ),
+      ),
     );
     expect(rows.length).toBeGreaterThan(5);
     expect(lines.slice(1, -1)).toEqual(rows);
@@ -145,7 +206,10 @@ describe('query tool: JSON', () => {
   });
 
   it('db-info and info print /db-info.php and /api/v1/info; their TSV is one name<TAB>value row per field', async () => {
-    for (const [command, path] of [['db-info', '/db-info.php'], ['info', '/api/v1/info']]) {
+    for (const [command, path] of [
+      ['db-info', '/db-info.php'],
+      ['info', '/api/v1/info'],
+    ]) {
       const expected = await api(path, {});
       const json = await query(command, '--shards', shards);
       expect(json.code).toBe(0);
@@ -155,21 +219,52 @@ describe('query tool: JSON', () => {
       const lines = tsv.stdout.split('\n');
       expect(lines[0]).toBe('name\tvalue');
       const leaves = (value: object, prefix = ''): string[] =>
-        Object.entries(value).flatMap(([k, v]) => (v !== null && typeof v === 'object' ? leaves(v, `${prefix}${k}.`) : [`${prefix}${k}\t${v ?? ''}`]));
+        Object.entries(value).flatMap(([k, v]) =>
+          v !== null && typeof v === 'object' ? leaves(v, `${prefix}${k}.`) : [`${prefix}${k}\t${v ?? ''}`],
+        );
       expect(lines.slice(1, -1)).toEqual(leaves(JSON.parse(expected.text) as object));
     }
     expect((await query('db-info', '--shards', shards, '--mass1', '1')).code).toBe(2); // no such flag
   });
 
   it('peptide and taxa print /api/v1/peptide and /api/v1/taxa; --taxon and --reviewed filter v1; TSV rows', async () => {
-    const peptide = await query('peptide', '--sequence', 'gawlelEtdsk', '--equate-il', 'true', '--taxon', '1301', '--shards', shards);
+    const peptide = await query(
+      'peptide',
+      '--sequence',
+      'gawlelEtdsk',
+      '--equate-il',
+      'true',
+      '--taxon',
+      '1301',
+      '--shards',
+      shards,
+    );
     expect(peptide.code).toBe(0);
     const expected = await api('/api/v1/peptide', { sequence: 'gawlelEtdsk', equateIL: 'true', taxon: '1301' });
     expect(peptide.stdout).toBe(expected.text + '\n');
-    const body = JSON.parse(expected.text) as { peptides: { seq: string; accsTax: { acc: string; taxId: number; reviewed: boolean; protein: string | null; organism: string | null }[] }[] };
+    const body = JSON.parse(expected.text) as {
+      peptides: {
+        seq: string;
+        accsTax: { acc: string; taxId: number; reviewed: boolean; protein: string | null; organism: string | null }[];
+      }[];
+    };
     expect(body.peptides.length).toBeGreaterThan(0);
-    const tsv = await query('peptide', '--sequence', 'gawlelEtdsk', '--equate-il', 'true', '--taxon', '1301', '--shards', shards, '--format', 'tsv');
-    const rows = body.peptides.flatMap((p) => p.accsTax.map((a) => [p.seq, a.acc, a.taxId, a.reviewed, a.protein ?? '', a.organism ?? ''].join('\t')));
+    const tsv = await query(
+      'peptide',
+      '--sequence',
+      'gawlelEtdsk',
+      '--equate-il',
+      'true',
+      '--taxon',
+      '1301',
+      '--shards',
+      shards,
+      '--format',
+      'tsv',
+    );
+    const rows = body.peptides.flatMap((p) =>
+      p.accsTax.map((a) => [p.seq, a.acc, a.taxId, a.reviewed, a.protein ?? '', a.organism ?? ''].join('\t')),
+    );
     expect(tsv.stdout.split('\n')).toEqual(['sequence\taccession\ttaxId\treviewed\tprotein\torganism', ...rows, '']);
 
     const taxa = await query('taxa', '--name', 'homo', '--shards', shards);
@@ -177,8 +272,23 @@ describe('query tool: JSON', () => {
     const taxaTsv = await query('taxa', '--name', 'homo', '--shards', shards, '--format', 'tsv');
     expect(taxaTsv.stdout.split('\n')[2]).toMatch(/^9606\tHomo sapiens\tspecies\t\d+$/);
 
-    const filtered = await query('v1', '--mass', '1500', '--tolerance', '20', '--taxon', '2', '--reviewed', 'false', '--shards', shards);
-    expect(stableText(filtered.stdout)).toBe(stableText((await api('/api/v1/search', { mass: '1500', tolerance: '20', taxon: '2', reviewed: 'false' })).text) + '\n');
+    const filtered = await query(
+      'v1',
+      '--mass',
+      '1500',
+      '--tolerance',
+      '20',
+      '--taxon',
+      '2',
+      '--reviewed',
+      'false',
+      '--shards',
+      shards,
+    );
+    expect(stableText(filtered.stdout)).toBe(
+      stableText((await api('/api/v1/search', { mass: '1500', tolerance: '20', taxon: '2', reviewed: 'false' })).text) +
+        '\n',
+    );
     expect(JSON.parse(filtered.stdout).totalResult).toBeGreaterThan(0);
     const unknown = await query('v1', '--mass', '1500', '--taxon', '999999999', '--shards', shards);
     expect(unknown.code).toBe(1);
@@ -187,10 +297,23 @@ describe('query tool: JSON', () => {
 
   it('runs as `npm run query --` and as the package bin, defaulting --shards to SHARDS_DIR', async () => {
     const expected = stableText((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
-    const viaNpm = await runProgram('npm', ['run', '-s', 'query', '--', 'search', '--mass1', '1247.6', '--mass2', '1247.62'], { SHARDS_DIR: shards });
+    const viaNpm = await runProgram(
+      'npm',
+      ['run', '-s', 'query', '--', 'search', '--mass1', '1247.6', '--mass2', '1247.62'],
+      { SHARDS_DIR: shards },
+    );
     expect(viaNpm.code, viaNpm.stderr).toBe(0);
     expect(stableText(viaNpm.stdout)).toBe(expected);
-    const viaBin = await runNode(['bin/digested-peptides.mjs', 'search', '--mass1', '1247.6', '--mass2', '1247.62', '--shards', shards]);
+    const viaBin = await runNode([
+      'bin/digested-peptides.mjs',
+      'search',
+      '--mass1',
+      '1247.6',
+      '--mass2',
+      '1247.62',
+      '--shards',
+      shards,
+    ]);
     expect(viaBin.code, viaBin.stderr).toBe(0);
     expect(stableText(viaBin.stdout)).toBe(expected);
   });
@@ -252,7 +375,12 @@ describe('query tool: export', () => {
         done();
       },
     });
-    expect(await main(['export', '--mass1', '0', '--mass2', '1000000', '--shards', shards], { stdout: counter, stderr: new Collector() })).toBe(0);
+    expect(
+      await main(['export', '--mass1', '0', '--mass2', '1000000', '--shards', shards], {
+        stdout: counter,
+        stderr: new Collector(),
+      }),
+    ).toBe(0);
     expect(lines - 1).toBe(pairsInShards);
     expect(last.endsWith('\n')).toBe(true);
   });
@@ -260,7 +388,12 @@ describe('query tool: export', () => {
   it('waits for a slow reader instead of buffering the range (backpressure)', async () => {
     const [, [mass1, mass2]] = await ranges();
     const slow = new Collector({ highWaterMark: 1024, delayMs: 1 });
-    expect(await main(['export', '--mass1', mass1, '--mass2', mass2, '--shards', shards], { stdout: slow, stderr: new Collector() })).toBe(0);
+    expect(
+      await main(['export', '--mass1', mass1, '--mass2', mass2, '--shards', shards], {
+        stdout: slow,
+        stderr: new Collector(),
+      }),
+    ).toBe(0);
     expect(slow.drains).toBeGreaterThan(5);
     expect(tsvRows(slow.text)).toEqual(await allPages(mass1, mass2));
   });
@@ -272,8 +405,20 @@ describe('query tool: errors', () => {
     ['search', '/search.php', ['--mass1', '5'], { mass1: '5' }, 400],
     ['search', '/search.php', ['--mass1', '2', '--mass2', '1'], { mass1: '2', mass2: '1' }, 400],
     ['search-peptide', '/search-peptide.php', ['--peptide', 'PEPBIDE'], { peptide: 'PEPBIDE' }, 400],
-    ['search-peptide', '/search-peptide.php', ['--peptide', 'PEPTIDE', '--page', 'x'], { peptide: 'PEPTIDE', page: 'x' }, 500],
-    ['search-taxonomy', '/search-taxonomy.php', ['--mass1', '1', '--mass2', '2', '--page-size', '1001'], { mass1: '1', mass2: '2', pageSize: '1001' }, 400],
+    [
+      'search-peptide',
+      '/search-peptide.php',
+      ['--peptide', 'PEPTIDE', '--page', 'x'],
+      { peptide: 'PEPTIDE', page: 'x' },
+      500,
+    ],
+    [
+      'search-taxonomy',
+      '/search-taxonomy.php',
+      ['--mass1', '1', '--mass2', '2', '--page-size', '1001'],
+      { mass1: '1', mass2: '2', pageSize: '1001' },
+      400,
+    ],
   ];
 
   it('exits 1 with the API JSON error on stdout (json) or stderr (tsv)', async () => {
@@ -326,7 +471,11 @@ describe('query tool: errors', () => {
       expect([uncached.code, stableText(uncached.stdout)]).toEqual([0, stableText(withDefault.stdout)]);
       process.env.SHARD_CACHE_BYTES = 'lots';
       const bad = await query(...args);
-      expect([bad.code, bad.stdout, bad.stderr]).toEqual([1, '', 'query: error: SHARD_CACHE_BYTES must be a number of bytes, not lots\n']);
+      expect([bad.code, bad.stdout, bad.stderr]).toEqual([
+        1,
+        '',
+        'query: error: SHARD_CACHE_BYTES must be a number of bytes, not lots\n',
+      ]);
     } finally {
       if (saved === undefined) delete process.env.SHARD_CACHE_BYTES;
       else process.env.SHARD_CACHE_BYTES = saved;
@@ -335,13 +484,29 @@ describe('query tool: errors', () => {
 
   it('the command line exits non-zero with the JSON error', async () => {
     const expected = await api('/search.php', { mass1: 'abc', mass2: '1' });
-    const run = await runTsx(['runtime/entries/cli/bin.ts', 'search', '--mass1', 'abc', '--mass2', '1', '--shards', shards]);
+    const run = await runTsx([
+      'runtime/entries/cli/bin.ts',
+      'search',
+      '--mass1',
+      'abc',
+      '--mass2',
+      '1',
+      '--shards',
+      shards,
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe(expected.text + '\n');
   });
 
   it('usage errors exit 2 with a message on stderr', async () => {
-    for (const argv of [[], ['nope'], ['search', '--bogus', '1'], ['search', '--format', 'xml'], ['export', '--page', '2'], ['search', 'stray']]) {
+    for (const argv of [
+      [],
+      ['nope'],
+      ['search', '--bogus', '1'],
+      ['search', '--format', 'xml'],
+      ['export', '--page', '2'],
+      ['search', 'stray'],
+    ]) {
       const run = await query(...argv);
       expect(run.code, argv.join(' ')).toBe(2);
       expect(run.stdout).toBe('');

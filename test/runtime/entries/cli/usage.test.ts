@@ -7,9 +7,21 @@ import type { Param } from '../../../../runtime/core/params.js';
 import { flagOptions, paramsText, usage } from '../../../../runtime/entries/cli/usage.js';
 
 /** A parameter's flag, written independently of flagOf: camelCase to dashed lower case, a run of capitals one word. */
-const flag = (name: string) => '--' + [...name].map((c, i) => (c >= 'A' && c <= 'Z' ? `${name[i - 1] >= 'A' && name[i - 1] <= 'Z' ? '' : '-'}${c.toLowerCase()}` : c)).join('');
+const flag = (name: string) =>
+  '--' +
+  [...name]
+    .map((c, i) =>
+      c >= 'A' && c <= 'Z' ? `${name[i - 1] >= 'A' && name[i - 1] <= 'Z' ? '' : '-'}${c.toLowerCase()}` : c,
+    )
+    .join('');
 
-const p = (name: string, kind: Param['kind'], extra: Partial<Param> = {}): Param => ({ name, kind, required: false, description: '', ...extra });
+const p = (name: string, kind: Param['kind'], extra: Partial<Param> = {}): Param => ({
+  name,
+  kind,
+  required: false,
+  description: '',
+  ...extra,
+});
 
 const SEED_LINES: Record<string, string> = {
   search: '--peptide SEQ | --mass1 Da --mass2 Da [--page N (1)] [--page-size N (10)]',
@@ -19,18 +31,37 @@ const SEED_LINES: Record<string, string> = {
 
 describe('paramsText', () => {
   it('writes required parameters plain and optional ones in brackets with their default', () => {
-    expect(paramsText([p('count', 'integer', { required: true }), p('page', 'integer', { default: 1 }), p('free', 'integer'), p('pageSize', 'integer', { default: 0 })])).toBe(
-      '--count N [--page N (1)] [--free N] [--page-size N (0)]',
+    expect(
+      paramsText([
+        p('count', 'integer', { required: true }),
+        p('page', 'integer', { default: 1 }),
+        p('free', 'integer'),
+        p('pageSize', 'integer', { default: 0 }),
+      ]),
+    ).toBe('--count N [--page N (1)] [--free N] [--page-size N (0)]');
+    expect(paramsText([p('peptide', 'sequence', { required: true }), p('peptide', 'sequence')])).toBe(
+      '--peptide SEQ [--peptide SEQ]',
     );
-    expect(paramsText([p('peptide', 'sequence', { required: true }), p('peptide', 'sequence')])).toBe('--peptide SEQ [--peptide SEQ]');
-    expect(paramsText([p('lo', 'mass', { required: true }), p('hi', 'mass', { required: true })])).toBe('--lo Da --hi Da');
+    expect(paramsText([p('lo', 'mass', { required: true }), p('hi', 'mass', { required: true })])).toBe(
+      '--lo Da --hi Da',
+    );
     expect(paramsText([])).toBe('');
   });
 
   it('shows rows read only `unless` another is given as that one’s alternative, in table order', () => {
-    const table = [p('peptide', 'sequence'), p('mass1', 'mass', { unless: 'peptide' }), p('mass2', 'mass', { unless: 'peptide' }), p('page', 'integer', { default: 1 })];
+    const table = [
+      p('peptide', 'sequence'),
+      p('mass1', 'mass', { unless: 'peptide' }),
+      p('mass2', 'mass', { unless: 'peptide' }),
+      p('page', 'integer', { default: 1 }),
+    ];
     expect(paramsText(table)).toBe('--peptide SEQ | --mass1 Da --mass2 Da [--page N (1)]');
-    const after = [p('page', 'integer', { default: 1 }), p('lowMass', 'mass', { unless: 'seq' }), p('highMass', 'mass', { unless: 'seq' }), p('seq', 'sequence', { required: true })];
+    const after = [
+      p('page', 'integer', { default: 1 }),
+      p('lowMass', 'mass', { unless: 'seq' }),
+      p('highMass', 'mass', { unless: 'seq' }),
+      p('seq', 'sequence', { required: true }),
+    ];
     expect(paramsText(after)).toBe('[--page N (1)] --seq SEQ | --low-mass Da --high-mass Da');
   });
 
@@ -49,7 +80,9 @@ describe('flagOptions', () => {
       peptide: { type: 'string' },
     });
     for (const endpoint of ENDPOINTS) {
-      expect(Object.keys(flagOptions(endpoint.params)).sort(), endpoint.command).toEqual(endpoint.params.map((q) => flag(q.name).slice(2)).sort());
+      expect(Object.keys(flagOptions(endpoint.params)).sort(), endpoint.command).toEqual(
+        endpoint.params.map((q) => flag(q.name).slice(2)).sort(),
+      );
     }
   });
 });
@@ -71,20 +104,29 @@ describe('usage', () => {
       const line = lines.find((l) => l.startsWith(`  ${endpoint.command} `));
       expect(line, endpoint.command).toBeDefined();
       expect(line!.endsWith(`   (as ${endpoint.path})`)).toBe(true);
-      for (const param of endpoint.params) expect(line, `${endpoint.command} ${param.name}`).toContain(`${flag(param.name)} `);
+      for (const param of endpoint.params)
+        expect(line, `${endpoint.command} ${param.name}`).toContain(`${flag(param.name)} `);
     }
   });
 
   it('writes the seed endpoints’ lines exactly, commands padded to 16 columns', () => {
-    expect(lines).toContain('  search           --peptide SEQ | --mass1 Da --mass2 Da [--page N (1)] [--page-size N (10)]   (as /search.php)');
-    expect(lines).toContain('  search-peptide   [--page N (1)] [--page-size N (1000)] --peptide SEQ   (as /search-peptide.php)');
-    expect(lines).toContain('  search-taxonomy  --mass1 Da --mass2 Da [--page N (1)] [--page-size N (1000)]   (as /search-taxonomy.php)');
+    expect(lines).toContain(
+      '  search           --peptide SEQ | --mass1 Da --mass2 Da [--page N (1)] [--page-size N (10)]   (as /search.php)',
+    );
+    expect(lines).toContain(
+      '  search-peptide   [--page N (1)] [--page-size N (1000)] --peptide SEQ   (as /search-peptide.php)',
+    );
+    expect(lines).toContain(
+      '  search-taxonomy  --mass1 Da --mass2 Da [--page N (1)] [--page-size N (1000)]   (as /search-taxonomy.php)',
+    );
   });
 
   it('describes the export command from the parameters it is given, then --format and openapi', () => {
     expect(lines).toContain('  export           --mass1 Da --mass2 Da   the whole range as TSV, no paging');
     expect(lines).toContain('                   [--format json|tsv]');
     expect(lines).toContain('  openapi          the OpenAPI document of the API');
-    expect(usage([p('from', 'mass', { required: true }), p('to', 'mass', { required: true })])).toContain('  export           --from Da --to Da   the whole range as TSV, no paging');
+    expect(usage([p('from', 'mass', { required: true }), p('to', 'mass', { required: true })])).toContain(
+      '  export           --from Da --to Da   the whole range as TSV, no paging',
+    );
   });
 });

@@ -12,7 +12,15 @@ import { MATCH_PATH } from '../../../../runtime/api/matchAnswer.js';
 import { ENDPOINTS } from '../../../../runtime/core/endpoints.js';
 import { createListener } from '../../../../runtime/entries/node/server.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
-import { call, expectEnvelope, expectErrorBody, expectJsonHeaders, folderHandler, listen, stable } from '../../../helpers/api.js';
+import {
+  call,
+  expectEnvelope,
+  expectErrorBody,
+  expectJsonHeaders,
+  folderHandler,
+  listen,
+  stable,
+} from '../../../helpers/api.js';
 import { removeTempDirs, subsetDataset } from '../../../helpers/datasets.js';
 import { REPO } from '../../../helpers/process.js';
 
@@ -92,13 +100,17 @@ const redirects = config.redirects as unknown as Redirect[];
 const getRedirects = redirects.filter((r) => r.from !== MATCH_PATH);
 const matchRedirect = redirects.find((r) => r.from === MATCH_PATH)!;
 /** A small peak list: two records, one without CHARGE. */
-const MGF_BODY = 'BEGIN IONS\nTITLE=one\nPEPMASS=650.3188 1200\nCHARGE=2+\n120.1 10\nEND IONS\nBEGIN IONS\nTITLE=two\nPEPMASS=750.41\nEND IONS\n';
+const MGF_BODY =
+  'BEGIN IONS\nTITLE=one\nPEPMASS=650.3188 1200\nCHARGE=2+\n120.1 10\nEND IONS\nBEGIN IONS\nTITLE=two\nPEPMASS=750.41\nEND IONS\n';
 const MATCH_QUERY = '?fixed=Carbamidomethyl@C&variable=Oxidation@M&tolerance=50';
 const FUNCTION_PREFIX = '/.netlify/functions/';
 
 /** The file of a function name: Netlify accepts name.{ts,mts,js,mjs} (or name/index.*) in the functions folder. */
 function functionFile(name: string): string | undefined {
-  const candidates = ['.ts', '.mts', '.js', '.mjs'].flatMap((ext) => [join(REPO, functionsDir, name + ext), join(REPO, functionsDir, name, `index${ext}`)]);
+  const candidates = ['.ts', '.mts', '.js', '.mjs'].flatMap((ext) => [
+    join(REPO, functionsDir, name + ext),
+    join(REPO, functionsDir, name, `index${ext}`),
+  ]);
   return candidates.find((file) => existsSync(file));
 }
 
@@ -171,8 +183,15 @@ describe('the TOML reader', () => {
       ].join('\n'),
     );
     expect(toml).toEqual({
-      build: { command: "run --input 'data/*.gz' # not a comment", publish: 'dist', environment: { NODE_VERSION: '20' } },
-      redirects: [{ from: '/a', status: 200 }, { from: '/b', force: true }],
+      build: {
+        command: "run --input 'data/*.gz' # not a comment",
+        publish: 'dist',
+        environment: { NODE_VERSION: '20' },
+      },
+      redirects: [
+        { from: '/a', status: 200 },
+        { from: '/b', force: true },
+      ],
       headers: [{ for: '/x', values: { 'Cache-Control': 'no-cache' } }],
     });
     expect(() => parseToml('key = [1, 2]')).toThrow(/outside the TOML subset/);
@@ -208,45 +227,54 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
     vi.resetModules();
   });
 
-  it.each(getRedirects.map((r) => [r.from, r.to, r]))('%s → %s: same answer as the local handler', async (from, _, redirect) => {
-    const r = redirect as Redirect;
-    const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as { default: unknown };
-    expect(typeof module.default).toBe('function');
-    const fn = module.default as (req: Request) => Promise<Response>;
-    // Netlify calls the function with the visitor's URL (a rewrite keeps it) — or the function's own path.
-    for (const path of [from as string, r.to]) {
-      const response = await fn(new Request(`https://site.example${path}${QUERY[from as string]}`));
-      expect(response.status).toBe(200);
-      expectJsonHeaders(response);
-      const body = (await response.json()) as Record<string, unknown>;
-      const expected = await call(local, `${from}${QUERY[from as string]}`);
-      if (UNENVELOPED.includes(from as string)) {
-        expect(body).toEqual(expected.body); // no envelope, nothing varies
-        expect(JSON.stringify(body)).not.toMatch(/"peptides":\[\]|"taxa":\[\]/); // something was found
-        continue;
+  it.each(getRedirects.map((r) => [r.from, r.to, r]))(
+    '%s → %s: same answer as the local handler',
+    async (from, _, redirect) => {
+      const r = redirect as Redirect;
+      const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as {
+        default: unknown;
+      };
+      expect(typeof module.default).toBe('function');
+      const fn = module.default as (req: Request) => Promise<Response>;
+      // Netlify calls the function with the visitor's URL (a rewrite keeps it) — or the function's own path.
+      for (const path of [from as string, r.to]) {
+        const response = await fn(new Request(`https://site.example${path}${QUERY[from as string]}`));
+        expect(response.status).toBe(200);
+        expectJsonHeaders(response);
+        const body = (await response.json()) as Record<string, unknown>;
+        const expected = await call(local, `${from}${QUERY[from as string]}`);
+        if (UNENVELOPED.includes(from as string)) {
+          expect(body).toEqual(expected.body); // no envelope, nothing varies
+          expect(JSON.stringify(body)).not.toMatch(/"peptides":\[\]|"taxa":\[\]/); // something was found
+          continue;
+        }
+        expectEnvelope(body);
+        expect((expected.body.result as unknown[]).length).toBeGreaterThan(0);
+        expect(stable(body)).toEqual(stable(expected.body));
       }
-      expectEnvelope(body);
-      expect((expected.body.result as unknown[]).length).toBeGreaterThan(0);
-      expect(stable(body)).toEqual(stable(expected.body));
-    }
-    // Errors and methods follow the contract there too.
-    const [badQuery, badStatus] = BAD[from as string] ?? ['?page=0', 400];
-    const bad = await fn(new Request(`https://site.example${from}${badQuery}`));
-    expect(bad.status).toBe(badStatus);
-    const text = await bad.text();
-    expect(Object.keys(JSON.parse(text))).toEqual(['error']);
-    const post = await fn(new Request(`https://site.example${from}${QUERY[from as string]}`, { method: 'POST' }));
-    expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET, HEAD');
-    const head = await fn(new Request(`https://site.example${from}${QUERY[from as string]}`, { method: 'HEAD' }));
-    expect(head.status).toBe(200);
-    expect(await head.text()).toBe('');
-  });
+      // Errors and methods follow the contract there too.
+      const [badQuery, badStatus] = BAD[from as string] ?? ['?page=0', 400];
+      const bad = await fn(new Request(`https://site.example${from}${badQuery}`));
+      expect(bad.status).toBe(badStatus);
+      const text = await bad.text();
+      expect(Object.keys(JSON.parse(text))).toEqual(['error']);
+      const post = await fn(new Request(`https://site.example${from}${QUERY[from as string]}`, { method: 'POST' }));
+      expect(post.status).toBe(405);
+      expect(post.headers.get('allow')).toBe('GET, HEAD');
+      const head = await fn(new Request(`https://site.example${from}${QUERY[from as string]}`, { method: 'HEAD' }));
+      expect(head.status).toBe(200);
+      expect(await head.text()).toBe('');
+    },
+  );
 
   it(`${MATCH_PATH} → its function: a POSTed peak list gets the local handler's answer; other methods 405`, async () => {
-    const module = (await import(pathToFileURL(functionFile(matchRedirect.to.slice(FUNCTION_PREFIX.length))!).href)) as { default: (req: Request) => Promise<Response> };
+    const module = (await import(
+      pathToFileURL(functionFile(matchRedirect.to.slice(FUNCTION_PREFIX.length))!).href
+    )) as { default: (req: Request) => Promise<Response> };
     for (const path of [MATCH_PATH, matchRedirect.to]) {
-      const response = await module.default(new Request(`https://site.example${path}${MATCH_QUERY}`, { method: 'POST', body: MGF_BODY }));
+      const response = await module.default(
+        new Request(`https://site.example${path}${MATCH_QUERY}`, { method: 'POST', body: MGF_BODY }),
+      );
       expect(response.status).toBe(200);
       expectJsonHeaders(response);
       const body = (await response.json()) as Record<string, unknown>;
@@ -257,7 +285,9 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
     const get = await module.default(new Request(`https://site.example${MATCH_PATH}${MATCH_QUERY}`));
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, OPTIONS');
-    const bad = await module.default(new Request(`https://site.example${MATCH_PATH}?tolerance=-1`, { method: 'POST', body: MGF_BODY }));
+    const bad = await module.default(
+      new Request(`https://site.example${MATCH_PATH}?tolerance=-1`, { method: 'POST', body: MGF_BODY }),
+    );
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toMatch(/^tolerance /);
   });
@@ -271,7 +301,9 @@ describe('without SHARDS_BASE_URL the functions read the site own /shards/', () 
 
   it.each(getRedirects.map((r) => [r.from, r]))('%s', async (from, redirect) => {
     const r = redirect as Redirect;
-    const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as { default: (req: Request) => Promise<Response> };
+    const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as {
+      default: (req: Request) => Promise<Response>;
+    };
     const response = await module.default(new Request(`${site.base}${from}${QUERY[from as string]}`));
     expect(response.status).toBe(200);
     const body = (await response.json()) as Record<string, unknown>;
@@ -283,7 +315,9 @@ describe('without SHARDS_BASE_URL the functions read the site own /shards/', () 
     const empty = await listen((_, res) => void res.writeHead(404).end());
     try {
       const r = redirects[0];
-      const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as { default: (req: Request) => Promise<Response> };
+      const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as {
+        default: (req: Request) => Promise<Response>;
+      };
       const response = await module.default(new Request(`${empty.base}${r.from}${QUERY[r.from]}`));
       const text = await response.text();
       expectErrorBody({ status: response.status, headers: response.headers, text, body: JSON.parse(text) }, 503);

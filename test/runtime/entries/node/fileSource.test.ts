@@ -43,8 +43,14 @@ describe('FileSource', () => {
   });
 
   it('answers a missing file as permanently not found', async () => {
-    expect(await failure(new FileSource(dir).get('nope.msgpack'))).toMatchObject({ transient: false, message: 'nope.msgpack: not found' });
-    expect(await failure(new FileSource(join(root, 'no-such-dir')).get('manifest.json'))).toMatchObject({ transient: false, message: 'manifest.json: not found' });
+    expect(await failure(new FileSource(dir).get('nope.msgpack'))).toMatchObject({
+      transient: false,
+      message: 'nope.msgpack: not found',
+    });
+    expect(await failure(new FileSource(join(root, 'no-such-dir')).get('manifest.json'))).toMatchObject({
+      transient: false,
+      message: 'manifest.json: not found',
+    });
   });
 
   it('names the code of other read failures', async () => {
@@ -53,8 +59,22 @@ describe('FileSource', () => {
 
   it('refuses invalid names and traversal before reading', async () => {
     const source = new FileSource(dir);
-    for (const name of ['../secret.txt', '..', '.', 'sub/../abc.msgpack', '/etc/passwd', 'a\\b', '.hidden', '', '%2e%2e', 'x\u0000y']) {
-      expect(await failure(source.get(name)), name).toMatchObject({ transient: false, message: `invalid dataset file name "${name}"` });
+    for (const name of [
+      '../secret.txt',
+      '..',
+      '.',
+      'sub/../abc.msgpack',
+      '/etc/passwd',
+      'a\\b',
+      '.hidden',
+      '',
+      '%2e%2e',
+      'x\u0000y',
+    ]) {
+      expect(await failure(source.get(name)), name).toMatchObject({
+        transient: false,
+        message: `invalid dataset file name "${name}"`,
+      });
     }
   });
 });

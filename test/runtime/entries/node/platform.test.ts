@@ -7,7 +7,12 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HttpSource } from '../../../../runtime/core/source.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
-import { cacheBytesFromEnv, defaultShards, nodeDecompress, sourceFor } from '../../../../runtime/entries/node/platform.js';
+import {
+  cacheBytesFromEnv,
+  defaultShards,
+  nodeDecompress,
+  sourceFor,
+} from '../../../../runtime/entries/node/platform.js';
 import { prng } from '../../../helpers/prng.js';
 
 const saved = { SHARD_CACHE_BYTES: process.env.SHARD_CACHE_BYTES, SHARDS_DIR: process.env.SHARDS_DIR };
@@ -37,7 +42,15 @@ describe('sourceFor', () => {
   });
 
   it('reads anything else as a local folder, resolved against the working directory', () => {
-    for (const location of ['shards', './data/shards', '/tmp/some/dataset', 'ftp://example.org/x', 'httpx://x', 'http:/one-slash', 'file:///tmp/x']) {
+    for (const location of [
+      'shards',
+      './data/shards',
+      '/tmp/some/dataset',
+      'ftp://example.org/x',
+      'httpx://x',
+      'http:/one-slash',
+      'file:///tmp/x',
+    ]) {
       const source = sourceFor(location);
       expect(source, location).toBeInstanceOf(FileSource);
       expect(source.description).toBe(`folder ${resolve(location)}`);
@@ -52,7 +65,12 @@ describe('cacheBytesFromEnv', () => {
   });
 
   it('reads a number of bytes', () => {
-    for (const [text, bytes] of [['1000', 1000], ['0', 0], ['1e9', 1e9], ['536870912', 536_870_912]] as const) {
+    for (const [text, bytes] of [
+      ['1000', 1000],
+      ['0', 0],
+      ['1e9', 1e9],
+      ['536870912', 536_870_912],
+    ] as const) {
       env('SHARD_CACHE_BYTES', text);
       expect(cacheBytesFromEnv(), text).toBe(bytes);
     }
@@ -83,8 +101,14 @@ describe('nodeDecompress', () => {
     for (const size of [0, 1, 65_535, 65_536, 65_537, 300_000]) {
       // Letters from a small alphabet: compressible, as shards are.
       const original = Uint8Array.from({ length: size }, () => 65 + Math.floor(random() * 20));
-      expect(Buffer.from(await nodeDecompress(gzipSync(original), 'gzip')).equals(original), `gzip, ${size} bytes`).toBe(true);
-      expect(Buffer.from(await nodeDecompress(brotliCompressSync(original), 'br')).equals(original), `br, ${size} bytes`).toBe(true);
+      expect(
+        Buffer.from(await nodeDecompress(gzipSync(original), 'gzip')).equals(original),
+        `gzip, ${size} bytes`,
+      ).toBe(true);
+      expect(
+        Buffer.from(await nodeDecompress(brotliCompressSync(original), 'br')).equals(original),
+        `br, ${size} bytes`,
+      ).toBe(true);
     }
   });
 

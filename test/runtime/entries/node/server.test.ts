@@ -11,7 +11,18 @@ import { createAnswerer, createHandler, datasetOnce, type Handler } from '../../
 import { createListener } from '../../../../runtime/entries/node/server.js';
 import { HttpSource } from '../../../../runtime/core/source.js';
 import { prng } from '../../../bench/synthetic.js';
-import { call, CountingSource, expectEnvelope, expectErrorBody, expectJsonHeaders, fetchGot, folderHandler, listen, rawRequest, stable } from '../../../helpers/api.js';
+import {
+  call,
+  CountingSource,
+  expectEnvelope,
+  expectErrorBody,
+  expectJsonHeaders,
+  fetchGot,
+  folderHandler,
+  listen,
+  rawRequest,
+  stable,
+} from '../../../helpers/api.js';
 import { readManifest, removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../../helpers/datasets.js';
 import { referenceKeyText } from '../../../helpers/reference.js';
 
@@ -21,7 +32,8 @@ function selfHostedListener(dir: string, options: ConstructorParameters<typeof H
 }
 
 /** The Node listener over `dir` as plain storage: its /shards/ files (its API has no dataset to read). */
-const storageListener = (dir: string) => createListener(dir, createAnswerer(datasetOnce(() => new HttpSource('http://unused.invalid/'))));
+const storageListener = (dir: string) =>
+  createListener(dir, createAnswerer(datasetOnce(() => new HttpSource('http://unused.invalid/'))));
 
 type Server = Awaited<ReturnType<typeof listen>>;
 const servers: Server[] = [];
@@ -98,15 +110,20 @@ describe('the API over HTTP (runtime/entries/node/server.ts listener)', () => {
     expectJsonHeaders(got);
   });
 
-  it.each(['/', '/nope', '/search.php/x', '/shards/', '/shards/.hidden', '/shards/%2e%2e%2fpackage.json', '/shards/no-such-file.msgpack'])(
-    'unknown path %s: 404 JSON',
-    async (path) => {
-      const got = await fetchGot(good.base + path);
-      expect(got.status).toBe(404);
-      expectJsonHeaders(got);
-      expect(Object.keys(got.body)).toEqual(['error']);
-    },
-  );
+  it.each([
+    '/',
+    '/nope',
+    '/search.php/x',
+    '/shards/',
+    '/shards/.hidden',
+    '/shards/%2e%2e%2fpackage.json',
+    '/shards/no-such-file.msgpack',
+  ])('unknown path %s: 404 JSON', async (path) => {
+    const got = await fetchGot(good.base + path);
+    expect(got.status).toBe(404);
+    expectJsonHeaders(got);
+    expect(Object.keys(got.body)).toEqual(['error']);
+  });
 
   it('a request target that is not a URL: 400 JSON, and the server keeps answering', async () => {
     const raw = await rawRequest(good.base, '//%%%/search.php?mass1=1&mass2=2');
@@ -136,11 +153,17 @@ describe('HttpSource against a local static server', () => {
     const source = new CountingSource(new HttpSource(`${good.base}/shards`));
     const handler = createHandler(datasetOnce(() => source));
     const first = await call(handler, `/search.php?${rangeOf(shards[4])}&pageSize=1000`);
-    expect(stable(first.body)).toEqual(stable((await call(local, `/search.php?${rangeOf(shards[4])}&pageSize=1000`)).body));
+    expect(stable(first.body)).toEqual(
+      stable((await call(local, `/search.php?${rangeOf(shards[4])}&pageSize=1000`)).body),
+    );
     await call(handler, `/search-taxonomy.php?${rangeOf(shards[4])}`);
     const manifest = readManifest(dir);
-    const page = manifest.shardIndex ? [manifest.shardIndex.pages.find((p) => p.firstShard <= 4 && 4 < p.firstShard + p.shards)!.file] : [];
-    expect(source.reads.sort()).toEqual(['manifest.json', ...page, ...manifest.accessions.pages.map((p) => p.file), shards[4].file].sort());
+    const page = manifest.shardIndex
+      ? [manifest.shardIndex.pages.find((p) => p.firstShard <= 4 && 4 < p.firstShard + p.shards)!.file]
+      : [];
+    expect(source.reads.sort()).toEqual(
+      ['manifest.json', ...page, ...manifest.accessions.pages.map((p) => p.file), shards[4].file].sort(),
+    );
   });
 });
 
@@ -158,7 +181,9 @@ describe('a broken copy of the dataset over HTTP: 502, never a partial or wrong 
   });
 
   it('a range whose count needs the corrupted shard: 502 even for a page elsewhere', async () => {
-    const got = await fetchGot(`${broken.base}/search.php?mass1=${referenceKeyText(shards[1].lastKey)}&mass2=${referenceKeyText(shards[2].lastKey)}&page=2&pageSize=1`);
+    const got = await fetchGot(
+      `${broken.base}/search.php?mass1=${referenceKeyText(shards[1].lastKey)}&mass2=${referenceKeyText(shards[2].lastKey)}&page=2&pageSize=1`,
+    );
     expectErrorBody(got, 502);
   });
 
@@ -171,7 +196,9 @@ describe('a broken copy of the dataset over HTTP: 502, never a partial or wrong 
     expect(stable(ok.body)).toEqual(stable((await call(local, path)).body));
     const again = await fetchGot(`${broken.base}/search.php?${rangeOf(shards[5])}&pageSize=1000`);
     expect(again.status).toBe(200);
-    expect(stable(again.body)).toEqual(stable((await call(local, `/search.php?${rangeOf(shards[5])}&pageSize=1000`)).body));
+    expect(stable(again.body)).toEqual(
+      stable((await call(local, `/search.php?${rangeOf(shards[5])}&pageSize=1000`)).body),
+    );
   });
 
   it('HEAD on a broken shard: 502 without a body', async () => {
@@ -194,7 +221,9 @@ describe('storage that fails or does not answer: 503', () => {
       }
       void inner(req, res);
     });
-    const handler = createHandler(datasetOnce(() => new HttpSource(`${storage.base}/shards/`, { retries: 2, backoffMs: 1 })));
+    const handler = createHandler(
+      datasetOnce(() => new HttpSource(`${storage.base}/shards/`, { retries: 2, backoffMs: 1 })),
+    );
     const got = await call(handler, `/search.php?${rangeOf(shards[2])}`);
     expectErrorBody(got, 503);
     expect(attempts).toBe(3);
@@ -208,7 +237,9 @@ describe('storage that fails or does not answer: 503', () => {
       if (req.url === `/shards/${stuck}`) return; // never answered; closed with the server
       void inner(req, res);
     });
-    const handler = createHandler(datasetOnce(() => new HttpSource(`${storage.base}/shards/`, { retries: 0, timeoutMs: 300 })));
+    const handler = createHandler(
+      datasetOnce(() => new HttpSource(`${storage.base}/shards/`, { retries: 0, timeoutMs: 300 })),
+    );
     const got = await call(handler, `/search-taxonomy.php?${rangeOf(shards[3])}`);
     expectErrorBody(got, 503, /300 ms/);
   });

@@ -8,7 +8,12 @@ import { operationOf } from '../../../../runtime/api/operations.js';
 import { Dataset } from '../../../../runtime/core/dataset.js';
 import { ENDPOINTS } from '../../../../runtime/core/endpoints.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
-import { peptideTsv, searchTsv, type PeptideAnswer, type SearchAnswer } from '../../../../runtime/entries/web/answers.js';
+import {
+  peptideTsv,
+  searchTsv,
+  type PeptideAnswer,
+  type SearchAnswer,
+} from '../../../../runtime/entries/web/answers.js';
 import { call, folderHandler } from '../../../helpers/api.js';
 import { bundledDataset } from '../../../helpers/datasets.js';
 
@@ -28,15 +33,27 @@ async function apiTsv(path: string, query: string): Promise<string> {
   return operation.tsvHeader + operation.tsvRows(parsed, await operation.run(dataset, parsed));
 }
 
-const columns = (tsv: string, n: number) => tsv.split('\n').map((line) => line.split('\t').slice(0, n).join('\t')).join('\n');
+const columns = (tsv: string, n: number) =>
+  tsv
+    .split('\n')
+    .map((line) => line.split('\t').slice(0, n).join('\t'))
+    .join('\n');
 
 describe('TSV downloads', () => {
   it("a search's rows are the API's v1 TSV rows, with reviewed, protein and organism added", async () => {
-    for (const query of ['mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M', 'mass1=1460.6&mass2=1460.62&variable=Phospho@STY&maxVariable=1', 'mass=1500&tolerance=100&taxon=2&pageSize=5']) {
+    for (const query of [
+      'mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M',
+      'mass1=1460.6&mass2=1460.62&variable=Phospho@STY&maxVariable=1',
+      'mass=1500&tolerance=100&taxon=2&pageSize=5',
+    ]) {
       const answer = (await call(handler, `/api/v1/search?${query}&proteins=true`)).body as SearchAnswer;
       const tsv = searchTsv(answer);
       expect(columns(tsv, 7)).toBe(columns(await apiTsv('/api/v1/search', query), 7));
-      const rows = tsv.trimEnd().split('\n').slice(1).map((line) => line.split('\t'));
+      const rows = tsv
+        .trimEnd()
+        .split('\n')
+        .slice(1)
+        .map((line) => line.split('\t'));
       expect(rows.length).toBeGreaterThan(3);
       for (const row of rows) {
         const lookup = (await call(handler, `/api/v1/peptide?sequence=${row[1]}`)).body as PeptideAnswer;
@@ -47,7 +64,11 @@ describe('TSV downloads', () => {
   });
 
   it("the peptide view's rows are the API's peptide TSV", async () => {
-    for (const query of ['sequence=GKTLAFIGDSVAR&equateIL=true', 'sequence=EDQLEPVTK', 'sequence=NSSQKGSSVLSIK&reviewed=false']) {
+    for (const query of [
+      'sequence=GKTLAFIGDSVAR&equateIL=true',
+      'sequence=EDQLEPVTK',
+      'sequence=NSSQKGSSVLSIK&reviewed=false',
+    ]) {
       const answer = (await call(handler, `/api/v1/peptide?${query}`)).body as PeptideAnswer;
       const tsv = peptideTsv(answer);
       expect(tsv).toBe(await apiTsv('/api/v1/peptide', query));

@@ -21,10 +21,19 @@ const text = (path: string) => new TextDecoder().decode(page.files.find((f) => f
 describe('the page bundle', () => {
   it('is built for the browser from the page, the browser core, the neutral layers and uPlot', () => {
     const runtime = page.inputs.filter((f) => f.startsWith('runtime/'));
-    expect(runtime.filter((f) => !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/index\.ts$|^runtime\/entries\/web\/[a-zA-Z]+\.(ts|css)$/.test(f))).toEqual([]);
+    expect(
+      runtime.filter(
+        (f) =>
+          !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/index\.ts$|^runtime\/entries\/web\/[a-zA-Z]+\.(ts|css)$/.test(
+            f,
+          ),
+      ),
+    ).toEqual([]);
     expect(runtime).not.toContain('runtime/entries/web/bundle.ts');
     expect(runtime).toContain('runtime/core/precursor.ts');
-    const packages = [...new Set(page.inputs.filter((f) => !f.startsWith('runtime/')).map((f) => f.split('/').slice(1, 2).join('/')))].sort();
+    const packages = [
+      ...new Set(page.inputs.filter((f) => !f.startsWith('runtime/')).map((f) => f.split('/').slice(1, 2).join('/'))),
+    ].sort();
     expect(packages.filter((p) => !['msgpackr', 'p-limit', 'yocto-queue', 'uplot'].includes(p))).toEqual([]);
     expect(packages).toContain('uplot');
     const script = page.files.find((f) => f.path.endsWith('.js'))!;
@@ -32,10 +41,19 @@ describe('the page bundle', () => {
   });
 
   it('index.html links the content-named script and stylesheet it ships, and nothing else', () => {
-    expect(page.files.map((f) => f.path.replace(/[0-9a-f]{12}/, 'HASH'))).toEqual(['index.html', 'assets/app-HASH.js', 'assets/app-HASH.css']);
+    expect(page.files.map((f) => f.path.replace(/[0-9a-f]{12}/, 'HASH'))).toEqual([
+      'index.html',
+      'assets/app-HASH.js',
+      'assets/app-HASH.css',
+    ]);
     const html = text('index.html');
     const linked = [...html.matchAll(/(?:src|href)="(assets\/[^"]+)"/g)].map((m) => m[1]).sort();
-    expect(linked).toEqual(page.files.slice(1).map((f) => f.path).sort());
+    expect(linked).toEqual(
+      page.files
+        .slice(1)
+        .map((f) => f.path)
+        .sort(),
+    );
     expect(html).not.toContain('<!--scripts-->');
     // A plain static host's page reads the dataset itself; a site with the API says so.
     expect(html).toContain('<meta name="data-path" content="browser">');
@@ -59,14 +77,20 @@ describe('the page bundle', () => {
     const withApi = await buildWebPage({ api: true });
     expect(new TextDecoder().decode(withApi.files[0].body)).toContain('<meta name="data-path" content="api">');
     expect(withApi.files.slice(1)).toEqual(page.files.slice(1));
-    for (const [flags, built] of [[[], page], [['--api'], withApi]] as const) {
+    for (const [flags, built] of [
+      [[], page],
+      [['--api'], withApi],
+    ] as const) {
       const out = tempDir('web');
       const run = await runTsx(['runtime/entries/web/build.ts', out, ...flags]);
       expect(run.code, run.stderr).toBe(0);
       for (const file of built.files) expect(new Uint8Array(readFileSync(join(out, file.path)))).toEqual(file.body);
       expect(run.stderr).toMatch(/index\.html: \d+ bytes, \d+ gzip/);
     }
-    expect(readFileSync(join(REPO, 'netlify.toml'), 'utf8')).toMatch(/&& npm run -s build:web -- dist --api"\n\s+publish = "dist"/);
-    for (const bad of [[], ['--apu'], ['--api']]) expect((await runTsx(['runtime/entries/web/build.ts', ...bad])).code).toBe(2);
+    expect(readFileSync(join(REPO, 'netlify.toml'), 'utf8')).toMatch(
+      /&& npm run -s build:web -- dist --api"\n\s+publish = "dist"/,
+    );
+    for (const bad of [[], ['--apu'], ['--api']])
+      expect((await runTsx(['runtime/entries/web/build.ts', ...bad])).code).toBe(2);
   });
 });

@@ -6,9 +6,19 @@ import { COMMON_MODS, joinMods, splitMods } from '../../../../runtime/entries/we
 
 describe('the modification picker', () => {
   it('shows each common modification as off, fixed or variable, and keeps the rest for the free-text fields', () => {
-    const split = splitMods(['carbamidomethyl@c', 'TMT6plex@K', 'TMT6plex@N-term', 'Methyl@K'], ['Oxidation@M', 'Phospho@STY', 'Custom:+1.5@W', 'Acetyl@K']);
+    const split = splitMods(
+      ['carbamidomethyl@c', 'TMT6plex@K', 'TMT6plex@N-term', 'Methyl@K'],
+      ['Oxidation@M', 'Phospho@STY', 'Custom:+1.5@W', 'Acetyl@K'],
+    );
     const names = COMMON_MODS.map((m) => m.name);
-    expect(Object.fromEntries(names.map((n, i) => [n, split.choices[i]]))).toMatchObject({ Carbamidomethyl: 'fixed', Oxidation: 'variable', Phospho: 'variable', TMT6plex: 'fixed', Acetyl: 'off', Deamidated: 'off' });
+    expect(Object.fromEntries(names.map((n, i) => [n, split.choices[i]]))).toMatchObject({
+      Carbamidomethyl: 'fixed',
+      Oxidation: 'variable',
+      Phospho: 'variable',
+      TMT6plex: 'fixed',
+      Acetyl: 'off',
+      Deamidated: 'off',
+    });
     expect(split.fixedMore).toEqual(['Methyl@K']);
     expect(split.variableMore).toEqual(['Custom:+1.5@W', 'Acetyl@K']);
   });

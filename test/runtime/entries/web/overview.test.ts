@@ -6,7 +6,7 @@ import { massBins, type MassSpan } from '../../../../runtime/entries/web/overvie
 import { bundledDataset, readManifest, shardEntries } from '../../../helpers/datasets.js';
 
 describe('massBins', () => {
-  it("counts every peptide of the bundled dataset in at most 80 round bins covering its masses", async () => {
+  it('counts every peptide of the bundled dataset in at most 80 round bins covering its masses', async () => {
     const dir = await bundledDataset();
     const spans = shardEntries(dir);
     const manifest = readManifest(dir);

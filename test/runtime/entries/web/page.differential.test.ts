@@ -8,7 +8,17 @@
 import type { Browser, ConsoleMessage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../../../helpers/datasets.js';
-import { driver, expectedView, launchChromium, manyQueries, matches, READ_VIEW, serveSites, VISIT_ALL, type View } from './pageHarness.js';
+import {
+  driver,
+  expectedView,
+  launchChromium,
+  manyQueries,
+  matches,
+  READ_VIEW,
+  serveSites,
+  VISIT_ALL,
+  type View,
+} from './pageHarness.js';
 
 let browser: Browser;
 let sites: Awaited<ReturnType<typeof serveSites>>;
@@ -31,8 +41,15 @@ describe.each(['api', 'static'] as const)('on the %s path', (mode) => {
     const problems: string[] = [];
     // A refusal only the dataset can decide (a taxon it does not hold) is the API's 400 over the network, which the
     // browser logs; every other refusal is found by the page with the API's own parser, before asking.
-    const expectedLog = (m: ConsoleMessage) => mode === 'api' && /\b400\b/.test(m.text()) && m.location().url.includes('taxon=999999999');
-    page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && !expectedLog(m) && problems.push(`console.${m.type()}: ${m.text()}`));
+    const expectedLog = (m: ConsoleMessage) =>
+      mode === 'api' && /\b400\b/.test(m.text()) && m.location().url.includes('taxon=999999999');
+    page.on(
+      'console',
+      (m) =>
+        (m.type() === 'error' || m.type() === 'warning') &&
+        !expectedLog(m) &&
+        problems.push(`console.${m.type()}: ${m.text()}`),
+    );
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     const { open } = driver(page, sites.bases[mode]);
     const urls = await manyQueries();
@@ -77,7 +94,9 @@ describe('a site whose API is gone', () => {
       page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
       await driver(page, sites.bases.gone).open('?peptide=EDQLEPVTK');
       expect(await page.locator('#data-path-used').innerText()).toContain('this browser');
-      expect(matches((await page.evaluate(`(${READ_VIEW})()`)) as View, await expectedView('peptide=EDQLEPVTK'))).toBe(true);
+      expect(matches((await page.evaluate(`(${READ_VIEW})()`)) as View, await expectedView('peptide=EDQLEPVTK'))).toBe(
+        true,
+      );
       // The one failed API call, and nothing else.
       expect(problems).toEqual([expect.stringMatching(/404/)]);
     } finally {

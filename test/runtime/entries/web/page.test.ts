@@ -49,7 +49,10 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
   beforeAll(async () => {
     context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
     page = await context.newPage();
-    page.on('console', (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`console.${m.type()}: ${m.text()}`));
+    page.on(
+      'console',
+      (m) => (m.type() === 'error' || m.type() === 'warning') && problems.push(`console.${m.type()}: ${m.text()}`),
+    );
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText}`));
     ({ open, shownAfter, view, query } = driver(page, sites.bases[mode]));
@@ -66,7 +69,9 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     expect(stats).toContain(info.datasetVersion);
     expect(await page.locator('#home figcaption').innerText()).toMatch(/^Distinct peptides per \d+ Da/);
     expect(await page.locator('#home .examples a').count()).toBeGreaterThanOrEqual(3);
-    expect(await page.locator('#data-path-used').innerText()).toContain(mode === 'api' ? 'the site’s API' : 'this browser');
+    expect(await page.locator('#data-path-used').innerText()).toContain(
+      mode === 'api' ? 'the site’s API' : 'this browser',
+    );
     // The form's defaults: 10 ppm, Carbamidomethyl@C fixed, Oxidation@M off but one click away.
     expect(await page.inputValue('#tolerance')).toBe('10');
     expect(await page.isChecked('input[name="mod-0"][value="fixed"]')).toBe(true);
@@ -84,7 +89,9 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     await page.keyboard.press('Enter');
     expect(await page.locator('#taxon-chips .chip').innerText()).toContain('Hominidae');
     await shownAfter(() => page.click('button[type=submit]'));
-    expect(query()).toBe('?mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&variable=Oxidation@M&taxon=9604');
+    expect(query()).toBe(
+      '?mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&variable=Oxidation@M&taxon=9604',
+    );
     const shown = await view();
     expect(matches(shown, await expectedView(query().slice(1)))).toBe(true);
     expect(shown.search!.rows.length).toBeGreaterThan(0);
@@ -93,7 +100,11 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
   });
 
   it('opens the shared URL forms of the issue and runs them; pages, page sizes, back and forward work', async () => {
-    for (const shared of ['?mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C', '?mass1=1000&mass2=1000.5', '?peptide=EDQLEPVTK']) {
+    for (const shared of [
+      '?mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C',
+      '?mass1=1000&mass2=1000.5',
+      '?peptide=EDQLEPVTK',
+    ]) {
       await open(shared);
       expect(matches(await view(), await expectedView(shared.slice(1))), shared).toBe(true);
     }
@@ -108,7 +119,9 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     expect(matches(await view(), await expectedView('mass1=1000&mass2=1003&page=2'))).toBe(true);
     await shownAfter(() => page.selectOption('#pageSize', '250'));
     expect(query()).toBe('?mass1=1000&mass2=1003&pageSize=250');
-    expect((await view()).search!.rows.length).toBe((await expectedView('mass1=1000&mass2=1003&pageSize=250')).search!.rows.length);
+    expect((await view()).search!.rows.length).toBe(
+      (await expectedView('mass1=1000&mass2=1003&pageSize=250')).search!.rows.length,
+    );
     await shownAfter(() => page.goBack());
     expect(query()).toBe('?mass1=1000&mass2=1003&page=2');
     await shownAfter(() => page.goBack());
@@ -128,7 +141,10 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     const shared = 'mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&variable=Oxidation@M';
     await open(`?${shared}`);
     const save = async (kind: string) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`#results [data-download=${kind}]`)]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click(`#results [data-download=${kind}]`),
+      ]);
       return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
     };
     const tsv = await save('tsv');
@@ -141,8 +157,17 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     expect(stable).toEqual(expected);
     const lines = tsv.text.trimEnd().split('\n');
     expect(lines[0]).toBe('mass\tsequence\tproforma\tmodifiedMass\tppm\taccession\ttaxId\treviewed\tprotein\torganism');
-    const pairs = answer.result.flatMap((g: Json) => Object.entries(g).flatMap(([key, list]) => (list as Json[]).flatMap((e) => e.accsTax.map((p: Json) => `${key}\t${e.seq}\t${e.proforma}\t${p.acc}`))));
-    expect(lines.slice(1).map((l) => l.split('\t')).map((c) => `${c[0]}\t${c[1]}\t${c[2]}\t${c[5]}`)).toEqual(pairs);
+    const pairs = answer.result.flatMap((g: Json) =>
+      Object.entries(g).flatMap(([key, list]) =>
+        (list as Json[]).flatMap((e) => e.accsTax.map((p: Json) => `${key}\t${e.seq}\t${e.proforma}\t${p.acc}`)),
+      ),
+    );
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split('\t'))
+        .map((c) => `${c[0]}\t${c[1]}\t${c[2]}\t${c[5]}`),
+    ).toEqual(pairs);
   });
 
   it("shows the API's error message next to the field it names, and no results", async () => {
@@ -150,14 +175,19 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     await page.fill('#mz', '650.3188');
     await page.fill('#charge', '11');
     await shownAfter(() => page.press('#charge', 'Enter'));
-    expect(await page.locator('#charge-error').innerText()).toBe((await api('/api/v1/search?mz=650.3188&charge=11&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&proteins=true')).body.error);
+    expect(await page.locator('#charge-error').innerText()).toBe(
+      (await api('/api/v1/search?mz=650.3188&charge=11&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&proteins=true'))
+        .body.error,
+    );
     expect(await page.getAttribute('#charge', 'aria-invalid')).toBe('true');
     expect(await page.isHidden('#results table')).toBe(true);
     await shot('page-error.png', '#charge');
     await page.fill('#charge', '2');
     await page.fill('#variable-more', 'Oxidation@C');
     await shownAfter(() => page.click('button[type=submit]'));
-    expect(await page.locator('#variable-error').innerText()).toMatch(/^variable: Oxidation@C shares a site with fixed Carbamidomethyl@C/);
+    expect(await page.locator('#variable-error').innerText()).toMatch(
+      /^variable: Oxidation@C shares a site with fixed Carbamidomethyl@C/,
+    );
     expect(await page.isHidden('#charge-error')).toBe(true);
   });
 
@@ -166,10 +196,12 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     await open();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const unlabelled = await page.evaluate(() =>
-      [...document.querySelectorAll('input, select, button')].filter((el) => {
-        const e = el as HTMLInputElement;
-        return !(e.labels?.length || e.getAttribute('aria-label') || e.textContent?.trim());
-      }).map((el) => el.outerHTML),
+      [...document.querySelectorAll('input, select, button')]
+        .filter((el) => {
+          const e = el as HTMLInputElement;
+          return !(e.labels?.length || e.getAttribute('aria-label') || e.textContent?.trim());
+        })
+        .map((el) => el.outerHTML),
     );
     expect(unlabelled).toEqual([]);
     // Keyboard only: the mode radios, then the fields, then Enter.

@@ -15,12 +15,23 @@ import { bundledDataset, tempDir } from '../../../helpers/datasets.js';
 import { prng } from '../../../helpers/prng.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Debian's Chromium; its absence is a failure, not a skip (.ci/run installs it). */
 export function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (sudo apt-get install chromium; .ci/run does it) or set CHROMIUM_PATH.`);
+    throw new Error(
+      `Chromium not found at ${CHROMIUM}: install Debian's chromium package (sudo apt-get install chromium; .ci/run does it) or set CHROMIUM_PATH.`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
@@ -55,7 +66,9 @@ export async function serveSites(): Promise<{ bases: Record<Site, string>; close
 
 /** Opening a page URL, and waiting until what it asks for is shown. */
 export function driver(page: Page, base: string) {
-  const settled = () => document.body.dataset.shown !== undefined && document.querySelector('#results')!.getAttribute('aria-busy') === 'false';
+  const settled = () =>
+    document.body.dataset.shown !== undefined &&
+    document.querySelector('#results')!.getAttribute('aria-busy') === 'false';
   return {
     async open(query = ''): Promise<void> {
       await page.goto(`${base}/${query}`);
@@ -65,7 +78,12 @@ export function driver(page: Page, base: string) {
     async shownAfter(action: () => Promise<unknown>): Promise<void> {
       const before = Number(await page.evaluate(() => document.body.dataset.shown ?? 0));
       await action();
-      await page.waitForFunction((n) => Number(document.body.dataset.shown ?? 0) > n && document.querySelector('#results')!.getAttribute('aria-busy') === 'false', before);
+      await page.waitForFunction(
+        (n) =>
+          Number(document.body.dataset.shown ?? 0) > n &&
+          document.querySelector('#results')!.getAttribute('aria-busy') === 'false',
+        before,
+      );
     },
     view: () => page.evaluate(`(${READ_VIEW})()`) as Promise<View>,
     query: () => new URL(page.url()).search,
@@ -153,7 +171,15 @@ function searchView(body: Json): SearchView {
         mass: e.mass.toFixed(6),
         ppm: e.ppm === undefined ? null : e.ppm.toFixed(2),
         proforma: e.proforma,
-        proteins: e.accsTax.map((p: Json): Protein => [p.acc, `https://www.uniprot.org/uniprotkb/${p.acc}`, p.reviewed, p.protein ?? '', p.organism ?? '']),
+        proteins: e.accsTax.map(
+          (p: Json): Protein => [
+            p.acc,
+            `https://www.uniprot.org/uniprotkb/${p.acc}`,
+            p.reviewed,
+            p.protein ?? '',
+            p.organism ?? '',
+          ],
+        ),
       });
     }
   }
@@ -166,14 +192,20 @@ export async function expectedView(query: string): Promise<Partial<View>> {
   const s = stateOfQuery(new URLSearchParams(query))!;
   if (s.mode !== 'peptide') {
     const answer = await api(`/api/v1/search?${query}&proteins=true`);
-    return answer.status === 200 ? { errors: [], search: searchView(answer.body) } : { search: null, errorText: answer.body.error } as Partial<View>;
+    return answer.status === 200
+      ? { errors: [], search: searchView(answer.body) }
+      : ({ search: null, errorText: answer.body.error } as Partial<View>);
   }
-  const peptide = await api(`/api/v1/peptide?${new URLSearchParams({ sequence: s.peptide, ...(s.equateIL ? { equateIL: 'true' } : {}), ...(s.taxon.length ? { taxon: s.taxon.join(',') } : {}), ...(s.reviewed ? { reviewed: s.reviewed } : {}) })}`);
+  const peptide = await api(
+    `/api/v1/peptide?${new URLSearchParams({ sequence: s.peptide, ...(s.equateIL ? { equateIL: 'true' } : {}), ...(s.taxon.length ? { taxon: s.taxon.join(',') } : {}), ...(s.reviewed ? { reviewed: s.reviewed } : {}) })}`,
+  );
   if (peptide.status !== 200) return { proteins: null, errorText: peptide.body.error } as Partial<View>;
   const isobaric = await api(isobaricPath(s, modifiedPeptideMass(s)!));
   return {
     errors: [],
-    proteins: peptide.body.peptides.flatMap((p: Json) => p.accsTax.map((a: Json) => [p.seq, a.acc, a.reviewed, a.protein ?? '', a.organism ?? ''])),
+    proteins: peptide.body.peptides.flatMap((p: Json) =>
+      p.accsTax.map((a: Json) => [p.seq, a.acc, a.reviewed, a.protein ?? '', a.organism ?? '']),
+    ),
     lca: peptide.body.lca ? `${peptide.body.lca.name} (${peptide.body.lca.rank})` : '',
     isobaric: searchView(isobaric.body),
   };
@@ -181,7 +213,10 @@ export async function expectedView(query: string): Promise<Partial<View>> {
 
 /** Compares what the page shows with what the API answers for the same query. */
 export function matches(view: View, expected: Partial<View> & { errorText?: string }): boolean {
-  if (expected.errorText !== undefined) return view.errors.some(([, text]) => text === expected.errorText) && view.search === null && view.proteins === null;
+  if (expected.errorText !== undefined)
+    return (
+      view.errors.some(([, text]) => text === expected.errorText) && view.search === null && view.proteins === null
+    );
   const { errorText: _, ...rest } = expected;
   return Object.entries(rest).every(([k, v]) => JSON.stringify(view[k as keyof View]) === JSON.stringify(v));
 }
@@ -189,9 +224,29 @@ export function matches(view: View, expected: Partial<View> & { errorText?: stri
 /** 200+ page URLs: precursors (m/z, mass), windows, modifications, filters, pages, page sizes, peptides and refusals. */
 export async function manyQueries(): Promise<string[]> {
   const random = prng(13_2026);
-  const pick = <T,>(list: readonly T[]) => list[Math.floor(random() * list.length)];
-  const mods = ['', '', '&fixed=Carbamidomethyl@C', '&fixed=Carbamidomethyl@C&variable=Oxidation@M', '&variable=Phospho@STY&maxVariable=1', '&fixed=TMT6plex@K,TMT6plex@N-term', '&variable=Deamidated@NQ,Gln->pyro-Glu@Q@N-term'];
-  const filters = ['', '', '', '', '', '', '&reviewed=true', '&reviewed=false', '&taxon=2', '&taxon=9606,10090', '&taxon=4751&reviewed=false'];
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const mods = [
+    '',
+    '',
+    '&fixed=Carbamidomethyl@C',
+    '&fixed=Carbamidomethyl@C&variable=Oxidation@M',
+    '&variable=Phospho@STY&maxVariable=1',
+    '&fixed=TMT6plex@K,TMT6plex@N-term',
+    '&variable=Deamidated@NQ,Gln->pyro-Glu@Q@N-term',
+  ];
+  const filters = [
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '&reviewed=true',
+    '&reviewed=false',
+    '&taxon=2',
+    '&taxon=9606,10090',
+    '&taxon=4751&reviewed=false',
+  ];
   const paging = ['', '', '', '', '', '&pageSize=250', '&page=2'];
   const urls: string[] = [];
   for (let i = 0; i < 180; i++) {
@@ -199,7 +254,8 @@ export async function manyQueries(): Promise<string[]> {
     // falls between the clusters), the rest anywhere.
     let mass = 600 + random() * 2600;
     if (i % 4 !== 3) {
-      const near = (await api(`/api/v1/search?mass1=${mass.toFixed(4)}&mass2=${(mass + 1).toFixed(4)}&pageSize=1`)).body;
+      const near = (await api(`/api/v1/search?mass1=${mass.toFixed(4)}&mass2=${(mass + 1).toFixed(4)}&pageSize=1`))
+        .body;
       if (near.result.length) mass = (Object.values(near.result[0])[0] as Json[])[0].mass + (random() - 0.5) * 0.004;
     }
     const charge = pick([1, 2, 2, 3]);
@@ -215,7 +271,9 @@ export async function manyQueries(): Promise<string[]> {
     const low = 800 + i * 150;
     const body = (await api(`/api/v1/search?mass1=${low}&mass2=${low + 1}&pageSize=1`)).body;
     const seq = (Object.values(body.result[0])[0] as Json[])[0].seq as string;
-    urls.push(`?peptide=${seq}${i % 2 ? '&equateIL=true' : ''}&tolerance=${pick([5, 10])}&unit=ppm${pick(['', '&fixed=Carbamidomethyl@C'])}${pick(['', '', '&reviewed=false'])}`);
+    urls.push(
+      `?peptide=${seq}${i % 2 ? '&equateIL=true' : ''}&tolerance=${pick([5, 10])}&unit=ppm${pick(['', '&fixed=Carbamidomethyl@C'])}${pick(['', '', '&reviewed=false'])}`,
+    );
   }
   urls.push(
     '?mz=650&charge=11&tolerance=10&unit=ppm',
@@ -229,4 +287,3 @@ export async function manyQueries(): Promise<string[]> {
   );
   return urls;
 }
-

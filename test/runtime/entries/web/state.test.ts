@@ -3,7 +3,17 @@
 // refusals placed on the field they name, and the peptide view's modified mass found by the API's own search.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../../runtime/api/handler.js';
-import { fieldOfError, FORM_DEFAULTS, isobaricPath, modifiedPeptideMass, peptidePath, queryOfState, searchPath, stateOfQuery, type SearchState } from '../../../../runtime/entries/web/state.js';
+import {
+  fieldOfError,
+  FORM_DEFAULTS,
+  isobaricPath,
+  modifiedPeptideMass,
+  peptidePath,
+  queryOfState,
+  searchPath,
+  stateOfQuery,
+  type SearchState,
+} from '../../../../runtime/entries/web/state.js';
 import { call, folderHandler, stableText } from '../../../helpers/api.js';
 import { bundledDataset } from '../../../helpers/datasets.js';
 
@@ -29,13 +39,25 @@ describe('the URL of a search', () => {
     ]) {
       expect(queryOfState(state(query)!)).toBe(query);
     }
-    expect(state('peptide=EDQLEPVTK')).toMatchObject({ mode: 'peptide', peptide: 'EDQLEPVTK', tolerance: '10', unit: 'ppm', fixed: [], page: '1', pageSize: '100' });
+    expect(state('peptide=EDQLEPVTK')).toMatchObject({
+      mode: 'peptide',
+      peptide: 'EDQLEPVTK',
+      tolerance: '10',
+      unit: 'ppm',
+      fixed: [],
+      page: '1',
+      pageSize: '100',
+    });
     expect(state('mass1=1000&mass2=1000.5')).toMatchObject({ mode: 'range', mass1: '1000', mass2: '1000.5' });
     expect(state('fixed=Custom:%2B12.5@K&mz=1&charge=2')!.fixed).toEqual(['Custom:+12.5@K']);
   });
 
   it('asks the API exactly what the URL says (the same answer as its own query), with proteins', async () => {
-    for (const query of ['mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&variable=Oxidation@M', 'mass1=1000&mass2=1003&pageSize=250&page=2', 'mass=1500&tolerance=50&taxon=2&reviewed=false']) {
+    for (const query of [
+      'mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&variable=Oxidation@M',
+      'mass1=1000&mass2=1003&pageSize=250&page=2',
+      'mass=1500&tolerance=50&taxon=2&reviewed=false',
+    ]) {
       const fromPage = await call(handler, searchPath(state(query)!));
       const direct = await call(handler, `/api/v1/search?${query}&proteins=true`);
       expect(fromPage.status).toBe(200);
@@ -43,15 +65,29 @@ describe('the URL of a search', () => {
       expect(fromPage.body.result.length).toBeGreaterThan(0);
     }
     const peptide = state('peptide=gktlafigdsvar&equateIL=true&taxon=33090')!;
-    expect(stableText((await call(handler, peptidePath(peptide))).text)).toBe(stableText((await call(handler, '/api/v1/peptide?sequence=gktlafigdsvar&equateIL=true&taxon=33090')).text));
+    expect(stableText((await call(handler, peptidePath(peptide))).text)).toBe(
+      stableText((await call(handler, '/api/v1/peptide?sequence=gktlafigdsvar&equateIL=true&taxon=33090')).text),
+    );
   });
 
   it("the peptide view's mass is the peptide's own, with its fixed modifications: the API finds the peptide at it", async () => {
-    for (const [sequence, fixed] of [['EDQLEPVTK', ''], ['EWECFCGK', 'Carbamidomethyl@C'], ['SNFEGCNCK', 'Carbamidomethyl@C,TMT6plex@K']]) {
-      const s: SearchState = { ...FORM_DEFAULTS, mode: 'peptide', peptide: sequence, fixed: fixed ? fixed.split(',') : [], tolerance: '0.5' };
+    for (const [sequence, fixed] of [
+      ['EDQLEPVTK', ''],
+      ['EWECFCGK', 'Carbamidomethyl@C'],
+      ['SNFEGCNCK', 'Carbamidomethyl@C,TMT6plex@K'],
+    ]) {
+      const s: SearchState = {
+        ...FORM_DEFAULTS,
+        mode: 'peptide',
+        peptide: sequence,
+        fixed: fixed ? fixed.split(',') : [],
+        tolerance: '0.5',
+      };
       const mass = modifiedPeptideMass(s)!;
       const answer = await call(handler, isobaricPath(s, mass));
-      const entries = (answer.body.result as Record<string, { seq: string; mass: number; ppm: number }[]>[]).flatMap((g) => Object.values(g)[0]);
+      const entries = (answer.body.result as Record<string, { seq: string; mass: number; ppm: number }[]>[]).flatMap(
+        (g) => Object.values(g)[0],
+      );
       const self = entries.find((e) => e.seq === sequence);
       expect(self, `${sequence} with ${fixed}`).toBeDefined();
       expect(self!.mass).toBe(Number(mass.toFixed(6)));

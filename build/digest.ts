@@ -60,7 +60,7 @@ export function digest(protein: string, options: DigestOptions, onPeptide: (p: P
   const prefixUndefined = new Uint32Array(n + 1);
   for (let i = 0; i < n; i++) {
     const units = RESIDUE_UNITS[protein.charCodeAt(i)] ?? -1;
-    prefixUnits[i + 1] = prefixUnits[i] + (units < 0 ? 0 : units);
+    prefixUnits[i + 1] = prefixUnits[i] + Math.max(units, 0);
     prefixUndefined[i + 1] = prefixUndefined[i] + (units < 0 ? 1 : 0);
   }
   const seen = new Set<string>();

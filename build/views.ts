@@ -6,7 +6,7 @@
 // (build/slices.ts) — so a part of a partitioned build writes its slice of every view too.
 import { massKey } from '../runtime/model/massKey.js';
 import { letterTable, ModificationError } from '../runtime/model/modifications.js';
-import { parseViewText } from '../runtime/model/views.js';
+import { parseViewText, type ViewMods } from '../runtime/model/views.js';
 import { BuildError } from './fasta.js';
 
 /** Views one build may make. */
@@ -26,7 +26,7 @@ export interface ViewSpec {
  * `fixed=Name@Letters&variable=Name@Letters&maxVariable=n`); BuildError when it is not one.
  */
 export function parseView(text: string): ViewSpec {
-  let mods;
+  let mods: ViewMods;
   try {
     mods = parseViewText(text);
   } catch (e) {

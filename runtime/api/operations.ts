@@ -63,7 +63,7 @@ const precursorOperation: Operation<PrecursorCall, PrecursorResult | PrecursorPr
   parse: (source) => ({ ...parsePrecursorQuery(source), proteins: wantsProteins(source) }),
   run: async (dataset, query) => {
     const result = await searchPrecursor(dataset, query);
-    return query.proteins ? withProteins(dataset, query, result) : result;
+    return query.proteins ? withProteins(dataset, result) : result;
   },
   json: (dataset, query, result, started, memory) =>
     'proteins' in result

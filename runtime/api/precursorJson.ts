@@ -182,11 +182,7 @@ export interface PrecursorProteinsResult extends PrecursorResult {
 }
 
 /** The result with the proteins of the accessions on its page, read from the protein table once each. */
-export async function withProteins(
-  dataset: Dataset,
-  query: PrecursorQuery,
-  result: PrecursorResult,
-): Promise<PrecursorProteinsResult> {
+export async function withProteins(dataset: Dataset, result: PrecursorResult): Promise<PrecursorProteinsResult> {
   const known = new Map<string, { acc: string; taxId: number; reviewed: boolean }>();
   const { accessions, filter } = result;
   for (const group of result.groups) {

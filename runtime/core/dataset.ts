@@ -28,7 +28,7 @@ import {
 import { decodeAccessionPage, decodeShard } from '../model/shardCodec.js';
 import { AccessionSet, NO_ACCESSIONS, recordBytes, type AccessionRun } from '../model/accessionSet.js';
 import { siteSlots, type SlotSet } from '../model/modifications.js';
-import { parseViewText, type ResidueSpec } from '../model/views.js';
+import { parseViewText, type ResidueSpec, type ViewMods } from '../model/views.js';
 import { Taxonomy } from '../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
 import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
@@ -109,7 +109,7 @@ function readableView(
   view: DatasetView,
   loadPage: ConstructorParameters<typeof ShardIndex>[1],
 ): ReadableView | undefined {
-  let mods;
+  let mods: ViewMods;
   try {
     mods = parseViewText(view.fixed);
   } catch {

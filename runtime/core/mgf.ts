@@ -37,7 +37,7 @@ export type MgfItem = { spectrum: Spectrum } | { malformed: Malformed };
 /** Lines that say nothing: comments as Mascot allows them (`#`, `;`, `!`, `/`). */
 const COMMENT = /^[#;!/]/;
 /** `KEY=value`: a key starts with a letter (ION-MOBILITY, 1/K0 is a peak-like line and ignored as one). */
-const PARAMETER = /^([A-Za-z][^=]*)=([^]*)$/;
+const PARAMETER = /^([A-Za-z][^=]*)=([\s\S]*)$/;
 /** A peak line starts with a number (m/z), then intensity and an optional charge or annotation. */
 const PEAK = /^[+-]?(\d|\.\d)/;
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;

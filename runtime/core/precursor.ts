@@ -4,7 +4,7 @@
 // groups by modified key and paged exactly. A complete view's hypotheses are one range of modified keys, each
 // peptide filed under the hypothesis its key gives.
 import { addPeptideRanks, type AccessionSet } from '../model/accessionSet.js';
-import { residueBound, type Shard, type ShardEntry } from '../model/format.js';
+import { residueBound, type Shard } from '../model/format.js';
 import { massKey } from '../model/massKey.js';
 import { siteSlots, slotCount, slotSet, type ModSpec, type SlotSet } from '../model/modifications.js';
 import { keepsAny, resolveFilter, type AccessionFilter, type FilterSpec } from './accessionFilter.js';

@@ -112,6 +112,7 @@ export class AccessionSet {
   /** views[n]: the first n ranks of `scratch`, made once (a view made per peptide would be an allocation each). */
   private views: Uint32Array[] = [];
   /** What touch read last (the sum of its reads, kept so that they are not optimized away). */
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: written so that touch's reads are not optimized away
   private touched = 0;
 
   /** `runs`: pages by ascending first rank, none overlapping. */

@@ -84,7 +84,7 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
   }); // as the match command opens it
   const times: number[] = [];
   const peaks: number[] = [];
-  let summary;
+  let summary: Awaited<ReturnType<typeof matchFile>> | undefined;
   let sink = new Sink();
   for (let run = 0; run < 2; run++) {
     sink = new Sink();

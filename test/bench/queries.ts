@@ -159,10 +159,10 @@ export function coldRun(queries: Awaited<ReturnType<typeof coldQuery>>[]): Query
     reads: {
       shardsMean: mean(pick((q) => q.shards)),
       shardsMax: Math.max(...pick((q) => q.shards)),
-      shardsHistogram: pick((q) => q.shards).reduce<Record<number, number>>(
-        (h, n) => ({ ...h, [n]: (h[n] ?? 0) + 1 }),
-        {},
-      ),
+      shardsHistogram: pick((q) => q.shards).reduce<Record<number, number>>((h, n) => {
+        h[n] = (h[n] ?? 0) + 1;
+        return h;
+      }, {}),
       pagesMax: Math.max(...pick((q) => q.pages)),
       bytesMean: mean(pick((q) => q.bytes)),
       bytesMax: Math.max(...pick((q) => q.bytes)),

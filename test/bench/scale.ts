@@ -175,7 +175,7 @@ export interface ScaleVerdict {
 export const BOUNDED_SHARE = 0.1;
 
 /** Least-squares slope and intercept of `y` against the multiple. */
-function fit(rows: readonly ScaleRow[], y: (r: ScaleRow) => number): [number, number] {
+function leastSquares(rows: readonly ScaleRow[], y: (r: ScaleRow) => number): [number, number] {
   const n = rows.length;
   const mx = rows.reduce((s, r) => s + r.multiple, 0) / n;
   const my = rows.reduce((s, r) => s + y(r), 0) / n;
@@ -187,13 +187,13 @@ function fit(rows: readonly ScaleRow[], y: (r: ScaleRow) => number): [number, nu
 export function scaleVerdict(rows: readonly ScaleRow[]): ScaleVerdict {
   const first = rows[0];
   const last = rows[rows.length - 1];
-  const [mbPerMultiple, interceptMb] = fit(rows, (r) => r.peakRssMb);
+  const [mbPerMultiple, interceptMb] = leastSquares(rows, (r) => r.peakRssMb);
   return {
     rssRatio: last.peakRssMb / first.peakRssMb,
     inputRatio: last.proteins / first.proteins,
     mbPerMultiple,
     interceptMb,
-    datasetBytesPerMultiple: fit(rows, (r) => r.datasetBytes)[0],
+    datasetBytesPerMultiple: leastSquares(rows, (r) => r.datasetBytes)[0],
     bounded: mbPerMultiple <= BOUNDED_SHARE * first.peakRssMb,
   };
 }

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rankAccessions, type RankFields } from '../../build/accessions.js';
-import { BuildError } from '../../build/fasta.js';
 import type { HeaderFields } from '../../build/fasta.js';
 import { HeaderRuns } from '../../build/headerRuns.js';
 

@@ -12,16 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../runtime/api/handler.js';
 import { folderHandler } from '../helpers/api.js';
-import { BuildError } from '../../build/fasta.js';
-import {
-  build,
-  readManifest,
-  removeTempDirs,
-  runBuildCli,
-  sampleSubset,
-  shardEntries,
-  tempDir,
-} from '../helpers/datasets.js';
+import { readManifest, removeTempDirs, runBuildCli, sampleSubset, shardEntries, tempDir } from '../helpers/datasets.js';
 import { REPO } from '../helpers/process.js';
 import { difference, queryArbitrary } from '../helpers/queryFuzz.js';
 import { loadReference, type RefQuery, type ReferenceData } from '../helpers/shardReference.js';

@@ -7,7 +7,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildError } from '../../build/fasta.js';
-import { tilingViolation, type IndexPage, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
+import { tilingViolation, type IndexPage, type ShardEntry } from '../../runtime/model/format.js';
 import {
   build,
   readDataset,

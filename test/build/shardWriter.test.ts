@@ -117,7 +117,7 @@ function write(label: string, parts: Row[][], target: number, compression: Compr
 /** Every peptide back from decoded shards, with its accessions' text, taxIds and reviewed flags. */
 const readBack = (shards: TabledShard[]) =>
   shards.flatMap((s) =>
-    Array.from(s.sequenceEnds, (end, p) => {
+    Array.from(s.sequenceEnds, (_end, p) => {
       const group = s.groupEnds.findIndex((e) => e > p);
       const refs = Array.from(s.accessionRefs.subarray(p === 0 ? 0 : s.accessionRefEnds[p - 1], s.accessionRefEnds[p]));
       const accession = (a: number) => s.accessions.slice(a === 0 ? 0 : s.accessionEnds[a - 1], s.accessionEnds[a]);

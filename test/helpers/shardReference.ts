@@ -6,13 +6,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type IndexPage,
-  type IndexPageEntry,
-  type InnerIndexPage,
-  type Manifest,
-  type ShardEntry,
-} from '../../runtime/model/format.js';
+import type { IndexPage, IndexPageEntry, InnerIndexPage, Manifest, ShardEntry } from '../../runtime/model/format.js';
 import {
   decodeTabled,
   readAccessionTable,
@@ -103,7 +97,7 @@ export function loadReference(dir: string): ReferenceData {
     if (sha256(bytes) !== entry.sha256 || bytes.length !== entry.bytes)
       problems.push(`shard ${entry.file} does not match its entry`);
     const s = decodeTabled(readStored(dir, entry.file, manifest.compression), table);
-    const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
+    const _cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
     if (s.massKeys.length !== entry.massGroups || s.sequenceEnds.length !== entry.peptides)
       problems.push(`shard ${entry.file} counts differ from its entry`);
     if (s.massKeys[0] !== entry.firstKey || s.massKeys[s.massKeys.length - 1] !== entry.lastKey)

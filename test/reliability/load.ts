@@ -6,8 +6,6 @@
 // Options: --seconds N (default 60), --connections N (default 16), --no-write.
 // test/runtime/entries/node/server.load.test.ts runs the same code for ~3 s.
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { freePort, peakRssMb, rssMb, startServer } from '../bench/http.js';

@@ -49,7 +49,7 @@ export async function runCommand(
   command: string,
   usageLine: string,
   io: QueryIo,
-  body: () => Promise<'help' | void>,
+  body: () => Promise<'help' | undefined>,
 ): Promise<number> {
   try {
     if ((await body()) === 'help') await write(io.stdout, `usage: npm run query -- ${usageLine}\n`);

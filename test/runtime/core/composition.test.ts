@@ -65,7 +65,7 @@ describe('Composition', () => {
         for (let count = 0; count <= most + 2; count++) {
           const { low, high } = index.run(count, from, to);
           const expected = sequences
-            .map((s, p) => p)
+            .map((_s, p) => p)
             .filter((p) => p >= from && p < to && countIn(letters, sequences[p]) === count);
           expect([...index.ids.subarray(low, Math.max(low, high))], `${letters} ×${count} in [${from}, ${to})`).toEqual(
             expected,

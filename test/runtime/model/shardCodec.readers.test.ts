@@ -15,7 +15,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { decode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
-import type { AccessionTable, Shard } from '../../../runtime/model/format.js';
+import type { AccessionTable } from '../../../runtime/model/format.js';
 import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import { decodeAccessionPage, decodeShard } from '../../../runtime/model/shardCodec.js';
 import { encodeAccessionPage, encodeShard } from '../../../runtime/model/shardEncoder.js';

@@ -183,14 +183,14 @@ describe('UNIMOD_ROWS', () => {
     'matches unimod.xml, its cited source: record_id, title, mono_mass and composition of each row',
     () => {
       const xml = readFileSync(UNIMOD_XML, 'utf8');
-      const unescape = (text: string) => text.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+      const unescapeXml = (text: string) => text.replace(/&gt;/g, '>').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
       const entries = new Map<string, { recordId: number; mono: string; composition: string }>();
       for (const mod of xml.split('<umod:mod ').slice(1)) {
         const title = /^title="([^"]*)"/.exec(mod);
         const recordId = /record_id="(\d+)"/.exec(mod);
         const delta = /<umod:delta mono_mass="([^"]*)"[^>]*composition="([^"]*)"/.exec(mod);
         if (title && recordId && delta)
-          entries.set(unescape(title[1]), { recordId: Number(recordId[1]), mono: delta[1], composition: delta[2] });
+          entries.set(unescapeXml(title[1]), { recordId: Number(recordId[1]), mono: delta[1], composition: delta[2] });
       }
       expect(entries.size).toBeGreaterThan(500);
       for (const [accession, title, delta, composition] of UNIMOD_ROWS) {

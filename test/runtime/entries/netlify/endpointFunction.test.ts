@@ -50,7 +50,7 @@ function tomlValue(text: string, where: string): string | number | boolean {
 }
 
 /** TOML tables, arrays of tables, and `key = string | integer | boolean` lines (all netlify.toml uses). */
-export function parseToml(text: string): Toml {
+function parseToml(text: string): Toml {
   const root: Toml = {};
   let current = root;
   const table = (path: string[]): Toml => {

@@ -4,7 +4,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SourceError } from '../../../../runtime/core/source.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { removeTempDirs, tempDir } from '../../../helpers/datasets.js';
 import { sourceFailure } from '../../../helpers/faultySource.js';

@@ -1,9 +1,8 @@
-// The order of accession ranks (shards/FORMAT.md, "Accession order"), one definition for the build, which ranks, and
-// readers, which filter: reviewed (UniProtKB/Swiss-Prot) accessions first, then the others; within each, accessions
-// whose taxId is a node of the dataset's taxonomy by that node's depth-first position (a node before its
-// descendants, children by ascending taxId), then those without a lineage; ties by accession (byte order). So the
-// accessions of a taxon and of everything below it hold one interval of ranks among the reviewed and one among the
-// others, and a taxon or reviewed filter is a test on a rank alone: no table is read to apply it.
+// The order of accession ranks (docs/format.md, "Accession order"), one definition for the build and the readers.
+// Reviewed accessions first, then the others; within each, by the depth-first position of the taxId's node (a node
+// before its descendants, children by ascending taxId), then those without a lineage; ties by accession (byte order).
+// So a taxon's subtree is one interval of ranks among the reviewed and one among the others, and a taxon or reviewed
+// filter is a test on a rank alone: no table is read to apply it.
 
 /**
  * The rank of each accession of a list in accession (byte) order: `reviewed[a]` its flag, `position[a]` the

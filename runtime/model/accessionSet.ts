@@ -20,7 +20,7 @@ function isPlain(table: AccessionTable): boolean {
   return plain;
 }
 
-/** Which ranks an answer keeps (core/accessionFilter.ts's filters). */
+/** Which ranks an answer keeps (accessionFilter.ts's filters). */
 export interface RankFilter {
   keeps(rank: number): boolean;
 }
@@ -34,10 +34,8 @@ export interface TextSink {
 /**
  * A page's accessions as records of `stride` bytes in rank order — a length byte, the accession's ASCII, and its
  * taxId in the last 4 bytes: answers list ranks in no order, and where a rank's text, its two ends and its taxId are
- * four places in memory, its record is one (writing a random rank's accession from records takes a quarter to half the
- * time, scratch measurement). Filled when made, in one pass in rank order (570,000 accessions: ~25 ms), where filling
- * each record on its first use cost ~1 µs a rank read at random (~300 ms over the benchmark's first pass of ±10 ppm
- * queries at 256 MB, scratch measurement).
+ * four places in memory, its record is one. Filled when made, in one pass in rank order: filling each record on its
+ * first use, at random, costs more than the whole pass.
  */
 class Records {
   readonly bytes: Uint8Array;
@@ -186,8 +184,7 @@ export class AccessionSet {
   /**
    * Reads the record of each accession of peptides from..to-1 of `shard` before they are written, when the set is
    * one page with records: records of random ranks are far apart in memory, and reads that do not wait for one another
-   * overlap, where a write each would wait for its own (writing a random rank's accession then takes about half the
-   * time, scratch measurement).
+   * overlap, where a write each would wait for its own.
    */
   touch(shard: Shard, from: number, to: number): void {
     const records = this.records.length === 1 ? this.records[0] : null;

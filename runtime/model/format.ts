@@ -1,4 +1,4 @@
-// The dataset format, defined once for build and runtime (spec: shards/FORMAT.md): file names, manifest and
+// The dataset format, defined once for build and runtime (spec: docs/format.md): file names, manifest and
 // shard types, and the tiling invariant of the shard index. Encoding and decoding: shardCodec.ts,
 // shardEncoder.ts.
 
@@ -7,7 +7,7 @@ export const FORMAT_VERSION = 3;
 
 /**
  * How every file but the manifest is stored: a gzip stream (the build's default: every standard library and
- * browser `DecompressionStream` reads it) or a brotli stream (~4 % smaller; Node and Python's `brotli` read it).
+ * browser `DecompressionStream` reads it) or a brotli stream (smaller; Node and Python's `brotli` read it).
  */
 export type Compression = 'br' | 'gzip';
 export const COMPRESSIONS: readonly Compression[] = ['br', 'gzip'];
@@ -147,14 +147,13 @@ export const INDEX_PAGE_SHARDS = 256;
 /**
  * Past this many pages in the manifest's root of the accession or protein table, inner index pages of up to
  * INDEX_INNER_PAGES pages of the level below are added, level upon level, until the root holds at most this many
- * (~150 and ~270 bytes an entry: together ≤ ~42 KB). 2 levels reach 100 × 1,024 pages: 200 M accessions and more.
+ * (keeping the manifest small). 2 levels reach 100 × 1,024 pages: 200 M accessions and more.
  */
 export const INDEX_ROOT_LIMIT = 100;
 /**
- * The same for the shard index's root, wider: a cold query reads a single index page before its shard (2 round
- * trips after the manifest) up to 256 leaf pages, 65,536 shards — the Swiss-Prot-sized benchmark set has ~38,000
- * (149 pages: a 54 KB manifest), real Swiss-Prot about half — for a root of ≤ ~92 KB (~315–360 bytes an entry); the
- * manifest stays ≤ ~135 KB at any size, 60 KB at 10 M shards (a root of 39 inner pages; 2 levels reach 67 M shards).
+ * The same for the shard index's root, wider: up to 256 leaf pages (65,536 shards, room for Swiss-Prot) a cold query
+ * reads a single index page before its shard (2 round trips after the manifest); past that, inner pages keep the
+ * manifest small at any size (2 levels reach 67 M shards).
  */
 export const SHARD_INDEX_ROOT_LIMIT = 256;
 export const INDEX_INNER_PAGES = 1024;
@@ -181,7 +180,7 @@ export interface BuildParameters {
 
 export interface Totals {
   proteins: number;
-  /** Accessions from UniProtKB/Swiss-Prot (`sp|` headers). Absent in datasets built before it. */
+  /** Accessions from UniProtKB/Swiss-Prot (`sp|` headers). Optional: older datasets lack it. */
   reviewedAccessions?: number;
   /** With a taxonomy: its nodes, and the accessions whose taxId is not one of them (no lineage, no taxon match). */
   taxonomyNodes?: number;
@@ -210,7 +209,7 @@ export interface Manifest {
   /** The shard index, when it has at most FLAT_INDEX_LIMIT shards... */
   shards?: ShardEntry[];
   /**
-   * ...else the root of a tree of index pages (see FORMAT.md): `levels` levels of pages below the manifest (absent:
+   * ...else the root of a tree of index pages (see docs/format.md): `levels` levels of pages below the manifest (absent:
    * 1, the root lists leaf pages of shards). Exactly one of the two is present.
    */
   shardIndex?: { pages: IndexPageEntry[]; levels?: number };
@@ -238,8 +237,8 @@ export type ShardIndexRoot = Pick<Manifest, 'shards' | 'shardIndex'>;
  * hold at least one residue of its letters, keyed by their mass with the modification on every such residue, in
  * shards and an index of their own (the same formats; ranks into the same accession table). A precursor search
  * with that fixed modification reads the peptides holding its residues here, in one range a hypothesis, instead
- * of one range per count of them (FORMAT.md "Views"). Or a complete view: every peptide, once per count of a
- * variable modification up to a most, keyed by its modified mass (FORMAT.md "Complete views"; model/views.ts).
+ * of one range per count of them (docs/format.md "Views"). Or a complete view: every peptide, once per count of a
+ * variable modification up to a most, keyed by its modified mass (docs/format.md "Complete views"; model/views.ts).
  */
 export interface DatasetView extends ShardIndexRoot {
   /**
@@ -336,7 +335,7 @@ export interface ProteinPage {
 
 /**
  * The accession table decoded (or a run of it): accessions in rank order (accessionOrder.ts), unique; stored in
- * pages of consecutive ranks (FORMAT.md; decodeAccessionPage in shardCodec.ts).
+ * pages of consecutive ranks (docs/format.md; decodeAccessionPage in shardCodec.ts).
  */
 export interface AccessionTable {
   /** All accessions concatenated; see accessionOf. */
@@ -350,7 +349,7 @@ export interface AccessionTable {
 
 /**
  * Running ends of a shard's column (each one past the last item of its run): 16-bit where every end fits, as in
- * any shard of the usual size (a decoded shard is then 14 % smaller, so a cache holds that many more), else 32-bit.
+ * any shard of the usual size (a smaller decoded shard, so a cache holds more), else 32-bit.
  */
 export type Ends = Uint16Array | Uint32Array;
 
@@ -362,8 +361,8 @@ export interface Shard {
   groupEnds: Ends;
   /**
    * All sequences' letters (ASCII A–Z) back to back: sequence p is bytes sequenceEnds[p-1] ?? 0 .. sequenceEnds[p].
-   * Bytes, not a string: kept off the JS heap, ~1 GB of them when a dataset is cached whole would make every
-   * young-generation collection walk a heap that large (a few ms each instead of under one).
+   * Bytes, not a string: kept off the JS heap, so that a dataset cached whole does not make every young-generation
+   * collection walk a heap that large.
    */
   sequences: Uint8Array;
   sequenceEnds: Ends;

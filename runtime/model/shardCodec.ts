@@ -87,8 +87,7 @@ const narrowed = (ends: Uint32Array): Ends =>
 
 /**
  * `text` without its newlines, as one flat string: through its UTF-8 bytes (a newline byte is never part of another
- * character's), where joining or replacing would leave a tree of hundreds of thousands of pieces (~35 MB for 570,000
- * accessions, against 6 MB flat).
+ * character's), where joining or replacing would leave a tree of hundreds of thousands of pieces, many times larger.
  */
 function withoutNewlines(text: string): string {
   const bytes = new TextEncoder().encode(text);

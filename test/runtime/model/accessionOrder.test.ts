@@ -1,8 +1,5 @@
-// runtime/model/accessionOrder.ts against brute force: rankOrder sorts accessions (given in byte order) by reviewed
-// flag, depth-first position of their node (no lineage last) and byte order, as a plain comparison sort does; and
-// the rank intervals Taxonomy.subtreeRanks derives from a taxonomy file's counts of each node's own accessions hold
-// exactly the accessions whose lineage holds the taxon, on seeded random trees and accession lists ordered as
-// FORMAT.md's "Accession order" says (depth-first positions found here by a recursive walk of this file's own).
+// runtime/model/accessionOrder.ts against brute force on seeded random trees: rankOrder sorts as a plain comparison
+// sort does, and Taxonomy.subtreeRanks's intervals hold exactly the accessions whose lineage holds the taxon.
 import { describe, expect, it } from 'vitest';
 import { rankOrder } from '../../../runtime/model/accessionOrder.js';
 import { Taxonomy } from '../../../runtime/model/taxonomy.js';

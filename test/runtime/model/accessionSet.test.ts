@@ -1,8 +1,6 @@
-// Tests runtime/model/accessionSet.ts against brute force over plain arrays: random accession tables held as runs
-// of pages (some pages not read), every rank's accession, taxId and reviewed flag, which ranks are held, a rank not
-// held refused; peptides' accessions listed by accession (sorted here by their bytes), with and without a filter;
-// `plain`; addPeptideRanks; look-ups in any order of ranks and of kinds (records are filled on first use). Tables mix short accessions (written from fixed-width records) with long ones and ones
-// needing escapes (whose pages are written from their text), so both paths and comparisons across them are checked.
+// Tests runtime/model/accessionSet.ts against brute force over plain arrays: random accession tables held as runs of
+// pages, looked up, filtered and listed by accession. Tables mix short accessions (written from fixed-width records)
+// with long ones and ones needing escapes (written from their text), so both paths and comparisons across them count.
 import { describe, expect, it } from 'vitest';
 import {
   AccessionSet,

@@ -281,10 +281,8 @@ describe('parseModifications: lists', () => {
     expect(refusal('Gln->pyro-Glu@Q@N-term,Gln->pyro-Glu@Q@N-term')).toBe('"Gln->pyro-Glu@Q@N-term" is given twice');
   });
 
-  // BUG (runtime/model/modifications.ts:97): the "given twice" check compares Modification objects by identity,
-  // so a custom modification (a new object per item) or a UNIMOD:n alias (BY_ACCESSION builds objects apart from
-  // BY_TITLE) repeated on a terminus is accepted as two specs. As variable modifications these give two count
-  // vectors for the same modified peptide: the same entry twice in a group.
+  // A repeat is the same name and delta, not the same object: a custom modification (a new object per item) or a
+  // UNIMOD:n alias accepted twice as variable modifications would list one modified peptide twice in a group.
   it('refuses a custom modification given twice on a terminus', () => {
     expect(refusal('Tag:+1@N-term,Tag:+1@N-term')).toBe('"Tag:+1@N-term" is given twice');
   });

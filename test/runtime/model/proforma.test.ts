@@ -1,9 +1,5 @@
-// Tests runtime/model/proforma.ts against ProForma strings written by hand from the README's rules: the plain
-// sequence when nothing is modified; fixed modifications as global `<[Name]@sites>` tags, one per modification
-// name in the order first given, listing every site the query gives it, written when the peptide holds one; a
-// variable modification localised when its count equals its slots in the peptide (`M[Oxidation]`, `[Name]-SEQ`,
-// `SEQ-[Name]`), else `[Name]?` / `[Name]^n?` before the sequence; `U:` before titles holding a colon; custom
-// modifications as signed masses.
+// Tests runtime/model/proforma.ts against ProForma strings written by hand from the README's rules (global tags for
+// fixed modifications, localised or `[Name]^n?` variable ones, `U:` titles, signed custom masses).
 import { describe, expect, it } from 'vitest';
 import {
   parseModifications,
@@ -112,9 +108,8 @@ describe('proforma: fixed modifications', () => {
     expect(proforma('PEPSK', [at(PHOSPHO, residues('STY'))], [])).toBe('<[Phospho]@S,T,Y>PEPSK');
   });
 
-  // Was a bug in the committed proforma.ts (one tag per spec, so K was dropped: `<[TMT6plex]@N-term>PEPTIDER`);
-  // README now: one tag per modification name, "listing every site the query gives it, written when the peptide
-  // holds at least one".
+  // One tag per modification name (README), "listing every site the query gives it, written when the peptide holds at
+  // least one": a tag per spec would drop K (`<[TMT6plex]@N-term>PEPTIDER`).
   it('keeps K in the TMT6plex tag of a peptide without K, and writes no tag when the peptide holds none of the sites', () => {
     expect(proforma('PEPTIDER', parseModifications('TMT6plex@K,TMT6plex@N-term'), [])).toBe(
       '<[TMT6plex]@K,N-term>PEPTIDER',

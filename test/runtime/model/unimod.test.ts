@@ -1,6 +1,6 @@
 // Tests runtime/model/unimod.ts: every row's delta against the mass of its composition string, computed here
 // exactly (BigInt, units of 1e-11 Da) from our own isotope tables and rounded half away from zero to 6
-// decimals; titles (case-insensitively) and accessions unique; the 17 titles the issue requires present; and,
+// decimals; titles (case-insensitively) and accessions unique; the 17 titles the README lists present; and,
 // where Debian's openms-common is installed, every row against the unimod.xml it cites as its source.
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ function fixedPoint(text: string, digits: number): bigint {
   return match[1] === '-' ? -units : units;
 }
 
-/** Isotope masses (Da) as the issue gives them: NIST (AME2003), the same source as chemistry.ts. */
+/** Isotope masses (Da): NIST (AME2003), the same source as chemistry.ts. */
 const NIST = REFERENCE_ISOTOPE_MASS;
 
 /**
@@ -138,7 +138,7 @@ describe('UNIMOD_ROWS', () => {
     expect(new Set(accessions).size).toBe(accessions.length);
   });
 
-  it('holds the 17 titles the issue requires, spelt exactly', () => {
+  it('holds the 17 titles the README lists, spelt exactly', () => {
     const titles = new Set(UNIMOD_ROWS.map((row) => row[1]));
     const required = [
       'Carbamidomethyl',

@@ -1,9 +1,6 @@
-// `npm run query -- archive --slices N --out <dir> [--shards <dir>]`: a dataset folder as tar archives — its
-// shards cut into N contiguous mass slices of about equal stored bytes (slices.ts), one archive each, and one
-// base archive of everything else (manifest.json, index pages, accession table, protein pages, taxonomy) — and
-// archives.json listing them, written last. Every file is verified (size, sha256) as it is archived. The same
-// dataset gives byte-identical archives (portable headers, a fixed mtime, files in walk order), named by their
-// content like the dataset's own files.
+// `npm run query -- archive --slices N --out <dir> [--shards <dir>]`: a dataset folder as tar archives, one per
+// contiguous mass slice of its shards plus a base archive of everything else, and archives.json listing them.
+// Archives are byte-identical for the same dataset (portable headers, a fixed mtime, walk order), named by content.
 import { createHash } from 'node:crypto';
 import { createWriteStream, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';

@@ -1,8 +1,6 @@
-// `npm run query -- mirror <dir|url> <out-dir> [--concurrency N] [--mass low-high]`: copies a dataset into a
-// folder — every file its manifest reaches (core/datasetFiles.ts), fetched with bounded concurrency and retried
-// when the failure may pass, each checked (size, sha256) before a rename puts it in place; files already there
-// and verified are kept (an interrupted mirror resumes), manifest.json is written last, so the folder holds the
-// complete dataset or keeps its previous manifest. With --mass, only the shards meeting that range are copied.
+// `npm run query -- mirror <dir|url> <out-dir> [--concurrency N] [--mass low-high]`: copies a dataset into a folder,
+// each file checked before a rename puts it in place; verified files are kept (an interrupted mirror resumes) and
+// manifest.json is written last, so the folder holds the complete dataset or keeps its previous manifest.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';

@@ -1,8 +1,7 @@
-// The offline query tool: the API's endpoints, a streaming export and MGF matching (match.ts) over a dataset
-// folder or URL, answered by the core directly (parse by the endpoint's table → runQuery → the JSON or TSV
-// renderer). JSON output is
-// the API's answer; errors are the API's JSON errors. Exit 0 on success, 1 when the API would answer with an
-// error (its JSON body: stdout for json, stderr for tsv and export), 2 on usage errors.
+// The offline query tool: the API's endpoints, a streaming export and MGF matching (match.ts) over a dataset folder
+// or URL, answered by the core directly (parse by the endpoint's table → runQuery → the JSON or TSV renderer).
+// JSON output and errors are the API's. Exit 0 on success, 1 when the API would answer with an error (its JSON body:
+// stdout for json, stderr for tsv and export), 2 on usage errors.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Dataset, DatasetError } from '../../core/dataset.js';

@@ -15,8 +15,8 @@ export class FileSource implements ShardSource {
     const path = normalize(join(this.dir, file));
     if (!path.startsWith(normalize(this.dir + sep)))
       throw new SourceError(`invalid dataset file name "${file}"`, false);
-    // Synchronous: a dataset file is a few kilobytes, usually in the page cache, read in ~15 µs, where
-    // fs.promises.readFile's round trips through the thread pool take ~180 µs (scratch measurement, Node 20).
+    // Synchronous: a dataset file is small and usually cached, and the thread pool's round trip costs more than the
+    // read.
     try {
       return readFileSync(path);
     } catch (e) {

@@ -32,9 +32,8 @@ export const processMemory = () => process.memoryUsage.rss();
 export const nodeSha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 /**
- * Output chunks of zlib's decompression: a shard decompresses to ~33 KB (62 KB the most in the benchmark's set), so
- * into one chunk, not three of zlib's default 16 KB joined by a copy (gzip 15 % slower; brotli no different; scratch
- * measurement).
+ * Output chunks of zlib's decompression: large enough that a shard decompresses into one chunk, not several of zlib's
+ * default 16 KB joined by a copy.
  */
 const CHUNK = { chunkSize: 64 * 1024 };
 

@@ -10,7 +10,7 @@ const ENTRY = fileURLToPath(new URL('./index.ts', import.meta.url));
 export interface BrowserCore {
   /** The bundle: one minified ES2022 module exporting what ./index.ts exports. */
   code: string;
-  /** The files bundled, relative to the repository (e.g. `runtime/core/search.ts`, `node_modules/msgpackr/unpack.js`). */
+  /** The files bundled, relative to the repository (e.g. `runtime/core/range/search.ts`, `node_modules/msgpackr/unpack.js`). */
   inputs: string[];
 }
 

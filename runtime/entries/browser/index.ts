@@ -29,9 +29,9 @@ export function browserSource(baseUrl: string | URL, options: HttpSourceOptions 
 }
 
 /**
- * The API as the server answers it — a Fetch `(Request) => Promise<Response>` handler for /search.php,
- * /search-peptide.php, /search-taxonomy.php and /openapi.json — over the dataset at `baseUrl` (relative to
- * the page). The dataset is opened on the first query and kept.
+ * The API as the server answers it — a Fetch `(Request) => Promise<Response>` handler for every API path and
+ * /openapi.json — over the dataset at `baseUrl` (relative to the page). The dataset is opened on the first query and
+ * kept.
  */
 export function openApi(baseUrl: string | URL, options: BrowserApiOptions = {}): Handler {
   const { http, memory = pageMemory, ...datasetOptions } = options;

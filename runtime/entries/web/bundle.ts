@@ -21,7 +21,7 @@ export interface WebFile {
 export interface WebPage {
   /** index.html, then assets/app-<hash>.js and assets/app-<hash>.css. */
   files: WebFile[];
-  /** The files bundled, relative to the repository (e.g. `runtime/core/search.ts`, `node_modules/uplot/dist/uPlot.esm.js`). */
+  /** The files bundled, relative to the repository (e.g. `runtime/core/range/search.ts`, `node_modules/uplot/dist/uPlot.esm.js`). */
   inputs: string[];
 }
 

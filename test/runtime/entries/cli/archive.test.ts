@@ -1,8 +1,5 @@
-// `query archive` (runtime/entries/cli/archive.ts, slices.ts): the slice plan is contiguous, never empty and
-// balanced by bytes; the archives of a dataset with index pages and of a fanned-out one extract back into exactly
-// the dataset, each slice holding consecutive shards in mass order with the keys archives.json gives; two runs
-// give the same bytes; the base archive and some slices make a folder mirror completes by fetching the other
-// slices' shards only; a damaged dataset fails without archives.json or temporary files; usage errors.
+// `query archive` (runtime/entries/cli/archive.ts, slices.ts): balanced contiguous slices, archives that extract back
+// into exactly the dataset, the same bytes on every run, a base plus slices that mirror completes, failures, usage.
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extract, list } from 'tar';

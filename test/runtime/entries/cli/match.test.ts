@@ -1,8 +1,6 @@
-// The `match` command of the offline query tool (runtime/entries/cli/match.ts through query.ts's main): its JSON
-// equals the core's matchPrecursors answer, its TSV equals its JSON row by row, --top keeps a closest subset, a
-// .mgf.gz, standard input and any batch size give the same output, malformed records are reported with their
-// line and skipped, the summary line counts the output, errors and usage exit codes, no progress bar off a
-// terminal, and the same answer over HTTP.
+// The `match` command of the offline query tool (runtime/entries/cli/match.ts through query.ts's main): its JSON is
+// the core's matchPrecursors answer and its TSV that JSON row by row, whatever the input form, batch or transport;
+// malformed records, errors, usage and the progress bar.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';

@@ -1,9 +1,5 @@
-// `query mirror` (runtime/entries/cli/mirror.ts): a dataset copied from a folder and over HTTP (flat, with index
-// pages, fanned out into folders under a 3-level index) is byte for byte the source and answers queries as it
-// does; an interrupted or damaged mirror resumes by fetching only what is missing or wrong; transient failures
-// and time-outs are retried, a corrupt file fails with the target's previous manifest kept and no temporary file
-// left; hostile names are refused; --mass copies only the shards of a range; usage errors, the progress bar, the
-// summary, exit statuses through bin.ts, and Ctrl-C.
+// `query mirror` (runtime/entries/cli/mirror.ts): a copy from a folder or over HTTP is byte for byte the source;
+// resuming, retries, failures that keep the previous manifest, hostile names, --mass, the command line and Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,

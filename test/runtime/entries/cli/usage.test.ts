@@ -65,7 +65,7 @@ describe('paramsText', () => {
     expect(paramsText(after)).toBe('[--page N (1)] --seq SEQ | --low-mass Da --high-mass Da');
   });
 
-  it('renders the seed endpoints as their usage lines', () => {
+  it('renders the .php endpoints as their usage lines', () => {
     for (const [command, text] of Object.entries(SEED_LINES)) {
       expect(paramsText(ENDPOINTS.find((e) => e.command === command)!.params), command).toBe(text);
     }
@@ -109,7 +109,7 @@ describe('usage', () => {
     }
   });
 
-  it('writes the seed endpoints’ lines exactly, commands padded to 16 columns', () => {
+  it('writes the .php endpoints’ lines exactly, commands padded to 16 columns', () => {
     expect(lines).toContain(
       '  search           --peptide SEQ | --mass1 Da --mass2 Da [--page N (1)] [--page-size N (10)]   (as /search.php)',
     );

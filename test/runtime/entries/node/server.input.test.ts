@@ -1,8 +1,6 @@
-// Bad input to the Node listener (runtime/entries/node/server.ts) and the Fetch handler it wraps, table-driven:
-// every case through the handler (createHandler over the bundled dataset), and path traversal and raw-request
-// cases through the real listener (createListener) on an ephemeral port, sent with http.request so that no
-// client normalizes the path. Every answer: the expected status, a JSON body whose `error` says what is wrong,
-// `X-Content-Type-Options: nosniff`, and no stack trace or file path, whatever was echoed.
+// Bad input to the Node listener (runtime/entries/node/server.ts) and the Fetch handler it wraps, table-driven; raw
+// requests go through the real listener with http.request so that no client normalizes the path. Every answer: the
+// expected status, a JSON `error` saying what is wrong, `nosniff`, and no stack trace or file path.
 import { connect } from 'node:net';
 import { copyFileSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 // npm start's listener with the web page (runtime/entries/node/server.ts given the built page): / is index.html
 // (revalidated), /assets/… its content-named files (cached for good), HEAD answers headers only; the API and
-// /shards/ answer as before; without a page, / is still the API's JSON 404.
+// /shards/ answer as without a page; without a page, / is the API's JSON 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerer, datasetOnce } from '../../../../runtime/api/handler.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
@@ -45,7 +45,7 @@ describe('npm start with the page', () => {
     expect(await head.text()).toBe('');
   });
 
-  it('answers the API, the dataset and unknown paths as before', async () => {
+  it('answers the API, the dataset and unknown paths as without a page', async () => {
     expect((await fetchGot(`${withPage.base}/api/v1/search?mass=1000&pageSize=1`)).status).toBe(200);
     expect((await fetch(`${withPage.base}/shards/manifest.json`)).status).toBe(200);
     const unknown = await fetchGot(`${withPage.base}/assets/app-000000000000.js`);
@@ -54,7 +54,7 @@ describe('npm start with the page', () => {
     expect((await fetchGot(`${withPage.base}/`, { method: 'POST' })).status).toBe(405);
   });
 
-  it('without a page, / is the JSON 404 it always was', async () => {
+  it("without a page, / is the API's JSON 404", async () => {
     const got = await fetchGot(`${without.base}/`);
     expect(got.status).toBe(404);
     expect(got.body.error).toMatch(/no such endpoint/);

@@ -1,7 +1,5 @@
-// The core runs unchanged in a browser: runtime/entries/browser bundled by esbuild for the browser platform
-// (which fails on any Node builtin) and loaded in headless Chromium (Debian's chromium, driven by
-// playwright-core), where it answers real queries of the three endpoints against the bundled sample served over
-// HTTP under /shards/ — byte for byte what the Node handler over the same folder answers (less memory and
+// The core runs unchanged in a browser: runtime/entries/browser bundled by esbuild for the browser platform and loaded
+// in headless Chromium answers real queries over HTTP byte for byte as the Node handler does (less memory and
 // duration). Chromium missing is a failure, not a skip: .ci/run installs it.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

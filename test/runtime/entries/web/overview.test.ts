@@ -1,6 +1,5 @@
-// The home view's peptides per mass bin (runtime/entries/web/overview.ts, massBins): on the bundled dataset's
-// shard index, bins of a round width, at most the number asked for (80 by default), holding every peptide (up to rounding); a
-// shard inside one bin lands there whole; and a synthetic index where each bin's count is known.
+// The home view's peptides per mass bin (runtime/entries/web/overview.ts, massBins): on the bundled dataset's shard
+// index, round bins holding every peptide (up to rounding); and a synthetic index where each bin's count is known.
 import { describe, expect, it } from 'vitest';
 import { massBins, type MassSpan } from '../../../../runtime/entries/web/overview.js';
 import { bundledDataset, readManifest, shardEntries } from '../../../helpers/datasets.js';

@@ -1,10 +1,6 @@
-// The web page shows what the API answers: 200+ page URLs — precursors by m/z and by mass, mass windows, common and
-// other modifications, organism and reviewed filters, pages and page sizes, the peptide view with and without I/L,
-// and refusals — opened in headless Chromium as the page's own links open them (history, then popstate), and what
-// each shows (its table's masses, ppm errors, ProForma, proteins with their links, badges, names and organisms; the
-// totals; the error next to its field) read from the DOM and compared with the Node handler's answer over the same
-// folder. On both data paths (the API; a static host where the page runs the core in the browser), which must show
-// the same; and a site whose page says it has an API that is gone falls back to the browser.
+// The web page shows what the API answers: 200+ page URLs opened in headless Chromium as the page's own links open
+// them, what each shows read from the DOM and compared with the Node handler's answer, on both data paths (which must
+// show the same); a site whose API is gone falls back to the browser.
 import type { Browser, ConsoleMessage } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTempDirs } from '../../../helpers/datasets.js';

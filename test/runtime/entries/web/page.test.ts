@@ -1,10 +1,6 @@
-// The web page (runtime/entries/web) in headless Chromium (Debian's chromium, driven by playwright-core), used as a
-// person uses it, on both data paths: `api` — npm start's listener (the page at /, the API, /shards/) — and `static`
-// — a plain static host of the page's files and the dataset under shards/, no API, where the page runs the core in
-// the browser. On each: the home view, a precursor typed with modifications and an organism picked by keyboard,
-// paging, page sizes, back and forward, the issue's shared URLs, TSV/JSON downloads, errors next to their fields,
-// 375 px, keyboard and labels, and no console error. Screenshots of the main views go to docs/ with SCREENSHOTS=1.
-// (page.differential.test.ts compares 200+ URLs with the API on both paths.)
+// The web page (runtime/entries/web) in headless Chromium, used as a person uses it, on both data paths: `api` (npm
+// start's listener) and `static` (a plain static host, where the page runs the core in the browser). Screenshots of
+// the main views go to docs/ with SCREENSHOTS=1.
 import { mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -99,7 +95,7 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     await page.waitForSelector('#results .chart canvas');
   });
 
-  it('opens the shared URL forms of the issue and runs them; pages, page sizes, back and forward work', async () => {
+  it('opens the shared URL forms and runs them; pages, page sizes, back and forward work', async () => {
     for (const shared of [
       '?mz=650.3188&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C',
       '?mass1=1000&mass2=1000.5',

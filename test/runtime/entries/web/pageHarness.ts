@@ -90,7 +90,7 @@ export function driver(page: Page, base: string) {
   };
 }
 
-export type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Json = any;
 export type Protein = [acc: string, href: string, reviewed: boolean, protein: string, organism: string];
 export interface Row {
   mass: string;

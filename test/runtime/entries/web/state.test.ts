@@ -1,4 +1,4 @@
-// The page's URL state (runtime/entries/web/state.ts) in Node: the URL forms read and written back, the API
+// The page's URL state (runtime/entries/web/state.ts) in Node: the shared URL forms read and written back, the API
 // requests a URL makes answered by the real handler exactly as the URL's own query is, API error messages of real
 // refusals placed on the field they name, and the peptide view's modified mass found by the API's own search.
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ describe('the URL of a search', () => {
     for (const query of ['', '?', 'page=2', 'fixed=Carbamidomethyl@C', 'mz=', 'x=1']) expect(state(query)).toBeNull();
   });
 
-  it("reads the issue's URL forms and writes them back as they were", () => {
+  it('reads the shared URL forms and writes them back unchanged', () => {
     for (const query of [
       'mz=650.32&charge=2&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C',
       'mass1=1000&mass2=1000.5',

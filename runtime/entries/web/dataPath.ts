@@ -1,6 +1,7 @@
-// Where the page's answers come from: the site's API (npm start, Netlify), or, on a static host, the same API handler
-// run in this browser over the dataset's files under shards/. Either way the page gets the API's status and JSON.
-// The site's index.html says whether it has the API, so a static host is never asked for a path it does not have.
+// Where the page's answers come from, one code for two data paths: the site's API (npm start, Netlify), or, on a
+// static host, the same API handler run in this browser over the dataset's files under shards/. Either way the page
+// gets the API's status and JSON text for an API path and renders it alike. The site's index.html says whether
+// it has the API, so a static host is never asked for a path it does not have.
 import { createHandler, datasetOnce, type OpenDataset } from '../../api/handler.js';
 import { operationOf } from '../../api/operations.js';
 import { ENDPOINTS } from '../../core/endpoints.js';

@@ -1,4 +1,4 @@
-// The build's AccessionColumns (build/accessions.ts) over plain arrays, for tests that write accession tables and
+// The build's AccessionColumns (accessions.ts) over plain arrays, for tests that write accession tables and
 // protein pages from columns they made up or read back.
 import type { AccessionColumns } from '../../build/accessions.js';
 

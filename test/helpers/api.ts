@@ -18,7 +18,6 @@ export interface Got {
   headers: Headers;
   text: string;
   /** Parsed JSON body; undefined when the body is empty. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
 }
 

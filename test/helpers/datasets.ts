@@ -1,13 +1,8 @@
 // Datasets for the tests, and reading one back. Two kinds of build:
-// - in process, into a fresh folder under the OS temp dir that the test file owns (fixtures; the sample's
-//   first N records, with the sample's taxonomy, at a given shard size): built once per test file (vitest isolates each file's modules),
-//   removed in afterAll(removeTempDirs);
-// - through the build CLI (a child process, as `npm run build:shards` runs it), cached under the OS temp dir
-//   across test files, runs and the reliability scripts (the bundled sample, many small shards; both with the
-//   bundled taxdump, as npm start builds it): shared and read-only, so copy one before altering it. The cache
-//   key hashes the input bytes, the build options, the taxdump files and every source file of build/ and
-//   runtime/model/, so a change to the builder, the format or the taxonomy rebuilds; a build goes to a staging
-//   folder renamed into place at the end, so concurrent test files never see a half-built entry.
+// - in process, into a temp folder the test file owns, built once per test file and removed in afterAll;
+// - through the build CLI, cached under the OS temp dir across test files and runs, keyed by the inputs, options and
+//   the builder's and model's sources: shared and read-only (copy one before altering it), and staged then renamed
+//   into place so that concurrent test files never see a half-built entry.
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -227,7 +222,7 @@ function pruneStale(label: string, keep: string): void {
   }
 }
 
-/** Bumped when what a cached build holds changes in a way the hashed inputs do not show (v2: taxdump, protein table). */
+/** Bumped when what a cached build holds changes in a way the hashed inputs do not show. */
 const CACHE_GENERATION = 'v2';
 
 /** A dataset built from `input` with CLI `args`, cached by content (a `--taxdump` folder's files too); returns its (shared, read-only) folder. */
@@ -278,7 +273,7 @@ export async function cachedBuild(label: string, input: string, args: string[] =
 
 /**
  * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump) and its views (BUNDLED_VIEWS),
- * as npm start builds it, with `shardBytes` (default: ~1,100 shards and ~330 of the view's); cached, read-only.
+ * as npm start builds it, with `shardBytes`; cached, read-only.
  */
 export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string> {
   const views = BUNDLED_VIEWS.flatMap((view) => ['--view', view]);
@@ -295,7 +290,7 @@ export const smallShardsDataset = () =>
   cachedBuild('small-shards', sampleSubset(3000), ['--shard-bytes', '2048', '--taxdump', SAMPLE_TAXDUMP]);
 
 // ---------------------------------------------------------------------------------------------------------
-// Reading a built dataset back (as shards/FORMAT.md describes it)
+// Reading a built dataset back (as docs/format.md describes it)
 
 export function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
@@ -355,7 +350,7 @@ export function joinAccessionPages(pages: readonly AccessionTable[]): AccessionT
 
 /**
  * The entries of a tree of pages (shard index, accession table, protein table) level by level from the root's down to the leaf
- * pages', read as FORMAT.md says: `levels` (absent: 1) levels of pages below the manifest, each inner page listing
+ * pages', read as docs/format.md says: `levels` (absent: 1) levels of pages below the manifest, each inner page listing
  * the `pages` of the level below.
  */
 export function treeLevels<E extends { file: string }>(
@@ -396,10 +391,10 @@ export function decodeTabled(bytes: Uint8Array, table: AccessionTable): TabledSh
   return { ...shard, ...table };
 }
 
-/** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (FORMAT.md). */
+/** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (docs/format.md). */
 const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
 
-/** Every peptide of a decoded shard, in stored order, read as FORMAT.md describes. */
+/** Every peptide of a decoded shard, in stored order, read as docs/format.md describes. */
 export function* shardPeptides(
   shard: TabledShard,
 ): Generator<{ sequence: string; key: number; accessions: string[]; taxIds: number[] }> {

@@ -1,7 +1,6 @@
-// A dataset in the layout large datasets will take, for the bulk commands' tests (mirror, archive, the file
-// walk): a built dataset's files fanned out into folders named by the first hex digits of their sha256
-// (`3f/3f0a….msgpack.gz`) and its shard index and protein table put under inner pages, `levels` deep — written
-// here from shards/FORMAT.md, independently of the build's writers. Every file of the folder is a dataset file.
+// A dataset in the layout of large datasets, for the bulk commands' tests (mirror, archive, the file walk): files
+// fanned out into folders by their sha256 and index and protein table under inner pages, `levels` deep — written
+// here from docs/format.md, independently of the build's writers. Every file of the folder is a dataset file.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,7 +29,7 @@ export interface FannedShape {
 }
 
 /**
- * A dataset whose manifest lists its shards itself (a flat index, ~50 shards of 2 KB): the sample's first 300
+ * A dataset whose manifest lists its shards itself (a flat index of 2 KB shards): the sample's first 300
  * records with its taxonomy, peptides of 6 to 8 residues only; built into a fresh folder of this test file.
  */
 export async function flatDataset(): Promise<string> {

@@ -1,6 +1,6 @@
 // Datasets with index trees of several levels, for tests: a built dataset copied into a fresh folder with its
 // shard index, protein table and (when asked) accession table written again by the build's own writers
-// (build/indexPages.ts, build/proteinTable.ts) with small pages and narrow trees, so that a few thousand shards and
+// (indexPages.ts, proteinTable.ts) with small pages and narrow trees, so that a few thousand shards and
 // accessions already need 2, 3 or 4 levels of pages. Shards and the taxonomy file are copied as they are.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,15 +1,8 @@
 // A brute-force reference for /api/v1/search (precursor search with modifications), written from the README's
-// specification alone. It imports nothing from build/ or runtime/: FASTA reading, digestion and residue masses
-// come from test/helpers/reference.ts (itself independent), Unimod deltas from test/helpers/referenceUnimod.ts
-// (derived from elemental compositions), and the modification parsing, slot model, enumeration of positional
-// assignments, exact masses, keys, window, ProForma text and paging are all written here.
-//
-// For one modification setting, every distinct peptide of the data is expanded into every allowed modified
-// form by enumerating POSITIONAL assignments of the variable modifications to the peptide's slots (one
-// modification per slot, at most maxVariable in all; fixed modifications on every slot of their site); the
-// forms are then deduplicated by (sequence, count of each variable modification), weighed exactly in BigInt
-// units of 1e-10 Da, keyed (half-up to 4 decimals), written as ProForma and sorted by key. A query is answered
-// by binary search over the distinct keys.
+// specification alone, so it cannot share a bug with the runtime: it imports only the independent references
+// (reference.ts, referenceUnimod.ts). Every peptide is expanded into every modified form by enumerating positional
+// assignments of the variable modifications to its slots, deduplicated by (sequence, counts), weighed exactly in
+// BigInt, keyed and sorted; a query is a binary search over the keys.
 import {
   decimalToUnits,
   lowerBound,

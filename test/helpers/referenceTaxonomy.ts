@@ -1,15 +1,8 @@
 // An independent, deliberately plain reference for organisms and proteins, written from the specification alone
-// (README "Organisms and proteins", shards/FORMAT.md). It imports nothing from build/ or runtime/: it reads NCBI's nodes.dmp and
-// names.dmp itself, reads the FASTA headers itself (reviewed, protein name, organism), and takes its peptides
-// (digestion, masses) from the independent references in reference.ts and referencePrecursor.ts.
-//
-// What it answers, by brute force:
-// - the taxonomy a dataset holds: every node on the lineage (up to the root, taxId 1, its own parent) of every
-//   taxId some accession has; per node, the number of distinct peptides having at least one accession whose
-//   taxId is the node or a descendant;
-// - descendant tests and LCAs ("the deepest node on every lineage", Unipept's definition);
-// - the taxon / reviewed filter of /api/v1/search, applied to the unfiltered precursor reference's answer;
-// - /api/v1/peptide (exact and I/L-equated look-ups, filters, LCA) and /api/v1/taxa (prefix and word match).
+// (README "Organisms and proteins", docs/format.md): its own taxdump and FASTA header reading, peptides from the
+// other references. It answers by brute force: a dataset's taxonomy and peptide counts, descendant tests and LCAs
+// (Unipept's "deepest node on every lineage"), the taxon / reviewed filter of /api/v1/search, /api/v1/peptide and
+// /api/v1/taxa.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';

@@ -1,5 +1,5 @@
 // Golden answers: what a request got (status, the headers clients rely on, the body with its `memory` and
-// `duration` blanked), recorded once from the seed's code and replayed against today's (test/golden/replay.test.ts).
+// `duration` blanked), recorded from the code whose answers are the contract, replayed by test/golden/replay.test.ts.
 import { createHash } from 'node:crypto';
 import { ETAG, type GoldenRequest } from './queries.js';
 

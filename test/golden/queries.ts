@@ -1,5 +1,5 @@
-// The fixed query set of the golden replay: 2,400 requests over the three seed endpoints (ranges of every
-// width, peptides from the bundled sample, every paging and error edge), generated from a seed.
+// The fixed query set of the golden replay: requests over the three .php endpoints (ranges of every width, peptides
+// from the bundled sample, every paging and error edge), generated from a fixed PRNG seed.
 import { prng } from '../helpers/prng.js';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';

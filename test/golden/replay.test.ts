@@ -1,5 +1,5 @@
-// The redesign's guard: every recorded answer of the three seed endpoints (2,400 requests: ranges, peptides,
-// paging, errors, methods, ETags) is replayed against today's handler and must be byte-identical.
+// The contract's guard: every recorded answer of the three .php endpoints (ranges, peptides, paging, errors, methods,
+// ETags) is replayed against the current handler and must be byte-identical.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { folderHandler } from '../helpers/api.js';
@@ -29,7 +29,7 @@ describe('golden answers', () => {
     for (const expected of golden) {
       const got = await record(handler, expected.request, etag);
       if (JSON.stringify(got) === JSON.stringify(expected)) continue;
-      // The one recorded text that may grow: a 404 lists the endpoints there are, the seed's three first.
+      // The one recorded text that may grow: a 404 lists the endpoints there are, the recorded ones first.
       const grownList =
         expected.status === 404 &&
         expected.body !== undefined &&

@@ -289,6 +289,17 @@ export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string
 export const smallShardsDataset = () =>
   cachedBuild('small-shards', sampleSubset(3000), ['--shard-bytes', '2048', '--taxdump', SAMPLE_TAXDUMP]);
 
+/** The first 1,000 records without a taxonomy, in 16 KB shards; cached, read-only. */
+export const noTaxonomyDataset = () => cachedBuild('no-taxonomy', sampleSubset(1000), ['--shard-bytes', '16384']);
+
+/** The datasets several test files share, built once per run (test/globalSetup.ts) before any file asks. */
+export const SHARED_DATASETS: readonly (() => Promise<string>)[] = [
+  () => bundledDataset(),
+  () => bundledDataset(16 * 1024),
+  smallShardsDataset,
+  noTaxonomyDataset,
+];
+
 // ---------------------------------------------------------------------------------------------------------
 // Reading a built dataset back (as docs/format.md describes it)
 

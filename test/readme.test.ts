@@ -102,7 +102,7 @@ describe("the README's mirror.py (bulk download)", () => {
         readdirSync(folder)
           .filter((f) => !f.startsWith('.'))
           .sort();
-      expect(listed(out)).toEqual(listed(dir).filter((f) => f !== 'FORMAT.md'));
+      expect(listed(out)).toEqual(listed(dir));
       const before = new Map(listed(out).map((f) => [f, statSync(join(out, f)).mtimeMs]));
       await run(); // resumable: nothing fetched again
       for (const [f, mtime] of before) if (f !== 'manifest.json') expect(statSync(join(out, f)).mtimeMs, f).toBe(mtime);

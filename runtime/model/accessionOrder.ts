@@ -1,4 +1,4 @@
-// The order of accession ranks (shards/FORMAT.md, "Accession order"), one definition for the build, which ranks, and
+// The order of accession ranks (docs/format.md, "Accession order"), one definition for the build, which ranks, and
 // readers, which filter: reviewed (UniProtKB/Swiss-Prot) accessions first, then the others; within each, accessions
 // whose taxId is a node of the dataset's taxonomy by that node's depth-first position (a node before its
 // descendants, children by ascending taxId), then those without a lineage; ties by accession (byte order). So the

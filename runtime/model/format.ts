@@ -1,4 +1,4 @@
-// The dataset format, defined once for build and runtime (spec: shards/FORMAT.md): file names, manifest and
+// The dataset format, defined once for build and runtime (spec: docs/format.md): file names, manifest and
 // shard types, and the tiling invariant of the shard index. Encoding and decoding: shardCodec.ts,
 // shardEncoder.ts.
 
@@ -210,7 +210,7 @@ export interface Manifest {
   /** The shard index, when it has at most FLAT_INDEX_LIMIT shards... */
   shards?: ShardEntry[];
   /**
-   * ...else the root of a tree of index pages (see FORMAT.md): `levels` levels of pages below the manifest (absent:
+   * ...else the root of a tree of index pages (see docs/format.md): `levels` levels of pages below the manifest (absent:
    * 1, the root lists leaf pages of shards). Exactly one of the two is present.
    */
   shardIndex?: { pages: IndexPageEntry[]; levels?: number };
@@ -238,8 +238,8 @@ export type ShardIndexRoot = Pick<Manifest, 'shards' | 'shardIndex'>;
  * hold at least one residue of its letters, keyed by their mass with the modification on every such residue, in
  * shards and an index of their own (the same formats; ranks into the same accession table). A precursor search
  * with that fixed modification reads the peptides holding its residues here, in one range a hypothesis, instead
- * of one range per count of them (FORMAT.md "Views"). Or a complete view: every peptide, once per count of a
- * variable modification up to a most, keyed by its modified mass (FORMAT.md "Complete views"; model/views.ts).
+ * of one range per count of them (docs/format.md "Views"). Or a complete view: every peptide, once per count of a
+ * variable modification up to a most, keyed by its modified mass (docs/format.md "Complete views"; model/views.ts).
  */
 export interface DatasetView extends ShardIndexRoot {
   /**
@@ -336,7 +336,7 @@ export interface ProteinPage {
 
 /**
  * The accession table decoded (or a run of it): accessions in rank order (accessionOrder.ts), unique; stored in
- * pages of consecutive ranks (FORMAT.md; decodeAccessionPage in shardCodec.ts).
+ * pages of consecutive ranks (docs/format.md; decodeAccessionPage in shardCodec.ts).
  */
 export interface AccessionTable {
   /** All accessions concatenated; see accessionOf. */

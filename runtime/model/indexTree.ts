@@ -1,4 +1,4 @@
-// The index trees of the format (shards/FORMAT.md, "The index tree", "Accession table" and "Protein table"): how many levels of
+// The index trees of the format (docs/format.md, "The index tree", "Accession table" and "Protein table"): how many levels of
 // pages a manifest may name, and what a page read from storage must agree with in the entry that points at it —
 // a reader refuses a page that does not (its sha256 and size are checked before, when it is fetched).
 import {

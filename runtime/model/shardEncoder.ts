@@ -1,4 +1,4 @@
-// Shard columns and accession table pages → file bytes before compression, as FORMAT.md specifies and
+// Shard columns and accession table pages → file bytes before compression, as docs/format.md specifies and
 // shardCodec.ts reads back: msgpack maps (msgpackr's encoder, plain types only) of varint `bin` columns. Used by
 // the build.
 import { Packr } from 'msgpackr/pack';

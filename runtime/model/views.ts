@@ -1,4 +1,4 @@
-// A view's text (shards/FORMAT.md "Views"), read alike by the build that makes a view and the reader that uses it:
+// A view's text (docs/format.md "Views"), read alike by the build that makes a view and the reader that uses it:
 // `Name@Letters`, one fixed modification on residue letters (the peptides holding them, each once); or a complete
 // view's `fixed=Name@Letters&variable=Name@Letters&maxVariable=n` (every peptide, once per count of the variable one).
 import { ModificationError, parseModifications, sitesOverlap, specText, type ModSpec } from './modifications.js';

@@ -295,7 +295,7 @@ export const smallShardsDataset = () =>
   cachedBuild('small-shards', sampleSubset(3000), ['--shard-bytes', '2048', '--taxdump', SAMPLE_TAXDUMP]);
 
 // ---------------------------------------------------------------------------------------------------------
-// Reading a built dataset back (as shards/FORMAT.md describes it)
+// Reading a built dataset back (as docs/format.md describes it)
 
 export function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
@@ -355,7 +355,7 @@ export function joinAccessionPages(pages: readonly AccessionTable[]): AccessionT
 
 /**
  * The entries of a tree of pages (shard index, accession table, protein table) level by level from the root's down to the leaf
- * pages', read as FORMAT.md says: `levels` (absent: 1) levels of pages below the manifest, each inner page listing
+ * pages', read as docs/format.md says: `levels` (absent: 1) levels of pages below the manifest, each inner page listing
  * the `pages` of the level below.
  */
 export function treeLevels<E extends { file: string }>(
@@ -396,10 +396,10 @@ export function decodeTabled(bytes: Uint8Array, table: AccessionTable): TabledSh
   return { ...shard, ...table };
 }
 
-/** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (FORMAT.md). */
+/** `text[ends[i-1] : ends[i]]`, with ends[-1] = 0 (docs/format.md). */
 const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
 
-/** Every peptide of a decoded shard, in stored order, read as FORMAT.md describes. */
+/** Every peptide of a decoded shard, in stored order, read as docs/format.md describes. */
 export function* shardPeptides(
   shard: TabledShard,
 ): Generator<{ sequence: string; key: number; accessions: string[]; taxIds: number[] }> {

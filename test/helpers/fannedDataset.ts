@@ -1,7 +1,7 @@
 // A dataset in the layout large datasets will take, for the bulk commands' tests (mirror, archive, the file
 // walk): a built dataset's files fanned out into folders named by the first hex digits of their sha256
 // (`3f/3f0a….msgpack.gz`) and its shard index and protein table put under inner pages, `levels` deep — written
-// here from shards/FORMAT.md, independently of the build's writers. Every file of the folder is a dataset file.
+// here from docs/format.md, independently of the build's writers. Every file of the folder is a dataset file.
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,4 +1,4 @@
-// Sequences' letters in tests: text ↔ the character codes a decoded Shard holds (FORMAT.md: capitals A–Z), by
+// Sequences' letters in tests: text ↔ the character codes a decoded Shard holds (docs/format.md: capitals A–Z), by
 // Node's latin1 codec rather than the runtime's own conversion.
 
 /** The character codes of `text` (ASCII). */

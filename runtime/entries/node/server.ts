@@ -17,7 +17,7 @@ import { defaultShards, nodeDatasetOptions, processMemory } from './platform.js'
 /** Dataset file names: a plain name, no separators, no leading dot. */
 const DATASET_FILE = /^\/shards\/[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
-/** Compressed, content-named files: cached forever, served as stored (never with a Content-Encoding: see FORMAT.md). */
+/** Compressed, content-named files: cached forever, served as stored (never with a Content-Encoding: see docs/format.md). */
 const STORED = [
   { key: 'Cache-Control', value: 'public, max-age=31536000, immutable' },
   { key: 'Content-Type', value: 'application/octet-stream' },

@@ -39,7 +39,7 @@ let handler: Handler;
 let smallCacheHandler: Handler;
 /**
  * The same records built with a view for Carbamidomethyl@C and the complete view of Carbamidomethyl@C with up to two
- * oxidised M (shards/FORMAT.md "Views"): the settings that fix Carbamidomethyl@C with no other modification on C read
+ * oxidised M (docs/format.md "Views"): the settings that fix Carbamidomethyl@C with no other modification on C read
  * their peptides holding a C from the first, one range a hypothesis; those of exactly Carbamidomethyl@C and
  * Oxidation@M with maxVariable up to 2 read the complete view alone, one range in all.
  */

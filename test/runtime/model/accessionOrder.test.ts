@@ -2,7 +2,7 @@
 // flag, depth-first position of their node (no lineage last) and byte order, as a plain comparison sort does; and
 // the rank intervals Taxonomy.subtreeRanks derives from a taxonomy file's counts of each node's own accessions hold
 // exactly the accessions whose lineage holds the taxon, on seeded random trees and accession lists ordered as
-// FORMAT.md's "Accession order" says (depth-first positions found here by a recursive walk of this file's own).
+// docs/format.md's "Accession order" says (depth-first positions found here by a recursive walk of this file's own).
 import { describe, expect, it } from 'vitest';
 import { rankOrder } from '../../../runtime/model/accessionOrder.js';
 import { Taxonomy } from '../../../runtime/model/taxonomy.js';

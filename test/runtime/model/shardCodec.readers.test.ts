@@ -1,10 +1,10 @@
 // Dataset files (runtime/model/shardCodec.ts, runtime/model/format.ts) read by other readers: an independent
-// reader written from shards/FORMAT.md alone (JSON, node:zlib and @msgpack/msgpack, no project code) gets the
+// reader written from docs/format.md alone (JSON, node:zlib and @msgpack/msgpack, no project code) gets the
 // same peptides, accessions and taxIds as the runtime's decoder and the API, for gzip and brotli datasets with
 // flat and two-level indexes and one whose index, accession table and protein table are trees of 3 levels
-// (rewritten with small pages); its accession ranks follow FORMAT.md's order (checked against the taxonomy by
+// (rewritten with small pages); its accession ranks follow docs/format.md's order (checked against the taxonomy by
 // this reader's own walk), and the taxonomy's counts give every taxon's ranks as brute force finds them;
-// FORMAT.md's worked example decodes as it says; FORMAT.md's own Python example runs where python3-msgpack exists
+// docs/format.md's worked example decodes as it says; docs/format.md's own Python example runs where python3-msgpack exists
 // (and python3-brotli, for the brotli dataset), finds accessions' proteins as the runtime does and taxa's ranks as
 // brute force does.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -41,7 +41,7 @@ import { REPO } from '../../helpers/process.js';
 import { cutLetters, letterBytes } from '../../helpers/letters.js';
 
 // ---------------------------------------------------------------------------------------------------------
-// The independent reader: FORMAT.md, and nothing else
+// The independent reader: docs/format.md, and nothing else
 
 /** A file as the manifest points at it. */
 interface FileRef {
@@ -164,7 +164,7 @@ function readShardPerFormatMd(bytes: Uint8Array, table: AccessionTablePerFormatM
   return rows;
 }
 
-/** "Files, compression and names": one dataset folder read as FORMAT.md says. */
+/** "Files, compression and names": one dataset folder read as docs/format.md says. */
 class DatasetPerFormatMd {
   readonly manifest: ManifestPerFormatMd;
   readonly table: AccessionTablePerFormatMd;
@@ -316,7 +316,7 @@ async function apiRows(
 
 // ---------------------------------------------------------------------------------------------------------
 
-describe('a reader written from FORMAT.md alone', () => {
+describe('a reader written from docs/format.md alone', () => {
   let flat: string;
   let paged: string;
   let brotli: string;
@@ -469,7 +469,7 @@ describe('a reader written from FORMAT.md alone', () => {
         };
         const lineages = taxIds.map(lineage);
         const R = reader.manifest.totals.reviewedAccessions;
-        // FORMAT.md "Taxonomy": sums of the counts over the nodes before the subtree, and over it.
+        // docs/format.md "Taxonomy": sums of the counts over the nodes before the subtree, and over it.
         const byPosition = t.taxIds
           .map((_, i) => i)
           .sort((i, j) => t.position.get(t.taxIds[i])! - t.position.get(t.taxIds[j])!);
@@ -498,8 +498,8 @@ describe('a reader written from FORMAT.md alone', () => {
     });
   }
 
-  it("FORMAT.md's worked example is what the encoder writes and decodes as the text says", () => {
-    const doc = readFileSync(join(REPO, 'shards/FORMAT.md'), 'utf8');
+  it("docs/format.md's worked example is what the encoder writes and decodes as the text says", () => {
+    const doc = readFileSync(join(REPO, 'docs/format.md'), 'utf8');
     const block = /```hex\n([\s\S]*?)```/.exec(doc)![1];
     const bytesOf = (label: string) =>
       Buffer.from(new RegExp(`^${label}: ([0-9A-F ]+)$`, 'm').exec(block)![1].replace(/ /g, ''), 'hex');
@@ -539,7 +539,7 @@ describe('a reader written from FORMAT.md alone', () => {
       },
     ]);
     expect(runtimeRows(shardBytes, decodeAccessionPage(tableBytes))).toEqual(rows);
-    // The varint table of FORMAT.md.
+    // The varint table of docs/format.md.
     const table = [...doc.matchAll(/^\| (\d+)(?: \(2\^32 − 1\))? \| `([0-9A-F ]+)` \|$/gm)];
     expect(table.map((m) => Number(m[1]))).toEqual([0, 127, 128, 300, 16384, 2 ** 32 - 1]);
     for (const [, value, hex] of table)
@@ -549,12 +549,12 @@ describe('a reader written from FORMAT.md alone', () => {
   const python = (module: string) =>
     spawnSync('/usr/bin/python3', ['-c', `import ${module}`], { stdio: 'ignore' }).status === 0;
   /**
-   * Runs FORMAT.md's Python example in `dir`, then its protein() on some accessions (each table page's first and
+   * Runs docs/format.md's Python example in `dir`, then its protein() on some accessions (each table page's first and
    * last, one of each 37, and some it lacks): what it prints must be the first shard's peptides as this file's
    * reader reads them, then the proteins as the runtime finds them (runtime/core/proteins.ts).
    */
   const runExample = async (dir: string) => {
-    const doc = readFileSync(join(REPO, 'shards/FORMAT.md'), 'utf8');
+    const doc = readFileSync(join(REPO, 'docs/format.md'), 'utf8');
     const script = /```python\n([\s\S]*?)```/.exec(doc)![1];
     const reader = new DatasetPerFormatMd(dir);
     const leaves = reader.treeLevels(reader.manifest.proteins).at(-1)!;
@@ -621,7 +621,7 @@ describe('a reader written from FORMAT.md alone', () => {
   const compression = (dir: string) => readManifest(dir).compression;
 
   it.runIf(python('msgpack'))(
-    "FORMAT.md's Python example prints the first shard's peptides of gzip datasets, and finds proteins (python3-msgpack)",
+    "docs/format.md's Python example prints the first shard's peptides of gzip datasets, and finds proteins (python3-msgpack)",
     async () => {
       await runExample(flat);
       await runExample(paged);
@@ -630,7 +630,7 @@ describe('a reader written from FORMAT.md alone', () => {
   );
 
   it.runIf(python('msgpack') && python('brotli'))(
-    "FORMAT.md's Python example prints the first shard's peptides of a brotli dataset (python3-brotli)",
+    "docs/format.md's Python example prints the first shard's peptides of a brotli dataset (python3-brotli)",
     async () => {
       await runExample(brotli);
     },

@@ -1,6 +1,6 @@
 // runtime/model/shardCodec.ts (decodeShard, decodeAccessionPage) against runtime/model/shardEncoder.ts: random
 // columns round trip (a peptide's ranks come back ascending, as stored); and damaged files (maps written here with @msgpack/msgpack and a varint writer of this
-// file, as shards/FORMAT.md describes them) are refused with an Error, never misread.
+// file, as docs/format.md describes them) are refused with an Error, never misread.
 import { encode } from '@msgpack/msgpack';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../helpers/prng.js';
@@ -11,7 +11,7 @@ import { letterBytes } from '../../helpers/letters.js';
 
 const below = (next: () => number, n: number) => Math.floor(next() * n);
 
-/** Unsigned LEB128 varints (FORMAT.md), written here rather than by runtime/model/varint.ts. */
+/** Unsigned LEB128 varints (docs/format.md), written here rather than by runtime/model/varint.ts. */
 const bin = (values: readonly number[]) =>
   Uint8Array.from(
     values.flatMap((value) => {

@@ -1,4 +1,4 @@
-// runtime/model/varint.ts against a reference written from the unsigned LEB128 rule (shards/FORMAT.md,
+// runtime/model/varint.ts against a reference written from the unsigned LEB128 rule (docs/format.md,
 // "Varints"; BigInt arithmetic, byte by byte): boundaries of every length, random values, and what must throw.
 import { describe, expect, it } from 'vitest';
 import { prng } from '../../helpers/prng.js';
@@ -35,7 +35,7 @@ const BOUNDARIES: [number, number][] = [
 ];
 
 describe('the reference', () => {
-  it("is FORMAT.md's table", () => {
+  it("is docs/format.md's table", () => {
     expect(referenceVarint(0)).toEqual([0x00]);
     expect(referenceVarint(127)).toEqual([0x7f]);
     expect(referenceVarint(128)).toEqual([0x80, 0x01]);

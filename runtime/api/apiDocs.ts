@@ -13,6 +13,7 @@ interface QueryParameter {
 
 interface Operation {
   parameters?: QueryParameter[];
+  responses?: Record<string, unknown>;
 }
 
 /** Paths of the document that are not endpoints: the document itself and the catch-all 404. */
@@ -58,13 +59,13 @@ function table(operation: Operation): string {
   ].join('\n');
 }
 
-/** Each endpoint's path → the markdown table of its query parameters (GET's, or POST's for a POST endpoint). */
+/** Each endpoint's path → the markdown table of its query parameters: those of its answered method (GET, or POST). */
 export function paramTables(document: Record<string, unknown> = openapiDocument()): Map<string, string> {
   const paths = document.paths as Record<string, { get?: Operation; post?: Operation }>;
   return new Map(
     Object.entries(paths)
       .filter(([path]) => !NOT_ENDPOINTS.has(path))
-      .map(([path, item]) => [path, table(item.get ?? item.post ?? {})]),
+      .map(([path, item]) => [path, table([item.get, item.post].find((o) => o?.responses?.['200']) ?? {})]),
   );
 }
 

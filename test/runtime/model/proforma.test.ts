@@ -1,4 +1,4 @@
-// Tests runtime/model/proforma.ts against ProForma strings written by hand from the README's rules: the plain
+// Tests runtime/model/proforma.ts against ProForma strings written by hand from docs/api.md's rules: the plain
 // sequence when nothing is modified; fixed modifications as global `<[Name]@sites>` tags, one per modification
 // name in the order first given, listing every site the query gives it, written when the peptide holds one; a
 // variable modification localised when its count equals its slots in the peptide (`M[Oxidation]`, `[Name]-SEQ`,
@@ -113,7 +113,7 @@ describe('proforma: fixed modifications', () => {
   });
 
   // Was a bug in the committed proforma.ts (one tag per spec, so K was dropped: `<[TMT6plex]@N-term>PEPTIDER`);
-  // README now: one tag per modification name, "listing every site the query gives it, written when the peptide
+  // docs/api.md: one tag per modification name, "listing every site the query gives it, written when the peptide
   // holds at least one".
   it('keeps K in the TMT6plex tag of a peptide without K, and writes no tag when the peptide holds none of the sites', () => {
     expect(proforma('PEPTIDER', parseModifications('TMT6plex@K,TMT6plex@N-term'), [])).toBe(
@@ -293,7 +293,7 @@ describe('proforma: variable modifications', () => {
   });
 });
 
-// Against the reference's own ProForma (test/helpers/referencePrecursor.ts, written from the README's rules), over
+// Against the reference's own ProForma (test/helpers/referencePrecursor.ts, written from docs/api.md's rules), over
 // random peptides and every count vector their slots allow, for settings where termini and terminal residues mix
 // with residues, custom masses with Unimod titles, and counts are localised and not.
 describe('proformaWriter against the reference', () => {

@@ -1,5 +1,5 @@
 // Layering rules of the code, checked by dependency-cruiser in `npm test` (`npm run lint:deps`). The layers and
-// why they are separate are in the README's "How it fits together".
+// why they are separate are in docs/architecture.md.
 const NODE_BUILTIN = { dependencyTypes: ['core'] };
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -1,5 +1,5 @@
 // The manifest's shard index: the shard list itself when short, else a tree of index pages written as compressed
-// JSON files — leaf pages of shards, inner pages of pages when there are many (see shards/FORMAT.md) — so that
+// JSON files — leaf pages of shards, inner pages of pages when there are many (see docs/format.md) — so that
 // the manifest, which every query reads first, stays small at any scale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

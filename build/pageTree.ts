@@ -1,6 +1,6 @@
 // The tree above a list of pages (index pages of shards, protein table pages), so that the manifest's root stays
 // small at any size: while the root would list more than `rootLimit` pages, consecutive pages are grouped into
-// inner pages of up to `innerPages` entries, one more level each time (shards/FORMAT.md, "The index tree").
+// inner pages of up to `innerPages` entries, one more level each time (docs/format.md, "The index tree").
 import { INDEX_INNER_PAGES, INDEX_ROOT_LIMIT, MAX_INDEX_LEVELS } from '../runtime/model/format.js';
 
 /** How wide the tree is: at most `rootLimit` entries in the manifest, `innerPages` in an inner page. */

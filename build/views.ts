@@ -1,4 +1,4 @@
-// The build's views (`--view Carbamidomethyl@C`, FORMAT.md "Views"): the peptides that hold a residue of a fixed
+// The build's views (`--view Carbamidomethyl@C`, docs/format.md "Views"): the peptides that hold a residue of a fixed
 // modification's letters, keyed by their mass with the modification on every such residue; or a complete view
 // (`--view fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2`): every peptide, once per count of a variable
 // modification, keyed by its mass with both. A view is digested like

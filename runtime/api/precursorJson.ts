@@ -124,7 +124,7 @@ export function renderPrecursorJson(
       w.write(g > 0 ? ',{"' : '{"');
       writeMassKeyText(w, group.key);
       w.write('":[');
-      // A complete view's group is one stored group: its peptides by sequence, each once (FORMAT.md "Complete views").
+      // A complete view's group is one stored group: its peptides by sequence, each once (docs/format.md "Complete views").
       const candidates = result.completeView === undefined ? ordered(query, group) : group.candidates;
       for (let e = 0; e < candidates.length; e++) {
         const c = candidates[e];

@@ -1,4 +1,4 @@
-// A complete view's peptide weighed (shards/FORMAT.md "Complete views"): its exact mass with the fixed modification on
+// A complete view's peptide weighed (docs/format.md "Complete views"): its exact mass with the fixed modification on
 // every site, and the count of the variable one that its key says it carries — read alike by the search's scans and
 // the entry heads an answer copies.
 import { sequenceOf, type Shard } from '../model/format.js';

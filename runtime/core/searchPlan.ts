@@ -79,7 +79,7 @@ export function hypothesesOf(dataset: Dataset, query: SearchWindow): Hypothesis[
 }
 
 /**
- * A search's hypotheses over a complete view (FORMAT.md "Views") when the dataset has one of exactly its modifications
+ * A search's hypotheses over a complete view (docs/format.md "Views") when the dataset has one of exactly its modifications
  * (its one fixed and its one variable spec are the view's, and its maxVariable is at most the view's): count j of the
  * variable modification for j = 0 … maxVariable, all read by the first in one range of the view's keys, which are the
  * modified masses themselves. Undefined when no complete view serves the query.

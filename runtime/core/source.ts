@@ -20,7 +20,7 @@ export interface ShardSource {
 
 /**
  * Dataset file names are plain names inside the dataset folder, or inside one folder of 1–4 lower-case hex digits
- * (a large dataset's files are placed by the first digits of their hash, shards/FORMAT.md): no other separator,
+ * (a large dataset's files are placed by the first digits of their hash, docs/format.md): no other separator,
  * no dot-dot, no leading dot.
  */
 export function checkName(file: string): void {

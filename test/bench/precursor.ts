@@ -11,7 +11,7 @@ import { prng } from './synthetic.js';
 
 export const PRECURSOR_MODS = { fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', maxVariable: 2 } as const;
 
-/** The complete view of these modifications (shards/FORMAT.md "Complete views"): the query is one range of it. */
+/** The complete view of these modifications (docs/format.md "Complete views"): the query is one range of it. */
 export const COMPLETE_VIEW = `fixed=${PRECURSOR_MODS.fixed}&variable=${PRECURSOR_MODS.variable}&maxVariable=${PRECURSOR_MODS.maxVariable}`;
 
 /** Centres of `massWindows(count, seed, { lo, hi, ppm })` (the same draws). */

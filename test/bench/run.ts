@@ -578,10 +578,10 @@ function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string
     `The ±10 ppm windows' centres as neutral masses, fixed ${PRECURSOR_MODS.fixed}, variable ${PRECURSOR_MODS.variable}, maxVariable ${PRECURSOR_MODS.maxVariable},`,
     'default page (100 groups), body built. Each hypothesis (a count of C and of oxidised M) is one range read of',
     'unmodified masses; shards whose residue maxima cannot hold the counts are skipped unread. On a dataset built',
-    `with \`--view ${PRECURSOR_MODS.fixed}\` (shards/FORMAT.md "Views"), the peptides holding a C are read from the view, whose`,
+    `with \`--view ${PRECURSOR_MODS.fixed}\` (docs/format.md "Views"), the peptides holding a C are read from the view, whose`,
     'keys carry the modification on every C: one range per count of oxidised M instead of one per count of C and of M.',
     '',
-    `On a dataset built with the complete view \`--view ${COMPLETE_VIEW}\` (shards/FORMAT.md "Complete views"), every`,
+    `On a dataset built with the complete view \`--view ${COMPLETE_VIEW}\` (docs/format.md "Complete views"), every`,
     'peptide is in the view once per count of oxidised M (0 to 2), keyed by its modified mass: the query is one range of it.',
     '',
     `Hypotheses per query: ${hypotheses(r.precursor)} (they grow with the mass — a heavier peptide can hold more C — up to the most C and M any peptide of the dataset holds: no hypothesis is made beyond, by the index's residue maxima)` +

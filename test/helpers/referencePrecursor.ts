@@ -1,4 +1,4 @@
-// A brute-force reference for /api/v1/search (precursor search with modifications), written from the README's
+// A brute-force reference for /api/v1/search (precursor search with modifications), written from docs/api.md's
 // specification alone, so it cannot share a bug with the runtime: it imports only the independent references
 // (reference.ts, referenceUnimod.ts). Every peptide is expanded into every modified form by enumerating positional
 // assignments of the variable modifications to its slots, deduplicated by (sequence, counts), weighed exactly in
@@ -164,7 +164,7 @@ export function variableCountVectors(sequence: string, variable: readonly RefMod
   return [...seen.values()];
 }
 
-/** ProForma 2.0 of a modified form, by the README's rules. */
+/** ProForma 2.0 of a modified form, by docs/api.md's rules. */
 export function referenceProforma(sequence: string, setting: RefSetting, counts: readonly number[]): string {
   // Global tags: one per modification name, in first-given order, listing every site the query gives it;
   // written when the peptide holds at least one of those sites.
@@ -239,7 +239,7 @@ export function referenceTextBounds(text: string): { ceilKey: number; floorKey: 
   return { ceilKey: Number(value % perKey === 0n ? floor : floor + 1n), floorKey: Number(floor) };
 }
 
-/** The key window of a precursor with tolerances, by the README's formula (IEEE doubles). */
+/** The key window of a precursor with tolerances, by docs/api.md's formula (IEEE doubles). */
 export function referenceWindow(
   M: number,
   below: number,

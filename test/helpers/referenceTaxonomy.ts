@@ -1,5 +1,5 @@
 // An independent, deliberately plain reference for organisms and proteins, written from the specification alone
-// (README "Organisms and proteins", docs/format.md): its own taxdump and FASTA header reading, peptides from the
+// (docs/api.md "Organisms and proteins", docs/format.md): its own taxdump and FASTA header reading, peptides from the
 // other references. It answers by brute force: a dataset's taxonomy and peptide counts, descendant tests and LCAs
 // (Unipept's "deepest node on every lineage"), the taxon / reviewed filter of /api/v1/search, /api/v1/peptide and
 // /api/v1/taxa.

@@ -1,7 +1,7 @@
 // `npm run fuzz`: differential fuzzing of the API handler against a brute-force reference that decodes every
 // shard, on the bundled dataset (flat index) and on a many-small-shards build (two-level index, small cache
 // so shards are evicted and reloaded). Counts mismatches (must be 0) and writes the figures into
-// RELIABILITY.md (section "Differential fuzzing"). Options: --runs N (per dataset, default 10000),
+// docs/reliability.md (section "Differential fuzzing"). Options: --runs N (per dataset, default 10000),
 // --seed N (default 20250101), --no-write.
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';

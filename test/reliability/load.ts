@@ -2,7 +2,7 @@
 // bundled dataset: valid and invalid queries, narrow and wide ranges, dataset files, conditional requests.
 // Every request kind has an expected status; any other status is counted as unexpected (must be 0).
 // Reports latency percentiles, server RSS before/after and every 5 s (/proc/<pid>/status) and the longest event-loop
-// stall measured inside the server (LOOP_MONITOR=1, read on SIGUSR2), and writes them into RELIABILITY.md.
+// stall measured inside the server (LOOP_MONITOR=1, read on SIGUSR2), and writes them into docs/reliability.md.
 // Options: --seconds N (default 60), --connections N (default 16), --no-write.
 // test/runtime/entries/node/server.load.test.ts runs the same code for ~3 s.
 import type { ChildProcess } from 'node:child_process';

@@ -1,9 +1,9 @@
-// RELIABILITY.md: each reliability script owns one `## <title>` section and replaces only that section.
+// docs/reliability.md: each reliability script owns one `## <title>` section and replaces only that section.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../helpers/process.js';
 
-export const REPORT = join(REPO, 'RELIABILITY.md');
+export const REPORT = join(REPO, 'docs', 'reliability.md');
 
 const HEADER = `# Reliability
 
@@ -12,7 +12,7 @@ test files run by \`npm test\` (the table below); the sections "Differential fuz
 by \`npm run fuzz\` and \`npm run load\` (\`test/reliability/\`), each replacing only its own section.
 `;
 
-/** Replaces (or appends) the section `## title` of RELIABILITY.md with `body`. */
+/** Replaces (or appends) the section `## title` of docs/reliability.md with `body`. */
 export function writeSection(title: string, body: string): void {
   const text = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : HEADER;
   const heading = `## ${title}`;

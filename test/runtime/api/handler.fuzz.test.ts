@@ -13,7 +13,7 @@ const SEED = 4242;
 
 describe('the reference itself', () => {
   it('weighs peptides and bounds masses as the format says', () => {
-    // FORMAT.md: PEPTIDE weighs 799.3599640337 Da, key 7993600.
+    // docs/format.md: PEPTIDE weighs 799.3599640337 Da, key 7993600.
     expect(referencePeptideKey('PEPTIDE')).toBe(7993600);
     expect(referencePeptideKey('PEPBIDE')).toBeNull();
     expect(keyBounds(referenceDecimal('1247.6087')!)).toEqual({ ceil: 12476087n, floor: 12476087n });

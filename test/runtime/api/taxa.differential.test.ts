@@ -229,7 +229,7 @@ describe('/api/v1/taxa against the brute-force name search', () => {
     expect(mismatches.length, report(mismatches)).toBe(0);
   });
 
-  it('a 100-character name is accepted; the answer for "homo" is Homo then Homo sapiens (README-level check)', async () => {
+  it('a 100-character name is accepted; the answer for "homo" is Homo then Homo sapiens (as in docs/api.md)', async () => {
     await ready();
     const got = await call(handler, `/api/v1/taxa?name=${'a'.repeat(100)}`);
     expect(got.status, got.text).toBe(200);

@@ -125,7 +125,7 @@ describe('against the brute-force reference (a subset of the sample, many shards
   const RECORDS = 2000;
   let subset: Dataset;
   let subsetDir: string;
-  /** The same records built with a Carbamidomethyl@C view (shards/FORMAT.md "Views"): its C-holding peptides come from the view. */
+  /** The same records built with a Carbamidomethyl@C view (docs/format.md "Views"): its C-holding peptides come from the view. */
   let viewed: Dataset;
   let viewedDir: string;
   let reference: ReferencePrecursor;

@@ -1,5 +1,5 @@
 // Differential test of /api/v1/search (precursor search with modifications) against an independent brute-force
-// reference written from the README's specification (test/helpers/referencePrecursor.ts, which imports nothing
+// reference written from docs/api.md's specification (test/helpers/referencePrecursor.ts, which imports nothing
 // from build/ or runtime/). The code under test is reached only through the HTTP handler.
 //
 // On a multi-shard build of the bundled sample's first records, for each modification setting of the issue's
@@ -8,7 +8,7 @@
 // asked — in turn of the plain build and of one with a Carbamidomethyl@C view and a complete view, each with its default cache and
 // under a cache of a few shards — and EVERY page of each (random pageSize 1..50, up to the first page past the end) is compared whole with the reference: totalResult, page, pageSize, keys, and each
 // entry's seq, proforma, mass, ppm and accsTax, in order. Plus hand-checked cases whose expected text is
-// derived from the README's rules by hand.
+// derived from docs/api.md's rules by hand.
 import { prng } from '../../helpers/prng.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ let handler: Handler;
 let smallCacheHandler: Handler;
 /**
  * The same records built with a view for Carbamidomethyl@C and the complete view of Carbamidomethyl@C with up to two
- * oxidised M (shards/FORMAT.md "Views"): the settings that fix Carbamidomethyl@C with no other modification on C read
+ * oxidised M (docs/format.md "Views"): the settings that fix Carbamidomethyl@C with no other modification on C read
  * their peptides holding a C from the first, one range a hypothesis; those of exactly Carbamidomethyl@C and
  * Oxidation@M with maxVariable up to 2 read the complete view alone, one range in all.
  */
@@ -109,7 +109,7 @@ const NONE = { totalResult: 0, page: 1, pageSize: 100, result: [] };
 const MQEANMLYRK = [{ acc: 'M0ZLJ1', taxId: 4113 }];
 const KGPWVPEEDDK = [{ acc: 'A0A0D3A3W4', taxId: 109376 }];
 
-describe('hand-checked answers (expected text derived by hand from the README rules)', () => {
+describe('hand-checked answers (expected text derived by hand from the rules of docs/api.md)', () => {
   // MQEANMLYRK: two M, no C. Unmodified 1282.616213 Da; + Oxidation 15.994915 = 1298.611128; + 2 × = 1314.606043.
   it('one oxidation of two M is unlocalised, [Oxidation]?; two are localised on both M', async () => {
     expect(await ask(`mass1=1298.6111&mass2=1298.6111&${CAM_OX}`)).toEqual(
@@ -132,7 +132,7 @@ describe('hand-checked answers (expected text derived by hand from the README ru
     );
   });
 
-  it('the README example query on this subset: ppm = (M − mass) / mass × 10^6 with M = (mz − proton) × charge', async () => {
+  it('the example query of docs/api.md on this subset: ppm = (M − mass) / mass × 10^6 with M = (mz − proton) × charge', async () => {
     // M = (650.3188 − 1.007276466621) × 2 = 1298.623047066758.
     // (M − 1298.611128) / 1298.611128 × 10^6 = 9.178… → 9.18; (M − 1298.614281) / 1298.614281 × 10^6 = 6.750… → 6.75.
     expect(await ask(`mz=650.3188&charge=2&${CAM_OX}&pageSize=2`)).toEqual({
@@ -266,7 +266,7 @@ describe('hand-checked answers (expected text derived by hand from the README ru
     );
   });
 
-  it('fixed TMT6plex@K and TMT6plex@N-term: one global tag per modification name listing all its sites (README)', async () => {
+  it('fixed TMT6plex@K and TMT6plex@N-term: one global tag per modification name listing all its sites (docs/api.md)', async () => {
     // ALLESDKFDESK and DDEDKVIGSLYK: 1380.677275 Da, two K each; + 3 × 229.162932 = 2068.166071. The two items of
     // one name make one tag, <[TMT6plex]@K,N-term>; Carbamidomethyl@C is absent (no C).
     expect(

@@ -1,7 +1,7 @@
 // Tests runtime/core/precursorQuery.ts: parsePrecursorQuery over a ParamSource built from URLSearchParams — the
 // precursor as mass, mz with charge (M = (mz − 1.007276466621) × charge) or mass1/mass2 (exact keys); the key
 // window ⌈(M − low)·10^4⌉ .. ⌊(M + high)·10^4⌋ for ppm and Da, symmetric or not; defaults; modifications; and every
-// refusal the README names, each a 400 whose message names the parameter. PRECURSOR_PARAMS' limits.
+// refusal docs/api.md names, each a 400 whose message names the parameter. PRECURSOR_PARAMS' limits.
 import { describe, expect, it } from 'vitest';
 import { QueryError, type ParamSource } from '../../../runtime/core/params.js';
 import {
@@ -32,7 +32,7 @@ function refusal(query: string): { status: number; message: string } {
 
 const PROTON = 1.007276466621; // CODATA 2018
 
-/** The README's window, evaluated in doubles: ⌈(M − low)·10^4⌉ .. ⌊(M + high)·10^4⌋, tolerances in Da. */
+/** docs/api.md's window, evaluated in doubles: ⌈(M − low)·10^4⌉ .. ⌊(M + high)·10^4⌋, tolerances in Da. */
 const keys = (centre: number, low: number, high: number) => ({
   lowKey: Math.ceil((centre - low) * 1e4),
   highKey: Math.floor((centre + high) * 1e4),
@@ -140,7 +140,7 @@ describe('parsePrecursorQuery: the precursor and its window', () => {
 
   // BUG (runtime/core/precursorQuery.ts:73): the width is compared as a double difference, so some exactly 10 Da
   // windows are refused: 1024.0005 − 1014.0005 = 10.000000000000114 in doubles → "spans 10.000000000000114 Da;
-  // at most 10 Da". README: mass1/mass2 are "at most 10 Da wide" and compared exactly.
+  // at most 10 Da". docs/api.md: mass1/mass2 are "at most 10 Da wide" and compared exactly.
   it('takes a mass1/mass2 window exactly 10 Da wide whatever its decimals', () => {
     expect(parse('mass1=1014.0005&mass2=1024.0005')).toMatchObject({ lowKey: 10_140_005, highKey: 10_240_005 });
   });
@@ -336,7 +336,7 @@ describe('parsePrecursorQuery: refusals (400, naming the parameter)', () => {
 });
 
 describe('PRECURSOR_PARAMS', () => {
-  it("lists the parameters in checking order with the README's limits and defaults", () => {
+  it("lists the parameters in checking order with docs/api.md's limits and defaults", () => {
     expect(PRECURSOR_PARAMS.map((p) => p.name)).toEqual([
       'mass',
       'mz',

@@ -308,7 +308,7 @@ describe('siteText and specText', () => {
 });
 
 describe('sitesOverlap', () => {
-  // Slots (README): one per residue, one per terminus. A terminus slot is never a residue slot.
+  // Slots (docs/api.md): one per residue, one per terminus. A terminus slot is never a residue slot.
   const cases: [Site, Site, boolean][] = [
     [terminus('N'), terminus('N'), true],
     [terminus('C'), terminus('C'), true],

@@ -1,4 +1,4 @@
-// Tests runtime/model/proforma.ts against ProForma strings written by hand from the README's rules (global tags for
+// Tests runtime/model/proforma.ts against ProForma strings written by hand from docs/api.md's rules (global tags for
 // fixed modifications, localised or `[Name]^n?` variable ones, `U:` titles, signed custom masses).
 import { describe, expect, it } from 'vitest';
 import {
@@ -108,7 +108,7 @@ describe('proforma: fixed modifications', () => {
     expect(proforma('PEPSK', [at(PHOSPHO, residues('STY'))], [])).toBe('<[Phospho]@S,T,Y>PEPSK');
   });
 
-  // One tag per modification name (README), "listing every site the query gives it, written when the peptide holds at
+  // One tag per modification name (docs/api.md), "listing every site the query gives it, written when the peptide holds at
   // least one": a tag per spec would drop K (`<[TMT6plex]@N-term>PEPTIDER`).
   it('keeps K in the TMT6plex tag of a peptide without K, and writes no tag when the peptide holds none of the sites', () => {
     expect(proforma('PEPTIDER', parseModifications('TMT6plex@K,TMT6plex@N-term'), [])).toBe(
@@ -288,7 +288,7 @@ describe('proforma: variable modifications', () => {
   });
 });
 
-// Against the reference's own ProForma (test/helpers/referencePrecursor.ts, written from the README's rules), over
+// Against the reference's own ProForma (test/helpers/referencePrecursor.ts, written from docs/api.md's rules), over
 // random peptides and every count vector their slots allow, for settings where termini and terminal residues mix
 // with residues, custom masses with Unimod titles, and counts are localised and not.
 describe('proformaWriter against the reference', () => {

@@ -493,7 +493,7 @@ describe('a reader written from the format spec alone', () => {
   }
 
   it("the format spec's worked example is what the encoder writes and decodes as the text says", () => {
-    const doc = readFileSync(join(REPO, 'shards/FORMAT.md'), 'utf8');
+    const doc = readFileSync(join(REPO, 'docs/format.md'), 'utf8');
     const block = /```hex\n([\s\S]*?)```/.exec(doc)![1];
     const bytesOf = (label: string) =>
       Buffer.from(new RegExp(`^${label}: ([0-9A-F ]+)$`, 'm').exec(block)![1].replace(/ /g, ''), 'hex');
@@ -548,7 +548,7 @@ describe('a reader written from the format spec alone', () => {
    * reader reads them, then the proteins as the runtime finds them (proteins.ts).
    */
   const runExample = async (dir: string) => {
-    const doc = readFileSync(join(REPO, 'shards/FORMAT.md'), 'utf8');
+    const doc = readFileSync(join(REPO, 'docs/format.md'), 'utf8');
     const script = /```python\n([\s\S]*?)```/.exec(doc)![1];
     const reader = new DatasetPerFormatMd(dir);
     const leaves = reader.treeLevels(reader.manifest.proteins).at(-1)!;

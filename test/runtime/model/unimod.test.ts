@@ -86,7 +86,7 @@ const UNIMOD_ROUNDING = new Set(['TMTpro', 'iTRAQ4plex', 'iTRAQ8plex', 'Hex', 'C
 
 describe('UNIMOD_ROWS', () => {
   it('has well-formed rows: a positive integer accession, a title, a delta of at most 6 decimals, a composition', () => {
-    expect(UNIMOD_ROWS.length).toBe(17 + 29); // README: the 17 titles "and 29 more"
+    expect(UNIMOD_ROWS.length).toBe(17 + 29); // docs/api.md: the 17 titles "and 29 more"
     for (const [accession, title, delta, composition] of UNIMOD_ROWS) {
       expect(Number.isInteger(accession) && accession > 0, title).toBe(true);
       expect(title.trim(), String(accession)).toBe(title);

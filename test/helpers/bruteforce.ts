@@ -1,5 +1,5 @@
 // A brute-force answer to the API, computed straight from FASTA bytes. Deliberately plain and independent: it
-// imports nothing from build/ or runtime/ (own gunzip call and header parsing; residue masses, trypsin rule,
+// imports nothing from builder/ or runtime/ (own gunzip call and header parsing; residue masses, trypsin rule,
 // exact integer masses, half-up rounding and Java-style key text from the reference chemistry in
 // reference.ts), so it cannot share a bug with them.
 import { gunzipSync } from 'node:zlib';

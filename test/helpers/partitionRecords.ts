@@ -1,4 +1,4 @@
-// The build's partition files read by their documented layout (build/partitions.ts): u32 LE mass key, u32 LE
+// The build's partition files read by their documented layout (builder/phases/partitions.ts): u32 LE mass key, u32 LE
 // protein ordinal, u16 LE length, then the sequence's ASCII bytes — independently of the build's own reader.
 import { readFileSync } from 'node:fs';
 

@@ -1,6 +1,6 @@
 // The one independent, deliberately plain reference chemistry of the tests: its own FASTA parsing, its own
 // residue masses (decimal text, summed as exact integers), its own cleavage rules and digestion, mass keys
-// and their Java-style text, and exact key bounds of a typed mass. It imports nothing from build/ or runtime/,
+// and their Java-style text, and exact key bounds of a typed mass. It imports nothing from builder/ or runtime/,
 // so it cannot share a bug with them; the brute-force API references (bruteforce.ts, shardReference.ts) weigh
 // peptides with it.
 import { gunzipSync } from 'node:zlib';

@@ -1,5 +1,5 @@
 // A brute-force reference for /api/v1/search (precursor search with modifications), written from the README's
-// specification alone. It imports nothing from build/ or runtime/: FASTA reading, digestion and residue masses
+// specification alone. It imports nothing from builder/ or runtime/: FASTA reading, digestion and residue masses
 // come from test/helpers/reference.ts (itself independent), Unimod deltas from test/helpers/referenceUnimod.ts
 // (derived from elemental compositions), and the modification parsing, slot model, enumeration of positional
 // assignments, exact masses, keys, window, ProForma text and paging are all written here.

@@ -1,5 +1,5 @@
 // An independent, deliberately plain reference for organisms and proteins, written from the specification alone
-// (README "Organisms and proteins", shards/FORMAT.md). It imports nothing from build/ or runtime/: it reads NCBI's nodes.dmp and
+// (README "Organisms and proteins", shards/FORMAT.md). It imports nothing from builder/ or runtime/: it reads NCBI's nodes.dmp and
 // names.dmp itself, reads the FASTA headers itself (reviewed, protein name, organism), and takes its peptides
 // (digestion, masses) from the independent references in reference.ts and referencePrecursor.ts.
 //

@@ -1,7 +1,7 @@
 // An independent Unimod table for the precursor-search reference: each modification's monoisotopic delta is
 // derived here from its elemental composition with this file's own isotope masses, rounded to 6 decimals as
 // Unimod publishes it, and checked against the published value written next to it. Imports nothing from
-// build/ or runtime/.
+// builder/ or runtime/.
 
 /** Isotope masses (Da, exact decimal text). Element symbols without a mass number are the lightest isotope. */
 export const REFERENCE_ISOTOPE_MASS: Readonly<Record<string, string>> = {

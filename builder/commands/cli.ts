@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { integerFlag, runCommand } from './command.js';
 import { DEFAULT_DIGEST } from '../inputs/digest.js';
-import { BuildError } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
 import { buildDataset, buildPart, DEFAULT_SHARD_BYTES, type BuildOptions } from '../phases/pipeline.js';
 import { parsePart } from '../phases/slices.js';
 

@@ -1,6 +1,6 @@
 // What the build's command-line entries share: integer flags, and any failure reported as one line
 // `<command>: error: <message>` on stderr with exit code 1. Entries parse their flags with node:util parseArgs.
-import { BuildError } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
 
 /** Runs a command's body and sets the exit code: 0, or 1 after the one-line error. */
 export async function runCommand(command: string, body: () => Promise<void>): Promise<void> {

@@ -1,7 +1,7 @@
 // Command line of the merge of a partitioned build: `npm run build:merge -- --out <dir> <part-dir> ...`.
 import { parseArgs } from 'node:util';
 import { runCommand } from './command.js';
-import { BuildError } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
 import { mergeParts } from '../phases/merge.js';
 
 const USAGE = `usage: npm run build:merge -- --out <dir> [--index-only] <part-dir> [<part-dir> ...]

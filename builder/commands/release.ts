@@ -14,7 +14,7 @@ import { tmpdir } from 'zx';
 import { integerFlag, runCommand } from './command.js';
 import { DEFAULT_DIGEST } from '../inputs/digest.js';
 import { downloadWithRetries } from '../inputs/download.js';
-import { BuildError } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
 import { buildDataset, DEFAULT_SHARD_BYTES } from '../phases/pipeline.js';
 import { fetchTaxdump, NCBI_TAXDUMP_URL, type TaxdumpSource } from '../inputs/taxdumpRelease.js';
 

@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { BuildError } from '../errors.js';
 import { MAX_TAX_ID } from '../../runtime/model/format.js';
 
 /** What a header line says about its protein. */
@@ -26,9 +27,6 @@ export interface ProteinRecord extends HeaderFields {
 
 /** Why a record was skipped; counted in the manifest's totals. */
 export type SkipReason = 'noAccession' | 'noSequence' | 'invalidCharacters';
-
-/** A one-line, user-facing build error (the CLI prints its message and exits non-zero). */
-export class BuildError extends Error {}
 
 /** A header field: a space, two upper-case letters and `=` (` OS=`, ` OX=`, ` GN=`, ...). */
 const FIELD = / [A-Z]{2}=/g;

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import fg from 'fast-glob';
 import { MAX_TAX_ID, type SourceEntry } from '../../runtime/model/format.js';
-import { BuildError } from './fasta.js';
+import { BuildError } from '../errors.js';
 
 /** The FASTA files the patterns select, sorted; each pattern must match at least one file. */
 export async function resolveInputs(patterns: readonly string[]): Promise<string[]> {

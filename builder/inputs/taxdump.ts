@@ -3,7 +3,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_TAX_ID } from '../../runtime/model/format.js';
-import { BuildError } from './fasta.js';
+import { BuildError } from '../errors.js';
 
 export const TAXDUMP_FILES = ['nodes.dmp', 'names.dmp'] as const;
 

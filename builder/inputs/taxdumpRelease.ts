@@ -6,7 +6,7 @@ import { mkdir } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { extract } from 'tar';
 import { downloadWithRetries, DownloadError } from './download.js';
-import { BuildError } from './fasta.js';
+import { BuildError } from '../errors.js';
 import { TAXDUMP_FILES } from './taxdump.js';
 
 export const NCBI_TAXDUMP_URL = 'https://ftp.ncbi.nlm.nih.gov/pub/taxonomy/taxdump.tar.gz';

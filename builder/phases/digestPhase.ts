@@ -3,7 +3,8 @@
 // go to sorted runs on disk.
 import { statSync } from 'node:fs';
 import type { SourceEntry } from '../../runtime/model/format.js';
-import { BuildError, readFasta, type SkipReason } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
+import { readFasta, type SkipReason } from '../inputs/fasta.js';
 import { HeaderRuns } from '../inputs/headerRuns.js';
 import { describeSource } from '../inputs/inputs.js';
 import { partitionFile } from './partitions.js';

@@ -13,7 +13,7 @@ import {
   type TaxonomyFile,
 } from '../../runtime/model/format.js';
 import { decompress, writeDatasetFile } from '../writers/datasetFile.js';
-import { BuildError } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
 import { indexPageWriter, ShardIndexWriter } from '../writers/indexPages.js';
 import { assembleManifest, headStorage, type BuiltView } from '../writers/manifest.js';
 import { PART_FILE, partFiles, readPart, type PartManifest } from '../writers/part.js';

@@ -11,7 +11,8 @@
 // build:merge checks the slices join (builder/phases/merge.ts); test/builder/phases/merge.test.ts checks the invariant.
 import { massKey } from '../../runtime/model/massKey.js';
 import { digest, type DigestOptions } from '../inputs/digest.js';
-import { BuildError, readFasta } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
+import { readFasta } from '../inputs/fasta.js';
 import { PARTITION_KEYS, planPartitions, RECORD_HEADER, type KeySlice, type PartitionPlan } from './partitions.js';
 import type { ViewKeysOf } from './views.js';
 

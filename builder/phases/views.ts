@@ -7,7 +7,7 @@
 import { massKey } from '../../runtime/model/massKey.js';
 import { letterTable, ModificationError } from '../../runtime/model/modifications.js';
 import { parseViewText, type ViewMods } from '../../runtime/model/views.js';
-import { BuildError } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
 
 /** Views one build may make. */
 export const MAX_VIEWS = 4;

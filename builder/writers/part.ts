@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MANIFEST_FILE, type DatasetView, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
-import { BuildError } from '../inputs/fasta.js';
+import { BuildError } from '../errors.js';
 import type { DatasetHead } from './manifest.js';
 import { datasetFiles } from './publish.js';
 

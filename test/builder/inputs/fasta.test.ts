@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BuildError } from '../../../builder/errors.js';
 import {
-  BuildError,
   cleanSequence,
   parseHeader,
   readFasta,

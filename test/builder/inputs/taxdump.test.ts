@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BuildError } from '../../../builder/inputs/fasta.js';
+import { BuildError } from '../../../builder/errors.js';
 import { pruneToLineages, readTaxdumpTree, type TaxdumpTree } from '../../../builder/inputs/taxdump.js';
 import { removeTempDirs, SAMPLE_TAXDUMP, tempDir } from '../../helpers/datasets.js';
 import { prng } from '../../helpers/prng.js';

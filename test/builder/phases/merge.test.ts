@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuildError } from '../../../builder/inputs/fasta.js';
+import { BuildError } from '../../../builder/errors.js';
 import { mergeParts } from '../../../builder/phases/merge.js';
 import { PART_FILE, readPart, type PartManifest } from '../../../builder/writers/part.js';
 import { PARTITION_KEYS } from '../../../builder/phases/partitions.js';

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuildError } from '../../../builder/inputs/fasta.js';
+import { BuildError } from '../../../builder/errors.js';
 import type { Manifest } from '../../../runtime/model/format.js';
 import {
   build,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuildError } from '../../../builder/inputs/fasta.js';
+import { BuildError } from '../../../builder/errors.js';
 import { tilingViolation, type IndexPage, type ShardEntry } from '../../../runtime/model/format.js';
 import {
   build,

@@ -1,5 +1,5 @@
-// `npm start`'s first step (prestart): builds the bundled real dataset, with its taxonomy, into SHARDS_DIR
-// (default ./shards) when needed (builder/commands/startDataset.ts says when). A SHARDS_DIR the user named is never built into.
+// `npm start`'s first step (prestart): builds the bundled real dataset, with its taxonomy, into SHARDS_DIR (default
+// ./shards) when needed (builder/commands/startDataset.ts says when). A SHARDS_DIR the user named is never built into.
 import { resolve } from 'node:path';
 import { prepareStartDataset } from './startDataset.js';
 

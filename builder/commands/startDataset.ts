@@ -1,7 +1,7 @@
-// What `npm start` serves (its prestart step, builder/commands/bundled.ts): the bundled sample with its taxonomy and its views
-// (Carbamidomethyl@C; and the complete view of Carbamidomethyl@C with up to two oxidised M) is built into the default folder when that folder holds no dataset, or holds the sample as
-// an older version built it (no taxonomy, an older format, no view). A folder the user named (SHARDS_DIR) is never
-// built into: it must hold a dataset.
+// What `npm start` serves (its prestart step, builder/commands/bundled.ts): the bundled sample with its taxonomy and
+// its views (Carbamidomethyl@C; and the complete view of Carbamidomethyl@C with up to two oxidised M) is built into the
+// default folder when that folder holds no dataset, or holds the sample as an older version built it (no taxonomy, an
+// older format, no view). A folder the user named (SHARDS_DIR) is never built into: it must hold a dataset.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FORMAT_VERSION, MANIFEST_FILE, type Manifest } from '../../runtime/model/format.js';

@@ -15,7 +15,10 @@ export interface HeaderFields {
   taxId: number | undefined;
   /** UniProtKB/Swiss-Prot: the header starts with `sp|`. */
   reviewed: boolean;
-  /** The protein name: the text before the first ` XX=` field, after the entry name (UniProt) or first token; "" when none. */
+  /**
+   * The protein name: the text before the first ` XX=` field, after the entry name (UniProt) or first token; "" when
+   * none.
+   */
   protein: string;
   /** The organism name: the value of ` OS=` up to the next ` XX=` field; "" when none. */
   organism: string;

@@ -67,7 +67,10 @@ export async function fetchTaxdump(
   };
 }
 
-/** The MD5 NCBI publishes at `<url>.md5` (`<hex>  taxdump.tar.gz`); undefined when there is none and unverified builds are allowed. */
+/**
+ * The MD5 NCBI publishes at `<url>.md5` (`<hex>  taxdump.tar.gz`); undefined when there is none and unverified builds
+ * are allowed.
+ */
 async function publishedMd5(
   source: TaxdumpSource,
   file: string,

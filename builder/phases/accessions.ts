@@ -1,5 +1,5 @@
-// Build phase 2, rank accessions: the header records (builder/inputs/headerRuns.ts) read in (accession, ordinal) order give
-// the sorted unique accession list shards refer to by rank, each protein's rank in it, and what each rank's first
+// Build phase 2, rank accessions: the header records (builder/inputs/headerRuns.ts) read in (accession, ordinal) order
+// give the sorted unique accession list shards refer to by rank, each protein's rank in it, and what each rank's first
 // record says: taxId (from its header, else the taxonomy TSV), reviewed flag, protein and organism names, handed on
 // rank by rank (to the accession table and protein page writers), so only fixed-width columns stay in memory.
 import type { HeaderFields } from '../inputs/fasta.js';

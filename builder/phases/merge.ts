@@ -1,6 +1,7 @@
-// build:merge: joins the N part folders of a partitioned build (builder/writers/part.ts) into one dataset, byte for byte
-// the dataset a single build of the same inputs writes: the parts' shards in slice order (and each view's), the
-// shared files once, the taxonomy's peptide counts summed, the same manifest (builder/writers/manifest.ts), published atomically.
+// build:merge: joins the N part folders of a partitioned build (builder/writers/part.ts) into one dataset, byte for
+// byte the dataset a single build of the same inputs writes: the parts' shards in slice order (and each view's), the
+// shared files once, the taxonomy's peptide counts summed, the same manifest (builder/writers/manifest.ts), published
+// atomically.
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -101,7 +102,9 @@ export function mergeParts(
   }
 }
 
-/** A part's part.json without its shard entries, its views' neither (the merge reads them again, one part at a time). */
+/**
+ * A part's part.json without its shard entries, its views' neither (the merge reads them again, one part at a time).
+ */
 const withoutShards = (part: PartManifest): PartManifest => ({
   ...part,
   shards: [],
@@ -164,12 +167,18 @@ function checkParts(parts: { dir: string; part: PartManifest }[]): { dir: string
   return sorted;
 }
 
-/** The entries (name, size, sha256) of the shared files a part's head lists: the roots of the accession and protein tables. */
+/**
+ * The entries (name, size, sha256) of the shared files a part's head lists: the roots of the accession and protein
+ * tables.
+ */
 function fileEntries(part: PartManifest): FileEntry[] {
   return [...part.head.accessions.pages, ...(part.head.proteins?.pages ?? [])];
 }
 
-/** Copies `file` from `from` into `to` (a hard link when the file system allows), after checking its size and sha256 against `entry`. */
+/**
+ * Copies `file` from `from` into `to` (a hard link when the file system allows), after checking its size and sha256
+ * against `entry`.
+ */
 function copyVerified(from: string, to: string, file: string, entry?: FileEntry): void {
   const source = join(from, file);
   const bytes = readFileSync(source);

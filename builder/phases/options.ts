@@ -25,7 +25,10 @@ export interface BuildOptions extends DigestOptions {
   release?: Record<string, string>;
   /** Place every file but the manifest in a folder named by this many hex digits of its hash (0: one flat folder). */
   folderDigits?: number;
-  /** Bytes of records a partition is planned to hold at most (default PARTITION_BYTES; tests set it low to split partitions). */
+  /**
+   * Bytes of records a partition is planned to hold at most (default PARTITION_BYTES; tests set it low to split
+   * partitions).
+   */
   partitionBytes?: number;
   /** Records between two cut keys (default CUT_RECORDS; tests set it low so small inputs have several). */
   cutRecords?: number;

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 
 /** Width of a mass bucket in keys (20 Da): partitions are buckets or parts of one; slices are runs of buckets. */
 export const PARTITION_KEYS = 200_000;
-/** Most parts a bucket is cut into: 2^17 = 131,072 (each part holds a key or two): enough for ~100,000 times Swiss-Prot's density. */
+/**
+ * Most parts a bucket is cut into: 2^17 = 131,072 (each part holds a key or two): enough for ~100,000 times
+ * Swiss-Prot's density.
+ */
 export const MAX_SPLIT_SHIFT = 17;
 /**
  * Bytes of records (digested peptides, repeats included, as the partition files hold them) a partition is planned
@@ -74,7 +77,10 @@ export function planPartitions(
   return new PartitionPlan(shifts);
 }
 
-/** The mass keys a partitioned build's part keeps (builder/phases/slices.ts): [lowKey, highKey), highKey Infinity for the last. */
+/**
+ * The mass keys a partitioned build's part keeps (builder/phases/slices.ts): [lowKey, highKey), highKey Infinity for
+ * the last.
+ */
 export interface KeySlice {
   lowKey: number;
   highKey: number;
@@ -101,7 +107,10 @@ export class PartitionWriter {
 
   private readonly bufferBytes: number;
 
-  /** Writes into the partitions of `plan`, keeping only peptides whose key is in `keys` (a part's slice; all by default). */
+  /**
+   * Writes into the partitions of `plan`, keeping only peptides whose key is in `keys` (a part's slice; all by
+   * default).
+   */
   constructor(
     private dir: string,
     private writer: string,
@@ -157,10 +166,10 @@ export interface PartitionPeptides {
 }
 
 /**
- * Reads the files of the partition of keys [partition, partition + width), sorts its records by (key, sequence)
- * and merges records of the same sequence into one peptide whose accessions are the ranks of its proteins
- * (`rankOf[ordinal]`), sorted and unique. Sequences stay bytes of the files (ASCII: byte order is string order), so a partition costs its file
- * bytes and a few typed arrays, not a JavaScript string a record.
+ * Reads the files of the partition of keys [partition, partition + width), sorts its records by (key, sequence) and
+ * merges records of the same sequence into one peptide whose accessions are the ranks of its proteins
+ * (`rankOf[ordinal]`), sorted and unique. Sequences stay bytes of the files (ASCII: byte order is string order), so a
+ * partition costs its file bytes and a few typed arrays, not a JavaScript string a record.
  */
 export function mergePartition(
   files: readonly string[],

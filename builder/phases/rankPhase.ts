@@ -19,7 +19,9 @@ export interface AccessionTables {
   proteins: NonNullable<Manifest['proteins']>;
 }
 
-/** Ranked accessions in byte order, their protein pages written, and their accession table still to write (orderRanks). */
+/**
+ * Ranked accessions in byte order, their protein pages written, and their accession table still to write (orderRanks).
+ */
 export interface RankedHeaders {
   ranked: RankedAccessions;
   proteins: NonNullable<Manifest['proteins']>;

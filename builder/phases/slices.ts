@@ -1,12 +1,12 @@
-// The input's mass distribution, from a deterministic sample (every build reads it first), and what it decides:
-// the partition plan (builder/phases/partitions.ts), the cut keys, and for a partitioned build (`build:shards --part i/N`)
+// The input's mass distribution, from a deterministic sample (every build reads it first), and what it decides: the
+// partition plan (builder/phases/partitions.ts), the cut keys, and for a partitioned build (`build:shards --part i/N`)
 // N contiguous mass slices balanced on it, so every part computes the same slices on its own machine. Each view
 // (builder/phases/views.ts) is a key line of its own: sampled by its keys, with a plan, cut keys and slices of its own.
 //
-// The partition invariant: part i keeps exactly the peptides whose mass key lies in [lowKey, highKey) of slice i
-// (and, of each view, exactly those whose view key lies in that view's slice i); the slices tile the key line (slice
-// 0 starts at 0, the last one ends at +inf), and every slice starts at a cut key, where a single build also cuts its
-// shards (builder/writers/shardWriter.ts). Cut keys come from the sample alone, so single and part builds agree on them: the
+// The partition invariant: part i keeps exactly the peptides whose mass key lies in [lowKey, highKey) of slice i (and,
+// of each view, exactly those whose view key lies in that view's slice i); the slices tile the key line (slice 0 starts
+// at 0, the last one ends at +inf), and every slice starts at a cut key, where a single build also cuts its shards
+// (builder/writers/shardWriter.ts). Cut keys come from the sample alone, so single and part builds agree on them: the
 // parts' shards, concatenated in slice order, are the single build's shards (and each view's), byte for byte.
 // build:merge checks the slices join (builder/phases/merge.ts); test/builder/phases/merge.test.ts checks the invariant.
 import { massKey } from '../../runtime/model/massKey.js';
@@ -31,7 +31,9 @@ export interface PartSpec {
   count: number;
 }
 
-/** What the sample found per 20 Da bucket: its peptides (repeats included) and the bytes their partition records take. */
+/**
+ * What the sample found per 20 Da bucket: its peptides (repeats included) and the bytes their partition records take.
+ */
 export interface MassSample {
   /** A proxy for the work and the shards' bytes: cut keys and slices are balanced on it. */
   records: Map<number, number>;

@@ -12,7 +12,10 @@ import { BuildError } from '../errors.js';
 /** Views one build may make. */
 export const MAX_VIEWS = 4;
 
-/** A view's modification: its normalised text, the residue letters it sits on, its delta in units; a complete view's variable one too. */
+/**
+ * A view's modification: its normalised text, the residue letters it sits on, its delta in units; a complete view's
+ * variable one too.
+ */
 export interface ViewSpec {
   fixed: string;
   letters: string;

@@ -32,7 +32,10 @@ export function decompress(bytes: Uint8Array, compression: Compression): Uint8Ar
   return compression === 'gzip' ? gunzipSync(bytes) : brotliDecompressSync(bytes);
 }
 
-/** Compresses `content` (msgpack bytes, or a value written as JSON), writes it into `dir` named by `nameOf`, stored as `storage` says. */
+/**
+ * Compresses `content` (msgpack bytes, or a value written as JSON), writes it into `dir` named by `nameOf`, stored as
+ * `storage` says.
+ */
 export function writeDatasetFile(
   dir: string,
   content: Uint8Array | object,

@@ -30,7 +30,10 @@ export interface IndexShape extends TreeShape {
   flatLimit: number;
 }
 
-/** The shard index's root is wider than the tables' (format.ts, SHARD_INDEX_ROOT_LIMIT): one index read per cold query up to 65,536 shards. */
+/**
+ * The shard index's root is wider than the tables' (format.ts, SHARD_INDEX_ROOT_LIMIT): one index read per cold query
+ * up to 65,536 shards.
+ */
 export const INDEX_SHAPE: IndexShape = {
   rootLimit: SHARD_INDEX_ROOT_LIMIT,
   innerPages: INDEX_INNER_PAGES,
@@ -67,7 +70,10 @@ export function writeLeafPage(shards: ShardEntry[], firstShard: number, write: W
   return entryOf(write({ formatVersion: FORMAT_VERSION, firstShard, shards }), firstShard, shards.length, shards);
 }
 
-/** The manifest's `shardIndex` over the entries of the leaf pages, writing the inner pages a root of `shape.rootLimit` needs. */
+/**
+ * The manifest's `shardIndex` over the entries of the leaf pages, writing the inner pages a root of `shape.rootLimit`
+ * needs.
+ */
 export function shardIndexTree(
   leaves: IndexPageEntry[],
   write: WriteIndexPage,
@@ -123,7 +129,10 @@ export class ShardIndexWriter {
     if (this.shards > this.shape.flatLimit) this.writeLeaves(false);
   }
 
-  /** The manifest fields that index the shards added: the flat list up to `flatLimit`, else the tree over the leaf pages. */
+  /**
+   * The manifest fields that index the shards added: the flat list up to `flatLimit`, else the tree over the leaf
+   * pages.
+   */
   finish(): Pick<Manifest, 'shards' | 'shardIndex'> {
     if (this.shards <= this.shape.flatLimit) return { shards: this.pending };
     this.writeLeaves(true);

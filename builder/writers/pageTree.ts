@@ -11,7 +11,10 @@ export interface TreeShape {
 
 export const TREE_SHAPE: TreeShape = { rootLimit: INDEX_ROOT_LIMIT, innerPages: INDEX_INNER_PAGES };
 
-/** The manifest's view of a tree: its root entries, and `levels` (levels of pages below the manifest) only when it is 2 or more. */
+/**
+ * The manifest's view of a tree: its root entries, and `levels` (levels of pages below the manifest) only when it is 2
+ * or more.
+ */
 export interface TreeRoot<E> {
   pages: E[];
   levels?: number;

@@ -141,7 +141,10 @@ export class AccessionTableWriter {
 
   private bucketFile = (bucket: number) => join(this.work, `bucket-${bucket}`);
 
-  /** Reads the spill file run by run and appends each accession to its rank's bucket as (u32 rank, u32 UTF-8 length, its bytes). */
+  /**
+   * Reads the spill file run by run and appends each accession to its rank's bucket as (u32 rank, u32 UTF-8 length, its
+   * bytes).
+   */
   private routeToBuckets(rankOf: Uint32Array): void {
     const buffers: (Buffer | undefined)[] = [];
     const used: number[] = [];
@@ -272,7 +275,10 @@ const emptyPage = (): ProteinPage => ({
   organisms: [],
 });
 
-/** The manifest's `proteins` over the entries of the leaf pages, writing (with `write`) the inner pages a root of `shape.rootLimit` needs. */
+/**
+ * The manifest's `proteins` over the entries of the leaf pages, writing (with `write`) the inner pages a root of
+ * `shape.rootLimit` needs.
+ */
 export function proteinTableTree(
   leaves: ProteinPageEntry[],
   write: (page: ProteinIndexPage) => FileEntry,
@@ -290,7 +296,10 @@ export function proteinTableTree(
   );
 }
 
-/** Every page of the manifest's accession table (inner pages first, level by level, then the leaves), reading inner pages from `dir`. */
+/**
+ * Every page of the manifest's accession table (inner pages first, level by level, then the leaves), reading inner
+ * pages from `dir`.
+ */
 export function accessionPageFiles(manifest: Manifest, dir: string): string[] {
   if (!manifest.accessions?.pages) return [];
   return treePages(
@@ -299,7 +308,10 @@ export function accessionPageFiles(manifest: Manifest, dir: string): string[] {
   ).pages.map((p) => p.file);
 }
 
-/** Every page of the manifest's protein table (inner pages first, level by level, then the leaves), reading inner pages from `dir`. */
+/**
+ * Every page of the manifest's protein table (inner pages first, level by level, then the leaves), reading inner pages
+ * from `dir`.
+ */
 export function proteinPageFiles(manifest: Manifest, dir: string): string[] {
   if (!manifest.proteins) return [];
   return treePages(

@@ -1,6 +1,6 @@
-// Atomic publication of a dataset folder: its files (shards, index pages, accession and protein tables, taxonomy) move in under
-// new (content-hashed) names, the manifest replaces the old one in a single rename, and only then are files that
-// no manifest needs removed.
+// Atomic publication of a dataset folder: its files (shards, index pages, accession and protein tables, taxonomy) move
+// in under new (content-hashed) names, the manifest replaces the old one in a single rename, and only then are files
+// that no manifest needs removed.
 import {
   existsSync,
   mkdirSync,
@@ -36,7 +36,10 @@ export function datasetFiles(manifest: Manifest, dir: string): string[] {
   return [...new Set(files)]; // a file is named by its content: two indexes may list the same one
 }
 
-/** Names of the kinds of file a build writes (format 1's too): those no kept manifest lists are removed after publishing. */
+/**
+ * Names of the kinds of file a build writes (format 1's too): those no kept manifest lists are removed after
+ * publishing.
+ */
 const DATASET_FILE =
   /\.msgpack(\.gz|\.br)?$|^(index|proteins-index|proteins|taxonomy|accessions)-.*\.(json|msgpack)(\.gz|\.br)?$/;
 
@@ -86,7 +89,9 @@ const HASH_FOLDER = /^[0-9a-f]{1,4}$/;
 /** Hosts cap a folder's files (Netlify: ~54,000); the build warns past this many. */
 export const FOLDER_FILE_LIMIT = 50_000;
 
-/** A warning when a folder of `files` (a dataset built with `folderDigits`) holds more than hosts allow, else undefined. */
+/**
+ * A warning when a folder of `files` (a dataset built with `folderDigits`) holds more than hosts allow, else undefined.
+ */
 export function crowdingWarning(files: readonly string[], folderDigits: number): string | undefined {
   const fullest = fullestFolder(files);
   if (fullest.files <= FOLDER_FILE_LIMIT) return undefined;

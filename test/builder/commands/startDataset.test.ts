@@ -1,8 +1,7 @@
-// Tests builder/commands/startDataset.ts (npm start's prestart, builder/commands/bundled.ts): the default folder gets the bundled sample
-// with its taxonomy and Carbamidomethyl@C view when it has no dataset, or has the sample as an older version built
-// it (no taxonomy, format version 1, no view); any
-// other dataset there is served as it is; a SHARDS_DIR the user named is never built into (no manifest: a one-line
-// error and exit 1, through the real entry).
+// Tests builder/commands/startDataset.ts (npm start's prestart, builder/commands/bundled.ts): the default folder gets
+// the bundled sample with its taxonomy and Carbamidomethyl@C view when it has no dataset, or has the sample as an older
+// version built it (no taxonomy, format version 1, no view); any other dataset there is served as it is; a SHARDS_DIR
+// the user named is never built into (no manifest: a one-line error and exit 1, through the real entry).
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
-// FASTA input edge cases: the reader on its own (builder/inputs/fasta.ts) and what a build makes of small fixture files.
-// Long on purpose: a case per kind of real-world FASTA damage (headers, line ends, gzip, encodings).
+// FASTA input edge cases: the reader on its own (builder/inputs/fasta.ts) and what a build makes of small fixture
+// files. Long on purpose: a case per kind of real-world FASTA damage (headers, line ends, gzip, encodings).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

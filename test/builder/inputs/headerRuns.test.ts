@@ -1,6 +1,6 @@
-// Tests builder/inputs/headerRuns.ts: whatever the run size and the read buffer (smaller than a record, so records straddle
-// reads and the buffer grows), sorted() gives back every record added, with its ordinal, in the order of a plain
-// sort by accession (JavaScript's `<`) then ordinal; remove() deletes the runs.
+// Tests builder/inputs/headerRuns.ts: whatever the run size and the read buffer (smaller than a record, so records
+// straddle reads and the buffer grows), sorted() gives back every record added, with its ordinal, in the order of a
+// plain sort by accession (JavaScript's `<`) then ordinal; remove() deletes the runs.
 import fc from 'fast-check';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

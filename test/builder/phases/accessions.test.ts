@@ -1,7 +1,7 @@
-// Tests builder/phases/accessions.ts: rankAccessions over HeaderRuns (builder/inputs/headerRuns.ts, several runs on disk) equals a
-// brute-force reference over plain records: ranks are positions in the sorted unique accessions, every protein's
-// rank points at its accession, and a rank's fields, handed on rank by rank, come from its accession's first record
-// (taxId from OX=, else the taxonomy TSV, else -1).
+// Tests builder/phases/accessions.ts: rankAccessions over HeaderRuns (builder/inputs/headerRuns.ts, several runs on
+// disk) equals a brute-force reference over plain records: ranks are positions in the sorted unique accessions, every
+// protein's rank points at its accession, and a rank's fields, handed on rank by rank, come from its accession's first
+// record (taxId from OX=, else the taxonomy TSV, else -1).
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +35,10 @@ const root = mkdtempSync(join(tmpdir(), 'header-runs-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let cases = 0;
 
-/** Ranks `records` through header runs of `runProteins` each, read back `readBytes` at a time; returns the ranking and the fields handed on. */
+/**
+ * Ranks `records` through header runs of `runProteins` each, read back `readBytes` at a time; returns the ranking and
+ * the fields handed on.
+ */
 function rank(records: HeaderFields[], taxonomy: Map<string, number>, runProteins: number, readBytes?: number) {
   const headers = new HeaderRuns(join(root, `runs-${cases++}`), runProteins, readBytes);
   for (const r of records) headers.add(r);

@@ -1,7 +1,7 @@
-// Tests builder/phases/jobs.ts, the runner of the build's parallel work: a digest job writes every peptide of the reference
-// digest into the dataset's partition files by its mass key, and each peptide holding a C into a view's partition
-// files (`<runner>v0-…`) by its view key — the reference's own residue and Unimod tables, the modification on every
-// C — with its protein's ordinal; a part's slices keep exactly their keys, on each line; flush names each line's
+// Tests builder/phases/jobs.ts, the runner of the build's parallel work: a digest job writes every peptide of the
+// reference digest into the dataset's partition files by its mass key, and each peptide holding a C into a view's
+// partition files (`<runner>v0-…`) by its view key — the reference's own residue and Unimod tables, the modification on
+// every C — with its protein's ordinal; a part's slices keep exactly their keys, on each line; flush names each line's
 // partitions; a merge job merges one line's partition with the ranks it was given.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createJobRunner, lineWriterName, type RunnerConfig } from '../../../builder/phases/jobs.js';

@@ -1,7 +1,8 @@
-// Tests the partitioned build (builder/phases/pipeline.ts buildPart, builder/writers/part.ts, builder/phases/merge.ts, builder/commands/mergeCli.ts):
-// N parts merged in any order are the single build's files byte for byte, its view's (--view) among them; each part
-// keeps exactly the single build's peptides of its slice, and of its slice of the view's keys; a merge refuses incomplete, mixed or damaged parts and leaves the published
-// dataset untouched; the command lines.
+// Tests the partitioned build (builder/phases/pipeline.ts buildPart, builder/writers/part.ts, builder/phases/merge.ts,
+// builder/commands/mergeCli.ts): N parts merged in any order are the single build's files byte for byte, its view's
+// (--view) among them; each part keeps exactly the single build's peptides of its slice, and of its slice of the view's
+// keys; a merge refuses incomplete, mixed or damaged parts and leaves the published dataset untouched; the command
+// lines.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -40,7 +40,10 @@ const rows = (file: string) =>
     .filter((l) => l !== '')
     .map((l) => l.replace(/\t\|$/, '').split('\t|\t'));
 
-/** The sample's headers, first record of each accession: accession, taxId, reviewed, protein and organism names, read word by word. */
+/**
+ * The sample's headers, first record of each accession: accession, taxId, reviewed, protein and organism names, read
+ * word by word.
+ */
 function headers() {
   const text = gunzipSync(readFileSync(SAMPLE_FASTA)).toString('latin1');
   const byAccession = new Map<string, { taxId: number; reviewed: number; protein: string; organism: string }>();

@@ -1,8 +1,8 @@
-// Build robustness (builder/phases/pipeline.ts through builder/commands/cli.ts): a corpus of malformed inputs through the CLI (a
-// clear one-line error and a non-zero exit, or a counted skip; a failed build leaves the published dataset
-// byte-identical), and SIGKILL of the CLI at random points of a build: the previous dataset (manifest.json and
-// every file it lists) stays intact and byte-identical and keeps being served right, during and after; the
-// next build succeeds and removes the killed build's temporary folder.
+// Build robustness (builder/phases/pipeline.ts through builder/commands/cli.ts): a corpus of malformed inputs through
+// the CLI (a clear one-line error and a non-zero exit, or a counted skip; a failed build leaves the published dataset
+// byte-identical), and SIGKILL of the CLI at random points of a build: the previous dataset (manifest.json and every
+// file it lists) stays intact and byte-identical and keeps being served right, during and after; the next build
+// succeeds and removes the killed build's temporary folder.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -94,7 +94,10 @@ describe('the bundled sample', () => {
     const target = manifest.parameters.shardBytes;
     const cut = (ends: Ends, i: number) => ends[i] - (i === 0 ? 0 : ends[i - 1]);
     const varintLength = (value: number) => Math.max(1, Math.ceil(Math.log2(value + 1) / 7));
-    /** FORMAT.md bytes of a shard's last mass group: its key difference and size, its peptides' residues, lengths, ref counts and refs. */
+    /**
+     * FORMAT.md bytes of a shard's last mass group: its key difference and size, its peptides' residues, lengths, ref
+     * counts and refs.
+     */
     const lastGroupBytes = (shard: Shard) => {
       const g = shard.massKeys.length - 1;
       let bytes =
@@ -110,7 +113,8 @@ describe('the bundled sample', () => {
       return bytes;
     };
     const payload = (file: string) => readStored(out, file, manifest.compression).length;
-    // A shard also ends before a cut key (shards/FORMAT.md): the sample's cut keys (builder/phases/slices.ts, tested on its own).
+    // A shard also ends before a cut key (shards/FORMAT.md): the sample's cut keys (builder/phases/slices.ts, tested on
+    // its own).
     const cuts = cutKeys(
       (await sampleMassBuckets([SAMPLE_FASTA], { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 }))
         .records,
@@ -254,7 +258,9 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
   const SHARD_KEYS = ['formatVersion', 'massKeys', 'groupSizes', 'lengths', 'sequences', 'refCounts', 'refs'] as const;
   const VARINT_COLUMNS = ['massKeys', 'groupSizes', 'lengths', 'refCounts', 'refs'] as const;
 
-  /** Unsigned LEB128 varints of a bin value (FORMAT.md, "Varints"), read here rather than by runtime/model/varint.ts. */
+  /**
+   * Unsigned LEB128 varints of a bin value (FORMAT.md, "Varints"), read here rather than by runtime/model/varint.ts.
+   */
   const varints = (bin: Uint8Array) => {
     const values: number[] = [];
     let value = 0;

@@ -55,7 +55,10 @@ interface Record_ {
   sequence: string;
 }
 
-/** 36 records: real sequences of the sample with shared pieces appended, given the taxa of ASSIGNED; one duplicate accession. */
+/**
+ * 36 records: real sequences of the sample with shared pieces appended, given the taxa of ASSIGNED; one duplicate
+ * accession.
+ */
 function fixtureRecords(): Record_[] {
   const sequences = sampleRecords(36)
     .split('>')
@@ -90,7 +93,10 @@ function lineage(tree: TaxdumpNode[], taxId: number): number[] {
   return path;
 }
 
-/** What the taxonomy file must hold, by brute force: lineage nodes, and per node the peptides with an accession below it. */
+/**
+ * What the taxonomy file must hold, by brute force: lineage nodes, and per node the peptides with an accession below
+ * it.
+ */
 function expectedTaxonomy(records: Record_[], tree: TaxdumpNode[]) {
   const taxIdOf = new Map<string, number>();
   const reviewedOf = new Map<string, boolean>();

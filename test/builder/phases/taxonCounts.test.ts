@@ -1,5 +1,5 @@
-// Tests builder/phases/taxonCounts.ts: TaxonCounts counts, for every taxonomy node, the distinct peptides with at least one
-// accession whose node is that node or a descendant — checked against a brute-force count (per peptide, the set
+// Tests builder/phases/taxonCounts.ts: TaxonCounts counts, for every taxonomy node, the distinct peptides with at least
+// one accession whose node is that node or a descendant — checked against a brute-force count (per peptide, the set
 // union of its accessions' lineages, walked here) on hand-made and random trees, peptides split over partitions.
 import { describe, expect, it } from 'vitest';
 import type { PartitionPeptides } from '../../../builder/phases/partitions.js';
@@ -44,7 +44,8 @@ function counted(parents: Int32Array, nodeOfRank: Int32Array, parts: number[][][
 }
 
 describe('TaxonCounts', () => {
-  // 0 root; 1 Bacteria, 2 Eukaryota under the root; 3 E. coli under 1; 4 Homo under 2; 5 H. sapiens under 4; 6 Mus under 2.
+  // 0 root; 1 Bacteria, 2 Eukaryota under the root; 3 E. coli under 1; 4 Homo under 2; 5 H. sapiens under 4; 6 Mus
+  // under 2.
   const parents = Int32Array.of(0, 0, 0, 1, 2, 4, 2);
   // Accession ranks: 0 → E. coli, 1 → H. sapiens, 2 → no lineage, 3 → Mus, 4 → H. sapiens, 5 → Homo.
   const nodeOfRank = Int32Array.of(3, 5, -1, 6, 5, 4);

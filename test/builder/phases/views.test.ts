@@ -1,7 +1,7 @@
-// The build's views (builder/phases/views.ts, shards/FORMAT.md "Views"): a view's shards hold exactly the dataset's peptides
-// with a residue of its letters, keyed by the reference chemistry's mass with the modification on every such
-// residue (the reference's own residue and Unimod tables), with the same accessions, in (key, sequence) order;
-// the dataset's own shards do not change; bad --view values are refused before any work.
+// The build's views (builder/phases/views.ts, shards/FORMAT.md "Views"): a view's shards hold exactly the dataset's
+// peptides with a residue of its letters, keyed by the reference chemistry's mass with the modification on every such
+// residue (the reference's own residue and Unimod tables), with the same accessions, in (key, sequence) order; the
+// dataset's own shards do not change; bad --view values are refused before any work.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,7 +88,10 @@ function viewRows(v: number): Row[] {
   return rows;
 }
 
-/** The reference's rows of a view: each peptide of the plain build at the keys `keysOf` gives its sequence and mass (units), in (key, sequence) order. */
+/**
+ * The reference's rows of a view: each peptide of the plain build at the keys `keysOf` gives its sequence and mass
+ * (units), in (key, sequence) order.
+ */
 function expectedRows(keysOf: (sequence: string, units: number) => number[]): Row[] {
   const ref = loadReference(plainDir);
   expect(ref.problems).toEqual([]);

@@ -1,11 +1,11 @@
 // The index at UniProt TrEMBL's scale, on synthetic entries (no shard bodies): 10,000,000 shards and 200,000,000
-// accessions indexed by the build's own tree writers (builder/writers/indexPages.ts, builder/writers/proteinTable.ts, builder/writers/pageTree.ts)
-// with the format's page sizes, each page "written" in memory (realistic names, hashes and sizes; leaf pages made
-// again on demand from the shard numbers). The manifest around the three roots (shard index, accession table,
-// protein table), written as publish writes it, stays within
-// 64 KB, and a lookup through the runtime (ShardIndex, proteinsOf) on a fresh index reads at most 2 pages after
-// the manifest — an inner page and a leaf — and finds what brute force computes from the synthetic formulas;
-// every page read agrees with its entry (runtime/model/indexTree.ts).
+// accessions indexed by the build's own tree writers (builder/writers/indexPages.ts, builder/writers/proteinTable.ts,
+// builder/writers/pageTree.ts) with the format's page sizes, each page "written" in memory (realistic names, hashes and
+// sizes; leaf pages made again on demand from the shard numbers). The manifest around the three roots (shard index,
+// accession table, protein table), written as publish writes it, stays within 64 KB, and a lookup through the runtime
+// (ShardIndex, proteinsOf) on a fresh index reads at most 2 pages after the manifest — an inner page and a leaf — and
+// finds what brute force computes from the synthetic formulas; every page read agrees with its entry
+// (runtime/model/indexTree.ts).
 import { describe, expect, it } from 'vitest';
 import { shardIndexTree, writeLeafPage, type WriteIndexPage } from '../../../builder/writers/indexPages.js';
 import { pageTree } from '../../../builder/writers/pageTree.js';
@@ -69,7 +69,10 @@ const shardsFrom = (first: number, count: number) => Array.from({ length: count 
 // Accession i: "A0A" and 7 base-36 digits, ascending in byte order.
 const accession = (i: number) => `A0A${i.toString(36).toUpperCase().padStart(7, '0')}`;
 
-/** Writes pages into memory: realistic file entries; inner pages kept to be read back, leaf pages dropped (made again on demand). */
+/**
+ * Writes pages into memory: realistic file entries; inner pages kept to be read back, leaf pages dropped (made again on
+ * demand).
+ */
 function memoryPages() {
   const inner = new Map<string, InnerIndexPage | ProteinIndexPage>();
   let written = 0;

@@ -1,9 +1,9 @@
-// Tests builder/writers/indexPages.ts: writeShardIndex returns the flat list up to the limit and writes no file; past it,
-// writes compressed index pages named by the sha256 of their stored bytes (node:crypto) whose root entries sum
-// their shards; past the root limit, a tree of inner pages (levels, every entry summing its subtree, checked by
-// walking down from the root; each entry's residueMax the letter-wise maximum of its shards'), `levels` written only from 2 on, no more than 4; allShards reads the list back
-// either way; datasetFiles (builder/writers/publish.ts) lists index pages (every level), shards, the accession table,
-// protein pages, the taxonomy file.
+// Tests builder/writers/indexPages.ts: writeShardIndex returns the flat list up to the limit and writes no file; past
+// it, writes compressed index pages named by the sha256 of their stored bytes (node:crypto) whose root entries sum
+// their shards; past the root limit, a tree of inner pages (levels, every entry summing its subtree, checked by walking
+// down from the root; each entry's residueMax the letter-wise maximum of its shards'), `levels` written only from 2 on,
+// no more than 4; allShards reads the list back either way; datasetFiles (builder/writers/publish.ts) lists index pages
+// (every level), shards, the accession table, protein pages, the taxonomy file.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,11 +1,11 @@
-// Tests builder/writers/proteinTable.ts: writeProteinPages cuts the accession-ordered columns into pages of the given size
-// (2,048 by default; the last may hold fewer), each a gzip-compressed JSON ProteinPage named by the first 20 hex
-// digits of its stored bytes' sha256, whose manifest entry describes the file and its first and last accession;
-// the pages concatenate back to the columns; past the root limit, inner pages (proteins-index-) span their pages
-// and proteinPageFiles/datasetFiles list them. writeAccessionPages' pages, read with an independent msgpack decoder
-// and LEB128 reader, hold the same columns in pages of the size given, under inner pages past the root limit;
-// AccessionTableWriter, fed in byte order, writes the table in the (random) rank order it is given across its runs
-// of 65,536 accessions and its buckets of ranks, any UTF-8 text byte for byte, and leaves no file of its own behind.
+// Tests builder/writers/proteinTable.ts: writeProteinPages cuts the accession-ordered columns into pages of the given
+// size (2,048 by default; the last may hold fewer), each a gzip-compressed JSON ProteinPage named by the first 20 hex
+// digits of its stored bytes' sha256, whose manifest entry describes the file and its first and last accession; the
+// pages concatenate back to the columns; past the root limit, inner pages (proteins-index-) span their pages and
+// proteinPageFiles/datasetFiles list them. writeAccessionPages' pages, read with an independent msgpack decoder and
+// LEB128 reader, hold the same columns in pages of the size given, under inner pages past the root limit;
+// AccessionTableWriter, fed in byte order, writes the table in the (random) rank order it is given across its runs of
+// 65,536 accessions and its buckets of ranks, any UTF-8 text byte for byte, and leaves no file of its own behind.
 import { decode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

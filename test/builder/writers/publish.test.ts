@@ -1,7 +1,7 @@
-// Tests builder/writers/publish.ts: publish moves the new files in, then replaces manifest.json in one rename of a complete
-// file, and only then removes the shards, index pages, protein pages and taxonomy files no manifest (new or
-// previous) lists, leaving other files — inner pages of index and protein trees as well;
-// openStaging creates the output folder and a fresh staging folder, removing those of builds whose process is gone.
+// Tests builder/writers/publish.ts: publish moves the new files in, then replaces manifest.json in one rename of a
+// complete file, and only then removes the shards, index pages, protein pages and taxonomy files no manifest (new or
+// previous) lists, leaving other files — inner pages of index and protein trees as well; openStaging creates the output
+// folder and a fresh staging folder, removing those of builds whose process is gone.
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as fs from 'node:fs';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
-// Tests builder/writers/shardWriter.ts: ShardWriter cuts the mass-ordered peptide stream into shards at mass-group boundaries,
-// at the first boundary where the shard's varint columns and sequences reach the target (counted here from
+// Tests builder/writers/shardWriter.ts: ShardWriter cuts the mass-ordered peptide stream into shards at mass-group
+// boundaries, at the first boundary where the shard's varint columns and sequences reach the target (counted here from
 // FORMAT.md's rules), compresses each and writes it under the first 20 hex digits of its stored bytes' sha256
-// (node:crypto); every peptide comes back from the decoded shards with its accessions (ranks into the accession
-// table), taxIds and reviewed flags, and the entries describe the files.
+// (node:crypto); every peptide comes back from the decoded shards with its accessions (ranks into the accession table),
+// taxIds and reviewed flags, and the entries describe the files.
 import { decode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';

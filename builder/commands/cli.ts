@@ -14,13 +14,13 @@ const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...
   [--folder-digits 0..4] [--view Carbamidomethyl@C ...]
   --taxonomy <tsv>  accession<TAB>taxId lines, for headers without OX=
   --taxdump <dir>   NCBI Taxonomy's nodes.dmp and names.dmp (taxdump.tar.gz, unpacked): the dataset holds the
-                    lineages of its organisms, with peptide counts per taxon (see shards/FORMAT.md)
+                    lineages of its organisms, with peptide counts per taxon (see docs/format.md)
   --folder-digits d place every file but the manifest in a folder named by the first d hex digits of its
                     sha256 (default 0: one flat folder): ~files / 16^d files a folder. Use 2 past ~50,000 files
                     (hosts such as Netlify cap a folder at ~54,000), 3 past ~12 M (TrEMBL: ~18 M shards)
   --view Name@Letters  a view for a fixed modification on residues (e.g. Carbamidomethyl@C, the alkylation of
                     nearly every sample): its peptides keyed by their mass with it on every such residue, so a
-                    precursor search with it fixed reads one range a hypothesis (shards/FORMAT.md "Views")
+                    precursor search with it fixed reads one range a hypothesis (docs/format.md "Views")
   --view 'fixed=Name@Letters&variable=Name@Letters&maxVariable=n'  a complete view (e.g. fixed=Carbamidomethyl@C
                     &variable=Oxidation@M&maxVariable=2): every peptide once per count of the variable modification
                     up to n, keyed by its modified mass, so a precursor search with exactly these modifications

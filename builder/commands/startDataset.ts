@@ -12,7 +12,7 @@ import { buildDataset, DEFAULT_SHARD_BYTES, resolveInputs } from '../phases/pipe
 export const BUNDLED_INPUT = 'data/*.fasta.gz';
 export const BUNDLED_TAXDUMP = 'data/taxdump';
 /**
- * The views the bundled sample is built with (shards/FORMAT.md "Views"): nearly every sample searched is alkylated,
+ * The views the bundled sample is built with (docs/format.md "Views"): nearly every sample searched is alkylated,
  * and most searches then take methionine oxidation as their variable modification.
  */
 export const BUNDLED_VIEWS = ['Carbamidomethyl@C', 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2'];

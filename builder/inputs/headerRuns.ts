@@ -6,7 +6,7 @@ import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 
 import { join } from 'node:path';
 import type { HeaderFields } from './fasta.js';
 
-/** Proteins sorted in memory at a time (as objects, ~300 bytes each with their strings): ~20 MB of heap. */
+/** Proteins sorted in memory at a time (as objects with their strings). */
 export const RUN_PROTEINS = 65_536;
 /** What the read buffers of all runs may take together while merging (each 16 KB to 1 MB). */
 const MERGE_BUFFER_BYTES = 64 << 20;

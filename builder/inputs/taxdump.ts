@@ -1,5 +1,5 @@
 // NCBI Taxonomy from a taxdump folder (`nodes.dmp`, `names.dmp`): the whole tree read and checked in typed arrays
-// (NCBI's has ~2.6 million nodes), then pruned to the lineages of the dataset's taxIds with their scientific names.
+// (NCBI's has millions of nodes), then pruned to the lineages of the dataset's taxIds with their scientific names.
 import { createReadStream, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_TAX_ID } from '../../runtime/model/format.js';

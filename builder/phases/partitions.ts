@@ -8,16 +8,15 @@ import { join } from 'node:path';
 /** Width of a mass bucket in keys (20 Da): partitions are buckets or parts of one; slices are runs of buckets. */
 export const PARTITION_KEYS = 200_000;
 /**
- * Most parts a bucket is cut into: 2^17 = 131,072 (each part holds a key or two): enough for ~100,000 times
- * Swiss-Prot's density.
+ * Most parts a bucket is cut into: 2^17 (each part then holds a key or two), far beyond any real input's density.
  */
 export const MAX_SPLIT_SHIFT = 17;
 /**
  * Bytes of records (digested peptides, repeats included, as the partition files hold them) a partition is planned
- * to hold at most: a little over the densest 20 Da bucket of a Swiss-Prot-sized input (~9.4 MB), so such an input
- * is not split and merging a partition costs what it costs there (~40 MB) at any input size. Bytes, not records:
- * merging costs ~16 bytes a record plus ~3 a byte, and a record of a 4,000 Da bucket is twice as long as one of
- * 1,000 Da, so a plan of records let the heavy partitions of larger inputs cost 1.5–2 times the light ones.
+ * to hold at most: a little over the densest 20 Da bucket of a Swiss-Prot-sized input, so such an input is not
+ * split and merging a partition costs what it costs there at any input size. Bytes, not records: merging costs per
+ * record and per byte, and a record of a 4,000 Da bucket is twice as long as one of 1,000 Da, so a plan of records
+ * would let the heavy partitions of larger inputs cost more than the light ones.
  */
 export const PARTITION_BYTES = 10_000_000;
 

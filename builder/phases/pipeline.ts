@@ -146,7 +146,8 @@ async function stage<T, S extends ShardSink>(
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;
     if (lineages) progress.taxonomy(lineages.taxonomy.taxIds.length, lineages.withoutLineage);
-    const tables = orderRanks(rankedHeaders, lineages, options.accessionPageAccessions); // ranks in the format's order from here on
+    // Ranks are in the format's order from here on.
+    const tables = orderRanks(rankedHeaders, lineages, options.accessionPageAccessions);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
     const shards = sinkIn(tmp);
     const peptides = await mergeIntoShards(

@@ -19,9 +19,9 @@ import type { ViewKeysOf } from './views.js';
 /** One protein in this many (by input ordinal, the first included) is digested to estimate the mass distribution. */
 export const SAMPLE_EVERY = 64;
 /**
- * Records (digested peptides, repeats included, estimated from the sample) between two cut keys: ~730 shards of
- * the default size. A Swiss-Prot-sized input has ~50 cut keys (parts balance within a few per cent up to ~25
- * parts), TrEMBL ~17,000; an input under a million records has only 0, and no shard is cut early.
+ * Records (digested peptides, repeats included, estimated from the sample) between two cut keys: hundreds of shards
+ * of the default size, so that a Swiss-Prot-sized input has dozens of cut keys to balance parts on; an input under a
+ * million records has none, and no shard is cut early.
  */
 export const CUT_RECORDS = 1_000_000;
 

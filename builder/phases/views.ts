@@ -1,9 +1,9 @@
-// The build's views (`--view Carbamidomethyl@C`, FORMAT.md "Views"): the peptides that hold a residue of a fixed
+// The build's views (`--view Carbamidomethyl@C`, docs/format.md "Views"): the peptides that hold a residue of a fixed
 // modification's letters, keyed by their mass with the modification on every such residue; or a complete view
 // (`--view fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2`): every peptide, once per count of a variable
-// modification, keyed by its mass with both. A view is digested like
-// the dataset itself — into partitions of its own, by its own key, sampled, planned, cut and sliced the same way
-// (builder/phases/slices.ts) — so a part of a partitioned build writes its slice of every view too.
+// modification, keyed by its mass with both. A view is digested like the dataset itself — into partitions of its
+// own, by its own key, sampled, planned, cut and sliced the same way (builder/phases/slices.ts) — so a part of a
+// partitioned build writes its slice of every view too.
 import { massKey } from '../../runtime/model/massKey.js';
 import { letterTable, ModificationError } from '../../runtime/model/modifications.js';
 import { parseViewText, type ViewMods } from '../../runtime/model/views.js';

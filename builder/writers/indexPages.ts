@@ -1,5 +1,5 @@
 // The manifest's shard index: the shard list itself when short, else a tree of index pages written as compressed
-// JSON files — leaf pages of shards, inner pages of pages when there are many (see shards/FORMAT.md) — so that
+// JSON files — leaf pages of shards, inner pages of pages when there are many (see docs/format.md) — so that
 // the manifest, which every query reads first, stays small at any scale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -93,8 +93,8 @@ export function shardIndexTree(
 /**
  * The shard index written while the shards are: entries come in mass order (checked: they must tile the mass
  * line), wait until they fill a leaf page (all of them while the index may still be the manifest's flat list),
- * and only one entry per leaf page stays, so the build holds a page of entries, not one per shard (~280 bytes a
- * shard: ~3.6 GB at TrEMBL's ~13 M shards). The pages are the same as chunking the whole list would make.
+ * and only one entry per leaf page stays, so the build holds a page of entries, not one per shard (too many at
+ * TrEMBL's scale). The pages are the same as chunking the whole list would make.
  */
 export class ShardIndexWriter {
   shards = 0;

@@ -1,6 +1,6 @@
 // The tree above a list of pages (index pages of shards, protein table pages), so that the manifest's root stays
 // small at any size: while the root would list more than `rootLimit` pages, consecutive pages are grouped into
-// inner pages of up to `innerPages` entries, one more level each time (shards/FORMAT.md, "The index tree").
+// inner pages of up to `innerPages` entries, one more level each time (docs/format.md, "The index tree").
 import { INDEX_INNER_PAGES, INDEX_ROOT_LIMIT, MAX_INDEX_LEVELS } from '../../runtime/model/format.js';
 
 /** How wide the tree is: at most `rootLimit` entries in the manifest, `innerPages` in an inner page. */
@@ -30,7 +30,7 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 /**
  * The root over `leaves` (the entries of the leaf pages, in order): `writeInner` writes an inner page of
  * consecutive entries of one level and returns its entry, summarising them. A tree of one level (the leaves fit
- * in the root) has no `levels`, so its manifest is as it was before trees existed.
+ * in the root) has no `levels`: its manifest is a flat list, as readers without trees expect.
  */
 export function pageTree<E>(leaves: E[], writeInner: (children: E[]) => E, shape: TreeShape = TREE_SHAPE): TreeRoot<E> {
   if (!(shape.rootLimit >= 1 && shape.innerPages >= 2))

@@ -28,7 +28,7 @@ import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
 
 /** Accessions joined into one run of text before it is appended to the spill file. */
 const ACCESSION_RUN = 65_536;
-/** Ranks whose accessions' text is in memory at a time while the table is written (~15 MB of strings). */
+/** Ranks whose accessions' text is in memory at a time while the table is written. */
 export const BUCKET_RANKS = 1 << 18;
 /** Bytes a bucket gathers before they are appended to its file. */
 const BUCKET_BUFFER = 32 << 10;

@@ -86,7 +86,7 @@ export function publish(tmp: string, out: string, manifest: Manifest): string[] 
 /** A folder of files placed by the first hex digits of their hash (placedFile). */
 const HASH_FOLDER = /^[0-9a-f]{1,4}$/;
 
-/** Hosts cap a folder's files (Netlify: ~54,000); the build warns past this many. */
+/** Hosts cap the files of one folder (Netlify a little above this); the build warns past this many. */
 export const FOLDER_FILE_LIMIT = 50_000;
 
 /**

@@ -95,7 +95,7 @@ describe('the bundled sample', () => {
     const cut = (ends: Ends, i: number) => ends[i] - (i === 0 ? 0 : ends[i - 1]);
     const varintLength = (value: number) => Math.max(1, Math.ceil(Math.log2(value + 1) / 7));
     /**
-     * FORMAT.md bytes of a shard's last mass group: its key difference and size, its peptides' residues, lengths, ref
+     * docs/format.md bytes of a shard's last mass group: its key difference and size, its peptides' residues, lengths, ref
      * counts and refs.
      */
     const lastGroupBytes = (shard: Shard) => {
@@ -113,7 +113,7 @@ describe('the bundled sample', () => {
       return bytes;
     };
     const payload = (file: string) => readStored(out, file, manifest.compression).length;
-    // A shard also ends before a cut key (shards/FORMAT.md): the sample's cut keys (builder/phases/slices.ts, tested on
+    // A shard also ends before a cut key (docs/format.md): the sample's cut keys (builder/phases/slices.ts, tested on
     // its own).
     const cuts = cutKeys(
       (await sampleMassBuckets([SAMPLE_FASTA], { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 }))
@@ -254,12 +254,12 @@ describe('shard index and shard files', () => {
 });
 
 describe('a second msgpack implementation (@msgpack/msgpack)', () => {
-  /** The keys of a shard map (shards/FORMAT.md, format 2) and its integer (varint bin) columns. */
+  /** The keys of a shard map (docs/format.md, format 2) and its integer (varint bin) columns. */
   const SHARD_KEYS = ['formatVersion', 'massKeys', 'groupSizes', 'lengths', 'sequences', 'refCounts', 'refs'] as const;
   const VARINT_COLUMNS = ['massKeys', 'groupSizes', 'lengths', 'refCounts', 'refs'] as const;
 
   /**
-   * Unsigned LEB128 varints of a bin value (FORMAT.md, "Varints"), read here rather than by runtime/model/varint.ts.
+   * Unsigned LEB128 varints of a bin value (docs/format.md, "Varints"), read here rather than by runtime/model/varint.ts.
    */
   const varints = (bin: Uint8Array) => {
     const values: number[] = [];
@@ -299,7 +299,7 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
   };
 
   /**
-   * Walks the msgpack bytes themselves and lists the type of every value: FORMAT.md allows map, array, str,
+   * Walks the msgpack bytes themselves and lists the type of every value: docs/format.md allows map, array, str,
    * bin and integers only. Returns the first offending format byte, or the count of values read.
    */
   const walk = (bytes: Uint8Array): { values: number; offending?: string } => {

@@ -182,7 +182,7 @@ describe('writeProteinPages, a tree of pages', () => {
   });
 });
 
-/** Unsigned LEB128 values (FORMAT.md), read byte by byte. */
+/** Unsigned LEB128 values (docs/format.md), read byte by byte. */
 function leb128(bytes: Uint8Array): number[] {
   const values: number[] = [];
   for (let i = 0, value = 0, shift = 0; i < bytes.length; i++) {

@@ -1,6 +1,6 @@
 // Tests builder/writers/shardWriter.ts: ShardWriter cuts the mass-ordered peptide stream into shards at mass-group
 // boundaries, at the first boundary where the shard's varint columns and sequences reach the target (counted here from
-// FORMAT.md's rules), compresses each and writes it under the first 20 hex digits of its stored bytes' sha256
+// docs/format.md's rules), compresses each and writes it under the first 20 hex digits of its stored bytes' sha256
 // (node:crypto); every peptide comes back from the decoded shards with its accessions (ranks into the accession table),
 // taxIds and reviewed flags, and the entries describe the files.
 import { decode } from '@msgpack/msgpack';
@@ -78,11 +78,11 @@ function randomRows(seed: number, groups: number): Row[] {
   return rows;
 }
 
-/** Bytes of the LEB128 varint of `value` (FORMAT.md): 7 bits a byte. */
+/** Bytes of the LEB128 varint of `value` (docs/format.md): 7 bits a byte. */
 const varintLength = (value: number) => Math.max(1, Math.ceil(Math.log2(value + 1) / 7));
 
 /**
- * Bytes of a decoded shard's first `groups` groups as FORMAT.md stores them before compression, without msgpack's
+ * Bytes of a decoded shard's first `groups` groups as docs/format.md stores them before compression, without msgpack's
  * framing: each group's key difference and size, each peptide's residues, length and ref count, and its refs (first
  * rank, then gaps). What the target is measured in (sizes, lengths and counts here are all below 128: one byte).
  */
@@ -150,7 +150,7 @@ describe('ShardWriter', () => {
     expect(readBack(run.decoded)).toEqual(expectedBack(rows));
   });
 
-  /** FORMAT.md's residueMax, counted here: per letter of ACDEFGHIJKLMNOPQRSTUVWY, the most in one peptide, base 36. */
+  /** docs/format.md's residueMax, counted here: per letter of ACDEFGHIJKLMNOPQRSTUVWY, the most in one peptide, base 36. */
   const mostOfEachLetter = (s: Shard) => {
     const letters = 'ACDEFGHIJKLMNOPQRSTUVWY';
     const most = new Array<number>(letters.length).fill(0);
@@ -161,7 +161,7 @@ describe('ShardWriter', () => {
     return most.map((n) => Math.min(n, 35).toString(36)).join('');
   };
 
-  it('stores each shard as a compressed msgpack map of the seven columns of FORMAT.md', () => {
+  it('stores each shard as a compressed msgpack map of the seven columns of docs/format.md', () => {
     for (const payload of run.payloads)
       expect(Object.keys(decode(payload) as object).sort()).toEqual([
         'formatVersion',

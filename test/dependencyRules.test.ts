@@ -16,11 +16,11 @@ const config = createRequire(import.meta.url)(join(REPO, '.dependency-cruiser.cj
 
 afterAll(removeTempDirs);
 
-/** Rule names violated in `baseDir` (its build/ and runtime/ folders, resolved with the repository's tsconfig). */
+/** Rule names violated in `baseDir` (its builder/ and runtime/ folders, resolved with the repository's tsconfig). */
 async function violations(baseDir: string): Promise<string[]> {
   const tsConfig = extractTSConfig(join(REPO, 'tsconfig.json'));
   const { output } = (await cruise(
-    ['build', 'runtime'],
+    ['builder', 'runtime'],
     { ...config.options, validate: true, ruleSet: { forbidden: config.forbidden }, baseDir },
     undefined,
     { tsConfig },
@@ -42,12 +42,12 @@ describe('dependency rules', () => {
       'runtime/core/low.ts':
         "import { readFileSync } from 'node:fs';\nimport { api } from '../api/mid.js';\nexport const core = [readFileSync, api];\n",
       'runtime/api/mid.ts': "import { entry } from '../entries/node/top.js';\nexport const api = entry;\n",
-      'runtime/entries/node/top.ts': "import { build } from '../../../build/step.js';\nexport const entry = build;\n",
+      'runtime/entries/node/top.ts': "import { build } from '../../../builder/step.js';\nexport const entry = build;\n",
       'runtime/entries/browser/page.ts': "import { entry } from '../node/top.js';\nexport const page = entry;\n",
       'runtime/entries/web/main.ts':
         "import { readFileSync } from 'node:fs';\nimport { entry } from '../node/top.js';\nexport const main = [readFileSync, entry];\n",
       'runtime/entries/web/bundle.ts': "import { readFileSync } from 'node:fs';\nexport const bundle = readFileSync;\n",
-      'build/step.ts':
+      'builder/step.ts':
         "import { core } from '../runtime/core/low.js';\nimport { base } from '../runtime/model/base.js';\nexport const build = [core, base];\n",
       'runtime/api/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
       'runtime/entries/cli/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",

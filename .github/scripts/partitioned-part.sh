@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One part of the partitioned build (.github/workflows/partitioned-build.yml; test/ci/partitioned.test.ts runs it
-# with a stand-in `aws`): builds part $PART of $PARTS from the staged input, uploads its shards to the dataset
+# One part of the partitioned build (.github/workflows/partitioned-build.yml; test/github/partitionedBuild.test.ts
+# runs it with a stand-in `aws`): builds part $PART of $PARTS from the staged input, uploads its shards to the dataset
 # (named by content: safe to upload before the manifest, never overwritten with other bytes) and, from part 1
 # only, the shared files (every part writes the same ones), then leaves part.json and the part's taxonomy file in
 # $META_DIR for the merge job. The taxonomy file is not uploaded: it holds this slice's peptide counts only.

@@ -9,8 +9,8 @@
 // peptide, raw (range-readable) and compressed in 64 KiB blocks.
 //   npx tsx test/bench/byReference.ts <dataset dir> <fasta> [every, default 50] [queries, default 2000]
 import { resolve } from 'node:path';
-import { compress } from '../../build/datasetFile.js';
-import { readFasta } from '../../build/fasta.js';
+import { compress } from '../../builder/writers/datasetFile.js';
+import { readFasta } from '../../builder/inputs/fasta.js';
 import { createAnswerer } from '../../runtime/api/handler.js';
 import { Dataset } from '../../runtime/core/dataset.js';
 import { datasetFiles } from '../../runtime/core/datasetFiles.js';

@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { INDEX_SHAPE, type IndexShape } from '../../build/indexPages.js';
+import { INDEX_SHAPE, type IndexShape } from '../../builder/writers/indexPages.js';
 import { createAnswerer } from '../../runtime/api/handler.js';
 import { Dataset } from '../../runtime/core/dataset.js';
 import { HttpSource } from '../../runtime/core/source.js';
@@ -344,7 +344,7 @@ export function indexScaleSection(run: IndexScaleRun): string[] {
     `## ${run.totals.shards === 10_000_000 ? '10-million' : int(run.totals.shards)}-shard index (simulated)`,
     '',
     `\`npx tsx test/bench/indexScale.ts ${config.shards}\` (issue 15): ${int(run.totals.shards)} synthetic shard entries — keys from 500 to 6,000 Da under a gamma-shaped density (mode 1,050 Da, half the shards in 1,000–2,000 Da), content-like names and sha256, 14–21 KB each, seeded — ` +
-      `indexed by the build's own writers (build/indexPages.ts writeLeafPage and shardIndexTree, 256 entries at a time), in a manifest taken from a real build of the sample's first 200 records (its accession table, protein page and taxonomy are real files). ` +
+      `indexed by the build's own writers (builder/writers/indexPages.ts writeLeafPage and shardIndexTree, 256 entries at a time), in a manifest taken from a real build of the sample's first 200 records (its accession table, protein page and taxonomy are real files). ` +
       `Only the ${Object.keys(run.bodies).length} shards the lookups read were written (real bodies of the entries' keys and counts); no other shard file exists. ` +
       `A local node:http server waits ${lat} ms before every response; each of ${lookups.length} cold lookups (after one not counted, below) opens a fresh Dataset over a fresh HttpSource (the manifest read first) and answers search.php for one mass (mass1 = mass2), drawn as the peptides lie (a random shard, a random key in it). ${run.machine}; load average ${run.loadAverage.toFixed(1)}.`,
     '',

@@ -5,14 +5,14 @@
 // read; every other shard file is absent. Every entry is a pure function of (seed, its number, the key arrays).
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeDatasetFile } from '../../build/datasetFile.js';
+import { writeDatasetFile } from '../../builder/writers/datasetFile.js';
 import {
   INDEX_SHAPE,
   shardIndexTree,
   writeLeafPage,
   type IndexShape,
   type WriteIndexPage,
-} from '../../build/indexPages.js';
+} from '../../builder/writers/indexPages.js';
 import { encodeShard } from '../../runtime/model/shardEncoder.js';
 import {
   indexPageFileName,
@@ -277,7 +277,7 @@ export async function writeSyntheticDataset(
     proteins,
     ...(taxonomy ? { taxonomy } : {}),
   };
-  const text = JSON.stringify(manifest, null, 1) + '\n'; // as build/publish.ts writes it
+  const text = JSON.stringify(manifest, null, 1) + '\n'; // as builder/writers/publish.ts writes it
   writeFileSync(join(out, MANIFEST_FILE), text);
   return {
     dir: out,

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { datasetFiles } from '../../build/publish.js';
+import { datasetFiles } from '../../builder/writers/publish.js';
 import { MANIFEST_FILE, type Manifest } from '../../runtime/model/format.js';
 import { peakRssMb } from './http.js';
 import { kindOf, type FileKind } from './reads.js';
@@ -88,10 +88,14 @@ export async function measuredBuild(
 ): Promise<BuildRun> {
   if (root) rmSync(out, { recursive: true, force: true });
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'build/cli.ts', '--input', input, '--out', out, ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    ...(root ? { cwd: root } : {}),
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'builder/commands/cli.ts', '--input', input, '--out', out, ...extra],
+    {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      ...(root ? { cwd: root } : {}),
+    },
+  );
   let log = '';
   child.stderr.on('data', (c: Buffer) => (log += c.toString()));
   let peak = 0;

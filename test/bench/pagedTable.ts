@@ -7,7 +7,7 @@
 //   npx tsx test/bench/pagedTable.ts <fasta> <paged dataset dir> [accessions a page, default 2048] [queries, default 200] [other dataset dir ...]
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildDataset, DEFAULT_SHARD_BYTES } from '../../build/pipeline.js';
+import { buildDataset, DEFAULT_SHARD_BYTES } from '../../builder/phases/pipeline.js';
 import { createAnswerer } from '../../runtime/api/handler.js';
 import { Dataset } from '../../runtime/core/dataset.js';
 import { HttpSource } from '../../runtime/core/source.js';

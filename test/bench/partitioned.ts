@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { PartManifest } from '../../build/part.js';
+import type { PartManifest } from '../../builder/writers/part.js';
 import { peakRssMb } from './http.js';
 
 export interface MeasuredRun {
@@ -39,7 +39,7 @@ export interface PartitionedRun {
   differing: string[];
 }
 
-/** Runs a build command (`build/cli.ts` or `build/mergeCli.ts` with `args`) as a child process, sampling its peak RSS. */
+/** Runs a build command (`builder/commands/cli.ts` or `builder/commands/mergeCli.ts` with `args`) as a child process, sampling its peak RSS. */
 export async function measuredCommand(script: string, args: string[]): Promise<MeasuredRun> {
   const started = performance.now();
   const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -74,13 +74,13 @@ export async function benchPartitioned(
 ): Promise<PartitionedRun> {
   rmSync(work, { recursive: true, force: true });
   const singleDir = join(work, 'single');
-  const single = await measuredCommand('build/cli.ts', ['--input', input, '--out', singleDir, ...extra]);
+  const single = await measuredCommand('builder/commands/cli.ts', ['--input', input, '--out', singleDir, ...extra]);
   const manifest = JSON.parse(readFileSync(join(singleDir, 'manifest.json'), 'utf8'));
   const partRuns: PartitionedRun['partRuns'] = [];
   const partDirs: string[] = [];
   for (let index = 1; index <= parts; index++) {
     const out = join(work, `part-${index}`);
-    const run = await measuredCommand('build/cli.ts', [
+    const run = await measuredCommand('builder/commands/cli.ts', [
       '--input',
       input,
       '--out',
@@ -103,7 +103,7 @@ export async function benchPartitioned(
     partDirs.push(out);
   }
   const mergedDir = join(work, 'merged');
-  const merge = await measuredCommand('build/mergeCli.ts', ['--out', mergedDir, ...partDirs]);
+  const merge = await measuredCommand('builder/commands/mergeCli.ts', ['--out', mergedDir, ...partDirs]);
   const expected = fileHashes(singleDir);
   const got = fileHashes(mergedDir);
   const differing = [...new Set([...expected.keys(), ...got.keys()])].filter(

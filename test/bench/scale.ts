@@ -46,7 +46,7 @@ export interface ScaleRuns {
   date: string;
   command: string;
   machine: string;
-  /** The commit whose build/ was measured, "+ uncommitted changes" when build/ or runtime/ differed from it. */
+  /** The commit whose builder/ was measured, "+ uncommitted changes" when builder/ or runtime/ differed from it. */
   code: string;
   proteinsPerMultiple: number;
   threads: number;
@@ -62,7 +62,9 @@ export interface ScaleRuns {
 function codeVersion(): string {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'build', 'runtime'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'builder', 'runtime'], {
+      encoding: 'utf8',
+    }).trim();
     return dirty ? `${commit} + uncommitted changes` : commit;
   } catch {
     return 'unknown';

@@ -2,7 +2,7 @@
 // frequencies, protein lengths and taxIds are drawn from the bundled real sample. Used by test/bench/run.ts.
 import { createWriteStream } from 'node:fs';
 import { createGzip } from 'node:zlib';
-import { readFasta } from '../../build/fasta.js';
+import { readFasta } from '../../builder/inputs/fasta.js';
 import { prng } from '../helpers/prng.js';
 
 export const SWISS_PROT = { proteins: 570_000, residues: 206_000_000 };

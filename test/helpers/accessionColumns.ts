@@ -1,6 +1,6 @@
 // The build's AccessionColumns (accessions.ts) over plain arrays, for tests that write accession tables and
 // protein pages from columns they made up or read back.
-import type { AccessionColumns } from '../../build/accessions.js';
+import type { AccessionColumns } from '../../builder/phases/accessions.js';
 
 export interface AccessionArrays {
   sorted: string[];

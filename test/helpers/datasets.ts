@@ -18,7 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../build/pipeline.js';
+import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../builder/phases/pipeline.js';
 import { decodeAccessionPage, decodeShard } from '../../runtime/model/shardCodec.js';
 import type {
   AccessionTable,
@@ -31,8 +31,8 @@ import type {
   TaxonomyFile,
 } from '../../runtime/model/format.js';
 import { REPO, runTsx, type Run } from './process.js';
-import { isAlive } from '../../build/publish.js';
-import { BUNDLED_VIEWS } from '../../build/startDataset.js';
+import { isAlive } from '../../builder/writers/publish.js';
+import { BUNDLED_VIEWS } from '../../builder/commands/startDataset.js';
 import { cutLetters } from './letters.js';
 
 export const SAMPLE_FASTA = join(REPO, 'data/uniprot-sample.fasta.gz');
@@ -190,21 +190,21 @@ export async function fixtureDataset(
 // ---------------------------------------------------------------------------------------------------------
 // Builds through the CLI, cached across test files and runs (shared: read-only)
 
-/** Runs `node --import tsx build/cli.ts ...args` in the repository; resolves with its exit code, outputs and time. */
+/** Runs `node --import tsx builder/commands/cli.ts ...args` in the repository; resolves with its exit code, outputs and time. */
 export async function runBuildCli(args: string[]): Promise<Run & { seconds: number }> {
   const started = performance.now();
-  const run = await runTsx(['build/cli.ts', ...args]);
+  const run = await runTsx(['builder/commands/cli.ts', ...args]);
   return { ...run, seconds: (performance.now() - started) / 1000 };
 }
 
-/** Hash of the code that decides a dataset's bytes: build/ and the model it imports. */
+/** Hash of the code that decides a dataset's bytes: every source file under builder/ and the model it imports. */
 function builderHash(): string {
   const hash = createHash('sha256');
   const files = [
-    ...readdirSync(join(REPO, 'build'))
+    ...readdirSync(join(REPO, 'builder'), { recursive: true, encoding: 'utf8' })
       .filter((n) => /\.(ts|mjs)$/.test(n))
-      .sort()
-      .map((n) => join('build', n)),
+      .map((n) => join('builder', n))
+      .sort(),
     ...readdirSync(join(REPO, 'runtime/model'))
       .sort()
       .map((n) => join('runtime/model', n)),

@@ -4,9 +4,9 @@
 // accessions already need 2, 3 or 4 levels of pages. Shards and the taxonomy file are copied as they are.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeShardIndex, type IndexShape } from '../../build/indexPages.js';
-import type { TreeShape } from '../../build/pageTree.js';
-import { writeAccessionPages, writeProteinPages } from '../../build/proteinTable.js';
+import { writeShardIndex, type IndexShape } from '../../builder/writers/indexPages.js';
+import type { TreeShape } from '../../builder/writers/pageTree.js';
+import { writeAccessionPages, writeProteinPages } from '../../builder/writers/proteinTable.js';
 import type { Manifest } from '../../runtime/model/format.js';
 import { accessionColumns } from './accessionColumns.js';
 import { readAccessionTable, readManifest, readProteinTable, shardEntries, tempDir } from './datasets.js';

@@ -1,6 +1,6 @@
 // Differential test of the handler (runtime/api/handler.ts) over the whole bundled sample: the API (default
 // build, local folder) against the brute-force reference computed straight from the FASTA in this process
-// (test/helpers/bruteforce.ts, which shares no code with build/ or runtime/). Random ranges, pages and page
+// (test/helpers/bruteforce.ts, which shares no code with builder/ or runtime/). Random ranges, pages and page
 // sizes from a seeded PRNG, and random peptides of the data through search-peptide.php and
 // search.php?peptide=. Also: on this default build, mass1=0&mass2=100000 reads at most 3 shards for any page.
 import { readFileSync } from 'node:fs';

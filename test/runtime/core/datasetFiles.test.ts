@@ -19,7 +19,7 @@ import { DatasetError } from '../../../runtime/core/fetchFile.js';
 import type { FileEntry, Manifest, ShardEntry } from '../../../runtime/model/format.js';
 import { datasetSource } from '../../../runtime/entries/cli/datasetSource.js';
 import { nodeDecompress, nodeSha256 } from '../../../runtime/entries/node/platform.js';
-import { datasetFiles as buildDatasetFiles } from '../../../build/publish.js';
+import { datasetFiles as buildDatasetFiles } from '../../../builder/writers/publish.js';
 import { readManifest, removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../helpers/datasets.js';
 import { fannedDataset, flatDataset, folderFiles } from '../../helpers/fannedDataset.js';
 
@@ -98,7 +98,7 @@ describe('datasetFiles: which files', () => {
     expect(folderFiles(deep).every((f) => /^[0-9a-f]{2}\/[^/]+$/.test(f))).toBe(true);
   });
 
-  it('names what the build’s own list names (build/publish.ts) for the datasets the build writes', async () => {
+  it('names what the build’s own list names (builder/writers/publish.ts) for the datasets the build writes', async () => {
     for (const dir of [flat, paged, viewed]) {
       const { files } = await walk(dir);
       expect(names(files).sort()).toEqual(buildDatasetFiles(readManifest(dir), dir).sort());

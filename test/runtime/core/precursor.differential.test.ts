@@ -1,6 +1,6 @@
 // Differential test of /api/v1/search (precursor search with modifications) against an independent brute-force
 // reference written from docs/api.md's specification (test/helpers/referencePrecursor.ts, which imports nothing
-// from build/ or runtime/). The code under test is reached only through the HTTP handler.
+// from builder/ or runtime/). The code under test is reached only through the HTTP handler.
 //
 // On a multi-shard build of the bundled sample's first records, for each modification setting of the issue's
 // acceptance list, thousands of seeded random precursors (m/z with charge 1..4 at ±5/±10/±20 ppm and ±0.02 Da,

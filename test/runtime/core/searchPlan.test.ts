@@ -6,7 +6,7 @@
 // That the answers are right is the precursor and match differentials' to show (on a view build too). A view the
 // build names for a custom modification is read back as that modification.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseView } from '../../../build/views.js';
+import { parseView } from '../../../builder/phases/views.js';
 import { Dataset } from '../../../runtime/core/dataset.js';
 import { VIEW_COUNT } from '../../../runtime/core/hypotheses.js';
 import { completeHypotheses, hypothesesOf, searchHypotheses, viewOf } from '../../../runtime/core/searchPlan.js';

@@ -9,7 +9,7 @@ import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDatasetFile } from '../../../build/datasetFile.js';
+import { writeDatasetFile } from '../../../builder/writers/datasetFile.js';
 import { Dataset, DatasetError } from '../../../runtime/core/dataset.js';
 import { proteinsOf } from '../../../runtime/core/proteins.js';
 import type { LocatedShard } from '../../../runtime/core/shardIndex.js';

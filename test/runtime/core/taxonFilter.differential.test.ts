@@ -1,6 +1,6 @@
 // Differential test of the organism filters of /api/v1/search (`taxon`, `reviewed`; issue 11) against an
 // independent reference (test/helpers/referenceTaxonomy.ts: reads nodes.dmp, names.dmp and the FASTA headers
-// itself; the unfiltered candidates come from test/helpers/referencePrecursor.ts). Nothing from build/ or runtime/
+// itself; the unfiltered candidates come from test/helpers/referencePrecursor.ts). Nothing from builder/ or runtime/
 // is imported by the references; the code under test is reached only through the HTTP handler.
 //
 // On a multi-shard build of the sample's first records with the bundled taxdump, thousands of seeded random

@@ -1,4 +1,0 @@
-// Worker-thread bootstrap: loads the TypeScript worker (build/worker.ts) through tsx inside the thread.
-import { tsImport } from 'tsx/esm/api';
-
-await tsImport('./worker.ts', import.meta.url);

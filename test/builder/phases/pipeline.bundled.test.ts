@@ -1,0 +1,166 @@
+// The bundled sample built as npm start builds it (data/uniprot-sample.fasta.gz with --taxdump data/taxdump),
+// checked against what this file computes on its own: the taxonomy (nodes.dmp and names.dmp read with a plain
+// split), the lineage nodes of the sample's taxIds, every node's peptide count (a brute-force set union over the
+// stored peptides), the protein table (headers parsed word by word) and each shard's reviewed column.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Manifest, ProteinPage, TaxonomyFile } from '../../../runtime/model/format.js';
+import {
+  build,
+  readDataset,
+  readProteinTable,
+  readTaxonomyFile,
+  removeTempDirs,
+  SAMPLE_FASTA,
+  SAMPLE_TAXDUMP,
+  tempDir,
+  type ReadBack,
+} from '../../helpers/datasets.js';
+
+let manifest: Manifest;
+let dataset: ReadBack;
+let taxonomy: TaxonomyFile;
+let table: Omit<ProteinPage, 'formatVersion'>;
+
+beforeAll(async () => {
+  const out = join(tempDir('bundled-taxonomy'), 'out');
+  manifest = await build([SAMPLE_FASTA], out, { taxdump: SAMPLE_TAXDUMP, threads: 2 });
+  dataset = readDataset(out);
+  taxonomy = readTaxonomyFile(out)!;
+  table = readProteinTable(out);
+}, 120_000);
+afterAll(removeTempDirs);
+
+/** A .dmp file's rows as arrays of fields (a plain split on the separator; the final `\t|` dropped). */
+const rows = (file: string) =>
+  readFileSync(join(SAMPLE_TAXDUMP, file), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.replace(/\t\|$/, '').split('\t|\t'));
+
+/**
+ * The sample's headers, first record of each accession: accession, taxId, reviewed, protein and organism names, read
+ * word by word.
+ */
+function headers() {
+  const text = gunzipSync(readFileSync(SAMPLE_FASTA)).toString('latin1');
+  const byAccession = new Map<string, { taxId: number; reviewed: number; protein: string; organism: string }>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('>')) continue;
+    const words = line.slice(1).split(' ');
+    const [db, accession] = words[0].split('|');
+    const isField = (w: string) => /^[A-Z][A-Z]=/.test(w);
+    const firstField = words.findIndex((w, i) => i > 0 && isField(w));
+    const os = words.findIndex((w) => w.startsWith('OS='));
+    const osEnd = words.findIndex((w, i) => i > os && isField(w));
+    const ox = words.find((w) => w.startsWith('OX='));
+    if (byAccession.has(accession)) continue;
+    byAccession.set(accession, {
+      taxId: ox ? Number(ox.slice(3)) : -1,
+      reviewed: db === 'sp' ? 1 : 0,
+      protein: words.slice(1, firstField < 0 ? undefined : firstField).join(' '),
+      organism:
+        os < 0
+          ? ''
+          : words
+              .slice(os, osEnd < 0 ? undefined : osEnd)
+              .join(' ')
+              .slice(3),
+    });
+  }
+  return byAccession;
+}
+
+describe('the bundled sample with its taxonomy', () => {
+  it('holds exactly the nodes on the lineages of the sample’s taxIds, with NCBI’s parents, ranks and scientific names', () => {
+    const parent = new Map(rows('nodes.dmp').map((f) => [Number(f[0]), Number(f[1])]));
+    const rank = new Map(rows('nodes.dmp').map((f) => [Number(f[0]), f[2]]));
+    const name = new Map(
+      rows('names.dmp')
+        .filter((f) => f[3] === 'scientific name')
+        .map((f) => [Number(f[0]), f[1]]),
+    );
+    const lineageNodes = new Set<number>();
+    for (const taxId of new Set(table.taxIds)) {
+      for (let t = taxId; parent.has(t) && !lineageNodes.has(t); t = parent.get(t)!) lineageNodes.add(t);
+    }
+    const expected = [...lineageNodes].sort((a, b) => a - b);
+    // data/taxdump is pruned to these lineages already (data/README.md): every one of its 11,094 nodes is kept.
+    expect(expected).toHaveLength(11_094);
+    expect(taxonomy.taxIds).toEqual(expected);
+    expect(taxonomy.parents).toEqual(expected.map((t) => parent.get(t)));
+    expect(taxonomy.ranks).toEqual(expected.map((t) => rank.get(t)));
+    expect(taxonomy.names).toEqual(expected.map((t) => name.get(t)));
+    expect(taxonomy.formatVersion).toBe(3);
+    expect(manifest.totals.taxonomyNodes).toBe(11_094);
+    expect(manifest.taxonomy!.nodes).toBe(11_094);
+    // 137 of the sample's taxIds could not be placed (data/README.md): their accessions have no lineage.
+    const unplaced = table.taxIds.filter((t) => !parent.has(t));
+    expect(new Set(unplaced).size).toBe(137);
+    expect(manifest.totals.accessionsWithoutLineage).toBe(unplaced.length);
+  });
+
+  it('counts, per node, the distinct peptides with an accession at or below it (a brute-force set union)', () => {
+    const index = new Map(taxonomy.taxIds.map((t, i) => [t, i]));
+    const taxIdOf = new Map(table.accessions.map((a, i) => [a, table.taxIds[i]]));
+    const lineages = new Map<number, number[]>();
+    const lineageOf = (taxId: number) => {
+      let path = lineages.get(taxId);
+      if (!path) {
+        path = [];
+        for (let i = index.get(taxId); i !== undefined; i = index.get(taxonomy.parents[i])) {
+          path.push(i);
+          if (taxonomy.parents[i] === taxonomy.taxIds[i]) break;
+        }
+        lineages.set(taxId, path);
+      }
+      return path;
+    };
+    const counts = new Array<number>(taxonomy.taxIds.length).fill(0);
+    for (const { accessions } of dataset.peptides.values()) {
+      const nodes = new Set(accessions.flatMap((a) => lineageOf(taxIdOf.get(a)!)));
+      for (const node of nodes) counts[node]++;
+    }
+    expect(taxonomy.peptides).toEqual(counts);
+    // The root counts every peptide with an accession with a lineage: nearly all of them, not all.
+    expect(counts[0]).toBeLessThan(manifest.totals.peptides);
+    expect(counts[0]).toBeGreaterThan(manifest.totals.peptides * 0.98);
+    expect(taxonomy.peptides[taxonomy.taxIds.indexOf(2)]).toBeGreaterThan(0); // Bacteria
+  });
+
+  it('the protein table is every accession’s first header: taxId, sp|, protein and organism names', () => {
+    const expected = headers();
+    expect(table.accessions).toEqual([...expected.keys()].sort());
+    const column = <K extends 'taxId' | 'reviewed' | 'protein' | 'organism'>(key: K) =>
+      table.accessions.map((a) => expected.get(a)![key]);
+    expect(table.taxIds).toEqual(column('taxId'));
+    expect(table.reviewed).toEqual(column('reviewed'));
+    expect(table.proteins).toEqual(column('protein'));
+    expect(table.organisms).toEqual(column('organism'));
+    expect(table.reviewed.filter((r) => r === 1)).toHaveLength(2_765); // data/README.md
+    expect(manifest.totals.reviewedAccessions).toBe(2_765);
+    const pages = manifest.proteins!.pages;
+    expect(pages.map((p) => p.accessions)).toEqual([...Array(8).fill(2048), 17_602 - 8 * 2048]);
+    pages.forEach((page, i) =>
+      expect([page.firstAccession, page.lastAccession]).toEqual([
+        table.accessions[i * 2048],
+        table.accessions[Math.min(i * 2048 + 2047, 17_601)],
+      ]),
+    );
+  });
+
+  it('each shard’s reviewed column is its accessions’ flags', () => {
+    const reviewed = new Map(table.accessions.map((a, i) => [a, table.reviewed[i]]));
+    let checked = 0;
+    for (const { shard } of dataset.shards) {
+      const accessions = Array.from(shard.accessionEnds, (end, a) =>
+        shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], end),
+      );
+      expect(Array.from(shard.reviewed!)).toEqual(accessions.map((a) => reviewed.get(a)));
+      checked += accessions.length;
+    }
+    expect(checked).toBeGreaterThan(17_602);
+  });
+});

@@ -1,7 +1,7 @@
 // Answers before any platform wraps them: status, headers and a JSON body; the headers every answer carries;
 // JSON errors (405 among them, and the answer to anything thrown, written once here); and the Fetch API Response
 // of an answer.
-import { DatasetError } from '../core/fetchFile.js';
+import { DatasetError } from '../core/storage/fetchFile.js';
 import { QueryError } from '../core/params.js';
 
 /** Headers on every answer, errors included. */

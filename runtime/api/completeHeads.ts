@@ -3,10 +3,10 @@
 // modifications alone (its count of the variable one is its key's), so an answer copies it whole, then writes the
 // ppm error and copies the accessions. Kept like the seed's entry JSON (entryJson.ts): for shards used again, charged to the
 // cache budget.
-import { compositionOf } from '../core/composition.js';
-import type { Dataset, ReadableView } from '../core/dataset.js';
-import { CompleteWeigher } from '../core/completeWeigher.js';
-import type { Derived } from '../core/shardCache.js';
+import { compositionOf } from '../core/precursor/composition.js';
+import type { Dataset, ReadableView } from '../core/storage/dataset.js';
+import { CompleteWeigher } from '../core/precursor/completeWeigher.js';
+import type { Derived } from '../core/storage/shardCache.js';
 import type { ModSpec } from '../model/modifications.js';
 import { proformaTag, proformaWriter } from '../model/proforma.js';
 import type { Shard } from '../model/format.js';

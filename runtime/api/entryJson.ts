@@ -5,9 +5,9 @@
 // memoizes them for shards used more than once (Dataset.derived), charged to the cache budget, when its accession
 // table is one page; other answers write their entries directly (writeEntries, the same code): straight into the
 // writer's buffer from the accessions' records when every accession has one, else piece by piece.
-import type { AccessionFilter } from '../core/accessionFilter.js';
-import type { Dataset } from '../core/dataset.js';
-import type { Derived } from '../core/shardCache.js';
+import type { AccessionFilter } from '../core/range/accessionFilter.js';
+import type { Dataset } from '../core/storage/dataset.js';
+import type { Derived } from '../core/storage/shardCache.js';
 import type { EntryShape } from '../core/endpoints.js';
 import { MAX_ACCESSION_BYTES, type AccessionSet } from '../model/accessionSet.js';
 import { copyRun, pieceOf, putPiece, viewOf } from '../model/byteRun.js';

@@ -1,8 +1,8 @@
 // The success body of the seed's endpoints, rendered from a query result: the envelope's fields in the
 // original's order, then `result`, one object per mass group (`[{"<mass>":[entries]}, ..]`).
-import type { Dataset } from '../core/dataset.js';
+import type { Dataset } from '../core/storage/dataset.js';
 import type { EntryShape } from '../core/endpoints.js';
-import type { QueryResult } from '../core/search.js';
+import type { QueryResult } from '../core/range/search.js';
 import type { Shard } from '../model/format.js';
 import { withWriter } from './asciiWriter.js';
 import { cachedEntryJson, writeEntries, type EntryJson } from './entryJson.js';

@@ -1,10 +1,10 @@
 // The API: routes a call to an endpoint (or /openapi.json), parses its parameters by the endpoint's table,
 // runs the query on the dataset and renders the answer — plain answers that each platform wraps (a Fetch
 // `Request → Response` handler for Netlify, the browser and tests; Node's http for npm start).
-import { Dataset, type DatasetOptions } from '../core/dataset.js';
+import { Dataset, type DatasetOptions } from '../core/storage/dataset.js';
 import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
 import { QueryError } from '../core/params.js';
-import type { ShardSource } from '../core/source.js';
+import type { ShardSource } from '../core/storage/source.js';
 import { callOf, type ApiOptions, type Call, type OpenDataset } from './call.js';
 import {
   errorAnswer,

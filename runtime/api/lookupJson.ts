@@ -1,7 +1,7 @@
 // Answers of the look-up endpoints: peptide → proteins (/api/v1/peptide) and taxa by name (/api/v1/taxa), as
 // JSON objects and as TSV rows.
-import type { PeptideResult } from '../core/peptideLookup.js';
-import type { TaxaResult } from '../core/taxa.js';
+import type { PeptideResult } from '../core/lookup/peptideLookup.js';
+import type { TaxaResult } from '../core/lookup/taxa.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 
 /** `{"sequence", "mass", "peptides": [{"seq", "accsTax": [{acc, taxId, reviewed, protein, organism}]}], "lca"}`. */

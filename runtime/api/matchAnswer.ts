@@ -2,7 +2,7 @@
 // but the precursor in the query string, every precursor's candidates in the answer. Read-only: nothing is kept.
 // At most MAX_MATCH_PRECURSORS precursors and MAX_MATCH_BODY_BYTES of body (413 beyond), and MAX_MATCH_SCANNED
 // stored peptides examined in all (400 beyond): one request cannot hold a function for minutes.
-import { matchPrecursors } from '../core/match.js';
+import { matchPrecursors } from '../core/match/match.js';
 import {
   MAX_MATCH_BODY_BYTES,
   MAX_MATCH_PRECURSORS,
@@ -10,8 +10,8 @@ import {
   parseMatchQuery,
   precursorsOfJson,
   type Precursor,
-} from '../core/matchQuery.js';
-import { readMgf, type Malformed } from '../core/mgf.js';
+} from '../core/match/matchQuery.js';
+import { readMgf, type Malformed } from '../core/match/mgf.js';
 import { QueryError } from '../core/params.js';
 import { COMMON_HEADERS, errorAnswer, errorOf, jsonTextAnswer, MAX_QUERY_LENGTH, type Answer } from './answer.js';
 import { memoryText } from './envelope.js';

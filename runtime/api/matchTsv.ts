@@ -1,7 +1,7 @@
 // The TSV form of a batch match (`npm run query -- match`'s default output): one row per (precursor, search,
 // candidate) and one with empty candidate columns for a search without any — the values matchJson.ts's JSON gives,
 // written as bytes straight from the batch's columns (no object or row string per candidate: a run writes millions).
-import type { MatchBatch, SearchIds } from '../core/match.js';
+import type { MatchBatch, SearchIds } from '../core/match/match.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import type { AsciiWriter } from './asciiWriter.js';
 import type { PrecursorJson } from './matchJson.js';

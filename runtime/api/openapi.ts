@@ -1,7 +1,7 @@
 // OpenAPI 3.1 description of the API (served at GET /openapi.json), generated from the endpoint tables so
 // paths, parameters, defaults and limits cannot drift from what the parser enforces.
 import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
-import { MATCH_PARAMS, MAX_MATCH_BODY_BYTES, MAX_MATCH_PRECURSORS } from '../core/matchQuery.js';
+import { MATCH_PARAMS, MAX_MATCH_BODY_BYTES, MAX_MATCH_PRECURSORS } from '../core/match/matchQuery.js';
 import type { Param } from '../core/params.js';
 import { MATCH_METHODS, MATCH_PATH } from './matchAnswer.js';
 import { answerSchemas } from './openapiSchemas.js';

@@ -1,16 +1,21 @@
 // What each kind of endpoint does, as one record: parse its parameters (by its table), run the query on the
 // core, and render the result as the API's JSON or as TSV. The handler and the CLI both go through these.
-import type { Dataset } from '../core/dataset.js';
+import type { Dataset } from '../core/storage/dataset.js';
 import { parseRangeQuery, wantsProteins, type Endpoint } from '../core/endpoints.js';
 import type { ParamSource } from '../core/params.js';
-import type { PrecursorQuery, PrecursorResult } from '../core/precursor.js';
-import { searchPrecursor } from '../core/precursorSearch.js';
-import { parsePrecursorQuery } from '../core/precursorQuery.js';
-import { runQuery } from '../core/search.js';
-import { parsePeptideQuery, runPeptideLookup, type PeptideQuery, type PeptideResult } from '../core/peptideLookup.js';
-import { parseTaxaQuery, runTaxaQuery, type TaxaQuery, type TaxaResult } from '../core/taxa.js';
+import type { PrecursorQuery, PrecursorResult } from '../core/precursor/precursor.js';
+import { searchPrecursor } from '../core/precursor/precursorSearch.js';
+import { parsePrecursorQuery } from '../core/precursor/precursorQuery.js';
+import { runQuery } from '../core/range/search.js';
+import {
+  parsePeptideQuery,
+  runPeptideLookup,
+  type PeptideQuery,
+  type PeptideResult,
+} from '../core/lookup/peptideLookup.js';
+import { parseTaxaQuery, runTaxaQuery, type TaxaQuery, type TaxaResult } from '../core/lookup/taxa.js';
 import { PEPTIDE_TSV_HEADER, peptideJson, peptideRows, TAXA_TSV_HEADER, taxaJson, taxaRows } from './lookupJson.js';
-import { datasetInfo, dbInfo } from '../core/info.js';
+import { datasetInfo, dbInfo } from '../core/lookup/info.js';
 import type { Manifest } from '../model/format.js';
 import { renderJson } from './envelope.js';
 import { cachedCompleteHeads } from './completeHeads.js';

@@ -2,15 +2,15 @@
 // modified mass's 4-decimal key, one entry per (sequence, modification composition) with its ProForma, exact
 // mass, ppm error and accessions (with `proteins=true`, each accession with its protein as /api/v1/peptide gives
 // it); and the same candidates as TSV rows.
-import type { AccessionFilter } from '../core/accessionFilter.js';
-import type { Dataset } from '../core/dataset.js';
-import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor.js';
+import type { AccessionFilter } from '../core/range/accessionFilter.js';
+import type { Dataset } from '../core/storage/dataset.js';
+import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor/precursor.js';
 import type { AccessionSet } from '../model/accessionSet.js';
 import { compareSequences, sequenceOf, sequenceStart, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proformaWriter, type ProformaWriter } from '../model/proforma.js';
-import { proteinsOf, type Protein } from '../core/proteins.js';
+import { proteinsOf, type Protein } from '../core/lookup/proteins.js';
 import { withWriter } from './asciiWriter.js';
 import { HEAD_COMMA, HEAD_PPM_KEY } from './completeHeads.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';

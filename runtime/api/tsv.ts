@@ -1,6 +1,6 @@
 // Tab-separated rendering of results: one row per peptide–accession pair (mass key as the API writes it,
 // sequence, accession, taxId), for a page of groups or a run of a shard's groups.
-import type { GroupRef, ListedRun } from '../core/search.js';
+import type { GroupRef, ListedRun } from '../core/range/search.js';
 import type { AccessionSet } from '../model/accessionSet.js';
 import { sequenceOf } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';

@@ -3,10 +3,10 @@
 // all read these rows: adding a parameter is adding a row.
 import { massKey, type MassText } from '../model/massKey.js';
 import { INT32_MAX, readParams, type Param, type ParamSource, type Peptide } from './params.js';
-import { PEPTIDE_PARAMS } from './peptideLookup.js';
-import { PRECURSOR_PARAMS } from './precursorQuery.js';
-import { TAXA_PARAMS } from './taxa.js';
-import type { RangeQuery } from './search.js';
+import { PEPTIDE_PARAMS } from './lookup/peptideLookup.js';
+import { PRECURSOR_PARAMS } from './precursor/precursorQuery.js';
+import { TAXA_PARAMS } from './lookup/taxa.js';
+import type { RangeQuery } from './range/search.js';
 
 export type { RangeQuery };
 

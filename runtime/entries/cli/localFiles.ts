@@ -14,8 +14,8 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { checkDatasetPath } from '../../core/datasetFiles.js';
-import { DatasetError } from '../../core/fetchFile.js';
+import { checkDatasetPath } from '../../core/storage/datasetFiles.js';
+import { DatasetError } from '../../core/storage/fetchFile.js';
 import type { FileEntry } from '../../model/format.js';
 import { nodeSha256 } from '../node/platform.js';
 

@@ -6,9 +6,9 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { checkSize, decodePage, walkDatasetFiles, type PageReader } from '../../core/datasetFiles.js';
-import { DatasetError, fetchChecked } from '../../core/fetchFile.js';
-import type { ShardSource } from '../../core/source.js';
+import { checkSize, decodePage, walkDatasetFiles, type PageReader } from '../../core/storage/datasetFiles.js';
+import { DatasetError, fetchChecked } from '../../core/storage/fetchFile.js';
+import type { ShardSource } from '../../core/storage/source.js';
 import {
   accessionPageSize,
   FLAT_INDEX_LIMIT,

@@ -5,12 +5,12 @@
 // error (its JSON body: stdout for json, stderr for tsv and export), 2 on usage errors.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Dataset, DatasetError } from '../../core/dataset.js';
+import { Dataset, DatasetError } from '../../core/storage/dataset.js';
 import { endpointByCommand, massRangeParams, type Endpoint } from '../../core/endpoints.js';
-import { MATCH_PARAMS } from '../../core/matchQuery.js';
-import { MATCH_CACHE_BYTES } from '../../core/match.js';
+import { MATCH_PARAMS } from '../../core/match/matchQuery.js';
+import { MATCH_CACHE_BYTES } from '../../core/match/match.js';
 import { flagOf, QueryError, readParams, type ParamSource } from '../../core/params.js';
-import { walkRange } from '../../core/search.js';
+import { walkRange } from '../../core/range/search.js';
 import { memoryText } from '../../api/envelope.js';
 import { openapiDocument } from '../../api/openapi.js';
 import { operationOf } from '../../api/operations.js';

@@ -1,7 +1,7 @@
 // The offline tool's command-line flags and usage text, both generated from the endpoints' parameter tables.
 import { ENDPOINTS, type Endpoint } from '../../core/endpoints.js';
-import { DEFAULT_BATCH } from '../../core/match.js';
-import { MATCH_PARAMS } from '../../core/matchQuery.js';
+import { DEFAULT_BATCH } from '../../core/match/match.js';
+import { MATCH_PARAMS } from '../../core/match/matchQuery.js';
 import { flagOf, type Param } from '../../core/params.js';
 
 /** What stands for a value of each kind in the usage text. */

@@ -4,7 +4,7 @@ import { toResponse } from '../../api/answer.js';
 import { callOf, datasetOnce, endpointAnswerer } from '../../api/handler.js';
 import { matchAnswerer } from '../../api/matchAnswer.js';
 import { ENDPOINTS } from '../../core/endpoints.js';
-import { HttpSource } from '../../core/source.js';
+import { HttpSource } from '../../core/storage/source.js';
 import { nodeDatasetOptions, processMemory } from '../node/platform.js';
 
 const dataset = datasetOnce(

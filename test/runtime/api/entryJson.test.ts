@@ -3,9 +3,9 @@
 // shapes, any run of groups, and accessions that need escaping (quotes, backslashes, control and non-ASCII
 // characters), each peptide's accessions listed by accession whatever their ranks.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Dataset } from '../../../runtime/core/dataset.js';
+import { Dataset } from '../../../runtime/core/storage/dataset.js';
 import { cachedEntryJson, entryJson } from '../../../runtime/api/entryJson.js';
-import type { GroupRef, QueryResult } from '../../../runtime/core/search.js';
+import type { GroupRef, QueryResult } from '../../../runtime/core/range/search.js';
 import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import { sequenceOf, type Shard } from '../../../runtime/model/format.js';
 import { formatMassKey } from '../../../runtime/model/massKey.js';

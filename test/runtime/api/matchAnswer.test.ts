@@ -10,10 +10,10 @@ import { createAnswerer, datasetOnce, type Handler } from '../../../runtime/api/
 import { MATCH_PATH } from '../../../runtime/api/matchAnswer.js';
 import { precursorJson } from '../../../runtime/api/matchJson.js';
 import { openapiDocument } from '../../../runtime/api/openapi.js';
-import { Dataset } from '../../../runtime/core/dataset.js';
-import { matchPrecursors } from '../../../runtime/core/match.js';
-import { MAX_MATCH_BODY_BYTES, parseMatchQuery } from '../../../runtime/core/matchQuery.js';
-import { readMgf, type Spectrum } from '../../../runtime/core/mgf.js';
+import { Dataset } from '../../../runtime/core/storage/dataset.js';
+import { matchPrecursors } from '../../../runtime/core/match/match.js';
+import { MAX_MATCH_BODY_BYTES, parseMatchQuery } from '../../../runtime/core/match/matchQuery.js';
+import { readMgf, type Spectrum } from '../../../runtime/core/match/mgf.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
 import { createListener } from '../../../runtime/entries/node/server.js';

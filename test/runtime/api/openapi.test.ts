@@ -8,7 +8,7 @@ import { createHandler, datasetOnce, type Handler } from '../../../runtime/api/h
 import { MAX_QUERY_LENGTH } from '../../../runtime/api/answer.js';
 import { openapiDocument } from '../../../runtime/api/openapi.js';
 import { ENDPOINTS } from '../../../runtime/core/endpoints.js';
-import type { ShardSource } from '../../../runtime/core/source.js';
+import type { ShardSource } from '../../../runtime/core/storage/source.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { folderHandler } from '../../helpers/api.js';
 import { bundledDataset, readManifest } from '../../helpers/datasets.js';

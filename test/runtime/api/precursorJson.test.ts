@@ -11,7 +11,12 @@ import {
   precursorRows,
   renderPrecursorJson,
 } from '../../../runtime/api/precursorJson.js';
-import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../../../runtime/core/precursor.js';
+import type {
+  Candidate,
+  CandidateGroup,
+  PrecursorQuery,
+  PrecursorResult,
+} from '../../../runtime/core/precursor/precursor.js';
 import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import type { ModSpec } from '../../../runtime/model/modifications.js';

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../../runtime/api/handler.js';
 import { operationOf } from '../../../../runtime/api/operations.js';
-import { Dataset } from '../../../../runtime/core/dataset.js';
+import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { ENDPOINTS } from '../../../../runtime/core/endpoints.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import {

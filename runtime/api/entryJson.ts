@@ -8,11 +8,13 @@
 import type { AccessionFilter } from '../core/range/accessionFilter.js';
 import type { Dataset } from '../core/storage/dataset.js';
 import type { Derived } from '../core/storage/shardCache.js';
-import type { EntryShape } from '../core/endpoints.js';
 import { MAX_ACCESSION_BYTES, type AccessionSet } from '../model/accessionSet.js';
 import { copyRun, pieceOf, putPiece, viewOf } from '../model/byteRun.js';
 import type { Shard } from '../model/format.js';
 import { withWriter, type AsciiWriter } from './asciiWriter.js';
+
+/** How a peptide's accessions are written: `acc: [..]`, or `accsTax: [{acc, taxId}]`. */
+export type EntryShape = 'acc' | 'accsTax';
 
 /** A shard's entries as JSON: entry p is bytes[ends[p-1] ?? 0 .. ends[p]), its trailing comma included. */
 export interface EntryJson {
@@ -81,7 +83,7 @@ const ACCESSION_ROOM = MAX_ACCESSION_BYTES + 16 + 16 + 1 + 11;
 
 /**
  * Each shard's sequences as a DataView, made once per shard: answers write a shard's entries a group at a time, and a
- * DataView takes ~150 ns to make in Node 20, as long as copying the group's entries.
+ * DataView costs about as much to make as copying the group's entries.
  */
 const sequenceViews = new WeakMap<Uint8Array, DataView>();
 

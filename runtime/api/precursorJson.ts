@@ -176,6 +176,9 @@ export function renderPrecursorJson(
   });
 }
 
+/** An entry of /api/v1/search with `proteins=true`: each accession with its protein. */
+export type PrecursorProteinsEntry = Omit<PrecursorEntry, 'accsTax'> & { accsTax: Protein[] };
+
 /** A precursor result with the protein of every accession its page lists (`proteins=true`). */
 export interface PrecursorProteinsResult extends PrecursorResult {
   proteins: Map<string, Protein>;
@@ -205,10 +208,12 @@ export function renderPrecursorProteinsJson(
   memory: () => string,
 ): string {
   const groups = result.groups.map((group) => ({
-    [formatMassKey(group.key)]: groupEntries(query, group, result).map((e) => ({
-      ...e,
-      accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!),
-    })),
+    [formatMassKey(group.key)]: groupEntries(query, group, result).map(
+      (e): PrecursorProteinsEntry => ({
+        ...e,
+        accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!),
+      }),
+    ),
   }));
   const json = JSON.stringify(groups);
   const { totalResult, page, pageSize } = result;

@@ -1,8 +1,8 @@
-// What a dataset is, from its manifest alone (no shard is read): the original service's /db-info properties
-// (a JSON object of strings) and our fuller description for /api/v1/info.
+// What a dataset is, from its manifest alone (no shard is read): the original service's db-info properties
+// (a JSON object of strings) and our fuller description.
 import type { BuildParameters, Compression, Manifest, SourceEntry, Totals } from '../../model/format.js';
 
-/** /db-info.php: the original's keys, every value a string, then ours. */
+/** The original service's db-info: its keys, every value a string, then ours. */
 export function dbInfo(manifest: Manifest): Record<string, string> {
   const { parameters: p, totals: t, release } = manifest;
   return {
@@ -44,7 +44,7 @@ export interface DatasetInfo {
 /** Taxdump files among a dataset's sources. */
 const isTaxdump = (source: SourceEntry) => /(^|\/)(nodes|names)\.dmp$/.test(source.file);
 
-/** /api/v1/info: the dataset's version, build parameters, totals, release, input files and taxonomy. */
+/** The dataset's version, build parameters, totals, release, input files and taxonomy. */
 export function datasetInfo(manifest: Manifest): DatasetInfo {
   return {
     datasetVersion: manifest.datasetVersion,

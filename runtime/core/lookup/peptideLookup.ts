@@ -1,39 +1,14 @@
-// Peptide → proteins (/api/v1/peptide): the stored peptides equal to a sequence (optionally with I and L as one
+// Peptide → proteins: the stored peptides equal to a sequence (optionally with I and L as one
 // letter), found in the mass group of the sequence's own mass key, with their accessions (filtered as a search
 // filters them), each accession's protein, and the lowest common ancestor of their organisms.
 import { addPeptideRanks } from '../../model/accessionSet.js';
 import { sequenceOf, type Shard } from '../../model/format.js';
 import { massKey } from '../../model/massKey.js';
 import type { Taxon } from '../../model/taxonomy.js';
-import { FILTER_PARAMS, filterOf, resolveFilter, type FilterSpec } from '../range/accessionFilter.js';
+import { resolveFilter, type FilterSpec } from '../range/accessionFilter.js';
 import type { Dataset } from '../storage/dataset.js';
-import { readParams, type Param, type ParamSource, type Peptide } from '../params.js';
 import { proteinsOf, type Protein } from './proteins.js';
 import { rangeEntries, runOf } from '../range/search.js';
-
-export const MAX_LOOKUP_LENGTH = 1000;
-
-export const PEPTIDE_PARAMS: readonly Param[] = [
-  {
-    name: 'sequence',
-    kind: 'sequence',
-    required: true,
-    max: MAX_LOOKUP_LENGTH,
-    description:
-      'The peptide (one-letter codes, case-insensitive). Looked up by its own mass, so a sequence the digestion cannot produce is simply not found.',
-    example: 'LVNELTEFAK',
-  },
-  {
-    name: 'equateIL',
-    kind: 'choice',
-    required: false,
-    choices: ['true', 'false'],
-    default: 'false',
-    description:
-      'true: I and L count as the same letter (they weigh the same), so every stored peptide equal up to I/L is returned.',
-  },
-  ...FILTER_PARAMS,
-];
 
 export interface PeptideQuery {
   sequence: string;
@@ -41,12 +16,6 @@ export interface PeptideQuery {
   units: number;
   equateIL: boolean;
   filter: FilterSpec;
-}
-
-export function parsePeptideQuery(source: ParamSource): PeptideQuery {
-  const values = readParams(PEPTIDE_PARAMS, source);
-  const { sequence, units } = values.sequence as Peptide;
-  return { sequence, units, equateIL: values.equateIL === 'true', filter: filterOf(values) };
 }
 
 export interface PeptideMatch {

@@ -1,21 +1,8 @@
-// Taxa by name (/api/v1/taxa), for type-ahead: the dataset's taxonomy nodes whose scientific name, or a word of
+// Taxa by name, for type-ahead: the dataset's taxonomy nodes whose scientific name, or a word of
 // it, starts with the text typed, with their rank and peptide count.
 import { MAX_TAXA, type Taxon } from '../../model/taxonomy.js';
 import type { Dataset } from '../storage/dataset.js';
-import { QueryError, readParams, type Param, type ParamSource } from '../params.js';
-
-export const MAX_NAME_LENGTH = 100;
-
-export const TAXA_PARAMS: readonly Param[] = [
-  {
-    name: 'name',
-    kind: 'text',
-    required: true,
-    max: MAX_NAME_LENGTH,
-    description: `Start of a scientific name or of a word in it, case-insensitive (homo, sapiens, escherichia co). Up to ${MAX_TAXA} taxa: the exact name first, then names that start with it, then names with a word that does; most peptides first within each.`,
-    example: 'homo',
-  },
-];
+import { InvalidQuery } from '../errors.js';
 
 export interface TaxaQuery {
   name: string;
@@ -28,13 +15,9 @@ export interface TaxaResult {
   pageSize: number;
 }
 
-export const parseTaxaQuery = (source: ParamSource): TaxaQuery => ({
-  name: readParams(TAXA_PARAMS, source).name as string,
-});
-
 export async function runTaxaQuery(dataset: Dataset, query: TaxaQuery): Promise<TaxaResult> {
   const taxonomy = await dataset.taxonomy();
-  if (!taxonomy) throw new QueryError(400, 'name: this dataset has no taxonomy (it was built without --taxdump)');
+  if (!taxonomy) throw new InvalidQuery('name: this dataset has no taxonomy (it was built without --taxdump)');
   const taxa = taxonomy.search(query.name);
   return { taxa, totalResult: taxa.length, page: 1, pageSize: MAX_TAXA };
 }

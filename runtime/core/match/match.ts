@@ -1,5 +1,5 @@
-// Batch precursor matching: every search of a batch of precursors (one per charge tried) answered as
-// /api/v1/search answers it (its hypotheses and scans, precursor.ts), all its candidates over all pages. The
+// Batch precursor matching: every search of a batch of precursors (one per charge tried) answered as a
+// precursor search answers it (its hypotheses and scans, precursor.ts), all its candidates over all pages. The
 // hypotheses of all the searches run as one sweep in the order of the unmodified masses they read, so each shard
 // is read once whatever the order of the precursors and the cache's size; candidates are copied into compact
 // columns as they are found, so a batch holds no shard.
@@ -13,12 +13,12 @@ import { resolveFilter, type AccessionFilter } from '../range/accessionFilter.js
 import type { Dataset } from '../storage/dataset.js';
 import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } from './matchQuery.js';
 import type { Malformed, MgfItem, Spectrum } from './mgf.js';
-import { QueryError } from '../params.js';
+import { InvalidQuery } from '../errors.js';
 import { Candidates, Tasks, type CountVectors } from './matchColumns.js';
 import { compile, needsOf, scanHypothesis, type FoundSink, type Needs } from '../precursor/precursor.js';
 import { hypothesesOf } from '../range/searchPlan.js';
 
-/** One candidate of a search: a stored peptide with its variable modifications, as /api/v1/search lists it. */
+/** One candidate of a search: a stored peptide with its variable modifications, as a precursor search lists it. */
 export interface MatchCandidate {
   sequence: string;
   proforma: string;
@@ -29,12 +29,12 @@ export interface MatchCandidate {
   accessions: Uint32Array;
 }
 
-/** A search of a precursor and its candidates in /api/v1/search's order (or the error it would answer). */
+/** A search of a precursor and its candidates in a precursor search's order (or why it was refused). */
 export interface SearchMatch extends PrecursorSearch {
   candidates: MatchCandidate[];
 }
 
-/** A search of a precursor with its candidates as ids into the batch's columns, in /api/v1/search's order. */
+/** A search of a precursor with its candidates as ids into the batch's columns, in a precursor search's order. */
 export interface SearchIds extends PrecursorSearch {
   candidates: number[];
 }
@@ -59,13 +59,13 @@ export interface MatchOptions {
   concurrency?: number;
   /** Called after each hypothesis, with the hypotheses done and to do in this batch (of all its searches). */
   progress?: (done: number, total: number) => void;
-  /** Most stored peptides the whole batch may examine (a server's bound on one request); past it, QueryError 400. */
+  /** Most stored peptides the whole batch may examine (a server's bound on one request); past it, InvalidQuery. */
   maxScanned?: number;
 }
 
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Hypotheses of a sweep needing one shard, about (a batch of 10,000 ±10 ppm searches: ~15): how many run at once per read. */
+/** About how many hypotheses of a sweep need one shard (in a large batch of narrow searches): how many run at once per read. */
 const HYPOTHESES_PER_READ = 16;
 
 /**
@@ -107,8 +107,8 @@ class SearchSink implements FoundSink {
 
 /**
  * Every search of `precursors` (in their order; a precursor's searches in its charges' order), each with all
- * its candidates — grouped by modified key ascending, then by sequence, then ProForma, as /api/v1/search pages
- * them — or the error /api/v1/search would answer it with (400: too many hypotheses or peptides to examine).
+ * its candidates — grouped by modified key ascending, then by sequence, then ProForma, as a precursor search pages
+ * them — or why a precursor search would refuse it (too many hypotheses or peptides to examine).
  * With `top`, a search keeps its candidates closest to its mass (ties in that order), still in that order.
  *
  * The hypotheses of all searches run as one sweep over the unmodified masses they read, in ascending order, a
@@ -160,7 +160,7 @@ async function matchInto(
         tasks.add(s, h);
       sinks[s] = new SearchSink(filter, candidates, tasks.counts, s, search.mass, query.top);
     } catch (e) {
-      if (!(e instanceof QueryError)) throw e;
+      if (!(e instanceof InvalidQuery)) throw e;
       errors[s] = e.message;
     }
   });
@@ -185,13 +185,12 @@ async function matchInto(
           const read = scanHypothesis(dataset, searches[s], h, (needs[id] ??= needsOf(compiled, h)), id, sink);
           if (read) await read;
         } catch (e) {
-          if (!(e instanceof QueryError)) throw e;
+          if (!(e instanceof InvalidQuery)) throw e;
           errors[s] = e.message; // this search is refused (too many peptides to examine); the others go on
         }
         if ((scanned += sink.scanned - before) > (options.maxScanned ?? Infinity)) {
           next = order.length; // the batch is refused: no task is started again
-          throw new QueryError(
-            400,
+          throw new InvalidQuery(
             `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`,
           );
         }
@@ -252,7 +251,7 @@ async function matchInto(
 }
 
 /**
- * Candidates `ids` in /api/v1/search's order: by mass key (its groups), then sequence, then ProForma — the
+ * Candidates `ids` in a precursor search's order: by mass key (its groups), then sequence, then ProForma — the
  * sequences compared as stored bytes, ProForma made only for candidates that tie on both.
  */
 function inAnswerOrder(

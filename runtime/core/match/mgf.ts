@@ -3,9 +3,9 @@
 // `2+ and 3+`), RTINSECONDS and SCANS; CRLF or LF line ends; comment lines; peak lines of two or three columns
 // (not kept: a precursor search needs none). A record that cannot be searched is reported with its line
 // number and skipped, never guessed at. Pure: the reader is fed lines, and readMgf splits text chunks into them.
-import { MAX_PRECURSOR_MASS } from '../precursor/precursorQuery.js';
+import { MAX_PRECURSOR_MASS } from '../precursor/window.js';
 
-/** Charges a search accepts, in absolute value (as /api/v1/search's `charge`). */
+/** Charges a search accepts, in absolute value (as a precursor search's charge). */
 export const MAX_CHARGE = 10;
 
 /** One record of the file that can be searched. */

@@ -5,12 +5,12 @@ import { sequenceOf, type Shard } from '../../model/format.js';
 import { UNITS_PER_KEY } from '../../model/massKey.js';
 import type { Composition } from './composition.js';
 import type { ReadableView } from '../storage/dataset.js';
-import { DatasetError } from '../storage/fetchFile.js';
+import { DatasetError } from '../errors.js';
 
 /**
  * Weighs the peptides of one shard of complete view `view` exactly — each one's mass, the fixed delta on each of its
  * sites — and reads off its key the count of the variable modification it carries (`count`, `units`: set by weigh,
- * no object made per peptide). A key that no count gives is a view the build did not write: refused (502), never
+ * no object made per peptide). A key that no count gives is a view the build did not write: refused (a corrupt dataset), never
  * answered.
  */
 export class CompleteWeigher {
@@ -50,7 +50,7 @@ export class CompleteWeigher {
     ) {
       throw new DatasetError(
         `a shard of the complete view has peptide ${sequenceOf(shard, p)} at key ${shard.massKeys[g]}, which no count of its variable modification gives`,
-        502,
+        'corrupt',
       );
     }
     this.count = count;

@@ -4,7 +4,7 @@
 import { RESIDUE_UNITS, WATER_UNITS } from '../../model/chemistry.js';
 import type { ModSpec, Site } from '../../model/modifications.js';
 import { massKey, UNITS_PER_KEY } from '../../model/massKey.js';
-import { QueryError } from '../params.js';
+import { InvalidQuery } from '../errors.js';
 
 export interface Hypothesis {
   /** How many slots each fixed spec takes (the peptide must have exactly this many). */
@@ -45,12 +45,8 @@ export interface HypothesisLimits {
 /** More hypotheses than this are refused: the modifications are too open-ended to search exactly in time. */
 export const MAX_HYPOTHESES = 20_000;
 
-/** Refused as a bad query (400): the modifications asked for are too open-ended for this window. */
-export class TooManyHypotheses extends QueryError {
-  constructor(message: string) {
-    super(400, message);
-  }
-}
+/** A refused query: the modifications asked for are too open-ended for this window. */
+export class TooManyHypotheses extends InvalidQuery {}
 
 /** Lightest residue of the alphabet and of a site's residues, in units. */
 const LIGHTEST = Math.min(...[...RESIDUE_UNITS].filter((u) => u >= 0));

@@ -14,7 +14,7 @@ import type { Dataset } from '../storage/dataset.js';
 import { VIEW_COUNT, type Hypothesis } from './hypotheses.js';
 import { indexOf, searchHypotheses, type SearchWindow } from '../range/searchPlan.js';
 import { KeySet } from '../storage/keySet.js';
-import { QueryError } from '../params.js';
+import { InvalidQuery } from '../errors.js';
 import { rangeEntries, rangeEntriesNow, runOf } from '../range/search.js';
 
 /** An inclusive window on modified-mass keys. */
@@ -164,7 +164,7 @@ const mostSlots = (set: SlotSet, entry: { residueMax?: string }) =>
   set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
 
 /**
- * Stored peptides one query may examine over all its hypotheses: past this the query is refused (400) rather
+ * Stored peptides one query may examine over all its hypotheses: past this the query is refused rather
  * than left to run for minutes — a wide window with many variable modifications on a large dataset.
  */
 export const MAX_SCANNED = 2_000_000;
@@ -202,12 +202,11 @@ export class Found implements FoundSink {
   }
 }
 
-/** Counts the peptides a scan examines into `found`; QueryError (400) past MAX_SCANNED. */
+/** Counts the peptides a scan examines into `found`; InvalidQuery past MAX_SCANNED. */
 export function examine(found: { scanned: number }, peptides: number): void {
   found.scanned += peptides;
   if (found.scanned > MAX_SCANNED) {
-    throw new QueryError(
-      400,
+    throw new InvalidQuery(
       `this search would examine more than ${MAX_SCANNED.toLocaleString('en')} peptides; narrow the window (tolerance, mass1/mass2) or the variable modifications (variable, maxVariable)`,
     );
   }
@@ -336,7 +335,7 @@ export function scanHypothesis(
 /**
  * Every candidate of every hypothesis of a window (searchHypotheses', unless `all` says which), as Found's columns
  * (unordered), with the hypotheses their indexes point to; `filter` (resolved from the query's) keeps accessions.
- * QueryError (400) past the bounds.
+ * InvalidQuery past the bounds.
  */
 export async function findCandidates(
   dataset: Dataset,

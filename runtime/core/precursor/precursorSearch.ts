@@ -1,4 +1,4 @@
-// Precursor search (/api/v1/search), its entry point: over a complete view (shards/FORMAT.md "Complete views") when
+// Precursor search, its entry point: over a complete view (shards/FORMAT.md "Complete views") when
 // every mass group of the window is an answer group — no accession filter, and the query's maxVariable the view's
 // own, so every entry is a candidate — the window is one range of the view's keys, its groups come in answer order
 // (by key, then sequence, each sequence once a group), the total is their count, and only the page's peptides are

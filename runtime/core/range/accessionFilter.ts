@@ -3,7 +3,7 @@
 // of accession ranks (shards refer to accessions by rank), so applying it reads nothing.
 import type { Shard } from '../../model/format.js';
 import type { Dataset } from '../storage/dataset.js';
-import { QueryError, type Param, type ParamValues } from '../params.js';
+import { InvalidQuery } from '../errors.js';
 
 /** What a query asks for (from `taxon` and `reviewed`); empty `taxa` and no `reviewed` keep everything. */
 export interface FilterSpec {
@@ -13,41 +13,13 @@ export interface FilterSpec {
 
 export const NO_FILTER: FilterSpec = { taxa: [] };
 
-/** Most taxa one filter lists. */
-export const MAX_FILTER_TAXA = 100;
-
-/** The filter's parameter rows, shared by every endpoint that filters accessions. */
-export const FILTER_PARAMS: readonly Param[] = [
-  {
-    name: 'taxon',
-    kind: 'taxa',
-    required: false,
-    max: MAX_FILTER_TAXA,
-    description: `NCBI taxIds, comma-separated (at most ${MAX_FILTER_TAXA}): keep accessions whose organism is one of them or a descendant in the dataset's taxonomy (2: Bacteria, 9606: Homo sapiens). An accession whose taxId has no lineage matches none.`,
-    example: '9606',
-  },
-  {
-    name: 'reviewed',
-    kind: 'choice',
-    required: false,
-    choices: ['true', 'false'],
-    description: 'true: keep UniProtKB/Swiss-Prot (reviewed) accessions only; false: TrEMBL (unreviewed) only.',
-  },
-];
-
-/** The filter that FILTER_PARAMS' values ask for. */
-export const filterOf = (values: ParamValues): FilterSpec => ({
-  taxa: values.taxon as number[],
-  ...(values.reviewed === undefined ? {} : { reviewed: values.reviewed === 'true' }),
-});
-
 /** A filter resolved against a dataset: which accession ranks it keeps. */
 export interface AccessionFilter {
   keeps(rank: number): boolean;
 }
 
 /**
- * The filter of `spec` on `dataset`, undefined when it keeps everything; QueryError (400) when it cannot apply. The
+ * The filter of `spec` on `dataset`, undefined when it keeps everything; InvalidQuery when it cannot apply. The
  * ranks are ordered so that a taxon's accessions are an interval among the reviewed and one among the others
  * (model/accessionOrder.ts): the filter is a few intervals of ranks, and no table is read to apply it.
  */
@@ -55,18 +27,17 @@ export async function resolveFilter(dataset: Dataset, spec: FilterSpec): Promise
   if (spec.taxa.length === 0 && spec.reviewed === undefined) return undefined;
   const { reviewedAccessions: reviewedTotal } = dataset.manifest.totals;
   if (reviewedTotal === undefined)
-    throw new QueryError(
-      400,
+    throw new InvalidQuery(
       `${spec.reviewed === undefined ? 'taxon' : 'reviewed'}: this dataset does not record which accessions are reviewed, which its ranks are ordered by (rebuild it)`,
     );
   const count = dataset.manifest.accessions.count;
   let intervals: [number, number][] = [[0, count]];
   if (spec.taxa.length > 0) {
     const taxonomy = await dataset.taxonomy();
-    if (!taxonomy) throw new QueryError(400, 'taxon: this dataset has no taxonomy (it was built without --taxdump)');
+    if (!taxonomy) throw new InvalidQuery('taxon: this dataset has no taxonomy (it was built without --taxdump)');
     intervals = spec.taxa.flatMap((taxId) => {
       const node = taxonomy.nodeOf(taxId);
-      if (node < 0) throw new QueryError(400, `taxon ${taxId} is not in the dataset's taxonomy`);
+      if (node < 0) throw new InvalidQuery(`taxon ${taxId} is not in the dataset's taxonomy`);
       const { reviewed, unreviewed } = taxonomy.subtreeRanks(node, reviewedTotal);
       return [reviewed, unreviewed];
     });

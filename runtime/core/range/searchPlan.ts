@@ -49,7 +49,7 @@ export function viewOf(
 }
 
 /**
- * The hypotheses of a search's window on this dataset (TooManyHypotheses, a 400, past the bound). With a view of one
+ * The hypotheses of a search's window on this dataset (TooManyHypotheses past the bound). With a view of one
  * of its fixed modifications, the peptides without its residues are read from the dataset's shards (that spec's
  * count 0) and those with some from the view, one range for all their counts (VIEW_COUNT).
  */

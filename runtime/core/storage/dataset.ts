@@ -31,7 +31,8 @@ import { siteSlots, type SlotSet } from '../../model/modifications.js';
 import { parseViewText, type ResidueSpec, type ViewMods } from '../../model/views.js';
 import { Taxonomy } from '../../model/taxonomy.js';
 import { streamDecompress, type Decompress } from './decompress.js';
-import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
+import { DatasetError } from '../errors.js';
+import { DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
 import { readManifest } from './manifest.js';
 import { ShardCache, type Derived } from './shardCache.js';
 import { ShardIndex } from './shardIndex.js';
@@ -60,7 +61,7 @@ export interface DatasetOptions {
    * query took up to 51 round trips, at 32 up to 14.
    */
   pageConcurrency?: number;
-  /** Milliseconds one file fetch may take before it counts as unavailable (503), whatever the source. Default 10 s. */
+  /** Milliseconds one file fetch may take before it counts as unavailable, whatever the source. Default 10 s. */
   fetchTimeoutMs?: number;
   /** The sha256 that checks every file (default Web Crypto; a platform may give a faster one). */
   sha256?: Sha256;
@@ -164,7 +165,7 @@ export class Dataset {
     this.views = (manifest.views ?? []).flatMap((view) => readableView(view, loadPage) ?? []);
   }
 
-  /** Reads and checks the manifest; throws DatasetError (503) when it is missing or not a valid manifest. */
+  /** Reads and checks the manifest; throws DatasetError (unavailable) when it is missing or not a valid manifest. */
   static async open(source: ShardSource, options: DatasetOptions = {}): Promise<Dataset> {
     return new Dataset(await readManifest(source, options.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS), source, options);
   }
@@ -381,7 +382,7 @@ export class Dataset {
   }
 
   /**
-   * Fetches, checks, decompresses and decodes one file; a file that does not decode is a DatasetError (502), and
+   * Fetches, checks, decompresses and decodes one file; a file that does not decode is a DatasetError (corrupt), and
    * a DatasetError of what decoding waits for (the accession table) stays as it is.
    */
   private async load<T>(
@@ -395,7 +396,7 @@ export class Dataset {
       return await decode(await this.decompress(bytes, this.manifest.compression));
     } catch (e) {
       if (e instanceof DatasetError) throw e;
-      throw new DatasetError(`${what} ${entry.file} is not readable: ${(e as Error).message}`, 502);
+      throw new DatasetError(`${what} ${entry.file} is not readable: ${(e as Error).message}`, 'corrupt');
     }
   }
 

@@ -12,7 +12,8 @@ import {
   type ShardIndexRoot,
 } from '../../model/format.js';
 import { streamDecompress, type Decompress } from './decompress.js';
-import { DatasetError, DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
+import { DatasetError } from '../errors.js';
+import { DEFAULT_FETCH_TIMEOUT_MS, fetchChecked, type Sha256 } from './fetchFile.js';
 import type { ShardSource } from './source.js';
 
 export type DatasetFileKind =
@@ -66,11 +67,11 @@ export function unsafePathReason(file: unknown): string | null {
   return null;
 }
 
-/** Throws DatasetError (502) unless `file` is a safe dataset file name (unsafePathReason). */
+/** Throws DatasetError (corrupt) unless `file` is a safe dataset file name (unsafePathReason). */
 export function checkDatasetPath(file: unknown): string {
   const reason = unsafePathReason(file);
   if (reason)
-    throw new DatasetError(`the dataset names a file ${JSON.stringify(file)} that is refused: ${reason}`, 502);
+    throw new DatasetError(`the dataset names a file ${JSON.stringify(file)} that is refused: ${reason}`, 'corrupt');
   return file as string;
 }
 
@@ -78,9 +79,9 @@ export function checkDatasetPath(file: unknown): string {
 function fileOf(entry: FileEntry, kind: DatasetFileKind, read: boolean): DatasetFile {
   checkDatasetPath(entry?.file);
   if (typeof entry.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(entry.sha256))
-    throw new DatasetError(`${kind} ${entry.file} has no valid sha256 (64 lower-case hex digits)`, 502);
+    throw new DatasetError(`${kind} ${entry.file} has no valid sha256 (64 lower-case hex digits)`, 'corrupt');
   if (!Number.isSafeInteger(entry.bytes) || entry.bytes < 0)
-    throw new DatasetError(`${kind} ${entry.file} has no valid size in bytes`, 502);
+    throw new DatasetError(`${kind} ${entry.file} has no valid size in bytes`, 'corrupt');
   return { kind, file: entry.file, sha256: entry.sha256, bytes: entry.bytes, read };
 }
 
@@ -108,7 +109,7 @@ export async function* walkDatasetFiles(
 ): AsyncGenerator<DatasetFile> {
   const keep = options.keepShard ?? (() => true);
   const accessions = manifest.accessions as PageTree | undefined;
-  if (!accessions) throw new DatasetError('manifest lists no accession table', 502);
+  if (!accessions) throw new DatasetError('manifest lists no accession table', 'corrupt');
   yield* tablePages(rootPages(accessions, 'accessions'), levelsOf(accessions, 'accessions') - 1, readPage, 'accession');
   if (manifest.taxonomy) yield fileOf(manifest.taxonomy, 'taxonomy', false);
   const proteins = manifest.proteins as PageTree | undefined;
@@ -116,7 +117,7 @@ export async function* walkDatasetFiles(
     yield* tablePages(rootPages(proteins, 'proteins'), levelsOf(proteins, 'proteins') - 1, readPage, 'protein');
   yield* shardFiles(manifest, 'manifest', readPage, keep);
   if (manifest.views !== undefined && !Array.isArray(manifest.views))
-    throw new DatasetError('manifest views is not a list', 502);
+    throw new DatasetError('manifest views is not a list', 'corrupt');
   for (const [i, view] of (manifest.views ?? []).entries())
     yield* shardFiles(view, `manifest view ${i}`, readPage, keep);
 }
@@ -129,16 +130,16 @@ async function* shardFiles(
   keep: (shard: ShardEntry) => boolean,
 ): AsyncGenerator<DatasetFile> {
   if (root?.shards) {
-    if (!Array.isArray(root.shards)) throw new DatasetError(`${where} shards is not a list`, 502);
+    if (!Array.isArray(root.shards)) throw new DatasetError(`${where} shards is not a list`, 'corrupt');
     for (const shard of root.shards) if (keep(shard)) yield shardFile(shard);
   } else if (root?.shardIndex) {
     const index = root.shardIndex as PageTree;
     yield* indexPages(rootPages(index, `${where} shardIndex`), 0, index.levels, readPage, keep);
-  } else throw new DatasetError(`${where} lists no shards`, 502);
+  } else throw new DatasetError(`${where} lists no shards`, 'corrupt');
 }
 
 function rootPages(tree: PageTree, field: string): FileEntry[] {
-  if (!Array.isArray(tree?.pages)) throw new DatasetError(`manifest ${field} lists no pages`, 502);
+  if (!Array.isArray(tree?.pages)) throw new DatasetError(`manifest ${field} lists no pages`, 'corrupt');
   return tree.pages;
 }
 
@@ -147,7 +148,7 @@ function levelsOf(tree: PageTree, field: string): number {
   if (!Number.isInteger(levels) || levels < 1 || levels > MAX_INDEX_DEPTH)
     throw new DatasetError(
       `manifest ${field}.levels must be a whole number from 1 to ${MAX_INDEX_DEPTH}, got ${JSON.stringify(tree.levels)}`,
-      502,
+      'corrupt',
     );
   return levels;
 }
@@ -166,7 +167,7 @@ async function* tablePages(
     }
     const page = fileOf(entry as FileEntry, `${table} index page`, true);
     const pages = listOf(await readPage(page, page.kind), 'pages');
-    if (!pages) throw new DatasetError(`${page.kind} ${page.file} lists no pages`, 502);
+    if (!pages) throw new DatasetError(`${page.kind} ${page.file} lists no pages`, 'corrupt');
     yield page;
     yield* tablePages(pages, inner - 1, readPage, table);
   }
@@ -185,16 +186,16 @@ async function* indexPages(
     const content = await readPage(page, page.kind);
     const shards = listOf(content, 'shards');
     const pages = shards ? undefined : listOf(content, 'pages');
-    if (!shards && !pages) throw new DatasetError(`index page ${page.file} lists neither shards nor pages`, 502);
+    if (!shards && !pages) throw new DatasetError(`index page ${page.file} lists neither shards nor pages`, 'corrupt');
     const leafDepth = levels === undefined ? undefined : levels - 1;
     if (leafDepth !== undefined && (shards ? depth !== leafDepth : depth >= leafDepth)) {
       throw new DatasetError(
         `index page ${page.file} lists ${shards ? 'shards' : 'pages'} at depth ${depth + 1} of an index of ${levels} levels`,
-        502,
+        'corrupt',
       );
     }
     if (pages && depth + 1 >= MAX_INDEX_DEPTH)
-      throw new DatasetError(`index page ${page.file} is deeper than ${MAX_INDEX_DEPTH} levels`, 502);
+      throw new DatasetError(`index page ${page.file} is deeper than ${MAX_INDEX_DEPTH} levels`, 'corrupt');
     yield page;
     if (shards) {
       for (const shard of shards as ShardEntry[]) if (keep(shard)) yield shardFile(shard);
@@ -202,7 +203,7 @@ async function* indexPages(
   }
 }
 
-/** A page's stored bytes decompressed and parsed; DatasetError (502) naming the page when they are not JSON. */
+/** A page's stored bytes decompressed and parsed; DatasetError (corrupt) naming the page when they are not JSON. */
 export async function decodePage(
   stored: Uint8Array,
   page: DatasetFile | FileEntry,
@@ -213,14 +214,14 @@ export async function decodePage(
   try {
     return JSON.parse(new TextDecoder().decode(await decompress(stored, compression))) as unknown;
   } catch (e) {
-    throw new DatasetError(`${kind} ${page.file} is not readable: ${(e as Error).message}`, 502);
+    throw new DatasetError(`${kind} ${page.file} is not readable: ${(e as Error).message}`, 'corrupt');
   }
 }
 
-/** DatasetError (502) unless `bytes` has the size the manifest gives `entry`. */
+/** DatasetError (corrupt) unless `bytes` has the size the manifest gives `entry`. */
 export function checkSize(entry: FileEntry, bytes: Uint8Array): void {
   if (bytes.length !== entry.bytes)
-    throw new DatasetError(`${entry.file} has ${bytes.length} bytes where the manifest says ${entry.bytes}`, 502);
+    throw new DatasetError(`${entry.file} has ${bytes.length} bytes where the manifest says ${entry.bytes}`, 'corrupt');
 }
 
 export interface PageReadOptions {

@@ -1,16 +1,7 @@
 // Getting one dataset file from a ShardSource the way every query does: within a time limit, checked against
-// the sha256 its manifest entry names (one retry: a body may be cut in transit), failures as 502/503.
+// the sha256 its manifest entry names (one retry: a body may be cut in transit), failures as DatasetErrors.
+import { DatasetError } from '../errors.js';
 import { SourceError, type ShardSource } from './source.js';
-
-/** A dataset failure as the API reports it: 503 when storage is unavailable, 502 when it answered wrongly. */
-export class DatasetError extends Error {
-  constructor(
-    message: string,
-    readonly status: 502 | 503,
-  ) {
-    super(message);
-  }
-}
 
 export const DEFAULT_FETCH_TIMEOUT_MS = 10_000;
 
@@ -36,7 +27,7 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
 
 /**
  * The bytes of a dataset file, checked against its sha256. `schedule` runs the fetch (a concurrency limit);
- * a source failure becomes a DatasetError: 503 when it may pass, 502 when the source answered wrongly.
+ * a source failure becomes a DatasetError: unavailable when it may pass, corrupt when the source answered wrongly.
  */
 export async function fetchChecked(
   source: ShardSource,
@@ -52,9 +43,12 @@ export async function fetchChecked(
       bytes = await schedule(() => getWithin(source, file, timeoutMs));
     } catch (e) {
       const error = e as SourceError;
-      throw new DatasetError(`dataset file unavailable: ${error.message}`, error.transient === false ? 502 : 503);
+      throw new DatasetError(
+        `dataset file unavailable: ${error.message}`,
+        error.transient === false ? 'corrupt' : 'unavailable',
+      );
     }
     if ((await hash(bytes)) === sha256) return bytes;
-    if (attempt > 0) throw new DatasetError(`${file} failed its sha256 check`, 502);
+    if (attempt > 0) throw new DatasetError(`${file} failed its sha256 check`, 'corrupt');
   }
 }

@@ -10,17 +10,18 @@ import {
   type Manifest,
 } from '../../model/format.js';
 import { levelsOf } from '../../model/indexTree.js';
-import { DatasetError, getWithin } from './fetchFile.js';
+import { DatasetError } from '../errors.js';
+import { getWithin } from './fetchFile.js';
 import { SourceError, type ShardSource } from './source.js';
 
-/** The manifest of the dataset at `source`; DatasetError (503) when it is missing or not a valid manifest. */
+/** The manifest of the dataset at `source`; DatasetError (unavailable) when it is missing or not a valid manifest. */
 export async function readManifest(source: ShardSource, timeoutMs: number): Promise<Manifest> {
   let manifest: Manifest;
   try {
     manifest = JSON.parse(new TextDecoder().decode(await getWithin(source, MANIFEST_FILE, timeoutMs))) as Manifest;
   } catch (e) {
     const reason = e instanceof SourceError ? e.message : `${MANIFEST_FILE} is not valid JSON`;
-    throw new DatasetError(`dataset unavailable: ${reason}`, 503);
+    throw new DatasetError(`dataset unavailable: ${reason}`, 'unavailable');
   }
   const list = manifest?.shards ?? manifest?.shardIndex?.pages;
   const problem =
@@ -38,7 +39,7 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
                 treeViolation(manifest) ??
                 accessionsViolation(manifest.accessions) ??
                 viewsViolation(manifest));
-  if (problem) throw new DatasetError(`dataset unavailable: ${problem}`, 503);
+  if (problem) throw new DatasetError(`dataset unavailable: ${problem}`, 'unavailable');
   return manifest;
 }
 

@@ -5,8 +5,9 @@ import type { DatasetOptions } from '../../core/storage/dataset.js';
 import { HttpSource, type HttpSourceOptions } from '../../core/storage/source.js';
 
 export { Dataset, DatasetError, DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/storage/dataset.js';
-export { ENDPOINTS, MAX_PAGE_SIZE, parseRangeQuery, type Endpoint, type RangeQuery } from '../../core/endpoints.js';
-export { QueryError } from '../../core/params.js';
+export { ENDPOINTS, type Endpoint, type RangeQuery } from '../../api/endpoints.js';
+export { QueryError } from '../../api/params.js';
+export { MAX_PAGE_SIZE, parseRangeQuery } from '../../api/rangeParams.js';
 export { runQuery, walkRange, type GroupRef, type ListedRun, type QueryResult } from '../../core/range/search.js';
 export { HttpSource, SourceError, type HttpSourceOptions, type ShardSource } from '../../core/storage/source.js';
 export { AccessionSet } from '../../model/accessionSet.js';

@@ -7,7 +7,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { checkSize, decodePage, walkDatasetFiles, type PageReader } from '../../core/storage/datasetFiles.js';
-import { DatasetError, fetchChecked } from '../../core/storage/fetchFile.js';
+import { DatasetError } from '../../core/errors.js';
+import { fetchChecked } from '../../core/storage/fetchFile.js';
 import type { ShardSource } from '../../core/storage/source.js';
 import {
   accessionPageSize,
@@ -93,13 +94,13 @@ async function fetchFile(source: ShardSource, entry: FileEntry, options: MirrorO
       checkSize(entry, bytes);
       return bytes;
     } catch (e) {
-      const error = e instanceof DatasetError ? e : new DatasetError(String(e), 502);
-      if (error.status === 503 && attempt < attempts) {
+      const error = e instanceof DatasetError ? e : new DatasetError(String(e), 'corrupt');
+      if (error.kind === 'unavailable' && attempt < attempts) {
         await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? 500) * 2 ** (attempt - 1)));
         continue;
       }
       const tries = attempt > 1 ? `, ${attempt} tries` : '';
-      throw new DatasetError(`${error.message} (from ${source.description}${tries})`, error.status);
+      throw new DatasetError(`${error.message} (from ${source.description}${tries})`, error.kind);
     }
   }
 }

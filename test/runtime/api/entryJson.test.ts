@@ -9,7 +9,7 @@ import type { GroupRef, QueryResult } from '../../../runtime/core/range/search.j
 import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import { sequenceOf, type Shard } from '../../../runtime/model/format.js';
 import { formatMassKey } from '../../../runtime/model/massKey.js';
-import type { EntryShape } from '../../../runtime/core/endpoints.js';
+import type { EntryShape } from '../../../runtime/api/endpoints.js';
 import { successJson, type Envelope } from '../../../runtime/api/envelope.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { smallShardsDataset } from '../../helpers/datasets.js';

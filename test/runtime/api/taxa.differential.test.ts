@@ -1,4 +1,4 @@
-// Differential test of GET /api/v1/taxa (issue 11: type-ahead over the dataset's taxonomy, with peptide counts)
+// Differential test of GET /api/v1/taxa (type-ahead over the dataset's taxonomy, with peptide counts)
 // against an independent brute-force reference (test/helpers/referenceTaxonomy.ts: reads nodes.dmp, names.dmp and
 // the FASTA itself, counts each node's distinct peptides over the union of their accessions' lineages, and tries
 // every node's name for every query). Nothing from build/ or runtime/ is imported by the references; the code under

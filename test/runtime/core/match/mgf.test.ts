@@ -17,7 +17,7 @@ import {
   type MgfItem,
   type Spectrum,
 } from '../../../../runtime/core/match/mgf.js';
-import { PRECURSOR_PARAMS } from '../../../../runtime/core/precursor/precursorQuery.js';
+import { PRECURSOR_PARAMS } from '../../../../runtime/api/precursorParams.js';
 import { prng } from '../../../helpers/prng.js';
 
 // ---- Helpers

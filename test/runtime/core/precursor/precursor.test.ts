@@ -15,7 +15,7 @@ import {
 } from '../../../../runtime/core/precursor/precursor.js';
 import { hypothesesOf } from '../../../../runtime/core/range/searchPlan.js';
 import { hypotheses, keyWindowUnits } from '../../../../runtime/core/precursor/hypotheses.js';
-import { parsePrecursorQuery } from '../../../../runtime/core/precursor/precursorQuery.js';
+import { parsePrecursorQuery } from '../../../../runtime/api/precursorParams.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../../runtime/entries/node/platform.js';
 import { residueBound } from '../../../../runtime/model/format.js';

@@ -1,4 +1,4 @@
-// Differential test of the organism filters of /api/v1/search (`taxon`, `reviewed`; issue 11) against an
+// Differential test of the organism filters of /api/v1/search (`taxon`, `reviewed`) against an
 // independent reference (test/helpers/referenceTaxonomy.ts: reads nodes.dmp, names.dmp and the FASTA headers
 // itself; the unfiltered candidates come from test/helpers/referencePrecursor.ts). Nothing from build/ or runtime/
 // is imported by the references; the code under test is reached only through the HTTP handler.

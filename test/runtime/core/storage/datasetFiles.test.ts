@@ -15,7 +15,7 @@ import {
   type DatasetFile,
   type PageReader,
 } from '../../../../runtime/core/storage/datasetFiles.js';
-import { DatasetError } from '../../../../runtime/core/storage/fetchFile.js';
+import { DatasetError } from '../../../../runtime/core/errors.js';
 import type { FileEntry, Manifest, ShardEntry } from '../../../../runtime/model/format.js';
 import { datasetSource } from '../../../../runtime/entries/cli/datasetSource.js';
 import { nodeDecompress, nodeSha256 } from '../../../../runtime/entries/node/platform.js';
@@ -219,7 +219,7 @@ describe('datasetFiles: what it refuses', () => {
     bytes[bytes.length >> 1] ^= 0x40;
     writeFileSync(join(dir, page), bytes);
     const corrupt = await walkFailure(manifest, sourcePageReader(datasetSource(dir, 10_000), manifest.compression));
-    expect(corrupt.status).toBe(502);
+    expect(corrupt.kind).toBe('corrupt');
     expect(corrupt.message).toBe(`${page} failed its sha256 check`);
 
     expect((await walkFailure(manifest, async () => ({ formatVersion: 2 }))).message).toMatch(

@@ -1,11 +1,12 @@
 // Tests runtime/core/fetchFile.ts: sha256Hex against node:crypto on random inputs; fetchChecked with fake
-// sources — good bytes, a bad body then a good one (one retry), bad twice (502), a transient SourceError (503),
-// a non-transient one (502), a hanging source (503 within its short timeout) — and that `schedule` runs every
+// sources — good bytes, a bad body then a good one (one retry), bad twice (corrupt), a transient SourceError (unavailable),
+// a non-transient one (corrupt), a hanging source (unavailable within its short timeout) — and that `schedule` runs every
 // fetch; getWithin's timeout.
 import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DatasetError, fetchChecked, getWithin, sha256Hex } from '../../../../runtime/core/storage/fetchFile.js';
+import { DatasetError } from '../../../../runtime/core/errors.js';
+import { fetchChecked, getWithin, sha256Hex } from '../../../../runtime/core/storage/fetchFile.js';
 import { SourceError, type ShardSource } from '../../../../runtime/core/storage/source.js';
 
 const hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -34,7 +35,7 @@ async function failure(promise: Promise<unknown>) {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(DatasetError);
-  return { status: (error as DatasetError).status, message: (error as DatasetError).message };
+  return { kind: (error as DatasetError).kind, message: (error as DatasetError).message };
 }
 
 const GOOD = new TextEncoder().encode('the right bytes');
@@ -75,43 +76,43 @@ describe('fetchChecked', () => {
     expect(calls).toEqual(['a.msgpack', 'a.msgpack']);
   });
 
-  it('answers 502 when the body fails its check twice, after exactly two gets', async () => {
+  it('fails as corrupt when the body fails its check twice, after exactly two gets', async () => {
     const { source, calls } = scripted([BAD, BAD, GOOD]);
     expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
-      status: 502,
+      kind: 'corrupt',
       message: 'a.msgpack failed its sha256 check',
     });
     expect(calls).toHaveLength(2);
   });
 
-  it('answers 503 for a transient source failure and 502 for a permanent one, without retrying', async () => {
+  it('fails as unavailable for a transient source failure and as corrupt for a permanent one, without retrying', async () => {
     const transient = scripted([new SourceError('a.msgpack: HTTP 500', true), GOOD]);
     expect(await failure(fetchChecked(transient.source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
-      status: 503,
+      kind: 'unavailable',
       message: 'dataset file unavailable: a.msgpack: HTTP 500',
     });
     expect(transient.calls).toHaveLength(1);
     const permanent = scripted([new SourceError('a.msgpack: not found', false), GOOD]);
     expect(await failure(fetchChecked(permanent.source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
-      status: 502,
+      kind: 'corrupt',
       message: 'dataset file unavailable: a.msgpack: not found',
     });
     expect(permanent.calls).toHaveLength(1);
   });
 
-  it('answers a failure that is no SourceError as unavailable (503)', async () => {
+  it('fails as unavailable for a failure that is no SourceError', async () => {
     const { source } = scripted([new TypeError('socket hang up')]);
     expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
-      status: 503,
+      kind: 'unavailable',
       message: 'dataset file unavailable: socket hang up',
     });
   });
 
-  it('answers 503 for a source that never answers, within the timeout', async () => {
+  it('fails as unavailable for a source that never answers, within the timeout', async () => {
     const { source } = scripted(['hang']);
     const started = performance.now();
     expect(await failure(fetchChecked(source, 'slow.msgpack', hex(GOOD), 50))).toEqual({
-      status: 503,
+      kind: 'unavailable',
       message: 'dataset file unavailable: slow.msgpack: no answer within 50 ms',
     });
     expect(performance.now() - started).toBeLessThan(2000);
@@ -120,7 +121,7 @@ describe('fetchChecked', () => {
   it('a retry after a bad body may still fail as the source fails', async () => {
     const { source } = scripted([BAD, new SourceError('a.msgpack: HTTP 429', true)]);
     expect(await failure(fetchChecked(source, 'a.msgpack', hex(GOOD), 1000))).toEqual({
-      status: 503,
+      kind: 'unavailable',
       message: 'dataset file unavailable: a.msgpack: HTTP 429',
     });
   });
@@ -137,7 +138,7 @@ describe('fetchChecked', () => {
     const refused = scripted([GOOD]);
     const never = () => Promise.reject(new SourceError('queue full', true));
     expect(await failure(fetchChecked(refused.source, 'a.msgpack', hex(GOOD), 1000, never))).toMatchObject({
-      status: 503,
+      kind: 'unavailable',
     });
     expect(refused.calls).toEqual([]);
   });

@@ -1,10 +1,10 @@
 // Tests runtime/core/manifest.ts: readManifest on in-memory sources — a valid flat and two-level manifest, and
-// every refusal as a DatasetError 503 with its exact message: missing, hanging, not JSON, wrong format, a format 1
+// every refusal as an unavailable DatasetError with its exact message: missing, hanging, not JSON, wrong format, a format 1
 // dataset (named, with what to do), an unknown compression, no accession table, no shard list, a shard list or
 // index root that does not tile the mass line, an index tree, accession or protein table of levels outside 1..4, and a view
 // (manifest `views`) that names no modification, lists no shards, does not tile or has levels outside 1..4.
 import { describe, expect, it } from 'vitest';
-import { DatasetError } from '../../../../runtime/core/storage/fetchFile.js';
+import { DatasetError } from '../../../../runtime/core/errors.js';
 import { readManifest } from '../../../../runtime/core/storage/manifest.js';
 import { SourceError, type ShardSource } from '../../../../runtime/core/storage/source.js';
 
@@ -64,7 +64,7 @@ async function refusal(text: string | Error | 'hang', timeoutMs = 1000) {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(DatasetError);
-  return { status: (error as DatasetError).status, message: (error as DatasetError).message };
+  return { kind: (error as DatasetError).kind, message: (error as DatasetError).message };
 }
 
 describe('readManifest', () => {
@@ -82,30 +82,30 @@ describe('readManifest', () => {
     expect(reads).toEqual(['manifest.json']);
   });
 
-  it('answers 503 when the manifest is missing or the source fails, with the source message', async () => {
+  it('is unavailable when the manifest is missing or the source fails, with the source message', async () => {
     expect(await refusal(new SourceError('manifest.json: not found', false))).toEqual({
-      status: 503,
+      kind: 'unavailable',
       message: 'dataset unavailable: manifest.json: not found',
     });
     expect(await refusal(new SourceError('manifest.json: HTTP 500', true))).toEqual({
-      status: 503,
+      kind: 'unavailable',
       message: 'dataset unavailable: manifest.json: HTTP 500',
     });
   });
 
-  it('answers 503 when the source does not answer within the timeout', async () => {
+  it('is unavailable when the source does not answer within the timeout', async () => {
     const started = performance.now();
     expect(await refusal('hang', 30)).toEqual({
-      status: 503,
+      kind: 'unavailable',
       message: 'dataset unavailable: manifest.json: no answer within 30 ms',
     });
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
-  it('answers 503 when manifest.json is not JSON', async () => {
+  it('is unavailable when manifest.json is not JSON', async () => {
     for (const text of ['', '{', 'not json', '{"format": "digested-peptides",}', '\u0000']) {
       expect(await refusal(text)).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: 'dataset unavailable: manifest.json is not valid JSON',
       });
     }
@@ -125,50 +125,50 @@ describe('readManifest', () => {
     }
   });
 
-  it('answers 503 for a tree of levels it cannot walk (outside 1..4, or not a whole number)', async () => {
+  it('is unavailable for a tree of levels it cannot walk (outside 1..4, or not a whole number)', async () => {
     for (const levels of [0, 5, 1.5, '2', null, -1]) {
       expect(await refusal(JSON.stringify({ ...base, shardIndex: { pages: [page(10, 20)], levels } }))).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: `dataset unavailable: the shard index has ${JSON.stringify(levels)} levels of pages; this server reads 1 to 4`,
       });
       expect(
         await refusal(JSON.stringify({ ...base, shards: [shard(10, 20)], proteins: { pages: [], levels } })),
       ).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: `dataset unavailable: the protein table has ${JSON.stringify(levels)} levels of pages; this server reads 1 to 4`,
       });
       expect(
         await refusal(JSON.stringify({ ...base, shards: [shard(10, 20)], accessions: { ...base.accessions, levels } })),
       ).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: `dataset unavailable: the accession table has ${JSON.stringify(levels)} levels of pages; this server reads 1 to 4`,
       });
     }
   });
 
-  it('answers 503 for another format, or JSON that is no manifest', async () => {
+  it('is unavailable for another format, or JSON that is no manifest', async () => {
     const wrong = 'dataset unavailable: manifest is not a digested-peptides dataset';
     for (const manifest of [{ ...base, format: 'other' }, { shards: [] }, null, 42, 'text', []]) {
       expect(await refusal(JSON.stringify(manifest)), JSON.stringify(manifest)).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: wrong,
       });
     }
   });
 
-  it('answers 503 naming the version of a dataset in another format version, and what to do', async () => {
+  it('is unavailable naming the version of a dataset in another format version, and what to do', async () => {
     for (const version of [1, 2, 4, '3']) {
       expect(await refusal(JSON.stringify({ ...base, formatVersion: version, shards: [shard(10, 20)] }))).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: `dataset unavailable: the dataset is format version ${version}; this server reads version 3 only (rebuild it with npm run build:shards)`,
       });
     }
   });
 
-  it('answers 503 for an unknown compression or a missing accession table', async () => {
+  it('is unavailable for an unknown compression or a missing accession table', async () => {
     for (const compression of ['zstd', undefined, 'GZIP']) {
       expect(await refusal(JSON.stringify({ ...base, compression, shards: [shard(10, 20)] }))).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: `dataset unavailable: manifest names an unknown compression "${String(compression)}"`,
       });
     }
@@ -182,13 +182,13 @@ describe('readManifest', () => {
       { file: 'accessions-a.msgpack.gz', sha256: 'x', bytes: 10, count: 3 },
     ]) {
       expect(await refusal(JSON.stringify({ ...base, accessions, shards: [shard(10, 20)] }))).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: 'dataset unavailable: manifest lists no accession table',
       });
     }
   });
 
-  it('answers 503 when the manifest lists no shards', async () => {
+  it('is unavailable when the manifest lists no shards', async () => {
     for (const manifest of [
       base,
       { ...base, shards: null },
@@ -197,13 +197,13 @@ describe('readManifest', () => {
       { ...base, shardIndex: { pages: 'x' } },
     ]) {
       expect(await refusal(JSON.stringify(manifest)), JSON.stringify(manifest)).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: 'dataset unavailable: manifest lists no shards',
       });
     }
   });
 
-  it('answers 503 naming the first tiling violation of the shard list or the index root', async () => {
+  it('is unavailable naming the first tiling violation of the shard list or the index root', async () => {
     const cases: [unknown, string][] = [
       [{ ...base, shards: [shard(10, 20), shard(20, 30)] }, "shard 1 starts at 20, not above shard 0's last key 20"],
       [
@@ -220,13 +220,13 @@ describe('readManifest', () => {
     ];
     for (const [manifest, problem] of cases) {
       expect(await refusal(JSON.stringify(manifest))).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: `dataset unavailable: ${problem}`,
       });
     }
   });
 
-  it('reads views (a flat one and one of index pages) and answers 503 naming the first view that is not one', async () => {
+  it('reads views (a flat one and one of index pages) and is unavailable naming the first view that is not one', async () => {
     const view = (index: object) => ({ fixed: 'Carbamidomethyl@C', totals: {}, ...index });
     const manifest = {
       ...base,
@@ -254,7 +254,7 @@ describe('readManifest', () => {
     ];
     for (const [views, problem] of cases) {
       expect(await refusal(JSON.stringify({ ...base, shards: [shard(10, 20)], ...(views as object) }))).toEqual({
-        status: 503,
+        kind: 'unavailable',
         message: `dataset unavailable: ${problem}`,
       });
     }

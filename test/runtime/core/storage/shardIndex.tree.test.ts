@@ -248,7 +248,7 @@ describe('an inner page that does not agree with its entry', () => {
     ).toBeNull();
   });
 
-  it('an inner protein page whose count differs from its entry: a DatasetError 502 naming it', async () => {
+  it('an inner protein page whose count differs from its entry: a corrupt DatasetError naming it', async () => {
     const copy = join(tempDir('tampered-proteins'), 'shards');
     cpSync(dirs.two, copy, { recursive: true });
     const manifest = readManifest(copy);
@@ -262,8 +262,8 @@ describe('an inner page that does not agree with its entry', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(DatasetError);
-    expect([(error as DatasetError).status, (error as DatasetError).message]).toEqual([
-      502,
+    expect([(error as DatasetError).kind, (error as DatasetError).message]).toEqual([
+      'corrupt',
       `protein index page ${entry.file} is not readable: accession count differs from its entry`,
     ]);
     const last = manifest.proteins!.pages.at(-1)!; // another subtree still answers

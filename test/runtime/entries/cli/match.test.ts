@@ -12,7 +12,7 @@ import { precursorJson, type PrecursorJson } from '../../../../runtime/api/match
 import { MATCH_TSV_COLUMNS } from '../../../../runtime/api/matchTsv.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { matchPrecursors } from '../../../../runtime/core/match/match.js';
-import { parseMatchQuery } from '../../../../runtime/core/match/matchQuery.js';
+import { parseMatchQuery } from '../../../../runtime/api/matchParams.js';
 import { readMgf, type Spectrum } from '../../../../runtime/core/match/mgf.js';
 import { main } from '../../../../runtime/entries/cli/query.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';

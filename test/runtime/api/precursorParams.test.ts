@@ -1,17 +1,17 @@
-// Tests runtime/core/precursorQuery.ts: parsePrecursorQuery over a ParamSource built from URLSearchParams — the
+// Tests runtime/api/precursorParams.ts: parsePrecursorQuery over a ParamSource built from URLSearchParams — the
 // precursor as mass, mz with charge (M = (mz − 1.007276466621) × charge) or mass1/mass2 (exact keys); the key
 // window ⌈(M − low)·10^4⌉ .. ⌊(M + high)·10^4⌋ for ppm and Da, symmetric or not; defaults; modifications; and every
 // refusal the README names, each a 400 whose message names the parameter. PRECURSOR_PARAMS' limits.
 import { describe, expect, it } from 'vitest';
-import { QueryError, type ParamSource } from '../../../../runtime/core/params.js';
+import { QueryError, type ParamSource } from '../../../runtime/api/params.js';
 import {
   MAX_RANGE_DA,
   MAX_TOLERANCE,
   MAX_VARIABLE,
   parsePrecursorQuery,
   PRECURSOR_PARAMS,
-} from '../../../../runtime/core/precursor/precursorQuery.js';
-import { specText } from '../../../../runtime/model/modifications.js';
+} from '../../../runtime/api/precursorParams.js';
+import { specText } from '../../../runtime/model/modifications.js';
 
 const source = (query: string): ParamSource => {
   const params = new URLSearchParams(query);

@@ -1,8 +1,8 @@
-// Tests runtime/core/params.ts: readParams on small hand-made tables — each kind (mass pair, integer, sequence),
+// Tests runtime/api/params.ts: readParams on small hand-made tables — each kind (mass pair, integer, sequence),
 // defaults, limits and their exact messages, duplicates refused, `unless`, the order rule (first problem in table
 // order wins; a mass pair reads both values before checking either), notIntegerStatus — and flagOf.
 import { describe, expect, it } from 'vitest';
-import { flagOf, QueryError, readParams, type Param, type ParamSource } from '../../../runtime/core/params.js';
+import { flagOf, QueryError, readParams, type Param, type ParamSource } from '../../../runtime/api/params.js';
 import { referenceUnits } from '../../helpers/reference.js';
 
 /** A source from a plain object: each name's list of values (absent: none). */

@@ -1,16 +1,12 @@
-// Tests runtime/core/endpoints.ts: the three seed ENDPOINTS tables (paths, commands, entry shapes, parameter order,
-// defaults 10/1000/1000, pageSize max 1000, peptide max 1000, search-peptide checking paging before the peptide),
-// parseRangeQuery → exact key bounds (peptide keys from the independent reference chemistry), endpointByCommand,
-// massRangeParams.
+// Tests runtime/api/endpoints.ts: the table (one row per path and command, json and tsv renderers, POST
+// /api/v1/match a row with a body), the three seed rows (paths, commands, entry shapes, parameter order, defaults
+// 10/1000/1000, pageSize max 1000, peptide max 1000, search-peptide checking paging before the peptide),
+// parseRangeQuery → exact key bounds (peptide keys from the independent reference chemistry), endpointByCommand and
+// massRangeParams (runtime/api/rangeParams.ts).
 import { describe, expect, it } from 'vitest';
-import {
-  endpointByCommand,
-  ENDPOINTS,
-  massRangeParams,
-  parseRangeQuery,
-  type Endpoint,
-} from '../../../runtime/core/endpoints.js';
-import { QueryError } from '../../../runtime/core/params.js';
+import { endpointByCommand, ENDPOINTS, GET_ENDPOINTS, type Endpoint } from '../../../runtime/api/endpoints.js';
+import { massRangeParams, parseRangeQuery } from '../../../runtime/api/rangeParams.js';
+import { QueryError } from '../../../runtime/api/params.js';
 import { referenceKey, referenceUnits } from '../../helpers/reference.js';
 
 /** The seed's three endpoints, by path (later rows, e.g. a v1 API, are other tests' business). */
@@ -175,6 +171,25 @@ describe('parseRangeQuery', () => {
       message: 'Peptide is 1001 residues long; at most 1000 are allowed',
     });
     expect(parse(searchPeptide, `peptide=${'G'.repeat(1000)}`).lowKey).toBe(peptideKey('G'.repeat(1000)));
+  });
+});
+
+describe('the endpoint table', () => {
+  it('has one row per path and per command, each with a json and a tsv renderer', () => {
+    expect(new Set(ENDPOINTS.map((e) => e.path)).size).toBe(ENDPOINTS.length);
+    expect(new Set(ENDPOINTS.map((e) => e.command)).size).toBe(ENDPOINTS.length);
+    for (const e of ENDPOINTS) expect(Object.keys(e.renderers).sort(), e.path).toEqual(['json', 'tsv']);
+  });
+
+  it('holds POST /api/v1/match as a row that reads a body; every other row is GET without one', () => {
+    expect(ENDPOINTS.filter((e) => e.method === 'POST').map((e) => [e.path, e.command])).toEqual([
+      ['/api/v1/match', 'match'],
+    ]);
+    for (const e of ENDPOINTS) {
+      expect(e.readBody === undefined, e.path).toBe(e.method === 'GET');
+      expect(e.body === undefined, e.path).toBe(e.method === 'GET');
+    }
+    expect(GET_ENDPOINTS).toEqual(ENDPOINTS.filter((e) => e.method === 'GET'));
   });
 });
 

@@ -1,17 +1,17 @@
 // The parameters of /api/v1/search as one table, and the precursor query they ask for: the precursor (a neutral
 // mass, m/z with charge, or an explicit range), its tolerance window as mass keys, and the modifications.
-import { neutralMass } from '../../model/chemistry.js';
-import { KEYS_PER_DA, type MassText } from '../../model/massKey.js';
-import { sitesOverlap, specText, type ModSpec } from '../../model/modifications.js';
-import { FILTER_PARAMS, filterOf } from '../range/accessionFilter.js';
-import { INT32_MAX, QueryError, readParams, type Param, type ParamSource, type ParamValues } from '../params.js';
-import type { PrecursorQuery } from './precursor.js';
+import { neutralMass } from '../model/chemistry.js';
+import { KEYS_PER_DA, type MassText } from '../model/massKey.js';
+import { sitesOverlap, specText, type ModSpec } from '../model/modifications.js';
+import type { PrecursorQuery } from '../core/precursor/precursor.js';
+import { keyWindow, MAX_PRECURSOR_MASS, noPositiveMass, type Tolerance } from '../core/precursor/window.js';
+import { INT32_MAX, QueryError, readParams, type Param, type ParamSource, type ParamValues } from './params.js';
+import { FILTER_PARAMS, filterOf } from './rangeParams.js';
 
 /** Tolerances accepted, per unit; and the widest explicit range. */
 export const MAX_TOLERANCE = { ppm: 1000, Da: 5 } as const;
 export const MAX_RANGE_DA = 10;
 export const MAX_VARIABLE = 4;
-export const MAX_PRECURSOR_MASS = 100_000;
 
 const range = (name: 'mass1' | 'mass2'): Param => ({
   name,
@@ -197,17 +197,6 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   return { ...keyWindow(centre, tolerance), centre, ...common };
 }
 
-/** Why an m/z with a charge cannot be searched: its neutral mass is not above 0. */
-export const noPositiveMass = (mz: number, charge: number) =>
-  `mz ${mz} with charge ${charge} gives no positive neutral mass`;
-
-/** A tolerance window's widths below and above a precursor mass, in its unit. */
-export interface Tolerance {
-  unit: 'ppm' | 'Da';
-  below: number;
-  above: number;
-}
-
 /** The tolerance of checked values of the tolerance rows (tolerance, toleranceLow, toleranceHigh, unit); QueryError (400) naming the parameter when it cannot apply. */
 export function toleranceOf(values: ParamValues, given: (name: string) => boolean): Tolerance {
   const unit = values.unit as 'ppm' | 'Da';
@@ -221,13 +210,4 @@ export function toleranceOf(values: ParamValues, given: (name: string) => boolea
   }
   const [below, above] = ['toleranceLow', 'toleranceHigh'].map((name) => (values[name] ?? values.tolerance) as number);
   return { unit, below, above };
-}
-
-/** The window of mass keys [M − below, M + above] around a neutral mass M (a ppm width is of M). */
-export function keyWindow(centre: number, { unit, below, above }: Tolerance): { lowKey: number; highKey: number } {
-  const [low, high] = [below, above].map((t) => (unit === 'ppm' ? (centre * t) / 1e6 : t));
-  return {
-    lowKey: Math.max(0, Math.ceil((centre - low) * KEYS_PER_DA)),
-    highKey: Math.floor((centre + high) * KEYS_PER_DA),
-  };
 }

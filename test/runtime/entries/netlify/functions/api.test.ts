@@ -1,17 +1,17 @@
-// The Netlify functions (runtime/entries/netlify/endpointFunction.ts) as netlify.toml wires them, read with a
-// small TOML reader for the subset it uses: each redirect is a 200 rewrite of an API path to a function file
-// that exists under [functions].directory, and that function's default export answers a `Request` with the
-// same envelope as the local handler — shards fetched over HTTP from a local server (SHARDS_BASE_URL), or from
-// the site's own /shards/ when the variable is unset; POST /api/v1/match's function answers a peak list likewise.
-import { existsSync, readFileSync } from 'node:fs';
+// The Netlify function (runtime/entries/netlify/functions/api.ts) as netlify.toml wires it, read with a small TOML
+// reader for the subset it uses: every endpoint's path is caught by one redirect, a 200 rewrite to the one function
+// file under [functions].directory with the path after the function's own, and the function's default export
+// answers a `Request` at either path with the same answer as the local handler — shards fetched over HTTP from a
+// local server (SHARDS_BASE_URL), or from the site's own /shards/ when the variable is unset; a POSTed peak list
+// likewise.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAnswerer, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
-import { MATCH_PATH } from '../../../../runtime/api/matchAnswer.js';
-import { ENDPOINTS } from '../../../../runtime/core/endpoints.js';
-import { createListener } from '../../../../runtime/entries/node/server.js';
-import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import { createAnswerer, datasetOnce, type Handler } from '../../../../../runtime/api/handler.js';
+import { ENDPOINTS } from '../../../../../runtime/api/endpoints.js';
+import { createListener } from '../../../../../runtime/entries/node/server.js';
+import { FileSource } from '../../../../../runtime/entries/node/fileSource.js';
 import {
   call,
   expectEnvelope,
@@ -20,9 +20,9 @@ import {
   folderHandler,
   listen,
   stable,
-} from '../../../helpers/api.js';
-import { removeTempDirs, subsetDataset } from '../../../helpers/datasets.js';
-import { REPO } from '../../../helpers/process.js';
+} from '../../../../helpers/api.js';
+import { removeTempDirs, subsetDataset } from '../../../../helpers/datasets.js';
+import { REPO } from '../../../../helpers/process.js';
 
 type Toml = { [key: string]: TomlValue };
 type TomlValue = string | number | boolean | Toml | Toml[];
@@ -96,14 +96,40 @@ interface Redirect {
 const config = parseToml(readFileSync(join(REPO, 'netlify.toml'), 'utf8'));
 const functionsDir = (config.functions as Toml).directory as string;
 const redirects = config.redirects as unknown as Redirect[];
-/** The GET endpoints' redirects (POST /api/v1/match is tested on its own). */
-const getRedirects = redirects.filter((r) => r.from !== MATCH_PATH);
-const matchRedirect = redirects.find((r) => r.from === MATCH_PATH)!;
+const MATCH_PATH = '/api/v1/match';
+/** The paths of the GET endpoints (POST /api/v1/match is tested on its own). */
+const GET_PATHS = ENDPOINTS.filter((e) => e.method === 'GET').map((e) => e.path);
 /** A small peak list: two records, one without CHARGE. */
 const MGF_BODY =
   'BEGIN IONS\nTITLE=one\nPEPMASS=650.3188 1200\nCHARGE=2+\n120.1 10\nEND IONS\nBEGIN IONS\nTITLE=two\nPEPMASS=750.41\nEND IONS\n';
 const MATCH_QUERY = '?fixed=Carbamidomethyl@C&variable=Oxidation@M&tolerance=50';
 const FUNCTION_PREFIX = '/.netlify/functions/';
+
+/** The redirect that catches `path` (a `from` ending in `/*` catches every path under it), and where it rewrites it. */
+function rewrite(path: string): { redirect: Redirect; to: string } | undefined {
+  for (const redirect of redirects) {
+    const { from, to } = redirect;
+    if (from.endsWith('/*') && path.startsWith(from.slice(0, -1)))
+      return { redirect, to: to.replace(':splat', path.slice(from.length - 1)) };
+    if (path === from) return { redirect, to };
+  }
+  return undefined;
+}
+
+/** Where the function of `path` is served, with the path after it. */
+const targetOf = (path: string) => rewrite(path)!.to;
+
+/** The function name of a rewrite target, `/.netlify/functions/<name>[/...]`. */
+const functionName = (to: string) => to.slice(FUNCTION_PREFIX.length).split('/')[0];
+
+/** The default export of the function that answers `path`. */
+async function functionOf(path: string): Promise<(req: Request) => Promise<Response>> {
+  const module = (await import(pathToFileURL(functionFile(functionName(targetOf(path)))!).href)) as {
+    default: unknown;
+  };
+  expect(typeof module.default).toBe('function');
+  return module.default as (req: Request) => Promise<Response>;
+}
 
 /** The file of a function name: Netlify accepts name.{ts,mts,js,mjs} (or name/index.*) in the functions folder. */
 function functionFile(name: string): string | undefined {
@@ -207,17 +233,29 @@ describe('netlify.toml', () => {
     expect(existsSync(join(REPO, functionsDir))).toBe(true);
   });
 
-  it('has one redirect for every endpoint and POST /api/v1/match, and nothing else', () => {
-    expect(redirects.map((r) => r.from).sort()).toEqual([...ENDPOINTS.map((e) => e.path), MATCH_PATH].sort());
+  it('catches every endpoint, POST /api/v1/match included, with one redirect each; every redirect catches one', () => {
+    expect(ENDPOINTS.map((e) => e.path)).toContain(MATCH_PATH);
+    for (const { path } of ENDPOINTS) expect(rewrite(path), path).toBeDefined();
+    const used = new Set(ENDPOINTS.map((e) => rewrite(e.path)!.redirect));
+    expect(redirects.filter((r) => !used.has(r))).toEqual([]);
+  });
+
+  it('rewrites every endpoint to one function, with its path after the function’s own', () => {
+    for (const { path } of ENDPOINTS) expect(targetOf(path), path).toBe(`${FUNCTION_PREFIX}api${path}`);
+    expect(new Set(redirects.map((r) => functionName(r.to)))).toEqual(new Set(['api']));
   });
 
   it.each(redirects.map((r) => [r.from, r]))('%s: a 200 rewrite to an existing function file', (_, redirect) => {
     const r = redirect as Redirect;
     expect(r.status).toBe(200);
     expect(r.to.startsWith(FUNCTION_PREFIX)).toBe(true);
-    const name = r.to.slice(FUNCTION_PREFIX.length);
+    const name = functionName(r.to);
     expect(name).toMatch(/^[\w-]+$/);
     expect(functionFile(name), `${functionsDir}/${name}.*`).toBeDefined();
+  });
+
+  it('holds one function file', () => {
+    expect(readdirSync(join(REPO, functionsDir))).toEqual(['api.ts']);
   });
 });
 
@@ -227,17 +265,12 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
     vi.resetModules();
   });
 
-  it.each(getRedirects.map((r) => [r.from, r.to, r]))(
+  it.each(GET_PATHS.map((path) => [path, targetOf(path)]))(
     '%s → %s: same answer as the local handler',
-    async (from, _, redirect) => {
-      const r = redirect as Redirect;
-      const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as {
-        default: unknown;
-      };
-      expect(typeof module.default).toBe('function');
-      const fn = module.default as (req: Request) => Promise<Response>;
+    async (from, to) => {
+      const fn = await functionOf(from);
       // Netlify calls the function with the visitor's URL (a rewrite keeps it) — or the function's own path.
-      for (const path of [from as string, r.to]) {
+      for (const path of [from, to]) {
         const response = await fn(new Request(`https://site.example${path}${QUERY[from as string]}`));
         expect(response.status).toBe(200);
         expectJsonHeaders(response);
@@ -268,11 +301,9 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
   );
 
   it(`${MATCH_PATH} → its function: a POSTed peak list gets the local handler's answer; other methods 405`, async () => {
-    const module = (await import(
-      pathToFileURL(functionFile(matchRedirect.to.slice(FUNCTION_PREFIX.length))!).href
-    )) as { default: (req: Request) => Promise<Response> };
-    for (const path of [MATCH_PATH, matchRedirect.to]) {
-      const response = await module.default(
+    const fn = await functionOf(MATCH_PATH);
+    for (const path of [MATCH_PATH, targetOf(MATCH_PATH)]) {
+      const response = await fn(
         new Request(`https://site.example${path}${MATCH_QUERY}`, { method: 'POST', body: MGF_BODY }),
       );
       expect(response.status).toBe(200);
@@ -282,10 +313,10 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
       expect(expected.body.candidates).toBeGreaterThan(0);
       expect(stable(body)).toEqual(stable(expected.body));
     }
-    const get = await module.default(new Request(`https://site.example${MATCH_PATH}${MATCH_QUERY}`));
+    const get = await fn(new Request(`https://site.example${MATCH_PATH}${MATCH_QUERY}`));
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST, OPTIONS');
-    const bad = await module.default(
+    const bad = await fn(
       new Request(`https://site.example${MATCH_PATH}?tolerance=-1`, { method: 'POST', body: MGF_BODY }),
     );
     expect(bad.status).toBe(400);
@@ -293,32 +324,36 @@ describe('each redirect target answers a Request (shards from SHARDS_BASE_URL)',
   });
 });
 
-describe('without SHARDS_BASE_URL the functions read the site own /shards/', () => {
+describe('an unknown path under /api/v1/', () => {
+  it('is caught by the function and answered with the API’s 404 JSON', async () => {
+    const fn = await functionOf('/api/v1/nope');
+    const response = await fn(new Request(`https://site.example${targetOf('/api/v1/nope')}`));
+    const text = await response.text();
+    expectErrorBody({ status: response.status, headers: response.headers, text, body: JSON.parse(text) }, 404);
+  });
+});
+
+describe('without SHARDS_BASE_URL the function reads the site own /shards/', () => {
   beforeAll(() => {
     delete process.env.SHARDS_BASE_URL;
     vi.resetModules();
   });
 
-  it.each(getRedirects.map((r) => [r.from, r]))('%s', async (from, redirect) => {
-    const r = redirect as Redirect;
-    const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as {
-      default: (req: Request) => Promise<Response>;
-    };
-    const response = await module.default(new Request(`${site.base}${from}${QUERY[from as string]}`));
+  it.each(GET_PATHS)('%s', async (from) => {
+    const fn = await functionOf(from);
+    const response = await fn(new Request(`${site.base}${from}${QUERY[from]}`));
     expect(response.status).toBe(200);
     const body = (await response.json()) as Record<string, unknown>;
-    expect(stable(body)).toEqual(stable((await call(local, `${from}${QUERY[from as string]}`)).body));
+    expect(stable(body)).toEqual(stable((await call(local, `${from}${QUERY[from]}`)).body));
   });
 
   it('a site without a dataset: 503 JSON', async () => {
     vi.resetModules();
     const empty = await listen((_, res) => void res.writeHead(404).end());
     try {
-      const r = redirects[0];
-      const module = (await import(pathToFileURL(functionFile(r.to.slice(FUNCTION_PREFIX.length))!).href)) as {
-        default: (req: Request) => Promise<Response>;
-      };
-      const response = await module.default(new Request(`${empty.base}${r.from}${QUERY[r.from]}`));
+      const from = GET_PATHS[0];
+      const fn = await functionOf(from);
+      const response = await fn(new Request(`${empty.base}${from}${QUERY[from]}`));
       const text = await response.text();
       expectErrorBody({ status: response.status, headers: response.headers, text, body: JSON.parse(text) }, 503);
     } finally {

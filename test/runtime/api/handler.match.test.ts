@@ -1,4 +1,4 @@
-// POST /api/v1/match (runtime/api/matchAnswer.ts) through the Fetch handler and npm start's listener: an MGF body
+// POST /api/v1/match (its row in runtime/api/endpoints.ts, matchParams.ts) through the Fetch handler and npm start's listener: an MGF body
 // or JSON precursors answered as the core matches them (each candidate list equal to /api/v1/search's), the
 // answer valid against the OpenAPI document, malformed records listed, and the contract's refusals: 400 naming
 // the parameter or the precursor, 413 past 1,000 precursors or 5 MiB (declared or streamed), 405, OPTIONS.
@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnswerer, datasetOnce, type Handler } from '../../../runtime/api/handler.js';
-import { MATCH_PATH } from '../../../runtime/api/matchAnswer.js';
 import { precursorJson } from '../../../runtime/api/matchJson.js';
 import { openapiDocument } from '../../../runtime/api/openapi.js';
 import { Dataset } from '../../../runtime/core/storage/dataset.js';
 import { matchPrecursors } from '../../../runtime/core/match/match.js';
-import { MAX_MATCH_BODY_BYTES, parseMatchQuery } from '../../../runtime/core/match/matchQuery.js';
+import { MAX_MATCH_BODY_BYTES, parseMatchQuery } from '../../../runtime/api/matchParams.js';
 import { readMgf, type Spectrum } from '../../../runtime/core/match/mgf.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
@@ -21,6 +20,7 @@ import { call, expectErrorBody, fetchGot, folderHandler, listen, stable, type Go
 import { bundledDataset } from '../../helpers/datasets.js';
 import { REPO } from '../../helpers/process.js';
 
+const MATCH_PATH = '/api/v1/match';
 const MGF = join(REPO, 'test/fixtures/mgf');
 const QUERY = '?fixed=Carbamidomethyl@C&variable=Oxidation@M';
 

@@ -3,7 +3,7 @@
 // and the distribution of modification hypotheses (range reads) those queries make on a dataset.
 import { parseModifications } from '../../runtime/model/modifications.js';
 import { Dataset } from '../../runtime/core/storage/dataset.js';
-import { searchHypotheses } from '../../runtime/core/range/searchPlan.js';
+import { searchHypotheses } from '../../runtime/core/precursor/searchPlan.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import { summarize, type Summary } from './measure.js';

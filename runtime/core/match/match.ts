@@ -16,7 +16,7 @@ import type { Malformed, MgfItem, Spectrum } from './mgf.js';
 import { InvalidQuery } from '../errors.js';
 import { Candidates, Tasks, type CountVectors } from './matchColumns.js';
 import { compile, needsOf, scanHypothesis, type FoundSink, type Needs } from '../precursor/precursor.js';
-import { hypothesesOf } from '../range/searchPlan.js';
+import { hypothesesOf } from '../precursor/searchPlan.js';
 
 /** One candidate of a search: a stored peptide with its variable modifications, as a precursor search lists it. */
 export interface MatchCandidate {

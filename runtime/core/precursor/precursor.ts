@@ -12,7 +12,7 @@ import { CompleteWeigher } from './completeWeigher.js';
 import { compositionOf } from './composition.js';
 import type { Dataset } from '../storage/dataset.js';
 import { VIEW_COUNT, type Hypothesis } from './hypotheses.js';
-import { indexOf, searchHypotheses, type SearchWindow } from '../range/searchPlan.js';
+import { indexOf, searchHypotheses, type SearchWindow } from './searchPlan.js';
 import { KeySet } from '../storage/keySet.js';
 import { InvalidQuery } from '../errors.js';
 import { rangeEntries, rangeEntriesNow, runOf } from '../range/search.js';

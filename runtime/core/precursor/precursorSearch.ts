@@ -18,7 +18,7 @@ import {
   type PrecursorQuery,
   type PrecursorResult,
 } from './precursor.js';
-import { searchHypotheses } from '../range/searchPlan.js';
+import { searchHypotheses } from './searchPlan.js';
 import { rangeEntries, rangeEntriesNow, runOf } from '../range/search.js';
 
 /** Every candidate of a precursor query, grouped by modified key (ascending), counted, and the query's page. */

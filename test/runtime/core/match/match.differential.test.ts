@@ -13,7 +13,7 @@ import { matchPrecursors, matchSpectra, type MatchBatch } from '../../../../runt
 import { parseMatchQuery } from '../../../../runtime/api/matchParams.js';
 import { searchesOf, type Precursor } from '../../../../runtime/core/match/matchQuery.js';
 import { findCandidates } from '../../../../runtime/core/precursor/precursor.js';
-import { hypothesesOf } from '../../../../runtime/core/range/searchPlan.js';
+import { hypothesesOf } from '../../../../runtime/core/precursor/searchPlan.js';
 import { readMgf, type Spectrum } from '../../../../runtime/core/match/mgf.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../../runtime/entries/node/platform.js';

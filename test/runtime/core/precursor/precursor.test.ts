@@ -13,7 +13,7 @@ import {
   scanHypothesis,
   variableFits,
 } from '../../../../runtime/core/precursor/precursor.js';
-import { hypothesesOf } from '../../../../runtime/core/range/searchPlan.js';
+import { hypothesesOf } from '../../../../runtime/core/precursor/searchPlan.js';
 import { hypotheses, keyWindowUnits } from '../../../../runtime/core/precursor/hypotheses.js';
 import { parsePrecursorQuery } from '../../../../runtime/api/precursorParams.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';

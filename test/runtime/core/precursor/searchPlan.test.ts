@@ -14,7 +14,7 @@ import {
   hypothesesOf,
   searchHypotheses,
   viewOf,
-} from '../../../../runtime/core/range/searchPlan.js';
+} from '../../../../runtime/core/precursor/searchPlan.js';
 import { parseModifications } from '../../../../runtime/model/modifications.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../../runtime/entries/node/platform.js';

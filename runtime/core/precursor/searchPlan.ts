@@ -5,7 +5,7 @@
 import { residueBound } from '../../model/format.js';
 import { sitesOverlap, type ModSpec } from '../../model/modifications.js';
 import type { Dataset } from '../storage/dataset.js';
-import { hypotheses, keyWindowUnits, VIEW_COUNT, type Hypothesis } from '../precursor/hypotheses.js';
+import { hypotheses, keyWindowUnits, VIEW_COUNT, type Hypothesis } from './hypotheses.js';
 import type { ShardIndex } from '../storage/shardIndex.js';
 
 /** What a search's hypotheses depend on: its window on modified-mass keys (inclusive) and its modifications. */

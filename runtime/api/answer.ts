@@ -14,7 +14,10 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
 /** Cache-Control of successful answers (they change only with the dataset, which their ETag names). */
 export const ANSWER_CACHE_CONTROL = 'public, max-age=3600';
 
-/** The headers of a dataset version's answers: `version` quoted as its weak ETag names it; a success's and a 304's headers. */
+/**
+ * The headers of a dataset version's answers: `version` quoted as its weak ETag names it; a success's and a 304's
+ * headers.
+ */
 export interface VersionHeaders {
   datasetVersion: string;
   version: string;

@@ -58,7 +58,10 @@ export function writeEntries(
   }
 }
 
-/** An entry's fixed text in each shape: before its sequence, after it, before its first accession and each other one, after each one, at its end. */
+/**
+ * An entry's fixed text in each shape: before its sequence, after it, before its first accession and each other one,
+ * after each one, at its end.
+ */
 const PIECES = {
   acc: {
     head: pieceOf('{"seq":"'),
@@ -78,7 +81,10 @@ const PIECES = {
   },
 } as const;
 
-/** Room an entry's accession takes at most, besides its text: a piece before and after it (putPiece writes 16 bytes), `}` and a taxId of up to 11 characters. */
+/**
+ * Room an entry's accession takes at most, besides its text: a piece before and after it (putPiece writes 16 bytes),
+ * `}` and a taxId of up to 11 characters.
+ */
 const ACCESSION_ROOM = MAX_ACCESSION_BYTES + 16 + 16 + 1 + 11;
 
 /**
@@ -167,7 +173,9 @@ export function writeAccessions(
   w.write(']');
 }
 
-/** Every entry of `shard` in `shape`, as JSON, with the memory it holds (`accessions` holds every rank the shard lists). */
+/**
+ * Every entry of `shard` in `shape`, as JSON, with the memory it holds (`accessions` holds every rank the shard lists).
+ */
 export function entryJson(shard: Shard, accessions: AccessionSet, shape: EntryShape): Derived<EntryJson> {
   const ends = new Uint32Array(shard.sequenceEnds.length);
   const bytes = withWriter((w) => {

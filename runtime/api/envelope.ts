@@ -38,7 +38,10 @@ export interface Envelope {
   pageSize: number;
 }
 
-/** A success body of the paged endpoints: the envelope's fields, then `result`, one object per mass group keyed by its mass key. */
+/**
+ * A success body of the paged endpoints: the envelope's fields, then `result`, one object per mass group keyed by its
+ * mass key.
+ */
 export interface EnvelopeJson<Entry> extends Envelope {
   result: Record<string, Entry[]>[];
 }

@@ -23,12 +23,18 @@ export interface PrecursorEntry {
   proforma: string;
   /** Modified monoisotopic mass in Da, 6 decimals. */
   mass: number;
-  /** (query mass − candidate mass) / candidate mass × 10^6, 2 decimals: observed minus theoretical; absent for mass1/mass2. */
+  /**
+   * (query mass − candidate mass) / candidate mass × 10^6, 2 decimals: observed minus theoretical; absent for
+   * mass1/mass2.
+   */
   ppm?: number;
   accsTax: { acc: string; taxId: number }[];
 }
 
-/** A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions (those `filter` keeps). */
+/**
+ * A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions (those `filter`
+ * keeps).
+ */
 export function precursorEntry(
   query: PrecursorQuery,
   c: Candidate,
@@ -86,7 +92,10 @@ const candidateOrder = (query: PrecursorQuery, a: Candidate, b: Candidate) =>
 /** Length of `{"seq":"` in an accsTax entry of entryJson.ts. */
 const ENTRY_PREFIX = '{"seq":"'.length;
 
-/** `of(shard)` looked up once per shard of an answer (candidates come in runs of one shard, or alternate between shards). */
+/**
+ * `of(shard)` looked up once per shard of an answer (candidates come in runs of one shard, or alternate between
+ * shards).
+ */
 function perShard<T>(of: (shard: Shard) => T | undefined): (shard: Shard) => T | undefined {
   const memo = new Map<Shard, T | undefined>();
   let [last, lastValue]: [Shard | undefined, T | undefined] = [undefined, undefined];
@@ -133,7 +142,8 @@ export function renderPrecursorJson(
         const start = sequenceStart(c.shard, c.peptide);
         const end = c.shard.sequenceEnds[c.peptide];
         if (head) {
-          // `,{"seq":..,"mass":..,"ppm":` as cached, without its comma for a group's first entry and its ppm key without a precursor mass.
+          // `,{"seq":..,"mass":..,"ppm":` as cached, without its comma for a group's first entry and its ppm key
+          // without a precursor mass.
           const from = (c.peptide === 0 ? 0 : head.ends[c.peptide - 1]) + (e === 0 ? HEAD_COMMA : 0);
           w.copyWords(head.words, from, head.ends[c.peptide] - (query.centre === undefined ? HEAD_PPM_KEY : 0));
           if (query.centre !== undefined) writePpmText(w, query.centre, c.units / UNITS_PER_DA);

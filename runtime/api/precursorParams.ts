@@ -197,7 +197,10 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   return { ...keyWindow(centre, tolerance), centre, ...common };
 }
 
-/** The tolerance of checked values of the tolerance rows (tolerance, toleranceLow, toleranceHigh, unit); QueryError (400) naming the parameter when it cannot apply. */
+/**
+ * The tolerance of checked values of the tolerance rows (tolerance, toleranceLow, toleranceHigh, unit); QueryError
+ * (400) naming the parameter when it cannot apply.
+ */
 export function toleranceOf(values: ParamValues, given: (name: string) => boolean): Tolerance {
   const unit = values.unit as 'ppm' | 'Da';
   if (unit === 'Da' && !given('tolerance') && !(given('toleranceLow') && given('toleranceHigh'))) {

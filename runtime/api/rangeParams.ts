@@ -65,7 +65,9 @@ export const pagingParams = (defaultPageSize: number, notIntegerStatus: 400 | 50
   ];
 };
 
-/** /api/v1/search's opt-in: what the dataset knows of each accession, as /api/v1/peptide lists it (read after the rest). */
+/**
+ * /api/v1/search's opt-in: what the dataset knows of each accession, as /api/v1/peptide lists it (read after the rest).
+ */
 export const PROTEINS_PARAM: Param = {
   name: 'proteins',
   kind: 'choice',

@@ -14,11 +14,16 @@ export interface Protein {
   organism: string | null;
 }
 
-/** The last page whose first accession is <= acc (byte order, as the table is sorted: JavaScript's < on ASCII), or -1. */
+/**
+ * The last page whose first accession is <= acc (byte order, as the table is sorted: JavaScript's < on ASCII), or -1.
+ */
 const pageOf = (pages: readonly ProteinPageEntry[], acc: string) =>
   partitionPoint(pages.length, (i) => pages[i].firstAccession > acc) - 1;
 
-/** The entry of the leaf page whose range holds `acc`, reading inner pages on the way; undefined when no page's range holds it. */
+/**
+ * The entry of the leaf page whose range holds `acc`, reading inner pages on the way; undefined when no page's range
+ * holds it.
+ */
 async function leafOf(dataset: Dataset, acc: string): Promise<ProteinPageEntry | undefined> {
   const table = dataset.manifest.proteins;
   let pages = table?.pages ?? [];

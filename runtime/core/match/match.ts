@@ -65,7 +65,10 @@ export interface MatchOptions {
 
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** About how many hypotheses of a sweep need one shard (in a large batch of narrow searches): how many run at once per read. */
+/**
+ * About how many hypotheses of a sweep need one shard (in a large batch of narrow searches): how many run at once per
+ * read.
+ */
 const HYPOTHESES_PER_READ = 16;
 
 /**
@@ -74,7 +77,9 @@ const HYPOTHESES_PER_READ = 16;
  */
 export const MATCH_CACHE_BYTES = 8 * 2 ** 20;
 
-/** What a search keeps of what its scans find: every candidate, or with `top` those that may still be among its closest. */
+/**
+ * What a search keeps of what its scans find: every candidate, or with `top` those that may still be among its closest.
+ */
 class SearchSink implements FoundSink {
   scanned = 0;
   /** With `top`: errors (Da) of the candidates kept so far, and the largest one a candidate may have to be kept. */

@@ -24,7 +24,10 @@ export class Candidates {
   private letters = new Uint8Array(1024);
   private readonly accessionEnds = new Ends();
   private readonly accessions = new BlockColumn((n) => new Uint32Array(n));
-  /** Runs of candidates of one search and counts, added one after another: the first candidate of each, and what they share. */
+  /**
+   * Runs of candidates of one search and counts, added one after another: the first candidate of each, and what they
+   * share.
+   */
   private readonly runStarts = new Column(new Uint32Array(1024));
   private readonly runSearches = new Column(new Uint32Array(1024));
   /** Index of the run's hypothesis counts in its batch's Tasks.counts. */
@@ -128,7 +131,9 @@ export class Candidates {
     return String.fromCharCode.apply(null, this.letters.subarray(0, length) as unknown as number[]);
   }
 
-  /** Candidates a and b by sequence, as strings of their letters compare (< 0, 0, > 0): packed, they compare as bytes. */
+  /**
+   * Candidates a and b by sequence, as strings of their letters compare (< 0, 0, > 0): packed, they compare as bytes.
+   */
   compareSequences(a: number, b: number): number {
     const { bytes: aBytes, from: aFrom, to: aTo } = this.sequences.where(a);
     const { bytes: bBytes, from: bFrom, to: bTo } = this.sequences.where(b); // where(a)'s object is read: it may be reused
@@ -137,7 +142,10 @@ export class Candidates {
     return aTo - aFrom - (bTo - bFrom);
   }
 
-  /** Candidate i's accessions (ranks in the accession table) are accession(r) for r from accessionEnd(i - 1) to accessionEnd(i). */
+  /**
+   * Candidate i's accessions (ranks in the accession table) are accession(r) for r from accessionEnd(i - 1) to
+   * accessionEnd(i).
+   */
   accessionEnd(i: number): number {
     return i < 0 ? 0 : this.accessionEnds.at(i);
   }
@@ -189,7 +197,10 @@ export class Candidates {
   }
 }
 
-/** A hypothesis's counts of each fixed and variable spec, and the mass they add (a function of the counts alone): the few distinct ones of a batch, shared. */
+/**
+ * A hypothesis's counts of each fixed and variable spec, and the mass they add (a function of the counts alone): the
+ * few distinct ones of a batch, shared.
+ */
 export type CountVectors = Pick<Hypothesis, 'fixedCounts' | 'variableCounts' | 'shiftUnits' | 'view'>;
 
 /** The hypotheses of all the searches of a batch as columns (hundreds of thousands: no object each). */
@@ -219,7 +230,10 @@ export class Tasks {
     this.countsId.push(id);
   }
 
-  /** Task ids by the index they read (the dataset's, then each view's), then in ascending order of the lowest key they read. */
+  /**
+   * Task ids by the index they read (the dataset's, then each view's), then in ascending order of the lowest key they
+   * read.
+   */
   inSweepOrder(): Uint32Array {
     const low = this.low.data;
     const ids = this.countsId.data;

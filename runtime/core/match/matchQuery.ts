@@ -19,7 +19,9 @@ export interface MatchQuery {
   top?: number;
 }
 
-/** A precursor to match: a spectrum of an MGF file, or a JSON item (an m/z with or without charge, or a neutral mass). */
+/**
+ * A precursor to match: a spectrum of an MGF file, or a JSON item (an m/z with or without charge, or a neutral mass).
+ */
 export type Precursor = Spectrum | { index: number; mz: number; charges: number[] } | { index: number; mass: number };
 
 /** One search of a precursor: the charge tried (none for a neutral mass), its neutral mass and key window. */

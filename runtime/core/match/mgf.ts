@@ -86,7 +86,9 @@ export class MgfReader {
   private lineNumber = 0;
   private records = 0;
   private open: Open | undefined;
-  /** CHARGE given outside a record (Mascot's file-wide parameter): the charges of the records after it that give none. */
+  /**
+   * CHARGE given outside a record (Mascot's file-wide parameter): the charges of the records after it that give none.
+   */
   private fileCharges: number[] = [];
 
   line(raw: string): MgfItem | undefined {

@@ -9,9 +9,9 @@ import { DatasetError } from '../errors.js';
 
 /**
  * Weighs the peptides of one shard of complete view `view` exactly — each one's mass, the fixed delta on each of its
- * sites — and reads off its key the count of the variable modification it carries (`count`, `units`: set by weigh,
- * no object made per peptide). A key that no count gives is a view the build did not write: refused (a corrupt dataset), never
- * answered.
+ * sites — and reads off its key the count of the variable modification it carries (`count`, `units`: set by weigh, no
+ * object made per peptide). A key that no count gives is a view the build did not write: refused (a corrupt dataset),
+ * never answered.
  */
 export class CompleteWeigher {
   count = 0;

@@ -164,5 +164,8 @@ export function compositionOf(dataset: Dataset, shard: Shard, from: number, to: 
   return dataset.derived(shard, 'composition', newComposition) ?? Composition.scratchFor(shard, from, to);
 }
 
-/** A shard's composition, charged as its masses (8 bytes a peptide), two letter sets' counts (2 bytes each) and one count index (4). */
+/**
+ * A shard's composition, charged as its masses (8 bytes a peptide), two letter sets' counts (2 bytes each) and one
+ * count index (4).
+ */
 const newComposition = (shard: Shard) => ({ value: new Composition(shard), bytes: shard.sequenceEnds.length * 16 });

@@ -38,7 +38,10 @@ export interface HypothesisLimits {
   /** Peptide lengths in the dataset (the build's parameters). */
   minLength: number;
   maxLength: number;
-  /** Most residues of `letters` one peptide of the dataset holds, or more (its index's residue maxima); unbounded without. */
+  /**
+   * Most residues of `letters` one peptide of the dataset holds, or more (its index's residue maxima); unbounded
+   * without.
+   */
   mostResidues?: (letters: string) => number;
 }
 
@@ -101,7 +104,10 @@ export function hypotheses(
   const out: Hypothesis[] = [];
   const counts: number[] = [];
 
-  /** Least modified mass of any peptide with the counts so far: the counted slots, then lightest residues up to the minimum length. */
+  /**
+   * Least modified mass of any peptide with the counts so far: the counted slots, then lightest residues up to the
+   * minimum length.
+   */
   const leastMass = (units: number, residues: number) =>
     residues > limits.maxLength ? Infinity : WATER_UNITS + units + Math.max(0, limits.minLength - residues) * LIGHTEST;
 

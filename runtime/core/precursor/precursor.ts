@@ -108,7 +108,9 @@ export interface Compiled {
   subsets: SlotSet[];
   /** Hall's checks by variable counts (`1,0`), as needsOf makes them. */
   hall: Map<string, Needs['variable']>;
-  /** The first fixed spec on residues alone (no terminus), whose count a scan reads by the count index; -1 when none is. */
+  /**
+   * The first fixed spec on residues alone (no terminus), whose count a scan reads by the count index; -1 when none is.
+   */
   byCount: number;
 }
 
@@ -121,11 +123,16 @@ export function compile(query: Pick<PrecursorQuery, 'fixed' | 'variable'>): Comp
   return { fixed, subsets, hall: new Map(), byCount };
 }
 
-/** What a peptide must offer for one hypothesis: exact fixed slot counts, and Hall's condition as (set, slots) checks. */
+/**
+ * What a peptide must offer for one hypothesis: exact fixed slot counts, and Hall's condition as (set, slots) checks.
+ */
 export interface Needs {
   fixed: { set: SlotSet; count: number }[];
   variable: { set: SlotSet; wanted: number }[];
-  /** A fixed need on residues alone (no terminus): its letters and count, so that a scan reads only the peptides with that count. */
+  /**
+   * A fixed need on residues alone (no terminus): its letters and count, so that a scan reads only the peptides with
+   * that count.
+   */
   byCount?: { letters: string; count: number };
 }
 
@@ -152,7 +159,10 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   };
 }
 
-/** Whether a shard (or the shards below an index entry) can hold a peptide of the hypothesis, by the entry's residue maxima (true without them). */
+/**
+ * Whether a shard (or the shards below an index entry) can hold a peptide of the hypothesis, by the entry's residue
+ * maxima (true without them).
+ */
 export function mayHold(c: Needs, entry: { residueMax?: string }): boolean {
   for (const f of c.fixed) if (f.count > 0 && mostSlots(f.set, entry) < f.count) return false;
   for (const v of c.variable) if (mostSlots(v.set, entry) < v.wanted) return false;
@@ -231,7 +241,8 @@ export function scanShard(
   const comp = compositionOf(dataset, shard, low, high);
   const view = h.view === undefined ? undefined : dataset.views[h.view];
   // The window's peptides, or with a fixed need on residues only those holding its count: a run of the count index
-  // (made once for the whole shard, so only for a composition kept with it: one made for this scan alone reads the window).
+  // (made once for the whole shard, so only for a composition kept with it: one made for this scan alone reads the
+  // window).
   let ids: Uint32Array | undefined;
   if (needs.byCount && comp.kept) {
     const index = comp.byCount(needs.byCount.letters);

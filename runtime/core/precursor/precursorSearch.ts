@@ -79,7 +79,9 @@ export async function runCompleteQuery(
   };
 }
 
-/** Groups from..to-1 of a shard of the complete view as candidate groups, each peptide weighed (its count off its key). */
+/**
+ * Groups from..to-1 of a shard of the complete view as candidate groups, each peptide weighed (its count off its key).
+ */
 function pageGroups(
   dataset: Dataset,
   all: readonly Hypothesis[],

@@ -65,7 +65,8 @@ export function hypothesesOf(dataset: Dataset, query: SearchWindow): Hypothesis[
   const use = viewOf(dataset, query);
   if (!use) return of(query.fixed, dataset.index);
   const { view, fixed } = use;
-  // Every count is enumerated, as without the view, so that the same queries meet the hypothesis bound; count 0 is kept.
+  // Every count is enumerated, as without the view, so that the same queries meet the hypothesis bound; count 0 is
+  // kept.
   const without = of(query.fixed, dataset.index).filter((h) => h.fixedCounts[fixed] === 0);
   const inView = of(
     query.fixed.filter((_, i) => i !== fixed),

@@ -199,7 +199,9 @@ export function rangeEntriesNow(index: ShardIndex, lowKey: number, highKey: numb
   }
 }
 
-/** The shards holding keys in [lowKey, highKey] in `index`, in ascending order, located (index pages read as needed). */
+/**
+ * The shards holding keys in [lowKey, highKey] in `index`, in ascending order, located (index pages read as needed).
+ */
 export async function rangeEntries(index: ShardIndex, lowKey: number, highKey: number): Promise<LocatedShard[]> {
   const now = rangeEntriesNow(index, lowKey, highKey);
   if (now) return now;

@@ -105,7 +105,10 @@ export interface ReadableView {
   index: ShardIndex;
 }
 
-/** The view of a manifest's entry, or undefined when this reader cannot use it (its text is not a view's: model/views.ts). */
+/**
+ * The view of a manifest's entry, or undefined when this reader cannot use it (its text is not a view's:
+ * model/views.ts).
+ */
 function readableView(
   view: DatasetView,
   loadPage: ConstructorParameters<typeof ShardIndex>[1],
@@ -215,7 +218,10 @@ export class Dataset {
     );
   }
 
-  /** Whether the accession table is one page (a small dataset's): read whole, kept outside the cache (with its records: 16 B an accession for UniProt's, 32 at most). */
+  /**
+   * Whether the accession table is one page (a small dataset's): read whole, kept outside the cache (with its records:
+   * 16 B an accession for UniProt's, 32 at most).
+   */
   private get onePage(): boolean {
     const { pages, levels = 1 } = this.manifest.accessions;
     return levels === 1 && pages.length === 1;
@@ -289,7 +295,10 @@ export class Dataset {
     return (await Promise.all(reads)).flat();
   }
 
-  /** An inner page of the accession table (the pages of the level below), checked against its entry; cached beside the shards. */
+  /**
+   * An inner page of the accession table (the pages of the level below), checked against its entry; cached beside the
+   * shards.
+   */
   private accessionIndexPage(entry: AccessionPageEntry): Promise<AccessionPageEntry[]> {
     return this.file(
       entry,
@@ -300,7 +309,9 @@ export class Dataset {
     );
   }
 
-  /** A page of the accession table from rank `first`, checked: its entry's count, and reviewed accessions ranked first. */
+  /**
+   * A page of the accession table from rank `first`, checked: its entry's count, and reviewed accessions ranked first.
+   */
   private checkedAccessionPage(bytes: Uint8Array, entry: AccessionPageEntry, first: number): AccessionTable {
     const page = decodeAccessionPage(bytes);
     if (page.taxIds.length !== entry.accessions)
@@ -336,7 +347,10 @@ export class Dataset {
     );
   }
 
-  /** An inner page of the protein table (the pages of the level below), checked against its entry; cached beside the shards. */
+  /**
+   * An inner page of the protein table (the pages of the level below), checked against its entry; cached beside the
+   * shards.
+   */
   proteinIndexPage(entry: ProteinPageEntry): Promise<ProteinPageEntry[]> {
     return this.file(
       entry,

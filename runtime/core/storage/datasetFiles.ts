@@ -1,8 +1,8 @@
 // Every file a dataset's manifest reaches, walked from the manifest: the accession table's pages, the taxonomy, the
-// protein table's pages, the shard index's pages and shards, and each view's. Index trees may be of any depth: a
-// page holding `pages` is an inner page, one holding `shards` a leaf of the shard index; accession and protein
-// pages are inner pages down to `levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level
-// at most), and each page read is verified (size, sha256) before its entries are believed.
+// protein table's pages, the shard index's pages and shards, and each view's. Index trees may be of any depth: a page
+// holding `pages` is an inner page, one holding `shards` a leaf of the shard index; accession and protein pages are
+// inner pages down to `levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level at
+// most), and each page read is verified (size, sha256) before its entries are believed.
 import {
   MANIFEST_FILE,
   type Compression,
@@ -43,7 +43,10 @@ export interface WalkOptions {
   keepShard?: (shard: ShardEntry) => boolean;
 }
 
-/** A tree of pages as the manifest roots it (`shardIndex`, `accessions`, `proteins`); `levels` ≥ 2: the root lists inner pages. */
+/**
+ * A tree of pages as the manifest roots it (`shardIndex`, `accessions`, `proteins`); `levels` ≥ 2: the root lists inner
+ * pages.
+ */
 interface PageTree {
   pages: FileEntry[];
   levels?: number;
@@ -52,7 +55,10 @@ interface PageTree {
 /** Deepest index tree walked: a page deeper than this is refused (a format this reader does not know). */
 export const MAX_INDEX_DEPTH = 8;
 
-/** Why `file` may not be a dataset file's name, or null when it is a safe name (a plain name, or one folder and a plain name). */
+/**
+ * Why `file` may not be a dataset file's name, or null when it is a safe name (a plain name, or one folder and a plain
+ * name).
+ */
 export function unsafePathReason(file: unknown): string | null {
   if (typeof file !== 'string' || file === '') return 'it is not a name';
   if (file.startsWith('/') || /^[A-Za-z]:/.test(file)) return 'it is an absolute path';
@@ -153,7 +159,10 @@ function levelsOf(tree: PageTree, field: string): number {
   return levels;
 }
 
-/** Accession or protein pages: entries `inner` levels above the leaves are inner pages (read, listing `pages`), the rest leaves. */
+/**
+ * Accession or protein pages: entries `inner` levels above the leaves are inner pages (read, listing `pages`), the rest
+ * leaves.
+ */
 async function* tablePages(
   entries: unknown[],
   inner: number,
@@ -173,7 +182,10 @@ async function* tablePages(
   }
 }
 
-/** Index pages at `depth` (0: listed by the manifest) and what they list, recursively; checked against `levels` when given. */
+/**
+ * Index pages at `depth` (0: listed by the manifest) and what they list, recursively; checked against `levels` when
+ * given.
+ */
 async function* indexPages(
   entries: unknown[],
   depth: number,

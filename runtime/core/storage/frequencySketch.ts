@@ -49,7 +49,10 @@ export class FrequencySketch {
     if (++this.counted >= this.sample) this.halve();
   }
 
-  /** The estimated requests for the file of hash `h` since its counters were last halved (never less than the true count, capped at 15). */
+  /**
+   * The estimated requests for the file of hash `h` since its counters were last halved (never less than the true
+   * count, capped at 15).
+   */
   frequency(h: number): number {
     const h2 = rehash(h);
     let least = MAX_COUNT;

@@ -43,7 +43,10 @@ export async function readManifest(source: ShardSource, timeoutMs: number): Prom
   return manifest;
 }
 
-/** What is wrong with the root of the accession table (pages of counts summing to the table's), or null: a reader finds a rank's page by them. */
+/**
+ * What is wrong with the root of the accession table (pages of counts summing to the table's), or null: a reader finds
+ * a rank's page by them.
+ */
 function accessionsViolation({ pages, count }: Manifest['accessions']): string | null {
   const counts = pages.map((page) => page?.accessions);
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0))
@@ -52,7 +55,10 @@ function accessionsViolation({ pages, count }: Manifest['accessions']): string |
   return sum === count ? null : `the accession table's pages hold ${sum} accessions where its count says ${count}`;
 }
 
-/** What is wrong with the manifest's views (a list of `{fixed, shards | shardIndex}` whose shards tile the mass line), or null. */
+/**
+ * What is wrong with the manifest's views (a list of `{fixed, shards | shardIndex}` whose shards tile the mass line),
+ * or null.
+ */
 function viewsViolation(manifest: Manifest): string | null {
   if (manifest.views === undefined) return null;
   if (!Array.isArray(manifest.views)) return 'manifest views is not a list';
@@ -72,7 +78,9 @@ function viewsViolation(manifest: Manifest): string | null {
   return null;
 }
 
-/** The first index tree (shard index, accession table, protein table) whose `levels` this reader cannot walk, or null. */
+/**
+ * The first index tree (shard index, accession table, protein table) whose `levels` this reader cannot walk, or null.
+ */
 function treeViolation(manifest: Manifest): string | null {
   for (const [name, tree] of [
     ['shard index', manifest.shardIndex],

@@ -27,9 +27,14 @@ interface Slot {
   derivedBytes: number;
 }
 
-/** The recent window's share of the budget (W-TinyLFU's 1 %): room for a query's files between its two reads of them. */
+/**
+ * The recent window's share of the budget (W-TinyLFU's 1 %): room for a query's files between its two reads of them.
+ */
 const WINDOW_SHARE = 0.01;
-/** Decoded bytes of a typical file, to size the frequency sketch for a budget (a shard decodes to ~40 KB, index pages to less). */
+/**
+ * Decoded bytes of a typical file, to size the frequency sketch for a budget (a shard decodes to ~40 KB, index pages to
+ * less).
+ */
 const TYPICAL_FILE_BYTES = 16 * 1024;
 
 export class ShardCache {
@@ -62,7 +67,10 @@ export class ShardCache {
     return { shards: this.recent.size + this.main.size, bytes: this.used, budget: this.budget };
   }
 
-  /** The cached decoded file `file` (a Shard unless said otherwise), now the most recently used of its part; undefined when it is not cached. Counts the request either way. */
+  /**
+   * The cached decoded file `file` (a Shard unless said otherwise), now the most recently used of its part; undefined
+   * when it is not cached. Counts the request either way.
+   */
   get<T extends object = Shard>(file: string): T | undefined {
     let part = this.main;
     let slot = part.get(file);
@@ -78,7 +86,10 @@ export class ShardCache {
     return slot.shard as T;
   }
 
-  /** Caches `shard` as file `file`, charged `cost` bytes, in the recent window; what leaves the window then is admitted or dropped. */
+  /**
+   * Caches `shard` as file `file`, charged `cost` bytes, in the recent window; what leaves the window then is admitted
+   * or dropped.
+   */
   put(file: string, shard: object, cost: number): void {
     this.drop(file);
     this.recent.set(file, { shard, cost, hits: 0, derived: new Map(), hash: fileHash(file), derivedBytes: 0 });
@@ -159,7 +170,10 @@ export class ShardCache {
     }
   }
 
-  /** Puts a file leaving the window in the main part when it fits, or when it is asked for more often than each file it would push out. */
+  /**
+   * Puts a file leaving the window in the main part when it fits, or when it is asked for more often than each file it
+   * would push out.
+   */
   private admit(file: string, slot: Slot): void {
     let over = this.used + slot.cost - this.budget;
     if (over > 0) over -= this.releaseDerived(over);
@@ -182,7 +196,8 @@ export class ShardCache {
 
   /**
    * Frees up to `bytes` (at least, when there is that much) by dropping the main part's derived values, least recently
-   * used first, never `keep`'s: under pressure a decoded file is worth more than a faster answer from one. Returns the bytes freed.
+   * used first, never `keep`'s: under pressure a decoded file is worth more than a faster answer from one. Returns the
+   * bytes freed.
    */
   private releaseDerived(bytes: number, keep?: string): number {
     let freed = 0;

@@ -78,7 +78,10 @@ export class ShardIndex {
   readonly groupCount: number;
   /** Levels of index pages below the manifest (0 for a flat index). */
   readonly levels: number;
-  /** All shards as one entry: their combined residueMax, when the root's entries give theirs (a bound for every peptide). */
+  /**
+   * All shards as one entry: their combined residueMax, when the root's entries give theirs (a bound for every
+   * peptide).
+   */
   readonly all: { residueMax?: string };
   private root: Node;
 
@@ -125,7 +128,10 @@ export class ShardIndex {
     return pending;
   }
 
-  /** Follows `step` from the root to a shard with the pages in memory: undefined when it leads nowhere, null when a page must be read first. */
+  /**
+   * Follows `step` from the root to a shard with the pages in memory: undefined when it leads nowhere, null when a page
+   * must be read first.
+   */
   private walkNow(step: Step): LocatedShard | undefined | null {
     for (let node = this.root; ; ) {
       const i = step(node);

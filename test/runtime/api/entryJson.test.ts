@@ -19,8 +19,8 @@ import { letterBytes } from '../../helpers/letters.js';
 type TestShard = Shard & { table: [string, number][]; set: AccessionSet };
 
 /**
- * A shard from plain lists: groups of [massKey, [[sequence, ranks ascending]]] over an accession table of [accession, taxId]
- * in rank order, read as one page, or as pages of `pageSize` accessions.
+ * A shard from plain lists: groups of [massKey, [[sequence, ranks ascending]]] over an accession table of [accession,
+ * taxId] in rank order, read as one page, or as pages of `pageSize` accessions.
  */
 function shardOf(
   table: [string, number][],

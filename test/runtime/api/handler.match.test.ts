@@ -1,7 +1,8 @@
-// POST /api/v1/match (its row in runtime/api/endpoints.ts, matchParams.ts) through the Fetch handler and npm start's listener: an MGF body
-// or JSON precursors answered as the core matches them (each candidate list equal to /api/v1/search's), the
-// answer valid against the OpenAPI document, malformed records listed, and the contract's refusals: 400 naming
-// the parameter or the precursor, 413 past 1,000 precursors or 5 MiB (declared or streamed), 405, OPTIONS.
+// POST /api/v1/match (its row in runtime/api/endpoints.ts, matchParams.ts) through the Fetch handler and npm start's
+// listener: an MGF body or JSON precursors answered as the core matches them (each candidate list equal to
+// /api/v1/search's), the answer valid against the OpenAPI document, malformed records listed, and the contract's
+// refusals: 400 naming the parameter or the precursor, 413 past 1,000 precursors or 5 MiB (declared or streamed), 405,
+// OPTIONS.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';

@@ -102,7 +102,9 @@ function makeLookups(seed: number): Lookup[] {
     }
     return out.join('');
   };
-  /** A sequence the enzyme cannot produce: a protein piece not ending at a cleavage site, or of a length out of bounds. */
+  /**
+   * A sequence the enzyme cannot produce: a protein piece not ending at a cleavage site, or of a length out of bounds.
+   */
   const unproducible = (): string => {
     const protein = pick(proteins);
     const roll = random();

@@ -36,7 +36,9 @@ const UNPLACED_TAXIDS = 137;
 
 let dir: string;
 let handler: Handler;
-/** The dataset, built while the reference is computed; awaited by the tests that ask the API (not the reference's own). */
+/**
+ * The dataset, built while the reference is computed; awaited by the tests that ask the API (not the reference's own).
+ */
 let building: Promise<string>;
 async function ready(): Promise<void> {
   dir ??= await building;

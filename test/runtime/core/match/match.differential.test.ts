@@ -11,6 +11,7 @@ import { precursorJson } from '../../../../runtime/api/matchJson.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { matchPrecursors, matchSpectra, type MatchBatch } from '../../../../runtime/core/match/match.js';
 import { parseMatchQuery } from '../../../../runtime/api/matchParams.js';
+import { InvalidQuery } from '../../../../runtime/core/errors.js';
 import { searchesOf, type Precursor } from '../../../../runtime/core/match/matchQuery.js';
 import { findCandidates } from '../../../../runtime/core/precursor/precursor.js';
 import { hypothesesOf } from '../../../../runtime/core/precursor/searchPlan.js';
@@ -126,7 +127,10 @@ describe('against the brute-force reference (a subset of the sample, many shards
   const RECORDS = 2000;
   let subset: Dataset;
   let subsetDir: string;
-  /** The same records built with a Carbamidomethyl@C view (shards/FORMAT.md "Views"): its C-holding peptides come from the view. */
+  /**
+   * The same records built with a Carbamidomethyl@C view (shards/FORMAT.md "Views"): its C-holding peptides come from
+   * the view.
+   */
   let viewed: Dataset;
   let viewedDir: string;
   let reference: ReferencePrecursor;
@@ -304,11 +308,12 @@ describe('filters, refused searches and batching', () => {
     expect(low.searches[1].error).toBeUndefined(); // (0.9 + proton) × 2: a real (if tiny) mass, searched
   }, 120_000);
 
-  it('a batch over its budget of peptides examined (a server’s bound on one request) is refused whole with 400', async () => {
+  it('a batch over its budget of peptides examined (a server’s bound on one request) is refused whole (InvalidQuery)', async () => {
     const spectra = (await spectraOf('mpa_Test_100.mgf')).slice(0, 40);
     const query = queryOf({ tolerance: '10', ...MODS });
     // What the batch examines, from /api/v1/search's own count over the hypotheses the match reads (hypothesesOf: not
-    // the complete view, which the search would read for these modifications): a budget just below it is refused, at it answered.
+    // the complete view, which the search would read for these modifications): a budget just below it is refused, at it
+    // answered.
     let total = 0;
     for (const spectrum of spectra) {
       for (const search of searchesOf(query, spectrum)) {
@@ -318,8 +323,9 @@ describe('filters, refused searches and batching', () => {
       }
     }
     expect(total).toBeGreaterThan(1000);
-    await expect(matchPrecursors(bundled, query, spectra, { maxScanned: total - 1 })).rejects.toMatchObject({
-      status: 400,
+    const refused = matchPrecursors(bundled, query, spectra, { maxScanned: total - 1 });
+    await expect(refused).rejects.toBeInstanceOf(InvalidQuery);
+    await expect(refused).rejects.toMatchObject({
       message: expect.stringMatching(/would examine more than .* stored peptides in all/),
     });
     const within = jsonOf([await matchPrecursors(bundled, query, spectra, { maxScanned: total })]);

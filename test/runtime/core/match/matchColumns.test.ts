@@ -1,7 +1,7 @@
-// Tests runtime/core/matchColumns.ts against plain arrays: Candidates keeps each peptide's sequence and the
-// accessions a mask keeps, copied out of its shard, with its counts id and its exact modified mass (the reference's
-// own residue table), groups candidates by search in order found, and is as new after clear(); Tasks keeps every hypothesis whole (counts shared between equal ones) and lists them in ascending order
-// of the masses they read.
+// Tests runtime/core/matchColumns.ts against plain arrays: Candidates keeps each peptide's sequence and the accessions
+// a mask keeps, copied out of its shard, with its counts id and its exact modified mass (the reference's own residue
+// table), groups candidates by search in order found, and is as new after clear(); Tasks keeps every hypothesis whole
+// (counts shared between equal ones) and lists them in ascending order of the masses they read.
 import { describe, expect, it } from 'vitest';
 import type { Hypothesis } from '../../../../runtime/core/precursor/hypotheses.js';
 import { Candidates, Tasks } from '../../../../runtime/core/match/matchColumns.js';

@@ -93,8 +93,8 @@ describe('hypotheses: hand-derived cases', () => {
   });
 
   it('counts a variable residue modification from 0 to maxVariable, shifting the base window by each count', () => {
-    // Window 1000.0000..1000.0100 Da = units [9999999500000, 10000100499999]; Oxidation = 159949150000 units.
-    // One: [9840050350000, 9840151349999] → keys 9840050..9840151. Two: [9680101200000, 9680202199999] → 9680101..9680202.
+    // Window 1000.0000..1000.0100 Da = units [9999999500000, 10000100499999]; Oxidation = 159949150000 units. One:
+    // [9840050350000, 9840151349999] → keys 9840050..9840151. Two: [9680101200000, 9680202199999] → 9680101..9680202.
     const window = keyWindowUnits(10_000_000, 10_000_100);
     expect(sortByCounts(hypotheses([], [at(OX, residues('M'))], 2, window, LIMITS))).toEqual([
       { fixedCounts: [], variableCounts: [0], shiftUnits: 0, baseLowKey: 10_000_000, baseHighKey: 10_000_100 },

@@ -2,13 +2,13 @@
 // reference written from the README's specification (test/helpers/referencePrecursor.ts, which imports nothing
 // from build/ or runtime/). The code under test is reached only through the HTTP handler.
 //
-// On a multi-shard build of the bundled sample's first records, for each modification setting of the issue's
-// acceptance list, thousands of seeded random precursors (m/z with charge 1..4 at ±5/±10/±20 ppm and ±0.02 Da,
-// mostly centred near real modified masses, some random; a few mass=, asymmetric and mass1/mass2 queries) are
-// asked — in turn of the plain build and of one with a Carbamidomethyl@C view and a complete view, each with its default cache and
-// under a cache of a few shards — and EVERY page of each (random pageSize 1..50, up to the first page past the end) is compared whole with the reference: totalResult, page, pageSize, keys, and each
-// entry's seq, proforma, mass, ppm and accsTax, in order. Plus hand-checked cases whose expected text is
-// derived from the README's rules by hand.
+// On a multi-shard build of the bundled sample's first records, for each modification setting of the acceptance
+// list, thousands of seeded random precursors (m/z with charge 1..4 at ±5/±10/±20 ppm and ±0.02 Da, mostly centred near
+// real modified masses, some random; a few mass=, asymmetric and mass1/mass2 queries) are asked — in turn of the plain
+// build and of one with a Carbamidomethyl@C view and a complete view, each with its default cache and under a cache of
+// a few shards — and EVERY page of each (random pageSize 1..50, up to the first page past the end) is compared whole
+// with the reference: totalResult, page, pageSize, keys, and each entry's seq, proforma, mass, ppm and accsTax, in
+// order. Plus hand-checked cases whose expected text is derived from the README's rules by hand.
 import { prng } from '../../../helpers/prng.js';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,9 @@ const SHARD_BYTES = 16_384;
 const QUERIES_PER_SETTING = 650;
 
 let handler: Handler;
-/** The same dataset under a cache of a few shards: shards are often scanned after the cache let them go (no lanes kept). */
+/**
+ * The same dataset under a cache of a few shards: shards are often scanned after the cache let them go (no lanes kept).
+ */
 let smallCacheHandler: Handler;
 /**
  * The same records built with a view for Carbamidomethyl@C and the complete view of Carbamidomethyl@C with up to two
@@ -517,7 +519,10 @@ function makeQueries(reference: ReferencePrecursor, setting: Setting, seed: numb
   return queries;
 }
 
-/** Asks every page of a query (up to the first past the end) and compares each with the reference; a difference ends the walk. */
+/**
+ * Asks every page of a query (up to the first past the end) and compares each with the reference; a difference ends the
+ * walk.
+ */
 async function walk(reference: ReferencePrecursor, query: Query, mismatches: Mismatch[]): Promise<void> {
   const size = query.pageSize ?? 100;
   totals.queries++;

@@ -1,7 +1,8 @@
-// Precursor search's bounds (runtime/core/precursor.ts, hypotheses.ts) through the handler on the bundled
-// dataset: a search too open-ended to answer in time is a 400 naming what to narrow, never a 500 or a hang; a
-// hypothesis no peptide can hold (by the index's residue maxima) is not made, nor read for; a complete view whose keys
-// no count of its variable modification gives is refused (502), never answered; and Hall's condition for variable modifications sharing slots (variableFits) on hand-made peptides.
+// Precursor search's bounds (runtime/core/precursor.ts, hypotheses.ts) through the handler on the bundled dataset: a
+// search too open-ended to answer in time is a 400 naming what to narrow, never a 500 or a hang; a hypothesis no
+// peptide can hold (by the index's residue maxima) is not made, nor read for; a complete view whose keys no count of
+// its variable modification gives is refused (502), never answered; and Hall's condition for variable modifications
+// sharing slots (variableFits) on hand-made peptides.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../../runtime/api/handler.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';

@@ -1,9 +1,9 @@
 // The dataset (runtime/core/dataset.ts) under faults injected through the ShardSource (a FileSource wrapped by
-// FaultySource; long on purpose: a suite per fault) on the many-small-shards dataset (two-level index): missing, corrupt, truncated, slow, hanging
-// and failing shards, index pages and manifests. Each gives a clear 502/503 JSON answer or, after a retry, the
-// right answer — never a partial or wrong one — and once the fault clears the same query is answered right (no
-// poisoned cache). Also: HttpSource retries with backoff (injected fetch, and a real flaky HTTP server), and
-// the LRU staying within its budget.
+// FaultySource; long on purpose: a suite per fault) on the many-small-shards dataset (two-level index): missing,
+// corrupt, truncated, slow, hanging and failing shards, index pages and manifests. Each gives a clear 502/503 JSON
+// answer or, after a retry, the right answer — never a partial or wrong one — and once the fault clears the same query
+// is answered right (no poisoned cache). Also: HttpSource retries with backoff (injected fetch, and a real flaky HTTP
+// server), and the LRU staying within its budget.
 import { decode, encode } from '@msgpack/msgpack';
 import { createHash } from 'node:crypto';
 import { cpSync, renameSync, writeFileSync } from 'node:fs';
@@ -471,7 +471,10 @@ describe('memory stays bounded', () => {
 });
 
 describe('a shard whose stored bytes match their sha256 but do not decode (a broken build)', () => {
-  /** A copy of a small flat-index dataset whose first shard is replaced by `damage(its decompressed bytes)`, re-hashed in the manifest. */
+  /**
+   * A copy of a small flat-index dataset whose first shard is replaced by `damage(its decompressed bytes)`, re-hashed
+   * in the manifest.
+   */
   async function damaged(damage: (content: Buffer) => Uint8Array): Promise<{ handler: Handler; mass: string }> {
     const small = await subsetDataset(30, 32 * 1024);
     const copy = tempDir('faults-undecodable');

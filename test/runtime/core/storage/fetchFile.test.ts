@@ -1,6 +1,6 @@
-// Tests runtime/core/fetchFile.ts: sha256Hex against node:crypto on random inputs; fetchChecked with fake
-// sources — good bytes, a bad body then a good one (one retry), bad twice (corrupt), a transient SourceError (unavailable),
-// a non-transient one (corrupt), a hanging source (unavailable within its short timeout) — and that `schedule` runs every
+// Tests runtime/core/fetchFile.ts: sha256Hex against node:crypto on random inputs; fetchChecked with fake sources —
+// good bytes, a bad body then a good one (one retry), bad twice (corrupt), a transient SourceError (unavailable), a
+// non-transient one (corrupt), a hanging source (unavailable within its short timeout) — and that `schedule` runs every
 // fetch; getWithin's timeout.
 import { createHash, randomBytes } from 'node:crypto';
 import fc from 'fast-check';

@@ -1,7 +1,7 @@
-// Tests runtime/core/manifest.ts: readManifest on in-memory sources — a valid flat and two-level manifest, and
-// every refusal as an unavailable DatasetError with its exact message: missing, hanging, not JSON, wrong format, a format 1
-// dataset (named, with what to do), an unknown compression, no accession table, no shard list, a shard list or
-// index root that does not tile the mass line, an index tree, accession or protein table of levels outside 1..4, and a view
+// Tests runtime/core/manifest.ts: readManifest on in-memory sources — a valid flat and two-level manifest, and every
+// refusal as an unavailable DatasetError with its exact message: missing, hanging, not JSON, wrong format, a format 1
+// dataset (named, with what to do), an unknown compression, no accession table, no shard list, a shard list or index
+// root that does not tile the mass line, an index tree, accession or protein table of levels outside 1..4, and a view
 // (manifest `views`) that names no modification, lists no shards, does not tile or has levels outside 1..4.
 import { describe, expect, it } from 'vitest';
 import { DatasetError } from '../../../../runtime/core/errors.js';

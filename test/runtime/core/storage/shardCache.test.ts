@@ -31,7 +31,9 @@ function lastPassHits(cache: ShardCache, files: string[], cost: number, passes: 
   return hits;
 }
 
-/** LRU by bytes, from its definition (the cache's former policy), to compare hits with: the file read last always stays. */
+/**
+ * LRU by bytes, from its definition (the cache's former policy), to compare hits with: the file read last always stays.
+ */
 class ReferenceLru {
   private files = new Map<string, number>();
   private used = 0;

@@ -50,7 +50,8 @@ beforeAll(async () => {
     proteinPage: 32,
     proteins: { rootLimit: 12, innerPages: 8 },
   });
-  // ~247 leaf pages of 16 shards, 31 inner pages of 8, then 4; ~94 protein pages of 32 under 24, 6, then 2 inner pages of 4.
+  // ~247 leaf pages of 16 shards, 31 inner pages of 8, then 4; ~94 protein pages of 32 under 24, 6, then 2 inner pages
+  // of 4.
   dirs.three = retreedDataset(base, 'tree3', {
     index: { pageShards: 16, rootLimit: 8, innerPages: 8 },
     proteinPage: 32,
@@ -175,7 +176,10 @@ for (const [name, indexLevels, proteinLevels] of [
 }
 
 describe('an inner page that does not agree with its entry', () => {
-  /** A copy of the 3-level dataset whose root entry `r` points at a rewritten inner page (`change` applied to it), named and hashed rightly. */
+  /**
+   * A copy of the 3-level dataset whose root entry `r` points at a rewritten inner page (`change` applied to it), named
+   * and hashed rightly.
+   */
   function tampered(
     label: string,
     r: number,

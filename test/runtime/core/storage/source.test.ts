@@ -172,7 +172,8 @@ describe('checkName', () => {
       '3f2a/3f2a0.json.gz',
     ])
       expect(() => checkName(name)).not.toThrow();
-    // One folder of 1–4 lower-case hex digits only (placedFile): not any folder, not two, not upper case, not a dot-folder.
+    // One folder of 1–4 lower-case hex digits only (placedFile): not any folder, not two, not upper case, not a
+    // dot-folder.
     for (const name of [
       '.env',
       '..',

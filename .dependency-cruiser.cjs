@@ -1,5 +1,5 @@
-// Layering rules of the code, checked by dependency-cruiser in `npm test` (`npm run lint:deps`). The layers and
-// why they are separate are in docs/architecture.md.
+// Layering rules of the code, checked by dependency-cruiser in `npm test` (`npm run lint:deps`): the layers (model,
+// core, api, entries; the builder beside them) and, inside runtime/core, its capabilities (docs/architecture.md explains them).
 const NODE_BUILTIN = { dependencyTypes: ['core'] };
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -30,9 +30,42 @@ module.exports = {
     {
       name: 'core-below-api',
       severity: 'error',
-      comment: 'runtime/core (sources, dataset, search, parameter tables) knows nothing of answers or platforms.',
+      comment:
+        'runtime/core (storage, searches, look-ups) knows nothing of HTTP, answers or platforms: statuses, paths, parameter tables and renderers are runtime/api.',
       from: { path: '^runtime/core/' },
       to: { path: '^(runtime/(api|entries)|builder)/' },
+    },
+    {
+      name: 'core-storage-is-the-base',
+      severity: 'error',
+      comment:
+        'runtime/core/storage (sources, files, dataset, caches) serves every capability and imports none of them.',
+      from: { path: '^runtime/core/storage/' },
+      to: { path: '^runtime/core/(range|precursor|match|lookup)/' },
+    },
+    {
+      name: 'core-range-below-searches',
+      severity: 'error',
+      comment:
+        'Range search (runtime/core/range) is what precursor search, matching and look-ups build on, not the reverse.',
+      from: { path: '^runtime/core/range/' },
+      to: { path: '^runtime/core/(precursor|match|lookup)/' },
+    },
+    {
+      name: 'core-match-above-precursor',
+      severity: 'error',
+      comment:
+        'Batch matching (runtime/core/match) runs precursor searches; precursor search and look-ups know nothing of it.',
+      from: { path: '^runtime/core/(precursor|lookup)/' },
+      to: { path: '^runtime/core/match/' },
+    },
+    {
+      name: 'core-lookups-apart',
+      severity: 'error',
+      comment:
+        'Look-ups (runtime/core/lookup) and precursor search are separate capabilities over range search and storage.',
+      from: { path: '^runtime/core/(precursor|lookup)/' },
+      to: { path: '^runtime/core/(precursor|lookup)/', pathNot: '^runtime/core/$1/' },
     },
     {
       name: 'api-below-entries',

@@ -50,6 +50,14 @@ describe('dependency rules', () => {
       'builder/step.ts':
         "import { core } from '../runtime/core/low.js';\nimport { base } from '../runtime/model/base.js';\nexport const build = [core, base];\n",
       'runtime/api/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
+      // Inside runtime/core: storage below range search, below precursor search, below matching; look-ups apart.
+      'runtime/core/storage/base.ts': "import { scan } from '../range/scan.js';\nexport const base = scan;\n",
+      'runtime/core/range/scan.ts': "import { find } from '../precursor/find.js';\nexport const scan = find;\n",
+      'runtime/core/precursor/find.ts':
+        "import { batch } from '../match/batch.js';\nimport { look } from '../lookup/look.js';\nimport { other } from './other.js';\nexport const find = [batch, look, other];\n",
+      'runtime/core/precursor/other.ts': 'export const other = 3;\n',
+      'runtime/core/match/batch.ts': 'export const batch = 1;\n',
+      'runtime/core/lookup/look.ts': 'export const look = 2;\n',
       'runtime/entries/cli/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
     };
     for (const [file, text] of Object.entries(files)) {
@@ -64,6 +72,10 @@ describe('dependency rules', () => {
         'api-below-entries',
         'build-imports-only-the-model',
         'core-below-api',
+        'core-lookups-apart',
+        'core-match-above-precursor',
+        'core-range-below-searches',
+        'core-storage-is-the-base',
         'entries-are-leaves',
         'model-is-the-base',
         'no-cycles',
@@ -85,6 +97,13 @@ describe('dependency rules', () => {
     ).toHaveLength(1);
     expect(found.filter((v) => v.startsWith('web-page-runs-in-the-browser:')).map((v) => v.split(' → ')[0])).toEqual([
       'web-page-runs-in-the-browser: runtime/entries/web/main.ts',
+    ]);
+    // The capabilities of runtime/core: each planted upward or sideways import, and nothing within one folder.
+    expect(found.filter((v) => /^core-(storage|range|match|lookups)/.test(v)).sort()).toEqual([
+      'core-lookups-apart: runtime/core/precursor/find.ts → runtime/core/lookup/look.ts',
+      'core-match-above-precursor: runtime/core/precursor/find.ts → runtime/core/match/batch.ts',
+      'core-range-below-searches: runtime/core/range/scan.ts → runtime/core/precursor/find.ts',
+      'core-storage-is-the-base: runtime/core/storage/base.ts → runtime/core/range/scan.ts',
     ]);
     expect(found.filter((v) => /^platform-neutral-layers: runtime\/core\/low\.ts → (node:)?fs$/.test(v))).toHaveLength(
       1,

@@ -1,8 +1,8 @@
 // Answers before any platform wraps them: status, headers and a JSON body; the headers every answer carries;
 // JSON errors (405 among them, and the answer to anything thrown, written once here); and the Fetch API Response
 // of an answer.
-import { DatasetError } from '../core/fetchFile.js';
-import { QueryError } from '../core/params.js';
+import { DatasetError, InvalidQuery } from '../core/errors.js';
+import { QueryError } from './params.js';
 
 /** Headers on every answer, errors included. */
 export const COMMON_HEADERS: Readonly<Record<string, string>> = {
@@ -14,7 +14,10 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
 /** Cache-Control of successful answers (they change only with the dataset, which their ETag names). */
 export const ANSWER_CACHE_CONTROL = 'public, max-age=3600';
 
-/** The headers of a dataset version's answers: `version` quoted as its weak ETag names it; a success's and a 304's headers. */
+/**
+ * The headers of a dataset version's answers: `version` quoted as its weak ETag names it; a success's and a 304's
+ * headers.
+ */
 export interface VersionHeaders {
   datasetVersion: string;
   version: string;
@@ -37,8 +40,11 @@ export function versionHeaders(datasetVersion: string): VersionHeaders {
 /** Longest query string answered; longer ones get 414 before any parsing. */
 export const MAX_QUERY_LENGTH = 4096;
 
-/** The methods answered. */
+/** The methods a GET endpoint answers. */
 export const ALLOWED_METHODS = 'GET, HEAD';
+
+/** The methods an endpoint that reads a request body answers (OPTIONS: browsers' preflight). */
+export const BODY_METHODS = 'POST, OPTIONS';
 
 /** An answer before any platform wraps it: the Fetch API's Response, or Node's ServerResponse. */
 export interface Answer {
@@ -72,9 +78,25 @@ export function methodNotAllowed(method: string): Answer | undefined {
   return errorAnswer(405, `method ${method.slice(0, 20)} is not allowed; use GET or HEAD`, { Allow: ALLOWED_METHODS });
 }
 
-/** The API's answer to an error thrown while answering: its own status for refused queries and dataset failures. */
+/** The HTTP status of each way a dataset fails. */
+const DATASET_STATUS = { unavailable: 503, corrupt: 502 } as const;
+
+/**
+ * The status an error thrown while answering is answered with — the one place errors become statuses: a refused
+ * parameter's own (QueryError), 400 for a query the engine refuses, 503/502 for a dataset unavailable/corrupt;
+ * undefined for anything else (a bug).
+ */
+export function statusOf(e: unknown): number | undefined {
+  if (e instanceof QueryError) return e.status;
+  if (e instanceof InvalidQuery) return 400;
+  if (e instanceof DatasetError) return DATASET_STATUS[e.kind];
+  return undefined;
+}
+
+/** The API's answer to an error thrown while answering: its status (statusOf), else 500. */
 export function errorOf(e: unknown, head = false): Answer {
-  if (e instanceof QueryError || e instanceof DatasetError) return errorAnswer(e.status, e.message, {}, head);
+  const status = statusOf(e);
+  if (status !== undefined) return errorAnswer(status, (e as { message: string }).message, {}, head);
   // Never a stack trace or a path: the detail goes to the log only.
   console.error('unexpected error:', e);
   return errorAnswer(500, 'internal error', {}, head);

@@ -72,7 +72,9 @@ export class AsciiWriter {
     this.length += digits;
   }
 
-  /** writeInt of 0 ≤ n < 2^31, in 32-bit integer arithmetic (masses, ppm errors and taxIds are written by the million). */
+  /**
+   * writeInt of 0 ≤ n < 2^31, in 32-bit integer arithmetic (masses, ppm errors and taxIds are written by the million).
+   */
   private writeInt32(n: number): void {
     const digits =
       n < 10
@@ -140,8 +142,8 @@ export class AsciiWriter {
   }
 
   /**
-   * Bytes start..end of the bytes `source` views whole (ASCII), by words (copyRun): for the short runs an answer
-   * copies by the thousand (a cached entry's head, its accessions), two to four times faster than copy's loop or native copy.
+   * Bytes start..end of the bytes `source` views whole (ASCII), by words (copyRun): for the short runs an answer copies
+   * by the thousand (a cached entry's head, its accessions), two to four times faster than copy's loop or native copy.
    */
   copyWords(source: DataView, start: number, end: number): void {
     this.reserve(end - start);
@@ -149,8 +151,8 @@ export class AsciiWriter {
   }
 
   /**
-   * The buffer as a DataView, with room for `n` more bytes from `length` on: for a caller that writes them itself (copyRun
-   * copies into it), then sets `length`. Valid until the writer next grows.
+   * The buffer as a DataView, with room for `n` more bytes from `length` on: for a caller that writes them itself
+   * (copyRun copies into it), then sets `length`. Valid until the writer next grows.
    */
   room(n: number): DataView {
     this.reserve(n);

@@ -1,6 +1,6 @@
 // What the API needs of a request (a Call, made from a Fetch Request by callOf or from Node's request by the
 // server), how it opens its dataset, and what a platform tells it: the types every answerer shares.
-import type { Dataset } from '../core/dataset.js';
+import type { Dataset } from '../core/storage/dataset.js';
 import type { MemoryProbe } from './envelope.js';
 
 /** What the API needs of a request. */

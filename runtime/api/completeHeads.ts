@@ -1,12 +1,12 @@
 // The start of every /api/v1/search entry of a complete view's shard, built once per cached shard: each entry's
 // `{"seq":..,"proforma":..,"mass":..` depends on the peptide, its key and how the query names the view's two
-// modifications alone (its count of the variable one is its key's), so an answer copies it whole, then writes the
-// ppm error and copies the accessions. Kept like the seed's entry JSON (entryJson.ts): for shards used again, charged to the
-// cache budget.
-import { compositionOf } from '../core/composition.js';
-import type { Dataset, ReadableView } from '../core/dataset.js';
-import { CompleteWeigher } from '../core/completeWeigher.js';
-import type { Derived } from '../core/shardCache.js';
+// modifications alone (its count of the variable one is its key's), so an answer copies it whole, then writes the ppm
+// error and copies the accessions. Kept like the seed's entry JSON (entryJson.ts): for shards used again, charged to
+// the cache budget.
+import { compositionOf } from '../core/precursor/composition.js';
+import type { Dataset, ReadableView } from '../core/storage/dataset.js';
+import { CompleteWeigher } from '../core/precursor/completeWeigher.js';
+import type { Derived } from '../core/storage/shardCache.js';
 import type { ModSpec } from '../model/modifications.js';
 import { proformaTag, proformaWriter } from '../model/proforma.js';
 import type { Shard } from '../model/format.js';
@@ -14,7 +14,10 @@ import { withWriter } from './asciiWriter.js';
 import { entryJsonOf, type EntryJson } from './entryJson.js';
 import { writeMassText } from './numberText.js';
 
-/** What each head starts and ends with: the comma before an entry (the first entry's is left out), the ppm key (left out without a precursor mass). */
+/**
+ * What each head starts and ends with: the comma before an entry (the first entry's is left out), the ppm key (left out
+ * without a precursor mass).
+ */
 export const HEAD_COMMA = 1;
 export const HEAD_PPM_KEY = ',"ppm":'.length;
 

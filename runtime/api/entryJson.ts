@@ -5,14 +5,16 @@
 // memoizes them for shards used more than once (Dataset.derived), charged to the cache budget, when its accession
 // table is one page; other answers write their entries directly (writeEntries, the same code): straight into the
 // writer's buffer from the accessions' records when every accession has one, else piece by piece.
-import type { AccessionFilter } from '../core/accessionFilter.js';
-import type { Dataset } from '../core/dataset.js';
-import type { Derived } from '../core/shardCache.js';
-import type { EntryShape } from '../core/endpoints.js';
+import type { AccessionFilter } from '../core/range/accessionFilter.js';
+import type { Dataset } from '../core/storage/dataset.js';
+import type { Derived } from '../core/storage/shardCache.js';
 import { MAX_ACCESSION_BYTES, type AccessionSet } from '../model/accessionSet.js';
 import { copyRun, pieceOf, putPiece, viewOf } from '../model/byteRun.js';
 import type { Shard } from '../model/format.js';
 import { withWriter, type AsciiWriter } from './asciiWriter.js';
+
+/** How a peptide's accessions are written: `acc: [..]`, or `accsTax: [{acc, taxId}]`. */
+export type EntryShape = 'acc' | 'accsTax';
 
 /** A shard's entries as JSON: entry p is bytes[ends[p-1] ?? 0 .. ends[p]), its trailing comma included. */
 export interface EntryJson {
@@ -56,7 +58,10 @@ export function writeEntries(
   }
 }
 
-/** An entry's fixed text in each shape: before its sequence, after it, before its first accession and each other one, after each one, at its end. */
+/**
+ * An entry's fixed text in each shape: before its sequence, after it, before its first accession and each other one,
+ * after each one, at its end.
+ */
 const PIECES = {
   acc: {
     head: pieceOf('{"seq":"'),
@@ -76,12 +81,15 @@ const PIECES = {
   },
 } as const;
 
-/** Room an entry's accession takes at most, besides its text: a piece before and after it (putPiece writes 16 bytes), `}` and a taxId of up to 11 characters. */
+/**
+ * Room an entry's accession takes at most, besides its text: a piece before and after it (putPiece writes 16 bytes),
+ * `}` and a taxId of up to 11 characters.
+ */
 const ACCESSION_ROOM = MAX_ACCESSION_BYTES + 16 + 16 + 1 + 11;
 
 /**
  * Each shard's sequences as a DataView, made once per shard: answers write a shard's entries a group at a time, and a
- * DataView takes ~150 ns to make in Node 20, as long as copying the group's entries.
+ * DataView costs about as much to make as copying the group's entries.
  */
 const sequenceViews = new WeakMap<Uint8Array, DataView>();
 
@@ -165,7 +173,9 @@ export function writeAccessions(
   w.write(']');
 }
 
-/** Every entry of `shard` in `shape`, as JSON, with the memory it holds (`accessions` holds every rank the shard lists). */
+/**
+ * Every entry of `shard` in `shape`, as JSON, with the memory it holds (`accessions` holds every rank the shard lists).
+ */
 export function entryJson(shard: Shard, accessions: AccessionSet, shape: EntryShape): Derived<EntryJson> {
   const ends = new Uint32Array(shard.sequenceEnds.length);
   const bytes = withWriter((w) => {

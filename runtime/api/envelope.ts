@@ -1,11 +1,10 @@
 // The success body of the seed's endpoints, rendered from a query result: the envelope's fields in the
 // original's order, then `result`, one object per mass group (`[{"<mass>":[entries]}, ..]`).
-import type { Dataset } from '../core/dataset.js';
-import type { EntryShape } from '../core/endpoints.js';
-import type { QueryResult } from '../core/search.js';
+import type { Dataset } from '../core/storage/dataset.js';
+import type { QueryResult } from '../core/range/search.js';
 import type { Shard } from '../model/format.js';
 import { withWriter } from './asciiWriter.js';
-import { cachedEntryJson, writeEntries, type EntryJson } from './entryJson.js';
+import { cachedEntryJson, writeEntries, type EntryJson, type EntryShape } from './entryJson.js';
 import { writeMassKeyText } from './numberText.js';
 
 /** n in at least `width` digits, zero-padded. */
@@ -37,6 +36,14 @@ export interface Envelope {
   duration: string;
   page: number;
   pageSize: number;
+}
+
+/**
+ * A success body of the paged endpoints: the envelope's fields, then `result`, one object per mass group keyed by its
+ * mass key.
+ */
+export interface EnvelopeJson<Entry> extends Envelope {
+  result: Record<string, Entry[]>[];
 }
 
 /** Room for the envelope's fields in front of `result` (they take under 150 bytes). */

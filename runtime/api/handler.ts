@@ -1,24 +1,25 @@
 // The API: routes a call to an endpoint (or /openapi.json), parses its parameters by the endpoint's table,
 // runs the query on the dataset and renders the answer — plain answers that each platform wraps (a Fetch
 // `Request → Response` handler for Netlify, the browser and tests; Node's http for npm start).
-import { Dataset, type DatasetOptions } from '../core/dataset.js';
-import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
-import { QueryError } from '../core/params.js';
-import type { ShardSource } from '../core/source.js';
-import { callOf, type ApiOptions, type Call, type OpenDataset } from './call.js';
+import { Dataset, type DatasetOptions } from '../core/storage/dataset.js';
+import type { ShardSource } from '../core/storage/source.js';
 import {
+  BODY_METHODS,
+  COMMON_HEADERS,
   errorAnswer,
   errorOf,
+  jsonTextAnswer,
   MAX_QUERY_LENGTH,
   methodNotAllowed,
   toResponse,
   versionHeaders,
   type Answer,
 } from './answer.js';
+import { callOf, type ApiOptions, type Call, type OpenDataset } from './call.js';
+import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { memoryText } from './envelope.js';
 import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
-import { operationOf } from './operations.js';
-import { MATCH_PATH, matchAnswerer } from './matchAnswer.js';
+import { QueryError } from './params.js';
 
 export type Handler = (req: Request) => Promise<Response>;
 export { callOf, type ApiOptions, type Call, type OpenDataset };
@@ -38,28 +39,64 @@ export function datasetOnce(source: (url: URL) => ShardSource, options: DatasetO
   };
 }
 
-/** Answers one endpoint (known from the route, as on Netlify where each endpoint is its own function). */
+/**
+ * The answer to a method an endpoint does not answer, or to a browser's preflight (OPTIONS) of a POST endpoint;
+ * undefined when the method is answered.
+ */
+function methodAnswer(endpoint: Endpoint, method: string): Answer | undefined {
+  if (endpoint.method === 'GET') return methodNotAllowed(method);
+  if (method === 'POST') return undefined;
+  if (method === 'OPTIONS') {
+    return {
+      status: 204,
+      headers: {
+        ...COMMON_HEADERS,
+        'Access-Control-Allow-Methods': BODY_METHODS,
+        'Access-Control-Allow-Headers': 'Content-Type',
+        'Access-Control-Max-Age': '86400',
+      },
+      body: null,
+    };
+  }
+  return errorAnswer(
+    405,
+    `method ${method.slice(0, 20)} is not allowed; POST an MGF peak list or JSON precursors to ${endpoint.path}`,
+    { Allow: BODY_METHODS },
+    method === 'HEAD',
+  );
+}
+
+/**
+ * Answers one endpoint: its parameters parsed by its table (and its body read, for POST), the query run on the
+ * dataset and rendered as JSON. GET answers carry the dataset version's ETag (304 when it matches); POST answers
+ * are not cached.
+ */
 export function endpointAnswerer(
   endpoint: Endpoint,
   dataset: OpenDataset,
   options: ApiOptions = {},
 ): (call: Call) => Promise<Answer> {
   const memory = memoryText(options.memory ?? (() => 0));
-  const operation = operationOf(endpoint);
+  const render = endpoint.renderers.json;
   return async (call) => {
     const started = performance.now();
     const head = call.method === 'HEAD';
-    const refused = methodNotAllowed(call.method);
+    const refused = methodAnswer(endpoint, call.method);
     if (refused) return refused;
     try {
       if (call.url.search.length > MAX_QUERY_LENGTH)
         throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
-      const query = operation.parse((name) => call.url.searchParams.getAll(name));
+      let query = endpoint.parse((name) => call.url.searchParams.getAll(name));
+      if (endpoint.readBody) query = await endpoint.readBody(query, call);
       const data = await dataset(call.url);
+      if (endpoint.method === 'POST') {
+        const result = await endpoint.run(data, query);
+        return jsonTextAnswer(200, render(data, query, result, started, memory), { 'Cache-Control': 'no-store' });
+      }
       const headers = versionHeaders(data.manifest.datasetVersion);
       if (call.ifNoneMatch?.includes(headers.version)) return { status: 304, headers: headers.notModified, body: null };
-      const result = await operation.run(data, query);
-      const json = operation.json(data, query, result, started, memory);
+      const result = await endpoint.run(data, query);
+      const json = render(data, query, result, started, memory);
       return { status: 200, headers: headers.success, body: head ? null : json };
     } catch (e) {
       return errorOf(e, head);
@@ -69,10 +106,7 @@ export function endpointAnswerer(
 
 /** The whole API: routes the endpoints by path (and GET /openapi.json), 404 JSON for anything else. */
 export function createAnswerer(dataset: OpenDataset, options: ApiOptions = {}): (call: Call) => Promise<Answer> {
-  const routes = new Map([
-    ...ENDPOINTS.map((e) => [e.path, endpointAnswerer(e, dataset, options)] as const),
-    [MATCH_PATH, matchAnswerer(dataset, options)] as const,
-  ]);
+  const routes = new Map(ENDPOINTS.map((e) => [e.path, endpointAnswerer(e, dataset, options)]));
   return async (call) => {
     if (call.url.pathname === OPENAPI_PATH) return openapiAnswer(call.method);
     const answer = routes.get(call.url.pathname);

@@ -1,8 +1,8 @@
 // Answers of a batch match as JSON: each precursor as one object with its searches (a charge each) and their
 // candidates — each candidate the entry /api/v1/search gives it; and the run's summary (matchTsv.ts: the TSV form).
-import type { MatchBatch, SearchMatch } from '../core/match.js';
-import type { Precursor } from '../core/matchQuery.js';
-import type { Malformed } from '../core/mgf.js';
+import type { MatchBatch, SearchMatch } from '../core/match/match.js';
+import type { Precursor } from '../core/match/matchQuery.js';
+import type { Malformed } from '../core/match/mgf.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import type { AccessionSet } from '../model/accessionSet.js';
 import { formatDuration } from './envelope.js';

@@ -1,11 +1,12 @@
 // The TSV form of a batch match (`npm run query -- match`'s default output): one row per (precursor, search,
 // candidate) and one with empty candidate columns for a search without any — the values matchJson.ts's JSON gives,
 // written as bytes straight from the batch's columns (no object or row string per candidate: a run writes millions).
-import type { MatchBatch, SearchIds } from '../core/match.js';
+import type { MatchBatch, SearchIds } from '../core/match/match.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import type { AsciiWriter } from './asciiWriter.js';
 import type { PrecursorJson } from './matchJson.js';
 import { writeMassText, writePpmText } from './numberText.js';
+import { cell } from './tsv.js';
 
 export const MATCH_TSV_COLUMNS = [
   'index',
@@ -25,9 +26,6 @@ export const MATCH_TSV_COLUMNS = [
 ] as const;
 export const MATCH_TSV_HEADER = MATCH_TSV_COLUMNS.join('\t') + '\n';
 
-/** A field of free text (a TITLE) kept on its row: tabs and line breaks become spaces. */
-const field = (text: string | number | undefined) => (text === undefined ? '' : String(text).replace(/[\t\r\n]/g, ' '));
-
 const utf8 = new TextEncoder();
 
 /** Writes the TSV rows of precursor `i` of a batch (its searches as batch.searchIds gives them) to `w`. */
@@ -38,7 +36,7 @@ export function writePrecursorRows(
   searches: SearchIds[] = batch.searchIds(i),
 ): void {
   const precursor: Omit<PrecursorJson, 'searches'> = batch.precursors[i];
-  const head = `${precursor.index}\t${field(precursor.title)}\t${field(precursor.scans)}\t${field(precursor.rtSeconds)}\t${field(precursor.mz)}`;
+  const head = `${precursor.index}\t${cell(precursor.title)}\t${cell(precursor.scans)}\t${cell(precursor.rtSeconds)}\t${cell(precursor.mz)}`;
   const { accessions, columns } = batch;
   const utf8Out = {
     write: (text: string, from?: number, to?: number) => w.writeUtf8(text, from, to),
@@ -48,7 +46,7 @@ export function writePrecursorRows(
     const search = utf8.encode(`${head}\t${s.charge ?? ''}\t${s.mass.toFixed(6)}\t`); // a TITLE may be any text
     if (s.candidates.length === 0) {
       w.copy(search, 0, search.length);
-      w.writeUtf8(`\t\t\t\t\t\t${field(s.error)}\n`);
+      w.writeUtf8(`\t\t\t\t\t\t${cell(s.error)}\n`);
     }
     for (const id of s.candidates) {
       w.copy(search, 0, search.length);

@@ -1,5 +1,6 @@
-// Exact decimal texts of masses, mass keys and ppm errors written as digits into an AsciiWriter — the very texts toFixed and
-// String() and Double.toString give (differential tests), without making a string per number: answers write millions of them.
+// Exact decimal texts of masses, mass keys and ppm errors written as digits into an AsciiWriter — the very texts
+// toFixed and String() and Double.toString give (differential tests), without making a string per number: answers write
+// millions of them.
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { formatMassKey, KEYS_PER_DA } from '../model/massKey.js';
 import type { AsciiWriter } from './asciiWriter.js';
@@ -30,12 +31,13 @@ export function writeMassText(w: AsciiWriter, units: number, trimmed = false): v
 
 /**
  * Writes `String(ppmOf(centre, mass))` — the same text: the error rounded to 2 decimals, trailing zeros dropped, no
- * minus zero — without making a string. Rounding the scaled error agrees with toFixed(2) unless it lies within 1e-6
- * of a half (its binary error is far smaller below 1e6); that case, and errors of 10,000 ppm or more, are left to ppmOf.
+ * minus zero — without making a string. Rounding the scaled error agrees with toFixed(2) unless it lies within 1e-6 of
+ * a half (its binary error is far smaller below 1e6); that case, and errors of 10,000 ppm or more, are left to ppmOf.
  */
 export function writePpmText(w: AsciiWriter, centre: number, mass: number): void {
   const scaled = ((centre - mass) / mass) * 1e6 * 100;
-  // scaled - trunc(scaled) is scaled % 1 exactly (both operands within 1 of each other), without a floating-point modulo.
+  // scaled - trunc(scaled) is scaled % 1 exactly (both operands within 1 of each other), without a floating-point
+  // modulo.
   if (!(Math.abs(scaled) < 1e6) || Math.abs(Math.abs(scaled - Math.trunc(scaled)) - 0.5) < 1e-6)
     return w.write(String(ppmOf(centre, mass)));
   let hundredths = Math.round(scaled);
@@ -47,7 +49,10 @@ export function writePpmText(w: AsciiWriter, centre: number, mass: number): void
   w.writeDecimal(whole, hundredths - whole * 100, 2, true);
 }
 
-/** Writes formatMassKey(key) — the same text, Java's Double.toString of key / 10^4 — without making a string: a page writes one per mass group. */
+/**
+ * Writes formatMassKey(key) — the same text, Java's Double.toString of key / 10^4 — without making a string: a page
+ * writes one per mass group.
+ */
 export function writeMassKeyText(w: AsciiWriter, key: number): void {
   if (!(Number.isSafeInteger(key) && key >= 0)) return w.write(formatMassKey(key));
   const whole = Math.floor(key / KEYS_PER_DA);

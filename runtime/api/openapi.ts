@@ -1,13 +1,12 @@
 // OpenAPI 3.1 description of the API (served at GET /openapi.json), generated from the endpoint tables so
 // paths, parameters, defaults and limits cannot drift from what the parser enforces.
-import { ENDPOINTS, type Endpoint } from '../core/endpoints.js';
-import { MATCH_PARAMS, MAX_MATCH_BODY_BYTES, MAX_MATCH_PRECURSORS } from '../core/matchQuery.js';
-import type { Param } from '../core/params.js';
-import { MATCH_METHODS, MATCH_PATH } from './matchAnswer.js';
+import { ENDPOINTS, type Endpoint } from './endpoints.js';
+import type { Param } from './params.js';
 import { answerSchemas } from './openapiSchemas.js';
 import {
   ALLOWED_METHODS,
   ANSWER_CACHE_CONTROL,
+  BODY_METHODS,
   jsonAnswer,
   MAX_QUERY_LENGTH,
   methodNotAllowed,
@@ -95,30 +94,18 @@ function parameters(endpoint: Endpoint) {
   ];
 }
 
-function operations(endpoint: Endpoint) {
-  const id = endpoint.command.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-  const envelope = {
-    range: endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax',
-    precursor: 'EnvelopePrecursor',
-    peptide: 'PeptideProteins',
-    taxa: 'Taxa',
-    dbInfo: 'DbInfo',
-    info: 'DatasetInfo',
-  }[endpoint.kind];
-  const described = {
-    range: 'One page of the mass groups in the range, in ascending mass.',
-    precursor: 'One page of the mass groups in the window, in ascending modified mass.',
-    peptide: 'The stored peptides equal to the sequence, with their proteins, and the LCA of their organisms.',
-    taxa: 'The taxa whose name matches, best first.',
-    dbInfo: "The dataset's description (from its manifest).",
-    info: "The dataset's description (from its manifest).",
-  }[endpoint.kind];
+/** The operationId of an endpoint: its command in camelCase. */
+const operationId = (endpoint: Endpoint) => endpoint.command.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+
+/** A GET endpoint: GET and HEAD, 405 for other methods. */
+function getOperations(endpoint: Endpoint) {
+  const id = operationId(endpoint);
   const summary = endpoint.summary;
   const responses = (withBody: boolean) => ({
     '200': {
-      description: described,
+      description: endpoint.answer.description,
       headers: { ...commonHeaders, ...cacheHeaders },
-      ...(withBody ? { content: { 'application/json': { schema: ref(envelope) } } } : {}),
+      ...(withBody ? { content: { 'application/json': { schema: ref(endpoint.answer.schema) } } } : {}),
     },
     '304': responseRef('NotModified'),
     '400': responseRef('BadRequest'),
@@ -153,41 +140,25 @@ const notAllowed = (id: string, method: string) => ({
   responses: { '405': responseRef('MethodNotAllowed') },
 });
 
-/** POST /api/v1/match: its query parameters, its two kinds of body, its answers. */
-function matchOperations() {
-  const json = { precursors: [{ mz: 650.3188, charge: 2 }, { mz: 500.2 }, { mass: 1298.62 }] };
+/** An endpoint that reads a request body: POST (its query parameters, its body, its answers), OPTIONS, 405 else. */
+function postOperations(endpoint: Endpoint) {
+  const id = operationId(endpoint);
+  const body = endpoint.body!;
   return {
     post: {
-      operationId: 'match',
-      summary: 'Every precursor of a peak list, as /api/v1/search answers it (all its candidates)',
+      operationId: id,
+      summary: endpoint.summary,
       tags: ['search'],
-      parameters: MATCH_PARAMS.map(parameter),
-      requestBody: {
-        required: true,
-        description: `An MGF peak list (peaks may be left out), or JSON precursors; at most ${MAX_MATCH_PRECURSORS} precursors and ${MAX_MATCH_BODY_BYTES} bytes.`,
-        content: {
-          'text/plain': {
-            schema: { type: 'string' },
-            example: 'BEGIN IONS\nTITLE=scan 1\nPEPMASS=650.3188\nCHARGE=2+\nEND IONS\n',
-          },
-          'application/json': {
-            schema: {
-              type: 'object',
-              required: ['precursors'],
-              properties: { precursors: { type: 'array', maxItems: MAX_MATCH_PRECURSORS, items: { type: 'object' } } },
-            },
-            example: json,
-          },
-        },
-      },
+      parameters: endpoint.params.map(parameter),
+      requestBody: { required: true, description: body.description, content: body.content },
       responses: {
         '200': {
-          description: 'Every precursor with its searches and candidates.',
+          description: endpoint.answer.description,
           headers: errorHeaders,
-          content: { 'application/json': { schema: ref('MatchAnswer') } },
+          content: { 'application/json': { schema: ref(endpoint.answer.schema) } },
         },
         '400': responseRef('BadRequest'),
-        '413': error(`More than ${MAX_MATCH_PRECURSORS} precursors, or a body over ${MAX_MATCH_BODY_BYTES} bytes.`),
+        '413': error(body.tooLarge),
         '414': responseRef('UriTooLong'),
         '500': responseRef('InternalError'),
         '502': responseRef('BadGateway'),
@@ -195,7 +166,7 @@ function matchOperations() {
       },
     },
     options: {
-      operationId: 'matchPreflight',
+      operationId: `${id}Preflight`,
       summary: 'CORS preflight',
       responses: { '204': { description: 'POST is allowed from any origin.', headers: commonHeaders } },
     },
@@ -203,9 +174,9 @@ function matchOperations() {
       ['get', 'head', 'put', 'patch', 'delete'].map((m) => [
         m,
         {
-          operationId: `match${capital(m)}NotAllowed`,
+          operationId: `${id}${capital(m)}NotAllowed`,
           summary: `${m.toUpperCase()} is not allowed`,
-          responses: { '405': error(`Only ${MATCH_METHODS} are answered.`) },
+          responses: { '405': error(`Only ${BODY_METHODS} are answered.`) },
         },
       ]),
     ),
@@ -235,8 +206,7 @@ const build = () => ({
   servers: [{ url: '/' }],
   tags: [{ name: 'search' }],
   paths: {
-    ...Object.fromEntries(ENDPOINTS.map((e) => [e.path, operations(e)])),
-    [MATCH_PATH]: matchOperations(),
+    ...Object.fromEntries(ENDPOINTS.map((e) => [e.path, e.method === 'GET' ? getOperations(e) : postOperations(e)])),
     [OPENAPI_PATH]: {
       get: {
         operationId: 'openapi',

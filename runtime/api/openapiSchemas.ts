@@ -1,7 +1,7 @@
 // The JSON Schemas of the API's answers (components.schemas of the OpenAPI document, runtime/api/openapi.ts):
 // the seed's envelope and entries, precursor candidates, look-ups, the dataset's descriptions and errors.
-import { MAX_PAGE_SIZE } from '../core/endpoints.js';
-import { MAX_MATCH_PRECURSORS } from '../core/matchQuery.js';
+import { MAX_MATCH_PRECURSORS } from './matchParams.js';
+import { MAX_PAGE_SIZE } from './rangeParams.js';
 import { MAX_TAXA } from '../model/taxonomy.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -2,15 +2,15 @@
 // modified mass's 4-decimal key, one entry per (sequence, modification composition) with its ProForma, exact
 // mass, ppm error and accessions (with `proteins=true`, each accession with its protein as /api/v1/peptide gives
 // it); and the same candidates as TSV rows.
-import type { AccessionFilter } from '../core/accessionFilter.js';
-import type { Dataset } from '../core/dataset.js';
-import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor.js';
+import type { AccessionFilter } from '../core/range/accessionFilter.js';
+import type { Dataset } from '../core/storage/dataset.js';
+import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor/precursor.js';
 import type { AccessionSet } from '../model/accessionSet.js';
 import { compareSequences, sequenceOf, sequenceStart, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import { proformaWriter, type ProformaWriter } from '../model/proforma.js';
-import { proteinsOf, type Protein } from '../core/proteins.js';
+import { proteinsOf, type Protein } from '../core/lookup/proteins.js';
 import { withWriter } from './asciiWriter.js';
 import { HEAD_COMMA, HEAD_PPM_KEY } from './completeHeads.js';
 import { writeAccessions, type EntryJson } from './entryJson.js';
@@ -23,12 +23,18 @@ export interface PrecursorEntry {
   proforma: string;
   /** Modified monoisotopic mass in Da, 6 decimals. */
   mass: number;
-  /** (query mass − candidate mass) / candidate mass × 10^6, 2 decimals: observed minus theoretical; absent for mass1/mass2. */
+  /**
+   * (query mass − candidate mass) / candidate mass × 10^6, 2 decimals: observed minus theoretical; absent for
+   * mass1/mass2.
+   */
   ppm?: number;
   accsTax: { acc: string; taxId: number }[];
 }
 
-/** A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions (those `filter` keeps). */
+/**
+ * A candidate's entry: its ProForma under the query's modifications, mass, ppm error and accessions (those `filter`
+ * keeps).
+ */
 export function precursorEntry(
   query: PrecursorQuery,
   c: Candidate,
@@ -86,7 +92,10 @@ const candidateOrder = (query: PrecursorQuery, a: Candidate, b: Candidate) =>
 /** Length of `{"seq":"` in an accsTax entry of entryJson.ts. */
 const ENTRY_PREFIX = '{"seq":"'.length;
 
-/** `of(shard)` looked up once per shard of an answer (candidates come in runs of one shard, or alternate between shards). */
+/**
+ * `of(shard)` looked up once per shard of an answer (candidates come in runs of one shard, or alternate between
+ * shards).
+ */
 function perShard<T>(of: (shard: Shard) => T | undefined): (shard: Shard) => T | undefined {
   const memo = new Map<Shard, T | undefined>();
   let [last, lastValue]: [Shard | undefined, T | undefined] = [undefined, undefined];
@@ -133,7 +142,8 @@ export function renderPrecursorJson(
         const start = sequenceStart(c.shard, c.peptide);
         const end = c.shard.sequenceEnds[c.peptide];
         if (head) {
-          // `,{"seq":..,"mass":..,"ppm":` as cached, without its comma for a group's first entry and its ppm key without a precursor mass.
+          // `,{"seq":..,"mass":..,"ppm":` as cached, without its comma for a group's first entry and its ppm key
+          // without a precursor mass.
           const from = (c.peptide === 0 ? 0 : head.ends[c.peptide - 1]) + (e === 0 ? HEAD_COMMA : 0);
           w.copyWords(head.words, from, head.ends[c.peptide] - (query.centre === undefined ? HEAD_PPM_KEY : 0));
           if (query.centre !== undefined) writePpmText(w, query.centre, c.units / UNITS_PER_DA);
@@ -176,6 +186,9 @@ export function renderPrecursorJson(
   });
 }
 
+/** An entry of /api/v1/search with `proteins=true`: each accession with its protein. */
+export type PrecursorProteinsEntry = Omit<PrecursorEntry, 'accsTax'> & { accsTax: Protein[] };
+
 /** A precursor result with the protein of every accession its page lists (`proteins=true`). */
 export interface PrecursorProteinsResult extends PrecursorResult {
   proteins: Map<string, Protein>;
@@ -205,10 +218,12 @@ export function renderPrecursorProteinsJson(
   memory: () => string,
 ): string {
   const groups = result.groups.map((group) => ({
-    [formatMassKey(group.key)]: groupEntries(query, group, result).map((e) => ({
-      ...e,
-      accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!),
-    })),
+    [formatMassKey(group.key)]: groupEntries(query, group, result).map(
+      (e): PrecursorProteinsEntry => ({
+        ...e,
+        accsTax: e.accsTax.map(({ acc }) => result.proteins.get(acc)!),
+      }),
+    ),
   }));
   const json = JSON.stringify(groups);
   const { totalResult, page, pageSize } = result;

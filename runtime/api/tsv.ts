@@ -1,9 +1,18 @@
-// Tab-separated rendering of results: one row per peptide–accession pair (mass key as the API writes it,
-// sequence, accession, taxId), for a page of groups or a run of a shard's groups.
-import type { GroupRef, ListedRun } from '../core/search.js';
+// Tab-separated text: the one escape of a field (tabs and line breaks become spaces), and the range endpoints' rows,
+// one per peptide–accession pair (mass key as the API writes it, sequence, accession, taxId), for a page of groups
+// or a run of a shard's groups.
+import type { GroupRef, ListedRun } from '../core/range/search.js';
 import type { AccessionSet } from '../model/accessionSet.js';
 import { sequenceOf } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
+
+/** A TSV field: tabs and line breaks inside it become spaces; null and undefined are empty. */
+export const cell = (value: string | number | boolean | null | undefined): string =>
+  String(value ?? '').replace(/[\t\r\n]/g, ' ');
+
+/** A TSV row: its fields escaped (cell), tab-separated, ending with a line break. */
+export const tsvRow = (values: readonly (string | number | boolean | null | undefined)[]): string =>
+  values.map(cell).join('\t') + '\n';
 
 export const TSV_COLUMNS = ['mass', 'sequence', 'accession', 'taxId'] as const;
 export const TSV_HEADER = TSV_COLUMNS.join('\t') + '\n';

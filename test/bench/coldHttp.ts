@@ -2,7 +2,7 @@
 // process of its own, read through the runtime's HttpSource as a deployed function or a browser reads it.
 // Each query opens the dataset afresh (manifest read first, not counted) and logs every file it then reads, with
 // start and end times, so the round trips it waits for in sequence can be counted.
-import { HttpSource } from '../../runtime/core/source.js';
+import { HttpSource } from '../../runtime/core/storage/source.js';
 import { freePort, startServer } from './http.js';
 import { coldQuery, coldRun, openCold, readAccessionTable, type QueryRun } from './queries.js';
 import { ReadLog, type FileKind } from './reads.js';

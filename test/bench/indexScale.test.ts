@@ -4,7 +4,7 @@
 // gaps and both ends included — finds the shard a plain scan of the generated entries finds.
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Dataset } from '../../runtime/core/dataset.js';
+import { Dataset } from '../../runtime/core/storage/dataset.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';

@@ -2,8 +2,8 @@
 // benchmark (same seed, same masses), with fixed Carbamidomethyl@C and variable Oxidation@M (maxVariable 2),
 // and the distribution of modification hypotheses (range reads) those queries make on a dataset.
 import { parseModifications } from '../../runtime/model/modifications.js';
-import { Dataset } from '../../runtime/core/dataset.js';
-import { searchHypotheses } from '../../runtime/core/searchPlan.js';
+import { Dataset } from '../../runtime/core/storage/dataset.js';
+import { searchHypotheses } from '../../runtime/core/precursor/searchPlan.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import { summarize, type Summary } from './measure.js';

@@ -1,11 +1,11 @@
 // In-process query benchmarks: the real handler over a dataset folder, warm, under a cache budget, and cold.
 import { prng } from './synthetic.js';
-import { Dataset } from '../../runtime/core/dataset.js';
+import { Dataset } from '../../runtime/core/storage/dataset.js';
 import { sequenceOf } from '../../runtime/model/format.js';
 import { createAnswerer, type Call } from '../../runtime/api/handler.js';
 import type { Answer } from '../../runtime/api/answer.js';
 import type { AccessionTable } from '../../runtime/model/format.js';
-import type { ShardSource } from '../../runtime/core/source.js';
+import type { ShardSource } from '../../runtime/core/storage/source.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs, nodeDecompress } from '../../runtime/entries/node/platform.js';
 import { decodeAccessionPage } from '../../runtime/model/shardCodec.js';

@@ -1,6 +1,6 @@
 // What a query reads from a dataset: a ShardSource wrapper logging each file read with its kind, its stored
 // (compressed) bytes and when it started and ended, and the depth of sequential round trips those reads form.
-import type { ShardSource } from '../../runtime/core/source.js';
+import type { ShardSource } from '../../runtime/core/storage/source.js';
 import { MANIFEST_FILE } from '../../runtime/model/format.js';
 
 export type FileKind = 'manifest' | 'index' | 'shard' | 'accessions' | 'proteins' | 'taxonomy' | 'other';

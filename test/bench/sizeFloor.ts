@@ -5,8 +5,8 @@
 // parameters sits below this floor on the synthetic benchmark set, whose residues are independent draws.
 //   npx tsx test/bench/sizeFloor.ts <dataset dir> [every, default 100]
 import { resolve } from 'node:path';
-import { Dataset } from '../../runtime/core/dataset.js';
-import { datasetFiles } from '../../runtime/core/datasetFiles.js';
+import { Dataset } from '../../runtime/core/storage/dataset.js';
+import { datasetFiles } from '../../runtime/core/storage/datasetFiles.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../runtime/entries/node/platform.js';
 import { decodeShard } from '../../runtime/model/shardCodec.js';

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { Dataset } from '../../runtime/core/dataset.js';
+import { Dataset } from '../../runtime/core/storage/dataset.js';
 import { sequenceOf } from '../../runtime/model/format.js';
 import { formatMassKey, parseMass } from '../../runtime/model/massKey.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';

@@ -5,7 +5,7 @@ import { createServer, request, type IncomingHttpHeaders, type RequestListener, 
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { createHandler, datasetOnce, type Handler } from '../../runtime/api/handler.js';
-import type { DatasetOptions } from '../../runtime/core/dataset.js';
+import type { DatasetOptions } from '../../runtime/core/storage/dataset.js';
 import { FileSource } from '../../runtime/entries/node/fileSource.js';
 import { CountingSource } from './countingSource.js';
 

@@ -1,6 +1,6 @@
 // A ShardSource that records every file read through it and the bytes it handed out (the API tests count the
 // shards and index pages a query reads; the benchmark, the bytes).
-import type { ShardSource } from '../../runtime/core/source.js';
+import type { ShardSource } from '../../runtime/core/storage/source.js';
 
 /** Whether a dataset file name is a shard's (`<20 hex>.msgpack.gz` or `.br`), not a page's, the taxonomy or the manifest. */
 export const isShardFile = (file: string) => /^[0-9a-f]{20}\.msgpack\.(gz|br)$/.test(file);

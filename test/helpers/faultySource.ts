@@ -1,6 +1,6 @@
 // Fault injection for the dataset's storage: a ShardSource wrapping another (a FileSource) that fails chosen
 // files in chosen ways, for a chosen number of calls or until cleared; and the SourceError a get rejects with.
-import { SourceError, type ShardSource } from '../../runtime/core/source.js';
+import { SourceError, type ShardSource } from '../../runtime/core/storage/source.js';
 import { expect } from 'vitest';
 
 export type FaultKind =

@@ -1,14 +1,15 @@
 // Browser entry: the query core and the API for a web page, over a dataset base URL (e.g. `/shards/`) read with
 // the page's fetch. Bundled by ./bundle.ts (esbuild, platform browser): nothing here or below may need Node.
 import { createHandler, datasetOnce, type ApiOptions, type Handler } from '../../api/handler.js';
-import type { DatasetOptions } from '../../core/dataset.js';
-import { HttpSource, type HttpSourceOptions } from '../../core/source.js';
+import type { DatasetOptions } from '../../core/storage/dataset.js';
+import { HttpSource, type HttpSourceOptions } from '../../core/storage/source.js';
 
-export { Dataset, DatasetError, DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/dataset.js';
-export { ENDPOINTS, MAX_PAGE_SIZE, parseRangeQuery, type Endpoint, type RangeQuery } from '../../core/endpoints.js';
-export { QueryError } from '../../core/params.js';
-export { runQuery, walkRange, type GroupRef, type ListedRun, type QueryResult } from '../../core/search.js';
-export { HttpSource, SourceError, type HttpSourceOptions, type ShardSource } from '../../core/source.js';
+export { Dataset, DatasetError, DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/storage/dataset.js';
+export { ENDPOINTS, type Endpoint, type RangeQuery } from '../../api/endpoints.js';
+export { QueryError } from '../../api/params.js';
+export { MAX_PAGE_SIZE, parseRangeQuery } from '../../api/rangeParams.js';
+export { runQuery, walkRange, type GroupRef, type ListedRun, type QueryResult } from '../../core/range/search.js';
+export { HttpSource, SourceError, type HttpSourceOptions, type ShardSource } from '../../core/storage/source.js';
 export { AccessionSet } from '../../model/accessionSet.js';
 export { accessionRefsOf, sequenceOf, type Manifest, type Shard } from '../../model/format.js';
 export { formatMassKey } from '../../model/massKey.js';

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Pack } from 'tar';
-import { datasetFiles, type DatasetFile } from '../../core/datasetFiles.js';
-import { DatasetError } from '../../core/fetchFile.js';
+import { datasetFiles, type DatasetFile } from '../../core/storage/datasetFiles.js';
+import { DatasetError } from '../../core/errors.js';
 import { MANIFEST_FILE, type FileEntry } from '../../model/format.js';
 import { defaultShards, nodeDecompress, nodeSha256 } from '../node/platform.js';
 import { parseCommand, runCommand, UsageError, wholeNumber } from './command.js';
@@ -123,7 +123,8 @@ export async function archiveDataset(dir: string, out: string, slices: number): 
       shardBytes += file.bytes;
     }
   }
-  if (slices > shards) throw new DatasetError(`--slices ${slices} is more than the dataset's ${shards} shards`, 502);
+  if (slices > shards)
+    throw new DatasetError(`--slices ${slices} is more than the dataset's ${shards} shards`, 'corrupt');
   const temp = TempFolder.open(out, ARCHIVE_TEMP_PREFIX);
   let writer: TarWriter | undefined;
   try {
@@ -148,7 +149,7 @@ export async function archiveDataset(dir: string, out: string, slices: number): 
       try {
         k = planner.next(file.bytes) + 1;
       } catch {
-        throw new DatasetError(`the dataset in ${dir} changed while it was archived`, 502);
+        throw new DatasetError(`the dataset in ${dir} changed while it was archived`, 'corrupt');
       }
       if (k !== slice?.slice) {
         await close();
@@ -173,7 +174,7 @@ export async function archiveDataset(dir: string, out: string, slices: number): 
     await close();
     writer = undefined;
     if (!Buffer.from(manifestBytes).equals(readFileSync(join(dir, MANIFEST_FILE))) || written.length !== slices) {
-      throw new DatasetError(`the dataset in ${dir} changed while it was archived`, 502);
+      throw new DatasetError(`the dataset in ${dir} changed while it was archived`, 'corrupt');
     }
     const index: ArchivesIndex = {
       format: 'digested-peptides-archives',

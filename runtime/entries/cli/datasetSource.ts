@@ -1,9 +1,10 @@
 // The dataset a bulk command (mirror, archive) reads: a folder or an http(s) base URL (file names may hold one
 // folder of hex digits, `abc/0123….msgpack.gz`, which the sources accept), and its manifest read once.
 import { resolve } from 'node:path';
-import { DatasetError, getWithin } from '../../core/fetchFile.js';
-import { readManifest } from '../../core/manifest.js';
-import { HttpSource, SourceError, type ShardSource } from '../../core/source.js';
+import { DatasetError } from '../../core/errors.js';
+import { getWithin } from '../../core/storage/fetchFile.js';
+import { readManifest } from '../../core/storage/manifest.js';
+import { HttpSource, SourceError, type ShardSource } from '../../core/storage/source.js';
 import { MANIFEST_FILE, type Manifest } from '../../model/format.js';
 import { FileSource } from '../node/fileSource.js';
 
@@ -31,7 +32,7 @@ export async function readManifestBytes(
   } catch (e) {
     throw new DatasetError(
       `cannot read ${MANIFEST_FILE} from ${source.description}: ${e instanceof SourceError ? e.message : String(e)}`,
-      503,
+      'unavailable',
     );
   }
   const manifest = await readManifest({ description: source.description, get: async () => bytes }, timeoutMs);

@@ -14,18 +14,18 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
-import { checkDatasetPath } from '../../core/datasetFiles.js';
-import { DatasetError } from '../../core/fetchFile.js';
+import { checkDatasetPath } from '../../core/storage/datasetFiles.js';
+import { DatasetError } from '../../core/errors.js';
 import type { FileEntry } from '../../model/format.js';
 import { nodeSha256 } from '../node/platform.js';
 
-/** The path of dataset file `file` inside `dir`: refused (DatasetError 502) when its name could leave the folder. */
+/** The path of dataset file `file` inside `dir`: refused (a corrupt DatasetError) when its name could leave the folder. */
 export function pathIn(dir: string, file: string): string {
   checkDatasetPath(file);
   const root = resolve(dir);
   const path = resolve(root, file);
   if (!path.startsWith(root + sep))
-    throw new DatasetError(`the dataset names a file "${file}" outside the folder`, 502);
+    throw new DatasetError(`the dataset names a file "${file}" outside the folder`, 'corrupt');
   return path;
 }
 
@@ -43,13 +43,14 @@ export async function holds(path: string, entry: FileEntry): Promise<boolean> {
   return (await fileSha256(path)) === entry.sha256;
 }
 
-/** Throws DatasetError (502) naming the file unless `path` is a file of the entry's size and sha256. */
+/** Throws a corrupt DatasetError naming the file unless `path` is a file of the entry's size and sha256. */
 export async function checkHolds(path: string, entry: FileEntry): Promise<void> {
   const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat?.isFile()) throw new DatasetError(`${entry.file} is missing`, 502);
+  if (!stat?.isFile()) throw new DatasetError(`${entry.file} is missing`, 'corrupt');
   if (stat.size !== entry.bytes)
-    throw new DatasetError(`${entry.file} has ${stat.size} bytes where the manifest says ${entry.bytes}`, 502);
-  if ((await fileSha256(path)) !== entry.sha256) throw new DatasetError(`${entry.file} failed its sha256 check`, 502);
+    throw new DatasetError(`${entry.file} has ${stat.size} bytes where the manifest says ${entry.bytes}`, 'corrupt');
+  if ((await fileSha256(path)) !== entry.sha256)
+    throw new DatasetError(`${entry.file} failed its sha256 check`, 'corrupt');
 }
 
 /** The file's bytes when it holds exactly the entry's (size, sha256), else undefined. */

@@ -4,9 +4,10 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { checkSize, decodePage, walkDatasetFiles, type PageReader } from '../../core/datasetFiles.js';
-import { DatasetError, fetchChecked } from '../../core/fetchFile.js';
-import type { ShardSource } from '../../core/source.js';
+import { checkSize, decodePage, walkDatasetFiles, type PageReader } from '../../core/storage/datasetFiles.js';
+import { DatasetError } from '../../core/errors.js';
+import { fetchChecked } from '../../core/storage/fetchFile.js';
+import type { ShardSource } from '../../core/storage/source.js';
 import {
   accessionPageSize,
   FLAT_INDEX_LIMIT,
@@ -91,13 +92,13 @@ async function fetchFile(source: ShardSource, entry: FileEntry, options: MirrorO
       checkSize(entry, bytes);
       return bytes;
     } catch (e) {
-      const error = e instanceof DatasetError ? e : new DatasetError(String(e), 502);
-      if (error.status === 503 && attempt < attempts) {
+      const error = e instanceof DatasetError ? e : new DatasetError(String(e), 'corrupt');
+      if (error.kind === 'unavailable' && attempt < attempts) {
         await new Promise((resolve) => setTimeout(resolve, (options.backoffMs ?? 500) * 2 ** (attempt - 1)));
         continue;
       }
       const tries = attempt > 1 ? `, ${attempt} tries` : '';
-      throw new DatasetError(`${error.message} (from ${source.description}${tries})`, error.status);
+      throw new DatasetError(`${error.message} (from ${source.description}${tries})`, error.kind);
     }
   }
 }

@@ -4,15 +4,15 @@
 // stdout for json, stderr for tsv and export), 2 on usage errors.
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { Dataset, DatasetError } from '../../core/dataset.js';
-import { endpointByCommand, massRangeParams, type Endpoint } from '../../core/endpoints.js';
-import { MATCH_PARAMS } from '../../core/matchQuery.js';
-import { MATCH_CACHE_BYTES } from '../../core/match.js';
-import { flagOf, QueryError, readParams, type ParamSource } from '../../core/params.js';
-import { walkRange } from '../../core/search.js';
+import { Dataset } from '../../core/storage/dataset.js';
+import { statusOf } from '../../api/answer.js';
+import { endpointByCommand, type Endpoint, type Format } from '../../api/endpoints.js';
+import { MATCH_CACHE_BYTES } from '../../core/match/match.js';
+import { flagOf, readParams, type ParamSource } from '../../api/params.js';
+import { massRangeParams } from '../../api/rangeParams.js';
+import { walkRange } from '../../core/range/search.js';
 import { memoryText } from '../../api/envelope.js';
 import { openapiDocument } from '../../api/openapi.js';
-import { operationOf } from '../../api/operations.js';
 import { runRows, TSV_HEADER } from '../../api/tsv.js';
 import type { MassText } from '../../model/massKey.js';
 import { cacheBytesFromEnv, defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
@@ -68,27 +68,25 @@ const openDataset = (values: Values, cacheBytes = cacheBytesFromEnv()) =>
 async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<number> {
   const started = performance.now();
   const format = (values.format as string | undefined) ?? 'json';
-  if (format !== 'json' && format !== 'tsv') throw new UsageError(`--format must be json or tsv, got "${format}"`);
-  const operation = operationOf(endpoint);
+  if (!Object.hasOwn(endpoint.renderers, format))
+    throw new UsageError(`--format must be ${Object.keys(endpoint.renderers).join(' or ')}, got "${format}"`);
   try {
-    const query = operation.parse(flagSource(values));
+    const query = endpoint.parse(flagSource(values));
     const dataset = await openDataset(values);
-    const result = await operation.run(dataset, query);
+    const result = await endpoint.run(dataset, query);
+    await write(io.stdout, endpoint.renderers[format as Format](dataset, query, result, started, memory));
     if (format === 'json') {
-      await write(io.stdout, operation.json(dataset, query, result, started, memory));
       await write(io.stdout, '\n');
       return 0;
     }
-    await write(io.stdout, operation.tsvHeader);
-    await write(io.stdout, operation.tsvRows(query, result));
-    if (operation.paged) {
+    if (endpoint.paged) {
       const pages = Math.max(1, Math.ceil(result.totalResult / result.pageSize));
       await write(io.stderr, `# ${result.totalResult} mass groups in range; page ${result.page} of ${pages}\n`);
     }
     return 0;
   } catch (e) {
-    if (!(e instanceof QueryError) && !(e instanceof DatasetError)) throw e;
-    await write(format === 'json' ? io.stdout : io.stderr, errorBody(e.message) + '\n');
+    if (statusOf(e) === undefined) throw e;
+    await write(format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   }
 }
@@ -102,8 +100,8 @@ async function matchCommand(values: Values, positionals: string[], io: QueryIo):
     options = matchOptions(flagSource(values), values);
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
-    if (!(e instanceof QueryError)) throw e;
-    await write(values.format === 'json' ? io.stdout : io.stderr, errorBody(e.message) + '\n');
+    if (statusOf(e) === undefined) throw e;
+    await write(values.format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   }
   const input = positionals[0];
@@ -113,8 +111,8 @@ async function matchCommand(values: Values, positionals: string[], io: QueryIo):
     await matchFile(dataset, options.query, { input, ...options }, { ...io, stdin: io.stdin ?? process.stdin });
     return 0;
   } catch (e) {
-    if (!(e instanceof QueryError) && !(e instanceof DatasetError)) throw e;
-    await write(options.format === 'json' ? io.stdout : io.stderr, errorBody(e.message) + '\n');
+    if (statusOf(e) === undefined) throw e;
+    await write(options.format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   }
 }
@@ -131,8 +129,8 @@ async function exportCommand(values: Values, io: QueryIo): Promise<number> {
     }
     return 0;
   } catch (e) {
-    if (!(e instanceof QueryError) && !(e instanceof DatasetError)) throw e;
-    await write(io.stderr, errorBody(e.message) + '\n');
+    if (statusOf(e) === undefined) throw e;
+    await write(io.stderr, errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   }
 }
@@ -158,7 +156,7 @@ export async function main(
           : command === 'match'
             ? {
                 ...shards,
-                ...flagOptions(MATCH_PARAMS),
+                ...flagOptions(endpoint!.params),
                 ...format,
                 batch: { type: 'string' } as const,
                 concurrency: { type: 'string' } as const,

@@ -1,8 +1,7 @@
 // The offline tool's command-line flags and usage text, both generated from the endpoints' parameter tables.
-import { ENDPOINTS, type Endpoint } from '../../core/endpoints.js';
-import { DEFAULT_BATCH } from '../../core/match.js';
-import { MATCH_PARAMS } from '../../core/matchQuery.js';
-import { flagOf, type Param } from '../../core/params.js';
+import { endpointByCommand, GET_ENDPOINTS, type Endpoint } from '../../api/endpoints.js';
+import { DEFAULT_BATCH } from '../../core/match/match.js';
+import { flagOf, type Param } from '../../api/params.js';
 
 /** What stands for a value of each kind in the usage text. */
 const PLACEHOLDER: Record<Param['kind'], string> = {
@@ -54,12 +53,12 @@ export function usage(exportParams: readonly Param[]): string {
   const endpointLine = (e: Endpoint) => line(e.command, `${paramsText(e.params)}   (as ${e.path})`);
   return [
     'usage: npm run query -- <command> [options]',
-    ...ENDPOINTS.map(endpointLine),
+    ...GET_ENDPOINTS.map(endpointLine),
     line('', '[--format json|tsv]'),
     line('export', `${paramsText(exportParams)}   the whole range as TSV, no paging`),
     line(
       'match',
-      `<file.mgf|.mgf.gz|-> ${paramsText(MATCH_PARAMS)} [--format tsv|json] [--batch N (${DEFAULT_BATCH})] [--concurrency N (6)]`,
+      `<file.mgf|.mgf.gz|-> ${paramsText(endpointByCommand('match')!.params)} [--format tsv|json] [--batch N (${DEFAULT_BATCH})] [--concurrency N (6)]`,
     ),
     line('', 'every spectrum of a peak list, as /api/v1/search answers its precursor (all candidates), in file order'),
     line('openapi', 'the OpenAPI document of the API'),

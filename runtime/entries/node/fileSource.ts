@@ -1,7 +1,7 @@
 // The local-folder ShardSource: a dataset folder on disk (npm start, the offline tool, tests).
 import { readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
-import { checkName, SourceError, type ShardSource } from '../../core/source.js';
+import { checkName, SourceError, type ShardSource } from '../../core/storage/source.js';
 
 export class FileSource implements ShardSource {
   readonly description: string;

@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/dataset.js';
-import type { Decompress } from '../../core/decompress.js';
-import { HttpSource, type ShardSource } from '../../core/source.js';
+import { DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/storage/dataset.js';
+import type { Decompress } from '../../core/storage/decompress.js';
+import { HttpSource, type ShardSource } from '../../core/storage/source.js';
 import { FileSource } from './fileSource.js';
 
 /** Default dataset folder: SHARDS_DIR, else ./shards. */

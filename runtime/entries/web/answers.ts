@@ -1,64 +1,30 @@
 // The API's answers as the page reads them (/api/v1/search with proteins=true, /api/v1/peptide, /api/v1/info,
 // /api/v1/taxa) and their TSV downloads: the columns of `npm run query -- v1 --format tsv` and `… peptide --format
-// tsv`, the search's followed by each accession's reviewed flag, protein and organism. No DOM: tested in Node.
+// tsv`, the search's followed by each accession's reviewed flag, protein and organism. The types are the API's own;
+// no DOM: tested in Node.
+import type { EnvelopeJson } from '../../api/envelope.js';
+import { PEPTIDE_TSV_HEADER, type PeptideJson } from '../../api/lookupJson.js';
+import { PRECURSOR_TSV_COLUMNS, type PrecursorProteinsEntry } from '../../api/precursorJson.js';
+import { tsvRow as row } from '../../api/tsv.js';
+import type { DatasetInfo } from '../../core/lookup/info.js';
+import type { Protein } from '../../core/lookup/proteins.js';
+import type { Taxon as TaxonJson } from '../../model/taxonomy.js';
 
-export interface ProteinRef {
-  acc: string;
-  taxId: number;
-  reviewed?: boolean;
-  protein?: string | null;
-  organism?: string | null;
-}
+/** An accession with its protein, as /api/v1/peptide and /api/v1/search with proteins=true list it. */
+export type ProteinRef = Protein;
 
-export interface Candidate {
-  seq: string;
-  proforma: string;
-  mass: number;
-  ppm?: number;
-  accsTax: ProteinRef[];
-}
+/** A candidate of /api/v1/search with proteins=true. */
+export type Candidate = PrecursorProteinsEntry;
 
-export interface SearchAnswer {
-  totalResult: number;
-  memory: string;
-  duration: string;
-  page: number;
-  pageSize: number;
-  /** One object per mass group: `{"<key>": [candidates]}`. */
-  result: Record<string, Candidate[]>[];
-}
+/** /api/v1/search's answer with proteins=true: one object per mass group, `{"<key>": [candidates]}`. */
+export type SearchAnswer = EnvelopeJson<Candidate>;
 
-export interface Taxon {
-  taxId: number;
-  name: string;
-  rank: string;
-  peptides?: number;
-}
+/** A taxon of /api/v1/taxa (with its peptide count) or a lowest common ancestor (without). */
+export type Taxon = Omit<TaxonJson, 'peptides'> & Partial<Pick<TaxonJson, 'peptides'>>;
 
-export interface PeptideAnswer {
-  sequence: string;
-  mass: number;
-  peptides: { seq: string; accsTax: ProteinRef[] }[];
-  lca: Taxon | null;
-}
+export type PeptideAnswer = PeptideJson;
 
-export interface InfoAnswer {
-  datasetVersion: string;
-  formatVersion: number;
-  compression: string;
-  parameters: { enzyme: string; missedCleavages: number; minLength: number; maxLength: number };
-  totals: {
-    proteins: number;
-    peptides: number;
-    massGroups: number;
-    shards: number;
-    bytes: number;
-    accessions: number;
-    reviewedAccessions?: number;
-    taxonomyNodes?: number;
-  };
-  release: Record<string, string> | null;
-}
+export type InfoAnswer = DatasetInfo;
 
 /** A search answer's candidates with their group's key, in answer order. */
 export const candidatesOf = (answer: SearchAnswer): { key: string; candidate: Candidate }[] =>
@@ -66,22 +32,8 @@ export const candidatesOf = (answer: SearchAnswer): { key: string; candidate: Ca
     Object.entries(group).flatMap(([key, list]) => list.map((candidate) => ({ key, candidate }))),
   );
 
-/** TSV text: tabs and line breaks inside a value become spaces; null is empty. */
-const cell = (value: string | number | boolean | null | undefined) => String(value ?? '').replace(/[\t\r\n]/g, ' ');
-const row = (values: (string | number | boolean | null | undefined)[]) => values.map(cell).join('\t') + '\n';
-
-export const SEARCH_TSV_HEADER = row([
-  'mass',
-  'sequence',
-  'proforma',
-  'modifiedMass',
-  'ppm',
-  'accession',
-  'taxId',
-  'reviewed',
-  'protein',
-  'organism',
-]);
+/** The API's search columns, then each accession's reviewed flag, protein and organism. */
+export const SEARCH_TSV_HEADER = row([...PRECURSOR_TSV_COLUMNS, 'reviewed', 'protein', 'organism']);
 
 /** One row per candidate–accession pair. */
 export function searchTsv(answer: SearchAnswer): string {
@@ -104,7 +56,7 @@ export function searchTsv(answer: SearchAnswer): string {
   return text;
 }
 
-export const PEPTIDE_TSV_HEADER = row(['sequence', 'accession', 'taxId', 'reviewed', 'protein', 'organism']);
+export { PEPTIDE_TSV_HEADER };
 
 /** One row per peptide–accession pair. */
 export function peptideTsv(answer: PeptideAnswer): string {

@@ -3,9 +3,8 @@
 // gets the API's status and JSON text for an API path and renders it alike. The site's index.html says whether
 // it has the API, so a static host is never asked for a path it does not have.
 import { createHandler, datasetOnce, type OpenDataset } from '../../api/handler.js';
-import { operationOf } from '../../api/operations.js';
-import { ENDPOINTS } from '../../core/endpoints.js';
-import { QueryError } from '../../core/params.js';
+import { ENDPOINTS } from '../../api/endpoints.js';
+import { QueryError } from '../../api/params.js';
 import { browserSource, pageMemory } from '../browser/index.js';
 
 /** `auto` follows what the site says it serves (see chooseDataPath); the others force a path. */
@@ -57,7 +56,7 @@ function refusal(path: string): Answer | undefined {
   const url = new URL(path, 'https://page.invalid/');
   const endpoint = ENDPOINTS.find((e) => e.path === url.pathname);
   try {
-    if (endpoint) operationOf(endpoint).parse((name) => url.searchParams.getAll(name));
+    if (endpoint) endpoint.parse((name) => url.searchParams.getAll(name));
     return undefined;
   } catch (e) {
     if (!(e instanceof QueryError)) throw e;

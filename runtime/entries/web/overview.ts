@@ -1,7 +1,7 @@
 // The home view: what the dataset is (release, counts, build parameters, from /api/v1/info), its peptides per mass
 // bin (from the shard index: each shard's peptide count spread over its mass span), and searches to try.
 import type { OpenDataset } from '../../api/handler.js';
-import { rangeEntries } from '../../core/search.js';
+import { rangeEntries } from '../../core/range/search.js';
 import type { InfoAnswer } from './answers.js';
 import { barChart, type Bins } from './charts.js';
 import { fill, h } from './dom.js';

@@ -110,7 +110,7 @@ describe('the bundled sample', () => {
       return bytes;
     };
     const payload = (file: string) => readStored(out, file, manifest.compression).length;
-    // A shard also ends before a cut key (docs/format.md): the sample's cut keys (build/slices.ts, tested on its own).
+    // A shard also ends before a cut key (docs/format.md): the sample's cut keys (builder/phases/slices.ts, tested on its own).
     const cuts = cutKeys(
       (await sampleMassBuckets([SAMPLE_FASTA], { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50 }))
         .records,

@@ -1,4 +1,4 @@
-// The build's views (build/views.ts, docs/format.md "Views"): a view's shards hold exactly the dataset's peptides
+// The build's views (builder/phases/views.ts, docs/format.md "Views"): a view's shards hold exactly the dataset's peptides
 // with a residue of its letters, keyed by the reference chemistry's mass with the modification on every such
 // residue (the reference's own residue and Unimod tables), with the same accessions, in (key, sequence) order;
 // the dataset's own shards do not change; bad --view values are refused before any work.

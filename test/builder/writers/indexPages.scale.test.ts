@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { shardIndexTree, writeLeafPage, type WriteIndexPage } from '../../../builder/writers/indexPages.js';
 import { pageTree } from '../../../builder/writers/pageTree.js';
 import { proteinTableTree } from '../../../builder/writers/proteinTable.js';
-import type { Dataset } from '../../../runtime/core/dataset.js';
-import { proteinsOf } from '../../../runtime/core/proteins.js';
-import { ShardIndex } from '../../../runtime/core/shardIndex.js';
+import type { Dataset } from '../../../runtime/core/storage/dataset.js';
+import { proteinsOf } from '../../../runtime/core/lookup/proteins.js';
+import { ShardIndex } from '../../../runtime/core/storage/shardIndex.js';
 import {
   ACCESSION_PAGE_ACCESSIONS,
   accessionIndexPageFileName,

@@ -1,4 +1,4 @@
-// Tests build/shardWriter.ts: ShardWriter cuts the mass-ordered peptide stream into shards at mass-group boundaries,
+// Tests builder/writers/shardWriter.ts: ShardWriter cuts the mass-ordered peptide stream into shards at mass-group boundaries,
 // at the first boundary where the shard's varint columns and sequences reach the target (counted here from
 // docs/format.md's rules), compresses each and writes it under the first 20 hex digits of its stored bytes' sha256
 // (node:crypto); every peptide comes back from the decoded shards with its accessions (ranks into the accession

@@ -1,10 +1,15 @@
 // Tests runtime/api/answer.ts: jsonAnswer, jsonTextAnswer, errorAnswer (no-store), methodNotAllowed (GET and HEAD
 // pass; others 405 with Allow and the exact message, long method names cut to 20 characters), toResponse and
-// COMMON_HEADERS on every answer; versionHeaders: a dataset version's success and 304 headers, made once per version.
-import { describe, expect, it } from 'vitest';
+// COMMON_HEADERS on every answer; versionHeaders: a dataset version's success and 304 headers, made once per version;
+// statusOf and errorOf: each error as its status, the one place errors become statuses.
+import { describe, expect, it, vi } from 'vitest';
+import { DatasetError, InvalidQuery } from '../../../runtime/core/errors.js';
+import { QueryError } from '../../../runtime/api/params.js';
 import {
   COMMON_HEADERS,
   errorAnswer,
+  errorOf,
+  statusOf,
   jsonAnswer,
   jsonTextAnswer,
   methodNotAllowed,
@@ -83,6 +88,39 @@ describe('errorAnswer', () => {
       body: null,
     });
     expect(JSON.parse(errorAnswer(500, 'x "quoted"\n').body as string)).toEqual({ error: 'x "quoted"\n' });
+  });
+});
+
+describe('statusOf and errorOf', () => {
+  it('answer a refused parameter with its own status, a refused query with 400, a dataset unavailable/corrupt with 503/502', () => {
+    const cases: [unknown, number][] = [
+      [new QueryError(414, 'long'), 414],
+      [new QueryError(500, 'page must be an integer, got "x"'), 500],
+      [new InvalidQuery('taxon 1 is not in the dataset'), 400],
+      [new DatasetError('dataset unavailable: gone', 'unavailable'), 503],
+      [new DatasetError('x.gz failed its sha256 check', 'corrupt'), 502],
+    ];
+    for (const [error, status] of cases) {
+      expect(statusOf(error)).toBe(status);
+      const answer = errorOf(error);
+      expect([answer.status, JSON.parse(answer.body as string)]).toEqual([
+        status,
+        { error: (error as { message: string }).message },
+      ]);
+    }
+  });
+
+  it('answer anything else with 500 "internal error", the detail logged only', () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      expect(statusOf(new Error('/secret/path'))).toBeUndefined();
+      const answer = errorOf(new Error('/secret/path'), true);
+      expect([answer.status, answer.body, answer.headers['Cache-Control']]).toEqual([500, null, 'no-store']);
+      expect(JSON.parse(errorOf('boom').body as string)).toEqual({ error: 'internal error' });
+      expect(log).toHaveBeenCalled();
+    } finally {
+      log.mockRestore();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
-// Tests runtime/api/asciiWriter.ts: writeInt against String(); writeUtf8 against TextEncoder; write (whole and slices), copy and
-// copyWords (every length 0..40 from every offset mod 8, of a subarray's view, into a writer at every alignment), growing past
-// the initial 16 KiB and past double it in one write; start/take with headroom for a prefix written last;
-// room for bytes put by the caller; unwrite; takeBytes copies out and leaves the writer empty and reusable.
+// Tests runtime/api/asciiWriter.ts: writeInt against String(); writeUtf8 against TextEncoder; write (whole and slices),
+// copy and copyWords (every length 0..40 from every offset mod 8, of a subarray's view, into a writer at every
+// alignment), growing past the initial 16 KiB and past double it in one write; start/take with headroom for a prefix
+// written last; room for bytes put by the caller; unwrite; takeBytes copies out and leaves the writer empty and
+// reusable.
 import { describe, expect, it } from 'vitest';
 import { AsciiWriter } from '../../../runtime/api/asciiWriter.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeHeads, HEAD_COMMA, HEAD_PPM_KEY } from '../../../runtime/api/completeHeads.js';
-import { Dataset } from '../../../runtime/core/dataset.js';
+import { Dataset } from '../../../runtime/core/storage/dataset.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../runtime/entries/node/platform.js';
 import { parseModifications } from '../../../runtime/model/modifications.js';

@@ -3,13 +3,13 @@
 // shapes, any run of groups, and accessions that need escaping (quotes, backslashes, control and non-ASCII
 // characters), each peptide's accessions listed by accession whatever their ranks.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { Dataset } from '../../../runtime/core/dataset.js';
+import { Dataset } from '../../../runtime/core/storage/dataset.js';
 import { cachedEntryJson, entryJson } from '../../../runtime/api/entryJson.js';
-import type { GroupRef, QueryResult } from '../../../runtime/core/search.js';
+import type { GroupRef, QueryResult } from '../../../runtime/core/range/search.js';
 import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import { sequenceOf, type Shard } from '../../../runtime/model/format.js';
 import { formatMassKey } from '../../../runtime/model/massKey.js';
-import type { EntryShape } from '../../../runtime/core/endpoints.js';
+import type { EntryShape } from '../../../runtime/api/endpoints.js';
 import { successJson, type Envelope } from '../../../runtime/api/envelope.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { smallShardsDataset } from '../../helpers/datasets.js';
@@ -19,8 +19,8 @@ import { letterBytes } from '../../helpers/letters.js';
 type TestShard = Shard & { table: [string, number][]; set: AccessionSet };
 
 /**
- * A shard from plain lists: groups of [massKey, [[sequence, ranks ascending]]] over an accession table of [accession, taxId]
- * in rank order, read as one page, or as pages of `pageSize` accessions.
+ * A shard from plain lists: groups of [massKey, [[sequence, ranks ascending]]] over an accession table of [accession,
+ * taxId] in rank order, read as one page, or as pages of `pageSize` accessions.
  */
 function shardOf(
   table: [string, number][],

@@ -242,7 +242,8 @@ describe('mass1=0&mass2=100000 reads exactly the shards holding its page (defaul
         expect(got.status).toBe(200);
         expectEnvelope(got.body);
         expect(got.body.totalResult).toBe(total);
-        // The range covers every shard whole, so counting reads none; the page's groups [from, to) are in the shards whose group runs meet it.
+        // The range covers every shard whole, so counting reads none; the page's groups [from, to) are in the shards
+        // whose group runs meet it.
         const from = ((page ?? 1) - 1) * (pageSize ?? (endpoint === '/search.php' ? 10 : 1000));
         const to = Math.min(total, from + (pageSize ?? (endpoint === '/search.php' ? 10 : 1000)));
         const holding = shards.filter((s, i) => starts[i] < to && starts[i] + s.massGroups > from).map((s) => s.file);

@@ -1,6 +1,7 @@
 // Tests runtime/api/matchTsv.ts's writeMassText against toFixed(6) on the quotient, over the masses candidates have,
-// the remainders either side of a half, carries into the whole daltons, exact halves, non-integers and the ends of
-// the safe integers; writePpmText against String(ppmOf()) over random errors, near-halves and errors past its range. (writePrecursorRows: test/runtime/entries/cli/match.test.ts, TSV against the JSON row by row.)
+// the remainders either side of a half, carries into the whole daltons, exact halves, non-integers and the ends of the
+// safe integers; writePpmText against String(ppmOf()) over random errors, near-halves and errors past its range.
+// (writePrecursorRows: test/runtime/entries/cli/match.test.ts, TSV against the JSON row by row.)
 import { describe, expect, it } from 'vitest';
 import { AsciiWriter } from '../../../runtime/api/asciiWriter.js';
 import { ppmOf, writeMassKeyText, writeMassText, writePpmText } from '../../../runtime/api/numberText.js';
@@ -108,7 +109,10 @@ describe('writePpmText', () => {
 });
 
 describe('writeMassKeyText', () => {
-  /** Java's Double.toString of key / 10^4 for keys below 10^7 × 10^4, from JS's shortest round-trip text: a point and at least one decimal. */
+  /**
+   * Java's Double.toString of key / 10^4 for keys below 10^7 × 10^4, from JS's shortest round-trip text: a point and at
+   * least one decimal.
+   */
   const javaText = (key: number) => {
     const text = String(key / 10_000);
     return text.includes('.') ? text : `${text}.0`;

@@ -7,8 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createHandler, datasetOnce, type Handler } from '../../../runtime/api/handler.js';
 import { MAX_QUERY_LENGTH } from '../../../runtime/api/answer.js';
 import { openapiDocument } from '../../../runtime/api/openapi.js';
-import { ENDPOINTS } from '../../../runtime/core/endpoints.js';
-import type { ShardSource } from '../../../runtime/core/source.js';
+import { ENDPOINTS, GET_ENDPOINTS } from '../../../runtime/api/endpoints.js';
+import type { ShardSource } from '../../../runtime/core/storage/source.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import { folderHandler } from '../../helpers/api.js';
 import { bundledDataset, readManifest } from '../../helpers/datasets.js';
@@ -111,21 +111,27 @@ beforeAll(async () => {
 });
 
 describe('OpenAPI document', () => {
+  it('has a path for every endpoint row, POST /api/v1/match included, in the table order', () => {
+    expect(Object.keys(doc.paths)).toEqual([...ENDPOINTS.map((e) => e.path), '/openapi.json', '/{path}']);
+    expect(ENDPOINTS.find((e) => e.method === 'POST')?.path).toBe('/api/v1/match');
+  });
+
   it('is OpenAPI 3.1 with every endpoint, their defaults and limits, and resolvable references', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
-    for (const endpoint of ENDPOINTS) {
+    for (const endpoint of GET_ENDPOINTS) {
       const get = doc.paths[endpoint.path].get as Json;
       const params = Object.fromEntries((get.parameters as Json[]).map((p) => [p.name, p]));
-      if (endpoint.kind === 'dbInfo' || endpoint.kind === 'info') {
+      const lookup = { '/api/v1/peptide': 'peptide', '/api/v1/taxa': 'taxa' }[endpoint.path];
+      if (endpoint.path === '/db-info.php' || endpoint.path === '/api/v1/info') {
         expect(Object.keys(params)).toEqual(['If-None-Match']); // the dataset's description takes no parameter
-      } else if (endpoint.kind === 'peptide' || endpoint.kind === 'taxa') {
+      } else if (lookup) {
         // Look-ups answer one object, not pages: a required text parameter, no paging.
-        expect(params[endpoint.kind === 'peptide' ? 'sequence' : 'name']).toMatchObject({
+        expect(params[lookup === 'peptide' ? 'sequence' : 'name']).toMatchObject({
           required: true,
           schema: { type: 'string', minLength: 1 },
         });
         expect(params.page).toBeUndefined();
-        if (endpoint.kind === 'peptide')
+        if (lookup === 'peptide')
           expect(params.equateIL.schema).toMatchObject({ enum: ['true', 'false'], default: 'false' });
       } else {
         expect(params.page.schema).toMatchObject({ type: 'integer', default: 1, minimum: 1 });

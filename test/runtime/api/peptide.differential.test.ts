@@ -1,4 +1,4 @@
-// Differential test of GET /api/v1/peptide (issue 11: peptide → proteins, I/L equated, LCA) against an
+// Differential test of GET /api/v1/peptide (peptide → proteins, I/L equated, LCA) against an
 // independent reference (test/helpers/referenceTaxonomy.ts: reads nodes.dmp, names.dmp and the FASTA headers
 // itself; digestion and masses from test/helpers/reference.ts). Nothing from builder/ or runtime/ is imported by the
 // references; the code under test is reached only through the HTTP handler.
@@ -102,7 +102,9 @@ function makeLookups(seed: number): Lookup[] {
     }
     return out.join('');
   };
-  /** A sequence the enzyme cannot produce: a protein piece not ending at a cleavage site, or of a length out of bounds. */
+  /**
+   * A sequence the enzyme cannot produce: a protein piece not ending at a cleavage site, or of a length out of bounds.
+   */
   const unproducible = (): string => {
     const protein = pick(proteins);
     const roll = random();

@@ -11,7 +11,12 @@ import {
   precursorRows,
   renderPrecursorJson,
 } from '../../../runtime/api/precursorJson.js';
-import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../../../runtime/core/precursor.js';
+import type {
+  Candidate,
+  CandidateGroup,
+  PrecursorQuery,
+  PrecursorResult,
+} from '../../../runtime/core/precursor/precursor.js';
 import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import type { Shard } from '../../../runtime/model/format.js';
 import type { ModSpec } from '../../../runtime/model/modifications.js';
@@ -71,7 +76,8 @@ const candidate = (peptide: number, oxidations: number, units: number): Candidat
   key: Math.floor((units + 500_000) / 1_000_000),
 });
 
-// 1298.6102575037 Da rounds to 1298.610258; ppm (1298.623047066758 − 1298.6102575037) / 1298.6102575037 × 10^6 = 9.8487 → 9.85.
+// 1298.6102575037 Da rounds to 1298.610258; ppm (1298.623047066758 − 1298.6102575037) / 1298.6102575037 × 10^6 = 9.8487
+// → 9.85.
 const DYS = candidate(0, 0, 12_986_102_575_037);
 // 1298.611128 Da; ppm 9.17832 → 9.18.
 const DCM = candidate(1, 0, 12_986_111_280_000);

@@ -1,4 +1,4 @@
-// Differential test of GET /api/v1/taxa (issue 11: type-ahead over the dataset's taxonomy, with peptide counts)
+// Differential test of GET /api/v1/taxa (type-ahead over the dataset's taxonomy, with peptide counts)
 // against an independent brute-force reference (test/helpers/referenceTaxonomy.ts: reads nodes.dmp, names.dmp and
 // the FASTA itself, counts each node's distinct peptides over the union of their accessions' lineages, and tries
 // every node's name for every query). Nothing from builder/ or runtime/ is imported by the references; the code under
@@ -36,7 +36,9 @@ const UNPLACED_TAXIDS = 137;
 
 let dir: string;
 let handler: Handler;
-/** The dataset, built while the reference is computed; awaited by the tests that ask the API (not the reference's own). */
+/**
+ * The dataset, built while the reference is computed; awaited by the tests that ask the API (not the reference's own).
+ */
 let building: Promise<string>;
 async function ready(): Promise<void> {
   dir ??= await building;

@@ -14,8 +14,8 @@ import { AccessionSet } from '../../../runtime/model/accessionSet.js';
 import { decodeAccessionPage, decodeShard } from '../../../runtime/model/shardCodec.js';
 import { encodeAccessionPage, encodeShard } from '../../../runtime/model/shardEncoder.js';
 import { folderHandler } from '../../helpers/api.js';
-import { Dataset } from '../../../runtime/core/dataset.js';
-import { proteinsOf } from '../../../runtime/core/proteins.js';
+import { Dataset } from '../../../runtime/core/storage/dataset.js';
+import { proteinsOf } from '../../../runtime/core/lookup/proteins.js';
 import { FileSource } from '../../../runtime/entries/node/fileSource.js';
 import {
   build,

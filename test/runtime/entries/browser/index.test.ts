@@ -8,9 +8,10 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
-import { Dataset } from '../../../../runtime/core/dataset.js';
-import { ENDPOINTS, parseRangeQuery } from '../../../../runtime/core/endpoints.js';
-import { runQuery, type QueryResult } from '../../../../runtime/core/search.js';
+import { Dataset } from '../../../../runtime/core/storage/dataset.js';
+import { ENDPOINTS } from '../../../../runtime/api/endpoints.js';
+import { parseRangeQuery } from '../../../../runtime/api/rangeParams.js';
+import { runQuery, type QueryResult } from '../../../../runtime/core/range/search.js';
 import { buildBrowserCore, type BrowserCore } from '../../../../runtime/entries/browser/bundle.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { sequenceOf } from '../../../../runtime/model/format.js';
@@ -152,7 +153,7 @@ describe('the browser bundle', () => {
     expect(
       runtime.filter((f) => !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/index\.ts$/.test(f)),
     ).toEqual([]);
-    expect(runtime).toContain('runtime/core/search.ts');
+    expect(runtime).toContain('runtime/core/range/search.ts');
     const packages = core.inputs.filter((f) => !f.startsWith('runtime/'));
     expect(packages.every((f) => f.startsWith('node_modules/'))).toBe(true);
     // msgpackr's browser build: not its Node entry, nor the native msgpackr-extract.

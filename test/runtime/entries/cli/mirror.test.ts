@@ -16,7 +16,7 @@ import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SourceError, type ShardSource } from '../../../../runtime/core/source.js';
+import { SourceError, type ShardSource } from '../../../../runtime/core/storage/source.js';
 import { datasetSource } from '../../../../runtime/entries/cli/datasetSource.js';
 import { main, mirrorDataset, MIRROR_TEMP_PREFIX, type MirrorOptions } from '../../../../runtime/entries/cli/mirror.js';
 import { main as query } from '../../../../runtime/entries/cli/query.js';

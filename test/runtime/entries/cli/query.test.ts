@@ -4,14 +4,14 @@
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Dataset } from '../../../../runtime/core/dataset.js';
+import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { accessionRefsOf } from '../../../../runtime/model/format.js';
 import { createAnswerer, createHandler, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
 import { formatMassKey } from '../../../../runtime/model/massKey.js';
 import { main } from '../../../../runtime/entries/cli/query.js';
 import { createListener } from '../../../../runtime/entries/node/server.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
-import { HttpSource } from '../../../../runtime/core/source.js';
+import { HttpSource } from '../../../../runtime/core/storage/source.js';
 import { folderHandler, listen, stableText } from '../../../helpers/api.js';
 import { bundledDataset, removeTempDirs, tempDir } from '../../../helpers/datasets.js';
 import { Collector, runNode, runProgram, runTsx, type Run } from '../../../helpers/process.js';

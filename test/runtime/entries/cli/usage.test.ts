@@ -2,8 +2,9 @@
 // rows shown as the alternative of the parameter they yield to), flagOptions (one string option per parameter,
 // dashed), and usage (a line per endpoint with every parameter as its flag, export, openapi, common options).
 import { describe, expect, it } from 'vitest';
-import { ENDPOINTS, massRangeParams } from '../../../../runtime/core/endpoints.js';
-import type { Param } from '../../../../runtime/core/params.js';
+import { GET_ENDPOINTS as ENDPOINTS } from '../../../../runtime/api/endpoints.js';
+import { massRangeParams } from '../../../../runtime/api/rangeParams.js';
+import type { Param } from '../../../../runtime/api/params.js';
 import { flagOptions, paramsText, usage } from '../../../../runtime/entries/cli/usage.js';
 
 /** A parameter's flag, written independently of flagOf: camelCase to dashed lower case, a run of capitals one word. */

@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HttpSource } from '../../../../runtime/core/source.js';
+import { HttpSource } from '../../../../runtime/core/storage/source.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import {
   cacheBytesFromEnv,

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ShardEntry } from '../../../../runtime/model/format.js';
 import { createAnswerer, createHandler, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
 import { createListener } from '../../../../runtime/entries/node/server.js';
-import { HttpSource } from '../../../../runtime/core/source.js';
+import { HttpSource } from '../../../../runtime/core/storage/source.js';
 import { prng } from '../../../bench/synthetic.js';
 import {
   call,

@@ -1,12 +1,11 @@
 // The page's TSV downloads (runtime/entries/web/answers.ts), built from the API's JSON, against the TSV the API's
-// own renderers write for the same queries (`npm run query -- v1|peptide --format tsv`, through operationOf): the
+// own renderers write for the same queries (`npm run query -- v1|peptide --format tsv`, the endpoints' tsv renderers): the
 // search's first seven columns and the peptide view's every column are the same rows; the search's last three are
 // each accession's reviewed flag, protein and organism as /api/v1/peptide gives them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../../runtime/api/handler.js';
-import { operationOf } from '../../../../runtime/api/operations.js';
-import { Dataset } from '../../../../runtime/core/dataset.js';
-import { ENDPOINTS } from '../../../../runtime/core/endpoints.js';
+import { Dataset } from '../../../../runtime/core/storage/dataset.js';
+import { ENDPOINTS } from '../../../../runtime/api/endpoints.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import {
   peptideTsv,
@@ -27,10 +26,10 @@ beforeAll(async () => {
 
 /** The API's own TSV (header and rows) of an endpoint's query. */
 async function apiTsv(path: string, query: string): Promise<string> {
-  const operation = operationOf(ENDPOINTS.find((e) => e.path === path)!);
+  const endpoint = ENDPOINTS.find((e) => e.path === path)!;
   const params = new URLSearchParams(query);
-  const parsed = operation.parse((name) => params.getAll(name));
-  return operation.tsvHeader + operation.tsvRows(parsed, await operation.run(dataset, parsed));
+  const parsed = endpoint.parse((name) => params.getAll(name));
+  return String(endpoint.renderers.tsv(dataset, parsed, await endpoint.run(dataset, parsed), 0, () => ''));
 }
 
 const columns = (tsv: string, n: number) =>

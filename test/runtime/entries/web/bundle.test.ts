@@ -30,7 +30,7 @@ describe('the page bundle', () => {
       ),
     ).toEqual([]);
     expect(runtime).not.toContain('runtime/entries/web/bundle.ts');
-    expect(runtime).toContain('runtime/core/precursor.ts');
+    expect(runtime).toContain('runtime/core/precursor/precursor.ts');
     const packages = [
       ...new Set(page.inputs.filter((f) => !f.startsWith('runtime/')).map((f) => f.split('/').slice(1, 2).join('/'))),
     ].sort();

@@ -1,0 +1,46 @@
+// What a batch match asks (a precursor search's tolerance, modifications and filter, the charges to try and a
+// cut-off) and the precursors it matches: each precursor becomes one search per charge tried, with a precursor
+// search's window.
+import { neutralMass } from '../../model/chemistry.js';
+import type { ModSpec } from '../../model/modifications.js';
+import type { FilterSpec } from '../range/accessionFilter.js';
+import { keyWindow, noPositiveMass, type Tolerance } from '../precursor/window.js';
+import type { Spectrum } from './mgf.js';
+
+/** What every search of a batch shares. */
+export interface MatchQuery {
+  tolerance: Tolerance;
+  fixed: ModSpec[];
+  variable: ModSpec[];
+  maxVariable: number;
+  filter: FilterSpec;
+  /** Charges tried for a precursor that gives none. */
+  charges: number[];
+  top?: number;
+}
+
+/**
+ * A precursor to match: a spectrum of an MGF file, or a JSON item (an m/z with or without charge, or a neutral mass).
+ */
+export type Precursor = Spectrum | { index: number; mz: number; charges: number[] } | { index: number; mass: number };
+
+/** One search of a precursor: the charge tried (none for a neutral mass), its neutral mass and key window. */
+export interface PrecursorSearch {
+  charge?: number;
+  mass: number;
+  lowKey: number;
+  highKey: number;
+  /** Why this search was not made (as a precursor search of it would be refused). */
+  error?: string;
+}
+
+/** The searches of a precursor: one per charge (its own, else the query's), each with a precursor search's window. */
+export function searchesOf(query: MatchQuery, precursor: Precursor): PrecursorSearch[] {
+  if ('mass' in precursor) return [{ mass: precursor.mass, ...keyWindow(precursor.mass, query.tolerance) }];
+  const charges = precursor.charges.length > 0 ? precursor.charges : query.charges;
+  return charges.map((charge) => {
+    const mass = neutralMass(precursor.mz, charge);
+    if (!(mass > 0)) return { charge, mass, lowKey: 0, highKey: -1, error: noPositiveMass(precursor.mz, charge) };
+    return { charge, mass, ...keyWindow(mass, query.tolerance) };
+  });
+}

@@ -1,4 +1,0 @@
-// Netlify function for /api/v1/taxa (netlify.toml redirects the path here).
-import { endpointFunction } from '../endpointFunction.js';
-
-export default endpointFunction('/api/v1/taxa');

@@ -5,8 +5,8 @@ import { KEYS_PER_DA, type MassText } from '../model/massKey.js';
 import { sitesOverlap, specText, type ModSpec } from '../model/modifications.js';
 import type { PrecursorQuery } from '../core/precursor/precursor.js';
 import { keyWindow, MAX_PRECURSOR_MASS, noPositiveMass, type Tolerance } from '../core/precursor/window.js';
-import { INT32_MAX, QueryError, readParams, type Param, type ParamSource, type ParamValues } from './params.js';
-import { FILTER_PARAMS, filterOf } from './rangeParams.js';
+import { QueryError, readParams, type Param, type ParamSource, type ParamValues } from './params.js';
+import { FILTER_PARAMS, filterOf, pagingParams } from './rangeParams.js';
 
 /** Tolerances accepted, per unit; and the widest explicit range. */
 export const MAX_TOLERANCE = { ppm: 1000, Da: 5 } as const;
@@ -109,24 +109,7 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
     description: 'Most variable modifications on one peptide.',
   },
   ...FILTER_PARAMS,
-  {
-    name: 'page',
-    kind: 'integer',
-    required: false,
-    default: 1,
-    min: 1,
-    max: INT32_MAX,
-    description: 'Page of mass groups to return, from 1. A page past the end returns an empty result.',
-  },
-  {
-    name: 'pageSize',
-    kind: 'integer',
-    required: false,
-    default: 100,
-    min: 1,
-    max: 1000,
-    description: 'Mass groups per page.',
-  },
+  ...pagingParams(100, 400),
 ];
 
 /** Fixed modifications may not share a site with each other or with a variable one. */

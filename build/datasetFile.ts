@@ -18,7 +18,7 @@ export const compressionOf = (storage: Storage): Compression =>
 const folderDigitsOf = (storage: Storage): number => (typeof storage === 'string' ? 0 : storage.folderDigits);
 
 /**
- * Brotli quality 5 compresses shards as small as quality 9 and several times faster (test/bench/FORMAT-V2-STUDY.md);
+ * Brotli quality 5 compresses shards as small as quality 9 and several times faster (docs/decisions.md);
  * gzip at its best level.
  */
 export function compress(bytes: Uint8Array, compression: Compression): Uint8Array {

@@ -37,12 +37,12 @@ export interface BuildOptions extends DigestOptions {
 
 /**
  * 32 KB before compression (≈ 15 KB stored): a cold query reads and decompresses little, and compression loses
- * only ~0.15 bytes per peptide against 64 KB units (test/bench/FORMAT-V2-STUDY.md).
+ * only ~0.15 bytes per peptide against 64 KB units (docs/decisions.md).
  */
 export const DEFAULT_SHARD_BYTES = 32 * 1024;
 /**
  * gzip: every standard library (Python's too) and every browser's DecompressionStream reads it; brotli saves
- * about 4 % more (test/bench/FORMAT-V2-STUDY.md) but needs a module in Python and a decoder in browsers.
+ * about 4 % more (docs/decisions.md) but needs a module in Python and a decoder in browsers.
  */
 export const DEFAULT_COMPRESSION: Compression = 'gzip';
 

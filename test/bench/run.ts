@@ -100,7 +100,7 @@ export interface BenchResults {
    * dataset cached after those passes.
    */
   http: { budget: HttpRun; warm: HttpRun; budgetWarm?: HttpRun };
-  /** /api/v1/search at the ±10 ppm windows' centres, with the issue's modifications. */
+  /** /api/v1/search at the ±10 ppm windows' centres, with the benchmark's modifications (PRECURSOR_MODS). */
   precursor: PrecursorRuns;
   /**
    * The same input built with a view of the fixed modification (`--view Carbamidomethyl@C`): its build, the

@@ -63,7 +63,7 @@ export const CORPORA: readonly Corpus[] = [
     residues: 186.7e6,
     peptides: 27.9e6,
     accessionLength: 6,
-    source: 'measured on the real Swiss-Prot-scale set of issue 12',
+    source: 'measured on a real Swiss-Prot-scale set of UniProt proteins at default parameters',
   },
   {
     name: 'TrEMBL',
@@ -83,7 +83,7 @@ export const CORPORA: readonly Corpus[] = [
   },
 ];
 
-/** Real proteins share peptides across accessions: real data took 1.15× the synthetic bytes per peptide (issue 12). */
+/** Real proteins share peptides across accessions: real data takes more bytes per peptide than the synthetic set. */
 export const REAL_DATA_FACTOR = 1.15;
 /** Prices assumed (USD, list prices to adjust): object storage per GB-month, CDN egress per GB, runner per core-hour. */
 export const PRICES = { storageGbMonth: 0.023, egressGb: 0.085, coreHour: 0.002 * 60 };

@@ -28,17 +28,12 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Starts the local server (npm start's entry, runtime/entries/node/start.ts, of the checkout at `root`) on `port` over
- * `dir`, with `env` on top; resolves once it listens. It is killed when this process exits, should the caller fail to.
+ * Starts the local server (npm start's entry, runtime/entries/node/start.ts) on `port` over `dir`, with `env` on top;
+ * resolves once it listens. It is killed when this process exits, should the caller fail to.
  */
-export function startServer(
-  dir: string,
-  port: number,
-  env: Record<string, string> = {},
-  root = REPO,
-): Promise<ChildProcess> {
+export function startServer(dir: string, port: number, env: Record<string, string> = {}): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'runtime/entries/node/start.ts'], {
-    cwd: root,
+    cwd: REPO,
     env: { ...process.env, SHARDS_DIR: dir, PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -1,4 +1,4 @@
-// A simulated 10-million-shard index (issue 15): synthetic shard entries indexed by the build's own writers
+// A simulated 10-million-shard index: synthetic shard entries indexed by the build's own writers
 // (test/bench/indexScaleData.ts), served by a local node:http server that waits before every response, and cold
 // lookups through the runtime (a fresh Dataset over a fresh HttpSource each: manifest, index pages, then the shard and
 // the accession table beside it), counting requests, bytes and sequential round trips — by the chain of reads and by
@@ -343,7 +343,7 @@ export function indexScaleSection(run: IndexScaleRun): string[] {
   return [
     `## ${run.totals.shards === 10_000_000 ? '10-million' : int(run.totals.shards)}-shard index (simulated)`,
     '',
-    `\`npx tsx test/bench/indexScale.ts ${config.shards}\` (issue 15): ${int(run.totals.shards)} synthetic shard entries — keys from 500 to 6,000 Da under a gamma-shaped density (mode 1,050 Da, half the shards in 1,000–2,000 Da), content-like names and sha256, 14–21 KB each, seeded — ` +
+    `\`npx tsx test/bench/indexScale.ts ${config.shards}\`: ${int(run.totals.shards)} synthetic shard entries — keys from 500 to 6,000 Da under a gamma-shaped density (mode 1,050 Da, half the shards in 1,000–2,000 Da), content-like names and sha256, 14–21 KB each, seeded — ` +
       `indexed by the build's own writers (builder/writers/indexPages.ts writeLeafPage and shardIndexTree, 256 entries at a time), in a manifest taken from a real build of the sample's first 200 records (its accession table, protein page and taxonomy are real files). ` +
       `Only the ${Object.keys(run.bodies).length} shards the lookups read were written (real bodies of the entries' keys and counts); no other shard file exists. ` +
       `A local node:http server waits ${lat} ms before every response; each of ${lookups.length} cold lookups (after one not counted, below) opens a fresh Dataset over a fresh HttpSource (the manifest read first) and answers search.php for one mass (mass1 = mass2), drawn as the peptides lie (a random shard, a random key in it). ${run.machine}; load average ${run.loadAverage.toFixed(1)}.`,

@@ -54,7 +54,7 @@ export interface MatchRun {
   outputMb: number;
   /** Peak RSS over both runs of the process, cold then warm. */
   peakRssMb: number;
-  /** Peak RSS when the cold run ended: what one `npm run query -- match` (a process of its own) peaks at. Absent in runs before it. */
+  /** Peak RSS when the cold run ended: what one `npm run query -- match` (a process of its own) peaks at. */
   peakRssColdMb?: number;
 }
 
@@ -131,7 +131,7 @@ function runChild(mgf: string, shards: string, flags: string[] = []): Promise<Ma
 export interface MatchRuns {
   folder: MatchRun;
   folderTop: MatchRun;
-  /** All candidates in batches of a quarter of the spectra: memory against reads (absent in runs before it). */
+  /** All candidates in batches of a quarter of the spectra: memory against reads. */
   folderQuarterBatch?: MatchRun;
   http: MatchRun;
 }

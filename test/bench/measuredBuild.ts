@@ -2,7 +2,7 @@
 // are threads of that process, so both include them), the temporary partition bytes it reports, the dataset's
 // files, and optionally the largest size of its output folder while it runs. Used by run.ts and scale.ts.
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { datasetFiles } from '../../builder/writers/publish.js';
 import { MANIFEST_FILE, type Manifest } from '../../runtime/model/format.js';
@@ -11,7 +11,7 @@ import { kindOf, type FileKind } from './reads.js';
 
 export interface BuildRun {
   seconds: number;
-  /** User + system CPU seconds of the build process, all threads (absent in runs before the scale curve). */
+  /** User + system CPU seconds of the build process, all threads (optional in BENCHMARKS.json). */
   cpuSeconds?: number;
   peakRssMb: number;
   tempMb: number;
@@ -76,25 +76,19 @@ export function cpuSeconds(pid: number): number {
 
 /**
  * Runs the build CLI as a child process, sampling its peak RSS and CPU time every 200 ms. With `sampleDisk` it
- * also walks the output folder, at most 4% of one core (every 25 walks' time, at least 1 s apart). With `root`,
- * the build CLI of that checkout (another format's: v1Side.ts) into an emptied `out`, whose every file is then counted.
+ * also walks the output folder, at most 4% of one core (every 25 walks' time, at least 1 s apart).
  */
 export async function measuredBuild(
   input: string,
   out: string,
   extra: string[] = [],
   sampleDisk = false,
-  root?: string,
 ): Promise<BuildRun> {
-  if (root) rmSync(out, { recursive: true, force: true });
   const started = performance.now();
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'builder/commands/cli.ts', '--input', input, '--out', out, ...extra],
-    {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      ...(root ? { cwd: root } : {}),
-    },
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let log = '';
   child.stderr.on('data', (c: Buffer) => (log += c.toString()));
@@ -114,7 +108,7 @@ export async function measuredBuild(
   clearInterval(poll);
   if (code !== 0) throw new Error(`build failed: ${log}`);
   const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
-  const folder = root ? folderBytes(out) : datasetBytes(out, manifest);
+  const folder = datasetBytes(out, manifest);
   return {
     seconds: (performance.now() - started) / 1000,
     cpuSeconds: cpu,

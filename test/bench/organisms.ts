@@ -6,7 +6,7 @@ import type { QueryRun } from './queries.js';
 export const BACTERIA = 2;
 export const SPECIES = 9606;
 
-/** Warm targets of the organisms issue: filtered search p50/p99, and peptide look-up p50, in ms. */
+/** Warm targets: filtered search p50/p99, and peptide look-up p50, in ms. */
 export const ORGANISM_TARGETS = { searchP50: 0.3, searchP99: 3, lookupP50: 0.05 };
 
 export const taxonSearchUrl = (taxon: number) => (centre: number) =>

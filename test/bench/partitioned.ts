@@ -1,4 +1,4 @@
-// The partitioned build measured (issue 15's acceptance): a single build and an N-part build (`--part i/N`, run
+// The partitioned build measured: a single build and an N-part build (`--part i/N`, run
 // one after the other here, as N runners of a CI matrix would run them side by side) of the same Swiss-Prot-sized
 // input with the Carbamidomethyl@C view, merged with build:merge, then every file of both datasets compared byte
 // for byte.
@@ -15,7 +15,7 @@ export interface MeasuredRun {
   peakRssMb: number;
 }
 
-/** A build's view: its peptides and shards (absent in runs before views were partitioned). */
+/** A build's view: its peptides and shards (when built with one). */
 interface ViewCounts {
   view?: { peptides: number; shards: number };
 }
@@ -138,7 +138,7 @@ export function partitionedSection(run: PartitionedRun): string[] {
   const slowest = Math.max(...run.partRuns.map((p) => p.seconds));
   const mean = run.single.peptides / run.parts;
   return [
-    `## Partitioned build: ${run.parts} parts merged vs one build (issue 15)`,
+    `## Partitioned build: ${run.parts} parts merged vs one build`,
     '',
     `The same input built once, and as ${run.parts} parts (\`build:shards --part i/${run.parts}\`, run one after the other here; a CI matrix runs them side by side) joined by \`build:merge\`${run.fixed ? `, both with \`--view ${run.fixed}\`` : ''}. ` +
       `**${run.differing.length === 0 ? `Identical: all ${run.files.toLocaleString('en')} files (${(run.bytes / 1e6).toFixed(0)} MB) byte for byte` : `NOT identical: ${run.differing.length} of ${run.files} files differ (e.g. ${run.differing.slice(0, 3).join(', ')})`}.**`,

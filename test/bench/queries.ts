@@ -24,7 +24,7 @@ export interface QueryRun {
   reads?: {
     shardsMean: number;
     shardsMax: number;
-    /** Queries by the number of shards they read (absent in runs before it). */
+    /** Queries by the number of shards they read. */
     shardsHistogram?: Record<number, number>;
     pagesMax: number;
     bytesMean: number;

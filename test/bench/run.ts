@@ -1,9 +1,10 @@
-// `npm run bench`: every figure of BENCHMARKS.md, measured on this machine — scale builds (format v2, gzip and
+// `npm run bench`: every figure of BENCHMARKS.md, measured on this machine — Swiss-Prot-sized builds (gzip and
 // brotli, default and the original's parameters), in-process queries (warm, cache-bounded, cold), SQLite side by
-// side, cold queries over HTTP, a ≥100,000-shard index, HTTP load; v1's figures beside them (test/bench/v1.ts).
-// `--smoke` runs the same code on a small synthetic set (part of npm test) and writes nothing in the repo.
-// `--only match|precursor|scale|partitioned|serve|v1|cold` measures one section again over the last run's BENCHMARKS.json; the build scale curve
-// (`--only scale [--multiples K] [--scale-proteins N]`, test/bench/scale.ts) is never part of the full run.
+// side, cold queries over HTTP, a ≥100,000-shard index, HTTP load, precursor search, MGF matching.
+// `--smoke` runs the same code on a small synthetic set and writes nothing in the repo.
+// `--only match|precursor|scale|partitioned|serve|cold` measures one section again over the last run's
+// BENCHMARKS.json; the build scale curve (`--only scale [--multiples K] [--scale-proteins N]`, test/bench/scale.ts)
+// is never part of the full run.
 // Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,9 +19,7 @@ import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type Org
 import type { Summary } from './measure.js';
 import { benchColdHttp, type ColdHttpRun } from './coldHttp.js';
 import { measuredBuild, type BuildRun } from './measuredBuild.js';
-import { V1, V1_COMMIT } from './v1.js';
-import { benchV1Side, v1SideSection, type V1Side } from './v1Side.js';
-import { buildsSection, coldHttpSection, goalsSection, memorySection, sizeSection, V2_TARGETS } from './v2Report.js';
+import { buildsSection, coldHttpSection, GOALS, goalsSection, memorySection, sizeSection } from './sections.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
 import {
   benchMatch,
@@ -42,7 +41,7 @@ import {
 } from './indexScale.js';
 
 const defaultPage = (w: [string, string]) => searchUrl(w).replace('&pageSize=1000', '');
-/** The default build's arguments (default parameters, the bundled taxonomy), for v2 and v1 alike. */
+/** The default build's arguments (default parameters, the bundled taxonomy). */
 const DEFAULT_BUILD_ARGS = ['--taxdump', 'data/taxdump'];
 /** The original service's download parameters. */
 const ORIGINAL_PARAMETERS = ['--missed-cleavages', '1', '--min-length', '7', '--max-length', '30'];
@@ -87,35 +86,35 @@ export interface BenchResults {
   /** gzip (the default compression): default parameters and the original's. */
   build: BuildRun;
   original: BuildRun;
-  /** The same two builds with --compression br (absent in runs before format v2). */
+  /** The same two builds with --compression br. */
   brotli?: { build: BuildRun; original: BuildRun };
   warm: Record<string, QueryRun>;
   budget: Record<string, QueryRun>;
   cold: Record<string, QueryRun>;
   sqlite?: Record<string, { latency: QueryRun['latency']; hitsMean: number }>;
-  /** ±10 ppm queries read over HTTP from a cold start (absent in runs before format v2). */
+  /** ±10 ppm queries read over HTTP from a cold start. */
   coldHttp?: Record<string, ColdHttpRun>;
   tiny: { build: BuildRun; rootBytes: number; pages: number; cold: Record<string, QueryRun> };
   /**
-   * `npm start` as it is (256 MB cache, cold), the same after two warm-up passes (`budgetWarm`; absent from runs
-   * before it was measured), and with the whole dataset cached after those passes.
+   * `npm start` as it is (256 MB cache, cold), the same after two warm-up passes (`budgetWarm`), and with the whole
+   * dataset cached after those passes.
    */
   http: { budget: HttpRun; warm: HttpRun; budgetWarm?: HttpRun };
-  /** /api/v1/search at the ±10 ppm windows' centres, with the issue's modifications. */
+  /** /api/v1/search at the ±10 ppm windows' centres, with the benchmark's modifications (PRECURSOR_MODS). */
   precursor: PrecursorRuns;
   /**
    * The same input built with a view of the fixed modification (`--view Carbamidomethyl@C`): its build, the
-   * precursor benchmark and an all-candidates MGF match on it (absent in runs before views).
+   * precursor benchmark and an all-candidates MGF match on it.
    */
   view?: { build: BuildRun; precursor: PrecursorRuns; match: MatchRun };
   /**
    * The same input built with the complete view of the benchmark's modifications (`--view fixed=…&variable=…&maxVariable=2`)
-   * and the precursor benchmark on it (absent in runs before complete views).
+   * and the precursor benchmark on it.
    */
   complete?: { build: BuildRun; precursor: PrecursorRuns };
-  /** /api/v1/search filtered by taxon, and /api/v1/peptide look-ups (absent in runs before them). */
+  /** /api/v1/search filtered by taxon, and /api/v1/peptide look-ups. */
   organisms?: OrganismRuns;
-  /** MGF matching (`npm run query -- match`; absent in runs before it). */
+  /** MGF matching (`npm run query -- match`). */
   match?: MatchRuns;
   /** The build scale curve (`--only scale` alone; a full run keeps the last one). */
   scale?: ScaleRuns;
@@ -123,8 +122,6 @@ export interface BenchResults {
   partitioned?: PartitionedRun;
   /** A simulated 10-million-shard index read cold over HTTP with 20 ms a request (`--only scale` too). */
   indexScale?: IndexScaleRun;
-  /** Format v1's code built and queried again in this run, interleaved with today's (absent in runs before it). */
-  v1Side?: V1Side;
 }
 
 export async function runBench(config: BenchConfig, log: (line: string) => void): Promise<BenchResults> {
@@ -136,7 +133,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     await writeSynthetic(fasta + '.part', config.proteins, residues, 1, await sampleStats());
     renameSync(fasta + '.part', fasta);
   }
-  // Format v2 folders carry "v2-" so that nothing confuses them with v1 builds of the same name left in config.dir.
+  // Folder names keep their "v2-" prefix: `--only` runs find a full run's datasets by them.
   const folder = (name: string) => join(config.dir, `v2-${name}-${config.proteins}`);
   const dir = folder('dataset');
   log('build, default parameters (gzip)');
@@ -156,7 +153,6 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   const sets = await querySets(dir, n);
   const wide = anyWidthRanges(config.coldQueries, 4, 9000).map(searchUrl);
   const { warm, budget } = await benchQueries(dir, sets, log);
-  const v1Side = await benchV1Side(config.dir, fasta, config.proteins, dir, DEFAULT_BUILD_ARGS, sets, log);
   log('precursor search (/api/v1/search)');
   const centres = precursorCentres(config.queries);
   const precursor = await benchPrecursor(dir, config);
@@ -215,7 +211,6 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     match,
     view,
     complete,
-    v1Side,
   };
 }
 
@@ -374,9 +369,8 @@ const TARGETS = {
 };
 const met = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-/** Bytes per distinct peptide of the default build: every file from format v2's runs on, the shards alone before. */
-const bytesPerPeptide = (x: BenchResults) =>
-  (x.build.allFilesBytes ?? x.build.bytes) / x.build.manifest.totals.peptides;
+/** Bytes per distinct peptide of the default build, every file of its folder. */
+const bytesPerPeptide = (x: BenchResults) => x.build.allFilesBytes / x.build.manifest.totals.peptides;
 
 /** Key figures of this run beside the previous one (BENCHMARKS.json as it was before this run). */
 function comparison(r: BenchResults, before: BenchResults | undefined): string[] {
@@ -411,8 +405,8 @@ function comparison(r: BenchResults, before: BenchResults | undefined): string[]
     '',
     `The previous run is the BENCHMARKS.json this run replaced (same machine kind, same seeds; ${formats}). Between runs on`,
     'this 2-core machine p99 varies by up to ~3× (a few GC pauses among 10,000 queries); p50 and throughput are steadier.',
-    'Bytes per peptide: every file of the folder from format v2 on, the shards alone in runs before it. Cold bytes: stored',
-    'bytes of the files a query read (v2: compressed; the accession table, read once per process, not counted).',
+    'Bytes per peptide: every file of the folder. Cold bytes: stored (compressed) bytes of the files a query read (the',
+    'accession table, read once per process, not counted).',
     '',
     '| figure | previous | this run |',
     '|---|---|---|',
@@ -425,8 +419,6 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
   const t = r.build.manifest.totals;
   const lat = (q: { latency: QueryRun['latency'] }) =>
     `${fmt(q.latency.p50)} | ${fmt(q.latency.p95)} | ${fmt(q.latency.p99)} | ${fmt(q.latency.max)}`;
-  const v1 = (set: Record<string, { p50: number; p99: number }>, name: string) =>
-    set[name] ? `${fmt(set[name].p50)} / ${fmt(set[name].p99)}` : '—';
   const lines = [
     '# Benchmarks',
     '',
@@ -434,7 +426,6 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     `Data: synthetic Swiss-Prot-sized FASTA (${r.config.proteins.toLocaleString('en')} proteins, seeded, generated by test/bench/synthetic.ts from the real sample's statistics; benchmark only). Dataset format ${r.build.manifest.formatVersion}, ${r.build.manifest.compression} unless stated. Latencies in ms.`,
     '',
     ...goalsSection(r),
-    ...v1SideSection(r.v1Side),
     ...sizeSection(r),
     '## Build (default parameters: trypsin, 2 missed cleavages, length 6–50; gzip)',
     '',
@@ -445,9 +436,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     `| temporary disk (partitions) | ${r.build.tempMb} MB | reported |`,
     `| proteins / distinct peptides / mass groups / shards | ${t.proteins.toLocaleString('en')} / ${t.peptides.toLocaleString('en')} / ${t.massGroups.toLocaleString('en')} / ${t.shards.toLocaleString('en')} | |`,
     '',
-    "Every build of this run beside v1's of the same parameters (recorded at " +
-      V1_COMMIT +
-      '; v1 built each parameter set once, uncompressed):',
+    'Every build of this run:',
     '',
     ...buildsSection(r),
     ...(r.scale ? scaleSection(r.scale) : []),
@@ -455,33 +444,33 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     ...(r.indexScale ? indexScaleSection(r.indexScale) : []),
     '## Queries in process (count + first page of up to 1000 mass groups, JSON body built)',
     '',
-    `${r.config.queries.toLocaleString('en')} queries per set, mass windows centred uniformly in 360–8500 Da. Warm: every shard a query needs already decoded and its entry JSON built (two passes over the set before the measured one); "256 MB budget": the same passes with the cache bounded as on a function instance, so shards are evicted and read again. v1: the same sets, recorded at ${V1_COMMIT}.`,
+    `${r.config.queries.toLocaleString('en')} queries per set, mass windows centred uniformly in 360–8500 Da. Warm: every shard a query needs already decoded and its entry JSON built (two passes over the set before the measured one); "256 MB budget": the same passes with the cache bounded as on a function instance, so shards are evicted and read again.`,
     '',
-    '| set | cache | p50 | p95 | p99 | max | mean hits | v1 p50 / p99 | target |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| set | cache | p50 | p95 | p99 | max | mean hits | target |',
+    '|---|---|---|---|---|---|---|---|',
     ...Object.entries(r.warm).map(
       ([name, q]) =>
-        `| ${name} | warm | ${lat(q)} | ${q.hitsMean.toFixed(1)} | ${v1(V1.warm, name)} | p50 ≤ ${TARGETS.p50}: ${met(q.latency.p50 <= TARGETS.p50)}, p99 ≤ ${TARGETS.p99}: ${met(q.latency.p99 <= TARGETS.p99)} |`,
+        `| ${name} | warm | ${lat(q)} | ${q.hitsMean.toFixed(1)} | p50 ≤ ${TARGETS.p50}: ${met(q.latency.p50 <= TARGETS.p50)}, p99 ≤ ${TARGETS.p99}: ${met(q.latency.p99 <= TARGETS.p99)} |`,
     ),
     ...Object.entries(r.budget).map(
       ([name, q]) =>
-        `| ${name} | 256 MB budget | ${lat(q)} | ${q.hitsMean.toFixed(1)} | ${v1(V1.budget, name)} | ${r.sqlite?.[name] ? 'beside SQLite below' : 'reported'} |`,
+        `| ${name} | 256 MB budget | ${lat(q)} | ${q.hitsMean.toFixed(1)} | ${r.sqlite?.[name] ? 'beside SQLite below' : 'reported'} |`,
     ),
     '',
     ...memorySection(r),
     '## Cold queries in process (empty caches; reads counted through the ShardSource)',
     '',
     'Each query on a freshly opened dataset (manifest parsed) whose accession table is already in memory: a process',
-    'reads it once (its cost: the HTTP section below). Bytes: stored bytes of every file the query read (v2: compressed).',
+    'reads it once (its cost: the HTTP section below). Bytes: stored (compressed) bytes of every file the query read.',
     'Held to the target: ranges of any width at the default page (10 groups), and the ±0.1 Da windows with',
     'pages of 1000 groups. The latter can miss by construction: in the low-mass region a 0.2 Da window holds',
     'short peptides shared by thousands of proteins, and its answer alone is up to ~1 MB of JSON, so the',
     'shards holding it cannot be fewer or smaller. Any width at pageSize 1000 is reported only.',
     '',
-    '| dataset | set | p50 | p95 | p99 | max | shard reads mean / max | index pages max | bytes mean / max | v1 bytes mean / max, shard reads max | target |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    '| dataset | set | p50 | p95 | p99 | max | shard reads mean / max | index pages max | bytes mean / max | target |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...Object.entries(r.cold).map(([name, q]) =>
-      coldRow('Swiss-Prot-sized', name, q, lat, !name.endsWith('pageSize 1000') || name.startsWith('±'), V1.cold[name]),
+      coldRow('Swiss-Prot-sized', name, q, lat, !name.endsWith('pageSize 1000') || name.startsWith('±')),
     ),
     ...Object.entries(r.tiny.cold).map(([name, q]) =>
       coldRow(
@@ -522,21 +511,17 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     '`SHARD_CACHE_BYTES=8589934592` after the same warm-up (the whole dataset decoded in memory: what a dedicated 24 GB',
     "server would run). autocannon runs in the benchmark's process on the same 2 cores.",
     '',
-    '| server | requests/s | requests | errors | non-2xx | p50 | p90 | p99 | max | RSS before → after | v1 requests/s | target |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    '| server | requests/s | requests | errors | non-2xx | p50 | p90 | p99 | max | RSS before → after | target |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     httpRow(
       '256 MB cache (default), cold start',
       r.http.budget,
-      V1.http.budget,
-      `≥ ${V2_TARGETS.rps} req/s, 0 errors (issue 12): ${met(r.http.budget.requestsPerSecond >= V2_TARGETS.rps && r.http.budget.errors === 0 && r.http.budget.non2xx === 0)}`,
+      `≥ ${GOALS.rps} req/s, 0 errors: ${met(r.http.budget.requestsPerSecond >= GOALS.rps && r.http.budget.errors === 0 && r.http.budget.non2xx === 0)}`,
     ),
-    ...(r.http.budgetWarm
-      ? [httpRow('256 MB cache (default), after the warm-up', r.http.budgetWarm, undefined, 'reported')]
-      : []),
+    ...(r.http.budgetWarm ? [httpRow('256 MB cache (default), after the warm-up', r.http.budgetWarm, 'reported')] : []),
     httpRow(
       'whole dataset cached, warm',
       r.http.warm,
-      V1.http.warm,
       `≥ ${TARGETS.rps} req/s, 0 errors: ${met(r.http.warm.requestsPerSecond >= TARGETS.rps && r.http.warm.errors === 0 && r.http.warm.non2xx === 0)}`,
     ),
     '',
@@ -616,24 +601,16 @@ function precursorSection(r: BenchResults, lat: (q: QueryRun) => string): string
   ];
 }
 
-function httpRow(name: string, h: HttpRun, v1: number | undefined, target: string): string {
-  return `| ${name} | ${h.requestsPerSecond.toFixed(0)} | ${h.requests} | ${h.errors} | ${h.non2xx} | ${h.latency.p50} | ${h.latency.p90} | ${h.latency.p99} | ${h.latency.max} | ${h.rssBeforeMb.toFixed(0)} → ${h.rssAfterMb.toFixed(0)} MB | ${v1?.toFixed(0) ?? '—'} | ${target} |`;
+function httpRow(name: string, h: HttpRun, target: string): string {
+  return `| ${name} | ${h.requestsPerSecond.toFixed(0)} | ${h.requests} | ${h.errors} | ${h.non2xx} | ${h.latency.p50} | ${h.latency.p90} | ${h.latency.p99} | ${h.latency.max} | ${h.rssBeforeMb.toFixed(0)} → ${h.rssAfterMb.toFixed(0)} MB | ${target} |`;
 }
 
-function coldRow(
-  dataset: string,
-  name: string,
-  q: QueryRun,
-  lat: (q: QueryRun) => string,
-  held: boolean,
-  v1?: { bytesMean: number; bytesMax: number; shardsMax: number },
-): string {
+function coldRow(dataset: string, name: string, q: QueryRun, lat: (q: QueryRun) => string, held: boolean): string {
   const reads = q.reads!;
   const ok = reads.shardsMax <= TARGETS.coldShards && reads.bytesMax <= TARGETS.coldBytes;
   const verdict = held ? `≤ ${TARGETS.coldShards} shards, ≤ 1 MB: ${met(ok)}` : 'reported';
   const kb = (b: number) => `${(b / 1e3).toFixed(0)} KB`;
-  const old = v1 ? `${kb(v1.bytesMean)} / ${kb(v1.bytesMax)}, ${v1.shardsMax}` : '—';
-  return `| ${dataset} | ${name} | ${lat(q)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${reads.pagesMax} | ${kb(reads.bytesMean)} / ${kb(reads.bytesMax)} | ${old} | ${verdict} |`;
+  return `| ${dataset} | ${name} | ${lat(q)} | ${reads.shardsMean.toFixed(2)} / ${reads.shardsMax} | ${reads.pagesMax} | ${kb(reads.bytesMean)} / ${kb(reads.bytesMax)} | ${verdict} |`;
 }
 
 /** Centres of the seed's ±10 ppm windows (the same draws), as neutral masses. */
@@ -652,7 +629,15 @@ async function benchPrecursor(dir: string, config: BenchConfig): Promise<Precurs
 }
 
 /** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
-const ONLY = ['match', 'precursor', 'scale', 'partitioned', 'serve', 'v1', 'cold'] as const;
+const ONLY = ['match', 'precursor', 'scale', 'partitioned', 'serve', 'cold'] as const;
+
+const USAGE = `Usage: npm run bench -- [--smoke] [--only ${ONLY.join('|')}] [--multiples K] [--scale-proteins N]
+                        [--dir <work dir>] [--out <BENCHMARKS.md>]
+  (no flag)   the full run (long): writes BENCHMARKS.md and BENCHMARKS.json
+  --smoke     the same code on a small synthetic set, written under the work dir
+  --only X    one section measured again over the last run's BENCHMARKS.json
+              (scale: the build scale curve, the partitioned build and the simulated 10-million-shard index)
+`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -663,8 +648,13 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       multiples: { type: 'string' },
       'scale-proteins': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const dir = values.dir ?? join(tmpdir(), values.smoke ? 'digested-peptides-bench-smoke' : 'digested-peptides-bench');
   const config: BenchConfig = values.smoke
     ? {
@@ -729,16 +719,6 @@ async function main(): Promise<void> {
       sqlite: await benchSqliteSets(datasetDir, runConfig, log),
     };
     results.http = await benchHttp(datasetDir, sets['±10 ppm'], runConfig, log);
-  } else if (only === 'v1') {
-    const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
-    const fasta = join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`);
-    if (!existsSync(join(datasetDir, 'manifest.json')) || !existsSync(fasta))
-      throw new Error(`--only v1 needs the full run's input and dataset in ${config.dir}`);
-    const sets = await querySets(datasetDir, before!.config.queries);
-    results = {
-      ...before!,
-      v1Side: await benchV1Side(config.dir, fasta, before!.config.proteins, datasetDir, DEFAULT_BUILD_ARGS, sets, log),
-    };
   } else if (only === 'cold') {
     // What a cold query reads depends on the build (the index's shape): the full run's input built again with
     // today's code (its figures replace the default build's), then cold queries in process and over HTTP.
@@ -794,7 +774,7 @@ async function main(): Promise<void> {
       : before?.indexScale;
   }
   if (only)
-    command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', v1: 'format v1 built and queried again beside v2', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+    command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(

@@ -1,4 +1,4 @@
-// Build scale curve (issue 15): the real build CLI on 1×, 2×, … K× Swiss-Prot-sized synthetic input, each measured
+// Build scale curve: the real build CLI on 1×, 2×, … K× Swiss-Prot-sized synthetic input, each measured
 // for time, peak RSS and disk, to show whether the build's memory stays bounded as its input grows. Each input and
 // dataset is removed before the next multiple, so disk holds one at a time. Only `npm run bench -- --only scale`.
 import { execFileSync } from 'node:child_process';
@@ -34,7 +34,7 @@ export interface ScaleRow {
   datasetBytes: number;
   peakRssMb: number;
   tempBytes: number;
-  /** Partitions + every dataset file: all on disk at once just before the build publishes (at 2ed7aea; at most that later). */
+  /** Partitions + every dataset file: all on disk at once just before the build publishes (an upper bound). */
   peakDiskBytes: number;
   /** The largest size of the output folder seen by walking it while the build ran (a lower bound). */
   sampledDiskBytes: number;
@@ -237,7 +237,7 @@ function verdictLine(runs: ScaleRuns): string {
 export function scaleSection(runs: ScaleRuns): string[] {
   const asked = runs.stopped ? ` Stopped early: ${runs.stopped}.` : '';
   return [
-    '## Build scale curve (issue 15)',
+    '## Build scale curve',
     '',
     `Measured ${runs.date} by \`${runs.command}\` (not part of the full run: it adds about half an hour), build code at ${runs.code}.` +
       ` Each multiple m is a seeded synthetic FASTA of m × ${runs.proteinsPerMultiple.toLocaleString('en')} proteins (seed ${SEED}: each input is the previous one plus ` +

@@ -1,20 +1,13 @@
 // The benchmark script (test/bench/run.ts, `npm run bench`), scaled down, so that it cannot rot: every step
 // runs and yields sane figures.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTempDirs, tempDir } from '../helpers/datasets.js';
-import { REPO } from '../helpers/process.js';
 import { report, runBench, type BenchResults } from './run.js';
 import { benchScale } from './scale.js';
 import { benchPartitioned, partitionedSection } from './partitioned.js';
 import { COMPLETE_VIEW } from './precursor.js';
 import { loadSqlite } from './sqlite.js';
-import { V1_COMMIT } from './v1.js';
-import { v1SideSection } from './v1Side.js';
-
-/** Whether this clone's history holds v1's commit (a shallow clone may not): then the run measures v1 again. */
-const v1InClone = spawnSync('git', ['cat-file', '-e', `${V1_COMMIT}^{commit}`], { cwd: REPO }).status === 0;
 
 describe('npm run bench (smoke scale)', () => {
   const dir = tempDir('bench-smoke');
@@ -173,34 +166,6 @@ describe('npm run bench (smoke scale)', () => {
     expect(scale.verdict!.rssRatio).toBeCloseTo(two.peakRssMb / one.peakRssMb, 9);
   }, 120_000);
 
-  it.runIf(v1InClone)(
-    'builds and queries format v1 again: the same peptides, every answer alike, each side timed',
-    () => {
-      const side = results.v1Side!;
-      if ('skipped' in side) throw new Error(side.skipped);
-      expect(side.build.peptides).toBe(results.build.manifest.totals.peptides);
-      expect(side.build.allFilesBytes).toBeGreaterThan(results.build.allFilesBytes); // v1 repeats accession strings in every shard
-      expect(Object.keys(side.queries)).toEqual(['±0.1 Da', '±10 ppm', 'search-peptide']);
-      for (const byCache of Object.values(side.queries)) {
-        expect(Object.keys(byCache)).toEqual(['fully cached', '256 MB cache']);
-        for (const run of Object.values(byCache)) {
-          expect(run.differing).toBe(0);
-          for (const s of run.sides) {
-            expect(s.count).toBe(60);
-            expect(s.p50).toBeGreaterThan(0);
-          }
-        }
-      }
-      expect(v1SideSection(side).join('\n')).toContain(`| search-peptide | 256 MB cache |`);
-      expect(report(results, 'smoke')).toMatch(/\| fully cached, ±10 ppm p50 \| .*; this run, interleaved: /);
-    },
-  );
-
-  it.runIf(!v1InClone)('says why format v1 was not measured again where this clone lacks its commit', () => {
-    expect(results.v1Side).toEqual({ skipped: expect.stringContaining(V1_COMMIT) });
-    expect(v1SideSection(results.v1Side).join('\n')).toContain('Not measured: ');
-  });
-
   it('drives the HTTP server without errors and writes a report', () => {
     for (const run of [results.http.budget, results.http.warm]) {
       expect(run.requests).toBeGreaterThan(0);
@@ -209,7 +174,7 @@ describe('npm run bench (smoke scale)', () => {
     }
     const text = report({ ...results, scale }, 'smoke');
     for (const heading of [
-      '## Format v2 goals',
+      '## Goals',
       '## Build scale curve',
       '## Dataset size',
       '## Build',
@@ -221,7 +186,6 @@ describe('npm run bench (smoke scale)', () => {
       '## HTTP',
       '## Organisms and proteins',
       '## MGF matching',
-      '## Format v1 measured again in this run',
     ])
       expect(text).toContain(heading);
   });

@@ -24,7 +24,7 @@ export function loadSqlite(): typeof import('better-sqlite3') | undefined {
 
 /**
  * What the peptides of a dataset depend on: its inputs and digest parameters, not its format or shard size, so
- * a database imported from one build serves every build of the same inputs and parameters (v1 or v2).
+ * a database imported from one build serves every build of the same inputs and parameters.
  */
 export function peptideStamp(manifest: Manifest): string {
   const { enzyme, missedCleavages, minLength, maxLength } = manifest.parameters;

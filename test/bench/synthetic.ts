@@ -44,7 +44,7 @@ export async function writeSynthetic(
   stats: SampleStats,
 ): Promise<number> {
   const random = prng(seed);
-  // A stream of its own, so the sequences are those of runs before headers said sp|/tr|.
+  // A stream of its own: drawing sp|/tr| headers leaves the sequences' draws as they are.
   const reviewedDraw = prng(seed + 1);
   const meanLength = stats.lengths.reduce((a, b) => a + b, 0) / stats.lengths.length;
   const scale = residues / proteins / meanLength;

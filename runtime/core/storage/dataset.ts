@@ -57,7 +57,7 @@ export interface DatasetOptions {
   /**
    * Fetches of every other file (index pages, table pages, the taxonomy) in flight at once, apart from the shards'.
    * Default 32: an answer over a paged accession table reads, after its shards, every page its accessions fall in —
-   * 51–61 on average on a Swiss-Prot-sized set, all 279 at p99 (test/bench/FORMAT-V2-STUDY.md): at 6 at once a cold
+   * 51–61 on average on a Swiss-Prot-sized set, all 279 at p99 (docs/decisions.md): at 6 at once a cold
    * query took up to 51 round trips, at 32 up to 14.
    */
   pageConcurrency?: number;

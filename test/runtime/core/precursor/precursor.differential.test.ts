@@ -32,7 +32,7 @@ import { derivedMicro, microText, REFERENCE_UNIMOD, unimodDisagreements } from '
 const RECORDS = 1500;
 const SHARD_BYTES = 16_384;
 /** Random precursors per setting of the acceptance list (8 settings). */
-const QUERIES_PER_SETTING = 650;
+const QUERIES_PER_SETTING = 200;
 
 let handler: Handler;
 /**

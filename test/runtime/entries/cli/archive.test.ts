@@ -22,7 +22,7 @@ let paged: string;
 let deep: string;
 
 beforeAll(async () => {
-  paged = await subsetDataset(600, 2048);
+  paged = await subsetDataset(400, 2048);
   deep = fannedDataset(paged, 'deep', { pageShards: 40, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
 }, 300_000);
 
@@ -176,7 +176,7 @@ describe('archive', () => {
   it('fails on a damaged dataset, naming the file, without archives.json or temporary files (exit 1)', async () => {
     const damaged = join(tempDir('damaged'), 'dataset');
     cpSync(paged, damaged, { recursive: true });
-    const shard = shardEntries(paged)[600].file;
+    const shard = shardEntries(paged)[300].file;
     const bytes = readFileSync(join(damaged, shard));
     bytes[3] ^= 1;
     writeFileSync(join(damaged, shard), bytes);

@@ -39,7 +39,7 @@ let paged: string;
 let deep: string;
 
 beforeAll(async () => {
-  [flat, paged] = await Promise.all([flatDataset(), subsetDataset(600, 2048)]);
+  [flat, paged] = await Promise.all([flatDataset(), subsetDataset(400, 2048)]);
   deep = fannedDataset(paged, 'deep', { pageShards: 40, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
 }, 300_000);
 
@@ -241,7 +241,7 @@ describe('mirror: resuming', () => {
     const pages = manifest.shardIndex!.pages.map((p) => p.file);
     for (const file of [shards[0], pages[1], manifest.accessions.pages[0].file]) rmSync(join(out, file));
     truncateSync(join(out, manifest.taxonomy!.file), 10);
-    for (const file of [shards[500], pages[3]]) corrupt(join(out, file));
+    for (const file of [shards[500], pages[2]]) corrupt(join(out, file));
     const untouched = statSync(join(out, shards[200])).ino;
     expect(counts(await mirror([paged, out]))).toEqual({ fetched: 6, skipped: folderFiles(paged).length - 6 });
     expectSameFolder(out, paged);

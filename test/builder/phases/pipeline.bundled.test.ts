@@ -154,13 +154,17 @@ describe('the bundled sample with its taxonomy', () => {
   it('each shard’s reviewed column is its accessions’ flags', () => {
     const reviewed = new Map(table.accessions.map((a, i) => [a, table.reviewed[i]]));
     let checked = 0;
-    for (const { shard } of dataset.shards) {
-      const accessions = Array.from(shard.accessionEnds, (end, a) =>
-        shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], end),
-      );
-      expect(Array.from(shard.reviewed!)).toEqual(accessions.map((a) => reviewed.get(a)));
-      checked += accessions.length;
+    const wrong: string[] = [];
+    for (const { entry, shard } of dataset.shards) {
+      // A plain loop: a deep equality over every shard's whole column is slow and says no more.
+      expect(shard.reviewed!.length).toBe(shard.accessionEnds.length);
+      shard.accessionEnds.forEach((end, a) => {
+        const accession = shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], end);
+        if (shard.reviewed![a] !== reviewed.get(accession)) wrong.push(`${entry.file}: ${accession}`);
+      });
+      checked += shard.accessionEnds.length;
     }
+    expect(wrong.slice(0, 5)).toEqual([]);
     expect(checked).toBeGreaterThan(17_602);
   });
 });

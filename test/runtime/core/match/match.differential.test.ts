@@ -222,6 +222,19 @@ describe('against the brute-force reference (a subset of the sample, many shards
     await checkTop(3, viewed, reference, MODS); // the view's candidates weigh their Carbamidomethyl too
   }, 300_000);
 
+  /** The forms with keys in [low, high]: `forms` is sorted by key, so a binary search finds where they start. */
+  function formsIn(forms: ReferencePrecursor['forms'], low: number, high: number): ReferencePrecursor['forms'] {
+    let [from, to] = [0, forms.length];
+    while (from < to) {
+      const mid = (from + to) >> 1;
+      if (forms[mid].key < low) from = mid + 1;
+      else to = mid;
+    }
+    let end = from;
+    while (end < forms.length && forms[end].key <= high) end++;
+    return forms.slice(from, end);
+  }
+
   async function checkTop(top: number, dataset: Dataset, ref: ReferencePrecursor, mods: Params): Promise<void> {
     const list = precursors(12, 300, ref.forms).filter((p) => 'mass' in p || p.charges.length > 0);
     const batch = await matchPrecursors(dataset, queryOf({ tolerance: '50', top: String(top), ...mods }), list);
@@ -231,7 +244,7 @@ describe('against the brute-force reference (a subset of the sample, many shards
         const M = search.mass;
         const { lowKey, highKey } = referenceWindow(M, 50, 50, 'ppm');
         const all = asJson(ref.answer(lowKey, highKey, 1, 1e9, M).result.flatMap((g) => Object.values(g)[0]));
-        const forms = ref.forms.filter((f) => f.key >= lowKey && f.key <= highKey); // same order as `all`
+        const forms = formsIn(ref.forms, lowKey, highKey); // same order as `all`
         expect(forms.map((f) => f.proforma)).toEqual(all.map((e) => e.proforma));
         const kept = forms
           .map((f, at) => ({ at, error: Math.abs(Number(f.units) / 1e10 - M) }))

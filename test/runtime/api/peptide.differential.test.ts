@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
 import { call, expectErrorBody, folderHandler } from '../../helpers/api.js';
-import { cachedBuild, bundledDataset, SAMPLE_FASTA, sampleSubset } from '../../helpers/datasets.js';
+import { bundledDataset, noTaxonomyDataset, SAMPLE_FASTA } from '../../helpers/datasets.js';
 import { REPO } from '../../helpers/process.js';
 import { prng } from '../../helpers/prng.js';
 import { referenceBoundaries, REFERENCE_ENZYMES, referenceFasta } from '../../helpers/reference.js';
@@ -28,7 +28,6 @@ import {
 } from '../../helpers/referenceTaxonomy.js';
 
 /** A dataset built without --taxdump (the sample's first records): no taxonomy. */
-const plainDataset = () => cachedBuild('no-taxonomy', sampleSubset(1000), ['--shard-bytes', '16384']);
 
 const TAXDUMP = join(REPO, 'data/taxdump');
 const RANKS = ['superkingdom', 'phylum', 'class', 'order', 'family', 'genus', 'species', 'no rank'];
@@ -279,7 +278,7 @@ describe('/api/v1/peptide: bad input', () => {
 
   it('a dataset built without a taxonomy: lca null, taxon refused', async () => {
     await ready();
-    const plain = folderHandler(await plainDataset());
+    const plain = folderHandler(await noTaxonomyDataset());
     const sequence = peptides[0].sequence;
     const got = await call(plain, `/api/v1/peptide?sequence=${sequence}`);
     expect(got.status, got.text).toBe(200);

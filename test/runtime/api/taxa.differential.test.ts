@@ -14,21 +14,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../runtime/api/handler.js';
 import { call, expectErrorBody, folderHandler } from '../../helpers/api.js';
-import {
-  cachedBuild,
-  bundledDataset,
-  readJsonFile,
-  readManifest,
-  SAMPLE_FASTA,
-  sampleSubset,
-} from '../../helpers/datasets.js';
+import { noTaxonomyDataset, bundledDataset, readJsonFile, readManifest, SAMPLE_FASTA } from '../../helpers/datasets.js';
 import { REPO } from '../../helpers/process.js';
 import { prng } from '../../helpers/prng.js';
 import { firstDifference, referencePeptides, type RefPeptide } from '../../helpers/referencePrecursor.js';
 import { readTaxdump, referenceAccessions, ReferenceTaxonomy, type RefNode } from '../../helpers/referenceTaxonomy.js';
 
 /** A dataset built without --taxdump (the sample's first records): no taxonomy. */
-const plainDataset = () => cachedBuild('no-taxonomy', sampleSubset(1000), ['--shard-bytes', '16384']);
 
 const TAXDUMP = join(REPO, 'data/taxdump');
 /** Taxa without a lineage in the bundled taxdump (data/README.md): organisms of the sample it could not place. */
@@ -257,7 +249,7 @@ describe('/api/v1/taxa: bad input', () => {
   });
 
   it('a dataset built without a taxonomy is a 400 saying so', async () => {
-    const plain = folderHandler(await plainDataset());
+    const plain = folderHandler(await noTaxonomyDataset());
     expectErrorBody(await call(plain, '/api/v1/taxa?name=homo'), 400, /taxonomy/i);
   });
 });

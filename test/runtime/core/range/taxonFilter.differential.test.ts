@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../../runtime/api/handler.js';
 import { call, expectErrorBody, folderHandler, stable } from '../../../helpers/api.js';
-import { cachedBuild, sampleSubset } from '../../../helpers/datasets.js';
+import { cachedBuild, noTaxonomyDataset, sampleSubset } from '../../../helpers/datasets.js';
 import { walkPages, type Mismatch } from '../../../helpers/pageWalk.js';
 import { REPO } from '../../../helpers/process.js';
 import { prng } from '../../../helpers/prng.js';
@@ -38,7 +38,6 @@ import {
 } from '../../../helpers/referenceTaxonomy.js';
 
 /** A dataset built without --taxdump (the sample's first records): no taxonomy. */
-const plainDataset = () => cachedBuild('no-taxonomy', sampleSubset(1000), ['--shard-bytes', '16384']);
 
 /** The sample's first RECORDS records, cut into many small shards, with the bundled taxdump. */
 const RECORDS = 3000;
@@ -347,7 +346,7 @@ describe('taxon and reviewed: fixed cases', () => {
   });
 
   it('a dataset built without a taxonomy refuses taxon (400) but still filters by reviewed', async () => {
-    const plain = folderHandler(await plainDataset());
+    const plain = folderHandler(await noTaxonomyDataset());
     expectErrorBody(await call(plain, `/api/v1/search?${window}&taxon=2`), 400, /taxonom/i);
     // reviewed still works there: every page of a 10 Da window, both ways, equal to the reference of those records.
     const bytes = readFileSync(sampleSubset(1000));

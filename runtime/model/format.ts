@@ -80,10 +80,14 @@ export function residueMaxOf(sequences: Iterable<string>): string {
  * letter's largest digit; undefined when the run is empty or an entry has none (or not one of base-36 digits).
  */
 export function combinedResidueMax(entries: readonly { residueMax?: string }[]): string | undefined {
-  if (entries.length === 0 || !entries.every((e) => RESIDUE_MAX_TEXT.test(e.residueMax ?? ''))) return undefined;
-  return Array.from(RESIDUE_MAX_LETTERS, (_, l) =>
-    Math.max(...entries.map((e) => parseInt(e.residueMax![l], 36))).toString(36),
-  ).join('');
+  if (entries.length === 0) return undefined;
+  // Lowercase base-36 digits sort by value as character codes do ('0'-'9' before 'a'-'z').
+  const most = new Array<number>(RESIDUE_MAX_LETTERS.length).fill(0);
+  for (const { residueMax } of entries) {
+    if (residueMax === undefined || !RESIDUE_MAX_TEXT.test(residueMax)) return undefined;
+    for (let l = 0; l < most.length; l++) most[l] = Math.max(most[l], residueMax.charCodeAt(l));
+  }
+  return String.fromCharCode(...most);
 }
 
 /**

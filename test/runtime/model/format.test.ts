@@ -2,6 +2,7 @@
 // in one peptide, capped at 35, past 255 of a letter too), combinedResidueMax (letter-wise maximum, none when an
 // entry has none or a malformed one) and residueBound (the sum over a letter set; Infinity without residueMax).
 import { describe, expect, it } from 'vitest';
+import { prng } from '../../helpers/prng.js';
 import { combinedResidueMax, RESIDUE_MAX_LETTERS, residueBound, residueMaxOf } from '../../../runtime/model/format.js';
 
 /** residueMax written from the definition: per letter, the most of it in one sequence, capped at 35, base 36. */
@@ -37,6 +38,19 @@ describe('combinedResidueMax and residueBound', () => {
   it('combines entries letter by letter: the maximum of the peptides of all of them', () => {
     expect(combinedResidueMax([{ residueMax: a }, { residueMax: b }])).toBe(reference(['CCCMK', 'WWW', 'MMMMMK', 'C']));
     expect(combinedResidueMax([{ residueMax: a }])).toBe(a);
+  });
+  it('takes each letter’s largest base-36 digit over random entries', () => {
+    const random = prng(36);
+    const digit = () => Math.floor(random() * 36).toString(36);
+    for (let trial = 0; trial < 200; trial++) {
+      const entries = Array.from({ length: 1 + Math.floor(random() * 8) }, () => ({
+        residueMax: Array.from(RESIDUE_MAX_LETTERS, digit).join(''),
+      }));
+      const expected = Array.from(RESIDUE_MAX_LETTERS, (_, l) =>
+        Math.max(...entries.map((e) => parseInt(e.residueMax[l], 36))).toString(36),
+      ).join('');
+      expect(combinedResidueMax(entries)).toBe(expected);
+    }
   });
   it('gives none for no entries, an entry without residueMax, or a malformed one', () => {
     for (const entries of [

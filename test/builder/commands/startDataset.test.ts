@@ -2,11 +2,12 @@
 // the bundled sample with its taxonomy and Carbamidomethyl@C view when it has no dataset, or has the sample as an older
 // version built it (no taxonomy, format version 1, no view); any other dataset there is served as it is; a SHARDS_DIR
 // the user named is never built into (no manifest: a one-line error and exit 1, through the real entry).
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareStartDataset, startPlan } from '../../../builder/commands/startDataset.js';
-import { readManifest, removeTempDirs, tempDir } from '../../helpers/datasets.js';
+import { readManifest, removeTempDirs, sampleSubset, tempDir } from '../../helpers/datasets.js';
 import { REPO, runTsx } from '../../helpers/process.js';
 
 afterAll(removeTempDirs);
@@ -116,12 +117,17 @@ describe('startPlan', () => {
 
 describe('prepareStartDataset', () => {
   it('builds the bundled sample with data/taxdump into an empty default folder, then leaves it', async () => {
+    // A root whose data/ holds a small part of the sample under the bundled name, and the real taxonomy.
+    const root = tempDir('start-root');
+    mkdirSync(join(root, 'data'));
+    writeFileSync(join(root, 'data', SAMPLE[0]), gzipSync(readFileSync(sampleSubset(300))));
+    symlinkSync(join(REPO, 'data', 'taxdump'), join(root, 'data', 'taxdump'));
     const dir = folder('start-build');
     const lines: string[] = [];
-    await prepareStartDataset(dir, false, REPO, (line) => lines.push(line));
+    await prepareStartDataset(dir, false, root, (line) => lines.push(line));
     expect(lines[0]).toMatch(/building the bundled sample/);
     const manifest = readManifest(dir);
-    expect(manifest.taxonomy?.nodes).toBe(11_094);
+    expect(manifest.taxonomy?.nodes).toBeGreaterThan(0);
     expect(manifest.views?.map((v) => v.fixed)).toEqual([
       'Carbamidomethyl@C',
       'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2',
@@ -132,7 +138,7 @@ describe('prepareStartDataset', () => {
         .sort()
         .map((file) => `${file} ${statSync(join(dir, file)).mtimeMs}`);
     const before = files();
-    await prepareStartDataset(dir, false, REPO, (line) => lines.push(line));
+    await prepareStartDataset(dir, false, root, (line) => lines.push(line));
     expect(files()).toEqual(before);
     expect(lines).toHaveLength(lines.findIndex((l) => l.startsWith('built ')) + 1); // nothing logged the second time
   }, 60_000);

@@ -36,20 +36,21 @@ describe('completeHeads', () => {
     const [fixed, variable] = [parseModifications('Carbamidomethyl@C'), parseModifications('Oxidation@M')];
     const got: Record<string, { seq: string; proforma: string; mass: number }[]> = {};
     const decoder = new TextDecoder();
+    const misframed: string[] = [];
     for (const entry of shardEntries(dir, view)) {
       const shard = await dataset.shard(entry);
       const heads = completeHeads(dataset, dataset.views[view], shard, fixed, variable).value;
       for (let g = 0, p = 0; g < shard.massKeys.length; g++) {
         for (; p < shard.groupEnds[g]; p++) {
           const text = decoder.decode(heads.bytes.subarray(p === 0 ? 0 : heads.ends[p - 1], heads.ends[p]));
-          expect(text.slice(0, HEAD_COMMA + 1)).toBe(',{');
-          expect(text.slice(-HEAD_PPM_KEY)).toBe(',"ppm":');
+          if (text.slice(0, HEAD_COMMA + 1) !== ',{' || text.slice(-HEAD_PPM_KEY) !== ',"ppm":') misframed.push(text);
           (got[referenceKeyText(shard.massKeys[g])] ??= []).push(
             JSON.parse(text.slice(HEAD_COMMA, -HEAD_PPM_KEY) + '}'),
           );
         }
       }
     }
+    expect(misframed).toEqual([]);
     const reference = new ReferencePrecursor(referencePeptides(readFileSync(sampleSubset(RECORDS))), {
       fixed: parseRefMods('Carbamidomethyl@C'),
       variable: parseRefMods('Oxidation@M'),

@@ -273,16 +273,11 @@ export async function cachedBuild(label: string, input: string, args: string[] =
 
 /**
  * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump) and its views (BUNDLED_VIEWS),
- * as npm start builds it, with `shardBytes`; cached, read-only.
+ * as npm start builds it; cached, read-only.
  */
-export function bundledDataset(shardBytes = DEFAULT_SHARD_BYTES): Promise<string> {
+export function bundledDataset(): Promise<string> {
   const views = BUNDLED_VIEWS.flatMap((view) => ['--view', view]);
-  return cachedBuild('bundled', SAMPLE_FASTA, [
-    '--taxdump',
-    SAMPLE_TAXDUMP,
-    ...views,
-    ...(shardBytes === DEFAULT_SHARD_BYTES ? [] : ['--shard-bytes', String(shardBytes)]),
-  ]);
+  return cachedBuild('bundled', SAMPLE_FASTA, ['--taxdump', SAMPLE_TAXDUMP, ...views]);
 }
 
 /** Many small shards: the first 3,000 records with 2 KB shards, past 2,048 shards, so a two-level index, with the sample's taxonomy; cached, read-only. */
@@ -294,8 +289,7 @@ export const noTaxonomyDataset = () => cachedBuild('no-taxonomy', sampleSubset(1
 
 /** The datasets several test files share, built once per run (test/globalSetup.ts) before any file asks. */
 export const SHARED_DATASETS: readonly (() => Promise<string>)[] = [
-  () => bundledDataset(),
-  () => bundledDataset(16 * 1024),
+  bundledDataset,
   smallShardsDataset,
   noTaxonomyDataset,
 ];

@@ -99,8 +99,7 @@ async function ranges(): Promise<[string, string][]> {
 
 beforeAll(async () => {
   dir = tempDir('query');
-  // Small shards: the bundled sample then has over 2,048 of them, so the two-level index is exercised too.
-  shards = await bundledDataset(16 * 1024);
+  shards = await bundledDataset();
   handler = folderHandler(shards);
   dataset = await Dataset.open(new FileSource(shards));
   expect(dataset.manifest.shardIndex).toBeDefined();

@@ -218,18 +218,29 @@ export class ReferenceTaxonomy {
 
   /** Per node: its lower-cased name and where a word starts in it (after a character not a letter or digit). */
   private words: { node: RefTaxon; lower: string; starts: number[] }[] | undefined;
+  /** The nodes by the first character of their name or of any of its words: the only ones a query starting with it can match. */
+  private byInitial: Map<string, { node: RefTaxon; lower: string; starts: number[] }[]> | undefined;
 
   /** /api/v1/taxa by brute force: every node's name tried, ordered as the contract says, at most `limit`. */
   searchNames(query: string, limit = 20): { taxId: number; name: string; rank: string; peptides: number }[] {
-    this.words ??= [...this.nodes.values()].map((node) => {
-      const lower = node.name.toLowerCase();
-      const starts: number[] = [];
-      for (let i = 1; i < lower.length; i++) if (!/[\p{L}\p{N}]/u.test(lower[i - 1])) starts.push(i);
-      return { node, lower, starts };
-    });
+    if (!this.words) {
+      this.words = [...this.nodes.values()].map((node) => {
+        const lower = node.name.toLowerCase();
+        const starts: number[] = [];
+        for (let i = 1; i < lower.length; i++) if (!/[\p{L}\p{N}]/u.test(lower[i - 1])) starts.push(i);
+        return { node, lower, starts };
+      });
+      this.byInitial = new Map();
+      for (const word of this.words)
+        for (const initial of new Set([word.lower[0], ...word.starts.map((i) => word.lower[i])])) {
+          const list = this.byInitial.get(initial) ?? [];
+          list.push(word);
+          this.byInitial.set(initial, list);
+        }
+    }
     const q = query.trim().toLowerCase();
     const ranked: { tier: number; node: RefTaxon }[] = [];
-    for (const { node, lower, starts } of this.words) {
+    for (const { node, lower, starts } of q === '' ? this.words : (this.byInitial!.get(q[0]) ?? [])) {
       const tier = lower === q ? 0 : lower.startsWith(q) ? 1 : starts.some((i) => lower.startsWith(q, i)) ? 2 : -1;
       if (tier >= 0) ranked.push({ tier, node });
     }

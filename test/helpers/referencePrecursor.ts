@@ -286,7 +286,23 @@ export interface RefForm {
   /** Exact modified mass, 1e-10 Da. */
   units: bigint;
   peptide: RefPeptide;
-  proforma: string;
+  readonly proforma: string;
+}
+
+/** A form whose ProForma is written when first asked for: most forms are never answered. */
+class LazyForm implements RefForm {
+  #proforma: string | undefined;
+  constructor(
+    readonly key: number,
+    readonly units: bigint,
+    readonly peptide: RefPeptide,
+    private readonly setting: RefSetting,
+    private readonly counts: readonly number[],
+  ) {}
+  get proforma(): string {
+    this.#proforma ??= referenceProforma(this.peptide.sequence, this.setting, this.counts);
+    return this.#proforma;
+  }
 }
 
 export interface RefEntry {
@@ -322,11 +338,9 @@ export class ReferencePrecursor {
       for (const mod of fixed) base += BigInt(slotsOf(mod.site, sequence).length) * mod.units;
       for (const counts of variableCountVectors(sequence, variable, maxVariable)) {
         let units = base;
-        counts.forEach((c, m) => (units += BigInt(c) * variable[m].units));
+        for (let m = 0; m < counts.length; m++) if (counts[m] > 0) units += BigInt(counts[m]) * variable[m].units;
         if (units <= 0n) continue;
-        const proforma = referenceProforma(sequence, setting, counts);
-        const form: RefForm = { key: Number(roundHalfUp(units, 1_000_000n)), units, peptide, proforma };
-        this.forms.push(form);
+        this.forms.push(new LazyForm(Number(roundHalfUp(units, 1_000_000n)), units, peptide, setting, counts));
       }
     }
     const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

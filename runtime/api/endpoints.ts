@@ -28,6 +28,7 @@ import {
   type MatchCall,
 } from './matchParams.js';
 import { MATCH_TSV_HEADER, writePrecursorRows } from './matchTsv.js';
+import type { UnknownParams } from './paramNames.js';
 import type { Param, ParamSource } from './params.js';
 import { parsePrecursorQuery, PRECURSOR_PARAMS } from './precursorParams.js';
 import {
@@ -86,6 +87,11 @@ export interface Endpoint<Q = unknown, R = Paged> {
   /** Status for a page or pageSize that is not an integer (the contract we reproduce says 500 on one). */
   notIntegerStatus: 400 | 500;
   params: readonly Param[];
+  /**
+   * A parameter its table does not list: refused (ours), or refused only when it is a near-miss of a listed one (the
+   * compatible endpoints: that service's clients may send parameters of their own).
+   */
+  unknownParams: UnknownParams;
   /** The query its parameters ask for; throws QueryError (with the contract's status) otherwise. */
   parse(source: ParamSource): Q;
   /** POST: the query completed by the request body (read before the dataset is opened). */
@@ -109,6 +115,7 @@ function rangeEndpoint(
   const self: Endpoint<RangeQuery, QueryResult> = {
     ...endpoint,
     method: 'GET',
+    unknownParams: 'nearMisses',
     answer: {
       description: 'One page of the mass groups in the range, in ascending mass.',
       schema: endpoint.entries === 'acc' ? 'EnvelopeAcc' : 'EnvelopeAccsTax',
@@ -130,6 +137,7 @@ function rangeEndpoint(
 type PrecursorCall = PrecursorQuery & { proteins: boolean };
 
 const precursorEndpoint: Endpoint<PrecursorCall, PrecursorResult | PrecursorProteinsResult> = {
+  unknownParams: 'refuse',
   path: '/api/v1/search',
   method: 'GET',
   command: 'v1',
@@ -168,6 +176,7 @@ const precursorEndpoint: Endpoint<PrecursorCall, PrecursorResult | PrecursorProt
 };
 
 const peptideEndpoint: Endpoint<PeptideQuery, PeptideResult> = {
+  unknownParams: 'refuse',
   path: '/api/v1/peptide',
   method: 'GET',
   command: 'peptide',
@@ -190,6 +199,7 @@ const peptideEndpoint: Endpoint<PeptideQuery, PeptideResult> = {
 };
 
 const taxaEndpoint: Endpoint<TaxaQuery, TaxaResult> = {
+  unknownParams: 'refuse',
   path: '/api/v1/taxa',
   method: 'GET',
   command: 'taxa',
@@ -209,7 +219,7 @@ const taxaEndpoint: Endpoint<TaxaQuery, TaxaResult> = {
 
 /** An endpoint that describes the dataset from its manifest: JSON as given, TSV as `name<TAB>value` rows. */
 function describeEndpoint(
-  endpoint: Pick<Endpoint, 'path' | 'command' | 'summary'>,
+  endpoint: Pick<Endpoint, 'path' | 'command' | 'summary' | 'unknownParams'>,
   schema: string,
   describe: (manifest: Manifest) => object,
 ): Endpoint {
@@ -236,6 +246,7 @@ function describeEndpoint(
 
 /** POST /api/v1/match: every precursor of a peak list (MGF) or a JSON list, searched as /api/v1/search searches it. */
 const matchEndpoint: Endpoint<MatchCall, MatchBatch> = {
+  unknownParams: 'refuse',
   path: '/api/v1/match',
   method: 'POST',
   command: 'match',
@@ -300,6 +311,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     {
       path: '/db-info.php',
       command: 'db-info',
+      unknownParams: 'nearMisses',
       summary: "The dataset's build properties as the original service's /db-info gives them: a JSON object of strings",
     },
     'DbInfo',
@@ -309,6 +321,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     {
       path: '/api/v1/info',
       command: 'info',
+      unknownParams: 'refuse',
       summary: 'What the dataset is: its version, build parameters, totals, release and input files',
     },
     'DatasetInfo',

@@ -19,6 +19,7 @@ import { callOf, type ApiOptions, type Call, type OpenDataset } from './call.js'
 import { ENDPOINTS, type Endpoint } from './endpoints.js';
 import { memoryText } from './envelope.js';
 import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
+import { checkParamNames } from './paramNames.js';
 import { QueryError } from './params.js';
 
 export type Handler = (req: Request) => Promise<Response>;
@@ -86,6 +87,7 @@ export function endpointAnswerer(
     try {
       if (call.url.search.length > MAX_QUERY_LENGTH)
         throw new QueryError(414, `query string is longer than ${MAX_QUERY_LENGTH} characters`);
+      checkParamNames(endpoint.params, call.url.searchParams.keys(), endpoint.unknownParams);
       let query = endpoint.parse((name) => call.url.searchParams.getAll(name));
       if (endpoint.readBody) query = await endpoint.readBody(query, call);
       const data = await dataset(call.url);

@@ -12,6 +12,8 @@ export const MAX_NAME_LENGTH = 100;
 export const PEPTIDE_PARAMS: readonly Param[] = [
   {
     name: 'sequence',
+    aliases: ['peptide'],
+    alsoCalled: ['seq', 'pep'],
     kind: 'sequence',
     required: true,
     max: MAX_LOOKUP_LENGTH,
@@ -21,6 +23,7 @@ export const PEPTIDE_PARAMS: readonly Param[] = [
   },
   {
     name: 'equateIL',
+    alsoCalled: ['il', 'leucine', 'isoleucine'],
     kind: 'choice',
     required: false,
     choices: ['true', 'false'],
@@ -40,6 +43,7 @@ export function parsePeptideQuery(source: ParamSource): PeptideQuery {
 export const TAXA_PARAMS: readonly Param[] = [
   {
     name: 'name',
+    alsoCalled: ['q', 'query', 'search', 'taxon', 'organism', 'species'],
     kind: 'text',
     required: true,
     max: MAX_NAME_LENGTH,

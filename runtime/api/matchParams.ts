@@ -36,6 +36,7 @@ export const MATCH_PARAMS: readonly Param[] = [
   ...SEARCH_ROWS.map((name) => PRECURSOR_PARAMS.find((p) => p.name === name)!),
   {
     name: 'charges',
+    alsoCalled: ['z'],
     kind: 'text',
     required: false,
     default: '2,3',
@@ -45,6 +46,7 @@ export const MATCH_PARAMS: readonly Param[] = [
   },
   {
     name: 'top',
+    alsoCalled: ['limit', 'best', 'max'],
     kind: 'integer',
     required: false,
     min: 1,

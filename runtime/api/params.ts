@@ -26,6 +26,10 @@ export type ParamKind = 'mass' | 'integer' | 'sequence' | 'number' | 'choice' | 
 
 export interface Param {
   name: string;
+  /** Other names it is read under, alike (the name documented is `name`); giving two of them is giving it twice. */
+  aliases?: readonly string[];
+  /** Names people use for it that are not accepted: an unknown parameter of one of these names suggests this row. */
+  alsoCalled?: readonly string[];
   kind: ParamKind;
   /** Must be given (not empty). A parameter with `unless` is required only when that one is not given. */
   required: boolean;
@@ -34,6 +38,11 @@ export interface Param {
   default?: number | string;
   min?: number;
   max?: number;
+  /**
+   * `integer` rows: also written as MGF writes a charge, `2+` or `2-` (the sign after the digits; a `+` typed in a
+   * URL arrives as a space).
+   */
+  chargeNotation?: boolean;
   /** `number` rows: the value must be above `min`, not equal to it. */
   exclusiveMin?: boolean;
   /** `choice` rows: the values accepted, as written in answers. */
@@ -59,18 +68,32 @@ export const INT32_MAX = 2 ** 31 - 1;
 /** Echo of user text in messages: short; JSON encoding makes any character safe. */
 const quote = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 
-/** The single value of a parameter; a parameter given twice is refused rather than guessed at. */
-function single(source: ParamSource, name: string): string | undefined {
-  const values = source(name);
-  if (values.length > 1) throw new QueryError(400, `${name} is given ${values.length} times; give it once`);
+/** The single value of a parameter (under its name or an alias); a parameter given twice is refused rather than guessed at. */
+function single(source: ParamSource, param: Param): string | undefined {
+  const names = [param.name, ...(param.aliases ?? [])];
+  const given = names.filter((name) => source(name).length > 0);
+  const values = given.flatMap((name) => source(name));
+  if (values.length > 1)
+    throw new QueryError(
+      400,
+      given.length > 1
+        ? `${given.join(' and ')} are the same parameter; give it once`
+        : `${given[0]} is given ${values.length} times; give it once`,
+    );
   return values[0];
 }
 
-function integer(param: Param, text: string | undefined, notIntegerStatus: number): number | undefined {
-  if (text === undefined) return param.default as number | undefined;
+/** Whether a parameter is given, under its name or an alias. */
+export const isGiven = (source: ParamSource, param: Param): boolean =>
+  [param.name, ...(param.aliases ?? [])].some((name) => source(name).length > 0);
+
+function integer(param: Param, raw: string | undefined, notIntegerStatus: number): number | undefined {
+  if (raw === undefined) return param.default as number | undefined;
+  const charge = param.chargeNotation ? /^\s*(\d{1,10})\s*([+-]?)\s*$/.exec(raw) : null;
+  const text = charge ? `${charge[2] === '-' ? '-' : ''}${charge[1]}` : raw;
   const value = /^[+-]?\d{1,10}$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(value) || value > INT32_MAX || value < -(2 ** 31)) {
-    throw new QueryError(notIntegerStatus, `${param.name} must be an integer, got ${quote(text)}`);
+    throw new QueryError(notIntegerStatus, `${param.name} must be an integer, got ${quote(raw)}`);
   }
   const min = param.min ?? -(2 ** 31);
   const max = param.max ?? INT32_MAX;
@@ -159,6 +182,12 @@ function taxa(param: Param, text: string | undefined): number[] {
     throw new QueryError(400, `${param.name} is empty: give NCBI taxIds, comma-separated (e.g. ${param.name}=2,9606)`);
   const ids = items.map((item) => {
     const id = /^\d{1,10}$/.test(item) ? Number(item) : NaN;
+    // A name is answered with where its taxId is found rather than guessed at: names repeat across the tree.
+    if (/\p{L}{2}/u.test(item))
+      throw new QueryError(
+        400,
+        `${param.name}: ${quote(item)} is a name, not a taxId; find its taxId with /api/v1/taxa?name=${encodeURIComponent(item)}`,
+      );
     if (!(id >= 1 && id <= INT32_MAX))
       throw new QueryError(400, `${param.name}: ${quote(item)} is not a taxId (a positive integer)`);
     return id;
@@ -171,7 +200,7 @@ function taxa(param: Param, text: string | undefined): number[] {
 
 /** An inclusive mass range from two mass rows: both read, each checked, then low <= high. */
 function massRange(low: Param, high: Param, source: ParamSource): [MassText, MassText] {
-  const texts = [single(source, low.name), single(source, high.name)];
+  const texts = [single(source, low), single(source, high)];
   const masses = texts.map((text) => parseMass(text ?? ''));
   [low, high].forEach((param, i) => {
     const text = texts[i];
@@ -214,19 +243,19 @@ export function readParams(params: readonly Param[], source: ParamSource, notInt
       if (!(absent && !param.required && param.unless === undefined))
         [values[param.name], values[high.name]] = massRange(param, high, source);
     } else if (param.kind === 'integer') {
-      values[param.name] = integer(param, single(source, param.name), notIntegerStatus);
+      values[param.name] = integer(param, single(source, param), notIntegerStatus);
     } else if (param.kind === 'number') {
-      values[param.name] = number(param, single(source, param.name));
+      values[param.name] = number(param, single(source, param));
     } else if (param.kind === 'choice') {
-      values[param.name] = choice(param, single(source, param.name));
+      values[param.name] = choice(param, single(source, param));
     } else if (param.kind === 'modifications') {
-      values[param.name] = modifications(param, single(source, param.name));
+      values[param.name] = modifications(param, single(source, param));
     } else if (param.kind === 'text') {
-      values[param.name] = text(param, single(source, param.name));
+      values[param.name] = text(param, single(source, param));
     } else if (param.kind === 'taxa') {
-      values[param.name] = taxa(param, single(source, param.name));
+      values[param.name] = taxa(param, single(source, param));
     } else {
-      const text = single(source, param.name);
+      const text = single(source, param);
       if (param.required || (text !== undefined && text.trim() !== ''))
         values[param.name] = sequence(param, text ?? '');
     }

@@ -32,6 +32,7 @@ const tolerance = (name: string, description: string): Param => ({
 export const PRECURSOR_PARAMS: readonly Param[] = [
   {
     name: 'mass',
+    alsoCalled: ['mw', 'neutralMass', 'precursorMass'],
     kind: 'number',
     required: false,
     min: 0,
@@ -42,6 +43,7 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
   },
   {
     name: 'mz',
+    alsoCalled: ['pepmass', 'precursorMz', 'm/z', 'massToCharge'],
     kind: 'number',
     required: false,
     min: 0,
@@ -53,16 +55,19 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
   },
   {
     name: 'charge',
+    alsoCalled: ['z', 'chargeState'],
     kind: 'integer',
+    chargeNotation: true,
     required: false,
     min: 1,
     max: 10,
-    description: 'Precursor charge, 1 to 10; required with mz.',
+    description: 'Precursor charge, 1 to 10, also written as MGF writes it (`2+`); required with mz.',
     example: 2,
   },
   range('mass1'),
   range('mass2'),
   {
+    alsoCalled: ['tol', 'ppm', 'da', 'error', 'window', 'precursorTolerance', 'massTolerance'],
     ...tolerance(
       'tolerance',
       `Half-width of the window around the precursor mass, in \`unit\`: greater than 0, at most ${MAX_TOLERANCE.ppm} ppm or ${MAX_TOLERANCE.Da} Da.`,
@@ -77,6 +82,7 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
   tolerance('toleranceHigh', 'Width of the window above the precursor mass, in `unit` (default: tolerance).'),
   {
     name: 'unit',
+    alsoCalled: ['toleranceUnit'],
     kind: 'choice',
     required: false,
     choices: ['ppm', 'Da'],
@@ -85,6 +91,7 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
   },
   {
     name: 'fixed',
+    alsoCalled: ['fixedMods', 'fixedModifications', 'fix', 'static', 'staticMods'],
     kind: 'modifications',
     required: false,
     description:
@@ -93,6 +100,7 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
   },
   {
     name: 'variable',
+    alsoCalled: ['variableMods', 'variableModifications', 'varMods', 'var', 'dynamic', 'mods', 'modifications'],
     kind: 'modifications',
     required: false,
     description:
@@ -101,6 +109,7 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
   },
   {
     name: 'maxVariable',
+    alsoCalled: ['maxMods', 'maxVar', 'maxVariableMods', 'maxModifications'],
     kind: 'integer',
     required: false,
     default: 2,

@@ -28,6 +28,8 @@ export const massRangeParams = (required: boolean): Param[] => [
 
 export const peptideParam = (required: boolean): Param => ({
   name: 'peptide',
+  aliases: ['sequence'],
+  alsoCalled: ['seq', 'pep'],
   kind: 'sequence',
   required,
   max: MAX_PEPTIDE_LENGTH,
@@ -55,6 +57,7 @@ export const pagingParams = (defaultPageSize: number, notIntegerStatus: 400 | 50
     },
     {
       name: 'pageSize',
+      alsoCalled: ['limit', 'size', 'perPage', 'rows'],
       kind: 'integer',
       required: false,
       default: defaultPageSize,
@@ -70,6 +73,7 @@ export const pagingParams = (defaultPageSize: number, notIntegerStatus: 400 | 50
  */
 export const PROTEINS_PARAM: Param = {
   name: 'proteins',
+  alsoCalled: ['accessions', 'organisms'],
   kind: 'choice',
   required: false,
   choices: ['true', 'false'],
@@ -88,6 +92,7 @@ export const MAX_FILTER_TAXA = 100;
 export const FILTER_PARAMS: readonly Param[] = [
   {
     name: 'taxon',
+    alsoCalled: ['taxId', 'taxIds', 'taxa', 'tax', 'organism', 'species', 'ox'],
     kind: 'taxa',
     required: false,
     max: MAX_FILTER_TAXA,
@@ -96,6 +101,7 @@ export const FILTER_PARAMS: readonly Param[] = [
   },
   {
     name: 'reviewed',
+    alsoCalled: ['swissprot', 'sp'],
     kind: 'choice',
     required: false,
     choices: ['true', 'false'],

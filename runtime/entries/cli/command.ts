@@ -1,7 +1,9 @@
-// What the bulk commands (mirror, archive) share on the command line: strict flag parsing, whole numbers in a
-// range, and their endings — exit 0 on success, 2 on a usage error (the message and the command's usage line),
+// What the commands share on the command line: strict flag parsing (an unknown option named with the one it most
+// likely stands for), whole numbers in a range, and the bulk commands' endings — exit 0 on success, 2 on a usage error (the message and the command's usage line),
 // 1 on any failure (one line naming what failed, never a stack trace).
 import { parseArgs } from 'node:util';
+import { namesOf, nearestParam, suggestion } from '../../api/paramNames.js';
+import { flagOf, type Param } from '../../api/params.js';
 import { write, type QueryIo } from './output.js';
 
 export class UsageError extends Error {}
@@ -11,23 +13,69 @@ export const EXIT_USAGE = 2;
 
 export type Values = Record<string, string | boolean | undefined>;
 
-/** Parses `args` with string `flags` (and --help); an unknown flag or a missing value is a UsageError. */
+/** Command-line spelling of a name and a choice value: `--unit ppm`. */
+const flagSpelling = (name: string, value?: string) => (value === undefined ? `--${name}` : `--${name} ${value}`);
+
+/**
+ * The parameter rows as flags (`pageSize` → `page-size`, aliases as rows of their own), with the plain flags of a
+ * command beside them: what an unknown option is compared with.
+ */
+function flagRows(flags: readonly string[], params: readonly Param[]): Param[] {
+  const fromParams = params.flatMap((p) =>
+    namesOf(p).map((name) => ({ ...p, name: flagOf(name), aliases: [], alsoCalled: p.alsoCalled?.map(flagOf) })),
+  );
+  const named = new Set(fromParams.map((p) => p.name));
+  const plain = flags
+    .filter((f) => !named.has(f))
+    .map((name): Param => ({ name, kind: 'text', required: false, description: '' }));
+  return [...fromParams, ...plain];
+}
+
+/** `--mass1 -5`: a negative number after a flag is its value, not another option (parseArgs would refuse it). */
+function joinNegativeValues(args: readonly string[], flags: ReadonlySet<string>): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = /^--([^=]+)$/.exec(args[i])?.[1];
+    if (name !== undefined && flags.has(name) && /^-(\d|\.\d)/.test(args[i + 1] ?? ''))
+      joined.push(`${args[i]}=${args[++i]}`);
+    else joined.push(args[i]);
+  }
+  return joined;
+}
+
+/**
+ * Parses `args` with string `flags` (and --help); an unknown option is a UsageError naming the flag it most likely
+ * stands for (by `params`' names and the names people also use for them), a missing value a UsageError too.
+ */
 export function parseCommand(
   args: string[],
   flags: readonly string[],
   positionals: boolean,
+  params: readonly Param[] = [],
 ): { values: Values; positionals: string[] } {
+  const all = [...new Set([...flags, ...params.flatMap((p) => namesOf(p).map(flagOf))])];
   const options = Object.fromEntries([
-    ...flags.map((f) => [f, { type: 'string' as const }]),
+    ...all.map((f) => [f, { type: 'string' as const }]),
     ['help', { type: 'boolean' as const }],
   ]);
+  const input = joinNegativeValues(args, new Set(all));
   try {
-    return parseArgs({ args, options, allowPositionals: positionals, strict: true }) as {
+    return parseArgs({ args: input, options, allowPositionals: positionals, strict: true }) as {
       values: Values;
       positionals: string[];
     };
   } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]);
+    const error = e as Error & { code?: string };
+    const unknown = /^Unknown option '(-{1,2})([^'=]+)/.exec(error.message);
+    if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {
+      const rows = flagRows(all, params);
+      const nearest = nearestParam(rows, unknown[2]);
+      const hint = nearest ? `: did you mean ${suggestion(rows, unknown[2], nearest.param, flagSpelling)}?` : '';
+      throw new UsageError(`unknown option ${unknown[1]}${unknown[2]}${hint}`);
+    }
+    if (error.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+      throw new UsageError(`unexpected argument ${/'([^']*)'/.exec(error.message)?.[1] ?? ''}`.trim());
+    throw new UsageError(error.message.split('\n')[0]);
   }
 }
 

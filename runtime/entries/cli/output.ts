@@ -1,4 +1,7 @@
-// The CLI's streams, and writing to one with backpressure: the output waits for a slow reader instead of buffering.
+// The CLI's streams, writing to one with backpressure (the output waits for a slow reader instead of buffering),
+// and `--out FILE`: written beside its name and renamed when complete, so a failed run leaves no half-written file.
+import { createWriteStream, renameSync, rmSync } from 'node:fs';
+import { finished } from 'node:stream/promises';
 import type { Readable, Writable } from 'node:stream';
 
 /** The streams a command reads and writes. */
@@ -24,4 +27,32 @@ export async function write(out: Writable, chunk: string | Uint8Array): Promise<
     const onClose = () => settle(out.errored ?? new Error('output closed'));
     out.on('drain', onDrain).on('error', onError).on('close', onClose);
   });
+}
+
+/** A file written through a temporary name: `commit` closes and renames it, `abort` removes it. */
+export interface OutputFile {
+  stream: Writable;
+  commit(): Promise<void>;
+  abort(): Promise<void>;
+}
+
+/** `--out FILE`: the output stream of a run that must not leave half a file behind. */
+export function outputFile(path: string): OutputFile {
+  const partial = `${path}.partial-${process.pid}`;
+  const stream = createWriteStream(partial, { flags: 'wx' });
+  const close = async () => {
+    if (!stream.writableFinished) stream.end();
+    await finished(stream);
+  };
+  return {
+    stream,
+    commit: async () => {
+      await close();
+      renameSync(partial, path);
+    },
+    abort: async () => {
+      await close().catch(() => {});
+      rmSync(partial, { force: true });
+    },
+  };
 }

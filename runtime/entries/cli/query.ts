@@ -3,12 +3,14 @@
 // JSON output and errors are the API's. Exit 0 on success, 1 when the API would answer with an error (its JSON body:
 // stdout for json, stderr for tsv and export), 2 on usage errors.
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { dirname, resolve } from 'node:path';
 import { Dataset } from '../../core/storage/dataset.js';
+import { DatasetError } from '../../core/errors.js';
 import { statusOf } from '../../api/answer.js';
-import { endpointByCommand, type Endpoint, type Format } from '../../api/endpoints.js';
-import { MATCH_CACHE_BYTES } from '../../core/match/match.js';
-import { flagOf, readParams, type ParamSource } from '../../api/params.js';
+import { endpointByCommand, ENDPOINTS, type Endpoint, type Format } from '../../api/endpoints.js';
+import { DEFAULT_BATCH, MATCH_CACHE_BYTES } from '../../core/match/match.js';
+import { nearestParam } from '../../api/paramNames.js';
+import { flagOf, readParams, type Param, type ParamSource } from '../../api/params.js';
 import { massRangeParams } from '../../api/rangeParams.js';
 import { walkRange } from '../../core/range/search.js';
 import { memoryText } from '../../api/envelope.js';
@@ -17,8 +19,9 @@ import { runRows, TSV_HEADER } from '../../api/tsv.js';
 import type { MassText } from '../../model/massKey.js';
 import { cacheBytesFromEnv, defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
 import { matchFile, matchOptions } from './match.js';
-import { write, type QueryIo } from './output.js';
-import { flagOptions, usage } from './usage.js';
+import { parseCommand, UsageError, type Values } from './command.js';
+import { outputFile, write, type QueryIo } from './output.js';
+import { COMMON_OPTIONS, commandHelp, paramsText, usage } from './usage.js';
 
 /** The export command's parameters: an inclusive mass range, both ends required. */
 const EXPORT_PARAMS = massRangeParams(true);
@@ -27,30 +30,11 @@ export const USAGE = usage(EXPORT_PARAMS);
 
 export type { QueryIo };
 
-class UsageError extends Error {}
-
 const EXIT_API_ERROR = 1;
 const EXIT_USAGE = 2;
 
-type Values = Record<string, string | boolean | undefined>;
-
 const errorBody = (message: string) => JSON.stringify({ error: message });
 const memory = memoryText(processMemory);
-
-function parse(
-  args: string[],
-  options: Record<string, { type: 'string' | 'boolean' }>,
-  positionals = false,
-): { values: Values; positionals: string[] } {
-  try {
-    return parseArgs({ args, options: { ...options, help: { type: 'boolean' } }, allowPositionals: positionals }) as {
-      values: Values;
-      positionals: string[];
-    };
-  } catch (e) {
-    throw new UsageError((e as Error).message.split('\n')[0]);
-  }
-}
 
 /** A parameter's value from its flag (`pageSize` ← `--page-size`). */
 const flagSource =
@@ -61,8 +45,24 @@ const flagSource =
   };
 
 /** The dataset of --shards (default SHARDS_DIR) with the server's cache budget (SHARD_CACHE_BYTES) unless given. */
-const openDataset = (values: Values, cacheBytes = cacheBytesFromEnv()) =>
-  Dataset.open(sourceFor((values.shards as string | undefined) ?? defaultShards()), { cacheBytes, ...nodeCodecs });
+async function openDataset(values: Values, cacheBytes = cacheBytesFromEnv()): Promise<Dataset> {
+  const location = (values.shards as string | undefined) ?? defaultShards();
+  const named = values.shards === undefined ? `SHARDS_DIR ${location}` : `--shards ${location}`;
+  try {
+    return await Dataset.open(sourceFor(location), { cacheBytes, ...nodeCodecs });
+  } catch (e) {
+    // Where the dataset was looked for is the user's to fix: said in one line, not as an API answer.
+    if (e instanceof DatasetError && e.kind === 'unavailable')
+      throw new Error(
+        /^https?:/i.test(location)
+          ? `${named}: no dataset could be read there (${e.message})`
+          : existsSync(location)
+            ? `${named}: no manifest.json in that folder; build a dataset with npm run build:shards`
+            : `${named}: no such folder`,
+      );
+    throw e;
+  }
+}
 
 /** One page of an endpoint, as JSON (the API's answer) or TSV. */
 async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<number> {
@@ -135,50 +135,107 @@ async function exportCommand(values: Values, io: QueryIo): Promise<number> {
   }
 }
 
+/** A command of the tool: its parameter rows, its own options (with their help), its synopsis and its body. */
+interface Command {
+  params: readonly Param[];
+  options: Record<string, string>;
+  synopsis: string;
+  positionals?: boolean;
+  run(values: Values, positionals: string[], io: QueryIo): Promise<number>;
+}
+
+const MATCH_OPTIONS = {
+  format: 'tsv (default) or json',
+  batch: `spectra searched together (default ${DEFAULT_BATCH})`,
+  concurrency: 'searches run at once (default 6)',
+};
+
+/** The command named `name`: an endpoint's, export, match or openapi. */
+function commandNamed(name: string): Command | undefined {
+  const endpoint = endpointByCommand(name);
+  if (name === 'openapi') return { params: [], options: {}, synopsis: '', run: (_v, _p, io) => openapi(io) };
+  if (name === 'export')
+    return {
+      params: EXPORT_PARAMS,
+      options: { shards: COMMON_OPTIONS.shards, out: COMMON_OPTIONS.out },
+      synopsis: paramsText(EXPORT_PARAMS),
+      run: (values, _p, io) => exportCommand(values, io),
+    };
+  if (name === 'match')
+    return {
+      params: endpoint!.params,
+      options: { shards: COMMON_OPTIONS.shards, ...MATCH_OPTIONS, out: COMMON_OPTIONS.out },
+      synopsis: `<file.mgf|.mgf.gz|-> ${paramsText(endpoint!.params)}`,
+      positionals: true,
+      run: matchCommand,
+    };
+  if (endpoint?.method === 'GET')
+    return {
+      params: endpoint.params,
+      options: COMMON_OPTIONS,
+      synopsis: paramsText(endpoint.params),
+      run: (values, _p, io) => page(endpoint, values, io),
+    };
+  return undefined;
+}
+
+async function openapi(io: QueryIo): Promise<number> {
+  await write(io.stdout, JSON.stringify(openapiDocument(), null, 2) + '\n');
+  return 0;
+}
+
+/** Runs `command` with its output on `--out FILE` when given: renamed into place on success, removed otherwise. */
+async function withOut(values: Values, io: QueryIo, body: (io: QueryIo) => Promise<number>): Promise<number> {
+  const path = values.out as string | undefined;
+  if (path === undefined) return body(io);
+  if (!existsSync(dirname(resolve(path))))
+    throw new Error(`--out ${path}: folder ${dirname(resolve(path))} does not exist`);
+  const file = outputFile(path);
+  let code = EXIT_API_ERROR;
+  try {
+    code = await body({ ...io, stdout: file.stream });
+  } finally {
+    await (code === 0 ? file.commit() : file.abort());
+  }
+  return code;
+}
+
 export async function main(
   argv: string[],
   io: QueryIo = { stdout: process.stdout, stderr: process.stderr },
 ): Promise<number> {
-  const [command, ...args] = argv;
+  const [name, ...args] = argv;
+  const help = `npm run query -- ${name} --help`;
   try {
-    if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-      await write(command === undefined ? io.stderr : io.stdout, USAGE + '\n');
-      return command === undefined ? EXIT_USAGE : 0;
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      await write(name === undefined ? io.stderr : io.stdout, USAGE + '\n');
+      return name === undefined ? EXIT_USAGE : 0;
     }
-    const shards = { shards: { type: 'string' } } as const;
-    const format = { format: { type: 'string' } } as const;
-    const endpoint = endpointByCommand(command);
-    const options =
-      command === 'openapi'
-        ? {}
-        : command === 'export'
-          ? { ...shards, ...flagOptions(EXPORT_PARAMS) }
-          : command === 'match'
-            ? {
-                ...shards,
-                ...flagOptions(endpoint!.params),
-                ...format,
-                batch: { type: 'string' } as const,
-                concurrency: { type: 'string' } as const,
-              }
-            : endpoint
-              ? { ...shards, ...flagOptions(endpoint.params), ...format }
-              : undefined;
-    if (!options) throw new UsageError(`unknown command "${command}"`);
-    const { values, positionals } = parse(args, options, command === 'match');
+    const command = commandNamed(name);
+    if (!command) {
+      const nearest = nearestParam(
+        COMMANDS.map((c) => ({ name: c, kind: 'text', required: false, description: '' })),
+        name,
+      );
+      throw new UsageError(
+        `unknown command "${name}"${nearest ? `: did you mean ${nearest.param.name}?` : ''} (npm run query -- --help lists them)`,
+      );
+    }
+    const { values, positionals } = parseCommand(
+      args,
+      Object.keys(command.options),
+      command.positionals ?? false,
+      command.params,
+    );
     if (values.help) {
-      await write(io.stdout, USAGE + '\n');
+      await write(io.stdout, commandHelp(name, command.synopsis, command.params, command.options) + '\n');
       return 0;
     }
-    if (command === 'openapi') {
-      await write(io.stdout, JSON.stringify(openapiDocument(), null, 2) + '\n');
-      return 0;
-    }
-    if (command === 'match') return await matchCommand(values, positionals, io);
-    return endpoint ? await page(endpoint, values, io) : await exportCommand(values, io);
+    return await withOut(values, io, (out) => command.run(values, positionals, out));
   } catch (e) {
     if (e instanceof UsageError) {
-      await write(io.stderr, `query: error: ${e.message}\n${USAGE}\n`).catch(() => {});
+      const more = name === undefined || !commandNamed(name) ? '' : ` (${help} lists its options)`;
+      await write(io.stderr, `query: error: ${e.message}${more}\n`).catch(() => {});
       return EXIT_USAGE;
     }
     const error = e as NodeJS.ErrnoException;
@@ -187,6 +244,9 @@ export async function main(
     return EXIT_API_ERROR;
   }
 }
+
+/** The commands of the tool, for suggestions. */
+const COMMANDS = [...ENDPOINTS.map((e) => e.command), 'export', 'openapi', 'mirror', 'archive'];
 
 /** Runs the command line of this process; stdout errors (a closed pipe) end the output, not the process. */
 export async function run(): Promise<void> {

@@ -38,9 +38,36 @@ export function paramsText(params: readonly Param[]): string {
   return parts.join(' ');
 }
 
-/** parseArgs options of an endpoint's parameters (every value is text, checked by the table's parser). */
-export function flagOptions(params: readonly Param[]): Record<string, { type: 'string' }> {
-  return Object.fromEntries(params.map((p) => [flagOf(p.name), { type: 'string' as const }]));
+/** The options every command that reads a dataset takes beside its parameters, with what they do. */
+export const COMMON_OPTIONS: Record<string, string> = {
+  shards: 'dataset folder or base URL (default: $SHARDS_DIR or ./shards)',
+  format: 'json (the API answer) or tsv',
+  out: 'write the output to this file (written whole or not at all) instead of standard output',
+};
+
+/**
+ * One command's help: its synopsis, then each option with its description (the parameter table's, for an
+ * endpoint's parameters; `extra` for the command's own).
+ */
+export function commandHelp(
+  command: string,
+  synopsis: string,
+  params: readonly Param[],
+  extra: Record<string, string>,
+): string {
+  const rows: [string, string][] = [
+    ...params.map((p): [string, string] => [
+      flagText(p) + (p.aliases?.length ? ` (or ${p.aliases.map((a) => `--${flagOf(a)}`).join(', ')})` : ''),
+      p.description.replace(/`/g, ''),
+    ]),
+    ...Object.entries(extra).map(([flag, text]): [string, string] => [`--${flag}`, text]),
+  ];
+  const width = Math.min(32, Math.max(...rows.map(([flag]) => flag.length)));
+  return [
+    `usage: npm run query -- ${command} ${synopsis}`,
+    '',
+    ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`),
+  ].join('\n');
 }
 
 /** The bulk commands' synopses (mirror.ts, archive.ts), also shown with their usage errors. */

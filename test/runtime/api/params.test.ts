@@ -280,7 +280,11 @@ describe('taxa rows (comma-separated NCBI taxIds)', () => {
       status: 400,
       message: expect.stringMatching(/^taxon is empty/),
     });
-    for (const bad of ['abc', '0', '-5', '1.5', '2147483648', '1e3', '9606,', ',2', '2,,3', '0x10']) {
+    expect(refusal(taxa, { taxon: 'Homo sapiens' })).toEqual({
+      status: 400,
+      message: 'taxon: "Homo sapiens" is a name, not a taxId; find its taxId with /api/v1/taxa?name=Homo%20sapiens',
+    });
+    for (const bad of ['0', '-5', '1.5', '2147483648', '1e3', '9606,', ',2', '2,,3', '0x10']) {
       const item = bad
         .split(',')
         .find((i) => !/^\d+$/.test(i.trim()) || Number(i) < 1 || Number(i) > 2147483647)!

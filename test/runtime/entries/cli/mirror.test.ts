@@ -398,7 +398,8 @@ describe('mirror: the command line', () => {
       [[flat, 'a', '--mass', '1100-1000'], /--mass: its low end 1100 is above its high end 1000/],
       [[flat, 'a', '--mass', '1000'], /--mass must be <low>-<high> in Da/],
       [[flat, 'a', '--mass=-5-10'], /--mass must be <low>-<high> in Da/],
-      [[flat, 'a', '--bogus', '1'], /Unknown option '--bogus'/],
+      [[flat, 'a', '--bogus', '1'], /unknown option --bogus$/],
+      [[flat, 'a', '--concurency', '2'], /unknown option --concurency: did you mean --concurrency\?$/],
       [[flat, 'a', '--mass'], /--mass/],
     ];
     for (const [argv, message] of cases) {

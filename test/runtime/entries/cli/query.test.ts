@@ -1,6 +1,7 @@
 // The offline query tool (runtime/entries/cli/query.ts): its JSON is the handler's answer, its TSV is the
 // JSON's peptide–accession pairs, export equals all pages of the API, errors are the API's, over a folder and
 // a URL. Long on purpose: one suite per command (search, search-peptide, search-taxonomy, v1, export).
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -450,14 +451,16 @@ describe('query tool: errors', () => {
     }
   });
 
-  it('a missing dataset is the API 503, for queries and export', async () => {
+  it('a missing dataset is one line naming --shards and what is wrong there, for queries and export', async () => {
     const missing = join(dir, 'no-such-dataset');
-    const expected = await api('/search.php', { mass1: '1', mass2: '2' }, folderHandler(missing));
-    expect(expected.status).toBe(503);
     const run = await query('search', '--mass1', '1', '--mass2', '2', '--shards', missing);
-    expect([run.code, run.stdout]).toEqual([1, expected.text + '\n']);
-    const exported = await query('export', '--mass1', '1', '--mass2', '2', '--shards', missing);
-    expect([exported.code, exported.stdout, exported.stderr]).toEqual([1, '', expected.text + '\n']);
+    expect([run.code, run.stdout, run.stderr]).toEqual([1, '', `query: error: --shards ${missing}: no such folder\n`]);
+    const exported = await query('export', '--mass1', '1', '--mass2', '2', '--shards', dir);
+    expect([exported.code, exported.stdout, exported.stderr]).toEqual([
+      1,
+      '',
+      `query: error: --shards ${dir}: no manifest.json in that folder; build a dataset with npm run build:shards\n`,
+    ]);
   });
 
   it('takes its cache budget from SHARD_CACHE_BYTES, as the server does: the same answer with none; a bad value is a one-line error', async () => {
@@ -497,21 +500,65 @@ describe('query tool: errors', () => {
     expect(run.stdout).toBe(expected.text + '\n');
   });
 
-  it('usage errors exit 2 with a message on stderr', async () => {
-    for (const argv of [
-      [],
-      ['nope'],
-      ['search', '--bogus', '1'],
-      ['search', '--format', 'xml'],
-      ['export', '--page', '2'],
-      ['search', 'stray'],
-    ]) {
+  it('usage errors exit 2 with one line on stderr naming the mistake and where help is', async () => {
+    const cases: [string[], RegExp][] = [
+      [['nope'], /^query: error: unknown command "nope" \(npm run query -- --help lists them\)\n$/],
+      [['serach'], /^query: error: unknown command "serach": did you mean search\?/],
+      [
+        ['search', '--bogus', '1'],
+        /^query: error: unknown option --bogus \(npm run query -- search --help lists its options\)\n$/,
+      ],
+      [['search', '--pagesize', '3'], /^query: error: unknown option --pagesize: did you mean --page-size\?/],
+      [['v1', '--ppm', '5'], /^query: error: unknown option --ppm: did you mean --tolerance with --unit ppm\?/],
+      [['v1', '--z', '2'], /^query: error: unknown option --z: did you mean --charge\?/],
+      [['search', '--format', 'xml'], /^query: error: --format must be json or tsv, got "xml"/],
+      [['export', '--page', '2'], /^query: error: unknown option --page/],
+      [['search', 'stray'], /^query: error: unexpected argument stray/],
+    ];
+    for (const [argv, message] of cases) {
       const run = await query(...argv);
       expect(run.code, argv.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toMatch(/usage: npm run query/);
+      expect(run.stderr.split('\n'), argv.join(' ')).toHaveLength(2); // one line, then the final newline
+      expect(run.stderr, argv.join(' ')).toMatch(message);
     }
+    const none = await query();
+    expect([none.code, none.stderr]).toEqual([2, expect.stringMatching(/^usage: npm run query/)]);
     expect((await query('--help')).code).toBe(0);
+  });
+
+  it('each command has its own --help: its synopsis and every option with its description', async () => {
+    const run = await query('v1', '--help');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^usage: npm run query -- v1 /);
+    expect(run.stdout).toMatch(/\n {2}--tolerance X +Half-width of the window/);
+    expect(run.stdout).toMatch(/\n {2}--out +write the output to this file/);
+    const peptide = await query('peptide', '--help');
+    expect(peptide.stdout).toMatch(/\n {2}--sequence SEQ \(or --peptide\) +The peptide/);
+  });
+
+  it('reads a negative number after a flag as its value, refused by the parameter table', async () => {
+    const run = await query('search', '--mass1', '-5', '--mass2', '10', '--shards', shards);
+    expect(run.code).toBe(1);
+    expect(JSON.parse(run.stdout)).toEqual({ error: 'mass1 must not be negative, got -5' });
+  });
+
+  it('--out FILE writes the output whole, and nothing when the command fails', async () => {
+    const out = join(dir, 'answer.json');
+    const run = await query('search', '--mass1', '1000', '--mass2', '1000.5', '--shards', shards, '--out', out);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe('');
+    const direct = await query('search', '--mass1', '1000', '--mass2', '1000.5', '--shards', shards);
+    expect(stableText(readFileSync(out, 'utf8'))).toBe(stableText(direct.stdout));
+    const failed = join(dir, 'failed.json');
+    const bad = await query('search', '--mass1', '2', '--mass2', '1', '--shards', shards, '--out', failed);
+    expect(bad.code).toBe(1);
+    expect(readdirSync(dir).filter((f) => f.startsWith('failed.json'))).toEqual([]);
+    const nowhere = await query('search', '--mass1', '1', '--mass2', '2', '--out', join(dir, 'no', 'such', 'x.json'));
+    expect([nowhere.code, nowhere.stderr]).toEqual([
+      1,
+      expect.stringMatching(/^query: error: --out .*: folder .* does not exist\n$/),
+    ]);
   });
 });
 
@@ -550,11 +597,13 @@ describe('query tool over HTTP (--shards <url>)', () => {
     expect(tsvRows(run.stdout)).toEqual(await allPages(mass1, mass2, httpHandler));
   });
 
-  it('an unreachable URL is the API 503', async () => {
+  it('an unreachable URL is one line naming --shards and why', async () => {
     const { base: url, close: stop } = await listen((_req, res) => res.writeHead(404).end());
     await stop(); // the port is now closed
     const run = await query('search', '--mass1', '1', '--mass2', '2', '--shards', `${url}/shards/`);
-    expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout).error).toMatch(/^dataset unavailable: manifest.json/);
+    expect([run.code, run.stdout]).toEqual([1, '']);
+    expect(run.stderr).toMatch(
+      /^query: error: --shards http:\/\/\S+\/shards\/: no dataset could be read there \(dataset unavailable: manifest.json/,
+    );
   });
 });

@@ -1,11 +1,11 @@
 // Tests runtime/entries/cli/usage.ts: paramsText (required plain, optional bracketed with their default, `unless`
-// rows shown as the alternative of the parameter they yield to), flagOptions (one string option per parameter,
-// dashed), and usage (a line per endpoint with every parameter as its flag, export, openapi, common options).
+// rows shown as the alternative of the parameter they yield to), commandHelp (each parameter's flag, aliases and
+// description), and usage (a line per endpoint with every parameter as its flag, export, openapi, common options).
 import { describe, expect, it } from 'vitest';
 import { GET_ENDPOINTS as ENDPOINTS } from '../../../../runtime/api/endpoints.js';
 import { massRangeParams } from '../../../../runtime/api/rangeParams.js';
 import type { Param } from '../../../../runtime/api/params.js';
-import { flagOptions, paramsText, usage } from '../../../../runtime/entries/cli/usage.js';
+import { commandHelp, paramsText, usage } from '../../../../runtime/entries/cli/usage.js';
 
 /** A parameter's flag, written independently of flagOf: camelCase to dashed lower case, a run of capitals one word. */
 const flag = (name: string) =>
@@ -73,17 +73,19 @@ describe('paramsText', () => {
   });
 });
 
-describe('flagOptions', () => {
-  it('is one string option per parameter, under its dashed flag', () => {
-    expect(flagOptions([p('pageSize', 'integer'), p('mass1', 'mass'), p('peptide', 'sequence')])).toEqual({
-      'page-size': { type: 'string' },
-      mass1: { type: 'string' },
-      peptide: { type: 'string' },
-    });
+describe('commandHelp', () => {
+  it('lists every parameter of an endpoint by its flag, with its aliases and its description, then the command options', () => {
     for (const endpoint of ENDPOINTS) {
-      expect(Object.keys(flagOptions(endpoint.params)).sort(), endpoint.command).toEqual(
-        endpoint.params.map((q) => flag(q.name).slice(2)).sort(),
-      );
+      const text = commandHelp(endpoint.command, 'SYNOPSIS', endpoint.params, { shards: 'where the dataset is' });
+      const lines = text.split('\n');
+      expect(lines[0]).toBe(`usage: npm run query -- ${endpoint.command} SYNOPSIS`);
+      for (const param of endpoint.params) {
+        const line = lines.find((l) => l.trimStart().startsWith(`${flag(param.name)} `));
+        expect(line, `${endpoint.command} ${param.name}`).toBeDefined();
+        expect(line).toContain(param.description.replace(/`/g, ''));
+        for (const alias of param.aliases ?? []) expect(line).toContain(flag(alias));
+      }
+      expect(lines.at(-1)).toMatch(/^ {2}--shards +where the dataset is$/);
     }
   });
 });

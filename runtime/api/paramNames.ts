@@ -1,0 +1,86 @@
+// The names a query gives, checked against its endpoint's parameter table: a name the table does not know is
+// refused with the known name it most likely stands for, so a mistyped parameter never silently falls back to a
+// default. The compatible endpoints' clients may send parameters of their own: there only near-misses are refused.
+import { QueryError, type Param } from './params.js';
+
+/**
+ * What an endpoint does with a name its table does not list: `refuse` it, or refuse it only when it is a near-miss
+ * of a known name (`nearMisses`: the same name in another case, or one or two letters off).
+ */
+export type UnknownParams = 'refuse' | 'nearMisses';
+
+/** The names a row answers to: its own and its aliases. */
+export const namesOf = (param: Param): string[] => [param.name, ...(param.aliases ?? [])];
+
+/** Edit distance between two names, case ignored, an adjacent transposition counting as one edit. */
+export function editDistance(a: string, b: string): number {
+  const [s, t] = [a.toLowerCase(), b.toLowerCase()];
+  const d = Array.from({ length: s.length + 1 }, (_, i) =>
+    Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= s.length; i++)
+    for (let j = 1; j <= t.length; j++) {
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[s.length][t.length];
+}
+
+/** Edits a name of this length may be off by and still be taken for a typo: short names are easily someone else's. */
+const typoLimit = (name: string) => (name.length <= 3 ? 0 : name.length <= 5 ? 1 : 2);
+
+/**
+ * The row `name` most likely stands for: one it names in another case or with a typo (a near-miss), else one that
+ * lists it among the names people also use for it (`alsoCalled`); undefined when none does.
+ */
+export function nearestParam(params: readonly Param[], name: string): { param: Param; nearMiss: boolean } | undefined {
+  let best: { param: Param; distance: number } | undefined;
+  for (const param of params)
+    for (const known of namesOf(param)) {
+      const distance = editDistance(name, known);
+      if (distance <= typoLimit(known) && (!best || distance < best.distance)) best = { param, distance };
+    }
+  if (best) return { param: best.param, nearMiss: true };
+  const lower = name.toLowerCase();
+  const param = params.find((p) => p.alsoCalled?.some((other) => other.toLowerCase() === lower));
+  return param && { param, nearMiss: false };
+}
+
+/**
+ * How to write the suggestion for `name`: the row's name, and the value of a choice row it names (`ppm` →
+ * `tolerance` with `unit=ppm`). `spell` writes a name (the command line writes flags).
+ */
+export function suggestion(
+  params: readonly Param[],
+  name: string,
+  param: Param,
+  spell: (name: string, value?: string) => string,
+): string {
+  const lower = name.toLowerCase();
+  for (const row of params) {
+    const value = row.kind === 'choice' ? row.choices!.find((c) => c.toLowerCase() === lower) : undefined;
+    if (value !== undefined && row !== param) return `${spell(param.name)} with ${spell(row.name, value)}`;
+  }
+  return spell(param.name);
+}
+
+const quote = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+const urlSpelling = (name: string, value?: string) => (value === undefined ? name : `${name}=${value}`);
+
+/**
+ * Checks the names a query gives against `params`: a name no row answers to is a 400 naming it and the row it
+ * most likely stands for (under `nearMisses`, only a near-miss is refused and other names are ignored).
+ */
+export function checkParamNames(params: readonly Param[], names: Iterable<string>, unknown: UnknownParams): void {
+  const known = new Set(params.flatMap(namesOf));
+  for (const name of new Set(names)) {
+    if (known.has(name)) continue;
+    const nearest = nearestParam(params, name);
+    if (unknown === 'nearMisses' && !nearest?.nearMiss) continue;
+    const hint = nearest ? `: did you mean ${suggestion(params, name, nearest.param, urlSpelling)}?` : '';
+    const takes = params.length === 0 ? 'none' : params.map((p) => p.name).join(', ');
+    throw new QueryError(400, `unknown parameter ${quote(name)}${hint} (this endpoint takes ${takes})`);
+  }
+}

@@ -11,6 +11,8 @@ export interface Call {
   /** The body's media type and declared length, and its bytes as they arrive (POST /api/v1/match reads them). */
   contentType?: string | null;
   contentLength?: string | null;
+  /** Content-Encoding: a gzip body is decompressed by the endpoint that reads it. */
+  contentEncoding?: string | null;
   body?: () => AsyncIterable<Uint8Array>;
 }
 
@@ -41,6 +43,7 @@ export function callOf(req: Request): Call {
     ifNoneMatch: headers.get('If-None-Match'),
     contentType: headers.get('Content-Type'),
     contentLength: headers.get('Content-Length'),
+    contentEncoding: headers.get('Content-Encoding'),
     ...(body ? { body: () => chunksOf(body) } : {}),
   };
 }

@@ -59,6 +59,9 @@ export function precursorJson(batch: MatchBatch, i: number): PrecursorJson {
   return { ...precursor, searches };
 }
 
+/** Malformed records an answer lists (all are counted): a file of junk should not make a huge answer. */
+export const MALFORMED_LISTED = 20;
+
 /** Counts of a run, for its summary line and the HTTP answer. */
 export class MatchSummary {
   precursors = 0;
@@ -99,7 +102,8 @@ export function matchAnswerJson(
     precursors,
     withCandidates,
     candidates,
-    malformed,
+    malformedCount: malformed.length,
+    malformed: malformed.slice(0, MALFORMED_LISTED),
     memory: memory(),
     duration: formatDuration(performance.now() - started),
     result: results,

@@ -8,6 +8,7 @@ import { MAX_PRECURSOR_MASS } from '../core/precursor/window.js';
 import type { ModSpec } from '../model/modifications.js';
 import type { Call } from './call.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
+import { peakListBody } from './peakListBody.js';
 import { checkConflicts, PRECURSOR_PARAMS, toleranceOf } from './precursorParams.js';
 import { filterOf } from './rangeParams.js';
 
@@ -130,7 +131,7 @@ export function precursorsOfJson(body: unknown): Precursor[] {
 const MB = (MAX_MATCH_BODY_BYTES / 2 ** 20).toFixed(0);
 
 /** The body's bytes, at most MAX_MATCH_BODY_BYTES (413 beyond, before reading more than that). */
-async function bodyBytes(call: Call): Promise<Uint8Array> {
+async function bodyBytes(call: Call): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
     new QueryError(
       413,
@@ -150,20 +151,21 @@ async function bodyBytes(call: Call): Promise<Uint8Array> {
   return bytes;
 }
 
-/** The precursors of a body: JSON (by Content-Type, or a body that starts with `{`), else MGF text. */
+/** The precursors of a body: JSON precursors or an MGF peak list, plain, gzipped or uploaded (peakListBody.ts). */
 async function precursorsOf(
   call: Call,
-  bytes: Uint8Array,
+  body: Uint8Array<ArrayBuffer>,
 ): Promise<{ precursors: Precursor[]; malformed: Malformed[] }> {
+  const { bytes, kind } = await peakListBody(call, body);
   const text = new TextDecoder().decode(bytes);
-  if (/^application\/json\b/i.test(call.contentType ?? '') || /^\s*\{/.test(text)) {
-    let body: unknown;
+  if (kind === 'json') {
+    let json: unknown;
     try {
-      body = JSON.parse(text);
+      json = JSON.parse(text);
     } catch (e) {
       throw new QueryError(400, `precursors: the body is not valid JSON (${(e as Error).message})`);
     }
-    return { precursors: precursorsOfJson(body), malformed: [] };
+    return { precursors: precursorsOfJson(json), malformed: [] };
   }
   const precursors: Precursor[] = [];
   const malformed: Malformed[] = [];
@@ -192,8 +194,11 @@ export interface MatchCall {
 
 /** The request body as the OpenAPI document describes it. */
 export const MATCH_BODY = {
-  description: `An MGF peak list (peaks may be left out), or JSON precursors; at most ${MAX_MATCH_PRECURSORS} precursors and ${MAX_MATCH_BODY_BYTES} bytes.`,
+  description: `An MGF peak list (peaks may be left out): plain, gzip-compressed (Content-Encoding: gzip, or a .mgf.gz file as it is), or the file of a multipart/form-data upload; or JSON precursors. At most ${MAX_MATCH_PRECURSORS} precursors and ${MAX_MATCH_BODY_BYTES} bytes. A body that is none of these (a FASTA file, an mzML file, binary data) is a 400 saying what it looks like.`,
   content: {
+    'multipart/form-data': {
+      schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+    },
     'text/plain': {
       schema: { type: 'string' },
       example: 'BEGIN IONS\nTITLE=scan 1\nPEPMASS=650.3188\nCHARGE=2+\nEND IONS\n',

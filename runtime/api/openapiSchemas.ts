@@ -1,5 +1,6 @@
 // The JSON Schemas of the API's answers (components.schemas of the OpenAPI document, runtime/api/openapi.ts):
 // the seed's envelope and entries, precursor candidates, look-ups, the dataset's descriptions and errors.
+import { MALFORMED_LISTED } from './matchJson.js';
 import { MAX_MATCH_PRECURSORS } from './matchParams.js';
 import { MAX_PAGE_SIZE } from './rangeParams.js';
 import { MAX_TAXA } from '../model/taxonomy.js';
@@ -253,7 +254,16 @@ export const answerSchemas = () => ({
   },
   MatchAnswer: {
     type: 'object',
-    required: ['precursors', 'withCandidates', 'candidates', 'malformed', 'memory', 'duration', 'result'],
+    required: [
+      'precursors',
+      'withCandidates',
+      'candidates',
+      'malformedCount',
+      'malformed',
+      'memory',
+      'duration',
+      'result',
+    ],
     additionalProperties: false,
     properties: {
       precursors: {
@@ -264,9 +274,15 @@ export const answerSchemas = () => ({
       },
       withCandidates: { type: 'integer', minimum: 0, description: 'Precursors with at least one candidate.' },
       candidates: { type: 'integer', minimum: 0, description: 'Candidates of all searches.' },
+      malformedCount: {
+        type: 'integer',
+        minimum: 0,
+        description: 'MGF records that could not be read, skipped (not counted in `precursors`).',
+      },
       malformed: {
         type: 'array',
-        description: 'MGF records that could not be read, skipped (not counted in `precursors`).',
+        maxItems: MALFORMED_LISTED,
+        description: `The first ${MALFORMED_LISTED} of those records, with their line and what is wrong.`,
         items: {
           type: 'object',
           required: ['line', 'error'],

@@ -2,7 +2,7 @@
 // matched against a dataset batch by batch, written in file order as TSV rows or a JSON array (one object per
 // spectrum), with a progress bar on a terminal, each malformed record reported with its line, and a summary.
 import { createReadStream, statSync } from 'node:fs';
-import { pipeline, type Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { SingleBar } from 'cli-progress';
 import type { Dataset } from '../../core/storage/dataset.js';
@@ -10,9 +10,10 @@ import { DEFAULT_BATCH, matchSpectra } from '../../core/match/match.js';
 import type { MatchQuery } from '../../core/match/matchQuery.js';
 import { parseMatchQuery } from '../../api/matchParams.js';
 import { readMgf } from '../../core/match/mgf.js';
+import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../../core/match/peakListKind.js';
 import type { ParamSource } from '../../api/params.js';
 import { AsciiWriter } from '../../api/asciiWriter.js';
-import { MatchSummary, precursorJson } from '../../api/matchJson.js';
+import { MALFORMED_LISTED, MatchSummary, precursorJson } from '../../api/matchJson.js';
 import { MATCH_TSV_HEADER, writePrecursorRows } from '../../api/matchTsv.js';
 import { write, type QueryIo } from './output.js';
 
@@ -27,17 +28,69 @@ export interface MatchRun {
 /** Output is gathered into chunks of about this many characters (bytes, for TSV) before each write. */
 const CHUNK = 1 << 16;
 
-/** The input as a byte stream (gunzipped when it ends in .gz), its size when known, and a count of bytes read. */
-function openInput(
+/** The first `bytes` of a stream, and the whole stream again (those chunks, then the rest): a look without consuming. */
+async function peek(
+  stream: AsyncIterable<Uint8Array>,
+  bytes: number,
+): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const seen: Uint8Array[] = [];
+  let length = 0;
+  let done = false;
+  while (length < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    seen.push(next.value);
+    length += next.value.length;
+  }
+  async function* all(): AsyncGenerator<Uint8Array> {
+    yield* seen;
+    if (done) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { head: Buffer.concat(seen).subarray(0, bytes), all: all() };
+}
+
+/** What the command says an input is instead of a peak list. */
+const notPeakList = (kind: PeakListKind) =>
+  kind.kind === 'json'
+    ? 'JSON (the command line reads MGF files; JSON precursors are for POST /api/v1/match)'
+    : kind.kind === 'other'
+      ? kind.looksLike
+      : 'a compressed file inside a compressed file';
+
+/**
+ * The input as an MGF byte stream — gunzipped when its content is gzip, whatever its name — with its size when known
+ * and a count of bytes read; an Error naming the input and what it looks like when it is not a peak list.
+ */
+async function openInput(
   input: string,
   stdin: Readable,
-): { stream: AsyncIterable<Uint8Array>; size?: number; read: () => number } {
+): Promise<{ stream: AsyncIterable<Uint8Array>; size?: number; read: () => number }> {
   let read = 0;
   const raw = input === '-' ? stdin : createReadStream(input);
   raw.on('data', (chunk: Uint8Array) => (read += chunk.length));
   const size = input === '-' ? undefined : statSync(input).size;
-  // pipeline passes a read error on to the gunzip stream, so the reader sees it (a bare pipe would not).
-  return { stream: input.endsWith('.gz') ? pipeline(raw, createGunzip(), () => {}) : raw, size, read: () => read };
+  let { head, all } = await peek(raw, SNIFF_BYTES);
+  let kind = sniffPeakList(head);
+  if (kind.kind === 'gzip') {
+    // pipeline passes a read error on to the gunzip stream, so the reader sees it (a bare pipe would not).
+    ({ head, all } = await peek(
+      pipeline(Readable.from(all), createGunzip(), () => {}),
+      SNIFF_BYTES,
+    ));
+    kind = sniffPeakList(head);
+  }
+  if (kind.kind !== 'mgf') {
+    raw.destroy();
+    throw new Error(
+      `${input === '-' ? 'standard input' : input} is not an MGF peak list: it looks like ${notPeakList(kind)}`,
+    );
+  }
+  return { stream: all, size, read: () => read };
 }
 
 /** A progress bar over the input's bytes with spectra, rate and ETA, on stderr when it is a terminal. */
@@ -69,7 +122,7 @@ export async function matchFile(
   io: QueryIo & { stdin: Readable },
 ): Promise<MatchSummary> {
   const started = performance.now();
-  const input = openInput(run.input, io.stdin);
+  const input = await openInput(run.input, io.stdin);
   const summary = new MatchSummary();
   const bar = progressBar(io, input.size);
   const reported: string[] = [];
@@ -83,8 +136,8 @@ export async function matchFile(
       batch: run.batch,
       concurrency: run.concurrency,
       malformed: (m) => {
-        summary.malformed.push(m);
-        reported.push(`match: line ${m.line}: ${m.error} (skipped)\n`);
+        if (summary.malformed.push(m) <= MALFORMED_LISTED)
+          reported.push(`match: line ${m.line}: ${m.error} (skipped)\n`);
       },
       progress: (done, total) =>
         bar.update(batchStart + (input.read() - batchStart) * (done / total), summary.precursors),
@@ -115,6 +168,9 @@ export async function matchFile(
     bar.stop();
   }
   for (const line of reported) await write(io.stderr, line);
+  const unlisted = summary.malformed.length - MALFORMED_LISTED;
+  if (unlisted > 0)
+    await write(io.stderr, `match: ${unlisted.toLocaleString('en')} more malformed records not listed\n`);
   await write(io.stdout, run.format === 'tsv' ? rows.takeBytes() : `${out}${first ? '' : '\n'}]\n`);
   await write(io.stderr, `match: ${summary.line(performance.now() - started)}\n`);
   return summary;

@@ -97,9 +97,18 @@ export function createListener(dir: string, answerer: (call: Call) => Promise<An
         'if-none-match': ifNoneMatch,
         'content-type': contentType,
         'content-length': contentLength,
+        'content-encoding': contentEncoding,
       } = req.headers;
       send(
-        await answerer({ method: req.method ?? 'GET', url, ifNoneMatch, contentType, contentLength, body: () => req }),
+        await answerer({
+          method: req.method ?? 'GET',
+          url,
+          ifNoneMatch,
+          contentType,
+          contentLength,
+          contentEncoding,
+          body: () => req,
+        }),
         res,
       );
     } catch {

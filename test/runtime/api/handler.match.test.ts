@@ -4,6 +4,7 @@
 // refusals: 400 naming the parameter or the precursor, 413 past 1,000 precursors or 5 MiB (declared or streamed), 405,
 // OPTIONS.
 import { readFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,6 +188,65 @@ describe('a JSON body', () => {
   });
 });
 
+describe('peak lists as clients send them', () => {
+  const file = join(MGF, 'depthcharge_TMT10-Trial-8.mgf');
+  const mgf = readFileSync(file);
+  const results = async (got: Got) => {
+    expectAnswer(got);
+    return stable(got.body);
+  };
+
+  it('gzip (by its bytes or Content-Encoding) and multipart uploads, plain or gzipped, answer as the plain body', async () => {
+    const plain = await results(await post(mgf));
+    expect(plain.precursors).toBeGreaterThan(0);
+    const upload = (bytes: Uint8Array, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(bytes)]), name);
+      return form;
+    };
+    for (const [label, got] of [
+      ['gzip bytes', await post(gzipSync(mgf))],
+      ['Content-Encoding: gzip', await post(gzipSync(mgf), QUERY, { 'Content-Encoding': 'gzip' })],
+      ['multipart', await post(upload(mgf, 'run.mgf'))],
+      ['multipart of a .mgf.gz', await post(upload(gzipSync(mgf), 'run.mgf.gz'))],
+    ] as const)
+      expect(await results(got), label).toEqual(plain);
+  });
+
+  it('anything else is one 400 saying what it looks like', async () => {
+    const fasta = gunzipSync(readFileSync(join(REPO, 'data/uniprot-sample.fasta.gz'))).subarray(0, 20_000);
+    const cases: [BodyInit, Record<string, string>, RegExp][] = [
+      [readFileSync(join(REPO, 'README.md')), {}, /it looks like text without a BEGIN IONS line/],
+      [fasta, {}, /it looks like a FASTA file/],
+      [gzipSync(fasta), {}, /it looks like a FASTA file/],
+      [new Uint8Array([0, 159, 146, 150, 1, 2, 3]), {}, /it looks like binary data/],
+      [gzipSync(gzipSync(mgf)), {}, /a compressed file inside a compressed file/],
+      [mgf, { 'Content-Encoding': 'gzip' }, /Content-Encoding: gzip but is not gzip-compressed/],
+      [gzipSync(mgf).subarray(0, 100), {}, /gzip-compressed but cannot be decompressed/],
+      [
+        `--b\r\nContent-Disposition: form-data; name="file"; filename="a.mgf"\r\n\r\n${mgf}\r\n--b--\r\n`,
+        {},
+        /a multipart\/form-data upload sent without its Content-Type header/,
+      ],
+      ['--b\r\n\r\n', { 'Content-Type': 'multipart/form-data; boundary=b' }, /multipart\/form-data body/],
+    ];
+    for (const [body, headers, message] of cases) expectErrorBody(await post(body, QUERY, headers), 400, message);
+  });
+
+  it('counts every malformed record and lists the first 20', async () => {
+    const bad = (i: number) => `BEGIN IONS\nTITLE=bad ${i}\nEND IONS\n`;
+    const body =
+      Array.from({ length: 30 }, (_, i) => bad(i)).join('') + 'BEGIN IONS\nPEPMASS=650.32\nCHARGE=2+\nEND IONS\n';
+    const got = await post(body);
+    expectAnswer(got);
+    expect(got.body.precursors).toBe(1);
+    expect(got.body.malformedCount).toBe(30);
+    expect(got.body.malformed.map((m: { line: number }) => m.line)).toEqual(
+      Array.from({ length: 20 }, (_, i) => 1 + 3 * i),
+    );
+  });
+});
+
 describe('refusals', () => {
   it('400 for a bad parameter, naming it, before the body is matched', async () => {
     expectErrorBody(
@@ -199,9 +259,14 @@ describe('refusals', () => {
     expectErrorBody(await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?top=0'), 400, /^top must be from 1/);
   });
 
-  it('400 for a body with no precursors at all', async () => {
-    expectErrorBody(await post(''), 400, /holds no precursors/);
-    expectErrorBody(await post('\n# only a comment\n'), 400, /holds no precursors/);
+  it('400 for a body with no precursors at all, saying what it holds', async () => {
+    expectErrorBody(
+      await post(''),
+      400,
+      /not an MGF peak list or JSON precursors: it looks like nothing \(it is empty\)/,
+    );
+    expectErrorBody(await post('\n# only a comment\n'), 400, /it looks like text without a BEGIN IONS line/);
+    expectErrorBody(await post('CHARGE=2+\n'), 400, /holds no precursors/); // an MGF preamble without records
   });
 
   it('413 past 1,000 precursors (MGF or JSON), and past 5 MiB whether declared or streamed', async () => {

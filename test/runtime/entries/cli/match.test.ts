@@ -410,32 +410,67 @@ describe('match: errors', () => {
     }
   });
 
-  it('a corrupt .gz or a folder exits 1 with `query: error:`; an empty or all-malformed file is an empty answer, exit 0', async () => {
+  it('a corrupt gzip, a folder or an empty file exits 1 with `query: error:`; an all-malformed file is an empty answer, exit 0', async () => {
     const corrupt = join(dir, 'corrupt.mgf.gz');
-    writeFileSync(corrupt, 'BEGIN IONS\nnot gzip\n');
+    writeFileSync(
+      corrupt,
+      Buffer.concat([gzipSync('BEGIN IONS\nPEPMASS=500\nEND IONS\n').subarray(0, 12), Buffer.from('junk')]),
+    );
     const folder = join(dir, 'a-folder.mgf');
     mkdirSync(folder);
-    for (const path of [corrupt, folder]) {
+    const empty = join(dir, 'empty.mgf');
+    writeFileSync(empty, '');
+    for (const path of [corrupt, folder, empty]) {
       const run = await match([path, '--shards', shards, '--format', 'json']);
       expect(run.code, path).toBe(1);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(/^query: error: \S.*\n$/);
     }
-    const empty = join(dir, 'empty.mgf');
-    writeFileSync(empty, '');
+    // The content decides, not the name: plain MGF text named .gz is read as it is.
+    const plainGz = join(dir, 'plain.mgf.gz');
+    writeFileSync(plainGz, 'BEGIN IONS\nTITLE=x\nEND IONS\n');
     const allBad = join(dir, 'all-bad.mgf');
     writeFileSync(allBad, 'BEGIN IONS\nTITLE=x\nEND IONS\n');
-    for (const [path, malformed] of [
-      [empty, 0],
-      [allBad, 1],
-    ] as [string, number][]) {
+    for (const path of [plainGz, allBad]) {
       const json = await match([path, '--shards', shards, '--format', 'json']);
       expect(json.code).toBe(0);
       expect(JSON.parse(json.stdout)).toEqual([]);
-      expect(summaryOf(json.stderr)).toEqual({ spectra: 0, malformed, withCandidates: 0, candidates: 0, refused: 0 });
+      expect(summaryOf(json.stderr)).toEqual({
+        spectra: 0,
+        malformed: 1,
+        withCandidates: 0,
+        candidates: 0,
+        refused: 0,
+      });
       const tsv = await match([path, '--shards', shards]);
       expect(tsv.stdout).toBe(MATCH_TSV_COLUMNS.join('\t') + '\n');
     }
+  });
+
+  it('lists the first 20 malformed records on stderr and counts the rest in one line', async () => {
+    const path = join(dir, 'many-bad.mgf');
+    writeFileSync(path, Array.from({ length: 25 }, (_, i) => `BEGIN IONS\nTITLE=bad ${i}\nEND IONS\n`).join(''));
+    const run = await match([path, '--shards', shards]);
+    expect(run.code).toBe(0);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines.filter((l) => /^match: line \d+: /.test(l))).toHaveLength(20);
+    expect(lines).toContain('match: 5 more malformed records not listed');
+    expect(summaryOf(run.stderr).malformed).toBe(25);
+  });
+
+  it('names a file that is not a peak list, whatever its name, and reads a gzipped MGF whatever its name', async () => {
+    const fasta = await match([join(REPO, 'data/uniprot-sample.fasta.gz'), '--shards', shards]);
+    expect([fasta.code, fasta.stdout]).toEqual([1, '']);
+    expect(fasta.stderr).toMatch(
+      /^query: error: \S+uniprot-sample\.fasta\.gz is not an MGF peak list: it looks like a FASTA file/,
+    );
+    const readme = await match([join(REPO, 'README.md'), '--shards', shards]);
+    expect(readme.stderr).toMatch(/README\.md is not an MGF peak list: it looks like text without a BEGIN IONS line/);
+    const renamed = join(dir, 'spectra.dat');
+    writeFileSync(renamed, gzipSync(readFileSync(TMT)));
+    const plain = await match([TMT, '--shards', shards]);
+    const gz = await match([renamed, '--shards', shards]);
+    expect([gz.code, gz.stdout]).toEqual([0, plain.stdout]);
   });
 
   // A read error under gunzip (a folder here; a file without read permission for a non-root user) reaches the

@@ -1,0 +1,84 @@
+// A request body that should hold a peak list, unwrapped as clients send it: gzip (by Content-Encoding or by its
+// magic number), a multipart/form-data upload (`curl -F file=@run.mgf`: its file part), then judged by its content
+// so that anything that is not a peak list is refused with what it looks like. Web-standard APIs only
+// (DecompressionStream, Response.formData): the same code runs in Node, at the edge and in the browser.
+import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../core/match/peakListKind.js';
+import type { Call } from './call.js';
+import { QueryError } from './params.js';
+
+/** Decompressed bytes one body may grow to (413 beyond): a gzipped peak list is read whole, so it is bounded too. */
+export const MAX_DECOMPRESSED_BYTES = 40 * 2 ** 20;
+
+/** The bytes of a gzip stream, at most `limit` of them (413 beyond); 400 when they are not gzip. */
+async function gunzip(bytes: Uint8Array<ArrayBuffer>, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')).getReader();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      length += r.value.length;
+      if (length > limit) {
+        await reader.cancel();
+        throw new QueryError(
+          413,
+          `the body decompresses to more than ${limit / 2 ** 20} MiB; send fewer spectra per request`,
+        );
+      }
+      chunks.push(r.value);
+    }
+  } catch (e) {
+    if (e instanceof QueryError) throw e;
+    throw new QueryError(400, `the body is gzip-compressed but cannot be decompressed (${(e as Error).message})`);
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+/** The file of a multipart/form-data body: its first file part, else its first field. */
+async function uploadedFile(contentType: string, bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  let form: FormData;
+  try {
+    form = await new Response(bytes, { headers: { 'Content-Type': contentType } }).formData();
+  } catch (e) {
+    throw new QueryError(400, `the multipart/form-data body cannot be read (${(e as Error).message})`);
+  }
+  const values = [...form.values()];
+  const file = values.find((v): v is File => typeof v !== 'string') ?? values[0];
+  if (file === undefined)
+    throw new QueryError(400, 'the multipart/form-data body holds no file; send it as file=@run.mgf');
+  return typeof file === 'string' ? new TextEncoder().encode(file) : new Uint8Array(await file.arrayBuffer());
+}
+
+/**
+ * The body's peak-list bytes and what they are (MGF or JSON): unwrapped from Content-Encoding gzip, a multipart
+ * upload and a gzip file; a QueryError (400) naming what the body looks like when it is neither.
+ */
+export async function peakListBody(
+  call: Call,
+  body: Uint8Array<ArrayBuffer>,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; kind: 'mgf' | 'json' }> {
+  let bytes = body;
+  if (/\bgzip\b/i.test(call.contentEncoding ?? '')) {
+    if (sniffPeakList(bytes.subarray(0, 2)).kind !== 'gzip')
+      throw new QueryError(400, 'the body is sent with Content-Encoding: gzip but is not gzip-compressed');
+    bytes = await gunzip(bytes, MAX_DECOMPRESSED_BYTES);
+  }
+  if (/^multipart\/form-data\b/i.test(call.contentType ?? '')) bytes = await uploadedFile(call.contentType!, bytes);
+  let kind: PeakListKind = sniffPeakList(bytes.subarray(0, SNIFF_BYTES));
+  if (kind.kind === 'gzip') {
+    bytes = await gunzip(bytes, MAX_DECOMPRESSED_BYTES);
+    kind = sniffPeakList(bytes.subarray(0, SNIFF_BYTES));
+  }
+  if (/^application\/json\b/i.test(call.contentType ?? '') || kind.kind === 'json') return { bytes, kind: 'json' };
+  if (kind.kind === 'mgf') return { bytes, kind: 'mgf' };
+  const looksLike = kind.kind === 'other' ? kind.looksLike : 'a compressed file inside a compressed file';
+  throw new QueryError(
+    400,
+    `the body is not an MGF peak list or JSON precursors: it looks like ${looksLike}; send an MGF file (BEGIN IONS … END IONS), plain, gzipped or as a multipart upload`,
+  );
+}

@@ -60,11 +60,16 @@ export function parseCommand(
   ]);
   const input = joinNegativeValues(args, new Set(all));
   try {
-    return parseArgs({ args: input, options, allowPositionals: positionals, strict: true }) as {
-      values: Values;
-      positionals: string[];
-    };
+    const parsed = parseArgs({ args: input, options, allowPositionals: positionals, strict: true, tokens: true });
+    // parseArgs keeps the last of a repeated option: refused instead, as the API refuses a repeated parameter.
+    const seen = new Map<string, number>();
+    for (const token of parsed.tokens)
+      if (token.kind === 'option') seen.set(token.name, (seen.get(token.name) ?? 0) + 1);
+    for (const [name, count] of seen)
+      if (count > 1) throw new UsageError(`--${name} is given ${count} times; give it once`);
+    return { values: parsed.values as Values, positionals: parsed.positionals };
   } catch (e) {
+    if (e instanceof UsageError) throw e;
     const error = e as Error & { code?: string };
     const unknown = /^Unknown option '(-{1,2})([^'=]+)/.exec(error.message);
     if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) {

@@ -21,7 +21,10 @@ export function sourceFor(location: string): ShardSource {
 export function cacheBytesFromEnv(fallback = DEFAULT_CACHE_BYTES): number {
   const text = process.env.SHARD_CACHE_BYTES;
   const bytes = text === undefined ? fallback : text.trim() === '' ? NaN : Number(text);
-  if (!Number.isFinite(bytes) || bytes < 0) throw new Error(`SHARD_CACHE_BYTES must be a number of bytes, not ${text}`);
+  if (!Number.isFinite(bytes) || bytes < 0)
+    throw new Error(
+      `SHARD_CACHE_BYTES must be a number of bytes (e.g. 268435456 for 256 MB; 0 for no cache), not ${JSON.stringify(text)}`,
+    );
   return bytes;
 }
 

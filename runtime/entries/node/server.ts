@@ -158,12 +158,42 @@ export function answerClientErrors(server: Server): void {
   });
 }
 
+/** PORT, checked: a whole number from 0 to 65535 (default 8888). */
+export function portFromEnv(): number {
+  const text = process.env.PORT;
+  if (text === undefined) return 8888;
+  const port = /^\s*\d{1,5}\s*$/.test(text) ? Number(text) : NaN;
+  if (!(port >= 0 && port <= 65535))
+    throw new Error(`PORT must be a port number from 0 to 65535 (e.g. PORT=8080), not ${JSON.stringify(text)}`);
+  return port;
+}
+
+/** Listens on `port`, or rejects with what to do when it cannot (taken, not allowed). */
+function listenOn(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', (e: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          e.code === 'EADDRINUSE'
+            ? `port ${port} is already in use (another npm start?); stop that server or choose another port, e.g. PORT=8889 npm start`
+            : e.code === 'EACCES'
+              ? `port ${port} needs privileges this process does not have; choose a port above 1023, e.g. PORT=8888`
+              : `cannot listen on port ${port}: ${e.message}`,
+        ),
+      ),
+    );
+    server.listen(port, resolve);
+  });
+}
+
 export async function start(): Promise<void> {
   const dir = resolve(defaultShards());
-  const port = Number(process.env.PORT ?? 8888);
+  const port = portFromEnv();
   const options = nodeDatasetOptions(); // checks SHARD_CACHE_BYTES before anything else
+  const named = process.env.SHARDS_DIR === undefined ? dir : `SHARDS_DIR ${process.env.SHARDS_DIR}`;
+  if (!existsSync(dir)) throw new Error(`${named}: no such folder; give a dataset folder built by npm run build:shards`);
   if (!existsSync(resolve(dir, MANIFEST_FILE)))
-    throw new Error(`${dir} holds no ${MANIFEST_FILE}; build one with npm run build:shards`);
+    throw new Error(`${named} holds no ${MANIFEST_FILE}; build one with npm run build:shards`);
   if (process.env.LOOP_MONITOR === '1') monitorLoop();
   const answerer = createAnswerer(
     datasetOnce(() => new FileSource(dir), options),
@@ -171,9 +201,8 @@ export async function start(): Promise<void> {
   );
   const server = createServer(createListener(dir, answerer, await buildWebPage({ api: true })));
   answerClientErrors(server);
-  server.listen(port, () =>
-    process.stderr.write(`serving ${dir} on http://localhost:${port}/ (the page; the API at /search.php, /api/v1/…)\n`),
-  );
+  await listenOn(server, port);
+  process.stderr.write(`serving ${dir} on http://localhost:${port}/ (the page; the API at /search.php, /api/v1/…)\n`);
   // Stop on SIGTERM/SIGINT with a normal exit (exit handlers run: the loop monitor's report, --cpu-prof).
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

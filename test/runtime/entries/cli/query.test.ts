@@ -476,7 +476,7 @@ describe('query tool: errors', () => {
       expect([bad.code, bad.stdout, bad.stderr]).toEqual([
         1,
         '',
-        'query: error: SHARD_CACHE_BYTES must be a number of bytes, not lots\n',
+        'query: error: SHARD_CACHE_BYTES must be a number of bytes (e.g. 268435456 for 256 MB; 0 for no cache), not "lots"\n',
       ]);
     } finally {
       if (saved === undefined) delete process.env.SHARD_CACHE_BYTES;

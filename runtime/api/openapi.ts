@@ -75,7 +75,9 @@ function parameter(param: Param) {
     name: param.name,
     in: 'query',
     required: param.required && param.unless === undefined,
-    description: param.description,
+    description:
+      param.description +
+      (param.aliases?.length ? ` Also read under the name ${param.aliases.map((a) => `\`${a}\``).join(', ')}.` : ''),
     schema,
     ...(param.example !== undefined ? { example: param.example } : {}),
   };

@@ -5,6 +5,7 @@ import { createReadStream, statSync } from 'node:fs';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { SingleBar } from 'cli-progress';
+import { durationText, Eta } from '../../model/eta.js';
 import type { Dataset } from '../../core/storage/dataset.js';
 import { DEFAULT_BATCH, matchSpectra } from '../../core/match/match.js';
 import type { MatchQuery } from '../../core/match/matchQuery.js';
@@ -93,25 +94,45 @@ async function openInput(
   return { stream: all, size, read: () => read };
 }
 
-/** A progress bar over the input's bytes with spectra, rate and ETA, on stderr when it is a terminal. */
+/** The bar's line: the input read, spectra read and matched as each completes, their rate, a smoothed ETA. */
+const BAR_FORMAT =
+  'match |{bar}| {percentage}% | {read} spectra read, {matched} matched | {rate} spectra/s | ETA {left}';
+
+/**
+ * A progress bar over the input's bytes on stderr when it is a terminal: spectra counted as the reader yields them
+ * and as their results are written; the ETA from the bytes' smoothed rate.
+ */
 function progressBar(
   io: QueryIo,
   size: number | undefined,
-): { update(bytes: number, spectra: number): void; stop(): void } {
+): { update(bytes: number, read: number, matched: number): void; stop(): void } {
   if (size === undefined || !(io.stderr as { isTTY?: boolean }).isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({
-    stream: io.stderr,
-    format: 'match |{bar}| {percentage}% | {spectra} spectra | {rate} spectra/s | ETA {eta_formatted}',
-    hideCursor: true,
-    etaBuffer: 20,
-  });
+  const bar = new SingleBar({ stream: io.stderr, format: BAR_FORMAT, hideCursor: true, fps: 5 });
   const started = performance.now();
-  bar.start(size, 0, { spectra: 0, rate: 0 });
+  const eta = new Eta(started);
+  const n = (x: number) => x.toLocaleString('en');
+  bar.start(size, 0, { read: 0, matched: 0, rate: '…', left: durationText(undefined) });
   return {
-    update: (bytes, spectra) =>
-      bar.update(bytes, { spectra, rate: Math.round(spectra / ((performance.now() - started) / 1000)) }),
+    update: (bytes, read, matched) => {
+      const now = performance.now();
+      const seconds = (now - started) / 1000;
+      bar.update(Math.min(bytes, size), {
+        read: n(read),
+        matched: n(matched),
+        rate: seconds < 1 ? '…' : n(Math.round(matched / seconds)),
+        left: durationText(eta.update(bytes, size, now)),
+      });
+    },
     stop: () => bar.stop(),
   };
+}
+
+/** The items of a reader, each seen by `count` as it is read. */
+async function* counted<T>(items: AsyncIterable<T>, count: (item: T) => void): AsyncGenerator<T> {
+  for await (const item of items) {
+    count(item);
+    yield item;
+  }
 }
 
 /** Matches the file and writes its results; returns the run's summary. Throws what reading the input or the dataset throws. */
@@ -130,17 +151,20 @@ export async function matchFile(
   const rows = new AsciiWriter();
   rows.write(MATCH_TSV_HEADER);
   let first = true;
-  let batchStart = 0;
+  let read = 0;
+  const progress = () => bar.update(input.read(), read, summary.precursors);
   try {
-    const batches = matchSpectra(dataset, query, readMgf(input.stream), {
+    const records = counted(readMgf(input.stream), (item) => {
+      if ('spectrum' in item) read++;
+    });
+    const batches = matchSpectra(dataset, query, records, {
       batch: run.batch,
       concurrency: run.concurrency,
       malformed: (m) => {
         if (summary.malformed.push(m) <= MALFORMED_LISTED)
           reported.push(`match: line ${m.line}: ${m.error} (skipped)\n`);
       },
-      progress: (done, total) =>
-        bar.update(batchStart + (input.read() - batchStart) * (done / total), summary.precursors),
+      progress,
     });
     for await (const batch of batches) {
       for (const line of reported.splice(0)) await write(io.stderr, line);
@@ -161,8 +185,7 @@ export async function matchFile(
         }
         first = false;
       }
-      batchStart = input.read();
-      bar.update(batchStart, summary.precursors);
+      progress();
     }
   } finally {
     bar.stop();

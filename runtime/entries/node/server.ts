@@ -191,7 +191,8 @@ export async function start(): Promise<void> {
   const port = portFromEnv();
   const options = nodeDatasetOptions(); // checks SHARD_CACHE_BYTES before anything else
   const named = process.env.SHARDS_DIR === undefined ? dir : `SHARDS_DIR ${process.env.SHARDS_DIR}`;
-  if (!existsSync(dir)) throw new Error(`${named}: no such folder; give a dataset folder built by npm run build:shards`);
+  if (!existsSync(dir))
+    throw new Error(`${named}: no such folder; give a dataset folder built by npm run build:shards`);
   if (!existsSync(resolve(dir, MANIFEST_FILE)))
     throw new Error(`${named} holds no ${MANIFEST_FILE}; build one with npm run build:shards`);
   if (process.env.LOOP_MONITOR === '1') monitorLoop();

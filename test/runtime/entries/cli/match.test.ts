@@ -572,12 +572,42 @@ describe('match: progress bar', () => {
     expect(tty.stdout).toBe(plain.stdout); // the bar never goes to stdout
     expect(tty.stderr).toContain('match |');
     expect(tty.stderr).toContain('spectra/s');
-    expect(tty.stderr).toMatch(/100%/);
+    expect(tty.stderr).toMatch(/100% \| 7 spectra read, 7 matched \|/);
+    expect(tty.stderr).not.toMatch(/NaN|Infinity|undefined|null|LLs/);
     expect(summaryOf(tty.stderr)).toEqual(summaryOf(plain.stderr));
     // Standard input has no size: no bar.
     const stdin = await match(['-', ...args.slice(1)], { stdin: Readable.from([readFileSync(TMT)]), tty: true });
     expect(stdin.stdout).toBe(plain.stdout);
     expect(stdin.stderr).not.toContain('match |');
+  });
+
+  it('counts spectra as they are read and matched, frame by frame, with a rate and an ETA once they are known', async () => {
+    const run = await match([join(MGF, 'mpa_Test1000Ecoli.mgf'), '--shards', shards, '--batch', '50', ...MODS], {
+      tty: true,
+    });
+    expect(run.code).toBe(0);
+    const frames = [
+      ...run.stderr.matchAll(
+        /(\d+)% \| ([\d,]+) spectra read, ([\d,]+) matched \| ([^\s\u001b]+) spectra\/s \| ETA (…|<1s|\d+s|\d+m \d{2}s|\d+h \d{2}m)\u001b/g,
+      ),
+    ].map((m) => ({
+      percent: Number(m[1]),
+      read: Number(m[2].replace(/,/g, '')),
+      matched: Number(m[3].replace(/,/g, '')),
+      rate: m[4],
+      eta: m[5],
+    }));
+    expect(frames.length).toBeGreaterThan(2);
+    expect(frames.at(-1)).toMatchObject({ percent: 100, read: 1000, matched: 1000 });
+    // Spectra are counted as they complete, not all at the end; never more matched than read; never backwards.
+    expect(frames.some((f) => f.matched > 0 && f.matched < 1000)).toBe(true);
+    for (const [i, f] of frames.entries()) {
+      expect(f.matched).toBeLessThanOrEqual(f.read);
+      if (i > 0) expect([f.read >= frames[i - 1].read, f.matched >= frames[i - 1].matched]).toEqual([true, true]);
+      expect(f.rate).toMatch(/^(…|[\d,]+)$/);
+    }
+    expect(run.stderr).not.toMatch(/NaN|Infinity|undefined|null|LLs/);
+    expect(run.stderr).toMatch(/\nmatch: 1,000 spectra, \d+ with candidates/);
   });
 });
 

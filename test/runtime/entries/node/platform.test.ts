@@ -79,7 +79,9 @@ describe('cacheBytesFromEnv', () => {
   it('refuses what is not a non-negative finite number, naming the value', () => {
     for (const text of ['abc', '-1', 'Infinity', '12MB', 'NaN', '', ' ']) {
       env('SHARD_CACHE_BYTES', text);
-      expect(() => cacheBytesFromEnv(), text).toThrow(`SHARD_CACHE_BYTES must be a number of bytes (e.g. 268435456 for 256 MB; 0 for no cache), not ${JSON.stringify(text)}`);
+      expect(() => cacheBytesFromEnv(), text).toThrow(
+        `SHARD_CACHE_BYTES must be a number of bytes (e.g. 268435456 for 256 MB; 0 for no cache), not ${JSON.stringify(text)}`,
+      );
     }
   });
 });

@@ -108,8 +108,8 @@ module.exports = {
       name: 'progress-bars-in-the-cli',
       severity: 'error',
       comment:
-        'The terminal progress bar (cli-progress) belongs to the command line; answers and the core stay free of it.',
-      from: { pathNot: '^runtime/entries/cli/' },
+        'The terminal progress bar (cli-progress) belongs to the command lines; answers, the core and the build phases stay free of it.',
+      from: { pathNot: '^(runtime/entries/cli|builder/commands)/' },
       to: { path: 'node_modules/cli-progress' },
     },
     {

@@ -6,6 +6,7 @@ import { DEFAULT_DIGEST } from '../inputs/digest.js';
 import { BuildError } from '../errors.js';
 import { buildDataset, buildPart, DEFAULT_SHARD_BYTES, type BuildOptions } from '../phases/pipeline.js';
 import { parsePart } from '../phases/slices.js';
+import { terminalMeter } from './terminalMeter.js';
 
 const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...] --out <dir>
   [--enzyme trypsin|trypsin/p|lys-c|chymotrypsin] [--missed-cleavages ${DEFAULT_DIGEST.missedCleavages}]
@@ -68,6 +69,8 @@ await runCommand('build:shards', async () => {
     return;
   }
   if (!values.input?.length || !values.out) throw new BuildError('--input and --out are required (see --help)');
+  // A bar for a person at a terminal; lines for logs and pipes.
+  const meter = process.stderr.isTTY ? terminalMeter(process.stderr) : undefined;
   const options: BuildOptions = {
     inputs: values.input,
     out: values.out,
@@ -81,10 +84,15 @@ await runCommand('build:shards', async () => {
     compression: values.compression as BuildOptions['compression'],
     threads: integerFlag('threads', values.threads, Math.min(2, availableParallelism())),
     log: (line) => process.stderr.write(line + '\n'),
+    meter,
     release: values.release ? releaseFields(values.release) : undefined,
     folderDigits: integerFlag('folder-digits', values['folder-digits'], 0),
     views: values.view ?? [],
   };
-  if (values.part === undefined) await buildDataset(options);
-  else await buildPart(options, parsePart(values.part));
+  try {
+    if (values.part === undefined) await buildDataset(options);
+    else await buildPart(options, parsePart(values.part));
+  } finally {
+    meter?.clear();
+  }
 });

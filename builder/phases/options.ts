@@ -4,6 +4,7 @@ import { BuildError } from '../errors.js';
 import { COMPRESSIONS, MAX_FOLDER_DIGITS, type Compression } from '../../runtime/model/format.js';
 import type { Storage } from '../writers/datasetFile.js';
 import { parseViews } from './views.js';
+import type { ProgressMeter } from './progress.js';
 
 export interface BuildOptions extends DigestOptions {
   /** fast-glob patterns of FASTA files (plain or gzip). */
@@ -21,6 +22,8 @@ export interface BuildOptions extends DigestOptions {
   threads: number;
   /** Progress and summary lines (stderr in the CLI). */
   log?: (line: string) => void;
+  /** Where progress goes instead of periodic lines when a person watches (a bar on a terminal). */
+  meter?: ProgressMeter;
   /** The release the inputs come from (e.g. UniProt's name, date and URL), recorded in the manifest. */
   release?: Record<string, string>;
   /** Place every file but the manifest in a folder named by this many hex digits of its hash (0: one flat folder). */

@@ -46,7 +46,7 @@ interface Staged<S extends ShardSink> {
 
 /** Builds the dataset of `options.inputs` and publishes it into `options.out`; returns its manifest. */
 export async function buildDataset(options: BuildOptions): Promise<Manifest> {
-  const progress = new BuildProgress(options.log);
+  const progress = new BuildProgress(options.log, options.meter);
   // The shard index is written as the shards are (its leaf pages beside them in the staging folder).
   const sink = (tmp: string) => new ShardIndexWriter(indexPageWriter(tmp, storageOf(options)));
   return stage(options, undefined, progress, sink, ({ tmp, head, shards, taxonomy, views }) => {
@@ -64,7 +64,7 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
  * only the part's mass slice is kept; publishes a part folder into `options.out` and returns its part.json.
  */
 export async function buildPart(options: BuildOptions, part: PartSpec): Promise<PartManifest> {
-  const progress = new BuildProgress(options.log);
+  const progress = new BuildProgress(options.log, options.meter);
   return stage(
     options,
     part,

@@ -1,18 +1,36 @@
-// A build's progress and summary lines (rates, ETA, totals), at most one progress line per interval, so
-// the phases report facts and never format or throttle log output themselves.
+// A build's progress and summary lines (rates, ETA, totals): progress goes to a meter when a person watches (a bar
+// on a terminal), else as at most one line per interval, so the phases report facts and never format or throttle
+// output themselves.
 import type { Totals } from '../../runtime/model/format.js';
 
 /** Least time between two progress lines. */
 const INTERVAL_MS = 2000;
 
+/** A display of a phase's progress (`done` of `total` units, with a detail); `clear` ends it before a line. */
+export interface ProgressMeter {
+  show(phase: string, done: number, total: number, detail: string): void;
+  clear(): void;
+}
+
 export class BuildProgress {
   private readonly started = Date.now();
   private lastLine = this.started;
+  private readonly log: (line: string) => void;
 
-  constructor(private readonly log: (line: string) => void = () => {}) {}
+  constructor(
+    log: (line: string) => void = () => {},
+    private readonly meter?: ProgressMeter,
+  ) {
+    this.log = (line) => {
+      meter?.clear();
+      log(line);
+    };
+  }
 
   /** Reading input: proteins read so far, input bytes read of all. */
   reading(proteins: number, doneBytes: number, totalBytes: number): void {
+    if (this.meter)
+      return this.meter.show('digest', doneBytes, totalBytes, `${proteins.toLocaleString('en')} proteins`);
     if (!this.due()) return;
     const rate = doneBytes / this.seconds();
     this.log(
@@ -42,7 +60,14 @@ export class BuildProgress {
 
   /** Merging: `done` of `partitions` partitions merged into `shards` shards so far. */
   merging(done: number, partitions: number, peptides: number, shards: number): void {
-    if (this.due()) this.log(`shards: partition ${done}/${partitions}, ${peptides} peptides, ${shards} shards`);
+    if (this.meter)
+      this.meter.show(
+        'shards',
+        done,
+        partitions,
+        `${peptides.toLocaleString('en')} peptides, ${shards.toLocaleString('en')} shards`,
+      );
+    else if (this.due()) this.log(`shards: partition ${done}/${partitions}, ${peptides} peptides, ${shards} shards`);
   }
 
   /** A view's shards written. */

@@ -36,7 +36,13 @@ function draw(
   target.setAttribute('role', 'img');
   target.setAttribute('aria-label', label);
   const width = () => Math.max(240, target.clientWidth);
-  const chart = new uPlot({ ...options, width: width(), height }, data, target);
+  // No legend: the axes say what is plotted and the table beside gives every value (uPlot's legend stood empty
+  // until a point was hovered). Room on the right for the last tick's text.
+  const chart = new uPlot(
+    { ...options, legend: { show: false }, padding: [12, 28, 0, 0], width: width(), height },
+    data,
+    target,
+  );
   // Resized on the next frame, not inside the observer's callback (which would make it observe its own change).
   const observer = new ResizeObserver(() =>
     requestAnimationFrame(
@@ -72,7 +78,6 @@ export function ppmChart(target: HTMLElement, points: readonly { mass: number; p
         { label: 'mass (Da)', value: (_u, v) => v?.toFixed(6) ?? '' },
         { label: 'ppm', stroke: BLUE, paths: () => null, points: { show: true, size: 7, fill: BLUE } },
       ],
-      legend: { live: true },
     },
     [sorted.map((p) => p.mass), ppms],
   );

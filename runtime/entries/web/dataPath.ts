@@ -52,7 +52,7 @@ function isApi(answer: Answer, type: string): boolean {
  * The API's refusal of a query whose parameters alone refuse it, found by the parser the API runs (same status and
  * message), so the page does not send it: a refused request would be logged in the browser's console.
  */
-function refusal(path: string): Answer | undefined {
+export function refusal(path: string): Answer | undefined {
   const url = new URL(path, 'https://page.invalid/');
   const endpoint = ENDPOINTS.find((e) => e.path === url.pathname);
   try {

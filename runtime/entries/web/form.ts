@@ -101,10 +101,23 @@ export class SearchForm {
     }
   }
 
-  /** The API's message, next to the field it names, else under the button. */
-  showError(message: string, s: SearchState): void {
+  /** The first field the search's mode needs that is empty, with its message; undefined when none is. */
+  missing(s: SearchState): { field: string; message: string } | undefined {
+    const needed = {
+      precursor: s.precursor === 'mz' ? (['mz', 'charge', 'tolerance'] as const) : (['mass', 'tolerance'] as const),
+      range: ['mass1', 'mass2'] as const,
+      peptide: ['peptide', 'tolerance'] as const,
+    }[s.mode];
+    const field = needed.find((name) => s[name] === '');
+    if (field === undefined) return undefined;
+    const label = this.form.querySelector(`label[for="${field}"]`)?.textContent?.trim() ?? field;
+    return { field, message: `${label} is required` };
+  }
+
+  /** The API's message, next to the field it names (or `at`), else under the button. */
+  showError(message: string, s: SearchState, at?: string): void {
     this.clearErrors();
-    const named = fieldOfError(message, s);
+    const named = at ?? fieldOfError(message, s);
     const field = named && this.form.querySelector(`#${named}-error`) ? named : undefined;
     const slot = $(`#${field ?? 'form'}-error`, this.form);
     slot.textContent = message;

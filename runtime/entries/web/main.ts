@@ -5,13 +5,14 @@ import {
   chooseDataPath,
   pageDataset,
   PATH_SETTINGS,
+  refusal,
   type Answer,
   type DataPath,
   type PathSetting,
 } from './dataPath.js';
 import { $ } from './dom.js';
 import { SearchForm } from './form.js';
-import { datasetSpans, renderOverview } from './overview.js';
+import { datasetSpans, renderOverview, taglineOf } from './overview.js';
 import { renderProteins, renderSearch } from './results.js';
 import {
   FORM_DEFAULTS,
@@ -50,7 +51,7 @@ const showPath = () =>
   ($('#data-path-used').textContent = dataPath.kind === 'api' ? '— now the site’s API' : '— now this browser');
 
 /** An error answer's message, next to the field it names. */
-function refused(answer: Answer, s: SearchState): void {
+function refusedAnswer(answer: Answer, s: SearchState): void {
   let error: unknown;
   try {
     error = (JSON.parse(answer.text) as { error?: unknown }).error;
@@ -60,8 +61,16 @@ function refused(answer: Answer, s: SearchState): void {
   form.showError(typeof error === 'string' ? error : `the answer had status ${answer.status}`, s);
 }
 
-const fileName = (s: SearchState) =>
-  `peptides-${queryOfState({ ...s, fixed: [], variable: [], taxon: [] }).replace(/[^A-Za-z0-9.]+/g, '-')}`;
+/** A query as a file name: every parameter kept, in characters any file system takes. */
+const safeName = (query: string) =>
+  query
+    .replace(/^\/api\/v1\/peptide\?/, 'proteins-')
+    .replace(/%2C|,/gi, '+')
+    .replace(/[^A-Za-z0-9.@+]+/g, '-')
+    .slice(0, 180);
+
+/** A download's name: the search's whole query, its modifications and filters too. */
+const fileName = (s: SearchState) => `peptides-${safeName(queryOfState(s))}`;
 
 function titleOf(s: SearchState): string {
   if (s.mode === 'range') return `Peptides from ${s.mass1} to ${s.mass2} Da`;
@@ -80,7 +89,7 @@ async function search(
 ): Promise<boolean> {
   const answer = await ask(path);
   if (id !== shown) return false;
-  if (answer.status !== 200) return (refused(answer, s), false);
+  if (answer.status !== 200) return (refusedAnswer(answer, s), false);
   target.hidden = false;
   renderSearch(target, {
     title,
@@ -100,9 +109,9 @@ async function search(
 async function showPeptide(s: SearchState, id: number): Promise<void> {
   const answer = await ask(peptidePath(s));
   if (id !== shown) return;
-  if (answer.status !== 200) return refused(answer, s);
+  if (answer.status !== 200) return refusedAnswer(answer, s);
   results.hidden = false;
-  renderProteins(results, JSON.parse(answer.text) as PeptideAnswer, answer.text, answer.ms);
+  renderProteins(results, JSON.parse(answer.text) as PeptideAnswer, answer.text, answer.ms, safeName(peptidePath(s)));
   const mass = modifiedPeptideMass(s)!;
   const modified = s.fixed.length ? ' with the fixed modifications' : '';
   await search(
@@ -112,6 +121,12 @@ async function showPeptide(s: SearchState, id: number): Promise<void> {
     `Peptides within ${s.tolerance} ${s.unit} of its mass (${mass.toFixed(6)} Da${modified})`,
     id,
   );
+}
+
+/** The tagline says how this dataset was digested, once its description has arrived. */
+async function showTagline(): Promise<void> {
+  const answer = await ask('/api/v1/info').catch(() => undefined);
+  if (answer?.status === 200) $('#tagline').textContent = taglineOf(JSON.parse(answer.text) as InfoAnswer);
 }
 
 async function showHome(id: number): Promise<void> {
@@ -166,9 +181,16 @@ function go(s: SearchState | null): void {
   void show();
 }
 
+// A search the form can tell is wrong (an empty field it needs, a value the parameter tables refuse) is refused
+// where it was typed: no request, no history entry.
 form.form.addEventListener('submit', (e) => {
   e.preventDefault();
-  go(form.read());
+  const s = form.read();
+  const missing = form.missing(s);
+  if (missing) return form.showError(missing.message, s, missing.field);
+  const refused = refusal(s.mode === 'peptide' ? peptidePath(s) : searchPath(s));
+  if (refused) return refusedAnswer(refused, s);
+  go(s);
 });
 $<HTMLSelectElement>('#pageSize').addEventListener('change', (e) => {
   if (current) go({ ...current, page: '1', pageSize: (e.target as HTMLSelectElement).value });
@@ -191,4 +213,5 @@ pathSelect.addEventListener('change', () => {
 
 const saved = localStorage.getItem('dataPath') as PathSetting | null;
 usePath(saved && PATH_SETTINGS.includes(saved) ? saved : 'auto');
-void show();
+// The tagline's question waits for the first answer: a site whose API is gone is then asked once, not twice.
+void show().finally(() => void showTagline());

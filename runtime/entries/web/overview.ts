@@ -66,6 +66,33 @@ export const EXAMPLES: readonly [string, string][] = [
 
 const number = (n: number | undefined) => (n === undefined ? '–' : n.toLocaleString('en-US'));
 
+/** How the enzymes the build knows are named before "peptides". */
+const DIGESTED: Record<string, string> = {
+  trypsin: 'Tryptic',
+  'trypsin/p': 'Tryptic (trypsin/P)',
+  'lys-c': 'Lys-C',
+  chymotrypsin: 'Chymotryptic',
+};
+
+type Digestion = Pick<InfoAnswer['parameters'], 'enzyme' | 'missedCleavages' | 'minLength' | 'maxLength'>;
+
+/** `trypsin, up to 2 missed cleavages, 6–50 residues` (one missed cleavage, or none, said so). */
+export function digestionText(p: Digestion): string {
+  const missed =
+    p.missedCleavages === 0
+      ? 'no missed cleavages'
+      : `up to ${p.missedCleavages} missed cleavage${p.missedCleavages === 1 ? '' : 's'}`;
+  return `${p.enzyme}, ${missed}, ${p.minLength}–${p.maxLength} residues`;
+}
+
+/** The page's tagline, saying how the dataset was digested and of what. */
+export function taglineOf(info: Pick<InfoAnswer, 'parameters' | 'release'>): string {
+  const p = info.parameters;
+  const of = typeof info.release?.name === 'string' ? info.release.name : 'UniProt';
+  const digested = DIGESTED[p.enzyme.toLowerCase()] ?? `${p.enzyme}-digested`;
+  return `Which peptides weigh what your precursor weighs? ${digested} peptides of ${of} proteins (${digestionText(p)}), exact masses, Unimod modifications, NCBI organisms.`;
+}
+
 /** The home view into `section`; the chart follows when the shard index has been read (it is left out if it cannot be). */
 export async function renderOverview(
   section: HTMLElement,
@@ -95,10 +122,7 @@ export async function renderOverview(
             ['Reviewed (Swiss-Prot)', number(t?.reviewedAccessions)],
             ['Mass groups', number(t?.massGroups)],
             ['Taxa', number(t?.taxonomyNodes)],
-            [
-              'Digestion',
-              p ? `${p.enzyme}, ${p.missedCleavages} missed cleavages, ${p.minLength}–${p.maxLength} residues` : '–',
-            ],
+            ['Digestion', p ? digestionText(p) : '–'],
             ['Release', release],
             ['Version', `${info.datasetVersion} (format ${info.formatVersion}, ${info.compression})`],
           ].map(([k, v]) => h('div', {}, h('dt', {}, k), h('dd', {}, v))),

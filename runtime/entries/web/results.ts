@@ -139,6 +139,13 @@ function pager(answer: SearchAnswer, onPage: (page: number) => void): HTMLElemen
   );
 }
 
+/**
+ * What the ppm error is: relative to the peptide's mass, while the window is relative to the precursor's, so an
+ * error may pass the tolerance by a little.
+ */
+export const PPM_DEFINITION =
+  'Error = (observed − theoretical) / theoretical × 10⁶, observed being the precursor’s neutral mass and theoretical the peptide’s modified mass. The window is ± the tolerance of the observed mass, so an error can pass the tolerance slightly (up to 1,001 ppm in a 1,000 ppm window).';
+
 /** A search's results into `section`. */
 export function renderSearch(section: HTMLElement, view: SearchView): void {
   const { answer } = view;
@@ -173,6 +180,7 @@ export function renderSearch(section: HTMLElement, view: SearchView): void {
           ),
         )
       : null,
+    candidates.length && withPpm ? h('p', { class: 'ppm-note' }, PPM_DEFINITION) : null,
     candidates.length
       ? h(
           'div',
@@ -187,7 +195,14 @@ export function renderSearch(section: HTMLElement, view: SearchView): void {
                 'tr',
                 {},
                 h('th', { scope: 'col' }, 'Mass (Da)'),
-                withPpm ? h('th', { scope: 'col' }, 'Error (ppm)') : null,
+                withPpm
+                  ? h(
+                      'th',
+                      { scope: 'col', class: 'ppm-head', title: PPM_DEFINITION },
+                      'Error (ppm)',
+                      h('small', { class: 'definition' }, '(observed − theoretical) / theoretical'),
+                    )
+                  : null,
                 h('th', { scope: 'col' }, 'Peptide (ProForma)'),
                 h('th', { scope: 'col' }, 'Proteins'),
               ),
@@ -222,7 +237,13 @@ export function renderSearch(section: HTMLElement, view: SearchView): void {
 }
 
 /** The proteins that contain a peptide, and the lowest common ancestor of their organisms, into `section`. */
-export function renderProteins(section: HTMLElement, answer: PeptideAnswer, text: string, ms: number): void {
+export function renderProteins(
+  section: HTMLElement,
+  answer: PeptideAnswer,
+  text: string,
+  ms: number,
+  fileName: string,
+): void {
   const rows = answer.peptides.flatMap(({ seq, accsTax }) => accsTax.map((p) => ({ seq, p })));
   section.dataset.view = 'proteins';
   fill(
@@ -242,7 +263,7 @@ export function renderProteins(section: HTMLElement, answer: PeptideAnswer, text
         : null,
       h('span', { class: 'took' }, `${milliseconds(ms)} ms`),
     ),
-    rows.length ? downloads(`proteins-${answer.sequence}`, text, () => peptideTsv(answer)) : null,
+    rows.length ? downloads(fileName, text, () => peptideTsv(answer)) : null,
     rows.length
       ? h(
           'div',

@@ -166,11 +166,15 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     ).toEqual(pairs);
   });
 
-  it("shows the API's error message next to the field it names, and no results", async () => {
+  it("shows the API's error message next to the field it names, before asking, with no history entry", async () => {
     await open();
+    const entries = await page.evaluate(() => history.length);
     await page.fill('#mz', '650.3188');
     await page.fill('#charge', '11');
-    await shownAfter(() => page.press('#charge', 'Enter'));
+    await page.press('#charge', 'Enter');
+    await page.waitForSelector('#charge-error:not([hidden])');
+    expect(await page.evaluate(() => history.length)).toBe(entries);
+    expect(query()).toBe('');
     expect(await page.locator('#charge-error').innerText()).toBe(
       (await api('/api/v1/search?mz=650.3188&charge=11&tolerance=10&unit=ppm&fixed=Carbamidomethyl@C&proteins=true'))
         .body.error,
@@ -180,7 +184,8 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     await shot('page-error.png', '#charge');
     await page.fill('#charge', '2');
     await page.fill('#variable-more', 'Oxidation@C');
-    await shownAfter(() => page.click('button[type=submit]'));
+    await page.click('button[type=submit]');
+    await page.waitForSelector('#variable-error:not([hidden])');
     expect(await page.locator('#variable-error').innerText()).toMatch(
       /^variable: Oxidation@C shares a site with fixed Carbamidomethyl@C/,
     );

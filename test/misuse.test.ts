@@ -49,7 +49,7 @@ function distance(a: string, b: string): number {
 
 const namesOf = (p: Param) => [p.name, ...(p.aliases ?? [])];
 /** A valid value of a row, from the table: its example, its default or its first choice. */
-const valueOf = (p: Param) => String(p.example ?? p.default ?? p.choices?.[0] ?? '');
+const exampleValue = (p: Param) => String(p.example ?? p.default ?? p.choices?.[0] ?? '');
 
 interface HttpCase {
   label: string;
@@ -62,7 +62,7 @@ interface HttpCase {
   message?: RegExp;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const join2 = (a: string, b: string) => [a, b].filter(Boolean).join('&');
 
 /** The cases the parameter tables make. */
@@ -83,7 +83,7 @@ function tableCases(): HttpCase[] {
         ...(refused
           ? {
               message: new RegExp(
-                `^unknown parameter ${escape(JSON.stringify(name))}${suggested ? `: did you mean ${escape(suggested)}\\b` : ''}`,
+                `^unknown parameter ${escapeRegExp(JSON.stringify(name))}${suggested ? `: did you mean ${escapeRegExp(suggested)}\\b` : ''}`,
               ),
             }
           : {}),
@@ -94,7 +94,7 @@ function tableCases(): HttpCase[] {
         if (name.toUpperCase() !== name) unknown('in capitals', name.toUpperCase(), param.name);
         if (name.length >= 4) unknown('a letter dropped', name[0] + name.slice(2), param.name);
         if (!base.split('&').some((kv) => namesOf(param).some((n) => kv.startsWith(`${n}=`)))) {
-          const v = encodeURIComponent(valueOf(param));
+          const v = encodeURIComponent(exampleValue(param));
           cases.push({
             label: `${name} given twice`,
             endpoint,
@@ -275,11 +275,11 @@ describe('the query command line', () => {
             run([flag(name), '1']),
             2,
             new RegExp(
-              `^query: error: unknown option ${escape(flag(name))}: did you mean ${escape(flag(param.name))}\\b`,
+              `^query: error: unknown option ${escapeRegExp(flag(name))}: did you mean ${escapeRegExp(flag(param.name))}\\b`,
             ),
           ]);
         if (!args.includes(flag(param.name)))
-          cases.push([run([flag(param.name)]), 2, new RegExp(`^query: error: .*${escape(flag(param.name))}`)]);
+          cases.push([run([flag(param.name)]), 2, new RegExp(`^query: error: .*${escapeRegExp(flag(param.name))}`)]);
       }
       cases.push([
         [endpoint.command, ...args, '--shards', join(work, 'nowhere')],
@@ -352,5 +352,43 @@ describe('npm start', () => {
     } finally {
       taken.close();
     }
+  });
+});
+
+describe('the build commands', () => {
+  it('name an unknown option with the one it most likely stands for, and refuse a repeated one, in one line', async () => {
+    const cases: [string[], RegExp][] = [
+      [
+        ['builder/commands/cli.ts', '--input', 'x', '--ouT', 'y'],
+        /^build:shards: error: unknown option --ouT: did you mean --out\? \(see --help\)$/,
+      ],
+      [['builder/commands/cli.ts', '--input', 'x', '--out', 'y', '--thread', '2'], /did you mean --threads\?/],
+      [
+        ['builder/commands/cli.ts', '--input', 'x', '--out', 'y', '--missed-cleavage', '1'],
+        /did you mean --missed-cleavages\?/,
+      ],
+      [
+        ['builder/commands/cli.ts', '--input', 'x', '--out', 'y', '--out', 'z'],
+        /^build:shards: error: --out is given 2 times; give it once$/,
+      ],
+      [
+        ['builder/commands/mergeCli.ts', '--out', 'x', '--out', 'y', 'p'],
+        /^build:merge: error: --out is given 2 times/,
+      ],
+      [
+        ['builder/commands/mergeCli.ts', '--index-onyl', 'p'],
+        /^build:merge: error: unknown option --index-onyl: did you mean --index-only\?/,
+      ],
+      [
+        ['builder/commands/release.ts', '--taxdum', 'x'],
+        /^build:release: error: unknown option --taxdum: did you mean --taxdump\?/,
+      ],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => runTsx(args)));
+    runs.forEach((run, i) => {
+      expect(run.code, cases[i][0].join(' ')).toBe(1);
+      expect(run.stderr.split('\n').filter(Boolean), run.stderr).toHaveLength(1);
+      expect(run.stderr.trim()).toMatch(cases[i][1]);
+    });
   });
 });

@@ -1,7 +1,6 @@
 // Command line of the build: `npm run build:shards -- --input <glob> --out <dir> [options]`.
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
-import { integerFlag, runCommand } from './command.js';
+import { integerFlag, parseFlags, runCommand } from './command.js';
 import { DEFAULT_DIGEST } from '../inputs/digest.js';
 import { BuildError } from '../errors.js';
 import { buildDataset, buildPart, DEFAULT_SHARD_BYTES, type BuildOptions } from '../phases/pipeline.js';
@@ -43,7 +42,7 @@ function releaseFields(pairs: string[]): Record<string, string> {
 }
 
 await runCommand('build:shards', async () => {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: process.argv.slice(2),
     options: {
       input: { type: 'string', multiple: true },

@@ -1,6 +1,5 @@
 // Command line of the merge of a partitioned build: `npm run build:merge -- --out <dir> <part-dir> ...`.
-import { parseArgs } from 'node:util';
-import { runCommand } from './command.js';
+import { parseFlags, runCommand } from './command.js';
 import { BuildError } from '../errors.js';
 import { mergeParts } from '../phases/merge.js';
 
@@ -12,7 +11,7 @@ const USAGE = `usage: npm run build:merge -- --out <dir> [--index-only] <part-di
                 The part folders then need only part.json and their taxonomy file.`;
 
 await runCommand('build:merge', async () => {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseFlags({
     args: process.argv.slice(2),
     allowPositionals: true,
     options: { out: { type: 'string' }, 'index-only': { type: 'boolean' }, help: { type: 'boolean' } },

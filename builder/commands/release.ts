@@ -11,7 +11,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import fg from 'fast-glob';
 import { tmpdir } from 'zx';
-import { integerFlag, runCommand } from './command.js';
+import { integerFlag, runCommand, unknownOption } from './command.js';
 import { DEFAULT_DIGEST } from '../inputs/digest.js';
 import { downloadWithRetries } from '../inputs/download.js';
 import { BuildError } from '../errors.js';
@@ -84,8 +84,7 @@ function flagValues(argv: string[]): Map<string, (string | boolean)[]> {
     const negated =
       token.name.startsWith('no-') && FLAGS[token.name.slice(3) as keyof typeof FLAGS]?.type === 'boolean';
     const name = negated ? token.name.slice(3) : token.name;
-    if (!Object.hasOwn(FLAGS, name))
-      throw new BuildError(`unknown option ${token.rawName}${token.inlineValue ? `=${token.value}` : ''} (see --help)`);
+    if (!Object.hasOwn(FLAGS, name)) throw unknownOption(token.rawName, Object.keys(FLAGS));
     const value =
       FLAGS[name as keyof typeof FLAGS].type === 'boolean' ? !negated && token.value !== 'false' : (token.value ?? '');
     given.set(name, [...(given.get(name) ?? []), value]);

@@ -1,6 +1,7 @@
 // The names a query gives, checked against its endpoint's parameter table: a name the table does not know is
 // refused with the known name it most likely stands for, so a mistyped parameter never silently falls back to a
 // default. The compatible endpoints' clients may send parameters of their own: there only near-misses are refused.
+import { editDistance, typoLimit } from '../model/editDistance.js';
 import { QueryError, type Param } from './params.js';
 
 /**
@@ -11,25 +12,6 @@ export type UnknownParams = 'refuse' | 'nearMisses';
 
 /** The names a row answers to: its own and its aliases. */
 export const namesOf = (param: Param): string[] => [param.name, ...(param.aliases ?? [])];
-
-/** Edit distance between two names, case ignored, an adjacent transposition counting as one edit. */
-export function editDistance(a: string, b: string): number {
-  const [s, t] = [a.toLowerCase(), b.toLowerCase()];
-  const d = Array.from({ length: s.length + 1 }, (_, i) =>
-    Array.from({ length: t.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  for (let i = 1; i <= s.length; i++)
-    for (let j = 1; j <= t.length; j++) {
-      const cost = s[i - 1] === t[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1])
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[s.length][t.length];
-}
-
-/** Edits a name of this length may be off by and still be taken for a typo: short names are easily someone else's. */
-const typoLimit = (name: string) => (name.length <= 3 ? 0 : name.length <= 5 ? 1 : 2);
 
 /**
  * The row `name` most likely stands for: one it names in another case or with a typo (a near-miss), else one that

@@ -24,8 +24,10 @@ describe('a build watched on a terminal', () => {
     });
     meter.clear();
     const text = stderr.text;
+    // Each frame ends at the terminal's next escape sequence: cut there into lines.
+    const frameLines = text.split(String.fromCharCode(27)).join('\n');
     const frames = (phase: string) =>
-      [...text.matchAll(new RegExp(`${phase} +\\|[=-]+\\| (\\d+)% \\| ([^|]+) \\| ETA ([^\\u001b]+)`, 'g'))].map(
+      [...frameLines.matchAll(new RegExp(`${phase} +\\|[=-]+\\| (\\d+)% \\| ([^|]+) \\| ETA (.+)$`, 'gm'))].map(
         (m) => ({
           percent: Number(m[1]),
           detail: m[2].trim(),

@@ -587,9 +587,13 @@ describe('match: progress bar', () => {
     });
     expect(run.code).toBe(0);
     const frames = [
-      ...run.stderr.matchAll(
-        /(\d+)% \| ([\d,]+) spectra read, ([\d,]+) matched \| ([^\s\u001b]+) spectra\/s \| ETA (…|<1s|\d+s|\d+m \d{2}s|\d+h \d{2}m)\u001b/g,
-      ),
+      // Each frame ends at the terminal's next escape sequence: cut there into lines.
+      ...run.stderr
+        .split(String.fromCharCode(27))
+        .join('\n')
+        .matchAll(
+          /(\d+)% \| ([\d,]+) spectra read, ([\d,]+) matched \| (\S+) spectra\/s \| ETA (…|<1s|\d+s|\d+m \d{2}s|\d+h \d{2}m)$/gm,
+        ),
     ].map((m) => ({
       percent: Number(m[1]),
       read: Number(m[2].replace(/,/g, '')),

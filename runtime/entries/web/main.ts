@@ -18,6 +18,7 @@ import {
   FORM_DEFAULTS,
   isobaricPath,
   modifiedPeptideMass,
+  pageQueryRefusal,
   peptidePath,
   queryOfState,
   searchPath,
@@ -143,8 +144,20 @@ async function showHome(id: number): Promise<void> {
 /** Shows what the page's URL asks for. */
 async function show(): Promise<void> {
   const id = ++shown;
-  current = stateOfQuery(new URLSearchParams(location.search));
-  form.set(current ?? FORM_DEFAULTS);
+  const query = new URLSearchParams(location.search);
+  const wrongNames = pageQueryRefusal(query);
+  const asked = stateOfQuery(query);
+  current = wrongNames ? null : asked;
+  form.set(asked ?? FORM_DEFAULTS);
+  if (wrongNames) {
+    // A link with a mistyped parameter is not run with it silently left out: said, as the API would.
+    for (const section of [results, isobaric, home]) section.hidden = true;
+    form.showError(wrongNames, asked ?? FORM_DEFAULTS);
+    status.textContent = '';
+    document.body.dataset.shown = String(id);
+    results.setAttribute('aria-busy', 'false');
+    return;
+  }
   for (const section of [results, isobaric, home]) section.hidden = true;
   results.setAttribute('aria-busy', 'true');
   status.textContent = current ? 'Searching…' : '';

@@ -1,6 +1,9 @@
 // What a search is, as the page's URL holds it: a mode and the API's own parameters (`/?mz=650.32&charge=2&…` is
 // `/api/v1/search?mz=650.32&charge=2&…`; `/?peptide=SEQ` is the peptide view). Read from and written to a query
 // string, and turned into the API requests the page makes. No DOM here: the tests run it in Node.
+import { endpointAt } from '../../api/endpoints.js';
+import { checkParamNames } from '../../api/paramNames.js';
+import { QueryError } from '../../api/params.js';
 import { UNITS_PER_DA, peptideMass } from '../../model/chemistry.js';
 import { parseModifications, slotCount } from '../../model/modifications.js';
 
@@ -60,9 +63,27 @@ const items = (text: string | null) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/**
+ * What is wrong with the names of a page URL's query, as the API says it of its own: a page URL takes
+ * /api/v1/search's parameters and the peptide view's (`peptide`, also read as `sequence`, and `equateIL`).
+ */
+export function pageQueryRefusal(query: URLSearchParams): string | undefined {
+  const peptideView = endpointAt('/api/v1/peptide')!.params.filter(
+    (p) => p.name === 'sequence' || p.name === 'equateIL',
+  );
+  try {
+    checkParamNames([...endpointAt('/api/v1/search')!.params, ...peptideView], query.keys(), 'refuse');
+    return undefined;
+  } catch (e) {
+    if (e instanceof QueryError) return e.message;
+    throw e;
+  }
+}
+
 /** The search a page URL's query asks for; null when it asks for none (the home view). */
 export function stateOfQuery(query: URLSearchParams): SearchState | null {
   const has = (name: string) => (query.get(name) ?? '').trim() !== '';
+  if (has('sequence') && !has('peptide')) query.set('peptide', query.get('sequence')!);
   const mode: Mode | null = has('peptide')
     ? 'peptide'
     : has('mass1') || has('mass2')

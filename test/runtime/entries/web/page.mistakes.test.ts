@@ -160,3 +160,19 @@ describe('a search with an empty field it needs', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('a page URL with a parameter the API does not take', () => {
+  it('is not run with it left out: the page says so, as the API would, next to the field meant', async () => {
+    const { open } = driver(page, sites.bases.api);
+    await open('?mz=650.3188&charge=2&ppm=5');
+    await page.waitForSelector('#tolerance-error:not([hidden])');
+    expect(await text('#tolerance-error')).toMatch(/^unknown parameter "ppm": did you mean tolerance with unit=ppm\?/);
+    expect(await page.isHidden('#results')).toBe(true);
+    expect(await page.inputValue('#mz')).toBe('650.3188'); // the form keeps what the link asked, to be corrected
+    await open('?mass1=1000&mass2=1001&pagesize=5');
+    expect(await text('#pageSize-error')).toMatch(/^unknown parameter "pagesize": did you mean pageSize\?/);
+    // sequence is read as peptide, as /api/v1/peptide reads them alike.
+    await open('?sequence=EDQLEPVTK');
+    expect(await text('#results h2')).toBe('Proteins containing EDQLEPVTK');
+  });
+});

@@ -130,7 +130,7 @@ describe('a paged accession table', () => {
       '/search-taxonomy.php?mass1=1200&mass2=1300&page=2&pageSize=20',
       '/api/v1/search?mass=1500&tolerance=200&fixed=Carbamidomethyl@C&variable=Oxidation@M',
       '/api/v1/search?mass=1500&tolerance=500&reviewed=false&proteins=true',
-      '/api/v1/search?mass=1800&tolerance=500&format=tsv',
+      '/api/v1/search?mass=1800&tolerance=500&taxon=2',
     ];
     for (const url of urls) {
       const [a, b] = [await one(new Request(`http://x${url}`)), await many(new Request(`http://x${url}`))];

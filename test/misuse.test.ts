@@ -17,6 +17,7 @@ import { FileSource } from '../runtime/entries/node/fileSource.js';
 import { createListener } from '../runtime/entries/node/server.js';
 import { fetchGot, listen, stable, type Got } from './helpers/api.js';
 import { bundledDataset, removeTempDirs, tempDir } from './helpers/datasets.js';
+import { levenshtein } from './helpers/levenshtein.js';
 import { Collector, REPO, runTsx } from './helpers/process.js';
 
 /** A valid query of each endpoint, which the cases add to. */
@@ -33,19 +34,6 @@ const BASE: Record<string, string> = {
 };
 const COMPATIBLE = new Set(['/search.php', '/search-peptide.php', '/search-taxonomy.php', '/db-info.php']);
 const MGF = readFileSync(join(REPO, 'test/fixtures/mgf/depthcharge_TMT10-Trial-8.mgf'));
-
-/** Plain edit distance (insert, delete, substitute), case ignored: the issue's "small edit distance". */
-function distance(a: string, b: string): number {
-  const [s, t] = [a.toLowerCase(), b.toLowerCase()];
-  let row = Array.from({ length: t.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= s.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= t.length; j++)
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[t.length];
-}
 
 const namesOf = (p: Param) => [p.name, ...(p.aliases ?? [])];
 /** A valid value of a row, from the table: its example, its default or its first choice. */
@@ -73,7 +61,7 @@ function tableCases(): HttpCase[] {
     const post = endpoint.method === 'POST' ? { body: MGF } : {};
     const known = endpoint.params.flatMap(namesOf);
     const unknown = (label: string, name: string, suggested: string | undefined) => {
-      const refused = !COMPATIBLE.has(endpoint.path) || known.some((k) => distance(name, k) <= 2);
+      const refused = !COMPATIBLE.has(endpoint.path) || known.some((k) => levenshtein(name, k) <= 2);
       cases.push({
         label: `${label} ${name}`,
         endpoint,

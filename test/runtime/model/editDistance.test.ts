@@ -2,20 +2,8 @@
 // the plain Levenshtein distance as an upper bound on random names, and which known name a typo is taken for.
 import { describe, expect, it } from 'vitest';
 import { editDistance, nearestName, typoLimit } from '../../../runtime/model/editDistance.js';
+import { levenshtein } from '../../helpers/levenshtein.js';
 import { prng } from '../../helpers/prng.js';
-
-/** Levenshtein distance (no transpositions), case ignored: never below the distance with them. */
-function levenshtein(a: string, b: string): number {
-  const [s, t] = [a.toLowerCase(), b.toLowerCase()];
-  let row = Array.from({ length: t.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= s.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= t.length; j++)
-      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (s[i - 1] === t[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[t.length];
-}
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and swaps of neighbours, case ignored', () => {

@@ -1,7 +1,7 @@
 // The names a query gives, checked against its endpoint's parameter table: a name the table does not know is
 // refused with the known name it most likely stands for, so a mistyped parameter never silently falls back to a
 // default. The compatible endpoints' clients may send parameters of their own: there only near-misses are refused.
-import { editDistance, typoLimit } from '../model/editDistance.js';
+import { nearestName } from '../model/editDistance.js';
 import { QueryError, type Param } from './params.js';
 
 /**
@@ -18,13 +18,12 @@ export const namesOf = (param: Param): string[] => [param.name, ...(param.aliase
  * lists it among the names people also use for it (`alsoCalled`); undefined when none does.
  */
 export function nearestParam(params: readonly Param[], name: string): { param: Param; nearMiss: boolean } | undefined {
-  let best: { param: Param; distance: number } | undefined;
-  for (const param of params)
-    for (const known of namesOf(param)) {
-      const distance = editDistance(name, known);
-      if (distance <= typoLimit(known) && (!best || distance < best.distance)) best = { param, distance };
-    }
-  if (best) return { param: best.param, nearMiss: true };
+  const named = params.flatMap((param) => namesOf(param).map((known) => ({ known, param })));
+  const near = nearestName(
+    name,
+    named.map((n) => n.known),
+  );
+  if (near !== undefined) return { param: named.find((n) => n.known === near)!.param, nearMiss: true };
   const lower = name.toLowerCase();
   const param = params.find((p) => p.alsoCalled?.some((other) => other.toLowerCase() === lower));
   return param && { param, nearMiss: false };

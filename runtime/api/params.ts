@@ -83,10 +83,6 @@ function single(source: ParamSource, param: Param): string | undefined {
   return values[0];
 }
 
-/** Whether a parameter is given, under its name or an alias. */
-export const isGiven = (source: ParamSource, param: Param): boolean =>
-  [param.name, ...(param.aliases ?? [])].some((name) => source(name).length > 0);
-
 function integer(param: Param, raw: string | undefined, notIntegerStatus: number): number | undefined {
   if (raw === undefined) return param.default as number | undefined;
   const charge = param.chargeNotation ? /^\s*(\d{1,10})\s*([+-]?)\s*$/.exec(raw) : null;

@@ -1,0 +1,20 @@
+// Decoy peptides for target-decoy competition: a target's sequence reversed but for its C-terminal residue, so the
+// decoy keeps the target's mass, composition and cleavage site; each residue's modification moves with it, the
+// terminal ones stay at their ends.
+
+/** A peptide as scored: its residues and what each position carries. */
+export interface ScoredPeptide<M> {
+  sequence: string;
+  /** Per residue (same length as `sequence`); undefined where a residue carries nothing. */
+  residues: readonly (M | undefined)[];
+}
+
+/** The decoy of `target`; undefined when it is the target itself (a palindrome but for its last residue). */
+export function decoyOf<M>(target: ScoredPeptide<M>): ScoredPeptide<M> | undefined {
+  const n = target.sequence.length;
+  const order = [...Array.from({ length: n - 1 }, (_, i) => n - 2 - i), n - 1];
+  const sequence = order.map((i) => target.sequence[i]).join('');
+  const residues = order.map((i) => target.residues[i]);
+  const same = sequence === target.sequence && residues.every((m, i) => m === target.residues[i]);
+  return same ? undefined : { sequence, residues };
+}

@@ -1,0 +1,92 @@
+// Scoring a candidate against a spectrum as X!Tandem and Sage do: each fragment ion takes the most intense peak
+// within the fragment tolerance, and the hyperscore is ln((Σ b intensities + 1)(Σ y intensities + 1)) + ln(n_b!) +
+// ln(n_y!), with n_b and n_y the b and y ions matched. Peaks are the spectrum's most intense ones, the precursor's
+// own left out.
+import type { Fragment } from './fragments.js';
+
+/** A spectrum's peaks, ascending m/z. */
+export interface Peaks {
+  mz: Float64Array;
+  intensity: Float64Array;
+}
+
+/** A fragment tolerance: ± `value` ppm of the fragment's m/z, or ± `value` Da. */
+export interface FragmentTolerance {
+  value: number;
+  unit: 'ppm' | 'Da';
+}
+
+/**
+ * The `count` most intense peaks (ties: the lower m/z first), ascending m/z, without those within `exclude.da` of
+ * `exclude.mz` (the unfragmented precursor, which would match nothing but inflate the intensities).
+ */
+export function topPeaks(
+  mz: ArrayLike<number>,
+  intensity: ArrayLike<number>,
+  count: number,
+  exclude?: { mz: number; da: number },
+): Peaks {
+  const kept = Array.from({ length: mz.length }, (_, i) => i)
+    .filter((i) => !exclude || Math.abs(mz[i] - exclude.mz) > exclude.da)
+    .sort((a, b) => intensity[b] - intensity[a] || mz[a] - mz[b])
+    .slice(0, count)
+    .sort((a, b) => mz[a] - mz[b]);
+  return { mz: Float64Array.from(kept, (i) => mz[i]), intensity: Float64Array.from(kept, (i) => intensity[i]) };
+}
+
+/** First index of `sorted` at or above `value`. */
+function lowerBound(sorted: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The most intense peak within the tolerance of `mz` (the lower m/z among equals), or -1. */
+export function matchingPeak(peaks: Peaks, mz: number, tolerance: FragmentTolerance): number {
+  const delta = tolerance.unit === 'ppm' ? (mz * tolerance.value) / 1e6 : tolerance.value;
+  let best = -1;
+  for (let i = lowerBound(peaks.mz, mz - delta); i < peaks.mz.length && peaks.mz[i] <= mz + delta; i++)
+    if (best < 0 || peaks.intensity[i] > peaks.intensity[best]) best = i;
+  return best;
+}
+
+/** What a candidate matched: b and y ions and their summed intensities. */
+export interface Matched {
+  b: number;
+  y: number;
+  summedB: number;
+  summedY: number;
+}
+
+/** The fragments' matches in the peaks. */
+export function matchFragments(peaks: Peaks, fragments: readonly Fragment[], tolerance: FragmentTolerance): Matched {
+  const matched: Matched = { b: 0, y: 0, summedB: 0, summedY: 0 };
+  for (const fragment of fragments) {
+    const peak = matchingPeak(peaks, fragment.mz, tolerance);
+    if (peak < 0) continue;
+    if (fragment.kind === 'b') {
+      matched.b++;
+      matched.summedB += peaks.intensity[peak];
+    } else {
+      matched.y++;
+      matched.summedY += peaks.intensity[peak];
+    }
+  }
+  return matched;
+}
+
+/** ln(n!), exactly summed (Sage uses Stirling's approximation, and 1 for ln 0!). */
+export function lnFactorial(n: number): number {
+  let sum = 0;
+  for (let k = 2; k <= n; k++) sum += Math.log(k);
+  return sum;
+}
+
+/** The hyperscore of a candidate's matches. */
+export const hyperscore = (m: Matched): number =>
+  Math.log((m.summedB + 1) * (m.summedY + 1)) + lnFactorial(m.b) + lnFactorial(m.y);

@@ -1,0 +1,77 @@
+// Tests runtime/core/identify/score.ts against a brute force written from the definitions: on random spectra and
+// fragment lists, the top-N peaks (the precursor's left out), each fragment's most intense peak within the tolerance
+// (ppm and Da) found by scanning every peak, and the hyperscore from factorials computed by multiplication.
+import { describe, expect, it } from 'vitest';
+import type { Fragment } from '../../../../runtime/core/identify/fragments.js';
+import {
+  hyperscore,
+  lnFactorial,
+  matchFragments,
+  topPeaks,
+  type FragmentTolerance,
+} from '../../../../runtime/core/identify/score.js';
+import { prng } from '../../../helpers/prng.js';
+
+describe('scoring a candidate', () => {
+  it('keeps the top peaks, matches each fragment to the most intense peak in tolerance, and scores as defined', () => {
+    const random = prng(48);
+    for (let trial = 0; trial < 300; trial++) {
+      const n = 1 + Math.floor(random() * 300);
+      // Intensities from a few levels: ties are common.
+      const mz = Array.from({ length: n }, () => 100 + random() * 1900);
+      const intensity = Array.from({ length: n }, () => 1 + Math.floor(random() * 20) * 50);
+      const top = Math.floor(random() * 200) + 1;
+      const precursor = { mz: 100 + random() * 1900, da: random() * 2 };
+      const peaks = topPeaks(mz, intensity, top, precursor);
+      // Brute force: the peaks not near the precursor, ranked by intensity then m/z, the first `top`.
+      const ranked = mz
+        .map((m, i) => ({ m, i: intensity[i] }))
+        .filter((p) => Math.abs(p.m - precursor.mz) > precursor.da)
+        .sort((a, b) => b.i - a.i || a.m - b.m)
+        .slice(0, top)
+        .sort((a, b) => a.m - b.m);
+      expect([...peaks.mz]).toEqual(ranked.map((p) => p.m));
+      expect([...peaks.intensity]).toEqual(ranked.map((p) => p.i));
+
+      const tolerance: FragmentTolerance =
+        random() < 0.5 ? { value: 5 + random() * 50, unit: 'ppm' } : { value: random() * 0.6, unit: 'Da' };
+      const fragments: Fragment[] = Array.from({ length: 1 + Math.floor(random() * 60) }, (_, k) => ({
+        kind: random() < 0.5 ? 'b' : 'y',
+        residues: k + 1,
+        charge: 1,
+        // Near a peak often, anywhere sometimes.
+        mz:
+          random() < 0.7 && ranked.length
+            ? ranked[Math.floor(random() * ranked.length)].m + (random() - 0.5) * 0.02
+            : 100 + random() * 1900,
+      }));
+      const expected = { b: 0, y: 0, summedB: 0, summedY: 0 };
+      for (const f of fragments) {
+        const within = ranked.filter(
+          (p) => Math.abs(p.m - f.mz) <= (tolerance.unit === 'ppm' ? (f.mz * tolerance.value) / 1e6 : tolerance.value),
+        );
+        if (within.length === 0) continue;
+        const best = Math.max(...within.map((p) => p.i));
+        if (f.kind === 'b') expected.b++, (expected.summedB += best);
+        else expected.y++, (expected.summedY += best);
+      }
+      const matched = matchFragments(peaks, fragments, tolerance);
+      expect(matched).toEqual(expected);
+      const factorial = (k: number) => Array.from({ length: k }, (_, i) => i + 1).reduce((a, b) => a * b, 1);
+      const score = Math.log(
+        (expected.summedB + 1) * (expected.summedY + 1) * factorial(expected.b) * factorial(expected.y),
+      );
+      expect(hyperscore(matched)).toBeCloseTo(score, 9);
+    }
+  });
+
+  it('takes ln n! exactly', () => {
+    expect([0, 1, 2, 5, 10].map((n) => lnFactorial(n))).toEqual([
+      0,
+      0,
+      Math.log(2),
+      expect.closeTo(Math.log(120), 12),
+      expect.closeTo(Math.log(3628800), 12),
+    ]);
+  });
+});

@@ -275,6 +275,11 @@ describe('the query command line', () => {
         /--shards \S+nowhere: no such folder/,
       ]);
       cases.push([[endpoint.command, ...args, '--shards', work], 1, /--shards \S+: no manifest\.json in that folder/]);
+      cases.push([
+        [endpoint.command, ...args, '--shards', join(REPO, 'README.md')],
+        1,
+        /--shards \S+README\.md: not a folder/,
+      ]);
     }
     cases.push([['match', join(REPO, 'README.md'), '--shards', dir], 1, /README\.md is not an MGF peak list/]);
     cases.push([

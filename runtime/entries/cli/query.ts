@@ -2,7 +2,7 @@
 // or URL, answered by the core directly (parse by the endpoint's table → runQuery → the JSON or TSV renderer).
 // JSON output and errors are the API's. Exit 0 on success, 1 when the API would answer with an error (its JSON body:
 // stdout for json, stderr for tsv and export), 2 on usage errors.
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Dataset } from '../../core/storage/dataset.js';
 import { DatasetError } from '../../core/errors.js';
@@ -56,9 +56,11 @@ async function openDataset(values: Values, cacheBytes = cacheBytesFromEnv()): Pr
       throw new Error(
         /^https?:/i.test(location)
           ? `${named}: no dataset could be read there (${e.message})`
-          : existsSync(location)
-            ? `${named}: no manifest.json in that folder; build a dataset with npm run build:shards`
-            : `${named}: no such folder`,
+          : !existsSync(location)
+            ? `${named}: no such folder`
+            : statSync(location).isDirectory()
+              ? `${named}: no manifest.json in that folder; build a dataset with npm run build:shards`
+              : `${named}: not a folder; give a dataset folder or URL`,
       );
     throw e;
   }

@@ -8,7 +8,7 @@ import { MAX_PRECURSOR_MASS } from '../core/precursor/window.js';
 import type { ModSpec } from '../model/modifications.js';
 import type { Call } from './call.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
-import { peakListBody } from './peakListBody.js';
+import { joinBytes, peakListBody } from './peakListBody.js';
 import { checkConflicts, PRECURSOR_PARAMS, toleranceOf } from './precursorParams.js';
 import { filterOf } from './rangeParams.js';
 
@@ -145,10 +145,7 @@ async function bodyBytes(call: Call): Promise<Uint8Array<ArrayBuffer>> {
     if (length > MAX_MATCH_BODY_BYTES) throw tooLarge();
     chunks.push(chunk);
   }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
-  return bytes;
+  return joinBytes(chunks, length);
 }
 
 /** The precursors of a body: JSON precursors or an MGF peak list, plain, gzipped or uploaded (peakListBody.ts). */

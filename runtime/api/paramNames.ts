@@ -47,6 +47,14 @@ export function suggestion(
   return spell(param.name);
 }
 
+/** The names a table answers to, made once per table (every request of an endpoint checks against them). */
+const tables = new WeakMap<readonly Param[], ReadonlySet<string>>();
+function knownNames(params: readonly Param[]): ReadonlySet<string> {
+  let known = tables.get(params);
+  if (!known) tables.set(params, (known = new Set(params.flatMap(namesOf))));
+  return known;
+}
+
 const quote = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
 const urlSpelling = (name: string, value?: string) => (value === undefined ? name : `${name}=${value}`);
 
@@ -55,7 +63,7 @@ const urlSpelling = (name: string, value?: string) => (value === undefined ? nam
  * most likely stands for (under `nearMisses`, only a near-miss is refused and other names are ignored).
  */
 export function checkParamNames(params: readonly Param[], names: Iterable<string>, unknown: UnknownParams): void {
-  const known = new Set(params.flatMap(namesOf));
+  const known = knownNames(params);
   for (const name of new Set(names)) {
     if (known.has(name)) continue;
     const nearest = nearestParam(params, name);

@@ -70,15 +70,16 @@ const quote = (text: string) => JSON.stringify(text.length > 40 ? `${text.slice(
 
 /** The single value of a parameter (under its name or an alias); a parameter given twice is refused rather than guessed at. */
 function single(source: ParamSource, param: Param): string | undefined {
-  const names = [param.name, ...(param.aliases ?? [])];
-  const given = names.filter((name) => source(name).length > 0);
-  const values = given.flatMap((name) => source(name));
+  const given = [param.name, ...(param.aliases ?? [])]
+    .map((name) => ({ name, values: source(name) }))
+    .filter((g) => g.values.length > 0);
+  const values = given.flatMap((g) => g.values);
   if (values.length > 1)
     throw new QueryError(
       400,
       given.length > 1
-        ? `${given.join(' and ')} are the same parameter; give it once`
-        : `${given[0]} is given ${values.length} times; give it once`,
+        ? `${given.map((g) => g.name).join(' and ')} are the same parameter; give it once`
+        : `${given[0].name} is given ${values.length} times; give it once`,
     );
   return values[0];
 }

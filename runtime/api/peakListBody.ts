@@ -30,6 +30,11 @@ async function gunzip(bytes: Uint8Array<ArrayBuffer>, limit: number): Promise<Ui
     if (e instanceof QueryError) throw e;
     throw new QueryError(400, `the body is gzip-compressed but cannot be decompressed (${(e as Error).message})`);
   }
+  return joinBytes(chunks, length);
+}
+
+/** Chunks of `length` bytes in all, as one array. */
+export function joinBytes(chunks: readonly Uint8Array[], length: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(length);
   let at = 0;
   for (const chunk of chunks) {

@@ -9,7 +9,7 @@ import { DatasetError } from '../../core/errors.js';
 import { statusOf } from '../../api/answer.js';
 import { endpointByCommand, ENDPOINTS, type Endpoint, type Format } from '../../api/endpoints.js';
 import { DEFAULT_BATCH, MATCH_CACHE_BYTES } from '../../core/match/match.js';
-import { nearestParam } from '../../api/paramNames.js';
+import { nearestName } from '../../model/editDistance.js';
 import { flagOf, readParams, type Param, type ParamSource } from '../../api/params.js';
 import { massRangeParams } from '../../api/rangeParams.js';
 import { walkRange } from '../../core/range/search.js';
@@ -215,12 +215,9 @@ export async function main(
     }
     const command = commandNamed(name);
     if (!command) {
-      const nearest = nearestParam(
-        COMMANDS.map((c) => ({ name: c, kind: 'text', required: false, description: '' })),
-        name,
-      );
+      const nearest = nearestName(name, COMMANDS);
       throw new UsageError(
-        `unknown command "${name}"${nearest ? `: did you mean ${nearest.param.name}?` : ''} (npm run query -- --help lists them)`,
+        `unknown command "${name}"${nearest ? `: did you mean ${nearest}?` : ''} (npm run query -- --help lists them)`,
       );
     }
     const { values, positionals } = parseCommand(

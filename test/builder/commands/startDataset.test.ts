@@ -7,7 +7,9 @@ import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { prepareStartDataset, startPlan } from '../../../builder/commands/startDataset.js';
-import { readManifest, removeTempDirs, sampleSubset, tempDir } from '../../helpers/datasets.js';
+import { readManifest, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, tempDir } from '../../helpers/datasets.js';
+import { referencePeptides } from '../../helpers/referencePrecursor.js';
+import { readTaxdump, referenceAccessions, ReferenceTaxonomy } from '../../helpers/referenceTaxonomy.js';
 import { REPO, runTsx } from '../../helpers/process.js';
 
 afterAll(removeTempDirs);
@@ -127,7 +129,14 @@ describe('prepareStartDataset', () => {
     await prepareStartDataset(dir, false, root, (line) => lines.push(line));
     expect(lines[0]).toMatch(/building the bundled sample/);
     const manifest = readManifest(dir);
-    expect(manifest.taxonomy?.nodes).toBeGreaterThan(0);
+    // The taxonomy holds the lineages of the subset's organisms, as the reference counts them.
+    const fasta = readFileSync(sampleSubset(300));
+    const reference = new ReferenceTaxonomy(
+      readTaxdump(SAMPLE_TAXDUMP),
+      referenceAccessions(fasta),
+      referencePeptides(fasta),
+    );
+    expect(manifest.taxonomy?.nodes).toBe(reference.nodes.size);
     expect(manifest.views?.map((v) => v.fixed)).toEqual([
       'Carbamidomethyl@C',
       'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2',

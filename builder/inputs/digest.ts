@@ -1,19 +1,6 @@
-// In-silico digestion: the enzymes' cleavage rules and every distinct peptide of a protein with its exact mass.
+// In-silico digestion: every distinct peptide of a protein with its exact mass, by an enzyme of runtime/model/enzymes.ts.
 import { RESIDUE_UNITS, WATER_UNITS } from '../../runtime/model/chemistry.js';
-
-export interface Enzyme {
-  /** Residues after which the enzyme cuts. */
-  cleaveAfter: string;
-  /** Residues that block the cut when they follow the site (the proline rule). */
-  notBefore: string;
-}
-
-export const ENZYMES: Readonly<Record<string, Enzyme>> = {
-  trypsin: { cleaveAfter: 'KR', notBefore: 'P' },
-  'trypsin/p': { cleaveAfter: 'KR', notBefore: '' },
-  'lys-c': { cleaveAfter: 'K', notBefore: '' },
-  chymotrypsin: { cleaveAfter: 'FWY', notBefore: 'P' },
-};
+import { cleavageSites, ENZYMES } from '../../runtime/model/enzymes.js';
 
 export interface DigestOptions {
   enzyme: string;
@@ -28,16 +15,6 @@ export const DEFAULT_DIGEST: Readonly<DigestOptions> = {
   minLength: 6,
   maxLength: 50,
 };
-
-/** Where the enzyme cuts `protein`: 0, every position after a cut residue, and the protein's length. */
-export function cleavageSites(protein: string, enzyme: Enzyme): number[] {
-  const sites = [0];
-  for (let i = 0; i < protein.length - 1; i++) {
-    if (enzyme.cleaveAfter.includes(protein[i]) && !enzyme.notBefore.includes(protein[i + 1])) sites.push(i + 1);
-  }
-  if (protein.length > 0) sites.push(protein.length);
-  return sites;
-}
 
 export interface Peptide {
   sequence: string;

@@ -1,5 +1,6 @@
 // What a build takes (BuildOptions), its defaults, and the check that rejects bad values before any work.
-import { ENZYMES, type DigestOptions } from '../inputs/digest.js';
+import { ENZYMES } from '../../runtime/model/enzymes.js';
+import type { DigestOptions } from '../inputs/digest.js';
 import { BuildError } from '../errors.js';
 import { COMPRESSIONS, MAX_FOLDER_DIGITS, type Compression } from '../../runtime/model/format.js';
 import type { Storage } from '../writers/datasetFile.js';

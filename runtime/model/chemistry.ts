@@ -57,6 +57,12 @@ export const WATER_UNITS = daTextToUnits(WATER_MASS_DA);
 export const PROTON_MASS_DA = 1.007276466621;
 
 /**
+ * The spacing of a peptide's isotope peaks in Da, 13C − 12C (same source as the residues: 13.0033548378 − 12): a
+ * precursor picked n peaks above its monoisotopic one weighs n spacings more.
+ */
+export const ISOTOPE_SPACING_DA = 1.0033548378;
+
+/**
  * Neutral mass in Da of a precursor at `mz` with `charge` protons added (positive) or removed (negative, as
  * MGF's `3-`): (m/z − proton) × z, or (m/z + proton) × |z|.
  */

@@ -40,6 +40,42 @@ export function proforma(sequence: string, fixed: readonly ModSpec[], variable: 
   );
 }
 
+/**
+ * One global tag per fixed modification (the query's items of one name merged, in first-given order) listing every
+ * site the query gives it, to be written when the peptide holds at least one of them.
+ */
+function globalTags(fixed: readonly ModSpec[]) {
+  return [...byTag(fixed.map((spec) => ({ spec, value: spec })))].map(([tag, specs]) => ({
+    text: `<[${tag}]@${specs.flatMap((spec) => globalLocations(spec.site)).join(',')}>`,
+    slots: specs.map((spec) => slotCounter(siteSlots(spec.site))),
+  }));
+}
+
+/**
+ * ProForma of a localised form of `sequence`: fixed modifications as global tags, variable spec `spec` on `slot` of
+ * each placement (slot -1 the N-terminus, `sequence.length` the C-terminus), in slot order.
+ */
+export function localisedProforma(
+  sequence: string,
+  fixed: readonly ModSpec[],
+  variable: readonly ModSpec[],
+  placed: readonly { spec: number; slot: number }[],
+): string {
+  const letters = Uint8Array.from(sequence, (c) => c.charCodeAt(0));
+  const tags = globalTags(fixed)
+    .filter((g) => g.slots.some((slotsOf) => slotsOf(letters, 0, letters.length) > 0))
+    .map((g) => g.text);
+  const at = (slot: number) =>
+    placed
+      .filter((p) => p.slot === slot)
+      .map((p) => `[${proformaTag(variable[p.spec])}]`)
+      .join('');
+  const nTerm = at(-1);
+  const cTerm = at(sequence.length);
+  const residues = [...sequence].map((c, i) => c + at(i)).join('');
+  return `${tags.join('')}${nTerm && `${nTerm}-`}${residues}${cTerm && `-${cTerm}`}`;
+}
+
 /** Where text is written: ASCII text, and runs of character codes (a sequence's letters). An AsciiWriter is one. */
 export interface TextOut {
   write(text: string): void;
@@ -78,12 +114,7 @@ function lettersOf(sequence: string): Uint8Array {
  * here, so each candidate (a sequence and a count per variable spec) costs only its own slot counts.
  */
 export function proformaWriter(fixed: readonly ModSpec[], variable: readonly ModSpec[]): ProformaWriter {
-  // One global tag per modification (the query's items of one name merged, in first-given order) listing every
-  // site the query gives it, written when the peptide holds at least one of them.
-  const globals = [...byTag(fixed.map((spec) => ({ spec, value: spec })))].map(([tag, specs]) => ({
-    text: `<[${tag}]@${specs.flatMap((spec) => globalLocations(spec.site)).join(',')}>`,
-    slots: specs.map((spec) => slotCounter(siteSlots(spec.site))),
-  }));
+  const globals = globalTags(fixed);
   const slots = variable.map((spec) => slotCounter(siteSlots(spec.site)));
   const tags = variable.map(proformaTag);
   const bracketed = tags.map((tag) => `[${tag}]`);

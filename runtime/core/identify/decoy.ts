@@ -1,6 +1,7 @@
 // Decoy peptides for target-decoy competition: a target's sequence reversed but for its C-terminal residue, so the
 // decoy keeps the target's mass, composition and cleavage site; each residue's modification moves with it, the
 // terminal ones stay at their ends.
+import { N_TERM, type Form } from './forms.js';
 
 /** A peptide as scored: its residues and what each position carries. */
 export interface ScoredPeptide<M> {
@@ -17,4 +18,20 @@ export function decoyOf<M>(target: ScoredPeptide<M>): ScoredPeptide<M> | undefin
   const residues = order.map((i) => target.residues[i]);
   const same = sequence === target.sequence && residues.every((m, i) => m === target.residues[i]);
   return same ? undefined : { sequence, residues };
+}
+
+/** Where a slot of a peptide of `n` residues goes in its decoy (forms.ts slots): the termini and last residue stay. */
+const decoySlot = (slot: number, n: number) => (slot === N_TERM || slot >= n - 1 ? slot : n - 2 - slot);
+
+/** The decoy of a localised form; undefined when it is the form itself. */
+export function decoyForm(sequence: string, form: Form): { sequence: string; form: Form } | undefined {
+  const decoy = decoyOf({ sequence, residues: form.residues });
+  if (!decoy) return undefined;
+  const placed = form.placed
+    .map((p) => ({ spec: p.spec, slot: decoySlot(p.slot, sequence.length) }))
+    .sort((a, b) => a.slot - b.slot);
+  return {
+    sequence: decoy.sequence,
+    form: { residues: decoy.residues as number[], nTerm: form.nTerm, cTerm: form.cTerm, placed },
+  };
 }

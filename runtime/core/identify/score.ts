@@ -55,20 +55,25 @@ export function matchingPeak(peaks: Peaks, mz: number, tolerance: FragmentTolera
   return best;
 }
 
-/** What a candidate matched: b and y ions and their summed intensities. */
+/**
+ * What a candidate matched: b and y ions, their summed intensities, and the sum over matched ions of intensity ×
+ * |ppm error| (divided by the summed intensities, Sage's intensity-weighted fragment error).
+ */
 export interface Matched {
   b: number;
   y: number;
   summedB: number;
   summedY: number;
+  weightedPpm: number;
 }
 
 /** The fragments' matches in the peaks. */
 export function matchFragments(peaks: Peaks, fragments: readonly Fragment[], tolerance: FragmentTolerance): Matched {
-  const matched: Matched = { b: 0, y: 0, summedB: 0, summedY: 0 };
+  const matched: Matched = { b: 0, y: 0, summedB: 0, summedY: 0, weightedPpm: 0 };
   for (const fragment of fragments) {
     const peak = matchingPeak(peaks, fragment.mz, tolerance);
     if (peak < 0) continue;
+    matched.weightedPpm += (peaks.intensity[peak] * Math.abs(peaks.mz[peak] - fragment.mz) * 1e6) / fragment.mz;
     if (fragment.kind === 'b') {
       matched.b++;
       matched.summedB += peaks.intensity[peak];

@@ -50,6 +50,8 @@ export interface MatchBatch {
   proforma(sequence: string, id: number): string;
   /** The same ProForma written into `out` (ASCII: Unimod titles and signed masses), no string made. */
   writeProforma(out: TextOut, sequence: string, id: number): void;
+  /** The count of each variable spec of the query that candidate `id` carries (unlocalised, as its ProForma). */
+  variableCounts(id: number): readonly number[];
   searchIds(precursor: number): SearchIds[];
   searches(precursor: number): SearchMatch[];
 }
@@ -236,6 +238,7 @@ async function matchInto(
     proforma: proformaOf,
     writeProforma: (out, sequence, id) =>
       writer.write(out, sequence, tasks.counts[candidates.countsId(id)].variableCounts),
+    variableCounts: (id) => tasks.counts[candidates.countsId(id)].variableCounts,
     searchIds,
     searches: (i) =>
       searchIds(i).map((search) => ({

@@ -1,7 +1,7 @@
 // What a batch match asks (a precursor search's tolerance, modifications and filter, the charges to try and a
 // cut-off) and the precursors it matches: each precursor becomes one search per charge tried, with a precursor
 // search's window.
-import { neutralMass } from '../../model/chemistry.js';
+import { ISOTOPE_SPACING_DA, neutralMass } from '../../model/chemistry.js';
 import type { ModSpec } from '../../model/modifications.js';
 import type { FilterSpec } from '../range/accessionFilter.js';
 import { keyWindow, noPositiveMass, type Tolerance } from '../precursor/window.js';
@@ -16,6 +16,8 @@ export interface MatchQuery {
   filter: FilterSpec;
   /** Charges tried for a precursor that gives none. */
   charges: number[];
+  /** Isotope errors tried for each precursor (n: its monoisotopic peak mis-picked n peaks up); [0] when not given. */
+  isotopeErrors?: readonly number[];
   top?: number;
 }
 
@@ -24,9 +26,13 @@ export interface MatchQuery {
  */
 export type Precursor = Spectrum | { index: number; mz: number; charges: number[] } | { index: number; mass: number };
 
-/** One search of a precursor: the charge tried (none for a neutral mass), its neutral mass and key window. */
+/**
+ * One search of a precursor: the charge tried (none for a neutral mass), the isotope error tried, the neutral mass
+ * searched (the precursor's, less the isotope error's spacings) and its key window.
+ */
 export interface PrecursorSearch {
   charge?: number;
+  isotopeError?: number;
   mass: number;
   lowKey: number;
   highKey: number;
@@ -34,13 +40,30 @@ export interface PrecursorSearch {
   error?: string;
 }
 
-/** The searches of a precursor: one per charge (its own, else the query's), each with a precursor search's window. */
+/**
+ * The searches of a precursor: one per charge (its own, else the query's) and isotope error (the query's, in that
+ * order within a charge), each with a precursor search's window.
+ */
 export function searchesOf(query: MatchQuery, precursor: Precursor): PrecursorSearch[] {
-  if ('mass' in precursor) return [{ mass: precursor.mass, ...keyWindow(precursor.mass, query.tolerance) }];
+  const errors = query.isotopeErrors ?? [0];
+  const shifted = (mass: number, charge?: number) =>
+    errors.map((n): PrecursorSearch => {
+      const searched = mass - n * ISOTOPE_SPACING_DA;
+      const search = { charge, ...(query.isotopeErrors && { isotopeError: n }), mass: searched };
+      return searched > 0
+        ? { ...search, ...keyWindow(searched, query.tolerance) }
+        : {
+            ...search,
+            lowKey: 0,
+            highKey: -1,
+            error: `neutral mass ${mass} less ${n} isotope spacings is not positive`,
+          };
+    });
+  if ('mass' in precursor) return shifted(precursor.mass);
   const charges = precursor.charges.length > 0 ? precursor.charges : query.charges;
-  return charges.map((charge) => {
+  return charges.flatMap((charge) => {
     const mass = neutralMass(precursor.mz, charge);
-    if (!(mass > 0)) return { charge, mass, lowKey: 0, highKey: -1, error: noPositiveMass(precursor.mz, charge) };
-    return { charge, mass, ...keyWindow(mass, query.tolerance) };
+    if (!(mass > 0)) return [{ charge, mass, lowKey: 0, highKey: -1, error: noPositiveMass(precursor.mz, charge) }];
+    return shifted(mass, charge);
   });
 }

@@ -1,7 +1,7 @@
 // Mascot Generic Format (MGF) peak lists, read as instruments and converters write them: records from
 // BEGIN IONS to END IONS with their TITLE, PEPMASS (m/z, optionally an intensity), CHARGE (`2+`, `2`, `3-`,
-// `2+ and 3+`), RTINSECONDS and SCANS; CRLF or LF line ends; comment lines; peak lines of two or three columns
-// (not kept: a precursor search needs none). A record that cannot be searched is reported with its line
+// `2+ and 3+`), RTINSECONDS and SCANS; CRLF or LF line ends; comment lines; peak lines of m/z, optional intensity and
+// optional charge (kept only when asked for: a precursor search needs none, fragment scoring does). A record that cannot be searched is reported with its line
 // number and skipped, never guessed at. Pure: the reader is fed lines, and readMgf splits text chunks into them.
 import { MAX_PRECURSOR_MASS } from '../precursor/window.js';
 
@@ -24,6 +24,14 @@ export interface Spectrum {
   intensity?: number;
   /** CHARGE's charges, signed (negative for `3-`); empty when the record gives none. */
   charges: number[];
+  /** The record's peaks, ascending m/z, when the reader keeps them. */
+  peaks?: PeakList;
+}
+
+/** Peaks of a spectrum: m/z and intensity, ascending m/z. */
+export interface PeakList {
+  mz: Float64Array;
+  intensity: Float64Array;
 }
 
 /** A record (or a line outside any record) that could not be read. */
@@ -77,6 +85,8 @@ interface Open {
   rtSeconds?: number;
   pepmass?: string;
   charge?: string;
+  /** The peaks read so far, m/z and intensity alternating, when they are kept. */
+  peaks?: number[];
   /** Set once the record is known to be malformed: the rest of it is skipped. */
   error?: string;
 }
@@ -91,6 +101,9 @@ export class MgfReader {
    */
   private fileCharges: number[] = [];
 
+  /** `keepPeaks`: read each peak line's m/z and intensity (a missing intensity, which MGF allows, is 1). */
+  constructor(private readonly keepPeaks = false) {}
+
   line(raw: string): MgfItem | undefined {
     const n = ++this.lineNumber;
     const text = raw.trim(); // also a CR of a CRLF line end
@@ -98,7 +111,7 @@ export class MgfReader {
     const upper = text.length <= 10 ? text.toUpperCase() : '';
     if (upper === 'BEGIN IONS') {
       const unfinished = this.open && this.fail(this.open, `record has no END IONS before the BEGIN IONS of line ${n}`);
-      this.open = { index: ++this.records, line: n };
+      this.open = { index: ++this.records, line: n, peaks: this.keepPeaks ? [] : undefined };
       return unfinished;
     }
     if (upper === 'END IONS') {
@@ -125,6 +138,7 @@ export class MgfReader {
     if (record.error) return undefined;
     if (!parameter) {
       if (!PEAK.test(text)) record.error = `line ${n} is neither a parameter nor a peak: ${quoted(text)}`;
+      else if (record.peaks) this.peak(record, record.peaks, text, n);
       return undefined;
     }
     const key = parameter[1].trim().toUpperCase();
@@ -140,6 +154,14 @@ export class MgfReader {
       else record[field] = value;
     }
     return undefined;
+  }
+
+  private peak(record: Open, peaks: number[], text: string, n: number): void {
+    const [mzText, intensityText = '1'] = text.split(/\s+/);
+    const mz = NUMBER.test(mzText) ? Number(mzText) : NaN;
+    const intensity = NUMBER.test(intensityText) ? Number(intensityText) : NaN;
+    if (mz > 0 && intensity >= 0) peaks.push(mz, intensity);
+    else record.error = `line ${n}: a peak needs an m/z above 0 and an intensity of at least 0: ${quoted(text)}`;
   }
 
   /** What the end of the file completes: an unfinished record is malformed. */
@@ -169,15 +191,28 @@ export class MgfReader {
       record.charge === undefined || record.charge === '' ? [...this.fileCharges] : parseCharges(record.charge);
     if (typeof charges === 'string') return this.fail(record, `CHARGE ${charges}`);
     const { index, line, title, scans, rtSeconds } = record;
-    return { spectrum: { index, line, title, scans, rtSeconds, mz, intensity, charges } };
+    const spectrum: Spectrum = { index, line, title, scans, rtSeconds, mz, intensity, charges };
+    if (record.peaks) spectrum.peaks = peakList(record.peaks);
+    return { spectrum };
   }
 }
 
-/** The items of an MGF file given as text or byte chunks (UTF-8), in file order. */
+/** Peaks given as m/z, intensity pairs, in ascending m/z (files are mostly sorted; not all are). */
+function peakList(pairs: readonly number[]): PeakList {
+  const order = Array.from({ length: pairs.length / 2 }, (_, i) => i);
+  if (order.some((i) => i > 0 && pairs[2 * i] < pairs[2 * i - 2])) order.sort((a, b) => pairs[2 * a] - pairs[2 * b]);
+  return {
+    mz: Float64Array.from(order, (i) => pairs[2 * i]),
+    intensity: Float64Array.from(order, (i) => pairs[2 * i + 1]),
+  };
+}
+
+/** The items of an MGF file given as text or byte chunks (UTF-8), in file order; `keepPeaks` as MgfReader's. */
 export async function* readMgf(
   chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  keepPeaks = false,
 ): AsyncGenerator<MgfItem> {
-  const reader = new MgfReader();
+  const reader = new MgfReader(keepPeaks);
   const decoder = new TextDecoder();
   let rest = '';
   for await (const chunk of chunks) {

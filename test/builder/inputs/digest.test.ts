@@ -2,7 +2,8 @@
 // undefined residues, duplicates; and a property test against the plain reference digestion.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digest, ENZYMES, type DigestOptions } from '../../../builder/inputs/digest.js';
+import { digest, type DigestOptions } from '../../../builder/inputs/digest.js';
+import { ENZYMES } from '../../../runtime/model/enzymes.js';
 import { massKey } from '../../../runtime/model/massKey.js';
 import { peptideMass } from '../../../runtime/model/chemistry.js';
 import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from '../../helpers/reference.js';

@@ -45,23 +45,26 @@ describe('scoring a candidate', () => {
             ? ranked[Math.floor(random() * ranked.length)].m + (random() - 0.5) * 0.02
             : 100 + random() * 1900,
       }));
-      const expected = { b: 0, y: 0, summedB: 0, summedY: 0 };
+      const expected = { b: 0, y: 0, summedB: 0, summedY: 0, weightedPpm: 0 };
       for (const f of fragments) {
         const within = ranked.filter(
           (p) => Math.abs(p.m - f.mz) <= (tolerance.unit === 'ppm' ? (f.mz * tolerance.value) / 1e6 : tolerance.value),
         );
         if (within.length === 0) continue;
-        const best = Math.max(...within.map((p) => p.i));
-        if (f.kind === 'b') expected.b++, (expected.summedB += best);
-        else expected.y++, (expected.summedY += best);
+        const best = within.reduce((a, p) => (p.i > a.i ? p : a)); // the first (lowest m/z) of the most intense
+        if (f.kind === 'b') expected.b++, (expected.summedB += best.i);
+        else expected.y++, (expected.summedY += best.i);
+        expected.weightedPpm += (best.i * Math.abs(best.m - f.mz)) / (f.mz / 1e6);
       }
-      const matched = matchFragments(peaks, fragments, tolerance);
-      expect(matched).toEqual(expected);
+      const { weightedPpm, ...matched } = matchFragments(peaks, fragments, tolerance);
+      const { weightedPpm: expectedPpm, ...counts } = expected;
+      expect(matched).toEqual(counts);
+      expect(weightedPpm).toBeCloseTo(expectedPpm, 6);
       const factorial = (k: number) => Array.from({ length: k }, (_, i) => i + 1).reduce((a, b) => a * b, 1);
       const score = Math.log(
         (expected.summedB + 1) * (expected.summedY + 1) * factorial(expected.b) * factorial(expected.y),
       );
-      expect(hyperscore(matched)).toBeCloseTo(score, 9);
+      expect(hyperscore({ ...matched, weightedPpm })).toBeCloseTo(score, 9);
     }
   });
 

@@ -10,8 +10,8 @@ import { hyperscore, matchFragments, type FragmentTolerance, type Matched, type 
 
 /** How a spectrum is scored. */
 export interface Scoring {
-  fixed: readonly ModSpec[];
-  variable: readonly ModSpec[];
+  fixed: ModSpec[];
+  variable: ModSpec[];
   fragmentTolerance: FragmentTolerance;
   /** Highest fragment charge tried; a precursor of charge z gets fragments of 1 to min(z − 1, this), at least 1. */
   maxFragmentCharge: number;

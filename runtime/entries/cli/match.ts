@@ -67,7 +67,7 @@ const notPeakList = (kind: PeakListKind) =>
  * The input as an MGF byte stream — gunzipped when its content is gzip, whatever its name — with its size when known
  * and a count of bytes read; an Error naming the input and what it looks like when it is not a peak list.
  */
-async function openInput(
+export async function openInput(
   input: string,
   stdin: Readable,
 ): Promise<{ stream: AsyncIterable<Uint8Array>; size?: number; read: () => number }> {
@@ -94,20 +94,22 @@ async function openInput(
   return { stream: all, size, read: () => read };
 }
 
-/** The bar's line: the input read, spectra read and matched as each completes, their rate, a smoothed ETA. */
-const BAR_FORMAT =
-  'match |{bar}| {percentage}% | {read} spectra read, {matched} matched | {rate} spectra/s | ETA {left}';
+/** The bar's line: the input read, spectra read and done (matched, identified) as each completes, their rate, a smoothed ETA. */
+const barFormat = (command: string, done: string) =>
+  `${command} |{bar}| {percentage}% | {read} spectra read, {matched} ${done} | {rate} spectra/s | ETA {left}`;
 
 /**
  * A progress bar over the input's bytes on stderr when it is a terminal: spectra counted as the reader yields them
  * and as their results are written; the ETA from the bytes' smoothed rate.
  */
-function progressBar(
+export function progressBar(
   io: QueryIo,
   size: number | undefined,
+  command = 'match',
+  done = 'matched',
 ): { update(bytes: number, read: number, matched: number): void; stop(): void } {
   if (size === undefined || !(io.stderr as { isTTY?: boolean }).isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({ stream: io.stderr, format: BAR_FORMAT, hideCursor: true, fps: 5 });
+  const bar = new SingleBar({ stream: io.stderr, format: barFormat(command, done), hideCursor: true, fps: 5 });
   const started = performance.now();
   const eta = new Eta(started);
   const n = (x: number) => x.toLocaleString('en');
@@ -128,7 +130,7 @@ function progressBar(
 }
 
 /** The items of a reader, each seen by `count` as it is read. */
-async function* counted<T>(items: AsyncIterable<T>, count: (item: T) => void): AsyncGenerator<T> {
+export async function* counted<T>(items: AsyncIterable<T>, count: (item: T) => void): AsyncGenerator<T> {
   for await (const item of items) {
     count(item);
     yield item;

@@ -19,6 +19,9 @@ import { runRows, TSV_HEADER } from '../../api/tsv.js';
 import type { MassText } from '../../model/massKey.js';
 import { cacheBytesFromEnv, defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
 import { matchFile, matchOptions } from './match.js';
+import { IDENTIFY_FORMATS, identifyFile, type IdentifyFormat } from './identify.js';
+import { IDENTIFY_PARAMS, parseIdentifyQuery } from '../../api/identifyParams.js';
+import type { IdentifyQuery } from '../../core/identify/identify.js';
 import { parseCommand, UsageError, type Values } from './command.js';
 import { outputFile, write, type QueryIo } from './output.js';
 import { COMMON_OPTIONS, commandHelp, paramsText, usage } from './usage.js';
@@ -119,6 +122,38 @@ async function matchCommand(values: Values, positionals: string[], io: QueryIo):
   }
 }
 
+/** Every spectrum of an MGF file identified (identify.ts); a refused parameter is the API's JSON error, exit 1. */
+async function identifyCommand(values: Values, positionals: string[], io: QueryIo): Promise<number> {
+  if (positionals.length !== 1)
+    throw new UsageError(`identify takes one MGF file (or - for standard input), got ${positionals.length}`);
+  const format = (values.format as string | undefined) ?? 'tsv';
+  if (!(IDENTIFY_FORMATS as readonly string[]).includes(format))
+    throw new UsageError(`--format must be ${IDENTIFY_FORMATS.join(', ')}, got "${format}"`);
+  let options: ReturnType<typeof matchOptions>;
+  let query: IdentifyQuery;
+  try {
+    options = matchOptions(() => [], { ...values, format: 'tsv' });
+    query = parseIdentifyQuery(flagSource(values));
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    if (statusOf(e) === undefined) throw e;
+    await write(format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
+    return EXIT_API_ERROR;
+  }
+  const input = positionals[0];
+  if (input !== '-' && !existsSync(input)) throw new Error(`cannot read ${input}: no such file`);
+  try {
+    const dataset = await openDataset(values, cacheBytesFromEnv(MATCH_CACHE_BYTES));
+    const run = { input, format: format as IdentifyFormat, batch: options.batch, concurrency: options.concurrency };
+    await identifyFile(dataset, query, run, { ...io, stdin: io.stdin ?? process.stdin });
+    return 0;
+  } catch (e) {
+    if (statusOf(e) === undefined) throw e;
+    await write(format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
+    return EXIT_API_ERROR;
+  }
+}
+
 /** The whole range as TSV, shard by shard, holding one decoded shard at a time. */
 async function exportCommand(values: Values, io: QueryIo): Promise<number> {
   try {
@@ -170,6 +205,19 @@ function commandNamed(name: string): Command | undefined {
       synopsis: `<file.mgf|.mgf.gz|-> ${paramsText(endpoint!.params)}`,
       positionals: true,
       run: matchCommand,
+    };
+  if (name === 'identify')
+    return {
+      params: IDENTIFY_PARAMS,
+      options: {
+        shards: COMMON_OPTIONS.shards,
+        ...MATCH_OPTIONS,
+        format: "tsv (default: Sage's columns), pin (Percolator input) or json",
+        out: COMMON_OPTIONS.out,
+      },
+      synopsis: `<file.mgf|.mgf.gz|-> ${paramsText(IDENTIFY_PARAMS)}`,
+      positionals: true,
+      run: identifyCommand,
     };
   if (endpoint?.method === 'GET')
     return {
@@ -245,7 +293,7 @@ export async function main(
 }
 
 /** The commands of the tool, for suggestions. */
-const COMMANDS = [...ENDPOINTS.map((e) => e.command), 'export', 'openapi', 'mirror', 'archive'];
+const COMMANDS = [...ENDPOINTS.map((e) => e.command), 'export', 'identify', 'openapi', 'mirror', 'archive'];
 
 /** Runs the command line of this process; stdout errors (a closed pipe) end the output, not the process. */
 export async function run(): Promise<void> {

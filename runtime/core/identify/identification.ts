@@ -1,0 +1,99 @@
+// A file's identification once every spectrum is scored: each PSM's q-values at the three levels (levels.ts), its
+// localised ProForma and the organism its peptide points to (organisms.ts), the sample's taxon table, and what passes
+// the FDR threshold.
+import { localisedProforma } from '../../model/proforma.js';
+import type { Taxonomy } from '../../model/taxonomy.js';
+import { decoyForm } from './decoy.js';
+import type { Form } from './forms.js';
+import type { FilePsm, IdentifyQuery, Refused } from './identify.js';
+import { fdrLevels } from './levels.js';
+import { lcaNode, taxonTable, type TaxonRow } from './organisms.js';
+
+/** The FDR that counts as identified, at every level. */
+export const FDR_THRESHOLD = 0.01;
+
+/** A PSM with its q-values, ProForma and organism. */
+export interface IdentifiedPsm extends FilePsm {
+  spectrumQ: number;
+  peptideQ: number;
+  proteinQ: number;
+  proforma: string;
+  /** The lowest common ancestor of its proteins' taxa: taxId (-1 none) and scientific name ('' unknown). */
+  lca: { taxId: number; name: string };
+}
+
+/** Counts at FDR_THRESHOLD: target spectra, distinct peptides (localised forms) and proteins. */
+export interface Passing {
+  psms: number;
+  peptides: number;
+  proteins: number;
+}
+
+export interface Identification {
+  /** Spectra read (with or without a PSM). */
+  spectra: number;
+  psms: IdentifiedPsm[];
+  refused: Refused[];
+  passing: Passing;
+  /** Peptides (distinct sequences) passing at the peptide level, by the taxon of their LCA; [] without a taxonomy. */
+  taxa: TaxonRow[];
+}
+
+/** A target form's identity: its sequence and its variable modifications' places. */
+const formKey = (sequence: string, form: Form) =>
+  `${sequence}|${form.placed.map((p) => `${p.slot}:${p.spec}`).join(',')}`;
+
+/** The target a PSM stands for: its own peptide, or the target whose decoy it is (a decoy of a decoy is the target). */
+function targetOf(psm: FilePsm): { sequence: string; form: Form } {
+  return psm.decoy ? decoyForm(psm.sequence, psm.form)! : psm;
+}
+
+/** The identification of the PSMs of a file of `spectra` spectra, against a dataset with `taxonomy` (if any). */
+export function identification(
+  query: Pick<IdentifyQuery, 'fixed' | 'variable'>,
+  spectra: number,
+  psms: readonly FilePsm[],
+  refused: Refused[],
+  taxonomy: Taxonomy | undefined,
+): Identification {
+  const targets = psms.map(targetOf);
+  const keys = targets.map((t) => formKey(t.sequence, t.form));
+  const q = fdrLevels(psms.map((psm, i) => ({ ...psm, peptide: keys[i], proteins: psm.ref.accessions })));
+  const lcas = psms.map((psm) => lcaOf(taxonomy, psm.ref.taxIds));
+  const identified = psms.map(
+    (psm, i): IdentifiedPsm => ({
+      ...psm,
+      spectrumQ: q.spectrum[i],
+      peptideQ: q.peptide[i],
+      proteinQ: q.protein[i],
+      proforma: localisedProforma(psm.sequence, query.fixed, query.variable, psm.form.placed),
+      lca: lcas[i],
+    }),
+  );
+  const passes = (psm: IdentifiedPsm, level: 'spectrumQ' | 'peptideQ' | 'proteinQ') =>
+    psm.rank === 1 && !psm.decoy && psm[level] <= FDR_THRESHOLD;
+  const peptides = new Map<string, number>(); // plain sequence → its LCA node
+  for (const psm of identified)
+    if (passes(psm, 'peptideQ') && taxonomy) peptides.set(psm.sequence, lcaNode(taxonomy, psm.ref.taxIds));
+  return {
+    spectra,
+    psms: identified,
+    refused,
+    passing: {
+      psms: identified.filter((psm) => passes(psm, 'spectrumQ')).length,
+      peptides: new Set(identified.flatMap((psm, i) => (passes(psm, 'peptideQ') ? [keys[i]] : []))).size,
+      proteins: new Set(identified.flatMap((psm) => (passes(psm, 'proteinQ') ? psm.ref.accessions : []))).size,
+    },
+    taxa: taxonomy ? taxonTable(taxonomy, [...peptides.values()]) : [],
+  };
+}
+
+/** The LCA of a PSM's taxIds: by the taxonomy when there is one, else the taxId they all share. */
+function lcaOf(taxonomy: Taxonomy | undefined, taxIds: readonly number[]): { taxId: number; name: string } {
+  if (!taxonomy) {
+    const shared = taxIds.length > 0 && taxIds.every((t) => t === taxIds[0]) ? taxIds[0] : -1;
+    return { taxId: shared, name: '' };
+  }
+  const node = lcaNode(taxonomy, taxIds);
+  return node < 0 ? { taxId: -1, name: '' } : { taxId: taxonomy.taxIds[node], name: taxonomy.taxon(node).name };
+}

@@ -1,0 +1,96 @@
+// `npm run query -- identify <file.mgf|-> [options]`: every spectrum of an MGF file scored against its candidates
+// over a dataset, target-decoy FDR at the spectrum, peptide and protein levels, written as TSV (Sage's columns),
+// a Percolator PIN file or JSON, with a progress bar on a terminal and a summary.
+import { basename } from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Dataset } from '../../core/storage/dataset.js';
+import { identifySpectra, type FilePsm, type IdentifyQuery, type Refused } from '../../core/identify/identify.js';
+import { FDR_THRESHOLD, identification, type Identification } from '../../core/identify/identification.js';
+import { readMgf, type Malformed } from '../../core/match/mgf.js';
+import { PSM_TSV_HEADER, psmTsvRow } from '../../api/identifyColumns.js';
+import { identificationJson } from '../../api/identifyJson.js';
+import { pinCharges, pinHeader, pinRow } from '../../api/identifyPin.js';
+import { MALFORMED_LISTED } from '../../api/matchJson.js';
+import { counted, openInput, progressBar } from './match.js';
+import { write, type QueryIo } from './output.js';
+
+export const IDENTIFY_FORMATS = ['tsv', 'pin', 'json'] as const;
+export type IdentifyFormat = (typeof IDENTIFY_FORMATS)[number];
+
+/** Options of the command beside the query's parameters. */
+export interface IdentifyRun {
+  input: string;
+  format: IdentifyFormat;
+  batch: number;
+  concurrency: number;
+}
+
+/** Rows are gathered into chunks of about this many characters before each write. */
+const CHUNK = 1 << 16;
+
+/** Identifies the file's spectra and writes the results; returns the identification. */
+export async function identifyFile(
+  dataset: Dataset,
+  query: IdentifyQuery,
+  run: IdentifyRun,
+  io: QueryIo & { stdin: Readable },
+): Promise<Identification> {
+  const started = performance.now();
+  const input = await openInput(run.input, io.stdin);
+  const bar = progressBar(io, input.size, 'identify', 'scored');
+  const malformed: Malformed[] = [];
+  const psms: FilePsm[] = [];
+  const refused: Refused[] = [];
+  let read = 0;
+  let spectra = 0;
+  try {
+    const records = counted(readMgf(input.stream, true), (item) => {
+      if ('spectrum' in item) read++;
+    });
+    const batches = identifySpectra(dataset, query, records, {
+      batch: run.batch,
+      concurrency: run.concurrency,
+      malformed: (m) => void malformed.push(m),
+      progress: () => bar.update(input.read(), read, spectra),
+    });
+    for await (const batch of batches) {
+      psms.push(...batch.psms);
+      refused.push(...batch.refused);
+      spectra += batch.spectra;
+      bar.update(input.read(), read, spectra);
+    }
+  } finally {
+    bar.stop();
+  }
+  for (const m of malformed.slice(0, MALFORMED_LISTED))
+    await write(io.stderr, `identify: line ${m.line}: ${m.error} (skipped)\n`);
+  if (malformed.length > MALFORMED_LISTED)
+    await write(io.stderr, `identify: ${malformed.length - MALFORMED_LISTED} more malformed records not listed\n`);
+  for (const r of refused.slice(0, MALFORMED_LISTED))
+    await write(io.stderr, `identify: spectrum ${r.spectrum.index} not searched: ${r.error}\n`);
+
+  const result = identification(query, spectra, psms, refused, await dataset.taxonomy());
+  await writeResult(result, run.format, run.input === '-' ? 'stdin' : basename(run.input), io);
+  const { passing } = result;
+  const percent = `${FDR_THRESHOLD * 100}%`;
+  await write(
+    io.stderr,
+    `identify: ${spectra.toLocaleString('en')} spectra, ${psms.length.toLocaleString('en')} PSMs; at ${percent} FDR ${passing.psms.toLocaleString('en')} PSMs, ${passing.peptides.toLocaleString('en')} peptides, ${passing.proteins.toLocaleString('en')} proteins; ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+  return result;
+}
+
+async function writeResult(result: Identification, format: IdentifyFormat, filename: string, io: QueryIo) {
+  if (format === 'json') return write(io.stdout, `${JSON.stringify(identificationJson(result, filename))}\n`);
+  const charges = pinCharges(result.psms);
+  let out = format === 'tsv' ? PSM_TSV_HEADER : pinHeader(charges);
+  for (let i = 0; i < result.psms.length; i++) {
+    const row = { filename, id: i + 1 };
+    out += format === 'tsv' ? psmTsvRow(result.psms[i], row) : pinRow(result.psms[i], row, charges);
+    if (out.length >= CHUNK) {
+      await write(io.stdout, out);
+      out = '';
+    }
+  }
+  await write(io.stdout, out);
+}

@@ -286,6 +286,8 @@ export interface RefForm {
   /** Exact modified mass, 1e-10 Da. */
   units: bigint;
   peptide: RefPeptide;
+  /** Count of each variable modification of the setting. */
+  readonly counts: readonly number[];
   readonly proforma: string;
 }
 
@@ -297,7 +299,7 @@ class LazyForm implements RefForm {
     readonly units: bigint,
     readonly peptide: RefPeptide,
     private readonly setting: RefSetting,
-    private readonly counts: readonly number[],
+    readonly counts: readonly number[],
   ) {}
   get proforma(): string {
     this.#proforma ??= referenceProforma(this.peptide.sequence, this.setting, this.counts);

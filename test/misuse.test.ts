@@ -31,6 +31,7 @@ const BASE: Record<string, string> = {
   '/db-info.php': '',
   '/api/v1/info': '',
   '/api/v1/match': '',
+  '/api/v1/identify': '',
 };
 const COMPATIBLE = new Set(['/search.php', '/search-peptide.php', '/search-taxonomy.php', '/db-info.php']);
 const MGF = readFileSync(join(REPO, 'test/fixtures/mgf/depthcharge_TMT10-Trial-8.mgf'));
@@ -103,12 +104,13 @@ function tableCases(): HttpCase[] {
 /** The mistakes the issue lists, and more of the same kinds. */
 function issueCases(): HttpCase[] {
   const at = (path: string) => ENDPOINTS.find((e) => e.path === path)!;
-  const [search, peptide, match, php, taxa] = [
+  const [search, peptide, match, php, taxa, identify] = [
     at('/api/v1/search'),
     at('/api/v1/peptide'),
     at('/api/v1/match'),
     at('/search.php'),
     at('/api/v1/taxa'),
+    at('/api/v1/identify'),
   ];
   const fasta = gunzipSync(readFileSync(join(REPO, 'data/uniprot-sample.fasta.gz'))).subarray(0, 30_000);
   const c = (label: string, endpoint: Endpoint, q: string, status: number, message?: RegExp, extra = {}) => ({
@@ -155,6 +157,34 @@ function issueCases(): HttpCase[] {
     }),
     c('match: binary', match, '', 400, /it looks like binary data/, { body: new Uint8Array([0, 1, 2, 200, 201]) }),
     c('match: empty', match, '', 400, /it looks like nothing/, { body: '' }),
+    c('identify: JSON precursors', identify, '', 400, /identify scores peaks: send an MGF peak list/, {
+      body: '{"precursors":[{"mz":650.32,"charge":2}]}',
+    }),
+    c('identify: FASTA', identify, '', 400, /it looks like a FASTA file/, { body: fasta }),
+    c(
+      'identify: a Da tolerance in ppm',
+      identify,
+      'fragmentTolerance=20&fragmentUnit=Da',
+      400,
+      /fragmentTolerance in Da must be at most 2/,
+      {
+        body: MGF,
+      },
+    ),
+    c(
+      'identify: isotope errors',
+      identify,
+      'isotopeErrors=0,7',
+      400,
+      /^isotopeErrors must be whole numbers from -1 to 3/,
+      {
+        body: MGF,
+      },
+    ),
+    c('identify: fragment ppm', identify, 'fragmentPpm=20', 400, /^unknown parameter "fragmentPpm"/, { body: MGF }),
+    c('identify: tol', identify, 'fragmentTol=0.5', 400, /"fragmentTol": did you mean fragmentTolerance\?/, {
+      body: MGF,
+    }),
     c('match: mzML', match, '', 400, /it looks like an mzML file/, {
       body: '<?xml version="1.0" encoding="utf-8"?>\n<indexedmzML xmlns="http://psi.hupo.org/ms/mzml">\n',
     }),

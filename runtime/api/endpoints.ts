@@ -28,6 +28,17 @@ import {
   type MatchCall,
 } from './matchParams.js';
 import { MATCH_TSV_HEADER, writePrecursorRows } from './matchTsv.js';
+import { identifyAll, type Identification } from '../core/identify/identification.js';
+import {
+  IDENTIFY_BODY,
+  IDENTIFY_PARAMS,
+  parseIdentifyQuery,
+  readIdentifyBody,
+  type IdentifyCall,
+} from './identifyParams.js';
+import { identificationJson } from './identifyJson.js';
+import { PSM_TSV_HEADER, psmTsvRow } from './identifyColumns.js';
+import { formatDuration } from './envelope.js';
 import type { UnknownParams } from './paramNames.js';
 import type { Param, ParamSource } from './params.js';
 import { parsePrecursorQuery, PRECURSOR_PARAMS } from './precursorParams.js';
@@ -277,7 +288,47 @@ const matchEndpoint: Endpoint<MatchCall, MatchBatch> = {
   paged: false,
 };
 
-/** Every endpoint: the three of the service we reproduce first, then ours; POST /api/v1/match last. */
+/** POST /api/v1/identify: the spectra of a peak list scored against their candidates, with target-decoy FDR. */
+const identifyEndpoint: Endpoint<IdentifyCall, Identification> = {
+  unknownParams: 'refuse',
+  path: '/api/v1/identify',
+  method: 'POST',
+  command: 'identify',
+  summary: 'Peptides identified from MS/MS spectra: scored PSMs, q-values, proteins and organisms',
+  answer: {
+    description: 'The PSMs with their q-values, the counts at 1 % FDR and the taxon table.',
+    schema: 'IdentifyAnswer',
+  },
+  entries: 'accsTax',
+  notIntegerStatus: 400,
+  params: IDENTIFY_PARAMS,
+  parse: (source) => ({ identify: parseIdentifyQuery(source), spectra: [], malformed: [] }),
+  readBody: async (query, call) => ({ ...query, ...(await readIdentifyBody(call)) }),
+  body: IDENTIFY_BODY,
+  run: async (dataset, query) => {
+    const items = query.spectra.map((spectrum) => ({ spectrum }));
+    const result = await identifyAll(dataset, query.identify, asAsync(items), { maxScanned: MAX_MATCH_SCANNED });
+    return { ...result, malformed: query.malformed };
+  },
+  renderers: {
+    json: (_dataset, _query, result, started, memory) =>
+      JSON.stringify({
+        ...identificationJson(result, 'request'),
+        memory: memory(),
+        duration: formatDuration(performance.now() - started),
+      }),
+    tsv: (_dataset, _query, result) =>
+      PSM_TSV_HEADER + result.psms.map((psm, i) => psmTsvRow(psm, { filename: 'request', id: i + 1 })).join(''),
+  },
+  paged: false,
+};
+
+/** The items of an array as an async iterable. */
+async function* asAsync<T>(items: readonly T[]): AsyncGenerator<T> {
+  yield* items;
+}
+
+/** Every endpoint: the three of the service we reproduce first, then ours; the POST endpoints last. */
 export const ENDPOINTS: readonly Endpoint[] = [
   rangeEndpoint({
     path: '/search.php',
@@ -328,6 +379,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
     datasetInfo,
   ),
   row(matchEndpoint),
+  row(identifyEndpoint),
 ];
 
 /** The endpoints answered with GET and HEAD (the queries of a page, the command line's endpoint commands). */

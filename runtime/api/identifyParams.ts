@@ -1,15 +1,24 @@
 // The parameters of an identification (`npm run query -- identify`, POST /api/v1/identify): a batch match's
-// precursor search, the isotope errors tried, and how fragments are scored, as one table.
+// precursor search, the isotope errors tried, and how fragments are scored, as one table; and the spectra of a
+// request's body (an MGF peak list with its peaks), within limits that keep one request to seconds.
 import type { IdentifyQuery } from '../core/identify/identify.js';
-import { MATCH_PARAMS, parseMatchQuery } from './matchParams.js';
+import { readMgf, type Malformed, type Spectrum } from '../core/match/mgf.js';
+import type { Call } from './call.js';
+import { bodyBytes, MATCH_PARAMS, MAX_MATCH_BODY_BYTES, parseMatchQuery } from './matchParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
+import { peakListBody } from './peakListBody.js';
+
+/** Widest fragment tolerance in Da: wider, every peak matches every ion. */
+const MAX_FRAGMENT_DA = 2;
 
 /** Isotope errors an identification may try: a precursor picked up to 3 peaks above, or 1 below, its monoisotopic one. */
 const ISOTOPE_ERRORS = { min: -1, max: 3 };
 
 export const IDENTIFY_PARAMS: readonly Param[] = [
   ...MATCH_PARAMS.filter((p) => p.name !== 'top').map((p) =>
-    p.name === 'charges' ? { ...p, default: '2,3,4', example: '2,3,4' } : p,
+    p.name === 'charges'
+      ? { ...p, default: '2,3,4', example: '2,3,4', description: `${p.description.replace(/\.$/, '')}; default 2,3,4.` }
+      : p,
   ),
   {
     name: 'isotopeErrors',
@@ -18,7 +27,7 @@ export const IDENTIFY_PARAMS: readonly Param[] = [
     required: false,
     default: '0',
     max: 20,
-    description: `Isotope errors to try, comma-separated whole numbers from ${ISOTOPE_ERRORS.min} to ${ISOTOPE_ERRORS.max}: n searches the precursor's neutral mass less n × 1.0033548 Da (its monoisotopic peak mis-picked n peaks up).`,
+    description: `Isotope errors to try, comma-separated whole numbers from ${ISOTOPE_ERRORS.min} to ${ISOTOPE_ERRORS.max}: n searches the precursor's neutral mass less n × 1.0033548 Da (its monoisotopic peak mis-picked n peaks up); default 0.`,
     example: '0,1',
   },
   {
@@ -30,7 +39,7 @@ export const IDENTIFY_PARAMS: readonly Param[] = [
     min: 0,
     exclusiveMin: true,
     max: 1000,
-    description: 'Fragment tolerance, ± this many of fragmentUnit (high-resolution MS2: 10–20 ppm; ion trap: ~0.5 Da).',
+    description: `Fragment tolerance, ± this many of fragmentUnit, at most 1000 ppm or ${MAX_FRAGMENT_DA} Da (high-resolution MS2: 10–20 ppm; ion trap: ~0.5 Da).`,
   },
   {
     name: 'fragmentUnit',
@@ -86,22 +95,78 @@ export const IDENTIFY_PARAMS: readonly Param[] = [
 export function parseIdentifyQuery(source: ParamSource): IdentifyQuery {
   const values = readParams(IDENTIFY_PARAMS, source);
   // The match rows read again, with this table's charges default and no `top` (every candidate is scored).
-  const match = parseMatchQuery((name) =>
-    name === 'charges' ? [values.charges as string] : name === 'top' ? [] : source(name),
+  const charges = (values.charges as string | undefined) ?? '2,3,4';
+  const match = parseMatchQuery((name) => (name === 'charges' ? [charges] : name === 'top' ? [] : source(name)));
+  const isotopeText = (values.isotopeErrors as string | undefined) ?? '0';
+  const isotopeErrors = [...new Set(isotopeText.split(',').map((t) => t.trim()))].map((t) =>
+    t === '' ? NaN : Number(t),
   );
-  const isotopeErrors = [...new Set((values.isotopeErrors as string).split(',').map((t) => t.trim()))].map(Number);
   if (isotopeErrors.some((n) => !Number.isInteger(n) || n < ISOTOPE_ERRORS.min || n > ISOTOPE_ERRORS.max))
     throw new QueryError(
       400,
-      `isotopeErrors must be whole numbers from ${ISOTOPE_ERRORS.min} to ${ISOTOPE_ERRORS.max}, comma-separated, got ${JSON.stringify(values.isotopeErrors)}`,
+      `isotopeErrors must be whole numbers from ${ISOTOPE_ERRORS.min} to ${ISOTOPE_ERRORS.max}, comma-separated, got ${JSON.stringify(isotopeText)}`,
+    );
+  const fragmentUnit = values.fragmentUnit as 'ppm' | 'Da';
+  if (fragmentUnit === 'Da' && (values.fragmentTolerance as number) > MAX_FRAGMENT_DA)
+    throw new QueryError(
+      400,
+      `fragmentTolerance in Da must be at most ${MAX_FRAGMENT_DA}, got ${values.fragmentTolerance} (with fragmentUnit=ppm it may be up to 1000)`,
     );
   return {
     ...match,
     isotopeErrors,
-    fragmentTolerance: { value: values.fragmentTolerance as number, unit: values.fragmentUnit as 'ppm' | 'Da' },
+    fragmentTolerance: { value: values.fragmentTolerance as number, unit: fragmentUnit },
     maxFragmentCharge: values.maxFragmentCharge as number,
     topPeaks: values.topPeaks as number,
     minMatched: values.minMatched as number,
     report: values.reportPsms as number,
   };
+}
+
+/** Most spectra one POST /api/v1/identify scores: each is scored against every form of its candidates and decoys. */
+export const MAX_IDENTIFY_SPECTRA = 1000;
+
+/** An identification as POST /api/v1/identify asks it: the query string's query and the spectra of the body. */
+export interface IdentifyCall {
+  identify: IdentifyQuery;
+  spectra: Spectrum[];
+  malformed: Malformed[];
+}
+
+/** The request body as the OpenAPI document describes it. */
+export const IDENTIFY_BODY = {
+  description: `An MGF peak list with its peaks: plain, gzip-compressed (Content-Encoding: gzip, or a .mgf.gz file as it is), or the file of a multipart/form-data upload. At most ${MAX_IDENTIFY_SPECTRA} spectra and ${MAX_MATCH_BODY_BYTES} bytes. A body that is not one (JSON precursors, a FASTA file, an mzML file, binary data) is a 400 saying what it looks like.`,
+  content: {
+    'multipart/form-data': {
+      schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+    },
+    'text/plain': {
+      schema: { type: 'string' },
+      example: 'BEGIN IONS\nTITLE=scan 1\nPEPMASS=650.3188\nCHARGE=2+\n175.119 1200\n276.155 800\nEND IONS\n',
+    },
+  },
+  tooLarge: `More than ${MAX_IDENTIFY_SPECTRA} spectra, or a body over ${MAX_MATCH_BODY_BYTES} bytes.`,
+};
+
+/** The spectra of a call's body with their peaks (413 when it holds too many or too much; 400 when it holds none). */
+export async function readIdentifyBody(call: Call): Promise<{ spectra: Spectrum[]; malformed: Malformed[] }> {
+  const { bytes, kind } = await peakListBody(
+    call,
+    await bodyBytes(call, `send fewer spectra per request (at most ${MAX_IDENTIFY_SPECTRA.toLocaleString('en')})`),
+  );
+  if (kind === 'json')
+    throw new QueryError(400, 'identify scores peaks: send an MGF peak list with its peaks, not JSON precursors');
+  const spectra: Spectrum[] = [];
+  const malformed: Malformed[] = [];
+  for await (const item of readMgf([new TextDecoder().decode(bytes)], true)) {
+    if ('malformed' in item) malformed.push(item.malformed);
+    else if (spectra.push(item.spectrum) > MAX_IDENTIFY_SPECTRA)
+      throw new QueryError(
+        413,
+        `the body holds more than ${MAX_IDENTIFY_SPECTRA.toLocaleString('en')} spectra; send at most ${MAX_IDENTIFY_SPECTRA.toLocaleString('en')} per request`,
+      );
+  }
+  if (spectra.length === 0 && malformed.length === 0)
+    throw new QueryError(400, 'the body holds no spectra: send an MGF peak list (BEGIN IONS … END IONS) with peaks');
+  return { spectra, malformed };
 }

@@ -130,12 +130,18 @@ export function precursorsOfJson(body: unknown): Precursor[] {
 
 const MB = (MAX_MATCH_BODY_BYTES / 2 ** 20).toFixed(0);
 
-/** The body's bytes, at most MAX_MATCH_BODY_BYTES (413 beyond, before reading more than that). */
-async function bodyBytes(call: Call): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * The body's bytes, at most MAX_MATCH_BODY_BYTES (413 beyond, before reading more than that, with `advice` on what to
+ * send instead).
+ */
+export async function bodyBytes(
+  call: Call,
+  advice = `send at most ${MAX_MATCH_PRECURSORS.toLocaleString('en')} precursors per request, peaks may be left out`,
+): Promise<Uint8Array<ArrayBuffer>> {
   const tooLarge = () =>
     new QueryError(
       413,
-      `the body is larger than ${MB} MiB (${MAX_MATCH_BODY_BYTES.toLocaleString('en')} bytes); send at most ${MAX_MATCH_PRECURSORS.toLocaleString('en')} precursors per request, peaks may be left out`,
+      `the body is larger than ${MB} MiB (${MAX_MATCH_BODY_BYTES.toLocaleString('en')} bytes); ${advice}`,
     );
   if (Number(call.contentLength ?? 0) > MAX_MATCH_BODY_BYTES) throw tooLarge();
   const chunks: Uint8Array[] = [];

@@ -5,7 +5,10 @@ import { localisedProforma } from '../../model/proforma.js';
 import type { Taxonomy } from '../../model/taxonomy.js';
 import { decoyForm } from './decoy.js';
 import type { Form } from './forms.js';
-import type { FilePsm, IdentifyQuery, Refused } from './identify.js';
+import type { MgfItem, Malformed } from '../match/mgf.js';
+import type { StreamOptions } from '../match/match.js';
+import type { Dataset } from '../storage/dataset.js';
+import { identifySpectra, type FilePsm, type IdentifyQuery, type Refused } from './identify.js';
 import { fdrLevels } from './levels.js';
 import { lcaNode, taxonTable, type TaxonRow } from './organisms.js';
 
@@ -18,7 +21,7 @@ export interface IdentifiedPsm extends FilePsm {
   peptideQ: number;
   proteinQ: number;
   proforma: string;
-  /** The lowest common ancestor of its proteins' taxa: taxId (-1 none) and scientific name ('' unknown). */
+  /** The lowest common ancestor of its proteins' taxa: taxId (-1 none, and for a decoy) and name ('' unknown). */
   lca: { taxId: number; name: string };
 }
 
@@ -32,6 +35,8 @@ export interface Passing {
 export interface Identification {
   /** Spectra read (with or without a PSM). */
   spectra: number;
+  /** Records of the file that could not be read (skipped). */
+  malformed: Malformed[];
   psms: IdentifiedPsm[];
   refused: Refused[];
   passing: Passing;
@@ -55,11 +60,13 @@ export function identification(
   psms: readonly FilePsm[],
   refused: Refused[],
   taxonomy: Taxonomy | undefined,
+  malformed: Malformed[] = [],
 ): Identification {
   const targets = psms.map(targetOf);
   const keys = targets.map((t) => formKey(t.sequence, t.form));
   const q = fdrLevels(psms.map((psm, i) => ({ ...psm, peptide: keys[i], proteins: psm.ref.accessions })));
-  const lcas = psms.map((psm) => lcaOf(taxonomy, psm.ref.taxIds));
+  // A decoy stands for no organism: its proteins are its target's reversed.
+  const lcas = psms.map((psm) => (psm.decoy ? { taxId: -1, name: '' } : lcaOf(taxonomy, psm.ref.taxIds)));
   const identified = psms.map(
     (psm, i): IdentifiedPsm => ({
       ...psm,
@@ -77,6 +84,7 @@ export function identification(
     if (passes(psm, 'peptideQ') && taxonomy) peptides.set(psm.sequence, lcaNode(taxonomy, psm.ref.taxIds));
   return {
     spectra,
+    malformed,
     psms: identified,
     refused,
     passing: {
@@ -96,4 +104,35 @@ function lcaOf(taxonomy: Taxonomy | undefined, taxIds: readonly number[]): { tax
   }
   const node = lcaNode(taxonomy, taxIds);
   return node < 0 ? { taxId: -1, name: '' } : { taxId: taxonomy.taxIds[node], name: taxonomy.taxon(node).name };
+}
+
+/**
+ * Every spectrum of `items` identified (identify.ts, batch by batch) and the identification of them all. `onBatch` is
+ * told the spectra done after each batch.
+ */
+export async function identifyAll(
+  dataset: Dataset,
+  query: IdentifyQuery,
+  items: AsyncIterable<MgfItem>,
+  options: StreamOptions & { onBatch?: (spectra: number) => void } = {},
+): Promise<Identification> {
+  const psms: FilePsm[] = [];
+  const refused: Refused[] = [];
+  const malformed: Malformed[] = [];
+  let spectra = 0;
+  const told = options.malformed;
+  const batches = identifySpectra(dataset, query, items, {
+    ...options,
+    malformed: (m) => {
+      malformed.push(m);
+      told?.(m);
+    },
+  });
+  for await (const batch of batches) {
+    psms.push(...batch.psms);
+    refused.push(...batch.refused);
+    spectra += batch.spectra;
+    options.onBatch?.(spectra);
+  }
+  return identification(query, spectra, psms, refused, await dataset.taxonomy(), malformed);
 }

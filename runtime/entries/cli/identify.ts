@@ -4,9 +4,9 @@
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Dataset } from '../../core/storage/dataset.js';
-import { identifySpectra, type FilePsm, type IdentifyQuery, type Refused } from '../../core/identify/identify.js';
-import { FDR_THRESHOLD, identification, type Identification } from '../../core/identify/identification.js';
-import { readMgf, type Malformed } from '../../core/match/mgf.js';
+import type { IdentifyQuery } from '../../core/identify/identify.js';
+import { FDR_THRESHOLD, identifyAll, type Identification } from '../../core/identify/identification.js';
+import { readMgf } from '../../core/match/mgf.js';
 import { PSM_TSV_HEADER, psmTsvRow } from '../../api/identifyColumns.js';
 import { identificationJson } from '../../api/identifyJson.js';
 import { pinCharges, pinHeader, pinRow } from '../../api/identifyPin.js';
@@ -38,30 +38,23 @@ export async function identifyFile(
   const started = performance.now();
   const input = await openInput(run.input, io.stdin);
   const bar = progressBar(io, input.size, 'identify', 'scored');
-  const malformed: Malformed[] = [];
-  const psms: FilePsm[] = [];
-  const refused: Refused[] = [];
   let read = 0;
-  let spectra = 0;
+  let result: Identification;
   try {
     const records = counted(readMgf(input.stream, true), (item) => {
       if ('spectrum' in item) read++;
     });
-    const batches = identifySpectra(dataset, query, records, {
+    let spectra = 0;
+    result = await identifyAll(dataset, query, records, {
       batch: run.batch,
       concurrency: run.concurrency,
-      malformed: (m) => void malformed.push(m),
       progress: () => bar.update(input.read(), read, spectra),
+      onBatch: (done) => bar.update(input.read(), read, (spectra = done)),
     });
-    for await (const batch of batches) {
-      psms.push(...batch.psms);
-      refused.push(...batch.refused);
-      spectra += batch.spectra;
-      bar.update(input.read(), read, spectra);
-    }
   } finally {
     bar.stop();
   }
+  const { malformed, refused, spectra, psms } = result;
   for (const m of malformed.slice(0, MALFORMED_LISTED))
     await write(io.stderr, `identify: line ${m.line}: ${m.error} (skipped)\n`);
   if (malformed.length > MALFORMED_LISTED)
@@ -69,7 +62,6 @@ export async function identifyFile(
   for (const r of refused.slice(0, MALFORMED_LISTED))
     await write(io.stderr, `identify: spectrum ${r.spectrum.index} not searched: ${r.error}\n`);
 
-  const result = identification(query, spectra, psms, refused, await dataset.taxonomy());
   await writeResult(result, run.format, run.input === '-' ? 'stdin' : basename(run.input), io);
   const { passing } = result;
   const percent = `${FDR_THRESHOLD * 100}%`;

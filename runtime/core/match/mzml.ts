@@ -1,0 +1,325 @@
+// mzML (the PSI standard that msconvert, OpenMS and ThermoRawFileParser write) read as MGF is: each MS2+ spectrum with
+// its precursor, charges, retention time and peaks, for the same searches. Files run to gigabytes, so only one
+// <spectrum> element is held at a time; the reader is DOM-free and uses web APIs only (TextDecoder, atob,
+// DecompressionStream), so the same code runs in Node and in the browser. A spectrum that cannot be read is reported
+// by its id and the line of its start tag, never guessed at; MS-Numpress is refused with the way out.
+import { MAX_PRECURSOR_MASS } from '../precursor/window.js';
+import { MAX_CHARGE, type MgfItem, type PeakList } from './mgf.js';
+
+/** A cvParam: accession, name, value and unit. */
+interface Param {
+  accession: string;
+  name: string;
+  value: string;
+  unitAccession?: string;
+  unitName?: string;
+}
+
+/** A binaryDataArray: its cvParams and its base64 text. */
+interface DataArray {
+  params: Param[];
+  base64: string;
+}
+
+/** What an element (a spectrum or a referenceableParamGroup) says, by where it says it. */
+interface Parsed {
+  id?: string;
+  /** The element's own cvParams and its scans' (not its precursors' or arrays'). */
+  own: Param[];
+  /** The first selectedIon of the first precursor. */
+  ion: Param[];
+  arrays: DataArray[];
+}
+
+const MS_LEVEL = 'MS:1000511';
+const MS1_SPECTRUM = 'MS:1000579';
+const NEGATIVE_SCAN = 'MS:1000129';
+const SCAN_START_TIME = 'MS:1000016';
+const SELECTED_ION_MZ = 'MS:1000744';
+const PEAK_INTENSITY = 'MS:1000042';
+const CHARGE_STATE = 'MS:1000041';
+const POSSIBLE_CHARGE_STATE = 'MS:1000633';
+const MZ_ARRAY = 'MS:1000514';
+const INTENSITY_ARRAY = 'MS:1000515';
+const ZLIB = 'MS:1000574';
+const NO_COMPRESSION = 'MS:1000576';
+/** MS-Numpress linear, pic and slof, then each followed by zlib. */
+const NUMPRESS = new Set(['MS:1002312', 'MS:1002313', 'MS:1002314', 'MS:1002746', 'MS:1002747', 'MS:1002748']);
+/** Binary data types: bytes per value and how to read one (little-endian, as mzML stores them). */
+const TYPES: Record<string, [number, (view: DataView, at: number) => number]> = {
+  'MS:1000521': [4, (v, at) => v.getFloat32(at, true)],
+  'MS:1000523': [8, (v, at) => v.getFloat64(at, true)],
+  'MS:1000519': [4, (v, at) => v.getInt32(at, true)],
+  'MS:1000522': [8, (v, at) => Number(v.getBigInt64(at, true))],
+};
+/** Seconds per unit of scan start time, by unit accession and by unit name. */
+const SECONDS: Record<string, number> = {
+  'UO:0000010': 1,
+  second: 1,
+  'UO:0000031': 60,
+  minute: 60,
+  'UO:0000028': 0.001,
+  millisecond: 0.001,
+};
+
+/** Start tags of the elements read; other names that begin alike (spectrumList, …Ref, …List) are not these. */
+const START = /<(spectrum|referenceableParamGroup)[\s>]/g;
+/** Characters kept between chunks outside an element: enough for a start tag split by a chunk boundary. */
+const CARRY = 32;
+/** A start, end or empty-element tag; quoted attribute values may hold `>`. */
+const TAG = /<(\/?)([A-Za-z_][\w.:-]*)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g;
+const ATTRIBUTE = /([^\s=]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
+const ENTITY = /&(?:(amp|lt|gt|quot|apos)|#(\d+)|#x([\da-fA-F]+));/g;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+const find = (params: readonly Param[], accession: string) => params.find((p) => p.accession === accession);
+
+/** An attribute value with its XML character and entity references replaced (unknown ones kept). */
+function unescape(text: string): string {
+  return text.replace(ENTITY, (all, name: string, dec: string, hex: string) => {
+    if (name) return NAMED[name];
+    const code = dec ? Number(dec) : Number.parseInt(hex, 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : all;
+  });
+}
+
+function attributes(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(ATTRIBUTE)) out[m[1]] = unescape(m[2] ?? m[3]);
+  return out;
+}
+
+/** An element's cvParams sorted by where they stand; `groups`' params stand in for their references. */
+function parseElement(text: string, groups: ReadonlyMap<string, Param[]>): Parsed {
+  const parsed: Parsed = { own: [], ion: [], arrays: [] };
+  const stack: string[] = [];
+  const tags = new RegExp(TAG.source, 'g');
+  let precursors = 0;
+  let ions = 0;
+  for (let m = tags.exec(text); m; m = tags.exec(text)) {
+    const [, close, name, attributeText, empty] = m;
+    if (close) {
+      stack.pop();
+      continue;
+    }
+    const attrs = attributes(attributeText);
+    if (stack.length === 0) parsed.id = attrs.id;
+    else if (name === 'precursor') precursors++;
+    else if (name === 'selectedIon' && precursors === 1 && stack.at(-1) === 'selectedIonList') ions++;
+    else if (name === 'binaryDataArray') parsed.arrays.push({ params: [], base64: '' });
+    else if (name === 'binary' && !empty && parsed.arrays.length > 0) {
+      const end = text.indexOf('<', tags.lastIndex); // base64 holds no `<`
+      parsed.arrays.at(-1)!.base64 = text.slice(tags.lastIndex, end < 0 ? text.length : end);
+      if (end >= 0) tags.lastIndex = end;
+    } else if (name === 'cvParam' || name === 'referenceableParamGroupRef') {
+      const { accession = '', name: term = '', value = '', unitAccession, unitName } = attrs;
+      const params = name === 'cvParam' ? [{ accession, name: term, value, unitAccession, unitName }] : [];
+      if (name === 'referenceableParamGroupRef') params.push(...(groups.get(attrs.ref) ?? []));
+      if (stack.includes('binaryDataArray')) parsed.arrays.at(-1)?.params.push(...params);
+      else if (!stack.includes('precursor')) parsed.own.push(...params);
+      else if (stack.at(-1) === 'selectedIon' && precursors === 1 && ions === 1) parsed.ion.push(...params);
+    }
+    if (!empty) stack.push(name);
+  }
+  return parsed;
+}
+
+/** Bytes of base64 text (white space allowed), or undefined when it is not base64. */
+function base64Bytes(text: string): Uint8Array | undefined {
+  const clean = text.replace(/\s+/g, '');
+  if (clean.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(clean)) return undefined;
+  const binary = atob(clean);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** The values of a binaryDataArray, or why they cannot be read. */
+async function decodeArray(array: DataArray | undefined, kind: string): Promise<Float64Array | string> {
+  if (!array) return `has no ${kind} array`;
+  const type = array.params.find((p) => p.accession in TYPES);
+  if (!type) return `gives no binary data type (32- or 64-bit float or integer) for its ${kind} array`;
+  const compression = array.params.find((p) => p.accession === ZLIB || /compression/i.test(p.name));
+  if (compression && compression.accession !== ZLIB && compression.accession !== NO_COMPRESSION)
+    return `has a ${kind} array in ${compression.name} (${compression.accession}), which this reader cannot decode`;
+  let bytes = base64Bytes(array.base64);
+  if (!bytes) return `has a ${kind} array that is not base64`;
+  if (compression?.accession === ZLIB && bytes.length > 0) {
+    try {
+      bytes = await inflate(bytes);
+    } catch (e) {
+      return `has a zlib-compressed ${kind} array that cannot be inflated (${(e as Error).message})`;
+    }
+  }
+  const [width, read] = TYPES[type.accession];
+  if (bytes.length % width !== 0)
+    return `has a ${kind} array of ${bytes.length} bytes, not a whole number of ${type.name} values`;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Float64Array.from({ length: bytes.length / width }, (_, i) => read(view, i * width));
+}
+
+/** Signed charges of the selected ion: its charge state, else its possible charge states; or why not. */
+function chargesOf(ion: readonly Param[], negative: boolean): number[] | string {
+  const stated = ion.filter((p) => p.accession === CHARGE_STATE);
+  const given = stated.length > 0 ? stated : ion.filter((p) => p.accession === POSSIBLE_CHARGE_STATE);
+  const charges: number[] = [];
+  for (const { value } of given) {
+    const z = Number(value);
+    if (z === 0 && value.trim() !== '') continue; // some writers state 0 for an unknown charge
+    if (!Number.isInteger(z) || Math.abs(z) > MAX_CHARGE)
+      return `has a charge state ${quoted(value)} outside 1 to ${MAX_CHARGE}`;
+    const signed = negative || z < 0 ? -Math.abs(z) : z;
+    if (!charges.includes(signed)) charges.push(signed);
+  }
+  return charges;
+}
+
+/** Scan start time in seconds (the unit mzML implies when none is given); undefined for an unknown unit. */
+function seconds(param: Param | undefined): number | undefined {
+  const value = param && param.value.trim() !== '' ? Number(param.value) : NaN;
+  if (!param || !Number.isFinite(value)) return undefined;
+  const unit = param.unitAccession ?? param.unitName;
+  const factor = unit === undefined ? 1 : (SECONDS[unit] ?? SECONDS[param.unitName ?? '']);
+  return factor === undefined ? undefined : value * factor;
+}
+
+/** Peaks in ascending m/z (files are mostly sorted; not all are). */
+function peakList(mz: Float64Array, intensity: Float64Array): PeakList {
+  if (mz.every((v, i) => i === 0 || v >= mz[i - 1])) return { mz, intensity };
+  const order = Array.from(mz, (_, i) => i).sort((a, b) => mz[a] - mz[b]);
+  return { mz: Float64Array.from(order, (i) => mz[i]), intensity: Float64Array.from(order, (i) => intensity[i]) };
+}
+
+/** The ms level a spectrum states (an MS1 spectrum term says 1), NaN when it is not a number. */
+function msLevel(own: readonly Param[]): number | undefined {
+  const level = find(own, MS_LEVEL);
+  if (level) return level.value.trim() === '' ? NaN : Number(level.value);
+  return find(own, MS1_SPECTRUM) ? 1 : undefined;
+}
+
+/** The item of an MS2+ spectrum: the spectrum with its peaks, or why it cannot be read. */
+async function spectrumItem(parsed: Parsed, index: number, line: number): Promise<MgfItem> {
+  const title = parsed.id;
+  const fail = (error: string): MgfItem => ({
+    malformed: { line, error: `spectrum ${title === undefined ? 'without an id' : quoted(title)} ${error}` },
+  });
+  const level = msLevel(parsed.own);
+  if (level === undefined) return fail(`gives no ms level (${MS_LEVEL})`);
+  if (!Number.isInteger(level) || level < 1) return fail(`has an ms level (${MS_LEVEL}) that is not a whole number`);
+  const mzArray = parsed.arrays.find((a) => find(a.params, MZ_ARRAY));
+  const intensityArray = parsed.arrays.find((a) => find(a.params, INTENSITY_ARRAY));
+  const numpress = [mzArray, intensityArray].flatMap((a) => a?.params.filter((p) => NUMPRESS.has(p.accession)) ?? []);
+  if (numpress.length > 0)
+    return fail(
+      `is compressed with MS-Numpress (${numpress[0].name || numpress[0].accession}), which this reader does not ` +
+        'decode: convert the raw file again without numpress (msconvert without its --numpress options)',
+    );
+  const precursor = find(parsed.ion, SELECTED_ION_MZ);
+  if (!precursor) return fail(`has no precursor m/z (selected ion m/z, ${SELECTED_ION_MZ})`);
+  const mz = precursor.value.trim() === '' ? NaN : Number(precursor.value);
+  if (!(mz > 0 && mz <= MAX_PRECURSOR_MASS))
+    return fail(`has a precursor m/z ${quoted(precursor.value)} that is not above 0 and at most ${MAX_PRECURSOR_MASS}`);
+  const charges = chargesOf(parsed.ion, find(parsed.own, NEGATIVE_SCAN) !== undefined);
+  if (typeof charges === 'string') return fail(charges);
+  const mzs = await decodeArray(mzArray, 'm/z');
+  if (typeof mzs === 'string') return fail(mzs);
+  const intensities = await decodeArray(intensityArray, 'intensity');
+  if (typeof intensities === 'string') return fail(intensities);
+  if (mzs.length !== intensities.length)
+    return fail(`has ${mzs.length} m/z values but ${intensities.length} intensities`);
+  const intensityText = find(parsed.ion, PEAK_INTENSITY)?.value.trim();
+  const intensity = intensityText ? Number(intensityText) : NaN;
+  return {
+    spectrum: {
+      index,
+      line,
+      title,
+      scans: title === undefined ? undefined : /(?:^|\s)scan=(\d+)/.exec(title)?.[1],
+      rtSeconds: seconds(find(parsed.own, SCAN_START_TIME)),
+      mz,
+      intensity: Number.isFinite(intensity) ? intensity : undefined,
+      charges,
+      peaks: peakList(mzs, intensities),
+    },
+  };
+}
+
+/** Lines ends in `text` from `from` to `to`. */
+function newlines(text: string, from = 0, to = text.length): number {
+  let n = 0;
+  for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) n++;
+  return n;
+}
+
+/** An element's text, gathered chunk by chunk until its end tag. */
+interface Open {
+  name: string;
+  line: number;
+  parts: string[];
+  /** The last characters gathered, where the end tag may have begun. */
+  tail: string;
+}
+
+/** The items of an mzML file given as text or byte chunks (UTF-8), in file order: MS2+ spectra with their peaks. */
+export async function* readMzml(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+): AsyncGenerator<MgfItem> {
+  const decoder = new TextDecoder();
+  const groups = new Map<string, Param[]>();
+  let lines = 0; // line ends before `rest` (or before the open element's text)
+  let rest = ''; // text outside any element not yet searched
+  let open: Open | undefined;
+  let index = 0;
+  async function* complete(element: Open): AsyncGenerator<MgfItem> {
+    const text = element.parts.join('');
+    lines += newlines(text);
+    const parsed = parseElement(text, groups);
+    if (element.name === 'referenceableParamGroup') groups.set(parsed.id ?? '', parsed.own);
+    else if (msLevel(parsed.own) !== 1) yield await spectrumItem(parsed, ++index, element.line);
+  }
+  function* elements(chunk: string): Generator<Open> {
+    let text = chunk;
+    while (text !== '') {
+      if (open) {
+        const end = `</${open.name}>`;
+        const at = (open.tail + text).indexOf(end);
+        if (at < 0) {
+          open.parts.push(text);
+          open.tail = (open.tail + text).slice(-end.length);
+          return;
+        }
+        const cut = at + end.length - open.tail.length;
+        open.parts.push(text.slice(0, cut));
+        text = text.slice(cut);
+        yield open;
+        open = undefined;
+      } else {
+        const all = rest + text;
+        const start = new RegExp(START.source, 'g').exec(all);
+        const keep = start ? start.index : Math.max(0, all.length - CARRY);
+        lines += newlines(all, 0, keep);
+        rest = start ? '' : all.slice(keep);
+        if (!start) return;
+        open = { name: start[1], line: lines + 1, parts: [], tail: '' };
+        text = all.slice(keep);
+      }
+    }
+  }
+  for await (const chunk of chunks) {
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    for (const element of elements(text)) yield* complete(element);
+  }
+  for (const element of elements(decoder.decode())) yield* complete(element);
+  if (open) {
+    const id = /\sid\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(open.parts.join('').slice(0, 4096));
+    const name = id ? quoted(unescape(id[1] ?? id[2])) : 'without an id';
+    if (open.name === 'spectrum')
+      yield { malformed: { line: open.line, error: `spectrum ${name} is cut short: the file ends before its </spectrum>` } };
+  }
+}

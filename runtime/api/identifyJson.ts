@@ -1,11 +1,12 @@
 // An identification as one JSON document: the counts at the FDR threshold, the records skipped and spectra refused,
 // the sample's taxon table and every PSM as the TSV's columns; and its OpenAPI schema, made from the same columns.
+import { MAX_FORMS } from '../core/identify/forms.js';
 import { FDR_THRESHOLD, type Identification } from '../core/identify/identification.js';
 import { PSM_COLUMNS, psmObject } from './identifyColumns.js';
 import { MALFORMED_LISTED } from './matchJson.js';
 
 export function identificationJson(identification: Identification, filename: string) {
-  const { spectra, passing, malformed, refused, taxa, psms } = identification;
+  const { spectra, passing, malformed, refused, cutCandidates, taxa, psms } = identification;
   return {
     spectra,
     fdr: FDR_THRESHOLD,
@@ -13,6 +14,7 @@ export function identificationJson(identification: Identification, filename: str
     malformedCount: malformed.length,
     malformed: malformed.slice(0, MALFORMED_LISTED),
     refused: refused.map(({ spectrum, error }) => ({ index: spectrum.index, title: spectrum.title, error })),
+    cutCandidates,
     taxa,
     psms: psms.map((psm, i) => psmObject(psm, { filename, id: i + 1 })),
   };
@@ -23,7 +25,7 @@ const count = { type: 'integer', minimum: 0 };
 /** The OpenAPI schema of identificationJson's document (with the HTTP answer's memory and duration). */
 export const IDENTIFY_ANSWER_SCHEMA = {
   type: 'object',
-  required: ['spectra', 'fdr', 'passing', 'malformedCount', 'malformed', 'refused', 'taxa', 'psms'],
+  required: ['spectra', 'fdr', 'passing', 'malformedCount', 'malformed', 'refused', 'cutCandidates', 'taxa', 'psms'],
   properties: {
     spectra: { ...count, description: 'Spectra read (with or without a PSM).' },
     fdr: { type: 'number', description: 'The false discovery rate `passing` counts at.' },
@@ -44,6 +46,10 @@ export const IDENTIFY_ANSWER_SCHEMA = {
       type: 'array',
       description: 'Spectra not searched, and why (too many peptides to examine).',
       items: { type: 'object', required: ['index', 'error'] },
+    },
+    cutCandidates: {
+      ...count,
+      description: `Candidates with more than ${MAX_FORMS} placements of their variable modifications: the first ${MAX_FORMS} were scored.`,
     },
     taxa: {
       type: 'array',

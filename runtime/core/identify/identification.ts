@@ -37,6 +37,8 @@ export interface Identification {
   spectra: number;
   /** Records of the file that could not be read (skipped). */
   malformed: Malformed[];
+  /** Candidates with more placements of their modifications than MAX_FORMS (forms.ts): the first ones were scored. */
+  cutCandidates: number;
   psms: IdentifiedPsm[];
   refused: Refused[];
   passing: Passing;
@@ -61,6 +63,7 @@ export function identification(
   refused: Refused[],
   taxonomy: Taxonomy | undefined,
   malformed: Malformed[] = [],
+  cutCandidates = 0,
 ): Identification {
   const targets = psms.map(targetOf);
   const keys = targets.map((t) => formKey(t.sequence, t.form));
@@ -85,6 +88,7 @@ export function identification(
   return {
     spectra,
     malformed,
+    cutCandidates,
     psms: identified,
     refused,
     passing: {
@@ -120,6 +124,7 @@ export async function identifyAll(
   const refused: Refused[] = [];
   const malformed: Malformed[] = [];
   let spectra = 0;
+  let cut = 0;
   const told = options.malformed;
   const batches = identifySpectra(dataset, query, items, {
     ...options,
@@ -132,7 +137,8 @@ export async function identifyAll(
     psms.push(...batch.psms);
     refused.push(...batch.refused);
     spectra += batch.spectra;
+    cut += batch.cut;
     options.onBatch?.(spectra);
   }
-  return identification(query, spectra, psms, refused, await dataset.taxonomy(), malformed);
+  return identification(query, spectra, psms, refused, await dataset.taxonomy(), malformed, cut);
 }

@@ -45,11 +45,13 @@ export interface Refused {
   error: string;
 }
 
-/** One batch's outcome: the PSMs of its spectra in file order, and the spectra refused. */
+/** One batch's outcome: the PSMs of its spectra in file order, the spectra refused, and candidates cut. */
 export interface IdentifiedBatch {
   spectra: number;
   psms: FilePsm[];
   refused: Refused[];
+  /** Candidates with more placements of their modifications than MAX_FORMS: only the first were scored. */
+  cut: number;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function* identifySpectra(
 ): AsyncGenerator<IdentifiedBatch> {
   const enzyme = ENZYMES[dataset.manifest.parameters.enzyme];
   for await (const batch of matchSpectra(dataset, query, items, options)) {
-    const out: IdentifiedBatch = { spectra: batch.precursors.length, psms: [], refused: [] };
+    const out: IdentifiedBatch = { spectra: batch.precursors.length, psms: [], refused: [], cut: 0 };
     const proteinsOf = (id: number): Proteins => {
       const ranks = batch.columns.accessionsOf(id);
       return {
@@ -94,7 +96,7 @@ export async function* identifySpectra(
         da: PRECURSOR_PEAK_RANGE,
       });
       const scoredIntensity = kept.intensity.reduce((sum, x) => sum + x, 0);
-      for (const psm of scoreSpectrum(kept, searches, query)) {
+      for (const psm of scoreSpectrum(kept, searches, query, out)) {
         out.psms.push({
           ...psm,
           ref: proteinsOf(psm.ref),

@@ -68,9 +68,15 @@ export const fragmentCharges = (charge: number, max: number) => Math.max(1, Math
 
 /**
  * The spectrum's best PSMs (at most `scoring.report`, each with at least `minMatched` ions), by hyperscore, a decoy
- * before a target of the same score (ties go against the targets), then by sequence.
+ * before a target of the same score (ties go against the targets), then by sequence. `counts.cut` counts the
+ * candidates with more forms than MAX_FORMS (the first ones scored).
  */
-export function scoreSpectrum<T>(peaks: Peaks, searches: readonly ScoredSearch<T>[], scoring: Scoring): Psm<T>[] {
+export function scoreSpectrum<T>(
+  peaks: Peaks,
+  searches: readonly ScoredSearch<T>[],
+  scoring: Scoring,
+  counts: { cut: number } = { cut: 0 },
+): Psm<T>[] {
   const found: Omit<Psm<T>, 'rank' | 'deltaNext' | 'scoredCandidates'>[] = [];
   let scored = 0;
   for (const search of searches) {
@@ -91,10 +97,11 @@ export function scoreSpectrum<T>(peaks: Peaks, searches: readonly ScoredSearch<T
         hyperscore: hyperscore(matched),
       });
     };
-    const targets = search.candidates.map((candidate) => ({
-      candidate,
-      forms: localisedForms(candidate.sequence, scoring.fixed, scoring.variable, candidate.counts).forms,
-    }));
+    const targets = search.candidates.map((candidate) => {
+      const { forms, cut } = localisedForms(candidate.sequence, scoring.fixed, scoring.variable, candidate.counts);
+      if (cut) counts.cut++;
+      return { candidate, forms };
+    });
     const targetKeys = new Set(
       targets.flatMap(({ candidate, forms }) => forms.map((f) => formKey(candidate.sequence, f))),
     );

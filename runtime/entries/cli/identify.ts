@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Dataset } from '../../core/storage/dataset.js';
 import type { IdentifyQuery } from '../../core/identify/identify.js';
+import { MAX_FORMS } from '../../core/identify/forms.js';
 import { FDR_THRESHOLD, identifyAll, type Identification } from '../../core/identify/identification.js';
 import { readMgf } from '../../core/match/mgf.js';
 import { PSM_TSV_HEADER, psmTsvRow } from '../../api/identifyColumns.js';
@@ -61,6 +62,11 @@ export async function identifyFile(
     await write(io.stderr, `identify: ${malformed.length - MALFORMED_LISTED} more malformed records not listed\n`);
   for (const r of refused.slice(0, MALFORMED_LISTED))
     await write(io.stderr, `identify: spectrum ${r.spectrum.index} not searched: ${r.error}\n`);
+  if (result.cutCandidates > 0)
+    await write(
+      io.stderr,
+      `identify: ${result.cutCandidates.toLocaleString('en')} candidates have more than ${MAX_FORMS.toLocaleString('en')} placements of their variable modifications; the first ${MAX_FORMS.toLocaleString('en')} of each were scored (fewer --max-variable, or fewer sites, score them all)\n`,
+    );
 
   await writeResult(result, run.format, run.input === '-' ? 'stdin' : basename(run.input), io);
   const { passing } = result;

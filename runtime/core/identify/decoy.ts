@@ -13,11 +13,27 @@ export interface ScoredPeptide<M> {
 /** The decoy of `target`; undefined when it is the target itself (a palindrome but for its last residue). */
 export function decoyOf<M>(target: ScoredPeptide<M>): ScoredPeptide<M> | undefined {
   const n = target.sequence.length;
-  const order = [...Array.from({ length: n - 1 }, (_, i) => n - 2 - i), n - 1];
-  const sequence = order.map((i) => target.sequence[i]).join('');
-  const residues = order.map((i) => target.residues[i]);
+  const sequence = reversedSequence(target.sequence);
+  const residues: (M | undefined)[] = new Array(n);
+  for (let i = 0; i < n - 1; i++) residues[i] = target.residues[n - 2 - i];
+  residues[n - 1] = target.residues[n - 1];
   const same = sequence === target.sequence && residues.every((m, i) => m === target.residues[i]);
   return same ? undefined : { sequence, residues };
+}
+
+/** The last reversed sequence, kept: a candidate's forms share their sequence. */
+let lastSequence = '';
+let lastReversed = '';
+
+/** `sequence` reversed but for its last residue. */
+function reversedSequence(sequence: string): string {
+  if (sequence !== lastSequence) {
+    let reversed = '';
+    for (let i = sequence.length - 2; i >= 0; i--) reversed += sequence[i];
+    lastSequence = sequence;
+    lastReversed = reversed + sequence[sequence.length - 1];
+  }
+  return lastReversed;
 }
 
 /** Where a slot of a peptide of `n` residues goes in its decoy (forms.ts slots): the termini and last residue stay. */

@@ -3,10 +3,9 @@
 // here: a spectrum's first rank is whichever scores highest.
 import { UNITS_PER_DA } from '../../model/chemistry.js';
 import type { ModSpec } from '../../model/modifications.js';
-import { fragmentIons } from './fragments.js';
 import { decoyForm } from './decoy.js';
 import { localisedForms, type Form } from './forms.js';
-import { hyperscore, matchFragments, type FragmentTolerance, type Matched, type Peaks } from './score.js';
+import { hyperscore, matchForm, type FragmentTolerance, type Matched, type Peaks } from './score.js';
 
 /** How a spectrum is scored. */
 export interface Scoring {
@@ -83,7 +82,7 @@ export function scoreSpectrum<T>(
     const maxCharge = fragmentCharges(search.charge, scoring.maxFragmentCharge);
     const score = (sequence: string, form: Form, decoy: boolean, candidate: ScoredCandidate<T>) => {
       scored++;
-      const matched = matchFragments(peaks, fragmentIons(sequence, form, maxCharge), scoring.fragmentTolerance);
+      const matched = matchForm(peaks, sequence, form, maxCharge, scoring.fragmentTolerance);
       if (matched.b + matched.y < scoring.minMatched) return;
       found.push({
         decoy,
@@ -102,15 +101,21 @@ export function scoreSpectrum<T>(
       if (cut) counts.cut++;
       return { candidate, forms };
     });
-    const targetKeys = new Set(
-      targets.flatMap(({ candidate, forms }) => forms.map((f) => formKey(candidate.sequence, f))),
-    );
+    // Most decoys' sequences are no target's: the forms are compared only when the sequences are alike.
+    const targetSequences = new Set(targets.map(({ candidate }) => candidate.sequence.replaceAll('I', 'L')));
+    let targetKeys: Set<string> | undefined;
+    const isTarget = (sequence: string, form: Form) => {
+      if (!targetSequences.has(sequence.replaceAll('I', 'L'))) return false;
+      targetKeys ??= new Set(
+        targets.flatMap(({ candidate, forms }) => forms.map((f) => formKey(candidate.sequence, f))),
+      );
+      return targetKeys.has(formKey(sequence, form));
+    };
     for (const { candidate, forms } of targets) {
       for (const form of forms) {
         score(candidate.sequence, form, false, candidate);
         const decoy = decoyForm(candidate.sequence, form);
-        if (decoy && !targetKeys.has(formKey(decoy.sequence, decoy.form)))
-          score(decoy.sequence, decoy.form, true, candidate);
+        if (decoy && !isTarget(decoy.sequence, decoy.form)) score(decoy.sequence, decoy.form, true, candidate);
       }
     }
   }

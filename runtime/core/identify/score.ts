@@ -2,7 +2,8 @@
 // within the fragment tolerance, and the hyperscore is ln((Σ b intensities + 1)(Σ y intensities + 1)) + ln(n_b!) +
 // ln(n_y!), with n_b and n_y the b and y ions matched. Peaks are the spectrum's most intense ones, the precursor's
 // own left out.
-import type { Fragment } from './fragments.js';
+import { PROTON_MASS_DA, RESIDUE_UNITS, UNITS_PER_DA, WATER_UNITS } from '../../model/chemistry.js';
+import type { Carried, Fragment } from './fragments.js';
 
 /** A spectrum's peaks, ascending m/z. */
 export interface Peaks {
@@ -83,6 +84,57 @@ export function matchFragments(peaks: Peaks, fragments: readonly Fragment[], tol
     }
   }
   return matched;
+}
+
+/**
+ * matchFragments(peaks, fragmentIons(sequence, carried, maxCharge), tolerance), without making the ions: a search
+ * scores millions of forms, and an object per ion would be most of its time.
+ */
+export function matchForm(
+  peaks: Peaks,
+  sequence: string,
+  carried: Required<Carried>,
+  maxCharge: number,
+  tolerance: FragmentTolerance,
+): Matched {
+  const matched: Matched = { b: 0, y: 0, summedB: 0, summedY: 0, weightedPpm: 0 };
+  const n = sequence.length;
+  let b = carried.nTerm;
+  for (let i = 0; i < n - 1; i++) {
+    b += RESIDUE_UNITS[sequence.charCodeAt(i) & 127] + carried.residues[i];
+    matchIon(matched, peaks, b, true, maxCharge, tolerance);
+  }
+  let y = WATER_UNITS + carried.cTerm;
+  for (let i = n - 1; i > 0; i--) {
+    y += RESIDUE_UNITS[sequence.charCodeAt(i) & 127] + carried.residues[i];
+    matchIon(matched, peaks, y, false, maxCharge, tolerance);
+  }
+  return matched;
+}
+
+/** Adds to `matched` the peaks of a b (or y) ion of `units` at charges 1..maxCharge (a function, not a closure: hot). */
+function matchIon(
+  matched: Matched,
+  peaks: Peaks,
+  units: number,
+  isB: boolean,
+  maxCharge: number,
+  tolerance: FragmentTolerance,
+): void {
+  for (let charge = 1; charge <= maxCharge; charge++) {
+    const mz = (units / UNITS_PER_DA + charge * PROTON_MASS_DA) / charge;
+    const peak = matchingPeak(peaks, mz, tolerance);
+    if (peak < 0) continue;
+    const intensity = peaks.intensity[peak];
+    matched.weightedPpm += (intensity * Math.abs(peaks.mz[peak] - mz) * 1e6) / mz;
+    if (isB) {
+      matched.b++;
+      matched.summedB += intensity;
+    } else {
+      matched.y++;
+      matched.summedY += intensity;
+    }
+  }
 }
 
 /** ln(n!), exactly summed (Sage uses Stirling's approximation, and 1 for ln 0!). */

@@ -2,10 +2,11 @@
 // fragment lists, the top-N peaks (the precursor's left out), each fragment's most intense peak within the tolerance
 // (ppm and Da) found by scanning every peak, and the hyperscore from factorials computed by multiplication.
 import { describe, expect, it } from 'vitest';
-import type { Fragment } from '../../../../runtime/core/identify/fragments.js';
+import { fragmentIons, type Fragment } from '../../../../runtime/core/identify/fragments.js';
 import {
   hyperscore,
   lnFactorial,
+  matchForm,
   matchFragments,
   topPeaks,
   type FragmentTolerance,
@@ -65,6 +66,35 @@ describe('scoring a candidate', () => {
         (expected.summedB + 1) * (expected.summedY + 1) * factorial(expected.b) * factorial(expected.y),
       );
       expect(hyperscore({ ...matched, weightedPpm })).toBeCloseTo(score, 9);
+    }
+  });
+
+  it("matches a form's ions without making them exactly as matching its fragment list", () => {
+    const random = prng(4504);
+    for (let trial = 0; trial < 500; trial++) {
+      const sequence = Array.from(
+        { length: 5 + Math.floor(random() * 25) },
+        () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)],
+      ).join('');
+      const carried = {
+        residues: [...sequence].map(() => (random() < 0.2 ? Math.round((random() - 0.3) * 1e12) : 0)),
+        nTerm: random() < 0.3 ? 420105646837 : 0,
+        cTerm: random() < 0.2 ? -9840155848 : 0,
+      };
+      const maxCharge = 1 + Math.floor(random() * 3);
+      const ions = fragmentIons(sequence, carried, maxCharge);
+      // Peaks near half of the ions, and noise.
+      const mz = [
+        ...ions.filter(() => random() < 0.5).map((ion) => ion.mz + (random() - 0.5) * 0.04),
+        ...Array.from({ length: 40 }, () => 100 + random() * 2000),
+      ];
+      const peaks = topPeaks(
+        mz,
+        mz.map(() => Math.floor(random() * 50)),
+        150,
+      );
+      const tolerance: FragmentTolerance = random() < 0.5 ? { value: 20, unit: 'ppm' } : { value: 0.02, unit: 'Da' };
+      expect(matchForm(peaks, sequence, carried, maxCharge, tolerance)).toEqual(matchFragments(peaks, ions, tolerance));
     }
   });
 

@@ -1,8 +1,9 @@
-// mzML (the PSI standard that msconvert, OpenMS and ThermoRawFileParser write) read as MGF is: each MS2+ spectrum with
-// its precursor, charges, retention time and peaks, for the same searches. Files run to gigabytes, so only one
-// <spectrum> element is held at a time; the reader is DOM-free and uses web APIs only (TextDecoder, atob,
-// DecompressionStream), so the same code runs in Node and in the browser. A spectrum that cannot be read is reported
-// by its id and the line of its start tag, never guessed at; MS-Numpress is refused with the way out.
+// mzML (the PSI standard msconvert, OpenMS and ThermoRawFileParser write) read into the MGF reader's items: each MS2+
+// spectrum with its precursor, charges, retention time and peaks, so the same searches take either format. Files run
+// to gigabytes, so only one <spectrum> element is held at a time; the reader is DOM-free and uses web APIs only
+// (TextDecoder, atob, DecompressionStream), so the same code runs in Node and in the browser. A spectrum that cannot
+// be read is reported by its id and the line of its start tag, never guessed at; MS-Numpress is refused with the way
+// out.
 import { MAX_PRECURSOR_MASS } from '../precursor/window.js';
 import { MAX_CHARGE, type MgfItem, type PeakList } from './mgf.js';
 
@@ -53,17 +54,10 @@ const TYPES: Record<string, [number, (view: DataView, at: number) => number]> = 
   'MS:1000522': [8, (v, at) => Number(v.getBigInt64(at, true))],
 };
 /** Seconds per unit of scan start time, by unit accession and by unit name. */
-const SECONDS: Record<string, number> = {
-  'UO:0000010': 1,
-  second: 1,
-  'UO:0000031': 60,
-  minute: 60,
-  'UO:0000028': 0.001,
-  millisecond: 0.001,
-};
+const SECONDS: Record<string, number> = { 'UO:0000010': 1, second: 1, 'UO:0000031': 60, minute: 60 };
 
 /** Start tags of the elements read; other names that begin alike (spectrumList, …Ref, …List) are not these. */
-const START = /<(spectrum|referenceableParamGroup)[\s>]/g;
+const START = /<(spectrum|referenceableParamGroup)[\s>]/;
 /** Characters kept between chunks outside an element: enough for a start tag split by a chunk boundary. */
 const CARRY = 32;
 /** A start, end or empty-element tag; quoted attribute values may hold `>`. */
@@ -76,7 +70,7 @@ const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice
 const find = (params: readonly Param[], accession: string) => params.find((p) => p.accession === accession);
 
 /** An attribute value with its XML character and entity references replaced (unknown ones kept). */
-function unescape(text: string): string {
+function decodeEntities(text: string): string {
   return text.replace(ENTITY, (all, name: string, dec: string, hex: string) => {
     if (name) return NAMED[name];
     const code = dec ? Number(dec) : Number.parseInt(hex, 16);
@@ -84,11 +78,8 @@ function unescape(text: string): string {
   });
 }
 
-function attributes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(ATTRIBUTE)) out[m[1]] = unescape(m[2] ?? m[3]);
-  return out;
-}
+const attributes = (text: string): Record<string, string> =>
+  Object.fromEntries(Array.from(text.matchAll(ATTRIBUTE), (m) => [m[1], decodeEntities(m[2] ?? m[3])]));
 
 /** An element's cvParams sorted by where they stand; `groups`' params stand in for their references. */
 function parseElement(text: string, groups: ReadonlyMap<string, Param[]>): Parsed {
@@ -114,7 +105,7 @@ function parseElement(text: string, groups: ReadonlyMap<string, Param[]>): Parse
       if (end >= 0) tags.lastIndex = end;
     } else if (name === 'cvParam' || name === 'referenceableParamGroupRef') {
       const { accession = '', name: term = '', value = '', unitAccession, unitName } = attrs;
-      const params = name === 'cvParam' ? [{ accession, name: term, value, unitAccession, unitName }] : [];
+      const params: Param[] = name === 'cvParam' ? [{ accession, name: term, value, unitAccession, unitName }] : [];
       if (name === 'referenceableParamGroupRef') params.push(...(groups.get(attrs.ref) ?? []));
       if (stack.includes('binaryDataArray')) parsed.arrays.at(-1)?.params.push(...params);
       else if (!stack.includes('precursor')) parsed.own.push(...params);
@@ -143,7 +134,7 @@ async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
 /** The values of a binaryDataArray, or why they cannot be read. */
 async function decodeArray(array: DataArray | undefined, kind: string): Promise<Float64Array | string> {
   if (!array) return `has no ${kind} array`;
-  const type = array.params.find((p) => p.accession in TYPES);
+  const type = array.params.find((p) => Object.hasOwn(TYPES, p.accession));
   if (!type) return `gives no binary data type (32- or 64-bit float or integer) for its ${kind} array`;
   const compression = array.params.find((p) => p.accession === ZLIB || /compression/i.test(p.name));
   if (compression && compression.accession !== ZLIB && compression.accession !== NO_COMPRESSION)
@@ -161,7 +152,9 @@ async function decodeArray(array: DataArray | undefined, kind: string): Promise<
   if (bytes.length % width !== 0)
     return `has a ${kind} array of ${bytes.length} bytes, not a whole number of ${type.name} values`;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return Float64Array.from({ length: bytes.length / width }, (_, i) => read(view, i * width));
+  const values = new Float64Array(bytes.length / width);
+  for (let i = 0; i < values.length; i++) values[i] = read(view, i * width);
+  return values;
 }
 
 /** Signed charges of the selected ion: its charge state, else its possible charge states; or why not. */
@@ -170,10 +163,10 @@ function chargesOf(ion: readonly Param[], negative: boolean): number[] | string 
   const given = stated.length > 0 ? stated : ion.filter((p) => p.accession === POSSIBLE_CHARGE_STATE);
   const charges: number[] = [];
   for (const { value } of given) {
-    const z = Number(value);
-    if (z === 0 && value.trim() !== '') continue; // some writers state 0 for an unknown charge
+    const z = value.trim() === '' ? NaN : Number(value);
+    if (z === 0) continue; // some writers state 0 for an unknown charge
     if (!Number.isInteger(z) || Math.abs(z) > MAX_CHARGE)
-      return `has a charge state ${quoted(value)} outside 1 to ${MAX_CHARGE}`;
+      return `has a charge state ${quoted(value)} that is not a charge of 1 to ${MAX_CHARGE}`;
     const signed = negative || z < 0 ? -Math.abs(z) : z;
     if (!charges.includes(signed)) charges.push(signed);
   }
@@ -184,9 +177,10 @@ function chargesOf(ion: readonly Param[], negative: boolean): number[] | string 
 function seconds(param: Param | undefined): number | undefined {
   const value = param && param.value.trim() !== '' ? Number(param.value) : NaN;
   if (!param || !Number.isFinite(value)) return undefined;
-  const unit = param.unitAccession ?? param.unitName;
-  const factor = unit === undefined ? 1 : (SECONDS[unit] ?? SECONDS[param.unitName ?? '']);
-  return factor === undefined ? undefined : value * factor;
+  const units = [param.unitAccession, param.unitName].filter((u) => u !== undefined);
+  const unit = units.find((u) => Object.hasOwn(SECONDS, u));
+  if (unit !== undefined) return value * SECONDS[unit];
+  return units.length === 0 ? value : undefined;
 }
 
 /** Peaks in ascending m/z (files are mostly sorted; not all are). */
@@ -250,7 +244,7 @@ async function spectrumItem(parsed: Parsed, index: number, line: number): Promis
   };
 }
 
-/** Lines ends in `text` from `from` to `to`. */
+/** Line ends in `text` from `from` to `to`. */
 function newlines(text: string, from = 0, to = text.length): number {
   let n = 0;
   for (let at = text.indexOf('\n', from); at >= 0 && at < to; at = text.indexOf('\n', at + 1)) n++;
@@ -301,7 +295,7 @@ export async function* readMzml(
         open = undefined;
       } else {
         const all = rest + text;
-        const start = new RegExp(START.source, 'g').exec(all);
+        const start = START.exec(all);
         const keep = start ? start.index : Math.max(0, all.length - CARRY);
         lines += newlines(all, 0, keep);
         rest = start ? '' : all.slice(keep);
@@ -316,10 +310,11 @@ export async function* readMzml(
     for (const element of elements(text)) yield* complete(element);
   }
   for (const element of elements(decoder.decode())) yield* complete(element);
-  if (open) {
-    const id = /\sid\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(open.parts.join('').slice(0, 4096));
-    const name = id ? quoted(unescape(id[1] ?? id[2])) : 'without an id';
-    if (open.name === 'spectrum')
-      yield { malformed: { line: open.line, error: `spectrum ${name} is cut short: the file ends before its </spectrum>` } };
+  if (open?.name === 'spectrum') {
+    const { id } = parseElement(open.parts.join(''), groups);
+    const name = id === undefined ? 'without an id' : quoted(id);
+    yield {
+      malformed: { line: open.line, error: `spectrum ${name} is cut short: the file ends before its </spectrum>` },
+    };
   }
 }

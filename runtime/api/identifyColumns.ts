@@ -35,6 +35,25 @@ export function massAnnotated({ sequence, form }: Pick<IdentifiedPsm, 'sequence'
   return `${form.nTerm ? `[${deltaText(form.nTerm)}]-` : ''}${residues.join('')}${form.cTerm ? `-[${deltaText(form.cTerm)}]` : ''}`;
 }
 
+/**
+ * The sequence and what each position carries (units) of a `peptide` column (massAnnotated's text); undefined when
+ * the text is not one.
+ */
+export function parseMassAnnotated(
+  text: string,
+): { sequence: string; carried: { residues: number[]; nTerm: number; cTerm: number } } | undefined {
+  const match = /^(?:\[([+-][\d.]+)\]-)?((?:[A-Z](?:\[[+-][\d.]+\])?)+)(?:-\[([+-][\d.]+)\])?$/.exec(text);
+  if (!match) return undefined;
+  const units = (delta: string | undefined) => (delta === undefined ? 0 : Math.round(Number(delta) * UNITS_PER_DA));
+  const residues: number[] = [];
+  let sequence = '';
+  for (const [, letter, delta] of match[2].matchAll(/([A-Z])(?:\[([+-][\d.]+)\])?/g)) {
+    sequence += letter;
+    residues.push(units(delta));
+  }
+  return { sequence, carried: { residues, nTerm: units(match[1]), cTerm: units(match[3]) } };
+}
+
 export const proteinsText = (psm: IdentifiedPsm) =>
   psm.ref.accessions.map((a) => (psm.decoy ? DECOY_PREFIX + a : a)).join(';');
 

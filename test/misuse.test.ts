@@ -185,7 +185,7 @@ function issueCases(): HttpCase[] {
     c('identify: tol', identify, 'fragmentTol=0.5', 400, /"fragmentTol": did you mean fragmentTolerance\?/, {
       body: MGF,
     }),
-    c('match: mzML', match, '', 400, /it looks like an mzML file/, {
+    c('match: an mzML file without spectra', match, '', 400, /^the body holds no precursors/, {
       body: '<?xml version="1.0" encoding="utf-8"?>\n<indexedmzML xmlns="http://psi.hupo.org/ms/mzml">\n',
     }),
   ];
@@ -311,7 +311,7 @@ describe('the query command line', () => {
         /--shards \S+README\.md: not a folder/,
       ]);
     }
-    cases.push([['match', join(REPO, 'README.md'), '--shards', dir], 1, /README\.md is not an MGF peak list/]);
+    cases.push([['match', join(REPO, 'README.md'), '--shards', dir], 1, /README\.md is not an MGF or mzML peak list/]);
     cases.push([
       ['match', join(REPO, 'data/uniprot-sample.fasta.gz'), '--shards', dir],
       1,

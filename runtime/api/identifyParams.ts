@@ -3,6 +3,7 @@
 // request's body (an MGF peak list with its peaks), within limits that keep one request to seconds.
 import type { IdentifyQuery } from '../core/identify/identify.js';
 import { readMgf, type Malformed, type Spectrum } from '../core/match/mgf.js';
+import { readMzml } from '../core/match/mzml.js';
 import type { Call } from './call.js';
 import { bodyBytes, MATCH_PARAMS, MAX_MATCH_BODY_BYTES, parseMatchQuery } from './matchParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
@@ -158,7 +159,8 @@ export async function readIdentifyBody(call: Call): Promise<{ spectra: Spectrum[
     throw new QueryError(400, 'identify scores peaks: send an MGF peak list with its peaks, not JSON precursors');
   const spectra: Spectrum[] = [];
   const malformed: Malformed[] = [];
-  for await (const item of readMgf([new TextDecoder().decode(bytes)], true)) {
+  const items = kind === 'mzml' ? readMzml([bytes]) : readMgf([new TextDecoder().decode(bytes)], true);
+  for await (const item of items) {
     if ('malformed' in item) malformed.push(item.malformed);
     else if (spectra.push(item.spectrum) > MAX_IDENTIFY_SPECTRA)
       throw new QueryError(

@@ -4,6 +4,7 @@
 // MAX_MATCH_SCANNED stored peptides examined in all: one request cannot hold a function for minutes.
 import type { MatchQuery, Precursor } from '../core/match/matchQuery.js';
 import { MAX_CHARGE, parseCharges, readMgf, type Malformed } from '../core/match/mgf.js';
+import { readMzml } from '../core/match/mzml.js';
 import { MAX_PRECURSOR_MASS } from '../core/precursor/window.js';
 import type { ModSpec } from '../model/modifications.js';
 import type { Call } from './call.js';
@@ -172,7 +173,7 @@ async function precursorsOf(
   }
   const precursors: Precursor[] = [];
   const malformed: Malformed[] = [];
-  for await (const item of readMgf([text])) {
+  for await (const item of kind === 'mzml' ? readMzml([bytes]) : readMgf([text])) {
     if ('malformed' in item) malformed.push(item.malformed);
     else if (precursors.push(item.spectrum) > MAX_MATCH_PRECURSORS)
       throw new QueryError(

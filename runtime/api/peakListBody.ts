@@ -66,7 +66,7 @@ async function uploadedFile(contentType: string, bytes: Uint8Array<ArrayBuffer>)
 export async function peakListBody(
   call: Call,
   body: Uint8Array<ArrayBuffer>,
-): Promise<{ bytes: Uint8Array<ArrayBuffer>; kind: 'mgf' | 'json' }> {
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; kind: 'mgf' | 'mzml' | 'json' }> {
   let bytes = body;
   if (/\bgzip\b/i.test(call.contentEncoding ?? '')) {
     if (sniffPeakList(bytes.subarray(0, 2)).kind !== 'gzip')
@@ -80,10 +80,10 @@ export async function peakListBody(
     kind = sniffPeakList(bytes.subarray(0, SNIFF_BYTES));
   }
   if (/^application\/json\b/i.test(call.contentType ?? '') || kind.kind === 'json') return { bytes, kind: 'json' };
-  if (kind.kind === 'mgf') return { bytes, kind: 'mgf' };
+  if (kind.kind === 'mgf' || kind.kind === 'mzml') return { bytes, kind: kind.kind };
   const looksLike = kind.kind === 'other' ? kind.looksLike : 'a compressed file inside a compressed file';
   throw new QueryError(
     400,
-    `the body is not an MGF peak list or JSON precursors: it looks like ${looksLike}; send an MGF file (BEGIN IONS … END IONS), plain, gzipped or as a multipart upload`,
+    `the body is not an MGF or mzML peak list or JSON precursors: it looks like ${looksLike}; send an MGF file (BEGIN IONS … END IONS) or an mzML file, plain, gzipped or as a multipart upload`,
   );
 }

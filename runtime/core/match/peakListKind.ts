@@ -1,9 +1,14 @@
-// What the first bytes of an input say it is: gzip (to decompress, then look again), an MGF peak list, JSON
-// precursors, or something else named for the user (a FASTA file, an mzML file, binary data): a file that is not a
+// What the first bytes of an input say it is: gzip (to decompress, then look again), an MGF or mzML peak list, JSON
+// precursors, or something else named for the user (a FASTA file, an mzXML file, binary data): a file that is not a
 // peak list is refused with what it looks like, never read as a peak list of "malformed" records.
 
 /** What an input's head looks like. */
-export type PeakListKind = { kind: 'gzip' } | { kind: 'mgf' } | { kind: 'json' } | { kind: 'other'; looksLike: string };
+export type PeakListKind =
+  | { kind: 'gzip' }
+  | { kind: 'mgf' }
+  | { kind: 'mzml' }
+  | { kind: 'json' }
+  | { kind: 'other'; looksLike: string };
 
 /** How much of an input is looked at. */
 export const SNIFF_BYTES = 64 * 1024;
@@ -42,8 +47,6 @@ function otherText(text: string): string {
   const first = text.replace(/^\uFEFF/, '').trimStart();
   const line = first.split(/\r?\n/, 1)[0];
   if (line.startsWith('>')) return 'a FASTA file (sequences, not spectra)';
-  if (/<mzML\b|<indexedmzML\b/.test(first.slice(0, 4096)))
-    return 'an mzML file (convert it to MGF, e.g. with msconvert)';
   if (/<mzXML\b/.test(first.slice(0, 4096))) return 'an mzXML file (convert it to MGF, e.g. with msconvert)';
   if (/^<\?xml|^</.test(line)) return 'an XML or HTML document';
   if (/^H\t/.test(line) && /^S\t/m.test(first)) return 'an MS2 file (convert it to MGF, e.g. with msconvert)';
@@ -70,6 +73,8 @@ export function sniffPeakList(head: Uint8Array): PeakListKind {
   if (/^-{2,}\S/.test(start) && /^content-disposition:/im.test(start.slice(0, 4096)))
     return { kind: 'other', looksLike: 'a multipart/form-data upload sent without its Content-Type header' };
   if (/^\s*BEGIN IONS\s*$/im.test(text)) return { kind: 'mgf' };
+  if (/^<\?xml[^>]*>\s*(<!--[\s\S]*?-->\s*)*<(indexedmzML|mzML)\b/.test(start) || /^<(indexedmzML|mzML)\b/.test(start))
+    return { kind: 'mzml' };
   // A head cut mid-line: its last line is not judged.
   const lines = text.split(/\r?\n/);
   if (head.length >= SNIFF_BYTES) lines.pop();

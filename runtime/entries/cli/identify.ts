@@ -7,12 +7,11 @@ import type { Dataset } from '../../core/storage/dataset.js';
 import type { IdentifyQuery } from '../../core/identify/identify.js';
 import { MAX_FORMS } from '../../core/identify/forms.js';
 import { FDR_THRESHOLD, identifyAll, type Identification } from '../../core/identify/identification.js';
-import { readMgf } from '../../core/match/mgf.js';
 import { PSM_TSV_HEADER, psmTsvRow } from '../../api/identifyColumns.js';
 import { identificationJson } from '../../api/identifyJson.js';
 import { pinCharges, pinHeader, pinRow } from '../../api/identifyPin.js';
 import { MALFORMED_LISTED } from '../../api/matchJson.js';
-import { counted, openInput, progressBar } from './match.js';
+import { counted, openInput, progressBar, readPeakList } from './match.js';
 import { write, type QueryIo } from './output.js';
 
 export const IDENTIFY_FORMATS = ['tsv', 'pin', 'json'] as const;
@@ -42,7 +41,7 @@ export async function identifyFile(
   let read = 0;
   let result: Identification;
   try {
-    const records = counted(readMgf(input.stream, true), (item) => {
+    const records = counted(readPeakList(input, true), (item) => {
       if ('spectrum' in item) read++;
     });
     let spectra = 0;

@@ -10,7 +10,8 @@ import type { Dataset } from '../../core/storage/dataset.js';
 import { DEFAULT_BATCH, matchSpectra } from '../../core/match/match.js';
 import type { MatchQuery } from '../../core/match/matchQuery.js';
 import { parseMatchQuery } from '../../api/matchParams.js';
-import { readMgf } from '../../core/match/mgf.js';
+import { readMgf, type MgfItem } from '../../core/match/mgf.js';
+import { readMzml } from '../../core/match/mzml.js';
 import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../../core/match/peakListKind.js';
 import type { ParamSource } from '../../api/params.js';
 import { AsciiWriter } from '../../api/asciiWriter.js';
@@ -70,7 +71,7 @@ const notPeakList = (kind: PeakListKind) =>
 export async function openInput(
   input: string,
   stdin: Readable,
-): Promise<{ stream: AsyncIterable<Uint8Array>; size?: number; read: () => number }> {
+): Promise<{ stream: AsyncIterable<Uint8Array>; size?: number; read: () => number; kind: 'mgf' | 'mzml' }> {
   let read = 0;
   const raw = input === '-' ? stdin : createReadStream(input);
   raw.on('data', (chunk: Uint8Array) => (read += chunk.length));
@@ -85,13 +86,13 @@ export async function openInput(
     ));
     kind = sniffPeakList(head);
   }
-  if (kind.kind !== 'mgf') {
+  if (kind.kind !== 'mgf' && kind.kind !== 'mzml') {
     raw.destroy();
     throw new Error(
-      `${input === '-' ? 'standard input' : input} is not an MGF peak list: it looks like ${notPeakList(kind)}`,
+      `${input === '-' ? 'standard input' : input} is not an MGF or mzML peak list: it looks like ${notPeakList(kind)}`,
     );
   }
-  return { stream: all, size, read: () => read };
+  return { stream: all, size, read: () => read, kind: kind.kind };
 }
 
 /** The bar's line: the input read, spectra read and done (matched, identified) as each completes, their rate, a smoothed ETA. */
@@ -129,6 +130,22 @@ export function progressBar(
   };
 }
 
+/** The items of an opened input, by its kind; `keepPeaks` as readMgf's (a batch of precursors holds no peaks). */
+export function readPeakList(
+  input: { stream: AsyncIterable<Uint8Array>; kind: 'mgf' | 'mzml' },
+  keepPeaks = false,
+): AsyncIterable<MgfItem> {
+  if (input.kind === 'mgf') return readMgf(input.stream, keepPeaks);
+  return keepPeaks ? readMzml(input.stream) : withoutPeaks(readMzml(input.stream));
+}
+
+async function* withoutPeaks(items: AsyncIterable<MgfItem>): AsyncGenerator<MgfItem> {
+  for await (const item of items) {
+    if ('spectrum' in item) delete item.spectrum.peaks;
+    yield item;
+  }
+}
+
 /** The items of a reader, each seen by `count` as it is read. */
 export async function* counted<T>(items: AsyncIterable<T>, count: (item: T) => void): AsyncGenerator<T> {
   for await (const item of items) {
@@ -156,7 +173,7 @@ export async function matchFile(
   let read = 0;
   const progress = () => bar.update(input.read(), read, summary.precursors);
   try {
-    const records = counted(readMgf(input.stream), (item) => {
+    const records = counted(readPeakList(input), (item) => {
       if ('spectrum' in item) read++;
     });
     const batches = matchSpectra(dataset, query, records, {

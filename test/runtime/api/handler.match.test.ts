@@ -263,7 +263,7 @@ describe('refusals', () => {
     expectErrorBody(
       await post(''),
       400,
-      /not an MGF peak list or JSON precursors: it looks like nothing \(it is empty\)/,
+      /not an MGF or mzML peak list or JSON precursors: it looks like nothing \(it is empty\)/,
     );
     expectErrorBody(await post('\n# only a comment\n'), 400, /it looks like text without a BEGIN IONS line/);
     expectErrorBody(await post('CHARGE=2+\n'), 400, /holds no precursors/); // an MGF preamble without records

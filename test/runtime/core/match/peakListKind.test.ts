@@ -40,7 +40,12 @@ describe('sniffPeakList', () => {
       [new Uint8Array([0, 1, 2, 3, 0x41]), /^binary data/],
       [text('PK\x03\x04rest'), /^a zip archive$/],
       [text('%PDF-1.7'), /^a PDF document$/],
-      [text('<?xml version="1.0"?>\n<indexedmzML xmlns="http://psi.hupo.org/ms/mzml">'), /^an mzML file/],
+      [text('<?xml version="1.0"?>\n<indexedmzML xmlns="http://psi.hupo.org/ms/mzml">'), { kind: 'mzml' }],
+      [
+        text('\uFEFF<?xml version="1.0"?>\n<!-- made by msconvert -->\n<mzML xmlns="http://psi.hupo.org/ms/mzml">'),
+        { kind: 'mzml' },
+      ],
+      [head(readFileSync(join(REPO, 'test/fixtures/sage/LQSRPAAPPAPGPGQLTLR.mzML'))), { kind: 'mzml' }],
       [text('<?xml version="1.0"?>\n<mzXML>'), /^an mzXML file/],
       [text('<!DOCTYPE html><html>'), /^an XML or HTML document$/],
       [text('H\tCreationDate\tx\nS\t1\t1\t500.1\n'), /^an MS2 file/],

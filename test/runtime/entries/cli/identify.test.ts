@@ -166,7 +166,7 @@ describe('npm run query -- identify', () => {
       [
         [join(REPO, 'README.md'), '--shards', shards],
         1,
-        /is not an MGF peak list: it looks like text without a BEGIN IONS line/,
+        /is not an MGF or mzML peak list: it looks like text without a BEGIN IONS line/,
       ],
       [[FASTA, '--shards', shards], 1, /it looks like a FASTA file/],
       [[MGF, MGF, '--shards', shards], 2, /identify takes one MGF file/],

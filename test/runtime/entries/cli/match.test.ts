@@ -462,10 +462,12 @@ describe('match: errors', () => {
     const fasta = await match([join(REPO, 'data/uniprot-sample.fasta.gz'), '--shards', shards]);
     expect([fasta.code, fasta.stdout]).toEqual([1, '']);
     expect(fasta.stderr).toMatch(
-      /^query: error: \S+uniprot-sample\.fasta\.gz is not an MGF peak list: it looks like a FASTA file/,
+      /^query: error: \S+uniprot-sample\.fasta\.gz is not an MGF or mzML peak list: it looks like a FASTA file/,
     );
     const readme = await match([join(REPO, 'README.md'), '--shards', shards]);
-    expect(readme.stderr).toMatch(/README\.md is not an MGF peak list: it looks like text without a BEGIN IONS line/);
+    expect(readme.stderr).toMatch(
+      /README\.md is not an MGF or mzML peak list: it looks like text without a BEGIN IONS line/,
+    );
     const renamed = join(dir, 'spectra.dat');
     writeFileSync(renamed, gzipSync(readFileSync(TMT)));
     const plain = await match([TMT, '--shards', shards]);

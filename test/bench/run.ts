@@ -1,8 +1,8 @@
 // `npm run bench`: every figure of BENCHMARKS.md, measured on this machine — Swiss-Prot-sized builds (gzip and
 // brotli, default and the original's parameters), in-process queries (warm, cache-bounded, cold), SQLite side by
-// side, cold queries over HTTP, a ≥100,000-shard index, HTTP load, precursor search, MGF matching.
+// side, cold queries over HTTP, a ≥100,000-shard index, HTTP load, precursor search, MGF matching, identification.
 // `--smoke` runs the same code on a small synthetic set and writes nothing in the repo.
-// `--only match|precursor|scale|partitioned|serve|cold` measures one section again over the last run's
+// `--only match|identify|precursor|scale|partitioned|serve|cold` measures one section again over the last run's
 // BENCHMARKS.json; the build scale curve (`--only scale [--multiples K] [--scale-proteins N]`, test/bench/scale.ts)
 // is never part of the full run.
 // Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
@@ -18,6 +18,7 @@ import { COMPLETE_VIEW, hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCe
 import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type OrganismRuns } from './organisms.js';
 import type { Summary } from './measure.js';
 import { benchColdHttp, type ColdHttpRun } from './coldHttp.js';
+import { benchIdentify, IDENTIFY, identifySection, type IdentifyRuns } from './identify.js';
 import { measuredBuild, type BuildRun } from './measuredBuild.js';
 import { buildsSection, coldHttpSection, GOALS, goalsSection, memorySection, sizeSection } from './sections.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
@@ -60,6 +61,8 @@ export interface BenchConfig {
   coldHttpNext?: number;
   /** Precursors of the MGF matching benchmark (default 10,000). */
   matchSpectra?: number;
+  /** The identification benchmark's proteome and spectra (default test/bench/identify.ts IDENTIFY). */
+  identify?: typeof IDENTIFY;
 }
 
 export const FULL: Omit<BenchConfig, 'dir'> = {
@@ -116,6 +119,8 @@ export interface BenchResults {
   organisms?: OrganismRuns;
   /** MGF matching (`npm run query -- match`). */
   match?: MatchRuns;
+  /** Identification (`npm run query -- identify`) beside Comet. */
+  identify?: IdentifyRuns;
   /** The build scale curve (`--only scale` alone; a full run keeps the last one). */
   scale?: ScaleRuns;
   /** A 4-part build of the full run's input merged against a single build (`--only scale` too). */
@@ -168,6 +173,8 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   };
   log('MGF matching (npm run query -- match)');
   const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
+  log('identification (npm run query -- identify) beside Comet');
+  const identify = await benchIdentify(join(config.dir, 'identify'), config.identify);
   const view = await benchView(fasta, config, log);
   const complete = await benchComplete(fasta, config, log);
   const { cold, coldHttp } = await benchColdSets(dir, config, sets, centres, log);
@@ -209,6 +216,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     precursor,
     organisms,
     match,
+    identify,
     view,
     complete,
   };
@@ -527,6 +535,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     '',
     ...precursorSection(r, lat),
     ...(r.match ? matchSection(r.match, r.config.matchSpectra ?? MATCH_SPECTRA, r.view?.match) : []),
+    ...(r.identify ? identifySection(r.identify) : []),
     ...(r.organisms ? organismSection(r.organisms, lat) : []),
     ...comparison(r, before),
   ];
@@ -629,7 +638,7 @@ async function benchPrecursor(dir: string, config: BenchConfig): Promise<Precurs
 }
 
 /** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
-const ONLY = ['match', 'precursor', 'scale', 'partitioned', 'serve', 'cold'] as const;
+const ONLY = ['match', 'identify', 'precursor', 'scale', 'partitioned', 'serve', 'cold'] as const;
 
 const USAGE = `Usage: npm run bench -- [--smoke] [--only ${ONLY.join('|')}] [--multiples K] [--scale-proteins N]
                         [--dir <work dir>] [--out <BENCHMARKS.md>]
@@ -668,6 +677,7 @@ async function main(): Promise<void> {
         coldHttpFirst: 5,
         coldHttpNext: 20,
         matchSpectra: 200,
+        identify: { proteins: 2000, residues: 1_140_000, spectra: 500 },
       }
     : { dir, ...FULL };
   const scaleConfig = {
@@ -739,6 +749,9 @@ async function main(): Promise<void> {
       build,
       ...(await benchColdSets(datasetDir, runConfig, sets, precursorCentres(runConfig.queries), log)),
     };
+  } else if (only === 'identify') {
+    mkdirSync(config.dir, { recursive: true });
+    results = { ...before!, identify: await benchIdentify(join(config.dir, 'identify'), config.identify) };
   } else if (only === 'partitioned') {
     results = {
       ...before!,
@@ -774,7 +787,7 @@ async function main(): Promise<void> {
       : before?.indexScale;
   }
   if (only)
-    command = `${args}\` (${{ match: 'MGF matching', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+    command = `${args}\` (${{ match: 'MGF matching', identify: 'identification beside Comet', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(

@@ -27,10 +27,21 @@ describe('npm run bench (smoke scale)', () => {
         coldHttpFirst: 3,
         coldHttpNext: 10,
         matchSpectra: 120,
+        identify: { proteins: 300, residues: 171_000, spectra: 100 },
       },
       () => {},
     );
   }, 240_000);
+
+  it('identifies seeded spectra of the proteome, and Comet beside it when installed', () => {
+    const { ours, comet, spectra } = results.identify!;
+    expect(ours.spectra).toBe(spectra);
+    // A fifth of the spectra are noise; most of the others are their peptide's.
+    expect(ours.passing.psms).toBeGreaterThan(0.5 * spectra);
+    expect(ours.passing.psms).toBeLessThanOrEqual(0.85 * spectra);
+    expect(ours.warmSeconds).toBeGreaterThan(0);
+    if (comet) expect(comet.passingPsms).toBeGreaterThan(0);
+  });
 
   it('measures the build', () => {
     expect(results.build.seconds).toBeGreaterThan(0);

@@ -52,6 +52,8 @@ export function localisedForms(
   const base: Form = { residues: new Array(sequence.length).fill(0), nTerm: 0, cTerm: 0, placed: [] };
   for (const spec of fixed)
     for (const slot of slotsOf(spec.site, sequence)) carry(base, slot, spec.modification.deltaUnits);
+  // Most candidates carry no variable modification: their one form needs no search.
+  if (counts.every((c) => c === 0)) return { forms: [base], cut: false };
   const candidates = variable.map((spec) => slotsOf(spec.site, sequence));
   const used = variable.map((_, i) => i).filter((i) => counts[i] > 0);
   const forms: Form[] = [];

@@ -1,0 +1,257 @@
+// Identification benchmark: a seeded human-proteome-sized FASTA (synthetic, 20,000 proteins) built with the default
+// digest, and 10,000 seeded MS/MS spectra of its peptides (charges 2 and 3, Carbamidomethyl@C, a third of the
+// methionines oxidised, 60 % of the b/y ions with 1–5 ppm errors among as many noise peaks, and 20 % of spectra pure
+// noise), identified by `npm run query -- identify`'s own code in a child process of its own — cold, then warm in the
+// same process — and by Debian's Comet (comet-ms, 2 threads) on the same spectra, FASTA and parameters.
+// Run as a script (`tsx test/bench/identify.ts <mgf> <shards>`) it is that child: it prints one JSON line.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { parseIdentifyQuery } from '../../runtime/api/identifyParams.js';
+import { MATCH_CACHE_BYTES } from '../../runtime/core/match/match.js';
+import { fragmentIons } from '../../runtime/core/identify/fragments.js';
+import { Dataset } from '../../runtime/core/storage/dataset.js';
+import { identifyFile } from '../../runtime/entries/cli/identify.js';
+import { cacheBytesFromEnv, nodeCodecs, sourceFor } from '../../runtime/entries/node/platform.js';
+import { peptideMass, PROTON_MASS_DA, UNITS_PER_DA } from '../../runtime/model/chemistry.js';
+import { cleavageSites, ENZYMES } from '../../runtime/model/enzymes.js';
+import { peakRssMb } from './http.js';
+import { measuredBuild, type BuildRun } from './measuredBuild.js';
+import { prng, sampleStats, writeSynthetic } from './synthetic.js';
+
+export const IDENTIFY = { proteins: 20_000, residues: 11_400_000, spectra: 10_000 };
+const PARAMS = {
+  fixed: 'Carbamidomethyl@C',
+  variable: 'Oxidation@M',
+  maxVariable: '2',
+  tolerance: '10',
+  fragmentTolerance: '20',
+};
+const CAM = 570214640000;
+const OXIDATION = 159949146000;
+
+/** The sequences of a FASTA file, in order. */
+const proteinsOf = (fasta: string) =>
+  readFileSync(fasta, 'utf8')
+    .split('>')
+    .slice(1)
+    .map((record) => record.slice(record.indexOf('\n') + 1).replace(/\s/g, ''));
+
+/** `count` spectra of tryptic peptides of `fasta` (7–25 residues, no missed cleavage), written as an MGF file. */
+export function writeIdentifyMgf(path: string, fasta: string, count: number, seed = 45): void {
+  const random = prng(seed);
+  const proteins = proteinsOf(fasta);
+  const records: string[] = [];
+  while (records.length < count) {
+    const protein = proteins[Math.floor(random() * proteins.length)];
+    const sites = cleavageSites(protein, ENZYMES.trypsin);
+    const k = Math.floor(random() * (sites.length - 1));
+    const sequence = protein.slice(sites[k], sites[k + 1]);
+    if (sequence.length < 7 || sequence.length > 25 || /[BJOUXZ]/.test(sequence)) continue;
+    const residues: number[] = [...sequence].map((c) =>
+      c === 'C' ? CAM : c === 'M' && random() < 1 / 3 ? OXIDATION : 0,
+    );
+    const charge = random() < 0.7 ? 2 : 3;
+    const ions = fragmentIons(sequence, { residues }, charge - 1);
+    const noiseOnly = random() < 0.2;
+    const peaks = [
+      ...(noiseOnly
+        ? []
+        : ions
+            .filter(() => random() < 0.6)
+            .map((i) => i.mz * (1 + (random() * 4 + 1) * 1e-6 * (random() < 0.5 ? -1 : 1)))),
+      ...Array.from({ length: 30 + Math.floor(random() * 30) }, () => 150 + random() * 1600),
+    ]
+      .sort((a, b) => a - b)
+      .map((mz) => `${mz.toFixed(5)} ${(10 + random() * 1000).toFixed(1)}`);
+    const mass =
+      ((peptideMass(sequence) as { units: number }).units + residues.reduce((a, b) => a + b, 0)) / UNITS_PER_DA;
+    const mz = (mass * (1 + (random() - 0.5) * 6e-6)) / charge + PROTON_MASS_DA;
+    const i = records.length + 1;
+    records.push(
+      [
+        'BEGIN IONS',
+        `TITLE=bench.${i}.${i}.${charge}`,
+        `PEPMASS=${mz.toFixed(6)}`,
+        `CHARGE=${charge}+`,
+        ...peaks,
+        'END IONS',
+        '',
+      ].join('\n'),
+    );
+  }
+  writeFileSync(path, records.join('\n'));
+}
+
+export interface IdentifyRun {
+  coldSeconds: number;
+  warmSeconds: number;
+  spectra: number;
+  psms: number;
+  passing: { psms: number; peptides: number; proteins: number };
+  peakRssMb: number;
+}
+
+export interface CometRun {
+  seconds: number;
+  passingPsms: number;
+  version: string;
+}
+
+export interface IdentifyRuns {
+  build: BuildRun;
+  spectra: number;
+  ours: IdentifyRun;
+  comet?: CometRun;
+}
+
+class Sink extends Writable {
+  override _write(_chunk: Buffer, _: BufferEncoding, done: () => void): void {
+    done();
+  }
+}
+
+/** The child: the identify command's code on one dataset, twice. */
+async function child(mgf: string, shards: string): Promise<void> {
+  const query = parseIdentifyQuery((name) => (name in PARAMS ? [PARAMS[name as keyof typeof PARAMS]] : []));
+  const dataset = await Dataset.open(sourceFor(shards), {
+    cacheBytes: cacheBytesFromEnv(MATCH_CACHE_BYTES),
+    ...nodeCodecs,
+  });
+  const times: number[] = [];
+  let result: Awaited<ReturnType<typeof identifyFile>> | undefined;
+  for (let run = 0; run < 2; run++) {
+    const started = performance.now();
+    result = await identifyFile(
+      dataset,
+      query,
+      { input: mgf, format: 'tsv', batch: 10_000, concurrency: 6 },
+      { stdout: new Sink(), stderr: new Sink(), stdin: process.stdin },
+    );
+    times.push((performance.now() - started) / 1000);
+  }
+  const run: IdentifyRun = {
+    coldSeconds: times[0],
+    warmSeconds: times[1],
+    spectra: result!.spectra,
+    psms: result!.psms.length,
+    passing: result!.passing,
+    peakRssMb: peakRssMb(process.pid) || process.resourceUsage().maxRSS / 1024,
+  };
+  process.stdout.write(JSON.stringify(run) + '\n');
+}
+
+function runChild(mgf: string, shards: string): Promise<IdentifyRun> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), mgf, shards], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    proc.stdout.on('data', (d: Buffer) => (out += d));
+    proc.on('close', (code) =>
+      code === 0
+        ? resolve(JSON.parse(out.trim().split('\n').at(-1)!) as IdentifyRun)
+        : reject(new Error(`identify bench child exited ${code}`)),
+    );
+  });
+}
+
+/** Comet on the same spectra and FASTA (concatenated reversed decoys, the same parameters), when it is installed. */
+function runComet(dir: string, fasta: string, mgf: string): CometRun | undefined {
+  try {
+    execFileSync('comet-ms', ['-p'], { cwd: dir, stdio: 'ignore' });
+  } catch (e) {
+    if ((e as { status?: number }).status === undefined) return undefined;
+  }
+  let params = readFileSync(join(dir, 'comet.params.new'), 'utf8');
+  const set: Record<string, string> = {
+    database_name: fasta,
+    decoy_search: '1',
+    num_threads: '2',
+    peptide_mass_tolerance: '10.00',
+    peptide_mass_units: '2',
+    isotope_error: '0',
+    fragment_bin_tol: '0.02',
+    fragment_bin_offset: '0.0',
+    theoretical_fragment_ions: '0',
+    allowed_missed_cleavage: '2',
+    peptide_length_range: '6 50',
+    variable_mod01: '15.9949 M 0 3 -1 0 0 0.0',
+    max_variable_mods_in_peptide: '2',
+    output_txtfile: '1',
+    output_pepxmlfile: '0',
+    num_output_lines: '1',
+  };
+  for (const [key, value] of Object.entries(set))
+    params = params.replace(new RegExp(`^${key} = .*$`, 'm'), `${key} = ${value}`);
+  writeFileSync(join(dir, 'comet.params'), params);
+  const started = performance.now();
+  const log = execFileSync('comet-ms', ['-Pcomet.params', mgf], { cwd: dir, encoding: 'utf8' });
+  const seconds = (performance.now() - started) / 1000;
+  const rows = readFileSync(mgf.replace(/\.mgf$/, '.txt'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .slice(2)
+    .map((l) => l.split('\t'));
+  const best = new Map<string, string[]>();
+  for (const row of rows) if (!best.has(row[0]) || Number(row[5]) < Number(best.get(row[0])![5])) best.set(row[0], row);
+  const sorted = [...best.values()].sort((a, b) => Number(a[5]) - Number(b[5]));
+  let [targets, decoys, passing] = [0, 0, 0];
+  const fdr = sorted.map((row) => {
+    if (row[15].startsWith('DECOY_')) decoys++;
+    else targets++;
+    return { decoy: row[15].startsWith('DECOY_'), fdr: targets ? (decoys + 1) / targets : 1, targets };
+  });
+  for (let i = fdr.length - 1, least = 1; i >= 0; i--) {
+    least = Math.min(least, fdr[i].fdr);
+    if (least <= 0.01) {
+      passing = fdr[i].targets;
+      break;
+    }
+  }
+  return { seconds, passingPsms: passing, version: /Comet version "([^"]+)"/.exec(log)?.[1] ?? 'unknown' };
+}
+
+/** The benchmark: FASTA, build, spectra, our run and Comet's, in `dir`. */
+export async function benchIdentify(dir: string, config = IDENTIFY): Promise<IdentifyRuns> {
+  mkdirSync(dir, { recursive: true });
+  const fasta = join(dir, `identify-${config.proteins}.fasta`);
+  await writeSynthetic(fasta, config.proteins, config.residues, 45, await sampleStats());
+  const shards = join(dir, `identify-${config.proteins}`);
+  const build = await measuredBuild(fasta, shards);
+  const mgf = join(dir, 'identify.mgf');
+  writeIdentifyMgf(mgf, fasta, config.spectra);
+  const ours = await runChild(mgf, shards);
+  return { build, spectra: config.spectra, ours, comet: runComet(dir, fasta, mgf) };
+}
+
+/** The section of BENCHMARKS.md. */
+export function identifySection(r: IdentifyRuns): string[] {
+  const rate = (s: number) => Math.round(r.spectra / s).toLocaleString('en');
+  const met = (ok: boolean) => (ok ? 'met' : '**missed**');
+  const o = r.ours;
+  // One process scores on one core: its rate is its rate per core.
+  const perCore = r.spectra / o.warmSeconds;
+  return [
+    '## Identification (`npm run query -- identify`)',
+    '',
+    `${r.spectra.toLocaleString('en')} seeded MS/MS spectra (test/bench/identify.ts: tryptic peptides of the FASTA, 60 % of their b/y ions among as many noise peaks, a fifth pure noise) against a synthetic human-proteome-sized FASTA (${r.build.manifest.totals.proteins.toLocaleString('en')} proteins, ${r.build.manifest.totals.peptides.toLocaleString('en')} peptides; trypsin, 2 missed cleavages), Carbamidomethyl@C fixed, Oxidation@M variable (≤ 2), ±10 ppm precursors, ±20 ppm fragments; our code in a process of its own (cold, then warm), Comet with 2 threads on the same spectra, FASTA and parameters (0.02 Th fragment bins).`,
+    '',
+    '| engine | cold, spectra/s | warm, spectra/s | peak RSS, MB | PSMs at 1 % FDR |',
+    '|---|---|---|---|---|',
+    `| ours | ${rate(o.coldSeconds)} (${o.coldSeconds.toFixed(1)} s) | ${rate(o.warmSeconds)} (${o.warmSeconds.toFixed(1)} s) | ${Math.round(o.peakRssMb)} | ${o.passing.psms.toLocaleString('en')} |`,
+    r.comet
+      ? `| Comet ${r.comet.version} | ${rate(r.comet.seconds)} (${r.comet.seconds.toFixed(1)} s) | | | ${r.comet.passingPsms.toLocaleString('en')} |`
+      : '| Comet | not installed | | | |',
+    '',
+    `Goals: ≥ 10× Comet's spectra/s — ${r.comet ? met(r.spectra / o.warmSeconds >= (10 * r.spectra) / r.comet.seconds) : 'not measured'}; ≥ 1,000 spectra/s per core warm — ${met(perCore >= 1000)} (${Math.round(perCore).toLocaleString('en')}, one core: the command scores on one thread); peak RSS ≤ 1 GB — ${met(o.peakRssMb <= 1024)}.`,
+    '',
+  ];
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [mgf, shards] = process.argv.slice(2);
+  await child(mgf, shards);
+}

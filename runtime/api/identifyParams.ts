@@ -2,12 +2,11 @@
 // precursor search, the isotope errors tried, and how fragments are scored, as one table; and the spectra of a
 // request's body (an MGF peak list with its peaks), within limits that keep one request to seconds.
 import type { IdentifyQuery } from '../core/identify/identify.js';
-import { readMgf, type Malformed, type Spectrum } from '../core/match/mgf.js';
-import { readMzml } from '../core/match/mzml.js';
+import type { Malformed, Spectrum } from '../core/match/mgf.js';
 import type { Call } from './call.js';
 import { bodyBytes, MATCH_PARAMS, MAX_MATCH_BODY_BYTES, parseMatchQuery } from './matchParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
-import { peakListBody } from './peakListBody.js';
+import { peakListBody, spectraOfBody } from './peakListBody.js';
 
 /** Widest fragment tolerance in Da: wider, every peak matches every ion. */
 const MAX_FRAGMENT_DA = 2;
@@ -157,17 +156,7 @@ export async function readIdentifyBody(call: Call): Promise<{ spectra: Spectrum[
   );
   if (kind === 'json')
     throw new QueryError(400, 'identify scores peaks: send an MGF peak list with its peaks, not JSON precursors');
-  const spectra: Spectrum[] = [];
-  const malformed: Malformed[] = [];
-  const items = kind === 'mzml' ? readMzml([bytes]) : readMgf([new TextDecoder().decode(bytes)], true);
-  for await (const item of items) {
-    if ('malformed' in item) malformed.push(item.malformed);
-    else if (spectra.push(item.spectrum) > MAX_IDENTIFY_SPECTRA)
-      throw new QueryError(
-        413,
-        `the body holds more than ${MAX_IDENTIFY_SPECTRA.toLocaleString('en')} spectra; send at most ${MAX_IDENTIFY_SPECTRA.toLocaleString('en')} per request`,
-      );
-  }
+  const { spectra, malformed } = await spectraOfBody(bytes, kind, true, MAX_IDENTIFY_SPECTRA);
   if (spectra.length === 0 && malformed.length === 0)
     throw new QueryError(400, 'the body holds no spectra: send an MGF peak list (BEGIN IONS … END IONS) with peaks');
   return { spectra, malformed };

@@ -3,13 +3,12 @@
 // or JSON. At most MAX_MATCH_PRECURSORS precursors and MAX_MATCH_BODY_BYTES of body (413 beyond), and
 // MAX_MATCH_SCANNED stored peptides examined in all: one request cannot hold a function for minutes.
 import type { MatchQuery, Precursor } from '../core/match/matchQuery.js';
-import { MAX_CHARGE, parseCharges, readMgf, type Malformed } from '../core/match/mgf.js';
-import { readMzml } from '../core/match/mzml.js';
+import { MAX_CHARGE, parseCharges, type Malformed } from '../core/match/mgf.js';
 import { MAX_PRECURSOR_MASS } from '../core/precursor/window.js';
 import type { ModSpec } from '../model/modifications.js';
 import type { Call } from './call.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
-import { joinBytes, peakListBody } from './peakListBody.js';
+import { joinBytes, peakListBody, spectraOfBody } from './peakListBody.js';
 import { checkConflicts, PRECURSOR_PARAMS, toleranceOf } from './precursorParams.js';
 import { filterOf } from './rangeParams.js';
 
@@ -171,16 +170,7 @@ async function precursorsOf(
     }
     return { precursors: precursorsOfJson(json), malformed: [] };
   }
-  const precursors: Precursor[] = [];
-  const malformed: Malformed[] = [];
-  for await (const item of kind === 'mzml' ? readMzml([bytes]) : readMgf([text])) {
-    if ('malformed' in item) malformed.push(item.malformed);
-    else if (precursors.push(item.spectrum) > MAX_MATCH_PRECURSORS)
-      throw new QueryError(
-        413,
-        `the body holds more than ${MAX_MATCH_PRECURSORS.toLocaleString('en')} spectra; send at most ${MAX_MATCH_PRECURSORS.toLocaleString('en')} per request`,
-      );
-  }
+  const { spectra: precursors, malformed } = await spectraOfBody(bytes, kind, false, MAX_MATCH_PRECURSORS);
   if (precursors.length === 0 && malformed.length === 0)
     throw new QueryError(
       400,

@@ -1,7 +1,9 @@
 // A request body that should hold a peak list, unwrapped as clients send it: gzip (by Content-Encoding or by its
 // magic number), a multipart/form-data upload (`curl -F file=@run.mgf`: its file part), then judged by its content
-// so that anything that is not a peak list is refused with what it looks like. Web-standard APIs only
+// so that anything that is not a peak list is refused with what it looks like, then read into spectra within a limit. Web-standard APIs only
 // (DecompressionStream, Response.formData): the same code runs in Node, at the edge and in the browser.
+import { readMgf, type Malformed, type Spectrum } from '../core/match/mgf.js';
+import { readMzml } from '../core/match/mzml.js';
 import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../core/match/peakListKind.js';
 import type { Call } from './call.js';
 import { QueryError } from './params.js';
@@ -86,4 +88,29 @@ export async function peakListBody(
     400,
     `the body is not an MGF or mzML peak list or JSON precursors: it looks like ${looksLike}; send an MGF file (BEGIN IONS … END IONS) or an mzML file, plain, gzipped or as a multipart upload`,
   );
+}
+
+/**
+ * The spectra of a peak-list body (MGF, with its peaks when `keepPeaks`; mzML) and its malformed records; a 413 past
+ * `limit` spectra, before reading more.
+ */
+export async function spectraOfBody(
+  bytes: Uint8Array,
+  kind: 'mgf' | 'mzml',
+  keepPeaks: boolean,
+  limit: number,
+): Promise<{ spectra: Spectrum[]; malformed: Malformed[] }> {
+  const spectra: Spectrum[] = [];
+  const malformed: Malformed[] = [];
+  const items = kind === 'mzml' ? readMzml([bytes]) : readMgf([new TextDecoder().decode(bytes)], keepPeaks);
+  for await (const item of items) {
+    if ('malformed' in item) malformed.push(item.malformed);
+    else if (spectra.push(item.spectrum) > limit)
+      throw new QueryError(
+        413,
+        `the body holds more than ${limit.toLocaleString('en')} spectra; send at most ${limit.toLocaleString('en')} per request`,
+      );
+  }
+  if (!keepPeaks) for (const spectrum of spectra) delete spectrum.peaks;
+  return { spectra, malformed };
 }

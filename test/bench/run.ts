@@ -18,7 +18,7 @@ import { COMPLETE_VIEW, hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCe
 import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type OrganismRuns } from './organisms.js';
 import type { Summary } from './measure.js';
 import { benchColdHttp, type ColdHttpRun } from './coldHttp.js';
-import { benchIdentify, IDENTIFY, identifySection, type IdentifyRuns } from './identify.js';
+import { benchIdentify, type IDENTIFY, identifySection, type IdentifyRuns } from './identify.js';
 import { measuredBuild, type BuildRun } from './measuredBuild.js';
 import { buildsSection, coldHttpSection, GOALS, goalsSection, memorySection, sizeSection } from './sections.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';

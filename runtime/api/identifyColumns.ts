@@ -1,6 +1,7 @@
 // An identification's PSMs as rows: one table of columns — named as Sage's results.sage.tsv names them wherever the
 // meaning is the same, plus proforma, lca and organism — drives the TSV and the JSON; the Percolator PIN file
 // (Percolator and mokapot rescore it) has its own layout of the same values.
+import { fragmentPpm, matchedIntensityPct, precursorPpm } from '../core/identify/discriminant.js';
 import type { IdentifiedPsm } from '../core/identify/identification.js';
 import { ISOTOPE_SPACING_DA, UNITS_PER_DA } from '../model/chemistry.js';
 import { tsvRow } from './tsv.js';
@@ -58,13 +59,6 @@ export const proteinsText = (psm: IdentifiedPsm) =>
   psm.ref.accessions.map((a) => (psm.decoy ? DECOY_PREFIX + a : a)).join(';');
 
 const calcMass = (psm: IdentifiedPsm) => psm.units / UNITS_PER_DA;
-/** (observed − theoretical) / theoretical × 10^6, the observed mass less the isotope error. */
-export const precursorPpm = (psm: IdentifiedPsm) =>
-  ((psm.expMass - psm.isotopeError * ISOTOPE_SPACING_DA - calcMass(psm)) / calcMass(psm)) * 1e6;
-export const fragmentPpm = (psm: IdentifiedPsm) =>
-  psm.matched.weightedPpm / (psm.matched.summedB + psm.matched.summedY || 1);
-export const matchedIntensityPct = (psm: IdentifiedPsm) =>
-  (100 * (psm.matched.summedB + psm.matched.summedY)) / (psm.scoredIntensity || 1);
 /** The spectrum's name in the file: its MGF TITLE, else its ordinal. */
 export const scanName = (psm: IdentifiedPsm) => psm.spectrum.title ?? String(psm.spectrum.index);
 
@@ -91,6 +85,8 @@ export const PSM_COLUMNS: readonly Column[] = [
   { name: 'matched_peaks', value: (psm) => psm.matched.b + psm.matched.y },
   { name: 'matched_intensity_pct', value: (psm) => rounded(matchedIntensityPct(psm), 3) },
   { name: 'scored_candidates', value: (psm) => psm.scoredCandidates },
+  // The score the q-values rank by: the linear discriminant's projection, or the hyperscore when none was fit.
+  { name: 'discriminant_score', value: (psm) => rounded(psm.score, 6) },
   { name: 'spectrum_q', value: (psm) => rounded(psm.spectrumQ, 6) },
   { name: 'peptide_q', value: (psm) => rounded(psm.peptideQ, 6) },
   { name: 'protein_q', value: (psm) => rounded(psm.proteinQ, 6) },

@@ -1,15 +1,17 @@
 // An identification as one JSON document: the counts at the FDR threshold, the records skipped and spectra refused,
 // the sample's taxon table and every PSM as the TSV's columns; and its OpenAPI schema, made from the same columns.
+import { MIN_PER_CLASS } from '../core/identify/discriminant.js';
 import { MAX_FORMS } from '../core/identify/forms.js';
 import { FDR_THRESHOLD, type Identification } from '../core/identify/identification.js';
 import { PSM_COLUMNS, psmObject } from './identifyColumns.js';
 import { MALFORMED_LISTED } from './matchJson.js';
 
 export function identificationJson(identification: Identification, filename: string) {
-  const { spectra, passing, malformed, refused, cutCandidates, taxa, psms } = identification;
+  const { spectra, passing, malformed, refused, cutCandidates, rescored, taxa, psms } = identification;
   return {
     spectra,
     fdr: FDR_THRESHOLD,
+    rescored,
     passing,
     malformedCount: malformed.length,
     malformed: malformed.slice(0, MALFORMED_LISTED),
@@ -25,10 +27,25 @@ const count = { type: 'integer', minimum: 0 };
 /** The OpenAPI schema of identificationJson's document (with the HTTP answer's memory and duration). */
 export const IDENTIFY_ANSWER_SCHEMA = {
   type: 'object',
-  required: ['spectra', 'fdr', 'passing', 'malformedCount', 'malformed', 'refused', 'cutCandidates', 'taxa', 'psms'],
+  required: [
+    'spectra',
+    'fdr',
+    'rescored',
+    'passing',
+    'malformedCount',
+    'malformed',
+    'refused',
+    'cutCandidates',
+    'taxa',
+    'psms',
+  ],
   properties: {
     spectra: { ...count, description: 'Spectra read (with or without a PSM).' },
     fdr: { type: 'number', description: 'The false discovery rate `passing` counts at.' },
+    rescored: {
+      type: 'boolean',
+      description: `Whether the q-values rank by a linear discriminant fit to this request's best PSMs (targets against decoys, as Sage rescores; at least ${MIN_PER_CLASS} of each), else by the hyperscore.`,
+    },
     passing: {
       type: 'object',
       required: ['psms', 'peptides', 'proteins'],

@@ -2,14 +2,8 @@
 // −1 decoy), ScanNr, then numeric features, then Peptide (flanks as `-.` and `.-`) and the proteins, one per column.
 import type { IdentifiedPsm } from '../core/identify/identification.js';
 import { ISOTOPE_SPACING_DA, UNITS_PER_DA } from '../model/chemistry.js';
-import {
-  DECOY_PREFIX,
-  fragmentPpm,
-  massAnnotated,
-  matchedIntensityPct,
-  precursorPpm,
-  type RowOf,
-} from './identifyColumns.js';
+import { fragmentPpm, matchedIntensityPct, precursorPpm } from '../core/identify/discriminant.js';
+import { DECOY_PREFIX, massAnnotated, type RowOf } from './identifyColumns.js';
 import { cell } from './tsv.js';
 
 const FEATURES: readonly { name: string; value(psm: IdentifiedPsm): number }[] = [

@@ -4,6 +4,7 @@
 import { localisedProforma } from '../../model/proforma.js';
 import type { Taxonomy } from '../../model/taxonomy.js';
 import { decoyForm } from './decoy.js';
+import { featureRow, featuresOf, fitDiscriminant, project } from './discriminant.js';
 import type { Form } from './forms.js';
 import type { MgfItem, Malformed } from '../match/mgf.js';
 import type { StreamOptions } from '../match/match.js';
@@ -17,6 +18,8 @@ export const FDR_THRESHOLD = 0.01;
 
 /** A PSM with its q-values, ProForma and organism. */
 export interface IdentifiedPsm extends FilePsm {
+  /** What the q-values rank by: the discriminant's projection when one was fit, else the hyperscore. */
+  score: number;
   spectrumQ: number;
   peptideQ: number;
   proteinQ: number;
@@ -39,6 +42,8 @@ export interface Identification {
   malformed: Malformed[];
   /** Candidates with more placements of their modifications than MAX_FORMS (forms.ts): the first ones were scored. */
   cutCandidates: number;
+  /** Whether the q-values rank by a discriminant fit on this file (else by the hyperscore: too few PSMs to fit). */
+  rescored: boolean;
   psms: IdentifiedPsm[];
   refused: Refused[];
   passing: Passing;
@@ -67,12 +72,16 @@ export function identification(
 ): Identification {
   const targets = psms.map(targetOf);
   const keys = targets.map((t) => formKey(t.sequence, t.form));
-  const q = fdrLevels(psms.map((psm, i) => ({ ...psm, peptide: keys[i], proteins: psm.ref.accessions })));
+  const scores = discriminantScores(psms);
+  const q = fdrLevels(
+    psms.map((psm, i) => ({ ...psm, score: scores.values[i], peptide: keys[i], proteins: psm.ref.accessions })),
+  );
   // A decoy stands for no organism: its proteins are its target's reversed.
   const lcas = psms.map((psm) => (psm.decoy ? { taxId: -1, name: '' } : lcaOf(taxonomy, psm.ref.taxIds)));
   const identified = psms.map(
     (psm, i): IdentifiedPsm => ({
       ...psm,
+      score: scores.values[i],
       spectrumQ: q.spectrum[i],
       peptideQ: q.peptide[i],
       proteinQ: q.protein[i],
@@ -89,6 +98,7 @@ export function identification(
     spectra,
     malformed,
     cutCandidates,
+    rescored: scores.fitted,
     psms: identified,
     refused,
     passing: {
@@ -98,6 +108,22 @@ export function identification(
     },
     taxa: taxonomy ? taxonTable(taxonomy, [...peptides.values()]) : [],
   };
+}
+
+/**
+ * Each PSM's score for the FDR: its projection on the discriminant fit to the spectra's best PSMs, targets against
+ * decoys (discriminant.ts); the hyperscore when there are too few of either to fit one.
+ */
+function discriminantScores(psms: readonly FilePsm[]): { values: number[]; fitted: boolean } {
+  const rows = psms.map((psm) => featureRow(featuresOf(psm)));
+  const best = psms.map((_, i) => i).filter((i) => psms[i].rank === 1);
+  const w = fitDiscriminant(
+    best.map((i) => rows[i]),
+    best.map((i) => psms[i].decoy),
+  );
+  return w
+    ? { values: rows.map((row) => project(w, row)), fitted: true }
+    : { values: psms.map((psm) => psm.hyperscore), fitted: false };
 }
 
 /** The LCA of a PSM's taxIds: by the taxonomy when there is one, else the taxId they all share. */

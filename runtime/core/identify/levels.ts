@@ -6,7 +6,8 @@ import { qValues } from './fdr.js';
 /** A PSM as the levels see it: its rank, score, side, the target peptide it stands for, and its proteins. */
 export interface Leveled {
   rank: number;
-  hyperscore: number;
+  /** Higher is better. */
+  score: number;
   decoy: boolean;
   /** The target peptide's identity (a decoy's is its target's): its localised form. */
   peptide: string;
@@ -57,9 +58,9 @@ export function fdrLevels(psms: readonly Leveled[]): Levels {
   const peptide = new Float64Array(psms.length).fill(1);
   const protein = new Float64Array(psms.length).fill(1);
   const best = psms.map((_, i) => i).filter((i) => psms[i].rank === 1);
-  const spectrumQ = qValues(best.map((i) => ({ score: psms[i].hyperscore, decoy: psms[i].decoy })));
+  const spectrumQ = qValues(best.map((i) => ({ score: psms[i].score, decoy: psms[i].decoy })));
   const peptideQ = pickedQValues(
-    best.map((i) => ({ key: psms[i].peptide, score: psms[i].hyperscore, decoy: psms[i].decoy })),
+    best.map((i) => ({ key: psms[i].peptide, score: psms[i].score, decoy: psms[i].decoy })),
   );
   best.forEach((i, k) => {
     spectrum[i] = spectrumQ[k];
@@ -67,7 +68,7 @@ export function fdrLevels(psms: readonly Leveled[]): Levels {
   });
   const unique = best.filter((i) => psms[i].proteins.length === 1);
   const proteinQ = pickedQValues(
-    unique.map((i) => ({ key: psms[i].proteins[0], score: psms[i].hyperscore, decoy: psms[i].decoy })),
+    unique.map((i) => ({ key: psms[i].proteins[0], score: psms[i].score, decoy: psms[i].decoy })),
   );
   unique.forEach((i, k) => {
     protein[i] = proteinQ[k];

@@ -40,7 +40,7 @@ function randomPsms(random: () => number): Leveled[] {
     for (let rank = 1; rank <= ranks; rank++)
       psms.push({
         rank,
-        hyperscore: Math.floor(random() * levels) / 2,
+        score: Math.floor(random() * levels) / 2,
         decoy: random() < 0.4,
         peptide: `P${Math.floor(random() * spectra * 0.7)}`,
         proteins: random() < 0.3 ? ['A', 'B'] : [`Prot${Math.floor(random() * 12)}`],
@@ -71,9 +71,9 @@ describe('fdrLevels', () => {
       const levels = fdrLevels(psms);
       const best = psms.map((_, i) => i).filter((i) => psms[i].rank === 1);
       const expected = { spectrum: psms.map(() => 1), peptide: psms.map(() => 1), protein: psms.map(() => 1) };
-      const spectrumQ = bruteQ(best.map((i) => ({ score: psms[i].hyperscore, decoy: psms[i].decoy })));
+      const spectrumQ = bruteQ(best.map((i) => ({ score: psms[i].score, decoy: psms[i].decoy })));
       const peptideQ = brutePicked(
-        best.map((i) => ({ key: psms[i].peptide, score: psms[i].hyperscore, decoy: psms[i].decoy })),
+        best.map((i) => ({ key: psms[i].peptide, score: psms[i].score, decoy: psms[i].decoy })),
       );
       best.forEach((i, k) => {
         expected.spectrum[i] = spectrumQ[k];
@@ -81,7 +81,7 @@ describe('fdrLevels', () => {
       });
       const unique = best.filter((i) => psms[i].proteins.length === 1);
       const proteinQ = brutePicked(
-        unique.map((i) => ({ key: psms[i].proteins[0], score: psms[i].hyperscore, decoy: psms[i].decoy })),
+        unique.map((i) => ({ key: psms[i].proteins[0], score: psms[i].score, decoy: psms[i].decoy })),
       );
       unique.forEach((i, k) => {
         expected.protein[i] = proteinQ[k];

@@ -13,7 +13,7 @@ import { refSpectra } from '../../../helpers/referenceIdentify.js';
 const FASTA = join(REPO, 'test/fixtures/casanovo/preprocessed_mouse.fasta');
 const MGF = join(REPO, 'test/fixtures/mgf/casanovo_sample_preprocessed_spectra.mgf');
 const SAGE_COLUMNS =
-  'psm_id peptide proteins num_proteins filename scannr rank label expmass calcmass charge peptide_len missed_cleavages isotope_error precursor_ppm fragment_ppm hyperscore delta_next matched_peaks matched_intensity_pct scored_candidates spectrum_q peptide_q protein_q rt'.split(
+  'psm_id peptide proteins num_proteins filename scannr rank label expmass calcmass charge peptide_len missed_cleavages isotope_error precursor_ppm fragment_ppm hyperscore delta_next matched_peaks matched_intensity_pct scored_candidates discriminant_score spectrum_q peptide_q protein_q rt'.split(
     ' ',
   );
 const FLAGS = [
@@ -59,7 +59,7 @@ describe('npm run query -- identify', () => {
     );
   });
 
-  it("writes Sage's columns, then proforma, lca and organism, one row per PSM, as the JSON has them", () => {
+  it("writes Sage's columns (ours, discriminant_score, among them), then proforma, lca and organism, one row per PSM, as the JSON has them", () => {
     expect(tsv.code, tsv.stderr).toBe(0);
     const { names, rows } = rowsOf(tsv.stdout);
     expect(names).toEqual([...SAGE_COLUMNS, 'proforma', 'lca', 'organism']);
@@ -116,8 +116,10 @@ describe('npm run query -- identify', () => {
       expect(row.rank).toBe(previous === row.scannr ? '2' : '1');
       previous = row.scannr;
     }
-    // Spectrum q never rises as the best PSMs' hyperscore rises.
-    const best = rows.filter((r) => r.rank === '1').map((r) => ({ s: Number(r.hyperscore), q: Number(r.spectrum_q) }));
+    // Spectrum q never rises as the best PSMs' discriminant score rises.
+    const best = rows
+      .filter((r) => r.rank === '1')
+      .map((r) => ({ s: Number(r.discriminant_score), q: Number(r.spectrum_q) }));
     for (const a of best) for (const b of best) if (a.s > b.s) expect(a.q).toBeLessThanOrEqual(b.q);
   });
 

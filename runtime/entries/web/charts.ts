@@ -1,6 +1,7 @@
 // The page's pictures, drawn by uPlot: a result page's candidates as ppm error against mass (or, for a mass window
 // with no precursor, a histogram of its candidates across the window), and the dataset's peptides per mass bin on
-// the home view. Each chart fills its container's width and follows it when the window is resized.
+// the home view, an identification's target and decoy scores. Each chart fills its container's width and follows it
+// when the window is resized.
 import uPlot from 'uplot';
 
 /** Equal-width bins: bin i covers [starts[i], starts[i] + width). */
@@ -117,5 +118,28 @@ export function barChart(
     },
     [bins.starts, bins.counts],
     height,
+  );
+}
+
+const RED = '#c2410c';
+
+/** Rank-1 hyperscores as two bar series over the same bins: targets (blue) and decoys (orange). */
+export function scoreChart(target: HTMLElement, bins: Bins & { decoys: number[] }): void {
+  const sum = (counts: number[]) => counts.reduce((a, b) => a + b, 0);
+  const bars = uPlot.paths.bars!({ size: [1, Infinity], align: 1 });
+  draw(
+    target,
+    `Best hyperscore of each spectrum: ${sum(bins.counts)} targets and ${sum(bins.decoys)} decoys in ${bins.counts.length} bins of ${bins.width.toFixed(2)}`,
+    {
+      scales: { x: { time: false, range: (_u, min, max) => [min, max + bins.width] } },
+      axes: [axis('hyperscore', 0), axis('spectra')],
+      series: [
+        { label: 'hyperscore' },
+        { label: 'targets', stroke: BLUE, fill: 'rgba(29, 78, 216, 0.35)', paths: bars, points: { show: false } },
+        { label: 'decoys', stroke: RED, fill: 'rgba(194, 65, 12, 0.45)', paths: bars, points: { show: false } },
+      ],
+    },
+    [bins.starts, bins.counts, bins.decoys],
+    200,
   );
 }

@@ -25,7 +25,7 @@ export interface DataPath {
 }
 
 /** The page's folder: API paths and shards/ are relative to it, so the page may live below a site's root. */
-const here = () => new URL('.', document.baseURI);
+export const here = () => new URL('.', document.baseURI);
 
 /** The dataset under shards/, opened once for this page (the browser path's handler and the home view share it). */
 export const pageDataset: OpenDataset = datasetOnce(() => browserSource(new URL('shards/', here())));
@@ -38,7 +38,7 @@ const timed = async (answer: () => Promise<Response>): Promise<Answer> => {
 };
 
 /** Whether an answer is the API's: JSON, and an error's body `{"error": "<message>"}` (a static host's 404 page, in HTML or in its own JSON, is not). */
-function isApi(answer: Answer, type: string): boolean {
+export function isApi(answer: Pick<Answer, 'status' | 'text'>, type: string): boolean {
   if (!type.includes('json')) return false;
   if (answer.status < 400) return true;
   try {

@@ -1,11 +1,24 @@
 // The search form: shows a search's state in its fields (and only the fields of its mode), reads it back when
-// submitted, and shows an API error message next to the field it names (or under the button).
+// submitted, and shows an API error message next to the field it names (or under the button). Identify mode's file
+// is not a field of the state: ./identify.ts holds it.
 import { $ } from './dom.js';
 import { COMMON_MODS, joinMods, modRows, splitMods, type ModChoice } from './mods.js';
 import { fieldOfError, type Mode, type SearchState } from './state.js';
 import type { TaxonPicker } from './taxa.js';
 
-const TEXT_FIELDS = ['mz', 'charge', 'mass', 'mass1', 'mass2', 'peptide', 'tolerance', 'maxVariable'] as const;
+const TEXT_FIELDS = [
+  'mz',
+  'charge',
+  'mass',
+  'mass1',
+  'mass2',
+  'peptide',
+  'tolerance',
+  'maxVariable',
+  'charges',
+  'isotopeErrors',
+  'fragmentTolerance',
+] as const;
 
 const items = (text: string) =>
   text
@@ -14,6 +27,9 @@ const items = (text: string) =>
     .filter(Boolean);
 
 export class SearchForm {
+  /** Identify parameters a URL gave that no field shows, kept for the next run. */
+  private more: [string, string][] = [];
+
   constructor(
     readonly form: HTMLFormElement,
     private taxa: TaxonPicker,
@@ -43,6 +59,7 @@ export class SearchForm {
         (row.dataset.precursor === undefined || row.dataset.precursor === precursor);
       row.hidden = !shown;
     }
+    $('button[type=submit]', this.form).textContent = mode === 'identify' ? 'Identify' : 'Search';
   }
 
   set(s: SearchState): void {
@@ -51,7 +68,9 @@ export class SearchForm {
     for (const name of TEXT_FIELDS) this.input(name).value = s[name];
     this.input('equateIL').checked = s.equateIL;
     this.input('unit').value = s.unit;
+    this.input('fragmentUnit').value = s.fragmentUnit;
     this.input('reviewed').value = s.reviewed;
+    this.more = s.more;
     const pageSize = this.input('pageSize') as unknown as HTMLSelectElement;
     if (![...pageSize.options].some((o) => o.value === s.pageSize)) pageSize.add(new Option(s.pageSize)); // a size a URL gave
     pageSize.value = s.pageSize;
@@ -87,6 +106,11 @@ export class SearchForm {
       reviewed: this.input('reviewed').value,
       page: '1',
       pageSize: this.input('pageSize').value,
+      charges: text('charges'),
+      isotopeErrors: text('isotopeErrors'),
+      fragmentTolerance: text('fragmentTolerance'),
+      fragmentUnit: this.input('fragmentUnit').value,
+      more: this.more,
     };
   }
 
@@ -107,6 +131,7 @@ export class SearchForm {
       precursor: s.precursor === 'mz' ? (['mz', 'charge', 'tolerance'] as const) : (['mass', 'tolerance'] as const),
       range: ['mass1', 'mass2'] as const,
       peptide: ['peptide', 'tolerance'] as const,
+      identify: ['tolerance', 'fragmentTolerance', 'charges', 'isotopeErrors'] as const,
     }[s.mode];
     const field = needed.find((name) => s[name] === '');
     if (field === undefined) return undefined;

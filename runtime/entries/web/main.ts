@@ -1,5 +1,6 @@
 // The page's entry: picks the data path, wires the form, the organism type-ahead and the URL — every search is in
-// the query string, opening a link runs it, back and forward work — and shows the home view or the results.
+// the query string, opening a link runs it, back and forward work — and shows the home view, the results or Identify
+// mode's (whose file is the page's own, not the URL's).
 import type { InfoAnswer, PeptideAnswer, SearchAnswer } from './answers.js';
 import {
   chooseDataPath,
@@ -12,6 +13,7 @@ import {
 } from './dataPath.js';
 import { $ } from './dom.js';
 import { SearchForm } from './form.js';
+import { IdentifyMode } from './identify.js';
 import { datasetSpans, renderOverview, taglineOf } from './overview.js';
 import { renderProteins, renderSearch } from './results.js';
 import {
@@ -37,6 +39,13 @@ let dataPath: DataPath;
 const ask = (path: string): Promise<Answer> => dataPath.ask(path);
 const taxa = new TaxonPicker($('#taxon-input'), $('#taxon-options'), $('#taxon-chips'), ask);
 const form = new SearchForm($<HTMLFormElement>('#search'), taxa);
+const identify = new IdentifyMode(
+  form,
+  results,
+  status,
+  () => dataPath.kind,
+  () => form.form.requestSubmit(),
+);
 /** The search shown (null: the home view), and a count that lets a later search supersede one still running. */
 let current: SearchState | null = null;
 let shown = 0;
@@ -148,6 +157,7 @@ async function show(): Promise<void> {
   const wrongNames = pageQueryRefusal(query);
   const asked = stateOfQuery(query);
   current = wrongNames ? null : asked;
+  identify.cancel();
   form.set(asked ?? FORM_DEFAULTS);
   if (wrongNames) {
     // A link with a mistyped parameter is not run with it silently left out: said, as the API would.
@@ -162,10 +172,11 @@ async function show(): Promise<void> {
   results.setAttribute('aria-busy', 'true');
   status.textContent = current ? 'Searching…' : '';
   document.title = current
-    ? `${current.mode === 'peptide' ? current.peptide : titleOf(current)} — Digested peptides`
+    ? `${current.mode === 'peptide' ? current.peptide : current.mode === 'identify' ? 'Identify' : titleOf(current)} — Digested peptides`
     : 'Digested peptides — peptide mass search';
   try {
     if (!current) await showHome(id);
+    else if (current.mode === 'identify') await identify.show(current, () => id === shown);
     else if (current.mode === 'peptide') await showPeptide(current, id);
     else
       await search(
@@ -201,12 +212,20 @@ form.form.addEventListener('submit', (e) => {
   const s = form.read();
   const missing = form.missing(s);
   if (missing) return form.showError(missing.message, s, missing.field);
+  if (s.mode === 'identify') {
+    const refused = identify.refusal(s);
+    if (refused) return form.showError(refused.message, s, refused.field);
+    // The same parameters again (another file, or the same run anew) are the same URL: no second history entry.
+    if (location.search === `?${queryOfState(s)}`) return void show();
+    return go(s);
+  }
   const refused = refusal(s.mode === 'peptide' ? peptidePath(s) : searchPath(s));
   if (refused) return refusedAnswer(refused, s);
   go(s);
 });
 $<HTMLSelectElement>('#pageSize').addEventListener('change', (e) => {
-  if (current) go({ ...current, page: '1', pageSize: (e.target as HTMLSelectElement).value });
+  if (current && current.mode !== 'identify')
+    go({ ...current, page: '1', pageSize: (e.target as HTMLSelectElement).value });
 });
 document.addEventListener('click', (e) => {
   const link = (e.target as Element).closest?.('a');

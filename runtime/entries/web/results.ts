@@ -16,7 +16,7 @@ import { fill, h } from './dom.js';
 /** Proteins listed in a row before the rest fold under "N more". */
 const SHOWN_PROTEINS = 3;
 
-const uniprot = (acc: string) => `https://www.uniprot.org/uniprotkb/${encodeURIComponent(acc)}`;
+export const uniprot = (acc: string) => `https://www.uniprot.org/uniprotkb/${encodeURIComponent(acc)}`;
 const number = (n: number) => n.toLocaleString('en-US');
 /** The API's `HH:MM:SS.mmm` in milliseconds. */
 const durationMs = (text: string) => text.split(':').reduce((total, part) => total * 60 + Number(part), 0) * 1000;
@@ -32,7 +32,8 @@ function download(name: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-function downloads(name: string, json: string, tsv: () => string): HTMLElement {
+/** TSV and JSON download buttons: `name` is the files' name without its extension. */
+export function downloads(name: string, json: string, tsv: () => string): HTMLElement {
   return h(
     'div',
     { class: 'actions' },

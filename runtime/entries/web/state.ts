@@ -1,13 +1,15 @@
 // What a search is, as the page's URL holds it: a mode and the API's own parameters (`/?mz=650.32&charge=2&…` is
-// `/api/v1/search?mz=650.32&charge=2&…`; `/?peptide=SEQ` is the peptide view). Read from and written to a query
-// string, and turned into the API requests the page makes. No DOM here: the tests run it in Node.
+// `/api/v1/search?mz=650.32&charge=2&…`; `/?peptide=SEQ` is the peptide view; `/?mode=identify&…` is Identify mode
+// with /api/v1/identify's parameters, the file being the page's own). Read from and written to a query string, and
+// turned into the API requests the page makes. No DOM here: the tests run it in Node.
 import { endpointAt } from '../../api/endpoints.js';
+import { IDENTIFY_PARAMS } from '../../api/identifyParams.js';
 import { checkParamNames } from '../../api/paramNames.js';
 import { QueryError } from '../../api/params.js';
 import { UNITS_PER_DA, peptideMass } from '../../model/chemistry.js';
 import { parseModifications, slotCount } from '../../model/modifications.js';
 
-export type Mode = 'precursor' | 'range' | 'peptide';
+export type Mode = 'precursor' | 'range' | 'peptide' | 'identify';
 
 export interface SearchState {
   mode: Mode;
@@ -32,12 +34,34 @@ export interface SearchState {
   reviewed: string;
   page: string;
   pageSize: string;
+  /** Identify mode: charges tried for a spectrum without CHARGE, isotope errors, and the fragment tolerance. */
+  charges: string;
+  isotopeErrors: string;
+  fragmentTolerance: string;
+  fragmentUnit: string;
+  /** Identify mode: the other /api/v1/identify parameters a URL gave (topPeaks, …), which the form has no field for. */
+  more: [string, string][];
 }
 
 export const PAGE_SIZES = ['100', '250', '1000'];
 
 /** The API's defaults: a parameter a URL leaves out means what the API takes it to mean. */
 const API_DEFAULTS = { tolerance: '10', unit: 'ppm', maxVariable: '2', page: '1', pageSize: '100' };
+
+/** /api/v1/identify's defaults for the fields Identify mode adds. */
+const IDENTIFY_DEFAULTS = { charges: '2,3,4', isotopeErrors: '0', fragmentTolerance: '20', fragmentUnit: 'ppm' };
+
+/** The identify parameters the form has a field for; a URL's others are kept in `more`. */
+const IDENTIFY_FIELDS = new Set([
+  'tolerance',
+  'unit',
+  'fixed',
+  'variable',
+  'maxVariable',
+  'taxon',
+  'reviewed',
+  ...Object.keys(IDENTIFY_DEFAULTS),
+]);
 
 /** The blank form: what a proteomics user expects (10 ppm, Carbamidomethyl@C fixed, Oxidation@M one click away). */
 export const FORM_DEFAULTS: SearchState = {
@@ -55,6 +79,8 @@ export const FORM_DEFAULTS: SearchState = {
   variable: [],
   taxon: [],
   reviewed: '',
+  ...IDENTIFY_DEFAULTS,
+  more: [],
 };
 
 const items = (text: string | null) =>
@@ -63,16 +89,25 @@ const items = (text: string | null) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+/** `mode=identify`: the page's own parameter of Identify mode. */
+const MODE_PARAM = { name: 'mode', kind: 'choice', required: false, choices: ['identify'], description: '' } as const;
+
+const isIdentify = (query: URLSearchParams) => query.get('mode')?.trim() === 'identify';
+
 /**
  * What is wrong with the names of a page URL's query, as the API says it of its own: a page URL takes
- * /api/v1/search's parameters and the peptide view's (`peptide`, also read as `sequence`, and `equateIL`).
+ * /api/v1/search's parameters and the peptide view's (`peptide`, also read as `sequence`, and `equateIL`), or with
+ * `mode=identify` /api/v1/identify's.
  */
 export function pageQueryRefusal(query: URLSearchParams): string | undefined {
   const peptideView = endpointAt('/api/v1/peptide')!.params.filter(
     (p) => p.name === 'sequence' || p.name === 'equateIL',
   );
+  const names = isIdentify(query)
+    ? [...IDENTIFY_PARAMS, MODE_PARAM]
+    : [...endpointAt('/api/v1/search')!.params, ...peptideView];
   try {
-    checkParamNames([...endpointAt('/api/v1/search')!.params, ...peptideView], query.keys(), 'refuse');
+    checkParamNames(names, query.keys(), 'refuse');
     return undefined;
   } catch (e) {
     if (e instanceof QueryError) return e.message;
@@ -84,13 +119,15 @@ export function pageQueryRefusal(query: URLSearchParams): string | undefined {
 export function stateOfQuery(query: URLSearchParams): SearchState | null {
   const has = (name: string) => (query.get(name) ?? '').trim() !== '';
   if (has('sequence') && !has('peptide')) query.set('peptide', query.get('sequence')!);
-  const mode: Mode | null = has('peptide')
-    ? 'peptide'
-    : has('mass1') || has('mass2')
-      ? 'range'
-      : has('mz') || has('mass') || has('charge')
-        ? 'precursor'
-        : null;
+  const mode: Mode | null = isIdentify(query)
+    ? 'identify'
+    : has('peptide')
+      ? 'peptide'
+      : has('mass1') || has('mass2')
+        ? 'range'
+        : has('mz') || has('mass') || has('charge')
+          ? 'precursor'
+          : null;
   if (!mode) return null;
   const get = (name: string, fallback = '') => (has(name) ? query.get(name)!.trim() : fallback);
   return {
@@ -112,6 +149,11 @@ export function stateOfQuery(query: URLSearchParams): SearchState | null {
     reviewed: get('reviewed'),
     page: get('page', API_DEFAULTS.page),
     pageSize: get('pageSize', API_DEFAULTS.pageSize),
+    charges: get('charges', IDENTIFY_DEFAULTS.charges),
+    isotopeErrors: get('isotopeErrors', IDENTIFY_DEFAULTS.isotopeErrors),
+    fragmentTolerance: get('fragmentTolerance', IDENTIFY_DEFAULTS.fragmentTolerance),
+    fragmentUnit: get('fragmentUnit', IDENTIFY_DEFAULTS.fragmentUnit),
+    more: mode === 'identify' ? [...query].filter(([k]) => k !== 'mode' && !IDENTIFY_FIELDS.has(k)) : [],
   };
 }
 
@@ -159,8 +201,23 @@ export const queryText = (params: Params): string =>
     .map(([k, v]) => `${k}=${encodeURIComponent(v).replace(/%40/g, '@').replace(/%2C/g, ',').replace(/%3A/g, ':')}`)
     .join('&');
 
+/** /api/v1/identify's query (without `?`) for Identify mode: windows always, other parameters when not defaults. */
+export function identifyQuery(s: SearchState): string {
+  return queryText([
+    ...window(s),
+    ['fragmentTolerance', s.fragmentTolerance],
+    ['fragmentUnit', s.fragmentUnit],
+    ...(['charges', 'isotopeErrors'] as const)
+      .filter((k) => s[k] !== IDENTIFY_DEFAULTS[k])
+      .map((k): [string, string] => [k, s[k]]),
+    ...shared(s).filter(([k]) => k !== 'page' && k !== 'pageSize'),
+    ...s.more,
+  ]);
+}
+
 /** The page URL's query (without `?`) for a search. */
 export function queryOfState(s: SearchState): string {
+  if (s.mode === 'identify') return `mode=identify&${identifyQuery(s)}`;
   const head: Params =
     s.mode === 'peptide'
       ? [['peptide', s.peptide], ...(s.equateIL ? ([['equateIL', 'true']] as Params) : []), ...window(s)]
@@ -220,8 +277,17 @@ export function fieldsOf(s: SearchState): string[] {
     precursor: s.precursor === 'mz' ? ['mz', 'charge', 'tolerance', 'unit'] : ['mass', 'tolerance', 'unit'],
     range: ['mass1', 'mass2'],
     peptide: ['peptide', 'equateIL', 'tolerance', 'unit'],
+    identify: ['file', 'tolerance', 'unit', 'fragmentTolerance', 'fragmentUnit', 'charges', 'isotopeErrors'],
   }[s.mode];
-  return [...own, 'fixed', 'variable', 'maxVariable', 'taxon', 'reviewed', 'pageSize'];
+  return [
+    ...own,
+    'fixed',
+    'variable',
+    'maxVariable',
+    'taxon',
+    'reviewed',
+    ...(s.mode === 'identify' ? [] : ['pageSize']),
+  ];
 }
 
 /**

@@ -50,9 +50,15 @@ async function staticSite(page: Awaited<ReturnType<typeof buildWebPage>>, datase
   return listen((req, res) => void serveHandler(req, res, { public: site, symlinks: true, directoryListing: false }));
 }
 
-/** The three sites over the bundled dataset, by their base URLs; close() stops them. */
-export async function serveSites(): Promise<{ bases: Record<Site, string>; close: () => Promise<void> }> {
-  const [dir, withApi, plain] = await Promise.all([bundledDataset(), buildWebPage({ api: true }), buildWebPage()]);
+/** The three sites over the bundled dataset (or the built dataset in `options.dataset`), by their base URLs; close() stops them. */
+export async function serveSites(
+  options: { dataset?: string } = {},
+): Promise<{ bases: Record<Site, string>; close: () => Promise<void> }> {
+  const [dir, withApi, plain] = await Promise.all([
+    options.dataset ?? bundledDataset(),
+    buildWebPage({ api: true }),
+    buildWebPage(),
+  ]);
   const servers = {
     api: await listen(createListener(dir, createAnswerer(datasetOnce(() => new FileSource(dir))), withApi)),
     static: await staticSite(plain, dir),

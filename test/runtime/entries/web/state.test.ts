@@ -1,13 +1,17 @@
 // The page's URL state (runtime/entries/web/state.ts) in Node: the shared URL forms read and written back, the API
 // requests a URL makes answered by the real handler exactly as the URL's own query is, API error messages of real
-// refusals placed on the field they name, and the peptide view's modified mass found by the API's own search.
+// refusals placed on the field they name, the peptide view's modified mass found by the API's own search, and
+// Identify mode's URL.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../../runtime/api/handler.js';
+import { parseIdentifyQuery } from '../../../../runtime/api/identifyParams.js';
 import {
   fieldOfError,
   FORM_DEFAULTS,
+  identifyQuery,
   isobaricPath,
   modifiedPeptideMass,
+  pageQueryRefusal,
   peptidePath,
   queryOfState,
   searchPath,
@@ -124,5 +128,65 @@ describe('API errors on the form', () => {
     // A field of another mode is not where a message goes: mass is not shown in the m/z form.
     expect(fieldOfError('give the precursor once: mass and mz are both given', state('mz=1&charge=2')!)).toBe('mz');
     expect(fieldOfError('internal error', state('mz=1&charge=2')!)).toBeUndefined();
+  });
+});
+
+describe('the URL of Identify mode', () => {
+  it('holds /api/v1/identify parameters after mode=identify, written back unchanged; the file is not in it', () => {
+    expect(state('mode=identify')).toMatchObject({
+      mode: 'identify',
+      tolerance: '10',
+      unit: 'ppm',
+      charges: '2,3,4',
+      isotopeErrors: '0',
+      fragmentTolerance: '20',
+      fragmentUnit: 'ppm',
+      fixed: [],
+      more: [],
+    });
+    for (const query of [
+      'mode=identify&tolerance=10&unit=ppm&fragmentTolerance=20&fragmentUnit=ppm&fixed=Carbamidomethyl@C',
+      'mode=identify&tolerance=20&unit=ppm&fragmentTolerance=0.5&fragmentUnit=Da&charges=2,3&isotopeErrors=0,1&variable=Oxidation@M&maxVariable=1&taxon=10090&reviewed=true',
+      'mode=identify&tolerance=10&unit=ppm&fragmentTolerance=20&fragmentUnit=ppm&topPeaks=100&minMatched=6',
+    ])
+      expect(queryOfState(state(query)!)).toBe(query);
+    expect(state('mode=identify&topPeaks=100')!.more).toEqual([['topPeaks', '100']]);
+  });
+
+  it('is /api/v1/identify’s query less mode, read by the API’s parser as the URL says', () => {
+    const query =
+      'mode=identify&tolerance=20&unit=ppm&fragmentTolerance=0.5&fragmentUnit=Da&charges=2,3&isotopeErrors=0,1&fixed=Carbamidomethyl@C&topPeaks=100';
+    const params = new URLSearchParams(identifyQuery(state(query)!));
+    expect(params.has('mode')).toBe(false);
+    const own = new URLSearchParams(query);
+    expect(parseIdentifyQuery((name) => params.getAll(name))).toEqual(parseIdentifyQuery((name) => own.getAll(name)));
+  });
+
+  it("refuses names /api/v1/identify does not take, as the API does, and places its parser's messages on their fields", () => {
+    expect(pageQueryRefusal(new URLSearchParams('mode=identify&fragmentUnit=Da&isotopeErrors=1'))).toBeUndefined();
+    expect(pageQueryRefusal(new URLSearchParams('mode=identify&pageSize=100'))).toMatch(
+      /^unknown parameter "pageSize"/,
+    );
+    expect(pageQueryRefusal(new URLSearchParams('mode=identify&topPeak=5'))).toMatch(/did you mean topPeaks\?/);
+    expect(pageQueryRefusal(new URLSearchParams('mz=650&charge=2&charges=2,3'))).toMatch(
+      /^unknown parameter "charges"/,
+    );
+    for (const [query, field] of [
+      ['isotopeErrors=7', 'isotopeErrors'],
+      ['fragmentTolerance=3&fragmentUnit=Da', 'fragmentTolerance'],
+      ['charges=2,x', 'charges'],
+      ['tolerance=5000', 'tolerance'],
+      ['fixed=Carbamidomethy@C', 'fixed'],
+    ]) {
+      const s = state(`mode=identify&${query}`)!;
+      const params = new URLSearchParams(identifyQuery(s));
+      let message = '';
+      try {
+        parseIdentifyQuery((name) => params.getAll(name));
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(fieldOfError(message, s), `${query}: ${message}`).toBe(field);
+    }
   });
 });

@@ -27,7 +27,7 @@ describe('npm run bench (smoke scale)', () => {
         coldHttpFirst: 3,
         coldHttpNext: 10,
         matchSpectra: 120,
-        identify: { proteins: 300, residues: 171_000, spectra: 100 },
+        identify: { proteins: 300, residues: 171_000, spectra: 250 },
       },
       () => {},
     );
@@ -36,7 +36,7 @@ describe('npm run bench (smoke scale)', () => {
   it('identifies seeded spectra of the proteome, and Comet beside it when installed', () => {
     const { ours, comet, spectra } = results.identify!;
     expect(ours.spectra).toBe(spectra);
-    // A fifth of the spectra are noise; most of the others are their peptide's.
+    // A fifth of the spectra are noise; most of the others are their peptide's (250 spectra: enough targets for 1 %).
     expect(ours.passing.psms).toBeGreaterThan(0.5 * spectra);
     expect(ours.passing.psms).toBeLessThanOrEqual(0.85 * spectra);
     expect(ours.warmSeconds).toBeGreaterThan(0);

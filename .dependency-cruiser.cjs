@@ -41,7 +41,7 @@ module.exports = {
       comment:
         'runtime/core/storage (sources, files, dataset, caches) serves every capability and imports none of them.',
       from: { path: '^runtime/core/storage/' },
-      to: { path: '^runtime/core/(range|precursor|match|lookup)/' },
+      to: { path: '^runtime/core/(range|precursor|match|lookup|identify)/' },
     },
     {
       name: 'core-range-below-searches',
@@ -58,6 +58,14 @@ module.exports = {
         'Batch matching (runtime/core/match) runs precursor searches; precursor search and look-ups know nothing of it.',
       from: { path: '^runtime/core/(precursor|lookup)/' },
       to: { path: '^runtime/core/match/' },
+    },
+    {
+      name: 'core-identify-on-top',
+      severity: 'error',
+      comment:
+        'Identification (runtime/core/identify) scores what batch matching finds; no other capability knows of it.',
+      from: { path: '^runtime/core/(storage|range|precursor|match|lookup)/' },
+      to: { path: '^runtime/core/identify/' },
     },
     {
       name: 'core-lookups-apart',

@@ -56,7 +56,8 @@ describe('dependency rules', () => {
       'runtime/core/precursor/find.ts':
         "import { batch } from '../match/batch.js';\nimport { look } from '../lookup/look.js';\nimport { other } from './other.js';\nexport const find = [batch, look, other];\n",
       'runtime/core/precursor/other.ts': 'export const other = 3;\n',
-      'runtime/core/match/batch.ts': 'export const batch = 1;\n',
+      'runtime/core/match/batch.ts': "import { score } from '../identify/score.js';\nexport const batch = [1, score];\n",
+      'runtime/core/identify/score.ts': "import { batch } from '../match/batch.js';\nexport const score = () => batch;\n",
       'runtime/core/lookup/look.ts': 'export const look = 2;\n',
       'runtime/entries/cli/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
       'builder/phases/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
@@ -74,6 +75,7 @@ describe('dependency rules', () => {
         'api-below-entries',
         'build-imports-only-the-model',
         'core-below-api',
+        'core-identify-on-top',
         'core-lookups-apart',
         'core-match-above-precursor',
         'core-range-below-searches',
@@ -104,7 +106,8 @@ describe('dependency rules', () => {
       'web-page-runs-in-the-browser: runtime/entries/web/main.ts',
     ]);
     // The capabilities of runtime/core: each planted upward or sideways import, and nothing within one folder.
-    expect(found.filter((v) => /^core-(storage|range|match|lookups)/.test(v)).sort()).toEqual([
+    expect(found.filter((v) => /^core-(storage|range|match|lookups|identify)/.test(v)).sort()).toEqual([
+      'core-identify-on-top: runtime/core/match/batch.ts → runtime/core/identify/score.ts',
       'core-lookups-apart: runtime/core/precursor/find.ts → runtime/core/lookup/look.ts',
       'core-match-above-precursor: runtime/core/precursor/find.ts → runtime/core/match/batch.ts',
       'core-range-below-searches: runtime/core/range/scan.ts → runtime/core/precursor/find.ts',

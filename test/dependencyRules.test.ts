@@ -56,8 +56,10 @@ describe('dependency rules', () => {
       'runtime/core/precursor/find.ts':
         "import { batch } from '../match/batch.js';\nimport { look } from '../lookup/look.js';\nimport { other } from './other.js';\nexport const find = [batch, look, other];\n",
       'runtime/core/precursor/other.ts': 'export const other = 3;\n',
-      'runtime/core/match/batch.ts': "import { score } from '../identify/score.js';\nexport const batch = [1, score];\n",
-      'runtime/core/identify/score.ts': "import { batch } from '../match/batch.js';\nexport const score = () => batch;\n",
+      'runtime/core/match/batch.ts':
+        "import { score } from '../identify/score.js';\nexport const batch = [1, score];\n",
+      'runtime/core/identify/score.ts':
+        "import { batch } from '../match/batch.js';\nexport const score = () => batch;\n",
       'runtime/core/lookup/look.ts': 'export const look = 2;\n',
       'runtime/entries/cli/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
       'builder/phases/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",

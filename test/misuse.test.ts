@@ -318,7 +318,7 @@ describe('the query command line', () => {
       /it looks like a FASTA file/,
     ]);
     cases.push([['match', join(work, 'none.mgf'), '--shards', dir], 1, /cannot read \S+none\.mgf: no such file/]);
-    cases.push([['match', '--shards', dir], 2, /match takes one MGF file/]);
+    cases.push([['match', '--shards', dir], 2, /match takes one peak list, MGF or mzML/]);
     cases.push([
       ['v1', '--mz', '650.32', '--charge', '2', '--ppm', '5'],
       2,

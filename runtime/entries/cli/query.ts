@@ -99,7 +99,7 @@ async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<nu
 /** Every spectrum of an MGF file matched (match.ts); a refused parameter is the API's JSON error, exit 1. */
 async function matchCommand(values: Values, positionals: string[], io: QueryIo): Promise<number> {
   if (positionals.length !== 1)
-    throw new UsageError(`match takes one MGF file (or - for standard input), got ${positionals.length}`);
+    throw new UsageError(`match takes one peak list, MGF or mzML (or - for standard input), got ${positionals.length}`);
   let options: ReturnType<typeof matchOptions>;
   try {
     options = matchOptions(flagSource(values), values);
@@ -125,7 +125,9 @@ async function matchCommand(values: Values, positionals: string[], io: QueryIo):
 /** Every spectrum of an MGF file identified (identify.ts); a refused parameter is the API's JSON error, exit 1. */
 async function identifyCommand(values: Values, positionals: string[], io: QueryIo): Promise<number> {
   if (positionals.length !== 1)
-    throw new UsageError(`identify takes one MGF file (or - for standard input), got ${positionals.length}`);
+    throw new UsageError(
+      `identify takes one peak list, MGF or mzML (or - for standard input), got ${positionals.length}`,
+    );
   const format = (values.format as string | undefined) ?? 'tsv';
   if (!(IDENTIFY_FORMATS as readonly string[]).includes(format))
     throw new UsageError(`--format must be ${IDENTIFY_FORMATS.join(', ')}, got "${format}"`);
@@ -202,7 +204,7 @@ function commandNamed(name: string): Command | undefined {
     return {
       params: endpoint!.params,
       options: { shards: COMMON_OPTIONS.shards, ...MATCH_OPTIONS, out: COMMON_OPTIONS.out },
-      synopsis: `<file.mgf|.mgf.gz|-> ${paramsText(endpoint!.params)}`,
+      synopsis: `<file.mgf|.mzML|.gz|-> ${paramsText(endpoint!.params)}`,
       positionals: true,
       run: matchCommand,
     };
@@ -215,7 +217,7 @@ function commandNamed(name: string): Command | undefined {
         format: "tsv (default: Sage's columns), pin (Percolator input) or json",
         out: COMMON_OPTIONS.out,
       },
-      synopsis: `<file.mgf|.mgf.gz|-> ${paramsText(IDENTIFY_PARAMS)}`,
+      synopsis: `<file.mgf|.mzML|.gz|-> ${paramsText(IDENTIFY_PARAMS)}`,
       positionals: true,
       run: identifyCommand,
     };

@@ -85,10 +85,13 @@ export function usage(exportParams: readonly Param[]): string {
     line('export', `${paramsText(exportParams)}   the whole range as TSV, no paging`),
     line(
       'match',
-      `<file.mgf|.mgf.gz|-> ${paramsText(endpointByCommand('match')!.params)} [--format tsv|json] [--batch N (${DEFAULT_BATCH})] [--concurrency N (6)]`,
+      `<file.mgf|.mzML|.gz|-> ${paramsText(endpointByCommand('match')!.params)} [--format tsv|json] [--batch N (${DEFAULT_BATCH})] [--concurrency N (6)]`,
     ),
     line('', 'every spectrum of a peak list, as /api/v1/search answers its precursor (all candidates), in file order'),
-    line('identify', '<file.mgf|.mgf.gz|-> [--fragment-tolerance 20 --fragment-unit ppm|Da] [--isotope-errors 0,1] …'),
+    line(
+      'identify',
+      '<file.mgf|.mzML|.gz|-> [--fragment-tolerance 20 --fragment-unit ppm|Da] [--isotope-errors 0,1] …',
+    ),
     line('', 'peptides identified from MS/MS spectra: scored PSMs, target-decoy q-values, proteins and organisms'),
     line('openapi', 'the OpenAPI document of the API'),
     line('mirror', MIRROR_USAGE.slice('mirror '.length)),

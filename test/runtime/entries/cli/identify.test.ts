@@ -171,7 +171,7 @@ describe('npm run query -- identify', () => {
         /is not an MGF or mzML peak list: it looks like text without a BEGIN IONS line/,
       ],
       [[FASTA, '--shards', shards], 1, /it looks like a FASTA file/],
-      [[MGF, MGF, '--shards', shards], 2, /identify takes one MGF file/],
+      [[MGF, MGF, '--shards', shards], 2, /identify takes one peak list, MGF or mzML/],
       [[join(dir, 'none.mgf'), '--shards', shards], 1, /cannot read .*none\.mgf: no such file/],
     ];
     for (const [argv, code, message] of cases) {

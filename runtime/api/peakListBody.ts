@@ -2,8 +2,8 @@
 // magic number), a multipart/form-data upload (`curl -F file=@run.mgf`: its file part), then judged by its content
 // so that anything that is not a peak list is refused with what it looks like, then read into spectra within a limit. Web-standard APIs only
 // (DecompressionStream, Response.formData): the same code runs in Node, at the edge and in the browser.
-import { readMgf, type Malformed, type Spectrum } from '../core/match/mgf.js';
-import { readMzml } from '../core/match/mzml.js';
+import type { Malformed, Spectrum } from '../core/match/mgf.js';
+import { readPeakList } from '../core/match/peakList.js';
 import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../core/match/peakListKind.js';
 import type { Call } from './call.js';
 import { QueryError } from './params.js';
@@ -102,8 +102,7 @@ export async function spectraOfBody(
 ): Promise<{ spectra: Spectrum[]; malformed: Malformed[] }> {
   const spectra: Spectrum[] = [];
   const malformed: Malformed[] = [];
-  const items = kind === 'mzml' ? readMzml([bytes]) : readMgf([new TextDecoder().decode(bytes)], keepPeaks);
-  for await (const item of items) {
+  for await (const item of readPeakList(kind, [bytes], keepPeaks)) {
     if ('malformed' in item) malformed.push(item.malformed);
     else if (spectra.push(item.spectrum) > limit)
       throw new QueryError(
@@ -111,6 +110,5 @@ export async function spectraOfBody(
         `the body holds more than ${limit.toLocaleString('en')} spectra; send at most ${limit.toLocaleString('en')} per request`,
       );
   }
-  if (!keepPeaks) for (const spectrum of spectra) delete spectrum.peaks;
   return { spectra, malformed };
 }

@@ -11,7 +11,8 @@ import { PSM_TSV_HEADER, psmTsvRow } from '../../api/identifyColumns.js';
 import { identificationJson } from '../../api/identifyJson.js';
 import { pinCharges, pinHeader, pinRow } from '../../api/identifyPin.js';
 import { MALFORMED_LISTED } from '../../api/matchJson.js';
-import { counted, openInput, progressBar, readPeakList } from './match.js';
+import { readPeakList } from '../../core/match/peakList.js';
+import { counted, openInput, progressBar } from './match.js';
 import { write, type QueryIo } from './output.js';
 
 export const IDENTIFY_FORMATS = ['tsv', 'pin', 'json'] as const;
@@ -41,7 +42,7 @@ export async function identifyFile(
   let read = 0;
   let result: Identification;
   try {
-    const records = counted(readPeakList(input, true), (item) => {
+    const records = counted(readPeakList(input.kind, input.stream, true), (item) => {
       if ('spectrum' in item) read++;
     });
     let spectra = 0;

@@ -10,8 +10,7 @@ import type { Dataset } from '../../core/storage/dataset.js';
 import { DEFAULT_BATCH, matchSpectra } from '../../core/match/match.js';
 import type { MatchQuery } from '../../core/match/matchQuery.js';
 import { parseMatchQuery } from '../../api/matchParams.js';
-import { readMgf, type MgfItem } from '../../core/match/mgf.js';
-import { readMzml } from '../../core/match/mzml.js';
+import { readPeakList } from '../../core/match/peakList.js';
 import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../../core/match/peakListKind.js';
 import type { ParamSource } from '../../api/params.js';
 import { AsciiWriter } from '../../api/asciiWriter.js';
@@ -130,22 +129,6 @@ export function progressBar(
   };
 }
 
-/** The items of an opened input, by its kind; `keepPeaks` as readMgf's (a batch of precursors holds no peaks). */
-export function readPeakList(
-  input: { stream: AsyncIterable<Uint8Array>; kind: 'mgf' | 'mzml' },
-  keepPeaks = false,
-): AsyncIterable<MgfItem> {
-  if (input.kind === 'mgf') return readMgf(input.stream, keepPeaks);
-  return keepPeaks ? readMzml(input.stream) : withoutPeaks(readMzml(input.stream));
-}
-
-async function* withoutPeaks(items: AsyncIterable<MgfItem>): AsyncGenerator<MgfItem> {
-  for await (const item of items) {
-    if ('spectrum' in item) delete item.spectrum.peaks;
-    yield item;
-  }
-}
-
 /** The items of a reader, each seen by `count` as it is read. */
 export async function* counted<T>(items: AsyncIterable<T>, count: (item: T) => void): AsyncGenerator<T> {
   for await (const item of items) {
@@ -173,7 +156,7 @@ export async function matchFile(
   let read = 0;
   const progress = () => bar.update(input.read(), read, summary.precursors);
   try {
-    const records = counted(readPeakList(input), (item) => {
+    const records = counted(readPeakList(input.kind, input.stream, false), (item) => {
       if ('spectrum' in item) read++;
     });
     const batches = matchSpectra(dataset, query, records, {

@@ -2,8 +2,8 @@
 // is (sniffPeakList), gzip is undone by the browser's DecompressionStream whatever the file's name, and MGF or mzML
 // records are read as a stream, so a file of any size is never held whole. The page and its identification worker
 // both read files through it.
-import { readMgf, type MgfItem, type Spectrum } from '../../core/match/mgf.js';
-import { readMzml } from '../../core/match/mzml.js';
+import type { MgfItem, Spectrum } from '../../core/match/mgf.js';
+import { readPeakList } from '../../core/match/peakList.js';
 import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../../core/match/peakListKind.js';
 
 /** A file whose content says it is a peak list. */
@@ -86,7 +86,7 @@ export function peakItems(
     );
   }
   const chunks = chunksOf(file.gzip ? gunzip(stream) : stream, file.name);
-  return file.kind === 'mgf' ? readMgf(chunks, keepPeaks) : readMzml(chunks);
+  return readPeakList(file.kind, chunks, keepPeaks);
 }
 
 /** A spectrum's name in the answer's `scannr`: its MGF TITLE or mzML id, else its ordinal in the file. */

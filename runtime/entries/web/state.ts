@@ -49,7 +49,12 @@ export const PAGE_SIZES = ['100', '250', '1000'];
 const API_DEFAULTS = { tolerance: '10', unit: 'ppm', maxVariable: '2', page: '1', pageSize: '100' };
 
 /** /api/v1/identify's defaults for the fields Identify mode adds. */
-const IDENTIFY_DEFAULTS = { charges: '2,3,4', isotopeErrors: '0', fragmentTolerance: '20', fragmentUnit: 'ppm' };
+const IDENTIFY_DEFAULTS = Object.fromEntries(
+  (['charges', 'isotopeErrors', 'fragmentTolerance', 'fragmentUnit'] as const).map((name) => [
+    name,
+    String(IDENTIFY_PARAMS.find((p) => p.name === name)!.default),
+  ]),
+) as Record<'charges' | 'isotopeErrors' | 'fragmentTolerance' | 'fragmentUnit', string>;
 
 /** The identify parameters the form has a field for; a URL's others are kept in `more`. */
 const IDENTIFY_FIELDS = new Set([

@@ -2,16 +2,23 @@
 import { availableParallelism } from 'node:os';
 import { integerFlag, parseFlags, runCommand } from './command.js';
 import { DEFAULT_DIGEST } from '../inputs/digest.js';
+import { ENZYMES } from '../../runtime/model/enzymes.js';
 import { BuildError } from '../errors.js';
 import { buildDataset, buildPart, DEFAULT_SHARD_BYTES, type BuildOptions } from '../phases/pipeline.js';
 import { parsePart } from '../phases/slices.js';
 import { terminalMeter } from './terminalMeter.js';
 
 const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...] --out <dir>
-  [--enzyme trypsin|trypsin/p|lys-c|chymotrypsin] [--missed-cleavages ${DEFAULT_DIGEST.missedCleavages}]
+  [--enzyme ${Object.keys(ENZYMES).join('|')}]
+  [--specificity full|semi|none] [--clip-met] [--missed-cleavages ${DEFAULT_DIGEST.missedCleavages}]
   [--min-length ${DEFAULT_DIGEST.minLength}] [--max-length ${DEFAULT_DIGEST.maxLength}] [--taxonomy <tsv>] [--taxdump <dir>]
   [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--compression br|gzip] [--threads N] [--release name=value ...] [--part i/N]
   [--folder-digits 0..4] [--view Carbamidomethyl@C ...]
+  --enzyme name     where the enzyme cuts, by its PSI-MS rule (runtime/model/enzymes.ts; default trypsin)
+  --specificity s   full (default): both ends at cleavage sites or protein termini; semi: at least one end;
+                    none: every sub-sequence of the length range (missed cleavages then do not limit it)
+  --clip-met        also digest each protein starting with M without its initiator Met (position 1 is then a
+                    protein N-terminus too, for the specificity and for Protein N-term modifications)
   --taxonomy <tsv>  accession<TAB>taxId lines, for headers without OX=
   --taxdump <dir>   NCBI Taxonomy's nodes.dmp and names.dmp (taxdump.tar.gz, unpacked): the dataset holds the
                     lineages of its organisms, with peptide counts per taxon (see docs/format.md)
@@ -48,6 +55,8 @@ await runCommand('build:shards', async () => {
       input: { type: 'string', multiple: true },
       out: { type: 'string' },
       enzyme: { type: 'string' },
+      specificity: { type: 'string' },
+      'clip-met': { type: 'boolean' },
       'missed-cleavages': { type: 'string' },
       'min-length': { type: 'string' },
       'max-length': { type: 'string' },
@@ -74,6 +83,8 @@ await runCommand('build:shards', async () => {
     inputs: values.input,
     out: values.out,
     enzyme: values.enzyme ?? DEFAULT_DIGEST.enzyme,
+    specificity: values.specificity as BuildOptions['specificity'],
+    clipMet: values['clip-met'] ?? false,
     missedCleavages: integerFlag('missed-cleavages', values['missed-cleavages'], DEFAULT_DIGEST.missedCleavages),
     minLength: integerFlag('min-length', values['min-length'], DEFAULT_DIGEST.minLength),
     maxLength: integerFlag('max-length', values['max-length'], DEFAULT_DIGEST.maxLength),

@@ -1,12 +1,17 @@
-// In-silico digestion: every distinct peptide of a protein with its exact mass, by an enzyme of runtime/model/enzymes.ts.
+// In-silico digestion: every distinct peptide of a protein with its exact mass and whether it starts the protein,
+// by an enzyme of runtime/model/enzymes.ts at a specificity (full, semi, none), with or without the initiator Met.
 import { RESIDUE_UNITS, WATER_UNITS } from '../../runtime/model/chemistry.js';
-import { cleavageSites, ENZYMES } from '../../runtime/model/enzymes.js';
+import { cleavageSites, ENZYMES, type Specificity } from '../../runtime/model/enzymes.js';
 
 export interface DigestOptions {
   enzyme: string;
   missedCleavages: number;
   minLength: number;
   maxLength: number;
+  /** Which ends must be cleavage sites or protein termini: both (`full`, the default), one (`semi`), none. */
+  specificity?: Specificity;
+  /** Also digest each protein that starts with M as if its initiator Met were removed (position 1 a terminus). */
+  clipMet?: boolean;
 }
 
 export const DEFAULT_DIGEST: Readonly<DigestOptions> = {
@@ -16,23 +21,29 @@ export const DEFAULT_DIGEST: Readonly<DigestOptions> = {
   maxLength: 50,
 };
 
+/** Where a peptide lies in its protein: at the protein's N-terminus, elsewhere, or both (repeats). */
+export const AT_PROTEIN_START = 1;
+export const AT_INSIDE = 2;
+
 export interface Peptide {
   sequence: string;
   /** Mass with water, in 1e-10 Da units. */
   units: number;
+  /** AT_PROTEIN_START and/or AT_INSIDE: whether it starts the protein (or the protein without its Met), or not. */
+  places: number;
 }
 
 /**
- * Every distinct peptide of `protein` (upper-case letters) with 0..missedCleavages missed sites and a length
- * within [minLength, maxLength]; peptides with a residue of undefined mass (B, X, Z) are left out.
- * `onPeptide` is called once per distinct sequence, in order of first appearance.
+ * Every distinct peptide of `protein` (upper-case letters) with a length within [minLength, maxLength] and, unless
+ * the specificity is `none`, at most missedCleavages enzyme sites inside it; peptides with a residue of undefined
+ * mass (B, X, Z) are left out. `onPeptide` is called once per distinct sequence, in order of first appearance.
  */
 export function digest(protein: string, options: DigestOptions, onPeptide: (p: Peptide) => void): void {
   const enzyme = ENZYMES[options.enzyme];
   if (!enzyme) throw new Error(`unknown enzyme "${options.enzyme}"`);
+  const n = protein.length;
   const sites = cleavageSites(protein, enzyme);
   // Prefix sums of residue units and of undefined residues, so any piece is weighed in O(1).
-  const n = protein.length;
   const prefixUnits = new Float64Array(n + 1);
   const prefixUndefined = new Uint32Array(n + 1);
   for (let i = 0; i < n; i++) {
@@ -40,18 +51,44 @@ export function digest(protein: string, options: DigestOptions, onPeptide: (p: P
     prefixUnits[i + 1] = prefixUnits[i] + Math.max(units, 0);
     prefixUndefined[i + 1] = prefixUndefined[i] + (units < 0 ? 1 : 0);
   }
-  const seen = new Set<string>();
-  for (let a = 0; a < sites.length - 1; a++) {
-    for (let b = a + 1; b <= a + 1 + options.missedCleavages && b < sites.length; b++) {
-      const start = sites[a];
-      const end = sites[b];
-      const length = end - start;
-      if (length > options.maxLength) break;
-      if (length < options.minLength || prefixUndefined[end] !== prefixUndefined[start]) continue;
-      const sequence = protein.slice(start, end);
-      if (seen.has(sequence)) continue;
-      seen.add(sequence);
-      onPeptide({ sequence, units: prefixUnits[end] - prefixUnits[start] + WATER_UNITS });
+  const clipped = options.clipMet === true && protein[0] === 'M' && n > 1;
+  const found = new Map<string, Peptide>();
+  const emit = (start: number, end: number) => {
+    const length = end - start;
+    if (length < options.minLength || prefixUndefined[end] !== prefixUndefined[start]) return;
+    const sequence = protein.slice(start, end);
+    const place = start === 0 || (clipped && start === 1) ? AT_PROTEIN_START : AT_INSIDE;
+    const known = found.get(sequence);
+    if (known) known.places |= place;
+    else found.set(sequence, { sequence, units: prefixUnits[end] - prefixUnits[start] + WATER_UNITS, places: place });
+  };
+  const specificity = options.specificity ?? 'full';
+  if (specificity === 'full') {
+    // From each site (and from 1 when the Met is clipped) to each of the next missedCleavages + 1 sites.
+    const starts = clipped && sites[1] !== 1 ? [0, 1, ...sites.slice(1)] : sites;
+    for (let a = 0, b = 1; a < starts.length - 1; a++) {
+      while (sites[b] <= starts[a]) b++;
+      for (let c = b; c <= b + options.missedCleavages && c < sites.length; c++) {
+        if (sites[c] - starts[a] > options.maxLength) break;
+        emit(starts[a], sites[c]);
+      }
+    }
+  } else {
+    const isSite = new Uint8Array(n + 1);
+    for (const s of sites) isSite[s] = 1;
+    const isStart = isSite.slice();
+    if (clipped) isStart[1] = 1;
+    for (let start = 0; start < n; start++) {
+      let inside = 0;
+      for (let end = start + 1; end <= n && end - start <= options.maxLength; end++) {
+        if (specificity === 'semi') {
+          if (end - 1 > start && isSite[end - 1]) inside++;
+          if (inside > options.missedCleavages) break;
+          if (!isStart[start] && !isSite[end]) continue;
+        }
+        emit(start, end);
+      }
     }
   }
+  for (const peptide of found.values()) onPeptide(peptide);
 }

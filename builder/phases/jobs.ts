@@ -51,9 +51,9 @@ export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
     switch (job.type) {
       case 'digest':
         job.proteins.forEach((protein, i) => {
-          digest(protein, config.options, ({ sequence, units }) => {
+          digest(protein, config.options, ({ sequence, units, places }) => {
             for (const { writer, keysOf } of lines)
-              for (const key of keysOf(sequence, units)) writer.add(key, job.firstOrdinal + i, sequence);
+              for (const key of keysOf(sequence, units)) writer.add(key, job.firstOrdinal + i, sequence, places);
           });
         });
         return null;
@@ -74,5 +74,7 @@ export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
 /** Typed-array buffers of a result, to transfer instead of copy. */
 export function transferList(result: JobResult): ArrayBuffer[] {
   if (!result || Array.isArray(result)) return [];
-  return [result.keys, result.sequenceEnds, result.rankEnds, result.ranks].map((a) => a.buffer as ArrayBuffer);
+  return [result.keys, result.sequenceEnds, result.rankEnds, result.ranks, result.rankPlaces].map(
+    (a) => a.buffer as ArrayBuffer,
+  );
 }

@@ -1,5 +1,5 @@
 // What a build takes (BuildOptions), its defaults, and the check that rejects bad values before any work.
-import { ENZYMES } from '../../runtime/model/enzymes.js';
+import { ENZYMES, SPECIFICITIES } from '../../runtime/model/enzymes.js';
 import type { DigestOptions } from '../inputs/digest.js';
 import { BuildError } from '../errors.js';
 import { COMPRESSIONS, MAX_FOLDER_DIGITS, type Compression } from '../../runtime/model/format.js';
@@ -61,6 +61,8 @@ export function checkOptions(options: BuildOptions): void {
     if (!Number.isInteger(value) || value < min || value > max)
       throw new BuildError(`${name} must be an integer from ${min} to ${max}, got ${value}`);
   };
+  if (options.specificity !== undefined && !SPECIFICITIES.includes(options.specificity))
+    throw new BuildError(`--specificity must be one of ${SPECIFICITIES.join(', ')}, got "${options.specificity}"`);
   whole('--missed-cleavages', options.missedCleavages, 0, 100);
   whole('--min-length', options.minLength, 1, 1000);
   whole('--max-length', options.maxLength, options.minLength, 1000);
@@ -85,5 +87,7 @@ export function digestOptionsOf(options: BuildOptions): DigestOptions {
     missedCleavages: options.missedCleavages,
     minLength: options.minLength,
     maxLength: options.maxLength,
+    specificity: options.specificity ?? 'full',
+    clipMet: options.clipMet ?? false,
   };
 }

@@ -85,8 +85,16 @@ export interface KeySlice {
   highKey: number;
 }
 
-/** Record layout in a partition file: u32 LE mass key, u32 LE protein ordinal, u16 LE length, ASCII sequence. */
+/**
+ * Record layout in a partition file: u32 LE mass key, u32 LE protein ordinal, u16 LE length (its top two bits the
+ * peptide's places in the protein, builder/inputs/digest.ts), ASCII sequence.
+ */
 export const RECORD_HEADER = 10;
+/** Where a record's places sit in its length field (lengths stay below 2^14: the build caps them at 1,000). */
+const PLACES_SHIFT = 14;
+const LENGTH_MASK = (1 << PLACES_SHIFT) - 1;
+/** The sequence length of the record at `at`. */
+const lengthAt = (data: Buffer, at: number) => data.readUInt16LE(at + 8) & LENGTH_MASK;
 /**
  * Buffer of one partition file: 64 KB, less when there are over 256 partitions, so a writer's buffers stay
  * within 16 MB however many partitions a large input has (at least 4 KB each).
@@ -119,7 +127,7 @@ export class PartitionWriter {
     this.bufferBytes = bufferBytes(plan.partitions);
   }
 
-  add(key: number, ordinal: number, sequence: string): void {
+  add(key: number, ordinal: number, sequence: string, places: number): void {
     if (key < this.keys.lowKey || key >= this.keys.highKey) return;
     const partition = this.plan.partitionOf(key);
     let buffer = this.buffers.get(partition);
@@ -136,7 +144,7 @@ export class PartitionWriter {
     const at = buffer.used;
     buffer.bytes.writeUInt32LE(key, at);
     buffer.bytes.writeUInt32LE(ordinal, at + 4);
-    buffer.bytes.writeUInt16LE(sequence.length, at + 8);
+    buffer.bytes.writeUInt16LE(sequence.length | (places << PLACES_SHIFT), at + 8);
     buffer.bytes.write(sequence, at + RECORD_HEADER, 'latin1');
     buffer.used += size;
     this.records++;
@@ -162,6 +170,8 @@ export interface PartitionPeptides {
   rankEnds: Uint32Array;
   /** Accession ranks (position in the sorted accession list) of each peptide, ascending and unique. */
   ranks: Uint32Array;
+  /** Per rank: where the peptide lies in that accession's protein (AT_PROTEIN_START, AT_INSIDE, or both). */
+  rankPlaces: Uint8Array;
 }
 
 /**
@@ -178,10 +188,11 @@ export function mergePartition(
 ): PartitionPeptides {
   const data = Buffer.concat(files.map((file) => readFileSync(file)));
   let n = 0;
-  for (let at = 0; at < data.length; at += RECORD_HEADER + data.readUInt16LE(at + 8)) n++;
+  for (let at = 0; at < data.length; at += RECORD_HEADER + lengthAt(data, at)) n++;
   const base = partition;
   const offsets = new Uint32Array(n);
   const ranks = new Uint32Array(n);
+  const places = new Uint8Array(n);
   /** Where each record's sequence starts in `data`, and its end. */
   const starts = new Uint32Array(n);
   const ends = new Uint32Array(n);
@@ -191,8 +202,9 @@ export function mergePartition(
     offsets[i] = data.readUInt32LE(at) - base;
     const ordinal = data.readUInt32LE(at + 4);
     ranks[i] = rankOf[ordinal];
+    places[i] = data.readUInt16LE(at + 8) >> PLACES_SHIFT;
     starts[i] = at + RECORD_HEADER;
-    ends[i] = starts[i] + data.readUInt16LE(at + 8);
+    ends[i] = starts[i] + lengthAt(data, at);
     bucketStarts[offsets[i] + 1]++;
     at = ends[i];
   }
@@ -207,6 +219,7 @@ export function mergePartition(
   const sequenceEnds = new Uint32Array(n);
   const rankEnds = new Uint32Array(n);
   const peptideRanks = new Uint32Array(n);
+  const rankPlaces = new Uint8Array(n);
   const text = Buffer.allocUnsafe(data.length);
   let [peptides, textLength, rankCount] = [0, 0, 0];
   for (let k = 0; k < width; k++) {
@@ -222,7 +235,9 @@ export function mergePartition(
         textLength += data.copy(text, textLength, starts[r], ends[r]);
         sequenceEnds[peptides++] = textLength;
       }
+      // Records of one accession (repeated in the input) merge into one reference, their places joined.
       if (isNew || ranks[r] !== ranks[bucket[j - 1]]) peptideRanks[rankCount++] = ranks[r];
+      rankPlaces[rankCount - 1] |= places[r];
       rankEnds[peptides - 1] = rankCount;
     }
   }
@@ -232,5 +247,6 @@ export function mergePartition(
     sequenceEnds: sequenceEnds.slice(0, peptides),
     rankEnds: rankEnds.slice(0, peptides),
     ranks: peptideRanks.slice(0, rankCount),
+    rankPlaces: rankPlaces.slice(0, rankCount),
   };
 }

@@ -6,6 +6,7 @@ import { residueMaxOf, shardFileName, type ShardEntry } from '../../runtime/mode
 import { encodeShard } from '../../runtime/model/shardEncoder.js';
 import { writeDatasetFile, type Storage } from './datasetFile.js';
 import type { PartitionPeptides } from '../phases/partitions.js';
+import { AT_INSIDE, AT_PROTEIN_START } from '../inputs/digest.js';
 
 /** Bytes of the varint of `value`. */
 const varintBytes = (value: number) =>
@@ -36,6 +37,9 @@ export class ShardWriter {
   private sequences: string[] = [];
   private ranks: number[] = [];
   private rankEnds: number[] = [];
+  /** The references that start their protein, and whether each also lies inside it. */
+  private startRefs: number[] = [];
+  private startRefsInside: number[] = [];
   /** Encoded size of the shard being filled, before compression (without msgpack's few bytes of framing). */
   private estimate = 0;
 
@@ -74,6 +78,11 @@ export class ShardWriter {
       this.sequences.push(sequence);
       const first = p === 0 ? 0 : part.rankEnds[p - 1];
       for (let r = first; r < part.rankEnds[p]; r++) {
+        if (part.rankPlaces[r] & AT_PROTEIN_START) {
+          this.startRefs.push(this.ranks.length);
+          this.startRefsInside.push(part.rankPlaces[r] & AT_INSIDE ? 1 : 0);
+          this.estimate += 2;
+        }
         this.ranks.push(part.ranks[r]);
         this.estimate += varintBytes(r === first ? part.ranks[r] : part.ranks[r] - part.ranks[r - 1]);
       }
@@ -102,6 +111,8 @@ export class ShardWriter {
         sequenceEnds: Uint32Array.from(this.sequences, (s) => (sequenceEnd += s.length)),
         accessionRefEnds: Uint32Array.from(this.rankEnds),
         accessionRefs: Uint32Array.from(this.ranks),
+        startRefs: Uint32Array.from(this.startRefs),
+        startRefsInside: Uint8Array.from(this.startRefsInside),
       }),
       shardFileName,
       this.storage,
@@ -122,6 +133,8 @@ export class ShardWriter {
     this.sequences = [];
     this.ranks = [];
     this.rankEnds = [];
+    this.startRefs = [];
+    this.startRefsInside = [];
     this.groupEnds = [];
     this.estimate = 0;
   }

@@ -1,6 +1,7 @@
 // The dataset format, defined once for build and runtime (spec: docs/format.md): file names, manifest and
 // shard types, and the tiling invariant of the shard index. Encoding and decoding: shardCodec.ts,
 // shardEncoder.ts.
+import type { Specificity } from './enzymes.js';
 
 export const FORMAT_NAME = 'digested-peptides';
 export const FORMAT_VERSION = 3;
@@ -175,6 +176,14 @@ export interface BuildParameters {
   missedCleavages: number;
   minLength: number;
   maxLength: number;
+  /**
+   * Which ends of a peptide are cleavage sites or protein termini (`full`: both, `semi`: one at least, `none`) and
+   * whether proteins were also digested without their initiator Met. Written by every build whose shards record
+   * the peptides that start a protein (`proteinStarts`); a manifest without them is a fully specific build
+   * that does not.
+   */
+  specificity?: Specificity;
+  clipMet?: boolean;
   shardBytes: number;
   /** Hex digits of the folders files are placed in (placedFile); written only when > 0. */
   folderDigits?: number;
@@ -377,6 +386,13 @@ export interface Shard {
    * AccessionSet.listed in accessionSet.ts orders them).
    */
   accessionRefs: Uint32Array;
+  /**
+   * The references (indices into accessionRefs, ascending) whose protein the peptide starts: at its first residue,
+   * or at its second after the initiator Met when the build clipped it. Absent from shards that do not record it.
+   */
+  startRefs?: Uint32Array;
+  /** For each of startRefs: 1 when the peptide also lies elsewhere in that protein, else 0. */
+  startRefsInside?: Uint8Array;
 }
 
 /** Where peptide p's letters start in `shard.sequences` (they end at sequenceEnds[p]). */

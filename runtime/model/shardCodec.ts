@@ -78,7 +78,23 @@ export function decodeShard(bytes: Uint8Array, accessions: number): Shard {
     sequenceEnds: narrowed(sequenceEnds),
     accessionRefEnds: narrowed(accessionRefEnds),
     accessionRefs,
+    ...(raw.proteinStarts !== undefined && decodeProteinStarts(varints(raw, 'proteinStarts'), accessionRefs.length)),
   };
+}
+
+/** The protein starts column: each reference's gap from the previous one (from −1), doubled, plus its inside flag. */
+function decodeProteinStarts(values: Uint32Array, refs: number): Pick<Shard, 'startRefs' | 'startRefsInside'> {
+  const startRefsInside = new Uint8Array(values.length);
+  let ref = -1;
+  for (let i = 0; i < values.length; i++) {
+    const gap = Math.floor(values[i] / 2);
+    if (gap === 0) throw new Error('shard proteinStarts repeat a reference');
+    ref += gap;
+    if (ref >= refs) throw new Error('shard proteinStarts point past its refs');
+    startRefsInside[i] = values[i] & 1;
+    values[i] = ref;
+  }
+  return { startRefs: values, startRefsInside };
 }
 
 /** Ascending `ends` in 16 bits when the last one fits. */

@@ -27,7 +27,13 @@ export function shardColumns(shard: Shard) {
     sequences: LETTERS.decode(shard.sequences),
     refCounts: encodeVarints(differences(refEnds)),
     refs: encodeVarints(refGaps),
+    ...(shard.startRefs && { proteinStarts: encodeVarints(proteinStartsOf(shard.startRefs, shard.startRefsInside!)) }),
   };
+}
+
+/** Each start reference as its gap from the previous one (from −1: gaps ≥ 1), doubled, plus its inside flag. */
+function proteinStartsOf(refs: Uint32Array, inside: Uint8Array): Uint32Array {
+  return Uint32Array.from(refs, (ref, i) => (ref - (i === 0 ? -1 : refs[i - 1])) * 2 + inside[i]);
 }
 
 /** A map of columns as a shard file's bytes before compression (msgpack, plain types only). */

@@ -82,6 +82,7 @@ const shardBytes = (s: Shard) =>
   s.accessionRefEnds.byteLength +
   s.accessionRefs.byteLength +
   s.sequences.byteLength +
+  (s.startRefs?.byteLength ?? 0) * 1.25 +
   400;
 /** Decoded JSON (arrays of short strings) takes about this many times its text in memory. */
 const DECODED_PER_JSON_BYTE = 4;

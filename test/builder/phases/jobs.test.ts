@@ -7,7 +7,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createJobRunner, lineWriterName, type RunnerConfig } from '../../../builder/phases/jobs.js';
 import { partitionFile, PARTITION_KEYS, type PartitionPeptides } from '../../../builder/phases/partitions.js';
 import { parseView } from '../../../builder/phases/views.js';
-import { REFERENCE_ENZYMES, referenceDigest, referenceKey, referenceUnits } from '../../helpers/reference.js';
+import {
+  REFERENCE_ENZYMES,
+  referenceBoundaries,
+  referenceDigest,
+  referenceKey,
+  referenceUnits,
+} from '../../helpers/reference.js';
 import { findUnimod, unimodUnits } from '../../helpers/referenceUnimod.js';
 import { removeTempDirs, tempDir } from '../../helpers/datasets.js';
 import { readPartitionRecords, type PartitionRecord } from '../../helpers/partitionRecords.js';
@@ -25,6 +31,18 @@ const PROTEINS = [
 const FIRST_ORDINAL = 100;
 const CAM = Number(unimodUnits(findUnimod('Carbamidomethyl')!));
 
+/**
+ * Where a digested peptide lies in its protein: 1 at its start, 2 between two other cleavage sites, 3 both (the
+ * same sequence cut out twice).
+ */
+function placesOf(protein: string, sequence: string): number {
+  const boundaries = new Set(referenceBoundaries(protein, REFERENCE_ENZYMES.trypsin));
+  let places = protein.startsWith(sequence) ? 1 : 0;
+  for (let at = protein.indexOf(sequence, 1); at > 0; at = protein.indexOf(sequence, at + 1))
+    if (boundaries.has(at) && boundaries.has(at + sequence.length)) places |= 2;
+  return places;
+}
+
 /** The reference's records of PROTEINS: the dataset's by mass key, the view's (peptides with a C) by view key. */
 function referenceRecords(): { main: PartitionRecord[]; view: PartitionRecord[] } {
   const main: PartitionRecord[] = [];
@@ -34,9 +52,10 @@ function referenceRecords(): { main: PartitionRecord[]; view: PartitionRecord[] 
       const units = referenceUnits(sequence);
       if (units === null) continue;
       const ordinal = FIRST_ORDINAL + i;
-      main.push({ key: referenceKey(units), ordinal, sequence });
+      const places = placesOf(protein, sequence);
+      main.push({ key: referenceKey(units), ordinal, sequence, places });
       const sites = [...sequence].filter((c) => c === 'C').length;
-      if (sites > 0) view.push({ key: referenceKey(units + sites * CAM), ordinal, sequence });
+      if (sites > 0) view.push({ key: referenceKey(units + sites * CAM), ordinal, sequence, places });
     }
   });
   return { main, view };
@@ -87,7 +106,7 @@ describe('a digest job', () => {
     const inside = (records: PartitionRecord[], { lowKey, highKey }: { lowKey: number; highKey: number }) =>
       records.filter((r) => r.key >= lowKey && r.key < highKey);
     const strip = (records: (PartitionRecord & { partition?: number })[]) =>
-      records.map(({ key, ordinal, sequence }) => ({ key, ordinal, sequence })).sort(order);
+      records.map(({ key, ordinal, sequence, places }) => ({ key, ordinal, sequence, places })).sort(order);
     expect(inside(expected.view, viewSlice).length).toBeGreaterThan(3);
     expect(strip(main)).toEqual(inside(expected.main, mainSlice).sort(order));
     expect(strip(view)).toEqual(inside(expected.view, viewSlice).sort(order));

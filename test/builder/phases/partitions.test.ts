@@ -35,14 +35,14 @@ describe('PartitionWriter', () => {
     const dir = tempDir('partitions-add');
     const writer = new PartitionWriter(dir, 'w0');
     const added: PartitionRecord[] = [
-      { key: 0, ordinal: 0, sequence: 'A' },
-      { key: 199_999, ordinal: 1, sequence: 'PEPTIDE' },
-      { key: 200_000, ordinal: 2, sequence: 'KR' },
-      { key: 10_012_345, ordinal: 4_000_000_000, sequence: 'W'.repeat(300) },
-      { key: 10_000_000, ordinal: 7, sequence: '' },
-      { key: 4_294_967_295, ordinal: 9, sequence: 'MMM' },
+      { key: 0, ordinal: 0, sequence: 'A', places: 1 },
+      { key: 199_999, ordinal: 1, sequence: 'PEPTIDE', places: 2 },
+      { key: 200_000, ordinal: 2, sequence: 'KR', places: 3 },
+      { key: 10_012_345, ordinal: 4_000_000_000, sequence: 'W'.repeat(1000), places: 3 },
+      { key: 10_000_000, ordinal: 7, sequence: '', places: 2 },
+      { key: 4_294_967_295, ordinal: 9, sequence: 'MMM', places: 1 },
     ];
-    for (const r of added) writer.add(r.key, r.ordinal, r.sequence);
+    for (const r of added) writer.add(r.key, r.ordinal, r.sequence, r.places);
     expect(readdirSync(dir)).toEqual([]); // buffered until flush
     writer.flush();
     expect(writer.records).toBe(6);
@@ -65,9 +65,10 @@ describe('PartitionWriter', () => {
         key: 3 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS),
         ordinal: i,
         sequence: letters(random, 1 + Math.floor(random() * 40)),
+        places: 1 + Math.floor(random() * 3),
       };
       added.push(r);
-      writer.add(r.key, r.ordinal, r.sequence);
+      writer.add(r.key, r.ordinal, r.sequence, r.places);
       if (i === 4000) writer.flush();
     }
     writer.flush();
@@ -83,22 +84,29 @@ describe('mergePartition', () => {
   function merged(label: string, p: number, records: PartitionRecord[], rankOf: Uint32Array, writers = 2) {
     const dir = tempDir(label);
     const ws = Array.from({ length: writers }, (_, w) => new PartitionWriter(dir, `w${w}`));
-    records.forEach((r, i) => ws[i % writers].add(r.key, r.ordinal, r.sequence));
+    records.forEach((r, i) => ws[i % writers].add(r.key, r.ordinal, r.sequence, r.places));
     ws.forEach((w) => w.flush());
     const files = ws.map((_, w) => partitionFile(dir, `w${w}`, p * PARTITION_KEYS)).filter(existsSync);
     return mergePartition(files, p * PARTITION_KEYS, PARTITION_KEYS, rankOf);
   }
 
-  /** The merge computed here: distinct sequences by (key, sequence), each with its sorted unique ranks. */
+  /**
+   * The merge computed here: distinct sequences by (key, sequence), each with its sorted unique ranks and, per rank,
+   * the places of its records joined.
+   */
   function expected(records: PartitionRecord[], rankOf: Uint32Array) {
-    const bySequence = new Map<string, { key: number; ranks: Set<number> }>();
+    const bySequence = new Map<string, { key: number; ranks: Map<number, number> }>();
     for (const r of records) {
-      const entry = bySequence.get(r.sequence) ?? { key: r.key, ranks: new Set<number>() };
-      entry.ranks.add(rankOf[r.ordinal]);
+      const entry = bySequence.get(r.sequence) ?? { key: r.key, ranks: new Map<number, number>() };
+      const rank = rankOf[r.ordinal];
+      entry.ranks.set(rank, (entry.ranks.get(rank) ?? 0) | r.places);
       bySequence.set(r.sequence, entry);
     }
     return [...bySequence]
-      .map(([sequence, { key, ranks }]) => ({ key, sequence, ranks: [...ranks].sort((a, b) => a - b) }))
+      .map(([sequence, { key, ranks }]) => {
+        const sorted = [...ranks.keys()].sort((a, b) => a - b);
+        return { key, sequence, ranks: sorted, places: sorted.map((rank) => ranks.get(rank)!) };
+      })
       .sort((a, b) => a.key - b.key || (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
   }
 
@@ -108,6 +116,7 @@ describe('mergePartition', () => {
       key,
       sequence: part.sequences.slice(i === 0 ? 0 : part.sequenceEnds[i - 1], part.sequenceEnds[i]),
       ranks: Array.from(part.ranks.subarray(i === 0 ? 0 : part.rankEnds[i - 1], part.rankEnds[i])),
+      places: Array.from(part.rankPlaces.subarray(i === 0 ? 0 : part.rankEnds[i - 1], part.rankEnds[i])),
     }));
   }
 
@@ -116,21 +125,22 @@ describe('mergePartition', () => {
     const base = p * PARTITION_KEYS;
     const rankOf = Uint32Array.from([4, 2, 2, 0, 3, 1]); // ordinals 1 and 2 share an accession
     const records: PartitionRecord[] = [
-      { key: base + 7, ordinal: 5, sequence: 'PEPTIDEK' },
-      { key: base + 7, ordinal: 0, sequence: 'PEPTIDEK' },
-      { key: base + 7, ordinal: 1, sequence: 'EPTIDEPK' },
-      { key: base + 199_999, ordinal: 3, sequence: 'WWWWK' },
-      { key: base, ordinal: 4, sequence: 'GGGGGGR' },
-      { key: base + 7, ordinal: 2, sequence: 'EPTIDEPK' },
-      { key: base + 7, ordinal: 3, sequence: 'PEPTIDEK' },
-      { key: base + 7, ordinal: 0, sequence: 'PEPTIDEK' },
+      { key: base + 7, ordinal: 5, sequence: 'PEPTIDEK', places: 1 },
+      { key: base + 7, ordinal: 0, sequence: 'PEPTIDEK', places: 2 },
+      { key: base + 7, ordinal: 1, sequence: 'EPTIDEPK', places: 1 },
+      { key: base + 199_999, ordinal: 3, sequence: 'WWWWK', places: 2 },
+      { key: base, ordinal: 4, sequence: 'GGGGGGR', places: 3 },
+      { key: base + 7, ordinal: 2, sequence: 'EPTIDEPK', places: 2 },
+      { key: base + 7, ordinal: 3, sequence: 'PEPTIDEK', places: 2 },
+      { key: base + 7, ordinal: 0, sequence: 'PEPTIDEK', places: 1 },
     ];
     const part = merged('merge-hand', p, records, rankOf);
+    // Ordinals 1 and 2 (one accession, rank 2) join their places; ordinal 0 twice (rank 4) too.
     expect(rows(part)).toEqual([
-      { key: base, sequence: 'GGGGGGR', ranks: [3] },
-      { key: base + 7, sequence: 'EPTIDEPK', ranks: [2] },
-      { key: base + 7, sequence: 'PEPTIDEK', ranks: [0, 1, 4] },
-      { key: base + 199_999, sequence: 'WWWWK', ranks: [0] },
+      { key: base, sequence: 'GGGGGGR', ranks: [3], places: [3] },
+      { key: base + 7, sequence: 'EPTIDEPK', ranks: [2], places: [3] },
+      { key: base + 7, sequence: 'PEPTIDEK', ranks: [0, 1, 4], places: [2, 1, 3] },
+      { key: base + 199_999, sequence: 'WWWWK', ranks: [0], places: [2] },
     ]);
     expect(part.sequences).toBe('GGGGGGREPTIDEPKPEPTIDEKWWWWK');
   });
@@ -145,7 +155,8 @@ describe('mergePartition', () => {
     for (let i = 0; i < 4000; i++) {
       const sequence = letters(random, 1 + Math.floor(random() * 4)); // short: many repeats
       if (!keyOf.has(sequence)) keyOf.set(sequence, p * PARTITION_KEYS + Math.floor(random() * 60)); // many shared keys
-      records.push({ key: keyOf.get(sequence)!, ordinal: Math.floor(random() * proteins), sequence });
+      const places = 1 + Math.floor(random() * 3);
+      records.push({ key: keyOf.get(sequence)!, ordinal: Math.floor(random() * proteins), sequence, places });
     }
     expect(rows(merged('merge-random', p, records, rankOf, 3))).toEqual(expected(records, rankOf));
   });
@@ -237,9 +248,10 @@ describe('PartitionPlan', () => {
         key: 2 * PARTITION_KEYS + Math.floor(random() * PARTITION_KEYS),
         ordinal: i % 50,
         sequence: letters(random, 2 + Math.floor(random() * 3)),
+        places: 2,
       };
       records.push(r);
-      writer.add(r.key, r.ordinal, r.sequence);
+      writer.add(r.key, r.ordinal, r.sequence, r.places);
     }
     writer.flush();
     expect([...writer.partitions].sort((a, b) => a - b)).toEqual(

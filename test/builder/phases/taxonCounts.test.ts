@@ -15,6 +15,7 @@ function partition(peptides: number[][]): PartitionPeptides {
     sequenceEnds: Uint32Array.from(peptides, (_, i) => i + 1),
     rankEnds: Uint32Array.from(peptides, (ranks) => (end += ranks.length)),
     ranks: Uint32Array.from(peptides.flat()),
+    rankPlaces: new Uint8Array(peptides.flat().length),
   };
 }
 

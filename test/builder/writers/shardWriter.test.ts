@@ -23,6 +23,8 @@ interface Row {
   key: number;
   sequence: string;
   ranks: number[];
+  /** Per rank: 1 the peptide starts that protein, 2 it lies inside it, 3 both (2 when not given). */
+  places?: number[];
 }
 
 /** Columns of a partition from rows (already in (key, sequence) order). */
@@ -35,6 +37,7 @@ function part(rows: Row[]): PartitionPeptides {
     sequenceEnds: Uint32Array.from(rows, (row) => (s += row.sequence.length)),
     rankEnds: Uint32Array.from(rows, (row) => (r += row.ranks.length)),
     ranks: Uint32Array.from(rows.flatMap((row) => row.ranks)),
+    rankPlaces: Uint8Array.from(rows.flatMap((row) => row.places ?? row.ranks.map(() => 2))),
   };
 }
 
@@ -161,13 +164,14 @@ describe('ShardWriter', () => {
     return most.map((n) => Math.min(n, 35).toString(36)).join('');
   };
 
-  it('stores each shard as a compressed msgpack map of the seven columns of docs/format.md', () => {
+  it('stores each shard as a compressed msgpack map of the eight columns of docs/format.md', () => {
     for (const payload of run.payloads)
       expect(Object.keys(decode(payload) as object).sort()).toEqual([
         'formatVersion',
         'groupSizes',
         'lengths',
         'massKeys',
+        'proteinStarts',
         'refCounts',
         'refs',
         'sequences',
@@ -257,5 +261,28 @@ describe('ShardWriter', () => {
     expect(none.list.shards).toEqual([]);
     expect(none.list.bytes).toBe(0);
     expect(readdirSync(none.dir)).toEqual([]);
+  });
+});
+
+describe('protein starts', () => {
+  it('each reference whose protein the peptide starts comes back, with whether it also lies inside', () => {
+    const random = prng(23);
+    const rows = randomRows(24, 400).map((row) => ({
+      ...row,
+      places: row.ranks.map(() => 1 + Math.floor(random() * 3)),
+    }));
+    const { decoded } = write('starts', [rows], 2000);
+    expect(decoded.length).toBeGreaterThan(3);
+    const back = decoded.flatMap((s) =>
+      Array.from(s.sequenceEnds, (_end, p) => {
+        const [from, to] = [p === 0 ? 0 : s.accessionRefEnds[p - 1], s.accessionRefEnds[p]];
+        return Array.from({ length: to - from }, (_, i) => {
+          const at = s.startRefs!.indexOf(from + i);
+          return at < 0 ? 2 : 1 + 2 * s.startRefsInside![at];
+        });
+      }),
+    );
+    expect(back).toEqual(rows.map((row) => row.places));
+    expect(decoded.every((s) => s.startRefs!.every((ref, i) => i === 0 || ref > s.startRefs![i - 1]))).toBe(true);
   });
 });

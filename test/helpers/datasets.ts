@@ -389,9 +389,20 @@ export type TabledShard = Shard & AccessionTable;
 export function decodeTabled(bytes: Uint8Array, table: AccessionTable): TabledShard {
   const shard = decodeShard(bytes, table.taxIds.length);
   const accession = (a: number) => cut(table.accessions, table.accessionEnds, a);
+  // A reference that starts its protein moves with its rank (startRefs index accessionRefs).
+  const starts = new Map(Array.from(shard.startRefs ?? [], (ref, i) => [ref, shard.startRefsInside![i]]));
+  const moved = new Map<number, number>();
   for (let p = 0; p < shard.accessionRefEnds.length; p++) {
-    const refs = shard.accessionRefs.subarray(p === 0 ? 0 : shard.accessionRefEnds[p - 1], shard.accessionRefEnds[p]);
-    refs.set(Array.from(refs).sort((a, b) => (accession(a) < accession(b) ? -1 : 1)));
+    const from = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
+    const refs = shard.accessionRefs.subarray(from, shard.accessionRefEnds[p]);
+    const order = Array.from(refs.keys()).sort((a, b) => (accession(refs[a]) < accession(refs[b]) ? -1 : 1));
+    refs.set(order.map((i) => refs[i]));
+    order.forEach((i, at) => starts.has(from + i) && moved.set(from + at, starts.get(from + i)!));
+  }
+  if (shard.startRefs) {
+    const sorted = [...moved.keys()].sort((a, b) => a - b);
+    shard.startRefs = Uint32Array.from(sorted);
+    shard.startRefsInside = Uint8Array.from(sorted, (ref) => moved.get(ref)!);
   }
   return { ...shard, ...table };
 }

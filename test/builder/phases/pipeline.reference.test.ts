@@ -24,6 +24,8 @@ import {
   type ReadBack,
 } from '../../helpers/datasets.js';
 import {
+  REFERENCE_ENZYMES,
+  referenceBoundaries,
   referenceDataset,
   referenceFasta,
   type ReferencePeptide,
@@ -70,6 +72,8 @@ describe('the bundled sample', () => {
       missedCleavages: 2,
       minLength: 6,
       maxLength: 50,
+      specificity: 'full',
+      clipMet: false,
       shardBytes: 32 * 1024,
     });
     expect([manifest.formatVersion, manifest.compression]).toEqual([3, 'gzip']);
@@ -180,6 +184,34 @@ describe('brute-force reference', () => {
     expect(found.size).toBe(reference.size);
   });
 
+  it('each peptide records exactly the accessions whose protein it starts', () => {
+    // The reference's: each protein's first 1..3 pieces (0..2 missed cleavages) within the length range.
+    const expected = new Set<string>();
+    for (const { accession, sequence } of proteins) {
+      const boundaries = referenceBoundaries(sequence, REFERENCE_ENZYMES.trypsin);
+      for (let c = 1; c <= 3 && c < boundaries.length; c++) {
+        const peptide = sequence.slice(0, boundaries[c]);
+        if (peptide.length >= 6 && peptide.length <= 50 && !/[BXZ]/.test(peptide))
+          expected.add(`${peptide} ${accession}`);
+      }
+    }
+    const stored = new Set<string>();
+    for (const { shard } of dataset.shards) {
+      for (let p = 0, i = 0; p < shard.accessionRefEnds.length; p++) {
+        const sequence = cutLetters(shard.sequences, shard.sequenceEnds, p);
+        for (; i < shard.startRefs!.length && shard.startRefs![i] < shard.accessionRefEnds[p]; i++) {
+          const a = shard.accessionRefs[shard.startRefs![i]];
+          stored.add(
+            `${sequence} ${shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], shard.accessionEnds[a])}`,
+          );
+        }
+      }
+    }
+    expect(expected.size).toBeGreaterThan(30_000);
+    expect([...stored].filter((s) => !expected.has(s))).toEqual([]);
+    expect(stored.size).toBe(expected.size);
+  });
+
   it('the reference is not trivially small: shared peptides and many groups', () => {
     expect(reference.size).toBeGreaterThan(1_000_000);
     expect([...reference.values()].some((p) => p.accessions.length > 1)).toBe(true);
@@ -252,7 +284,16 @@ describe('shard index and shard files', () => {
 
 describe('a second msgpack implementation (@msgpack/msgpack)', () => {
   /** The keys of a shard map (docs/format.md, format 2) and its integer (varint bin) columns. */
-  const SHARD_KEYS = ['formatVersion', 'massKeys', 'groupSizes', 'lengths', 'sequences', 'refCounts', 'refs'] as const;
+  const SHARD_KEYS = [
+    'formatVersion',
+    'massKeys',
+    'groupSizes',
+    'lengths',
+    'sequences',
+    'refCounts',
+    'refs',
+    'proteinStarts',
+  ] as const;
   const VARINT_COLUMNS = ['massKeys', 'groupSizes', 'lengths', 'refCounts', 'refs'] as const;
 
   /** Unsigned LEB128 varints of a bin value (docs/format.md, "Varints"), read here rather than by runtime/model/varint.ts. */
@@ -410,7 +451,17 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
           accessionRefs.push(r === start ? gaps[r] : accessionRefs[accessionRefs.length - 1] + gaps[r]);
       }
       const decoded = decodeShard(readStored(out, entry.file, manifest.compression), manifest.accessions.count);
+      // Each reference that starts its protein: its gap from the previous one (from −1), doubled, plus the inside flag.
+      const starts = varints(raw.proteinStarts as Uint8Array);
+      const startRefs = runningSums(starts.map((v) => Math.floor(v / 2))).map((r) => r - 1);
+      expect(
+        same(
+          starts.map((v) => v % 2),
+          decoded.startRefsInside!,
+        ),
+      ).toBe(true);
       const columns = {
+        startRefs,
         massKeys: runningSums(keyDifferences),
         groupEnds: runningSums(groupSizes),
         sequenceEnds: runningSums(lengths),
@@ -418,7 +469,7 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
         accessionRefs,
       };
       for (const [column, values] of Object.entries(columns)) {
-        if (!same(values, decoded[column as keyof typeof columns]))
+        if (!same(values, decoded[column as keyof typeof columns]!))
           expect.fail(`${entry.file} ${column}: @msgpack/msgpack and decodeShard disagree`);
       }
       expect(plain(raw)).toEqual([]);
@@ -429,7 +480,7 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
     for (const { entry } of dataset.shards) {
       const { values, offending } = walk(readStored(out, entry.file, manifest.compression));
       expect(offending, entry.file).toBeUndefined();
-      expect(values).toBe(1 + 2 * 7); // one map of seven entries, all scalars, strings or bins
+      expect(values).toBe(1 + 2 * 8); // one map of eight entries, all scalars, strings or bins
     }
     const table = walk(readStored(out, manifest.accessions.pages[0].file, manifest.compression));
     expect(table).toEqual({ values: 1 + 2 * 4 }); // formatVersion, accessions, taxIds, reviewed

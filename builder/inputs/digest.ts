@@ -2,6 +2,7 @@
 // by an enzyme of runtime/model/enzymes.ts at a specificity (full, semi, none), with or without the initiator Met.
 import { RESIDUE_UNITS, WATER_UNITS } from '../../runtime/model/chemistry.js';
 import { cleavageSites, ENZYMES, type Specificity } from '../../runtime/model/enzymes.js';
+import { AT_INSIDE, AT_PROTEIN_START } from '../../runtime/model/proteinStarts.js';
 
 export interface DigestOptions {
   enzyme: string;
@@ -21,9 +22,7 @@ export const DEFAULT_DIGEST: Readonly<DigestOptions> = {
   maxLength: 50,
 };
 
-/** Where a peptide lies in its protein: at the protein's N-terminus, elsewhere, or both (repeats). */
-export const AT_PROTEIN_START = 1;
-export const AT_INSIDE = 2;
+export { AT_INSIDE, AT_PROTEIN_START };
 
 export interface Peptide {
   sequence: string;

@@ -6,7 +6,7 @@ import { residueMaxOf, shardFileName, type ShardEntry } from '../../runtime/mode
 import { encodeShard } from '../../runtime/model/shardEncoder.js';
 import { writeDatasetFile, type Storage } from './datasetFile.js';
 import type { PartitionPeptides } from '../phases/partitions.js';
-import { AT_INSIDE, AT_PROTEIN_START } from '../inputs/digest.js';
+import { AT_INSIDE, AT_PROTEIN_START } from '../../runtime/model/proteinStarts.js';
 
 /** Bytes of the varint of `value`. */
 const varintBytes = (value: number) =>

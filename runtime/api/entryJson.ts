@@ -5,10 +5,9 @@
 // memoizes them for shards used more than once (Dataset.derived), charged to the cache budget, when its accession
 // table is one page; other answers write their entries directly (writeEntries, the same code): straight into the
 // writer's buffer from the accessions' records when every accession has one, else piece by piece.
-import type { AccessionFilter } from '../core/range/accessionFilter.js';
 import type { Dataset } from '../core/storage/dataset.js';
 import type { Derived } from '../core/storage/shardCache.js';
-import { MAX_ACCESSION_BYTES, type AccessionSet } from '../model/accessionSet.js';
+import { MAX_ACCESSION_BYTES, type AccessionSet, type RankFilter } from '../model/accessionSet.js';
 import { copyRun, pieceOf, putPiece, viewOf } from '../model/byteRun.js';
 import type { Shard } from '../model/format.js';
 import { withWriter, type AsciiWriter } from './asciiWriter.js';
@@ -149,7 +148,7 @@ export function writeAccessions(
   accessions: AccessionSet,
   shape: EntryShape,
   p: number,
-  filter?: AccessionFilter,
+  filter?: RankFilter,
 ): void {
   const ranks = accessions.listed(shard, p, filter);
   w.write('[');

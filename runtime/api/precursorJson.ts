@@ -5,7 +5,8 @@
 import type { AccessionFilter } from '../core/range/accessionFilter.js';
 import type { Dataset } from '../core/storage/dataset.js';
 import type { Candidate, CandidateGroup, PrecursorQuery, PrecursorResult } from '../core/precursor/precursor.js';
-import type { AccessionSet } from '../model/accessionSet.js';
+import type { AccessionSet, RankFilter } from '../model/accessionSet.js';
+import { AT_PROTEIN_START, placedFilter } from '../model/proteinStarts.js';
 import { compareSequences, sequenceOf, sequenceStart, type Shard } from '../model/format.js';
 import { formatMassKey } from '../model/massKey.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
@@ -44,7 +45,7 @@ export function precursorEntry(
 ): PrecursorEntry {
   const mass = c.units / UNITS_PER_DA;
   const ppm = query.centre === undefined ? {} : { ppm: ppmOf(query.centre, mass) };
-  const accsTax = Array.from(accessions.listed(c.shard, c.peptide, filter), (a) => ({
+  const accsTax = Array.from(accessions.listed(c.shard, c.peptide, candidateFilter(c, filter)), (a) => ({
     acc: accessions.accession(a),
     taxId: accessions.taxId(a),
   }));
@@ -69,7 +70,11 @@ function writerOf(query: PrecursorQuery): ProformaWriter {
 }
 
 const proformaOf = (query: PrecursorQuery, c: Candidate) =>
-  writerOf(query).text(sequenceOf(c.shard, c.peptide), c.variableCounts);
+  writerOf(query).text(sequenceOf(c.shard, c.peptide), c.variableCounts, c.at === AT_PROTEIN_START);
+
+/** The accessions a candidate lists: those `filter` keeps, of the proteins it starts or lies inside when it says. */
+const candidateFilter = (c: Candidate, filter?: AccessionFilter): RankFilter | undefined =>
+  c.at ? placedFilter(c.shard, c.peptide, c.at, filter) : filter;
 
 /**
  * A group's candidates ordered by sequence, then ProForma. Candidates of one hypothesis come in stored order (by
@@ -151,7 +156,7 @@ export function renderPrecursorJson(
           w.write(e > 0 ? ',{"seq":"' : '{"seq":"');
           w.copy(c.shard.sequences, start, end);
           w.write('","proforma":"');
-          proforma.writeLetters(w, c.shard.sequences, start, end, c.variableCounts);
+          proforma.writeLetters(w, c.shard.sequences, start, end, c.variableCounts, c.at === AT_PROTEIN_START);
           w.write('","mass":');
           writeMassText(w, c.units, true); // Number(mass.toFixed(6)), as precursorEntry gives it
           if (query.centre !== undefined) {
@@ -165,7 +170,7 @@ export function renderPrecursorJson(
           w.copyWords(json.words, entry + ENTRY_PREFIX + (end - start) + 1, json.ends[c.peptide] - 1);
         } else {
           w.write(',"accsTax":');
-          writeAccessions(w, c.shard, result.accessions, 'accsTax', c.peptide, result.filter);
+          writeAccessions(w, c.shard, result.accessions, 'accsTax', c.peptide, candidateFilter(c, result.filter));
           w.write('}');
         }
       }
@@ -200,7 +205,7 @@ export async function withProteins(dataset: Dataset, result: PrecursorResult): P
   const { accessions, filter } = result;
   for (const group of result.groups) {
     for (const c of group.candidates) {
-      for (const a of accessions.listed(c.shard, c.peptide, filter)) {
+      for (const a of accessions.listed(c.shard, c.peptide, candidateFilter(c, filter))) {
         const acc = accessions.accession(a);
         if (!known.has(acc)) known.set(acc, { acc, taxId: accessions.taxId(a), reviewed: accessions.reviewed(a) });
       }

@@ -17,12 +17,14 @@ export interface Modification {
 /**
  * Where a modification sits. A peptide has a slot per residue plus its two termini: `residues` takes every
  * residue of the given letters, `terminus` the N- or C-terminus itself, `terminal residue` the first (N) or
- * last (C) residue when it is the given letter (pyro-Glu on an N-terminal Q).
+ * last (C) residue when it is the given letter (pyro-Glu on an N-terminal Q), `protein terminus` the N-terminus of
+ * a peptide that starts a protein (acetylation of protein N-termini), only where it does.
  */
 export type Site =
   | { kind: 'residues'; letters: string }
   | { kind: 'terminus'; end: 'N' | 'C' }
-  | { kind: 'terminal residue'; end: 'N' | 'C'; letter: string };
+  | { kind: 'terminal residue'; end: 'N' | 'C'; letter: string }
+  | { kind: 'protein terminus'; end: 'N' };
 
 /** One modification at one site, as a query gives it. */
 export interface ModSpec {
@@ -83,6 +85,14 @@ function resolve(name: string, item: string): Modification {
 const isResidue = (letter: string) => /^[A-Z]$/.test(letter) && RESIDUE_UNITS[letter.charCodeAt(0)] >= 0;
 
 function site(text: string, item: string): Site {
+  const protein = /^protein[ _-]?([NC])-?term$/i.exec(text);
+  if (protein) {
+    if (protein[1].toUpperCase() === 'C')
+      throw new ModificationError(
+        `${JSON.stringify(item)}: datasets record which peptides start a protein, not which end one; Protein N-term only`,
+      );
+    return { kind: 'protein terminus', end: 'N' };
+  }
   const terminus = /^(?:([A-Za-z])@)?([NC])-?term$/i.exec(text);
   if (terminus) {
     const end = terminus[2].toUpperCase() as 'N' | 'C';
@@ -98,7 +108,7 @@ function site(text: string, item: string): Site {
   const bad = [...letters].find((c) => !isResidue(c));
   if (letters === '' || bad !== undefined) {
     throw new ModificationError(
-      `site ${JSON.stringify(text)} in ${JSON.stringify(item)} is not residue letters (e.g. STY), N-term, C-term or a residue at a terminus (Q@N-term)`,
+      `site ${JSON.stringify(text)} in ${JSON.stringify(item)} is not residue letters (e.g. STY), N-term, C-term, Protein N-term or a residue at a terminus (Q@N-term)`,
     );
   }
   return { kind: 'residues', letters: [...new Set(letters)].sort().join('') };
@@ -134,9 +144,10 @@ export function parseModifications(text: string): ModSpec[] {
   return specs;
 }
 
-/** A site as a query writes it: `STY`, `N-term`, `Q@N-term`. */
+/** A site as a query writes it: `STY`, `N-term`, `Q@N-term`, `Protein N-term`. */
 export function siteText(site: Site): string {
   if (site.kind === 'residues') return site.letters;
+  if (site.kind === 'protein terminus') return 'Protein N-term';
   return site.kind === 'terminus' ? `${site.end}-term` : `${site.letter}@${site.end}-term`;
 }
 
@@ -147,10 +158,14 @@ export const specText = (spec: ModSpec) => `${spec.modification.name}@${siteText
 const residueLetters = (site: Site) =>
   site.kind === 'residues' ? site.letters : site.kind === 'terminal residue' ? site.letter : '';
 
+/** The terminus slot a site takes (a protein's N-terminus is its first peptide's), or none. */
+const terminusOf = (site: Site) =>
+  site.kind === 'terminus' || site.kind === 'protein terminus' ? site.end : undefined;
+
 /** Whether two sites can ever take the same slot of a peptide (a conflict for a fixed modification). */
 export function sitesOverlap(a: Site, b: Site): boolean {
-  if (a.kind === 'terminus' || b.kind === 'terminus')
-    return a.kind === 'terminus' && b.kind === 'terminus' && a.end === b.end;
+  const [ta, tb] = [terminusOf(a), terminusOf(b)];
+  if (ta || tb) return ta === tb;
   return [...residueLetters(a)].some((c) => residueLetters(b).includes(c));
 }
 
@@ -170,27 +185,30 @@ export function letterTable(letters: string): Uint8Array {
 /** Whether residue `i` of `sequence` is a slot of `site`. */
 export function residueSlot(site: Site, sequence: string, i: number): boolean {
   if (site.kind === 'residues') return site.letters.includes(sequence[i]);
-  if (site.kind === 'terminus') return false;
+  if (site.kind === 'terminus' || site.kind === 'protein terminus') return false;
   return sequence[i] === site.letter && i === (site.end === 'N' ? 0 : sequence.length - 1);
 }
 
 /**
- * A union of sites compiled for counting slots: the residue letters (sorted, unique), the termini named, and the
- * residues at a terminus whose letter is not among those letters (else they are counted with the letters).
+ * A union of sites compiled for counting slots: the residue letters (sorted, unique), the termini named, the
+ * residues at a terminus whose letter is not among those letters (else they are counted with the letters), and
+ * whether the N-terminus of a peptide that starts a protein is a slot that no named terminus counts already.
  */
 export interface SlotSet {
   letters: string;
   termini: number;
   terminal: { end: 'N' | 'C'; letter: string }[];
+  proteinStart: boolean;
 }
 
 export function slotSet(sites: readonly Site[]): SlotSet {
   const letters = [...new Set(sites.flatMap((s) => (s.kind === 'residues' ? [...s.letters] : [])))].sort().join('');
-  const termini = new Set(sites.flatMap((s) => (s.kind === 'terminus' ? [s.end] : []))).size;
+  const named = new Set(sites.flatMap((s) => (s.kind === 'terminus' ? [s.end] : [])));
   const terminal = sites.flatMap((s) =>
     s.kind === 'terminal residue' && !letters.includes(s.letter) ? [{ end: s.end, letter: s.letter }] : [],
   );
-  return { letters, termini, terminal };
+  const proteinStart = !named.has('N') && sites.some((s) => s.kind === 'protein terminus');
+  return { letters, termini: named.size, terminal, proteinStart };
 }
 
 const compiledSites = new WeakMap<Site, SlotSet>();
@@ -215,13 +233,15 @@ export function terminalSlots(set: SlotSet, first: string, last: string, single:
 
 /**
  * Slots that a set can take in a peptide given as its letters, `letters[start..end)` (character codes, as a Shard
- * holds them): the termini it names, residues of its letters, residues at a terminus. The set's letter table is
- * looked up once here, not per peptide.
+ * holds them): the termini it names, residues of its letters, residues at a terminus, and the protein's N-terminus
+ * when `startsProtein`. The set's letter table is looked up once here, not per peptide.
  */
-export function slotCounter(set: SlotSet): (letters: Uint8Array, start: number, end: number) => number {
+export function slotCounter(
+  set: SlotSet,
+): (letters: Uint8Array, start: number, end: number, startsProtein?: boolean) => number {
   const table = set.letters ? letterTable(set.letters) : undefined;
-  return (letters, start, end) => {
-    let n = set.termini;
+  return (letters, start, end, startsProtein = false) => {
+    let n = set.termini + (set.proteinStart && startsProtein ? 1 : 0);
     if (table) for (let i = start; i < end; i++) n += table[letters[i] & 127];
     if (set.terminal.length === 0) return n;
     return (
@@ -232,15 +252,17 @@ export function slotCounter(set: SlotSet): (letters: Uint8Array, start: number, 
 }
 
 /** slotCounter's count for `sequence` (capital letters). */
-export const slotsIn = (set: SlotSet, sequence: string): number =>
+export const slotsIn = (set: SlotSet, sequence: string, startsProtein = false): number =>
   slotCounter(set)(
     Uint8Array.from(sequence, (c) => c.charCodeAt(0)),
     0,
     sequence.length,
+    startsProtein,
   );
 
 /**
  * Slots of `sequence` that at least one of `sites` can take: the size of their union (a terminus counts once
  * however many sites name it). With one site, the number of places it can be.
  */
-export const slotCount = (sites: readonly Site[], sequence: string): number => slotsIn(slotSet(sites), sequence);
+export const slotCount = (sites: readonly Site[], sequence: string, startsProtein = false): number =>
+  slotsIn(slotSet(sites), sequence, startsProtein);

@@ -16,9 +16,13 @@ export function proformaTag({ modification }: ModSpec): string {
   return modification.name.includes(':') ? `U:${modification.name}` : modification.name;
 }
 
-/** Locations of a site in a global fixed-modification tag: `C`, `S,T`, `N-term`, `N-term:Q`. */
+/**
+ * Locations of a site in a global fixed-modification tag: `C`, `S,T`, `N-term`, `N-term:Q`; none for the protein's
+ * N-terminus, which only some occurrences of a peptide carry: written in place (`[Acetyl]-PEPTIDE`) where it does.
+ */
 function globalLocations(site: Site): string[] {
   if (site.kind === 'residues') return [...site.letters];
+  if (site.kind === 'protein terminus') return [];
   return site.kind === 'terminus' ? [`${site.end}-term`] : [`${site.end}-term:${site.letter}`];
 }
 
@@ -45,7 +49,8 @@ export function proforma(sequence: string, fixed: readonly ModSpec[], variable: 
  * site the query gives it, to be written when the peptide holds at least one of them.
  */
 function globalTags(fixed: readonly ModSpec[]) {
-  return [...byTag(fixed.map((spec) => ({ spec, value: spec })))].map(([tag, specs]) => ({
+  const global = fixed.filter((spec) => spec.site.kind !== 'protein terminus');
+  return [...byTag(global.map((spec) => ({ spec, value: spec })))].map(([tag, specs]) => ({
     text: `<[${tag}]@${specs.flatMap((spec) => globalLocations(spec.site)).join(',')}>`,
     slots: specs.map((spec) => slotCounter(siteSlots(spec.site))),
   }));
@@ -60,6 +65,7 @@ export function localisedProforma(
   fixed: readonly ModSpec[],
   variable: readonly ModSpec[],
   placed: readonly { spec: number; slot: number }[],
+  startsProtein = false,
 ): string {
   const letters = Uint8Array.from(sequence, (c) => c.charCodeAt(0));
   const tags = globalTags(fixed)
@@ -70,11 +76,18 @@ export function localisedProforma(
       .filter((p) => p.slot === slot)
       .map((p) => `[${proformaTag(variable[p.spec])}]`)
       .join('');
-  const nTerm = at(-1);
+  const nTerm = (startsProtein ? proteinStartTags(fixed) : '') + at(-1);
   const cTerm = at(sequence.length);
   const residues = [...sequence].map((c, i) => c + at(i)).join('');
   return `${tags.join('')}${nTerm && `${nTerm}-`}${residues}${cTerm && `-${cTerm}`}`;
 }
+
+/** The in-place tags of the fixed modifications of the protein's N-terminus (`[Acetyl]`), for a peptide starting one. */
+const proteinStartTags = (fixed: readonly ModSpec[]) =>
+  fixed
+    .filter((spec) => spec.site.kind === 'protein terminus')
+    .map((spec) => `[${proformaTag(spec)}]`)
+    .join('');
 
 /** Where text is written: ASCII text, and runs of character codes (a sequence's letters). An AsciiWriter is one. */
 export interface TextOut {
@@ -84,10 +97,18 @@ export interface TextOut {
 
 /** ProForma of one query's candidates (sequences of capital letters): as a string, or written straight into a TextOut (no string made). */
 export interface ProformaWriter {
-  text(sequence: string, counts: readonly number[]): string;
-  write(out: TextOut, sequence: string, counts: readonly number[]): void;
+  /** `startsProtein`: the candidate is a protein's first peptide (its N-terminus takes protein N-term sites). */
+  text(sequence: string, counts: readonly number[], startsProtein?: boolean): string;
+  write(out: TextOut, sequence: string, counts: readonly number[], startsProtein?: boolean): void;
   /** The peptide's letters are `letters[start..end)`, as a Shard holds them: its sequence is not made a string. */
-  writeLetters(out: TextOut, letters: Uint8Array, start: number, end: number, counts: readonly number[]): void;
+  writeLetters(
+    out: TextOut,
+    letters: Uint8Array,
+    start: number,
+    end: number,
+    counts: readonly number[],
+    startsProtein?: boolean,
+  ): void;
 }
 
 /** A TextOut gathering a string. */
@@ -115,6 +136,7 @@ function lettersOf(sequence: string): Uint8Array {
  */
 export function proformaWriter(fixed: readonly ModSpec[], variable: readonly ModSpec[]): ProformaWriter {
   const globals = globalTags(fixed);
+  const startTags = proteinStartTags(fixed);
   const slots = variable.map((spec) => slotCounter(siteSlots(spec.site)));
   const tags = variable.map(proformaTag);
   const bracketed = tags.map((tag) => `[${tag}]`);
@@ -129,6 +151,7 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
     start: number,
     end: number,
     counts: readonly number[],
+    startsProtein = false,
   ): void => {
     for (const g of globals) {
       for (const slotsOf of g.slots) {
@@ -138,15 +161,19 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
         }
       }
     }
+    const startTagged = startsProtein && startTags !== '';
     let unmodified = true;
     for (const count of counts) if (count !== 0) unmodified = false;
-    if (unmodified) return out.copy(letters, start, end);
+    if (unmodified) {
+      if (startTagged) out.write(`${startTags}-`);
+      return out.copy(letters, start, end);
+    }
 
     // A variable modification is localised when its count fills every slot of its site in the peptide; the others
     // are written before the sequence, counts of one tag added up, in the order their tags first come.
     const localised: boolean[] = [];
     for (let i = 0; i < counts.length; i++)
-      localised.push(counts[i] > 0 && counts[i] === slots[i](letters, start, end));
+      localised.push(counts[i] > 0 && counts[i] === slots[i](letters, start, end, startsProtein));
     for (let i = 0; i < counts.length; i++) {
       if (counts[i] === 0 || localised[i] || tagCountedBefore(tags, counts, localised, i)) continue;
       let n = 0;
@@ -154,7 +181,8 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
       out.write(bracketed[i]);
       out.write(n === 1 ? '?' : `^${n}?`);
     }
-    let nTerm = false;
+    let nTerm = startTagged;
+    if (startTagged) out.write(startTags);
     for (let i = 0; i < counts.length; i++) {
       if (!localised[i] || ends[i] !== 'N') continue;
       out.write(bracketed[i]);
@@ -180,14 +208,14 @@ export function proformaWriter(fixed: readonly ModSpec[], variable: readonly Mod
       cTerm = true;
     }
   };
-  const write = (out: TextOut, sequence: string, counts: readonly number[]) =>
-    writeLetters(out, lettersOf(sequence), 0, sequence.length, counts);
+  const write = (out: TextOut, sequence: string, counts: readonly number[], startsProtein = false) =>
+    writeLetters(out, lettersOf(sequence), 0, sequence.length, counts, startsProtein);
   return {
     write,
     writeLetters,
-    text: (sequence, counts) => {
+    text: (sequence, counts, startsProtein = false) => {
       const out = new StringOut();
-      write(out, sequence, counts);
+      write(out, sequence, counts, startsProtein);
       return out.text;
     },
   };

@@ -48,6 +48,12 @@ export function decoyForm(sequence: string, form: Form): { sequence: string; for
     .sort((a, b) => a.slot - b.slot);
   return {
     sequence: decoy.sequence,
-    form: { residues: decoy.residues as number[], nTerm: form.nTerm, cTerm: form.cTerm, placed },
+    form: {
+      residues: decoy.residues as number[],
+      nTerm: form.nTerm,
+      cTerm: form.cTerm,
+      placed,
+      ...(form.startsProtein && { startsProtein: true }),
+    },
   };
 }

@@ -20,11 +20,14 @@ export interface Placed {
 export interface Form extends Required<Carried> {
   residues: number[];
   placed: Placed[];
+  /** The peptide is taken as its proteins' first (protein N-term sites are slots of it): for its ProForma. */
+  startsProtein?: boolean;
 }
 
-/** The slots of `site` in `sequence`, ascending. */
-export function slotsOf(site: Site, sequence: string): number[] {
+/** The slots of `site` in `sequence`, ascending; `startsProtein`: the peptide is taken as its proteins' first. */
+export function slotsOf(site: Site, sequence: string, startsProtein = false): number[] {
   if (site.kind === 'terminus') return [site.end === 'N' ? N_TERM : sequence.length];
+  if (site.kind === 'protein terminus') return startsProtein ? [N_TERM] : [];
   const slots: number[] = [];
   for (let i = 0; i < sequence.length; i++) if (residueSlot(site, sequence, i)) slots.push(i);
   return slots;
@@ -48,13 +51,15 @@ export function localisedForms(
   variable: readonly ModSpec[],
   counts: readonly number[],
   limit = MAX_FORMS,
+  startsProtein = false,
 ): { forms: Form[]; cut: boolean } {
   const base: Form = { residues: new Array(sequence.length).fill(0), nTerm: 0, cTerm: 0, placed: [] };
+  if (startsProtein) base.startsProtein = true;
   for (const spec of fixed)
-    for (const slot of slotsOf(spec.site, sequence)) carry(base, slot, spec.modification.deltaUnits);
+    for (const slot of slotsOf(spec.site, sequence, startsProtein)) carry(base, slot, spec.modification.deltaUnits);
   // Most candidates carry no variable modification: their one form needs no search.
   if (counts.every((c) => c === 0)) return { forms: [base], cut: false };
-  const candidates = variable.map((spec) => slotsOf(spec.site, sequence));
+  const candidates = variable.map((spec) => slotsOf(spec.site, sequence, startsProtein));
   const used = variable.map((_, i) => i).filter((i) => counts[i] > 0);
   const forms: Form[] = [];
   const seen = new Set<string>();

@@ -85,7 +85,7 @@ export function identification(
       spectrumQ: q.spectrum[i],
       peptideQ: q.peptide[i],
       proteinQ: q.protein[i],
-      proforma: localisedProforma(psm.sequence, query.fixed, query.variable, psm.form.placed),
+      proforma: localisedProforma(psm.sequence, query.fixed, query.variable, psm.form.placed, psm.form.startsProtein),
       lca: lcas[i],
     }),
   );

@@ -87,6 +87,7 @@ export async function* identifySpectra(
             counts: batch.variableCounts(id),
             units: batch.columns.units(id),
             ref: id,
+            ...(batch.startsProtein(id) && { startsProtein: true }),
           })),
         }));
       if (searches.length === 0 && all.length > 0) out.refused.push({ spectrum, error: all[0].error! });

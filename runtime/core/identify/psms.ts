@@ -27,6 +27,8 @@ export interface ScoredCandidate<T> {
   units: number;
   /** What the caller knows it by (its proteins). */
   ref: T;
+  /** Taken as its proteins' first peptide: protein N-term sites are slots of it. */
+  startsProtein?: boolean;
 }
 
 /** One search of the spectrum: the precursor charge and isotope error tried, and its candidates. */
@@ -97,7 +99,14 @@ export function scoreSpectrum<T>(
       });
     };
     const targets = search.candidates.map((candidate) => {
-      const { forms, cut } = localisedForms(candidate.sequence, scoring.fixed, scoring.variable, candidate.counts);
+      const { forms, cut } = localisedForms(
+        candidate.sequence,
+        scoring.fixed,
+        scoring.variable,
+        candidate.counts,
+        undefined,
+        candidate.startsProtein,
+      );
       if (cut) counts.cut++;
       return { candidate, forms };
     });

@@ -3,6 +3,7 @@
 // hypotheses of all the searches run as one sweep in the order of the unmodified masses they read, so each shard
 // is read once whatever the order of the precursors and the cache's size; candidates are copied into compact
 // columns as they are found, so a batch holds no shard.
+import { AT_PROTEIN_START } from '../../model/proteinStarts.js';
 import { UNITS_PER_DA } from '../../model/chemistry.js';
 import type { AccessionSet } from '../../model/accessionSet.js';
 import type { Shard } from '../../model/format.js';
@@ -52,6 +53,8 @@ export interface MatchBatch {
   writeProforma(out: TextOut, sequence: string, id: number): void;
   /** The count of each variable spec of the query that candidate `id` carries (unlocalised, as its ProForma). */
   variableCounts(id: number): readonly number[];
+  /** Whether candidate `id` is taken as its proteins' first peptide (its N-terminus takes protein N-term sites). */
+  startsProtein(id: number): boolean;
   searchIds(precursor: number): SearchIds[];
   searches(precursor: number): SearchMatch[];
 }
@@ -108,7 +111,8 @@ class SearchSink implements FoundSink {
         this.errors = this.errors.filter((e) => e <= this.cut);
       }
     }
-    this.candidates.add(this.search, hypothesis, this.counts[hypothesis].shiftUnits, shard, p, this.filter);
+    const { shiftUnits, at } = this.counts[hypothesis];
+    this.candidates.add(this.search, hypothesis, shiftUnits, shard, p, this.filter, at);
   }
 }
 
@@ -210,8 +214,10 @@ async function matchInto(
   candidates.orderAccessions(accessions);
 
   const writer = proformaWriter(query.fixed, query.variable);
+  const countsOf = (id: number) => tasks.counts[candidates.countsId(id)];
+  const startsProtein = (id: number) => countsOf(id).at === AT_PROTEIN_START;
   const proformaOf = (sequence: string, id: number) =>
-    writer.text(sequence, tasks.counts[candidates.countsId(id)].variableCounts);
+    writer.text(sequence, countsOf(id).variableCounts, startsProtein(id));
   const idsBySearch = candidates.bySearch(searches.length);
   const firstSearch: number[] = [];
   for (let i = 0, n = 0; i < searchLists.length; n += searchLists[i++].length) firstSearch.push(n);
@@ -236,9 +242,9 @@ async function matchInto(
     accessions,
     columns: candidates,
     proforma: proformaOf,
-    writeProforma: (out, sequence, id) =>
-      writer.write(out, sequence, tasks.counts[candidates.countsId(id)].variableCounts),
-    variableCounts: (id) => tasks.counts[candidates.countsId(id)].variableCounts,
+    writeProforma: (out, sequence, id) => writer.write(out, sequence, countsOf(id).variableCounts, startsProtein(id)),
+    variableCounts: (id) => countsOf(id).variableCounts,
+    startsProtein,
     searchIds,
     searches: (i) =>
       searchIds(i).map((search) => ({

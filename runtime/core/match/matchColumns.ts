@@ -1,6 +1,7 @@
 // The compact columns a match batch keeps (match.ts): its tasks — every modification hypothesis of every search,
 // hundreds of thousands of them — and the candidates they find, about 22 bytes each whatever shard they came from,
 // so a batch holds no object per hypothesis or candidate and no shard.
+import { ranksAt, type Place } from '../../model/proteinStarts.js';
 import type { AccessionSet } from '../../model/accessionSet.js';
 import type { Shard } from '../../model/format.js';
 import { BlockColumn, Column, Ends, TextBlocks } from '../../model/column.js';
@@ -60,7 +61,8 @@ export class Candidates {
 
   /**
    * Peptide p of `shard` (copied: its sequence, and the accessions `filter` keeps, or all), found by `search` under the
-   * hypothesis of counts `countsId`, whose modifications add `shiftUnits` to its mass.
+   * hypothesis of counts `countsId`, whose modifications add `shiftUnits` to its mass; `at`: it lists only the
+   * proteins it starts, or lies inside (Hypothesis.at).
    */
   add(
     search: number,
@@ -69,6 +71,7 @@ export class Candidates {
     shard: Shard,
     p: number,
     filter: AccessionFilter | undefined,
+    at?: Place,
   ): void {
     const runs = this.runStarts.length;
     if (runs === 0 || this.runSearches.data[runs - 1] !== search || this.runCounts.data[runs - 1] !== countsId) {
@@ -80,9 +83,10 @@ export class Candidates {
     const [from, to] = [p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]];
     if (packedLength(to - from) > this.packed.length) this.packed = new Uint8Array(packedLength(to - from));
     this.sequences.add(this.packed, 0, packLetters(shard.sequences, from, to, this.packed, 0));
+    const placed = at && ranksAt(shard, p, at);
     for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
       const a = shard.accessionRefs[r];
-      if (!filter || filter.keeps(a)) this.accessions.push(a);
+      if ((!filter || filter.keeps(a)) && (!placed || placed.has(a))) this.accessions.push(a);
     }
     this.accessionEnds.push(this.accessions.length);
   }
@@ -201,7 +205,7 @@ export class Candidates {
  * A hypothesis's counts of each fixed and variable spec, and the mass they add (a function of the counts alone): the
  * few distinct ones of a batch, shared.
  */
-export type CountVectors = Pick<Hypothesis, 'fixedCounts' | 'variableCounts' | 'shiftUnits' | 'view'>;
+export type CountVectors = Pick<Hypothesis, 'fixedCounts' | 'variableCounts' | 'shiftUnits' | 'view' | 'at'>;
 
 /** The hypotheses of all the searches of a batch as columns (hundreds of thousands: no object each). */
 export class Tasks {
@@ -217,11 +221,17 @@ export class Tasks {
     const text = `${h.fixedCounts}|${h.variableCounts}|${h.view ?? ''}`;
     let id = this.countIds.get(text);
     if (id === undefined) {
-      const { fixedCounts, variableCounts, shiftUnits, view } = h;
+      const { fixedCounts, variableCounts, shiftUnits, view, at } = h;
       this.countIds.set(
         text,
         (id =
-          this.counts.push({ fixedCounts, variableCounts, shiftUnits, ...(view === undefined ? {} : { view }) }) - 1),
+          this.counts.push({
+            fixedCounts,
+            variableCounts,
+            shiftUnits,
+            ...(view === undefined ? {} : { view }),
+            ...(at && { at }),
+          }) - 1),
       );
     }
     this.search.push(search);
@@ -244,7 +254,7 @@ export class Tasks {
   }
 
   hypothesis(t: number): Hypothesis {
-    const { fixedCounts, variableCounts, shiftUnits, view } = this.counts[this.countsId.data[t]];
+    const { fixedCounts, variableCounts, shiftUnits, view, at } = this.counts[this.countsId.data[t]];
     return {
       fixedCounts,
       variableCounts,
@@ -252,6 +262,7 @@ export class Tasks {
       baseLowKey: this.low.data[t],
       baseHighKey: this.high.data[t],
       ...(view === undefined ? {} : { view }),
+      ...(at && { at }),
     };
   }
 }

@@ -5,6 +5,7 @@ import { RESIDUE_UNITS, WATER_UNITS } from '../../model/chemistry.js';
 import type { Shard } from '../../model/format.js';
 import { letterTable, terminalSlots, type SlotSet } from '../../model/modifications.js';
 import type { Dataset } from '../storage/dataset.js';
+import { AT_PROTEIN_START, placesOf } from '../../model/proteinStarts.js';
 
 /** A count not yet made (peptides are at most 1,000 residues long). */
 const UNKNOWN_COUNT = 0xffff;
@@ -115,7 +116,8 @@ export class Composition {
    * the counts kept here): residues of its letters, residues at a terminus, and the termini themselves.
    */
   slots(set: SlotSet, p: number): number {
-    const slots = set.termini + (set.letters ? this.count(set.letters, p) : 0);
+    let slots = set.termini + (set.letters ? this.count(set.letters, p) : 0);
+    if (set.proteinStart && placesOf(this.shard, p) & AT_PROTEIN_START) slots++;
     if (set.terminal.length === 0) return slots;
     const first = this.start(p);
     const last = this.shard.sequenceEnds[p] - 1;

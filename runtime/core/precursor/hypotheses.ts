@@ -5,6 +5,7 @@ import { RESIDUE_UNITS, WATER_UNITS } from '../../model/chemistry.js';
 import type { ModSpec, Site } from '../../model/modifications.js';
 import { massKey, UNITS_PER_KEY } from '../../model/massKey.js';
 import { InvalidQuery } from '../errors.js';
+import { AT_INSIDE, AT_PROTEIN_START, type Place } from '../../model/proteinStarts.js';
 
 export interface Hypothesis {
   /** How many slots each fixed spec takes (the peptide must have exactly this many). */
@@ -29,6 +30,12 @@ export interface Hypothesis {
    */
   readsCounts?: number;
   filed?: true;
+  /**
+   * Where its peptides must lie when the query modifies the protein N-terminus: AT_PROTEIN_START when a modification
+   * takes it (the peptide then lists only the proteins it starts), AT_INSIDE when a fixed one does not (only the
+   * proteins it lies inside); undefined when the query names no such site.
+   */
+  at?: Place;
 }
 
 /** The fixed count of a view's modification in a hypothesis that reads the view: every site the peptide has. */
@@ -61,7 +68,7 @@ function slotRange(
   delta: number,
   limits: HypothesisLimits,
 ): { max: number; least: number; residues: boolean } {
-  if (site.kind === 'terminus') return { max: 1, least: delta, residues: false };
+  if (site.kind === 'terminus' || site.kind === 'protein terminus') return { max: 1, least: delta, residues: false };
   const letters = site.kind === 'residues' ? site.letters : site.letter;
   const most =
     site.kind === 'residues' ? Math.min(limits.maxLength, limits.mostResidues?.(site.letters) ?? Infinity) : 1;
@@ -86,12 +93,14 @@ export function hypotheses(
   const levels = [...fixed, ...variable].map((spec, i) => {
     const range = slotRange(spec.site, spec.modification.deltaUnits, limits);
     const isFixed = i < fixed.length;
-    // A fixed modification on a bare terminus is on every peptide; on residues, from none to the longest peptide.
+    // A fixed modification on a bare terminus is on every peptide; on residues, from none to the longest peptide; on
+    // the protein's N-terminus, on the peptides that start one and not on those inside one (a peptide may be both).
     return {
       ...range,
       delta: spec.modification.deltaUnits,
       isFixed,
-      min: isFixed && !range.residues ? 1 : 0,
+      proteinStart: spec.site.kind === 'protein terminus',
+      min: isFixed && spec.site.kind === 'terminus' ? 1 : 0,
       step: range.least - (range.residues ? LIGHTEST : 0),
     };
   });
@@ -118,12 +127,14 @@ export function hypotheses(
         throw new TooManyHypotheses(
           `the modifications give more than ${MAX_HYPOTHESES.toLocaleString('en')} mass hypotheses in this window; fewer fixed or variable modifications, or a lower maxVariable`,
         );
+      const at = placeOf(levels, counts);
       out.push({
         fixedCounts: counts.slice(0, fixed.length),
         variableCounts: counts.slice(fixed.length),
         shiftUnits: shift,
         baseLowKey: massKey(Math.max(0, low - shift)),
         baseHighKey: massKey(high - shift),
+        ...(at && { at }),
       });
       return;
     }
@@ -140,6 +151,12 @@ export function hypotheses(
 
   level(0, 0, 0, 0, maxVariable);
   return out;
+}
+
+/** Where a hypothesis's peptides must lie, by its counts on the protein's N-terminus (Hypothesis.at). */
+function placeOf(levels: readonly { proteinStart: boolean; isFixed: boolean }[], counts: readonly number[]) {
+  if (levels.some((l, i) => l.proteinStart && counts[i] > 0)) return AT_PROTEIN_START;
+  return levels.some((l) => l.proteinStart && l.isFixed) ? AT_INSIDE : undefined;
 }
 
 /** The inclusive range of masses (units) whose 4-decimal key lies in [lowKey, highKey]. */

@@ -14,6 +14,7 @@ import type { Dataset } from '../storage/dataset.js';
 import { VIEW_COUNT, type Hypothesis } from './hypotheses.js';
 import { indexOf, searchHypotheses, type SearchWindow } from './searchPlan.js';
 import { KeySet } from '../storage/keySet.js';
+import { keepsAnyAt, placesOf, type Place } from '../../model/proteinStarts.js';
 import { InvalidQuery } from '../errors.js';
 import { rangeEntries, rangeEntriesNow, runOf } from '../range/search.js';
 
@@ -48,6 +49,8 @@ export interface Candidate {
   /** Modified mass in units of 1e-10 Da, and its key. */
   units: number;
   key: number;
+  /** Where the peptide lies in the proteins it lists, when the query modifies the protein N-terminus (Hypothesis.at). */
+  at?: Place;
 }
 
 export interface CandidateGroup {
@@ -134,6 +137,8 @@ export interface Needs {
    * that count.
    */
   byCount?: { letters: string; count: number };
+  /** Where the peptide must lie (Hypothesis.at): a fixed modification of the protein N-terminus counts here. */
+  at?: Place;
 }
 
 export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
@@ -148,7 +153,7 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
   // A view's modification has no count to meet: the view's keys carry it on every site the peptide has.
   const fixed = compiled.fixed
     .map((set, i) => ({ set, count: h.fixedCounts[i] }))
-    .filter((f) => f.count !== VIEW_COUNT);
+    .filter((f) => f.count !== VIEW_COUNT && !f.set.proteinStart);
   const i = compiled.byCount;
   return {
     fixed,
@@ -156,6 +161,7 @@ export function needsOf(compiled: Compiled, h: Hypothesis): Needs {
     ...(i >= 0 && h.fixedCounts[i] !== VIEW_COUNT
       ? { byCount: { letters: compiled.fixed[i].letters, count: h.fixedCounts[i] } }
       : {}),
+    ...(h.at && { at: h.at }),
   };
 }
 
@@ -171,7 +177,7 @@ export function mayHold(c: Needs, entry: { residueMax?: string }): boolean {
 
 /** Most slots of `set` one peptide of the shard can offer, by the entry's residue maxima. */
 const mostSlots = (set: SlotSet, entry: { residueMax?: string }) =>
-  set.termini + set.terminal.length + (set.letters ? residueBound(entry, set.letters) : 0);
+  set.termini + set.terminal.length + (set.proteinStart ? 1 : 0) + (set.letters ? residueBound(entry, set.letters) : 0);
 
 /**
  * Stored peptides one query may examine over all its hypotheses: past this the query is refused rather
@@ -257,7 +263,9 @@ export function scanShard(
       comp.mass(p) + h.shiftUnits + (view ? comp.slots(view.slots, p) * view.spec.modification.deltaUnits : 0);
     const key = massKey(units);
     if (key < query.lowKey || key > query.highKey) continue;
-    if (found.filter && !keepsAny(shard, found.filter, p)) continue;
+    if (needs.at && !(placesOf(shard, p) & needs.at)) continue;
+    if (found.filter && !(needs.at ? keepsAnyAt(shard, p, needs.at, found.filter) : keepsAny(shard, found.filter, p)))
+      continue;
     found.add(key, units, shard, p, index);
   }
 }
@@ -396,6 +404,7 @@ export async function runPrecursorQuery(
         variableCounts: all[found.hypotheses[i]].variableCounts,
         units: found.units[i],
         key,
+        ...(all[found.hypotheses[i]].at && { at: all[found.hypotheses[i]].at }),
       });
     }
   }

@@ -2,8 +2,9 @@
 // range of unmodified masses per count of every fixed and variable site), or, for a fixed modification the dataset
 // has a view of, the view (one range for every count of that modification's residues: its keys carry it already);
 // or, for a query of exactly a complete view's modifications, that view alone (one range for every hypothesis).
+import { InvalidQuery } from '../errors.js';
 import { residueBound } from '../../model/format.js';
-import { sitesOverlap, type ModSpec } from '../../model/modifications.js';
+import { sitesOverlap, specText, type ModSpec } from '../../model/modifications.js';
 import type { Dataset } from '../storage/dataset.js';
 import { hypotheses, keyWindowUnits, VIEW_COUNT, type Hypothesis } from './hypotheses.js';
 import type { ShardIndex } from '../storage/shardIndex.js';
@@ -54,7 +55,13 @@ export function viewOf(
  * count 0) and those with some from the view, one range for all their counts (VIEW_COUNT).
  */
 export function hypothesesOf(dataset: Dataset, query: SearchWindow): Hypothesis[] {
-  const { minLength, maxLength } = dataset.manifest.parameters;
+  const { minLength, maxLength, specificity } = dataset.manifest.parameters;
+  // Builds that record the peptides starting a protein write their specificity; older ones do not.
+  const proteinSite = [...query.fixed, ...query.variable].find((spec) => spec.site.kind === 'protein terminus');
+  if (proteinSite && specificity === undefined)
+    throw new InvalidQuery(
+      `${specText(proteinSite)}: this dataset does not record which peptides start a protein; rebuild it with npm run build:shards`,
+    );
   const window = keyWindowUnits(query.lowKey, query.highKey);
   const of = (fixed: ModSpec[], index: ShardIndex) =>
     hypotheses(fixed, query.variable, query.maxVariable, window, {

@@ -270,7 +270,7 @@ describe('parsePrecursorQuery: refusals (400, naming the parameter)', () => {
     ],
     [
       'mass=1000&variable=Phospho@B',
-      'variable: site "B" in "Phospho@B" is not residue letters (e.g. STY), N-term, C-term or a residue at a terminus (Q@N-term)',
+      'variable: site "B" in "Phospho@B" is not residue letters (e.g. STY), N-term, C-term, Protein N-term or a residue at a terminus (Q@N-term)',
     ],
     [
       'mass=1000&fixed=Carbamidomethyl',

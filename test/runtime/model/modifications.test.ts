@@ -32,7 +32,8 @@ function refusal(text: string): string {
 
 const UNKNOWN_HINT =
   'use a Unimod title (e.g. Carbamidomethyl, Oxidation, Phospho), UNIMOD:<accession>, or Name:+12.3456 for a custom mass';
-const SITE_HINT = 'is not residue letters (e.g. STY), N-term, C-term or a residue at a terminus (Q@N-term)';
+const SITE_HINT =
+  'is not residue letters (e.g. STY), N-term, C-term, Protein N-term or a residue at a terminus (Q@N-term)';
 const ITEM_HINT = 'is not Name@Sites (e.g. Carbamidomethyl@C, Oxidation@M, TMT6plex@N-term)';
 
 describe('deltaUnits', () => {
@@ -423,5 +424,33 @@ describe('slotCount', () => {
     expect(slotCount([residues('M'), terminus('N'), terminus('C')], 'MAMK')).toBe(4);
     expect(slotCount([residues('K'), terminalResidue('K', 'C'), terminus('C')], 'KAKK')).toBe(4);
     expect(slotCount([], 'PEPTIDEK')).toBe(0);
+  });
+});
+
+describe('the protein N-terminus', () => {
+  const [acetyl] = parseModifications('Acetyl@Protein N-term');
+
+  it('is read in the spellings tools write it, and only for the N-terminus', () => {
+    expect(acetyl.site).toEqual({ kind: 'protein terminus', end: 'N' });
+    expect(acetyl.modification.delta).toBe('42.010565');
+    for (const text of ['Acetyl@protein n-term', 'Acetyl@Protein_N-term', 'Acetyl@Protein-Nterm'])
+      expect(parseModifications(text)[0].site).toEqual(acetyl.site);
+    expect(() => parseModifications('Amidated@Protein C-term')).toThrow(/Protein N-term only/);
+    expect(specText(acetyl)).toBe('Acetyl@Protein N-term');
+  });
+
+  it('takes the N-terminus slot: it overlaps N-term sites and no residue', () => {
+    const [nTerm, qTerm, k] = parseModifications('TMT6plex@N-term,Gln->pyro-Glu@Q@N-term,Carbamyl@K');
+    expect([nTerm, qTerm, k].map((s) => sitesOverlap(acetyl.site, s.site))).toEqual([true, false, false]);
+    expect(sitesOverlap(acetyl.site, acetyl.site)).toBe(true);
+  });
+
+  it('is a slot only of a peptide that starts a protein, counted once with an N-term site', () => {
+    expect(slotCount([acetyl.site], 'PEPTIDEK')).toBe(0);
+    expect(slotCount([acetyl.site], 'PEPTIDEK', true)).toBe(1);
+    const nTerm = parseModifications('Carbamyl@N-term')[0].site;
+    expect(slotCount([acetyl.site, nTerm], 'PEPTIDEK', true)).toBe(1);
+    expect(slotCount([acetyl.site, nTerm], 'PEPTIDEK', false)).toBe(1);
+    expect(residueSlot(acetyl.site, 'PEPTIDEK', 0)).toBe(false);
   });
 });

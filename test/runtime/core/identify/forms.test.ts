@@ -14,6 +14,7 @@ function takes(spec: ModSpec, sequence: string, slot: number): boolean {
   if (site.kind === 'terminus') return slot === (site.end === 'N' ? -1 : n);
   if (slot < 0 || slot >= n) return false;
   if (site.kind === 'residues') return site.letters.includes(sequence[slot]);
+  if (site.kind === 'protein terminus') return false;
   return sequence[slot] === site.letter && slot === (site.end === 'N' ? 0 : n - 1);
 }
 

@@ -78,7 +78,7 @@ describe('Composition', () => {
   it('counts past 255 of one letter (peptides reach 1,000 residues), and so the slots of a fixed modification there', () => {
     const long = sequences.length - 2;
     expect([composition.count('C', long), composition.count('C', long)]).toEqual([300, 300]);
-    expect(composition.slots({ letters: 'C', termini: 0, terminal: [] }, long)).toBe(300);
+    expect(composition.slots({ letters: 'C', termini: 0, terminal: [], proteinStart: false }, long)).toBe(300);
   });
 });
 

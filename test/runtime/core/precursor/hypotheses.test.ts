@@ -235,7 +235,7 @@ const random = prng;
 
 /** Residue slots of a site in a peptide, and whether it takes a terminus. */
 const slotsOf = (site: Site, sequence: string): number[] => {
-  if (site.kind === 'terminus') return [];
+  if (site.kind === 'terminus' || site.kind === 'protein terminus') return [];
   if (site.kind === 'residues') return [...sequence].flatMap((c, i) => (site.letters.includes(c) ? [i] : []));
   const i = site.end === 'N' ? 0 : sequence.length - 1;
   return sequence[i] === site.letter ? [i] : [];
@@ -243,7 +243,12 @@ const slotsOf = (site: Site, sequence: string): number[] => {
 /** Slot ids: residue i is i, the N-terminus is -1, the C-terminus is -2. */
 const slotIds = (site: Site, sequence: string): number[] =>
   site.kind === 'terminus' ? [site.end === 'N' ? -1 : -2] : slotsOf(site, sequence);
-const letters = (site: Site) => (site.kind === 'terminus' ? '' : site.kind === 'residues' ? site.letters : site.letter);
+const letters = (site: Site) =>
+  site.kind === 'terminus' || site.kind === 'protein terminus'
+    ? ''
+    : site.kind === 'residues'
+      ? site.letters
+      : site.letter;
 const conflict = (a: Site, b: Site) =>
   a.kind === 'terminus' || b.kind === 'terminus'
     ? a.kind === 'terminus' && b.kind === 'terminus' && a.end === b.end

@@ -1,5 +1,6 @@
 // The one independent, deliberately plain reference chemistry of the tests: its own FASTA parsing, its own
-// residue masses (decimal text, summed as exact integers), its own cleavage rules and digestion, mass keys
+// residue masses (decimal text, summed as exact integers), its own cleavage rules (the PSI-MS regular expressions,
+// evaluated) and digestion (brute force over sub-sequences, for each specificity and with Met clipping), mass keys
 // and their Java-style text, and exact key bounds of a typed mass. It imports nothing from the builder or runtime/,
 // so it cannot share a bug with them; the brute-force API references (bruteforce.ts, shardReference.ts) weigh
 // peptides with it.
@@ -110,24 +111,49 @@ export function referenceKeyBounds(text: string): { ceilKey: number; floorKey: n
   return { ceilKey: Number(ceil), floorKey: Number(floor) };
 }
 
+/**
+ * An enzyme as its cleavage agent's regular expression in the PSI-MS controlled vocabulary (psi-ms.obo 4.1.28,
+ * `has_regexp`), or in OpenMS's CHEMISTRY/Enzymes.xml for the three PSI-MS has no term for: a zero-width pattern
+ * that matches between two residues where the enzyme cuts.
+ */
 export interface ReferenceEnzyme {
-  after: string;
-  notBefore: string;
+  term: string;
+  regex: string;
 }
 
 export const REFERENCE_ENZYMES: Readonly<Record<string, ReferenceEnzyme>> = {
-  trypsin: { after: 'KR', notBefore: 'P' },
-  'trypsin/p': { after: 'KR', notBefore: '' },
-  'lys-c': { after: 'K', notBefore: '' },
-  chymotrypsin: { after: 'FWY', notBefore: 'P' },
+  trypsin: { term: 'MS:1001251 Trypsin', regex: '(?<=[KR])(?!P)' },
+  'trypsin/p': { term: 'MS:1001313 Trypsin/P', regex: '(?<=[KR])' },
+  'arg-c': { term: 'MS:1001303 Arg-C', regex: '(?<=R)(?!P)' },
+  'arg-c/p': { term: 'OpenMS Arg-C/P', regex: '(?<=[RX])' },
+  'asp-n': { term: 'MS:1001304 Asp-N', regex: '(?=[BD])' },
+  chymotrypsin: { term: 'MS:1001306 Chymotrypsin', regex: '(?<=[FYWL])(?!P)' },
+  'chymotrypsin/p': { term: 'OpenMS Chymotrypsin/P', regex: '(?<=[FYWLJX])' },
+  cnbr: { term: 'MS:1001307 CNBr', regex: '(?<=M)' },
+  'glu-c': { term: 'MS:1001314 V8-DE', regex: '(?<=[BDEZ])(?!P)' },
+  'glu-c/e': { term: 'MS:1001315 V8-E', regex: '(?<=[EZ])(?!P)' },
+  'lys-c': { term: 'MS:1001309 Lys-C', regex: '(?<=K)(?!P)' },
+  'lys-c/p': { term: 'MS:1001310 Lys-C/P', regex: '(?<=K)' },
+  'lys-n': { term: 'OpenMS Lys-N', regex: '(?=[KX])' },
+  pepsina: { term: 'MS:1001311 PepsinA', regex: '(?<=[FL])' },
 };
 
-/** Where the protein is cut: 0, each position after a cleavage site, and the protein's length. */
+/** Ambiguity codes (B = D/N, J = I/L, X = any, Z = E/Q): they never cut, so they are dropped from the patterns. */
+const AMBIGUITY = /[BJXZ]/g;
+
+/** The pattern with the ambiguity codes taken out of its character classes ([BD] becomes [D]). */
+export function referenceCutPattern(enzyme: ReferenceEnzyme): RegExp {
+  return new RegExp(
+    enzyme.regex.replace(/\[([^\]]*)\]/g, (_, letters: string) => `[${letters.replace(AMBIGUITY, '')}]`),
+    'g',
+  );
+}
+
+/** Where the protein is cut: 0, each position between two residues that the pattern matches, the protein's length. */
 export function referenceBoundaries(protein: string, enzyme: ReferenceEnzyme): number[] {
   const boundaries = [0];
-  for (let i = 0; i + 1 < protein.length; i++) {
-    if (enzyme.after.includes(protein[i]) && !enzyme.notBefore.includes(protein[i + 1])) boundaries.push(i + 1);
-  }
+  for (const match of protein.matchAll(referenceCutPattern(enzyme)))
+    if (match.index > 0 && match.index < protein.length) boundaries.push(match.index);
   if (protein.length > 0) boundaries.push(protein.length);
   return boundaries;
 }
@@ -138,24 +164,71 @@ export function referencePieces(protein: string, enzyme: ReferenceEnzyme): strin
   return boundaries.slice(1).map((end, i) => protein.slice(boundaries[i], end));
 }
 
-/** Distinct peptides of 1..missed+1 consecutive pieces, length within [min, max], without B/X/Z. */
+/** How a digestion picks its peptides, beside the enzyme, missed cleavages and length range. */
+export interface ReferenceDigestOptions {
+  /** full: both ends at a cleavage site or protein terminus; semi: one end at least; none: any sub-sequence. */
+  specificity?: 'full' | 'semi' | 'none';
+  /** A protein starting with M is also a protein without it: position 1 is a protein N-terminus too. */
+  clipMet?: boolean;
+}
+
+/** A peptide's places, as bits: it starts the protein (at 0, or at 1 when the Met is clipped); it lies elsewhere. */
+export const REFERENCE_AT_START = 1;
+export const REFERENCE_INSIDE = 2;
+
+/**
+ * Every distinct peptide of the protein with its places, by brute force over every (start, end): kept when its
+ * length is within [min, max], every residue has a mass, and the specificity's test passes. Cleavage sites are the
+ * enzyme's cut positions strictly inside the protein; a start may also be a protein N-terminus (0, and 1 when the
+ * Met is clipped), an end the C-terminus. full: start and end both so, at most `missed` sites strictly inside;
+ * semi: start or end so, at most `missed` sites strictly inside; none: no further test.
+ */
+export function referencePeptides(
+  protein: string,
+  enzyme: ReferenceEnzyme,
+  missed: number,
+  min: number,
+  max: number,
+  { specificity = 'full', clipMet = false }: ReferenceDigestOptions = {},
+): Map<string, number> {
+  const n = protein.length;
+  const isSite = new Uint8Array(n + 1);
+  for (const b of referenceBoundaries(protein, enzyme)) if (b > 0 && b < n) isSite[b] = 1;
+  const sitesBefore = new Uint32Array(n + 2); // sitesBefore[i]: sites at positions below i
+  for (let i = 0; i <= n; i++) sitesBefore[i + 1] = sitesBefore[i] + isSite[i];
+  const clipped = clipMet && protein.startsWith('M') && n > 1;
+  const isStart = (s: number) => s === 0 || (clipped && s === 1) || isSite[s] === 1;
+  const isEnd = (e: number) => e === n || isSite[e] === 1;
+  const places = new Map<string, number>();
+  for (let start = 0; start < n; start++) {
+    if (specificity === 'full' && !isStart(start)) continue; // no end can make it full: spares the inner loop
+    // Lengths above max are never kept: ends stop there.
+    for (let end = start + 1; end <= n && end - start <= max; end++) {
+      if (end - start < min) continue;
+      const inside = sitesBefore[end] - sitesBefore[start + 1]; // sites s with start < s < end
+      const keep =
+        specificity === 'none' ||
+        (inside <= missed && (specificity === 'full' ? isStart(start) && isEnd(end) : isStart(start) || isEnd(end)));
+      if (!keep) continue;
+      const peptide = protein.slice(start, end);
+      if (referenceUnits(peptide) === null) continue;
+      const place = start === 0 || (clipped && start === 1) ? REFERENCE_AT_START : REFERENCE_INSIDE;
+      places.set(peptide, (places.get(peptide) ?? 0) | place);
+    }
+  }
+  return places;
+}
+
+/** The distinct peptides of referencePeptides (fully specific, Met kept, unless `options` says otherwise). */
 export function referenceDigest(
   protein: string,
   enzyme: ReferenceEnzyme,
   missed: number,
   min: number,
   max: number,
+  options: ReferenceDigestOptions = {},
 ): Set<string> {
-  const boundaries = referenceBoundaries(protein, enzyme);
-  const pieces = boundaries.length - 1;
-  const peptides = new Set<string>();
-  for (let i = 0; i < pieces; i++) {
-    for (let j = i; j <= i + missed && j < pieces; j++) {
-      const peptide = protein.slice(boundaries[i], boundaries[j + 1]);
-      if (peptide.length >= min && peptide.length <= max && !/[BXZ]/.test(peptide)) peptides.add(peptide);
-    }
-  }
-  return peptides;
+  return new Set(referencePeptides(protein, enzyme, missed, min, max, options).keys());
 }
 
 export interface ReferenceProtein {
@@ -205,12 +278,13 @@ export function referenceDataset(
   missed: number,
   min: number,
   max: number,
+  options: ReferenceDigestOptions = {},
 ): Map<string, ReferencePeptide> {
   const taxIdOf = new Map<string, number>();
   const dataset = new Map<string, ReferencePeptide>();
   for (const protein of proteins) {
     if (!taxIdOf.has(protein.accession)) taxIdOf.set(protein.accession, protein.taxId ?? -1);
-    for (const peptide of referenceDigest(protein.sequence, REFERENCE_ENZYMES[enzyme], missed, min, max)) {
+    for (const peptide of referenceDigest(protein.sequence, REFERENCE_ENZYMES[enzyme], missed, min, max, options)) {
       const entry = dataset.get(peptide);
       if (entry === undefined)
         dataset.set(peptide, {

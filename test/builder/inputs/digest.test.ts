@@ -1,16 +1,27 @@
-// Digestion edge cases of builder/inputs/digest.ts digest(): cleavage rules, missed cleavages, length bounds,
-// undefined residues, duplicates; and a property test against the plain reference digestion.
+// Digestion by builder/inputs/digest.ts digest(): each enzyme's rule, missed cleavages, length bounds, undefined
+// residues, duplicates, semi- and non-specific cleavage, initiator Met clipping and where each peptide lies (places),
+// with expectations worked out by hand from the rules; and every enzyme x specificity x missed cleavages x Met
+// clipping on random proteins against the brute-force reference of test/helpers/reference.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { digest, type DigestOptions } from '../../../builder/inputs/digest.js';
+import { AT_INSIDE, AT_PROTEIN_START, digest, type DigestOptions } from '../../../builder/inputs/digest.js';
 import { ENZYMES } from '../../../runtime/model/enzymes.js';
 import { massKey } from '../../../runtime/model/massKey.js';
 import { peptideMass } from '../../../runtime/model/chemistry.js';
-import { referenceDigest, referenceKey, referenceUnits, REFERENCE_ENZYMES } from '../../helpers/reference.js';
+import {
+  REFERENCE_AT_START,
+  REFERENCE_ENZYMES,
+  REFERENCE_INSIDE,
+  referenceDigest,
+  referenceKey,
+  referencePeptides,
+  referenceUnits,
+} from '../../helpers/reference.js';
 
 interface Emitted {
   sequence: string;
   units: number;
+  places: number;
 }
 
 function run(protein: string, options: Partial<DigestOptions> = {}): Emitted[] {
@@ -179,23 +190,196 @@ describe('residues', () => {
   });
 });
 
-describe('enzymes', () => {
-  it('lys-c cuts after K only, also before P', () => {
-    expect(peptides('AAAKCCRDDDKPEE', { enzyme: 'lys-c' })).toEqual(sorted(['AAAK', 'CCRDDDK', 'PEE']));
+describe('enzymes, each by its PSI-MS rule (0 missed cleavages: the pieces)', () => {
+  // [enzyme, protein, pieces]: each protein puts the enzyme's residues before P and before other residues.
+  const cases: [string, string, string[]][] = [
+    // (?<=[KR])(?!P)
+    ['trypsin', 'GGKPAARCCKDD', ['GGKPAAR', 'CCK', 'DD']],
+    // (?<=[KR])
+    ['trypsin/p', 'GGKPAARCCKDD', ['GGK', 'PAAR', 'CCK', 'DD']],
+    // (?<=R)(?!P): K is no site
+    ['arg-c', 'AAKCCRPDDREE', ['AAKCCRPDDR', 'EE']],
+    // (?<=R)
+    ['arg-c/p', 'AAKCCRPDDREE', ['AAKCCR', 'PDDR', 'EE']],
+    // (?=[BD]): before D, P after it or not
+    ['asp-n', 'AADCCEDPDGG', ['AA', 'DCCE', 'DP', 'DGG']],
+    // (?<=[FYWL])(?!P): M and I are no sites
+    ['chymotrypsin', 'AAFCCWDDYPEEYGGLKRMIHH', ['AAF', 'CCW', 'DDYPEEY', 'GGL', 'KRMIHH']],
+    // (?<=[FYWL])
+    ['chymotrypsin/p', 'AAFCCWDDYPEEYGGLKRMIHH', ['AAF', 'CCW', 'DDY', 'PEEY', 'GGL', 'KRMIHH']],
+    // (?<=M), before P too
+    ['cnbr', 'AAMCCMPDDM', ['AAM', 'CCM', 'PDDM']],
+    // (?<=[BDEZ])(?!P)
+    ['glu-c', 'AADCCEPGGEHHDD', ['AAD', 'CCEPGGE', 'HHD', 'D']],
+    // (?<=[EZ])(?!P): D is no site
+    ['glu-c/e', 'AADCCEPGGEHHDD', ['AADCCEPGGE', 'HHDD']],
+    // (?<=K)(?!P): R is no site
+    ['lys-c', 'AAAKCCRDDDKPEE', ['AAAK', 'CCRDDDKPEE']],
+    // (?<=K)
+    ['lys-c/p', 'AAAKCCRDDDKPEE', ['AAAK', 'CCRDDDK', 'PEE']],
+    // (?=K): before K, P after it or not; R is no site
+    ['lys-n', 'AAKCCKPRKDD', ['AA', 'KCC', 'KPR', 'KDD']],
+    // (?<=[FL]), before P too: Y, W and I are no sites
+    ['pepsina', 'AAFCCLPGGYWII', ['AAF', 'CCL', 'PGGYWII']],
+  ];
+  for (const [enzyme, protein, pieces] of cases) {
+    it(`${enzyme} cuts ${protein} into ${pieces.join(' ')}`, () => {
+      expect(peptides(protein, { enzyme })).toEqual(sorted(pieces));
+    });
+  }
+
+  it("the cases above name every enzyme of the table, which is exactly the reference's", () => {
+    const names = Object.keys(ENZYMES).sort();
+    expect(names).toEqual(
+      sorted([
+        'trypsin',
+        'trypsin/p',
+        'arg-c',
+        'arg-c/p',
+        'asp-n',
+        'chymotrypsin',
+        'chymotrypsin/p',
+        'cnbr',
+        'glu-c',
+        'glu-c/e',
+        'lys-c',
+        'lys-c/p',
+        'lys-n',
+        'pepsina',
+      ]),
+    );
+    expect(sorted(cases.map(([enzyme]) => enzyme))).toEqual(names);
+    expect(Object.keys(REFERENCE_ENZYMES).sort()).toEqual(names);
   });
 
-  it('chymotrypsin cuts after F, W, Y but not before P', () => {
-    expect(peptides('AAFCCWDDYPEEYGGLKRM', { enzyme: 'chymotrypsin' })).toEqual(
-      sorted(['AAF', 'CCW', 'DDYPEEY', 'GGLKRM']),
-    );
+  it('the ambiguity codes B (D/N) and Z (E/Q) never cut', () => {
+    // Were B a site, asp-n would give AA and glu-c CCD; were Z one, glu-c and glu-c/e would give CCE.
+    expect(peptides('AABCCDEE', { enzyme: 'asp-n' })).toEqual(['DEE']);
+    expect(peptides('AABCCDEE', { enzyme: 'glu-c' })).toEqual(['E']);
+    expect(peptides('AAZCCEGG', { enzyme: 'glu-c' })).toEqual(['GG']);
+    expect(peptides('AAZCCEGG', { enzyme: 'glu-c/e' })).toEqual(['GG']);
+  });
+
+  it('the ambiguity code J (I or L) never cuts', () => {
+    for (const enzyme of ['chymotrypsin', 'chymotrypsin/p', 'pepsina'])
+      expect(peptides('AAJCCFGG', { enzyme }), enzyme).toEqual(sorted(['AAJCCF', 'GG']));
+  });
+
+  it('the ambiguity code X (any) never cuts, and is no P after a site', () => {
+    expect(peptides('AAXCCKXGGKDD', { enzyme: 'trypsin/p' })).toEqual(['DD']);
+    expect(peptides('AAKXCCKGG')).toEqual(sorted(['AAK', 'GG']));
+    expect(peptides('AAXCCKGG', { enzyme: 'lys-n' })).toEqual(['KGG']);
   });
 
   it('an unknown enzyme is an error', () => {
     expect(() => run('AAAK', { enzyme: 'pepsin' })).toThrow(/pepsin/);
   });
+});
 
-  it('the enzyme table is exactly trypsin, trypsin/p, lys-c, chymotrypsin', () => {
-    expect(Object.keys(ENZYMES).sort()).toEqual(['chymotrypsin', 'lys-c', 'trypsin', 'trypsin/p']);
+describe('semi-specific cleavage: one end at least at a site or a protein terminus', () => {
+  // AAK|CCR: the site is at 3; starts may be 0 and 3, ends 3 and 6.
+  it('0 missed cleavages: every piece of one side, no site inside', () => {
+    expect(peptides('AAKCCR', { specificity: 'semi' })).toEqual(
+      sorted(['A', 'AA', 'AAK', 'AK', 'K', 'C', 'CC', 'CCR', 'CR', 'R']),
+    );
+  });
+
+  it('1 missed cleavage adds those across the site with one end at a terminus', () => {
+    expect(peptides('AAKCCR', { specificity: 'semi', missedCleavages: 1 })).toEqual(
+      sorted(['A', 'AA', 'AAK', 'AK', 'K', 'C', 'CC', 'CCR', 'CR', 'R', 'AAKC', 'AAKCC', 'AAKCCR', 'AKCCR', 'KCCR']),
+    );
+  });
+
+  it('neither end at a site, or a site inside beyond the missed cleavages: left out', () => {
+    // GGK|ACDEFR|CC: sites at 3 and 9. Of the 3-residue pieces, GGK, ACD and EFR have an end at a site; GKA, KAC,
+    // CDE and DEF none; FRC none and the site at 9 inside; RCC ends at the C-terminus, the site at 9 inside.
+    expect(peptides('GGKACDEFRCC', { specificity: 'semi', minLength: 3, maxLength: 3 })).toEqual(
+      sorted(['GGK', 'ACD', 'EFR']),
+    );
+    expect(peptides('GGKACDEFRCC', { specificity: 'semi', minLength: 3, maxLength: 3, missedCleavages: 1 })).toEqual(
+      sorted(['GGK', 'ACD', 'EFR', 'RCC']),
+    );
+  });
+
+  it('includes the fully specific peptides', () => {
+    const protein = 'MSTVKAAGGRLLNPEWYKRDDK';
+    for (const missedCleavages of [0, 1, 2]) {
+      const semi = peptides(protein, { specificity: 'semi', missedCleavages });
+      for (const p of peptides(protein, { missedCleavages })) expect(semi).toContain(p);
+    }
+  });
+});
+
+describe('non-specific cleavage: every sub-sequence within the length range', () => {
+  it('every sub-sequence, sites inside or not', () => {
+    expect(peptides('AKRD', { specificity: 'none', missedCleavages: 0 })).toEqual(
+      sorted(['A', 'K', 'R', 'D', 'AK', 'KR', 'RD', 'AKR', 'KRD', 'AKRD']),
+    );
+  });
+
+  it('the length range bounds it; repeats are one peptide', () => {
+    expect(peptides('AAAAA', { specificity: 'none', minLength: 2, maxLength: 3 })).toEqual(['AA', 'AAA']);
+    expect(peptides('ACDEF', { specificity: 'none', minLength: 4, maxLength: 4 })).toEqual(['ACDE', 'CDEF']);
+  });
+
+  it('still leaves out peptides with B, X or Z', () => {
+    expect(peptides('ABC', { specificity: 'none' })).toEqual(['A', 'C']);
+  });
+});
+
+describe('initiator Met clipping', () => {
+  // M|AAK|CC: trypsin's site is at 4; with the Met clipped, 1 is a protein N-terminus too.
+  it('full: the first pieces also without the Met', () => {
+    expect(peptides('MAAKCC')).toEqual(sorted(['MAAK', 'CC']));
+    expect(peptides('MAAKCC', { clipMet: true })).toEqual(sorted(['MAAK', 'AAK', 'CC']));
+    expect(peptides('MAAKCC', { clipMet: true, missedCleavages: 1 })).toEqual(
+      sorted(['MAAK', 'AAK', 'CC', 'MAAKCC', 'AAKCC']),
+    );
+  });
+
+  it('a protein not starting with M is unchanged', () => {
+    expect(peptides('AMAKCC', { clipMet: true })).toEqual(sorted(['AMAK', 'CC']));
+  });
+
+  it('the Met alone is no peptide (residue 1 is an N-terminus, not a C-terminus)', () => {
+    expect(peptides('MAAKCC', { clipMet: true, minLength: 1 })).not.toContain('M');
+    expect(peptides('M', { clipMet: true })).toEqual(['M']);
+  });
+
+  it('semi: peptides starting at residue 1 count as starting at a terminus', () => {
+    // MAAAAK|CC: site at 6 (inside AKC and KCC); AAA at 1..4 is semi only as a start after the Met.
+    expect(peptides('MAAAAKCC', { specificity: 'semi', minLength: 3, maxLength: 3 })).toEqual(sorted(['MAA', 'AAK']));
+    expect(peptides('MAAAAKCC', { specificity: 'semi', minLength: 3, maxLength: 3, clipMet: true })).toEqual(
+      sorted(['MAA', 'AAA', 'AAK']),
+    );
+  });
+});
+
+describe('places: whether each peptide starts its protein (at residue 0, or 1 with the Met clipped) or lies inside', () => {
+  const placesOf = (protein: string, options: Partial<DigestOptions> = {}) =>
+    Object.fromEntries(run(protein, options).map((p) => [p.sequence, p.places]));
+
+  it('the first piece starts the protein, the rest lie inside', () => {
+    expect(AT_PROTEIN_START).toBe(1);
+    expect(AT_INSIDE).toBe(2);
+    expect(placesOf('MAAKCCRDD')).toEqual({ MAAK: 1, CCR: 2, DD: 2 });
+  });
+
+  it('a peptide both at the start and inside has both', () => {
+    expect(placesOf('AAAAAAKAAAAAAKCC')).toEqual({ AAAAAAK: 3, CC: 2 });
+  });
+
+  it('with the Met clipped, peptides at residue 1 start the protein', () => {
+    expect(placesOf('MAAKCC', { clipMet: true })).toEqual({ MAAK: 1, AAK: 1, CC: 2 });
+    // CNBr cuts after the Met anyway: AAM lies inside unless the Met is clipped.
+    expect(placesOf('MAAMCC', { enzyme: 'cnbr' })).toEqual({ M: 1, AAM: 2, CC: 2 });
+    expect(placesOf('MAAMCC', { enzyme: 'cnbr', clipMet: true })).toEqual({ M: 1, AAM: 1, CC: 2 });
+  });
+
+  it('semi and none: every peptide from residue 0 starts the protein', () => {
+    expect(placesOf('AKA', { specificity: 'none' })).toEqual({ A: 3, AK: 1, AKA: 1, K: 2, KA: 2 });
+    expect(placesOf('MKM', { specificity: 'none', clipMet: true })).toEqual({ M: 3, MK: 1, MKM: 1, K: 1, KM: 1 });
+    expect(placesOf('AKCCK', { specificity: 'semi' })).toEqual({ A: 1, AK: 1, K: 2, C: 2, CC: 2, CCK: 2, CK: 2 });
   });
 });
 
@@ -210,27 +394,78 @@ describe('duplicates', () => {
   });
 });
 
-describe('digest agrees with the reference digestion on random proteins', () => {
-  it('for every enzyme, missed cleavages 0..3 and random length bounds', () => {
-    const protein = fc.string({ unit: fc.constantFrom(...'ACDEFGKKRRPPWYBXZJUO'), minLength: 0, maxLength: 80 });
+describe('the brute-force reference', () => {
+  it('with the Met clipped, holds the peptides of the protein and of the protein without its Met', () => {
+    const protein = fc.string({ unit: fc.constantFrom(...'ACDEFKRPMWYL'), minLength: 1, maxLength: 40 });
     fc.assert(
       fc.property(
         protein,
         fc.constantFrom(...Object.keys(REFERENCE_ENZYMES)),
+        fc.constantFrom('full' as const, 'semi' as const, 'none' as const),
         fc.integer({ min: 0, max: 3 }),
-        fc.integer({ min: 1, max: 10 }),
-        fc.integer({ min: 0, max: 40 }),
-        (sequence, enzyme, missed, min, extra) => {
-          const got = run(sequence, { enzyme, missedCleavages: missed, minLength: min, maxLength: min + extra });
-          const expected = referenceDigest(sequence, REFERENCE_ENZYMES[enzyme], missed, min, min + extra);
-          expect(got.map((p) => p.sequence).sort()).toEqual([...expected].sort());
-          for (const p of got) {
-            expect(p.units).toBe(referenceUnits(p.sequence));
-            expect(massKey(p.units)).toBe(referenceKey(p.units));
-          }
+        fc.integer({ min: 1, max: 5 }),
+        (tail, enzyme, specificity, missed, min) => {
+          const sequence = `M${tail}`;
+          const rule = REFERENCE_ENZYMES[enzyme];
+          const clipped = referenceDigest(sequence, rule, missed, min, min + 10, { specificity, clipMet: true });
+          const union = new Set([
+            ...referenceDigest(sequence, rule, missed, min, min + 10, { specificity }),
+            ...referenceDigest(tail, rule, missed, min, min + 10, { specificity }),
+          ]);
+          expect([...clipped].sort()).toEqual([...union].sort());
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 300 },
     );
   });
+
+  it('its places bits are the ones of builder/inputs/digest.ts', () => {
+    expect([REFERENCE_AT_START, REFERENCE_INSIDE]).toEqual([AT_PROTEIN_START, AT_INSIDE]);
+  });
+});
+
+describe('digest agrees with the brute-force reference on random proteins', () => {
+  // The 20 standard residues, the enzymes' residues again (more sites), the ambiguity codes and U, O.
+  const residues = 'ACDEFGHIKLMNPQRSTVWY' + 'KRDEFLWYMPK' + 'BJXZUO';
+  const protein = fc
+    .tuple(fc.boolean(), fc.string({ unit: fc.constantFrom(...residues), minLength: 0, maxLength: 60 }))
+    .map(([met, rest]) => (met ? `M${rest}` : rest));
+  for (const enzyme of Object.keys(REFERENCE_ENZYMES)) {
+    it(`${enzyme}: full, semi and none x 0..3 missed cleavages x Met kept or clipped, random length bounds`, () => {
+      for (const specificity of ['full', 'semi', 'none'] as const)
+        for (const missed of [0, 1, 2, 3])
+          for (const clipMet of [false, true])
+            fc.assert(
+              fc.property(
+                protein,
+                fc.integer({ min: 1, max: 8 }),
+                fc.integer({ min: 0, max: 30 }),
+                (sequence, min, extra) => {
+                  const options = { specificity, clipMet };
+                  const got = run(sequence, {
+                    enzyme,
+                    missedCleavages: missed,
+                    minLength: min,
+                    maxLength: min + extra,
+                    ...options,
+                  });
+                  const expected = referencePeptides(
+                    sequence,
+                    REFERENCE_ENZYMES[enzyme],
+                    missed,
+                    min,
+                    min + extra,
+                    options,
+                  );
+                  expect(got.map((p) => [p.sequence, p.places]).sort()).toEqual([...expected].sort());
+                  for (const p of got) {
+                    expect(p.units).toBe(referenceUnits(p.sequence));
+                    expect(massKey(p.units)).toBe(referenceKey(p.units));
+                  }
+                },
+              ),
+              { numRuns: 40 },
+            );
+    });
+  }
 });

@@ -22,6 +22,7 @@ export function dbInfo(manifest: Manifest): Record<string, string> {
     accession_count: String(t.accessions),
     dataset_version: manifest.datasetVersion,
     format_version: String(manifest.formatVersion),
+    ...(p.specificity === undefined ? {} : { specificity: p.specificity, clip_n_term_met: String(p.clipMet ?? false) }),
     ...(release?.date ? { release_date: release.date } : {}),
     ...(t.reviewedAccessions === undefined ? {} : { reviewed_accession_count: String(t.reviewedAccessions) }),
     ...(manifest.taxonomy ? { taxonomy_node_count: String(manifest.taxonomy.nodes) } : {}),

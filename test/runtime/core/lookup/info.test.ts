@@ -57,6 +57,13 @@ describe('dbInfo (/db-info.php)', () => {
     expect(Object.values(info).every((v) => typeof v === 'string')).toBe(true);
   });
 
+  it('says how the proteins were cut when the manifest records it, after the original keys', () => {
+    const info = dbInfo({ ...manifest, parameters: { ...manifest.parameters, specificity: 'semi', clipMet: true } });
+    expect(Object.keys(info).slice(0, 7)).toEqual(Object.keys(dbInfo(manifest)).slice(0, 7));
+    expect([info.specificity, info.clip_n_term_met]).toEqual(['semi', 'true']);
+    expect(dbInfo(manifest).specificity).toBeUndefined();
+  });
+
   it('names the database by its release when the manifest records one, with its date', () => {
     const info = dbInfo({
       ...manifest,

@@ -1,4 +1,5 @@
-// The build pipeline (builder/phases/pipeline.ts) on small inputs: digest parameters end to end, shard cutting and the
+// The build pipeline (builder/phases/pipeline.ts) on small inputs: digest parameters end to end (enzymes, missed
+// cleavages, lengths, semi- and non-specific cleavage, Met clipping and protein starts), shard cutting and the
 // tiling invariant, atomic publication (a failed build leaves the previous dataset byte-identical), and the
 // command line (builder/commands/cli.ts).
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { BuildError } from '../../../builder/errors.js';
 import { tilingViolation, type IndexPage, type ShardEntry } from '../../../runtime/model/format.js';
 import {
   build,
+  type ReadBack,
   readDataset,
   removeTempDirs,
   SAMPLE_FASTA,
@@ -20,7 +22,15 @@ import {
   writeFixture,
 } from '../../helpers/datasets.js';
 import { runTsx } from '../../helpers/process.js';
-import { referenceDataset, referenceFasta } from '../../helpers/reference.js';
+import { cutLetters } from '../../helpers/letters.js';
+import {
+  REFERENCE_AT_START,
+  REFERENCE_ENZYMES,
+  REFERENCE_INSIDE,
+  referenceDataset,
+  referenceFasta,
+  referencePeptides,
+} from '../../helpers/reference.js';
 
 let slice: string;
 beforeAll(() => {
@@ -91,12 +101,13 @@ describe('tilingViolation', () => {
 });
 
 describe('digest parameters end to end (150 proteins of the sample)', () => {
+  const full = { specificity: 'full' as const, clipMet: false };
   const cases = [
-    { enzyme: 'trypsin', missedCleavages: 0, minLength: 6, maxLength: 50 },
-    { enzyme: 'trypsin/p', missedCleavages: 1, minLength: 4, maxLength: 30 },
-    { enzyme: 'lys-c', missedCleavages: 2, minLength: 7, maxLength: 40 },
-    { enzyme: 'chymotrypsin', missedCleavages: 3, minLength: 5, maxLength: 25 },
-    { enzyme: 'trypsin', missedCleavages: 3, minLength: 1, maxLength: 8 },
+    { enzyme: 'trypsin', missedCleavages: 0, minLength: 6, maxLength: 50, ...full },
+    { enzyme: 'trypsin/p', missedCleavages: 1, minLength: 4, maxLength: 30, ...full },
+    { enzyme: 'lys-c', missedCleavages: 2, minLength: 7, maxLength: 40, ...full },
+    { enzyme: 'chymotrypsin', missedCleavages: 3, minLength: 5, maxLength: 25, ...full },
+    { enzyme: 'trypsin', missedCleavages: 3, minLength: 1, maxLength: 8, ...full },
   ];
   for (const parameters of cases) {
     const label = `${parameters.enzyme}, ${parameters.missedCleavages} missed, ${parameters.minLength}..${parameters.maxLength}`;
@@ -119,6 +130,77 @@ describe('digest parameters end to end (150 proteins of the sample)', () => {
       expect(manifest.parameters).toEqual({ ...parameters, shardBytes: 20_000 });
       expect(manifest.totals.proteins).toBe(150);
       expect(shards.length).toBeGreaterThan(1);
+      expect(tilingViolation(shardEntries(out))).toBeNull();
+    });
+  }
+});
+
+describe('semi-specific with Met clipping, and non-specific, end to end (a few proteins of the sample)', () => {
+  const cases = [
+    {
+      records: 40,
+      parameters: { enzyme: 'glu-c', missedCleavages: 1, minLength: 6, maxLength: 20, specificity: 'semi' as const },
+      clipMet: true,
+    },
+    {
+      records: 12,
+      parameters: { enzyme: 'trypsin', missedCleavages: 0, minLength: 7, maxLength: 10, specificity: 'none' as const },
+      clipMet: false,
+    },
+  ];
+
+  /** `peptide accession inside` for each reference that starts its protein (inside: it also lies elsewhere in it). */
+  function storedStarts(shards: ReadBack['shards']): Set<string> {
+    const starts = new Set<string>();
+    for (const { shard } of shards) {
+      const accession = (a: number) =>
+        shard.accessions.slice(a === 0 ? 0 : shard.accessionEnds[a - 1], shard.accessionEnds[a]);
+      for (let p = 0, i = 0; p < shard.accessionRefEnds.length; p++) {
+        const sequence = cutLetters(shard.sequences, shard.sequenceEnds, p);
+        for (; i < shard.startRefs!.length && shard.startRefs![i] < shard.accessionRefEnds[p]; i++)
+          starts.add(`${sequence} ${accession(shard.accessionRefs[shard.startRefs![i]])} ${shard.startRefsInside![i]}`);
+      }
+    }
+    return starts;
+  }
+
+  for (const { records, parameters, clipMet } of cases) {
+    const { enzyme, missedCleavages, minLength, maxLength, specificity } = parameters;
+    const label = `${enzyme}, ${specificity}${clipMet ? ', Met clipped' : ''}, ${missedCleavages} missed, ${minLength}..${maxLength}`;
+    it(`${label}: the peptides, their accessions and the proteins they start are the reference's`, async () => {
+      const dir = tempDir('specificity');
+      const input = writeFixture(dir, 'slice.fasta', sampleRecords(records));
+      const out = join(dir, 'out');
+      const manifest = await build([input], out, { ...parameters, clipMet, shardBytes: 20_000 });
+      const { peptides, repeated, shards } = readDataset(out);
+      const proteins = referenceFasta(readFileSync(input));
+      const options = { specificity, clipMet };
+      expect(repeated).toEqual([]);
+      expect(peptides).toEqual(referenceDataset(proteins, enzyme, missedCleavages, minLength, maxLength, options));
+      const starts = new Set<string>();
+      for (const { accession, sequence } of proteins) {
+        const places = referencePeptides(
+          sequence,
+          REFERENCE_ENZYMES[enzyme],
+          missedCleavages,
+          minLength,
+          maxLength,
+          options,
+        );
+        for (const [peptide, place] of places)
+          if (place & REFERENCE_AT_START) starts.add(`${peptide} ${accession} ${place & REFERENCE_INSIDE ? 1 : 0}`);
+      }
+      const stored = storedStarts(shards);
+      expect([...stored].filter((s) => !starts.has(s))).toEqual([]);
+      expect(stored.size).toBe(starts.size);
+      expect(stored.size).toBeGreaterThan(records);
+      // With the Met clipped, most proteins' peptides from their second residue start them.
+      const fromSecond = proteins.filter(({ accession, sequence }) =>
+        [...stored].some((s) => s.startsWith(`${sequence.slice(1, 1 + minLength)} ${accession} `)),
+      );
+      expect(fromSecond.length > records / 2).toBe(clipMet);
+      expect(manifest.parameters).toEqual({ ...parameters, clipMet, shardBytes: 20_000 });
+      expect(manifest.totals.proteins).toBe(records);
       expect(tilingViolation(shardEntries(out))).toBeNull();
     });
   }
@@ -306,7 +388,7 @@ describe('command line', () => {
     expect(existsSync(join(dir, 'out', 'manifest.json'))).toBe(false);
   });
 
-  it('a bad number and an unknown enzyme: non-zero exit, one line on stderr', async () => {
+  it('a bad number, an unknown enzyme or specificity: non-zero exit, one line on stderr', async () => {
     const dir = tempDir('cli-values');
     const input = writeFixture(dir, 'a.fasta', sampleRecords(3));
     await failsWithOneLine(
@@ -315,6 +397,7 @@ describe('command line', () => {
     );
     await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--enzyme', 'pepsin'], /pepsin/);
     await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--max-length', '3'], /max-length/);
+    await failsWithOneLine(['--input', input, '--out', join(dir, 'out'), '--specificity', 'half'], /specificity/);
     expect(existsSync(join(dir, 'out', 'manifest.json'))).toBe(false);
   });
 
@@ -360,7 +443,25 @@ describe('command line', () => {
       missedCleavages: 1,
       minLength: 5,
       maxLength: 30,
+      specificity: 'full',
+      clipMet: false,
       shardBytes: 30_000,
     });
+  });
+
+  it('--specificity and --clip-met: the same dataset as buildDataset with them', async () => {
+    const dir = tempDir('cli-semi');
+    const input = writeFixture(dir, 'a.fasta', sampleRecords(10));
+    const args = ['--enzyme', 'asp-n', '--specificity', 'semi', '--clip-met', '--max-length', '20'];
+    const { code, stdout } = await cli(['--input', input, '--out', join(dir, 'cli'), ...args]);
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    const parameters = { enzyme: 'asp-n', specificity: 'semi' as const, clipMet: true, maxLength: 20 };
+    await build([input], join(dir, 'api'), parameters);
+    const fromCli = snapshot(join(dir, 'cli'));
+    const fromApi = snapshot(join(dir, 'api'));
+    expect([...fromCli.keys()]).toEqual([...fromApi.keys()]);
+    for (const [file, bytes] of fromApi) expect(fromCli.get(file)!.equals(bytes!), file).toBe(true);
+    expect(readDataset(join(dir, 'cli')).manifest.parameters).toMatchObject(parameters);
   });
 });

@@ -142,7 +142,8 @@ export function renderPrecursorJson(
       const candidates = result.completeView === undefined ? ordered(query, group) : group.candidates;
       for (let e = 0; e < candidates.length; e++) {
         const c = candidates[e];
-        const json = jsonOf(c.shard);
+        // A candidate listing only some of its peptide's proteins (Candidate.at) cannot copy the peptide's whole list.
+        const json = c.at ? undefined : jsonOf(c.shard);
         const head = headsOf(c.shard);
         const start = sequenceStart(c.shard, c.peptide);
         const end = c.shard.sequenceEnds[c.peptide];

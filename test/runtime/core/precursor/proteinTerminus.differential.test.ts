@@ -24,6 +24,8 @@ const RECORDS = 400;
 /** Unimod 1, Acetyl: monoisotopic delta in units of 1e-10 Da. */
 const ACETYL_UNITS = 420_105_646_800;
 const ACETYL = encodeURIComponent('Acetyl@Protein N-term');
+/** Unimod 4, Carbamidomethyl, on every C: the build's view of it is read for a query fixing it. */
+const CAM_UNITS = 570_214_640_000;
 
 interface Peptide {
   units: number;
@@ -81,22 +83,28 @@ beforeAll(async () => {
   const fasta = sampleSubset(RECORDS);
   const madeUp = writeFixture(tempDir('protein-terminus-in'), 'made-up.fasta', `${MADE_UP}\n`);
   dir = join(tempDir('protein-terminus'), 'out');
-  await build([fasta, madeUp], dir, { clipMet: true, shardBytes: 8192 });
+  await build([fasta, madeUp], dir, { clipMet: true, shardBytes: 8192, views: ['Carbamidomethyl@C'] });
   handler = folderHandler(dir);
   peptides = referencePeptides([fasta, madeUp]);
 }, 60_000);
 afterAll(removeTempDirs);
 
-/** What the reference answers at mass M ± 10 ppm: modified forms of start peptides, unmodified ones as `fixed` says. */
-function expected(M: number, fixed: boolean): string[] {
+/**
+ * What the reference answers at mass M ± 10 ppm: modified forms of start peptides, unmodified ones as `fixed` says;
+ * with `cam`, Carbamidomethyl on every C too (a global tag in the ProForma).
+ */
+function expected(M: number, fixed: boolean, cam: boolean): string[] {
   const { lowKey, highKey } = referenceWindow(M, 10, 10, 'ppm');
   const out: string[] = [];
   const inWindow = (units: number) => referenceKey(units) >= lowKey && referenceKey(units) <= highKey;
   const list = (accessions: Set<string>) => [...accessions].sort().join(',');
   for (const [sequence, p] of peptides) {
-    if (p.starts.size > 0 && inWindow(p.units + ACETYL_UNITS)) out.push(`[Acetyl]-${sequence} ${list(p.starts)}`);
+    const cs = cam ? [...sequence].filter((c) => c === 'C').length : 0;
+    const units = p.units + cs * CAM_UNITS;
+    const tag = cs > 0 ? '<[Carbamidomethyl]@C>' : '';
+    if (p.starts.size > 0 && inWindow(units + ACETYL_UNITS)) out.push(`${tag}[Acetyl]-${sequence} ${list(p.starts)}`);
     const unmodified = fixed ? p.inside : new Set([...p.starts, ...p.inside]);
-    if (unmodified.size > 0 && inWindow(p.units)) out.push(`${sequence} ${list(unmodified)}`);
+    if (unmodified.size > 0 && inWindow(units)) out.push(`${tag}${sequence} ${list(unmodified)}`);
   }
   return out.sort();
 }
@@ -114,10 +122,17 @@ describe('Acetyl@Protein N-term', () => {
     });
   });
 
-  for (const kind of ['variable', 'fixed'] as const) {
-    it(`as a ${kind} modification, at the masses of acetylated start peptides and at random ones`, async () => {
-      const random = prng(kind === 'fixed' ? 5 : 6);
-      const starting = [...peptides.values()].filter((p) => p.starts.size > 0);
+  const KINDS = [
+    ['variable', false],
+    ['fixed', false],
+    ['variable', true],
+  ] as const;
+  for (const [kind, cam] of KINDS) {
+    const label = `as a ${kind} modification${cam ? ', with Carbamidomethyl@C fixed (read from its view)' : ''}`;
+    it(`${label}, at the masses of acetylated start peptides and at random ones`, async () => {
+      const random = prng(kind === 'fixed' ? 5 : cam ? 7 : 6);
+      const camOf = (sequence: string) => (cam ? [...sequence].filter((c) => c === 'C').length * CAM_UNITS : 0);
+      const starting = [...peptides].filter(([, p]) => p.starts.size > 0);
       let found = 0;
       for (let q = 0; q < 60; q++) {
         const M =
@@ -125,14 +140,18 @@ describe('Acetyl@Protein N-term', () => {
             ? (peptides.get('SAGGHK')!.units + (kind === 'fixed' ? 0 : ACETYL_UNITS)) / 1e10
             : q % 3 === 2
               ? 700 + random() * 2500
-              : (starting[Math.floor(random() * starting.length)].units + ACETYL_UNITS) / 1e10 +
+              : ((([sequence, p]) => p.units + camOf(sequence) + ACETYL_UNITS)(
+                  starting[Math.floor(random() * starting.length)],
+                ) as number) /
+                  1e10 +
                 (random() - 0.5) * 1e-5;
         const got = await call(
           handler,
-          `/api/v1/search?mass=${M.toFixed(6)}&tolerance=10&${kind}=${ACETYL}&pageSize=1000`,
+          `/api/v1/search?mass=${M.toFixed(6)}&tolerance=10&${kind}=${ACETYL}&pageSize=1000${cam ? '&fixed=Carbamidomethyl@C' : ''}`,
         );
         expect(got.status, got.text).toBe(200);
-        const want = expected(Number(M.toFixed(6)), kind === 'fixed');
+        const want = expected(Number(M.toFixed(6)), kind === 'fixed', cam);
+        if (cam && q === 1) expect(got.body.result.length).toBeGreaterThan(0);
         expect(lines(got.body), `mass ${M}`).toEqual(want);
         found += want.filter((line) => line.startsWith('[Acetyl]')).length;
       }

@@ -71,25 +71,46 @@ const DIGESTED: Record<string, string> = {
   trypsin: 'Tryptic',
   'trypsin/p': 'Tryptic (trypsin/P)',
   'lys-c': 'Lys-C',
+  'lys-c/p': 'Lys-C (Lys-C/P)',
+  'lys-n': 'Lys-N',
+  'arg-c': 'Arg-C',
+  'arg-c/p': 'Arg-C (Arg-C/P)',
+  'asp-n': 'Asp-N',
+  'glu-c': 'Glu-C',
+  'glu-c/e': 'Glu-C (E only)',
   chymotrypsin: 'Chymotryptic',
+  'chymotrypsin/p': 'Chymotryptic (chymotrypsin/P)',
+  pepsina: 'Pepsin',
+  cnbr: 'CNBr',
 };
 
-type Digestion = Pick<InfoAnswer['parameters'], 'enzyme' | 'missedCleavages' | 'minLength' | 'maxLength'>;
+type Digestion = Pick<
+  InfoAnswer['parameters'],
+  'enzyme' | 'missedCleavages' | 'minLength' | 'maxLength' | 'specificity' | 'clipMet'
+>;
 
-/** `trypsin, up to 2 missed cleavages, 6–50 residues` (one missed cleavage, or none, said so). */
+/**
+ * `trypsin, up to 2 missed cleavages, 6–50 residues` (one missed cleavage, or none, said so), with the specificity
+ * when not full and the initiator Met when it was clipped.
+ */
 export function digestionText(p: Digestion): string {
   const missed =
     p.missedCleavages === 0
       ? 'no missed cleavages'
       : `up to ${p.missedCleavages} missed cleavage${p.missedCleavages === 1 ? '' : 's'}`;
-  return `${p.enzyme}, ${missed}, ${p.minLength}–${p.maxLength} residues`;
+  const cut = p.specificity === 'semi' ? ' semi-specific' : '';
+  const met = p.clipMet ? ', initiator Met also removed' : '';
+  if (p.specificity === 'none') return `every sub-sequence of ${p.minLength}–${p.maxLength} residues${met}`;
+  return `${p.enzyme}${cut}, ${missed}, ${p.minLength}–${p.maxLength} residues${met}`;
 }
 
 /** The page's tagline, saying how the dataset was digested and of what. */
 export function taglineOf(info: Pick<InfoAnswer, 'parameters' | 'release'>): string {
   const p = info.parameters;
   const of = typeof info.release?.name === 'string' ? info.release.name : 'UniProt';
-  const digested = DIGESTED[p.enzyme.toLowerCase()] ?? `${p.enzyme}-digested`;
+  const enzyme = DIGESTED[p.enzyme.toLowerCase()] ?? `${p.enzyme}-digested`;
+  const digested =
+    p.specificity === 'none' ? 'Non-specific' : p.specificity === 'semi' ? `Semi-specific ${enzyme}` : enzyme;
   return `Which peptides weigh what your precursor weighs? ${digested} peptides of ${of} proteins (${digestionText(p)}), exact masses, Unimod modifications, NCBI organisms.`;
 }
 

@@ -1,7 +1,8 @@
 // The home view's peptides per mass bin (runtime/entries/web/overview.ts, massBins): on the bundled dataset's shard
-// index, round bins holding every peptide (up to rounding); and a synthetic index where each bin's count is known.
+// index, round bins holding every peptide (up to rounding); and a synthetic index where each bin's count is known;
+// the tagline's words for each way a dataset was digested.
 import { describe, expect, it } from 'vitest';
-import { massBins, type MassSpan } from '../../../../runtime/entries/web/overview.js';
+import { digestionText, massBins, taglineOf, type MassSpan } from '../../../../runtime/entries/web/overview.js';
 import { bundledDataset, readManifest, shardEntries } from '../../../helpers/datasets.js';
 
 describe('massBins', () => {
@@ -29,5 +30,26 @@ describe('massBins', () => {
     const bins = massBins(spans, 3);
     expect(bins).toEqual({ starts: [1000, 1010, 1020], counts: [57, 50, 30], width: 10 });
     expect(massBins([], 10).counts).toEqual([]);
+  });
+});
+
+describe('the tagline and the digestion', () => {
+  const base = { enzyme: 'trypsin', missedCleavages: 2, minLength: 6, maxLength: 50, shardBytes: 32768 };
+
+  it('says the enzyme and the bounds of a fully specific build as before', () => {
+    expect(digestionText(base)).toBe('trypsin, up to 2 missed cleavages, 6–50 residues');
+    expect(digestionText({ ...base, specificity: 'full', clipMet: false })).toBe(digestionText(base));
+    expect(taglineOf({ parameters: base, release: null })).toMatch(/ Tryptic peptides of UniProt proteins \(trypsin,/);
+  });
+
+  it('says a semi-specific or non-specific build, and a clipped initiator Met', () => {
+    const semi = { ...base, enzyme: 'glu-c', specificity: 'semi' as const, clipMet: true };
+    expect(digestionText(semi)).toBe(
+      'glu-c semi-specific, up to 2 missed cleavages, 6–50 residues, initiator Met also removed',
+    );
+    expect(taglineOf({ parameters: semi, release: null })).toMatch(/ Semi-specific Glu-C peptides of UniProt/);
+    const none = { ...base, specificity: 'none' as const };
+    expect(digestionText(none)).toBe('every sub-sequence of 6–50 residues');
+    expect(taglineOf({ parameters: none, release: null })).toMatch(/ Non-specific peptides of UniProt/);
   });
 });

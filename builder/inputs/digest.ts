@@ -51,17 +51,27 @@ export function digest(protein: string, options: DigestOptions, onPeptide: (p: P
     prefixUndefined[i + 1] = prefixUndefined[i] + (units < 0 ? 1 : 0);
   }
   const clipped = options.clipMet === true && protein[0] === 'M' && n > 1;
+  const specificity = options.specificity ?? 'full';
+  const isSite = new Uint8Array(n + 1);
+  for (const s of sites) isSite[s] = 1;
+  /**
+   * Whether the protein keeping its Met gives the piece starting at 1 too (ends and missed cleavages are the same
+   * either way): when 1 is a site, or, semi-specifically, when its end is.
+   */
+  const keptWithMet = (end: number) =>
+    specificity === 'none' || isSite[1] === 1 || (specificity === 'semi' && isSite[end] === 1);
   const found = new Map<string, Peptide>();
   const emit = (start: number, end: number) => {
     const length = end - start;
     if (length < options.minLength || prefixUndefined[end] !== prefixUndefined[start]) return;
     const sequence = protein.slice(start, end);
-    const place = start === 0 || (clipped && start === 1) ? AT_PROTEIN_START : AT_INSIDE;
+    const afterMet = clipped && start === 1;
+    const place =
+      start === 0 ? AT_PROTEIN_START : afterMet ? AT_PROTEIN_START | (keptWithMet(end) ? AT_INSIDE : 0) : AT_INSIDE;
     const known = found.get(sequence);
     if (known) known.places |= place;
     else found.set(sequence, { sequence, units: prefixUnits[end] - prefixUnits[start] + WATER_UNITS, places: place });
   };
-  const specificity = options.specificity ?? 'full';
   if (specificity === 'full') {
     // From each site (and from 1 when the Met is clipped) to each of the next missedCleavages + 1 sites.
     const starts = clipped && sites[1] !== 1 ? [0, 1, ...sites.slice(1)] : sites;
@@ -73,8 +83,6 @@ export function digest(protein: string, options: DigestOptions, onPeptide: (p: P
       }
     }
   } else {
-    const isSite = new Uint8Array(n + 1);
-    for (const s of sites) isSite[s] = 1;
     const isStart = isSite.slice();
     if (clipped) isStart[1] = 1;
     for (let start = 0; start < n; start++) {

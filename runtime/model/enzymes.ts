@@ -1,8 +1,8 @@
 // Enzymes as data: where each cuts a protein, for the build's digestion and for counting a peptide's missed
 // cleavages at search time. The rules are the PSI-MS controlled vocabulary's cleavage-agent regular expressions
 // (psi-ms.obo, as OpenMS's CHEMISTRY/Enzymes.xml carries them; test/runtime/model/enzymes.test.ts checks them),
-// read for the residues a dataset weighs: ambiguity codes (B, X, Z) never cut, since peptides holding them are
-// left out of a dataset anyway.
+// read as PSI-MS writes them: ambiguity codes never cut (B, X, Z have no mass, so peptides holding them are left out
+// of a dataset anyway; J, I or L, is weighed but cut after by no rule).
 
 export interface Enzyme {
   /** Residues after which the enzyme cuts (C-terminal to them). */
@@ -23,15 +23,15 @@ export const ENZYMES: Readonly<Record<string, Enzyme>> = {
   'arg-c': after('R', 'P'), // MS:1001303 Arg-C
   'arg-c/p': after('R'), // OpenMS Arg-C/P
   'asp-n': before('D'), // MS:1001304 Asp-N
-  chymotrypsin: after('FYWLJ', 'P'), // MS:1001306 Chymotrypsin
-  'chymotrypsin/p': after('FYWLJ'), // OpenMS Chymotrypsin/P
+  chymotrypsin: after('FYWL', 'P'), // MS:1001306 Chymotrypsin
+  'chymotrypsin/p': after('FYWL'), // OpenMS Chymotrypsin/P
   cnbr: after('M'), // MS:1001307 CNBr
   'glu-c': after('DE', 'P'), // MS:1001314 V8-DE (Comet's Glu_C; phosphate buffer)
   'glu-c/e': after('E', 'P'), // MS:1001315 V8-E (bicarbonate buffer)
   'lys-c': after('K', 'P'), // MS:1001309 Lys-C
   'lys-c/p': after('K'), // MS:1001310 Lys-C/P
   'lys-n': before('K'), // OpenMS Lys-N
-  pepsina: after('FLJ'), // MS:1001311 PepsinA
+  pepsina: after('FL'), // MS:1001311 PepsinA
 };
 
 /** How a build may cut: at sites only (`full`), at a site or a terminus at one end at least (`semi`), anywhere. */

@@ -206,13 +206,21 @@ export function referencePeptides(
     for (let end = start + 1; end <= n && end - start <= max; end++) {
       if (end - start < min) continue;
       const inside = sitesBefore[end] - sitesBefore[start + 1]; // sites s with start < s < end
-      const keep =
+      const kept = (startOk: boolean) =>
         specificity === 'none' ||
-        (inside <= missed && (specificity === 'full' ? isStart(start) && isEnd(end) : isStart(start) || isEnd(end)));
-      if (!keep) continue;
+        (inside <= missed && (specificity === 'full' ? startOk && isEnd(end) : startOk || isEnd(end)));
+      if (!kept(isStart(start))) continue;
       const peptide = protein.slice(start, end);
       if (referenceUnits(peptide) === null) continue;
-      const place = start === 0 || (clipped && start === 1) ? REFERENCE_AT_START : REFERENCE_INSIDE;
+      // After a clipped Met the peptide starts the protein; it lies inside the Met-keeping protein too when that
+      // protein's digestion gives it as well.
+      const afterMet = clipped && start === 1;
+      const place =
+        start === 0
+          ? REFERENCE_AT_START
+          : afterMet
+            ? REFERENCE_AT_START | (kept(isSite[1] === 1) ? REFERENCE_INSIDE : 0)
+            : REFERENCE_INSIDE;
       places.set(peptide, (places.get(peptide) ?? 0) | place);
     }
   }

@@ -371,14 +371,16 @@ describe('places: whether each peptide starts its protein (at residue 0, or 1 wi
 
   it('with the Met clipped, peptides at residue 1 start the protein', () => {
     expect(placesOf('MAAKCC', { clipMet: true })).toEqual({ MAAK: 1, AAK: 1, CC: 2 });
-    // CNBr cuts after the Met anyway: AAM lies inside unless the Met is clipped.
+    // CNBr cuts after the Met anyway: AAM lies inside the protein keeping it, and starts the one without it.
     expect(placesOf('MAAMCC', { enzyme: 'cnbr' })).toEqual({ M: 1, AAM: 2, CC: 2 });
-    expect(placesOf('MAAMCC', { enzyme: 'cnbr', clipMet: true })).toEqual({ M: 1, AAM: 1, CC: 2 });
+    expect(placesOf('MAAMCC', { enzyme: 'cnbr', clipMet: true })).toEqual({ M: 1, AAM: 3, CC: 2 });
   });
 
-  it('semi and none: every peptide from residue 0 starts the protein', () => {
+  it('semi and none: every peptide from residue 0 starts the protein; one from residue 1 after a clipped Met also lies inside', () => {
     expect(placesOf('AKA', { specificity: 'none' })).toEqual({ A: 3, AK: 1, AKA: 1, K: 2, KA: 2 });
-    expect(placesOf('MKM', { specificity: 'none', clipMet: true })).toEqual({ M: 3, MK: 1, MKM: 1, K: 1, KM: 1 });
+    expect(placesOf('MKM', { specificity: 'none', clipMet: true })).toEqual({ M: 3, MK: 1, MKM: 1, K: 3, KM: 3 });
+    // Semi: ACC ends at no site, so only the protein without its Met (from its N-terminus) gives it; ACCK both.
+    expect(placesOf('MACCK', { specificity: 'semi', clipMet: true, minLength: 3 })).toMatchObject({ ACC: 1, ACCK: 3 });
     expect(placesOf('AKCCK', { specificity: 'semi' })).toEqual({ A: 1, AK: 1, K: 2, C: 2, CC: 2, CCK: 2, CK: 2 });
   });
 });

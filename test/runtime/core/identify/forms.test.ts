@@ -120,3 +120,22 @@ describe('localisedProforma', () => {
     expect(write('PEPTIDEK', [0, 0, 0])).toEqual(['PEPTIDEK']);
   });
 });
+
+describe('the protein N-terminus', () => {
+  const [acetyl] = parseModifications('Acetyl@Protein N-term');
+  const units = acetyl.modification.deltaUnits;
+
+  it('is the N-terminus slot of a peptide taken as its protein’s first, and no slot otherwise', () => {
+    const variable = localisedForms('SAGGHK', [], [acetyl], [1], undefined, true);
+    expect(variable.forms.map((f) => [f.nTerm, f.placed])).toEqual([[units, [{ spec: 0, slot: N_TERM }]]]);
+    expect(localisedForms('SAGGHK', [], [acetyl], [1], undefined, false).forms).toEqual([]);
+    expect(localisedForms('SAGGHK', [acetyl], [], [], undefined, true).forms[0].nTerm).toBe(units);
+    expect(localisedForms('SAGGHK', [acetyl], [], [], undefined, false).forms[0].nTerm).toBe(0);
+  });
+
+  it('is written in place in the ProForma, fixed or variable', () => {
+    expect(localisedProforma('SAGGHK', [acetyl], [], [], true)).toBe('[Acetyl]-SAGGHK');
+    expect(localisedProforma('SAGGHK', [acetyl], [], [], false)).toBe('SAGGHK');
+    expect(localisedProforma('SAGGHK', [], [acetyl], [{ spec: 0, slot: N_TERM }], true)).toBe('[Acetyl]-SAGGHK');
+  });
+});

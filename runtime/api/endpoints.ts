@@ -6,7 +6,7 @@ import { datasetInfo, dbInfo } from '../core/lookup/info.js';
 import { runPeptideLookup, type PeptideQuery, type PeptideResult } from '../core/lookup/peptideLookup.js';
 import { runTaxaQuery, type TaxaQuery, type TaxaResult } from '../core/lookup/taxa.js';
 import { matchPrecursors, type MatchBatch } from '../core/match/match.js';
-import type { PrecursorQuery, PrecursorResult } from '../core/precursor/precursor.js';
+import type { PrecursorResult } from '../core/precursor/precursor.js';
 import { searchPrecursor } from '../core/precursor/precursorSearch.js';
 import { runQuery, type QueryResult, type RangeQuery } from '../core/range/search.js';
 import type { Dataset } from '../core/storage/dataset.js';
@@ -27,7 +27,7 @@ import {
   readMatchBody,
   type MatchCall,
 } from './matchParams.js';
-import { MATCH_TSV_HEADER, writePrecursorRows } from './matchTsv.js';
+import { matchTsvHeader, writePrecursorRows } from './matchTsv.js';
 import { identifyAll, type Identification } from '../core/identify/identification.js';
 import {
   IDENTIFY_BODY,
@@ -41,7 +41,9 @@ import { PSM_TSV_HEADER, psmTsvRow } from './identifyColumns.js';
 import { formatDuration } from './envelope.js';
 import type { UnknownParams } from './paramNames.js';
 import type { Param, ParamSource } from './params.js';
-import { parsePrecursorQuery, PRECURSOR_PARAMS } from './precursorParams.js';
+import { parsePrecursorQuery, PRECURSOR_PARAMS, type SearchQuery } from './precursorParams.js';
+import { answerIsotopes } from './isotopeAnswer.js';
+import { ISOTOPE_TSV_HEADER, isotopeRows, renderIsotopeJson, type IsotopeAnswer } from './isotopeJson.js';
 import {
   PRECURSOR_TSV_HEADER,
   precursorRows,
@@ -145,9 +147,12 @@ function rangeEndpoint(
 }
 
 /** A precursor query, and whether its answer lists each accession's protein (`proteins=true`). */
-type PrecursorCall = PrecursorQuery & { proteins: boolean };
+type PrecursorCall = SearchQuery & { proteins: boolean };
 
-const precursorEndpoint: Endpoint<PrecursorCall, PrecursorResult | PrecursorProteinsResult> = {
+/** What /api/v1/search finds: one window's groups (with proteins or not), or with isotope errors the answer's page. */
+type PrecursorFound = PrecursorResult | PrecursorProteinsResult | IsotopeAnswer;
+
+const precursorEndpoint: Endpoint<PrecursorCall, PrecursorFound> = {
   unknownParams: 'refuse',
   path: '/api/v1/search',
   method: 'GET',
@@ -155,7 +160,8 @@ const precursorEndpoint: Endpoint<PrecursorCall, PrecursorResult | PrecursorProt
   summary:
     'Precursor search: peptides whose modified mass is in the window of a precursor (m/z and charge, or mass), with fixed and variable modifications',
   answer: {
-    description: 'One page of the mass groups in the window, in ascending modified mass.',
+    description:
+      'One page of the mass groups in the window, in ascending modified mass (with isotopeErrors: window by window, in the order given).',
     schema: 'EnvelopePrecursor',
   },
   entries: 'accsTax',
@@ -163,25 +169,31 @@ const precursorEndpoint: Endpoint<PrecursorCall, PrecursorResult | PrecursorProt
   params: [...PRECURSOR_PARAMS, PROTEINS_PARAM],
   parse: (source) => ({ ...parsePrecursorQuery(source), proteins: wantsProteins(source) }),
   run: async (dataset, query) => {
+    if (query.isotopes) return answerIsotopes(dataset, query, query.isotopes, query.proteins);
     const result = await searchPrecursor(dataset, query);
     return query.proteins ? withProteins(dataset, result) : result;
   },
   renderers: {
     json: (dataset, query, result, started, memory) =>
-      'proteins' in result
-        ? renderPrecursorProteinsJson(query, result, started, memory)
-        : renderPrecursorJson(
-            query,
-            result,
-            started,
-            memory,
-            (shard) => cachedEntryJson(dataset, shard, 'accsTax'),
-            (shard) =>
-              result.completeView === undefined
-                ? undefined
-                : cachedCompleteHeads(dataset, result.completeView, shard, query.fixed, query.variable),
-          ),
-    tsv: (_dataset, query, result) => PRECURSOR_TSV_HEADER + precursorRows(query, result),
+      'result' in result
+        ? renderIsotopeJson(result, started, memory)
+        : 'proteins' in result
+          ? renderPrecursorProteinsJson(query, result, started, memory)
+          : renderPrecursorJson(
+              query,
+              result,
+              started,
+              memory,
+              (shard) => cachedEntryJson(dataset, shard, 'accsTax'),
+              (shard) =>
+                result.completeView === undefined
+                  ? undefined
+                  : cachedCompleteHeads(dataset, result.completeView, shard, query.fixed, query.variable),
+            ),
+    tsv: (_dataset, query, result) =>
+      'result' in result
+        ? ISOTOPE_TSV_HEADER + isotopeRows(result)
+        : PRECURSOR_TSV_HEADER + precursorRows(query, result),
   },
   paged: true,
 };
@@ -280,7 +292,7 @@ const matchEndpoint: Endpoint<MatchCall, MatchBatch> = {
     },
     tsv: (_dataset, query, batch) => {
       const w = new AsciiWriter();
-      w.write(MATCH_TSV_HEADER);
+      w.write(matchTsvHeader(query.match));
       query.precursors.forEach((_, i) => writePrecursorRows(w, batch, i));
       return w.takeBytes();
     },

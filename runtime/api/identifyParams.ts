@@ -4,6 +4,7 @@
 import type { IdentifyQuery } from '../core/identify/identify.js';
 import type { Malformed, Spectrum } from '../core/match/mgf.js';
 import type { Call } from './call.js';
+import { isotopeErrorsParam } from './isotopeParams.js';
 import { bodyBytes, MATCH_PARAMS, MAX_MATCH_BODY_BYTES, parseMatchQuery } from './matchParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
 import { peakListBody, spectraOfBody } from './peakListBody.js';
@@ -11,25 +12,14 @@ import { peakListBody, spectraOfBody } from './peakListBody.js';
 /** Widest fragment tolerance in Da: wider, every peak matches every ion. */
 const MAX_FRAGMENT_DA = 2;
 
-/** Isotope errors an identification may try: a precursor picked up to 3 peaks above, or 1 below, its monoisotopic one. */
-const ISOTOPE_ERRORS = { min: -1, max: 3 };
-
 export const IDENTIFY_PARAMS: readonly Param[] = [
   ...MATCH_PARAMS.filter((p) => p.name !== 'top').map((p) =>
     p.name === 'charges'
       ? { ...p, default: '2,3,4', example: '2,3,4', description: `${p.description.replace(/\.$/, '')}; default 2,3,4.` }
-      : p,
+      : p.name === 'isotopeErrors'
+        ? isotopeErrorsParam('; default 0.', { default: '0' })
+        : p,
   ),
-  {
-    name: 'isotopeErrors',
-    alsoCalled: ['isotopeError', 'isotopes'],
-    kind: 'text',
-    required: false,
-    default: '0',
-    max: 20,
-    description: `Isotope errors to try, comma-separated whole numbers from ${ISOTOPE_ERRORS.min} to ${ISOTOPE_ERRORS.max}: n searches the precursor's neutral mass less n × 1.0033548 Da (its monoisotopic peak mis-picked n peaks up); default 0.`,
-    example: '0,1',
-  },
   {
     name: 'fragmentTolerance',
     alsoCalled: ['fragmentTol', 'fragmentMassTolerance', 'ms2Tolerance'],
@@ -94,18 +84,14 @@ export const IDENTIFY_PARAMS: readonly Param[] = [
 /** The identification these parameters ask for; QueryError (400) naming the parameter otherwise. */
 export function parseIdentifyQuery(source: ParamSource): IdentifyQuery {
   const values = readParams(IDENTIFY_PARAMS, source);
-  // The match rows read again, with this table's charges default and no `top` (every candidate is scored).
-  const charges = (values.charges as string | undefined) ?? '2,3,4';
-  const match = parseMatchQuery((name) => (name === 'charges' ? [charges] : name === 'top' ? [] : source(name)));
-  const isotopeText = (values.isotopeErrors as string | undefined) ?? '0';
-  const isotopeErrors = [...new Set(isotopeText.split(',').map((t) => t.trim()))].map((t) =>
-    t === '' ? NaN : Number(t),
-  );
-  if (isotopeErrors.some((n) => !Number.isInteger(n) || n < ISOTOPE_ERRORS.min || n > ISOTOPE_ERRORS.max))
-    throw new QueryError(
-      400,
-      `isotopeErrors must be whole numbers from ${ISOTOPE_ERRORS.min} to ${ISOTOPE_ERRORS.max}, comma-separated, got ${JSON.stringify(isotopeText)}`,
-    );
+  // The match rows read again, with this table's defaults of charges and isotopeErrors, and no `top` (every
+  // candidate is scored).
+  const defaults = new Map([
+    ['charges', [(values.charges as string | undefined) ?? '2,3,4']],
+    ['isotopeErrors', [(values.isotopeErrors as string | undefined) ?? '0']],
+    ['top', []],
+  ]);
+  const match = parseMatchQuery((name) => defaults.get(name) ?? source(name));
   const fragmentUnit = values.fragmentUnit as 'ppm' | 'Da';
   if (fragmentUnit === 'Da' && (values.fragmentTolerance as number) > MAX_FRAGMENT_DA)
     throw new QueryError(
@@ -114,7 +100,7 @@ export function parseIdentifyQuery(source: ParamSource): IdentifyQuery {
     );
   return {
     ...match,
-    isotopeErrors,
+    isotopeErrors: match.isotopeErrors ?? [0],
     fragmentTolerance: { value: values.fragmentTolerance as number, unit: fragmentUnit },
     maxFragmentCharge: values.maxFragmentCharge as number,
     topPeaks: values.topPeaks as number,

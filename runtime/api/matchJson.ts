@@ -1,5 +1,6 @@
-// Answers of a batch match as JSON: each precursor as one object with its searches (a charge each) and their
-// candidates — each candidate the entry /api/v1/search gives it; and the run's summary (matchTsv.ts: the TSV form).
+// Answers of a batch match as JSON: each precursor as one object with its searches (a charge and isotope error each)
+// and their candidates — each candidate the entry /api/v1/search gives it; and the run's summary (matchTsv.ts: the
+// TSV form).
 import type { MatchBatch, SearchMatch } from '../core/match/match.js';
 import type { Precursor } from '../core/match/matchQuery.js';
 import type { Malformed } from '../core/match/mgf.js';
@@ -9,9 +10,13 @@ import { formatDuration } from './envelope.js';
 import { ppmOf } from './numberText.js';
 import type { PrecursorEntry } from './precursorJson.js';
 
-/** A search as the answer lists it: the charge tried, the neutral mass, and its candidates (or why it was not made). */
+/**
+ * A search as the answer lists it: the charge and isotope error tried (the latter when the query gives isotopeErrors),
+ * the neutral mass searched, and its candidates (or why it was not made).
+ */
 export interface SearchJson {
   charge?: number;
+  isotopeError?: number;
   mass: number;
   candidates: PrecursorEntry[];
   error?: string;
@@ -50,6 +55,7 @@ export function precursorJson(batch: MatchBatch, i: number): PrecursorJson {
   const searches = batch.searches(i).map(
     (s): SearchJson => ({
       ...(s.charge === undefined ? {} : { charge: s.charge }),
+      ...(s.isotopeError === undefined ? {} : { isotopeError: s.isotopeError }),
       mass: s.mass,
       candidates: s.candidates.map((c) => entryOf(batch.accessions, s, c)),
       ...(s.error ? { error: s.error } : {}),

@@ -1,12 +1,13 @@
 // POST /api/v1/match's request: the query string's parameters as one table (the rows of /api/v1/search but the
-// precursor and the paging, plus the charges to try and a cut-off) and the precursors of its body, a peak list (MGF)
-// or JSON. At most MAX_MATCH_PRECURSORS precursors and MAX_MATCH_BODY_BYTES of body (413 beyond), and
+// precursor and the paging, plus the charges and isotope errors to try and a cut-off) and the precursors of its
+// body, a peak list (MGF) or JSON. At most MAX_MATCH_PRECURSORS precursors and MAX_MATCH_BODY_BYTES of body (413 beyond), and
 // MAX_MATCH_SCANNED stored peptides examined in all: one request cannot hold a function for minutes.
 import type { MatchQuery, Precursor } from '../core/match/matchQuery.js';
 import { MAX_CHARGE, parseCharges, type Malformed } from '../core/match/mgf.js';
 import { MAX_PRECURSOR_MASS } from '../core/precursor/window.js';
 import type { ModSpec } from '../model/modifications.js';
 import type { Call } from './call.js';
+import { isotopeErrorsParam, parseIsotopeErrors } from './isotopeParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
 import { joinBytes, peakListBody, spectraOfBody } from './peakListBody.js';
 import { checkConflicts, PRECURSOR_PARAMS, toleranceOf } from './precursorParams.js';
@@ -45,6 +46,7 @@ export const MATCH_PARAMS: readonly Param[] = [
     description: `Charges to try for a precursor that gives none (an MGF record without CHARGE, a JSON item without charge), comma-separated, each 1 to ${MAX_CHARGE} (\`3-\` for negative mode).`,
     example: '2,3',
   },
+  isotopeErrorsParam('; one search each per charge tried, with its `isotopeError`.'),
   {
     name: 'top',
     alsoCalled: ['limit', 'best', 'max'],
@@ -67,6 +69,7 @@ export function parseMatchQuery(source: ParamSource): MatchQuery {
   const charges = parseCharges((values.charges as string | undefined) ?? '2,3');
   if (typeof charges === 'string') throw new QueryError(400, `charges: ${charges}`);
   const top = values.top as number | undefined;
+  const isotopes = values.isotopeErrors as string | undefined;
   return {
     tolerance,
     fixed,
@@ -74,6 +77,7 @@ export function parseMatchQuery(source: ParamSource): MatchQuery {
     maxVariable: values.maxVariable as number,
     filter: filterOf(values),
     charges,
+    ...(isotopes === undefined ? {} : { isotopeErrors: parseIsotopeErrors(isotopes) }),
     ...(top === undefined ? {} : { top }),
   };
 }

@@ -1,7 +1,9 @@
 // The TSV form of a batch match (`npm run query -- match`'s default output): one row per (precursor, search,
-// candidate) and one with empty candidate columns for a search without any — the values matchJson.ts's JSON gives,
-// written as bytes straight from the batch's columns (no object or row string per candidate: a run writes millions).
+// candidate) and one with empty candidate columns for a search without any (an isotopeError column after the charge
+// when the query tries isotope errors) — the values matchJson.ts's JSON gives, written as bytes straight from the
+// batch's columns (no object or row string per candidate: a run writes millions).
 import type { MatchBatch, SearchIds } from '../core/match/match.js';
+import type { MatchQuery } from '../core/match/matchQuery.js';
 import { UNITS_PER_DA } from '../model/chemistry.js';
 import type { AsciiWriter } from './asciiWriter.js';
 import type { PrecursorJson } from './matchJson.js';
@@ -25,6 +27,12 @@ export const MATCH_TSV_COLUMNS = [
   'error',
 ] as const;
 export const MATCH_TSV_HEADER = MATCH_TSV_COLUMNS.join('\t') + '\n';
+/** The columns when the query tries isotope errors: each search's isotope error after its charge. */
+export const MATCH_ISOTOPE_TSV_COLUMNS = MATCH_TSV_COLUMNS.flatMap((c) => (c === 'charge' ? [c, 'isotopeError'] : [c]));
+
+/** The header of a query's rows: with the isotopeError column when it tries isotope errors. */
+export const matchTsvHeader = (query: Pick<MatchQuery, 'isotopeErrors'>): string =>
+  query.isotopeErrors ? MATCH_ISOTOPE_TSV_COLUMNS.join('\t') + '\n' : MATCH_TSV_HEADER;
 
 const utf8 = new TextEncoder();
 
@@ -43,7 +51,8 @@ export function writePrecursorRows(
     copy: (bytes: Uint8Array, from: number, to: number) => w.copy(bytes, from, to),
   };
   for (const s of searches) {
-    const search = utf8.encode(`${head}\t${s.charge ?? ''}\t${s.mass.toFixed(6)}\t`); // a TITLE may be any text
+    const isotope = s.isotopeError === undefined ? '' : `${s.isotopeError}\t`;
+    const search = utf8.encode(`${head}\t${s.charge ?? ''}\t${isotope}${s.mass.toFixed(6)}\t`); // a TITLE may be any text
     if (s.candidates.length === 0) {
       w.copy(search, 0, search.length);
       w.writeUtf8(`\t\t\t\t\t\t${cell(s.error)}\n`);

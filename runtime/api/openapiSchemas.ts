@@ -100,6 +100,7 @@ export const answerSchemas = () => ({
         description:
           '(query mass − mass) / mass × 10^6, 2 decimals (observed minus theoretical); absent for mass1/mass2 windows.',
       },
+      isotopeError: { type: 'integer', description: 'The isotope error n it matched at (isotopeErrors).' },
       accsTax: {
         description:
           'Accessions with their taxIds; with proteins=true, each also with reviewed, protein and organism (as /api/v1/peptide gives them).',
@@ -332,6 +333,7 @@ export const answerSchemas = () => ({
     additionalProperties: false,
     properties: {
       charge: { type: 'integer', description: 'Charge tried (negative for negative mode); absent for a neutral mass.' },
+      isotopeError: { type: 'integer', description: 'The isotope error n tried (isotopeErrors).' },
       mass: { type: 'number', description: 'Neutral precursor mass in Da.' },
       candidates: {
         type: 'array',

@@ -1,10 +1,13 @@
 // The parameters of /api/v1/search as one table, and the precursor query they ask for: the precursor (a neutral
-// mass, m/z with charge, or an explicit range), its tolerance window as mass keys, and the modifications.
+// mass, m/z with charge, or an explicit range), its tolerance window as mass keys (one per isotope error asked),
+// and the modifications.
 import { neutralMass } from '../model/chemistry.js';
 import { KEYS_PER_DA, type MassText } from '../model/massKey.js';
 import { sitesOverlap, specText, type ModSpec } from '../model/modifications.js';
 import type { PrecursorQuery } from '../core/precursor/precursor.js';
 import { keyWindow, MAX_PRECURSOR_MASS, noPositiveMass, type Tolerance } from '../core/precursor/window.js';
+import { isotopeWindows, noPositiveIsotopeMass, type IsotopeWindow } from '../core/precursor/isotopeErrors.js';
+import { isotopeErrorsParam, parseIsotopeErrors } from './isotopeParams.js';
 import { QueryError, readParams, type Param, type ParamSource, type ParamValues } from './params.js';
 import { FILTER_PARAMS, filterOf, pagingParams } from './rangeParams.js';
 
@@ -89,6 +92,9 @@ export const PRECURSOR_PARAMS: readonly Param[] = [
     default: 'ppm',
     description: 'Unit of the tolerances: ppm of the precursor mass, or Da.',
   },
+  isotopeErrorsParam(
+    "; one window each, listed in the order given (each window's groups by mass; totalResult and the pages count all windows' groups), each candidate with its `isotopeError`. With mass, or mz and charge.",
+  ),
   {
     name: 'fixed',
     alsoCalled: ['fixedMods', 'fixedModifications', 'fix', 'static', 'staticMods'],
@@ -141,8 +147,13 @@ export function checkConflicts(fixed: readonly ModSpec[], variable: readonly Mod
   });
 }
 
+/** A precursor query as /api/v1/search's parameters ask for it: with isotopeErrors, the window of each, in order. */
+export interface SearchQuery extends PrecursorQuery {
+  isotopes?: IsotopeWindow[];
+}
+
 /** The precursor query /api/v1/search's parameters ask for; QueryError (400) naming the parameter otherwise. */
-export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
+export function parsePrecursorQuery(source: ParamSource): SearchQuery {
   const values = readParams(PRECURSOR_PARAMS, source);
   const given = (name: string) => source(name).length > 0;
   const forms = [given('mass') && 'mass', given('mz') && 'mz', values.mass1 !== undefined && 'mass1/mass2'].filter(
@@ -160,9 +171,11 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   if (given('mz') && !given('charge')) throw new QueryError(400, 'charge is required with mz (1 to 10)');
   if (!given('mz') && given('charge'))
     throw new QueryError(400, 'charge goes with mz; with mass or mass1/mass2 leave it out');
-  const tolerances = ['tolerance', 'toleranceLow', 'toleranceHigh', 'unit'].filter(given);
+  const tolerances = ['tolerance', 'toleranceLow', 'toleranceHigh', 'unit', 'isotopeErrors'].filter(given);
   if (values.mass1 !== undefined && tolerances.length > 0)
     throw new QueryError(400, `${tolerances[0]} applies to mass or mz; mass1 and mass2 are the window itself`);
+  const isotopeText = values.isotopeErrors as string | undefined;
+  const isotopeErrors = isotopeText === undefined ? undefined : parseIsotopeErrors(isotopeText);
 
   const fixed = values.fixed as ModSpec[];
   const variable = values.variable as ModSpec[];
@@ -186,7 +199,12 @@ export function parsePrecursorQuery(source: ParamSource): PrecursorQuery {
   const tolerance = toleranceOf(values, given);
   const centre = given('mass') ? (values.mass as number) : neutralMass(values.mz as number, values.charge as number);
   if (!(centre > 0)) throw new QueryError(400, noPositiveMass(values.mz as number, values.charge as number));
-  return { ...keyWindow(centre, tolerance), centre, ...common };
+  const query = { ...keyWindow(centre, tolerance), centre, ...common };
+  if (isotopeErrors === undefined) return query;
+  const isotopes = isotopeWindows(centre, tolerance, isotopeErrors);
+  const empty = isotopes.find((w) => !(w.centre > 0));
+  if (empty) throw new QueryError(400, `isotopeErrors: ${noPositiveIsotopeMass(centre, empty.isotopeError)}`);
+  return { ...query, isotopes };
 }
 
 /**

@@ -1,9 +1,10 @@
-// What a batch match asks (a precursor search's tolerance, modifications and filter, the charges to try and a
-// cut-off) and the precursors it matches: each precursor becomes one search per charge tried, with a precursor
-// search's window.
-import { ISOTOPE_SPACING_DA, neutralMass } from '../../model/chemistry.js';
+// What a batch match asks (a precursor search's tolerance, modifications and filter, the charges and isotope errors
+// to try and a cut-off) and the precursors it matches: each precursor becomes one search per charge and isotope
+// error tried, with a precursor search's window.
+import { neutralMass } from '../../model/chemistry.js';
 import type { ModSpec } from '../../model/modifications.js';
 import type { FilterSpec } from '../range/accessionFilter.js';
+import { lessIsotopes, noPositiveIsotopeMass } from '../precursor/isotopeErrors.js';
 import { keyWindow, noPositiveMass, type Tolerance } from '../precursor/window.js';
 import type { Spectrum } from './mgf.js';
 
@@ -48,7 +49,7 @@ export function searchesOf(query: MatchQuery, precursor: Precursor): PrecursorSe
   const errors = query.isotopeErrors ?? [0];
   const shifted = (mass: number, charge?: number) =>
     errors.map((n): PrecursorSearch => {
-      const searched = mass - n * ISOTOPE_SPACING_DA;
+      const searched = lessIsotopes(mass, n);
       const search = { charge, ...(query.isotopeErrors && { isotopeError: n }), mass: searched };
       return searched > 0
         ? { ...search, ...keyWindow(searched, query.tolerance) }
@@ -56,7 +57,7 @@ export function searchesOf(query: MatchQuery, precursor: Precursor): PrecursorSe
             ...search,
             lowKey: 0,
             highKey: -1,
-            error: `neutral mass ${mass} less ${n} isotope spacings is not positive`,
+            error: noPositiveIsotopeMass(mass, n),
           };
     });
   if ('mass' in precursor) return shifted(precursor.mass);

@@ -15,7 +15,7 @@ import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../../core/match/
 import type { ParamSource } from '../../api/params.js';
 import { AsciiWriter } from '../../api/asciiWriter.js';
 import { MALFORMED_LISTED, MatchSummary, precursorJson } from '../../api/matchJson.js';
-import { MATCH_TSV_HEADER, writePrecursorRows } from '../../api/matchTsv.js';
+import { matchTsvHeader, writePrecursorRows } from '../../api/matchTsv.js';
 import { write, type QueryIo } from './output.js';
 
 /** Options of the command beside the query's parameters. */
@@ -151,7 +151,7 @@ export async function matchFile(
   const reported: string[] = [];
   let out = run.format === 'tsv' ? '' : '[';
   const rows = new AsciiWriter();
-  rows.write(MATCH_TSV_HEADER);
+  rows.write(matchTsvHeader(query));
   let first = true;
   let read = 0;
   const progress = () => bar.update(input.read(), read, summary.precursors);

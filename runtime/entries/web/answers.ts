@@ -4,7 +4,8 @@
 // no DOM: tested in Node.
 import type { EnvelopeJson } from '../../api/envelope.js';
 import { PEPTIDE_TSV_HEADER, type PeptideJson } from '../../api/lookupJson.js';
-import { PRECURSOR_TSV_COLUMNS, type PrecursorProteinsEntry } from '../../api/precursorJson.js';
+import { ISOTOPE_TSV_COLUMNS, type IsotopeProteinsEntry } from '../../api/isotopeJson.js';
+import { PRECURSOR_TSV_COLUMNS } from '../../api/precursorJson.js';
 import { tsvRow as row } from '../../api/tsv.js';
 import type { DatasetInfo } from '../../core/lookup/info.js';
 import type { Protein } from '../../core/lookup/proteins.js';
@@ -13,8 +14,8 @@ import type { Taxon as TaxonJson } from '../../model/taxonomy.js';
 /** An accession with its protein, as /api/v1/peptide and /api/v1/search with proteins=true list it. */
 export type ProteinRef = Protein;
 
-/** A candidate of /api/v1/search with proteins=true. */
-export type Candidate = PrecursorProteinsEntry;
+/** A candidate of /api/v1/search with proteins=true (with isotopeErrors, the isotope error it matched at). */
+export type Candidate = IsotopeProteinsEntry;
 
 /** /api/v1/search's answer with proteins=true: one object per mass group, `{"<key>": [candidates]}`. */
 export type SearchAnswer = EnvelopeJson<Candidate>;
@@ -34,24 +35,20 @@ export const candidatesOf = (answer: SearchAnswer): { key: string; candidate: Ca
 
 /** The API's search columns, then each accession's reviewed flag, protein and organism. */
 export const SEARCH_TSV_HEADER = row([...PRECURSOR_TSV_COLUMNS, 'reviewed', 'protein', 'organism']);
+/** The same for a search with isotope errors: each candidate's isotope error after its ppm, as the API's TSV has it. */
+export const SEARCH_ISOTOPE_TSV_HEADER = row([...ISOTOPE_TSV_COLUMNS, 'reviewed', 'protein', 'organism']);
+
+/** Whether an answer's candidates say the isotope error they matched at (the search asked for isotopeErrors). */
+export const withIsotopes = (answer: SearchAnswer): boolean =>
+  candidatesOf(answer).some(({ candidate }) => candidate.isotopeError !== undefined);
 
 /** One row per candidate–accession pair. */
 export function searchTsv(answer: SearchAnswer): string {
-  let text = SEARCH_TSV_HEADER;
+  const isotopes = withIsotopes(answer);
+  let text = isotopes ? SEARCH_ISOTOPE_TSV_HEADER : SEARCH_TSV_HEADER;
   for (const { key, candidate: c } of candidatesOf(answer)) {
-    for (const p of c.accsTax)
-      text += row([
-        key,
-        c.seq,
-        c.proforma,
-        c.mass.toFixed(6),
-        c.ppm,
-        p.acc,
-        p.taxId,
-        p.reviewed,
-        p.protein,
-        p.organism,
-      ]);
+    const head = [key, c.seq, c.proforma, c.mass.toFixed(6), c.ppm, ...(isotopes ? [c.isotopeError] : [])];
+    for (const p of c.accsTax) text += row([...head, p.acc, p.taxId, p.reviewed, p.protein, p.organism]);
   }
   return text;
 }

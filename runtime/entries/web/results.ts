@@ -1,10 +1,12 @@
-// Results as people read them: a search's candidates as a table (modified mass, ppm error, ProForma with its
-// modifications marked, proteins with UniProt links, names, organisms and a reviewed badge), its chart, paging,
-// the total and the time taken, and TSV/JSON downloads; the proteins of a peptide with their LCA.
+// Results as people read them: a search's candidates as a table (modified mass, ppm error, the isotope error when
+// asked for, ProForma with its modifications marked, proteins with UniProt links, names, organisms and a reviewed
+// badge), its chart, paging, the total and the time taken, and TSV/JSON downloads; the proteins of a peptide with
+// their LCA.
 import {
   candidatesOf,
   peptideTsv,
   searchTsv,
+  withIsotopes,
   type Candidate,
   type PeptideAnswer,
   type ProteinRef,
@@ -103,12 +105,13 @@ function proteinList(proteins: ProteinRef[]): HTMLElement {
   );
 }
 
-function candidateRow(c: Candidate, groupStart: boolean, withPpm: boolean): HTMLElement {
+function candidateRow(c: Candidate, groupStart: boolean, withPpm: boolean, isotopes: boolean): HTMLElement {
   return h(
     'tr',
     { class: groupStart ? 'group-start' : undefined },
     h('td', { class: 'num mass' }, c.mass.toFixed(6)),
     withPpm ? h('td', { class: 'num ppm' }, c.ppm === undefined ? '' : c.ppm.toFixed(2)) : null,
+    isotopes ? h('td', { class: 'num isotope' }, String(c.isotopeError)) : null,
     h('td', {}, proforma(c.proforma)),
     h('td', {}, proteinList(c.accsTax)),
   );
@@ -152,6 +155,7 @@ export function renderSearch(section: HTMLElement, view: SearchView): void {
   const { answer } = view;
   const candidates = candidatesOf(answer);
   const withPpm = candidates.some(({ candidate }) => candidate.ppm !== undefined);
+  const isotopes = withIsotopes(answer);
   const chart = h('div', { class: 'chart' });
   const groups = answer.result.length;
   section.dataset.view = 'search';
@@ -204,6 +208,7 @@ export function renderSearch(section: HTMLElement, view: SearchView): void {
                       h('small', { class: 'definition' }, '(observed − theoretical) / theoretical'),
                     )
                   : null,
+                isotopes ? h('th', { scope: 'col', class: 'isotope-head' }, 'Isotope error') : null,
                 h('th', { scope: 'col' }, 'Peptide (ProForma)'),
                 h('th', { scope: 'col' }, 'Proteins'),
               ),
@@ -212,7 +217,7 @@ export function renderSearch(section: HTMLElement, view: SearchView): void {
               'tbody',
               {},
               answer.result.flatMap((group) =>
-                Object.values(group)[0].map((c, i) => candidateRow(c, i === 0, withPpm)),
+                Object.values(group)[0].map((c, i) => candidateRow(c, i === 0, withPpm, isotopes)),
               ),
             ),
           ),

@@ -34,7 +34,10 @@ export interface SearchState {
   reviewed: string;
   page: string;
   pageSize: string;
-  /** Identify mode: charges tried for a spectrum without CHARGE, isotope errors, and the fragment tolerance. */
+  /**
+   * Identify mode: charges tried for a spectrum without CHARGE, isotope errors (also precursor mode's), and the
+   * fragment tolerance.
+   */
   charges: string;
   isotopeErrors: string;
   fragmentTolerance: string;
@@ -182,6 +185,15 @@ const window = (s: SearchState): Params => [
   ['unit', s.unit],
 ];
 
+/**
+ * The isotope errors of a precursor search, when they ask for more than the precursor's own mass: the field's blank
+ * and default ('0', Identify mode's) search as /api/v1/search without them does.
+ */
+const isotopeParams = (s: SearchState): Params =>
+  s.isotopeErrors === '' || s.isotopeErrors === IDENTIFY_DEFAULTS.isotopeErrors
+    ? []
+    : [['isotopeErrors', s.isotopeErrors]];
+
 /** The precursor (or window) of a precursor or range search. */
 function precursorParams(s: SearchState): Params {
   if (s.mode === 'range')
@@ -197,6 +209,7 @@ function precursorParams(s: SearchState): Params {
         ] as Params)
       : ([['mass', s.mass]] as Params)),
     ...window(s),
+    ...isotopeParams(s),
   ];
 }
 
@@ -279,7 +292,7 @@ const FIELD_OF_PARAM: Record<string, string> = {
 /** The fields a search's form shows. */
 export function fieldsOf(s: SearchState): string[] {
   const own = {
-    precursor: s.precursor === 'mz' ? ['mz', 'charge', 'tolerance', 'unit'] : ['mass', 'tolerance', 'unit'],
+    precursor: [...(s.precursor === 'mz' ? ['mz', 'charge'] : ['mass']), 'tolerance', 'unit', 'isotopeErrors'],
     range: ['mass1', 'mass2'],
     peptide: ['peptide', 'equateIL', 'tolerance', 'unit'],
     identify: ['file', 'tolerance', 'unit', 'fragmentTolerance', 'fragmentUnit', 'charges', 'isotopeErrors'],

@@ -143,6 +143,30 @@ describe('an MGF body', () => {
     for (const s of got.body.result[0].searches) expect(s.candidates.length).toBeLessThanOrEqual(2);
     expect(got.body.result).toEqual(await coreResult(await spectraOf(text), '?charges=1,2,3-&top=2&tolerance=100'));
   });
+
+  it('isotopeErrors: one search per charge and isotope error, each saying its isotopeError; the schema holds it', async () => {
+    const text = 'BEGIN IONS\nPEPMASS=650.8205\nEND IONS\nBEGIN IONS\nPEPMASS=650.8205\nCHARGE=2+\nEND IONS\n';
+    const query = '?charges=2,3&isotopeErrors=1,0&fixed=Carbamidomethyl@C';
+    const got = await post(text, query);
+    expectAnswer(got);
+    const tried = (r: { searches: { charge: number; isotopeError: number }[] }) =>
+      r.searches.map((s) => [s.charge, s.isotopeError]);
+    expect(got.body.result.map(tried)).toEqual([
+      [
+        [2, 1],
+        [2, 0],
+        [3, 1],
+        [3, 0],
+      ],
+      [
+        [2, 1],
+        [2, 0],
+      ],
+    ]);
+    expect(got.body.result[1].searches[0].mass).toBe((650.8205 - 1.007276466621) * 2 - 1.0033548378);
+    expect(got.body.result).toEqual(await coreResult(await spectraOf(text), query));
+    expect(got.body.candidates).toBeGreaterThan(0);
+  });
 });
 
 describe('a JSON body', () => {
@@ -257,6 +281,12 @@ describe('refusals', () => {
     expectErrorBody(await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?fixed=Nope@C'), 400, /^fixed: /);
     expectErrorBody(await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?charges=0'), 400, /^charges: /);
     expectErrorBody(await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', '?top=0'), 400, /^top must be from 1/);
+    for (const bad of ['x', '9', '0,,1'])
+      expectErrorBody(
+        await post('BEGIN IONS\nPEPMASS=500\nEND IONS\n', `?isotopeErrors=${bad}`),
+        400,
+        /^isotopeErrors must be whole numbers from -1 to 3/,
+      );
   });
 
   it('400 for a body with no precursors at all, saying what it holds', async () => {

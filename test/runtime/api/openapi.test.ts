@@ -230,7 +230,15 @@ describe('real answers validate against the document', () => {
     await check('GET', '/api/v1/search?mass1=1460.6&mass2=1460.62&variable=Phospho@STY&maxVariable=1');
     await check('GET', '/api/v1/search?mass=1000.3783&unit=Da&tolerance=0.01&page=2&pageSize=1');
     expect((await check('HEAD', '/api/v1/search?mass=1000')).status).toBe(200);
+    const isotopes = '/api/v1/search?mz=650.8205&charge=2&fixed=Carbamidomethyl@C&isotopeErrors=0,1&taxon=9604';
+    for (const target of [isotopes, `${isotopes}&proteins=true`])
+      expect(JSON.parse((await check('GET', target)).body).result[0]).toMatchObject({
+        '1299.6167': [{ isotopeError: 0 }],
+      });
     for (const query of [
+      'mass=1000&isotopeErrors=x',
+      'mass=1000&isotopeErrors=9',
+      'mass1=1000&mass2=1001&isotopeErrors=0,1',
       '',
       'mass=1000&mz=500&charge=2',
       'mz=500',

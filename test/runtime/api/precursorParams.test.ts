@@ -187,6 +187,31 @@ describe('parsePrecursorQuery: the precursor and its window', () => {
   });
 });
 
+describe('parsePrecursorQuery: isotope errors', () => {
+  it('gives each error its own window, in the order given, each once: the mass less n spacings, ppm of that mass', () => {
+    const q = parse('mz=650.3188&charge=2&tolerance=20&isotopeErrors=1,0,-1,1');
+    const M = (650.3188 - PROTON) * 2;
+    expect({ lowKey: q.lowKey, highKey: q.highKey, centre: q.centre }).toEqual({
+      ...keys(M, (M * 20) / 1e6, (M * 20) / 1e6),
+      centre: M,
+    });
+    expect(q.isotopes).toEqual(
+      [1, 0, -1].map((n) => {
+        const centre = M - n * 1.0033548378;
+        return { isotopeError: n, centre, ...keys(centre, (centre * 20) / 1e6, (centre * 20) / 1e6) };
+      }),
+    );
+    expect(parse('mass=1000&tolerance=0.5&unit=Da&isotopeErrors= 2 ').isotopes).toEqual([
+      { isotopeError: 2, centre: 1000 - 2 * 1.0033548378, ...keys(1000 - 2 * 1.0033548378, 0.5, 0.5) },
+    ]);
+  });
+
+  it('leaves the query as it was when not given (or given empty)', () => {
+    expect(parse('mass=1000')).not.toHaveProperty('isotopes');
+    expect(parse('mass=1000&isotopeErrors=')).toEqual(parse('mass=1000'));
+  });
+});
+
 describe('parsePrecursorQuery: refusals (400, naming the parameter)', () => {
   const cases: [string, string][] = [
     // The precursor.
@@ -319,6 +344,17 @@ describe('parsePrecursorQuery: refusals (400, naming the parameter)', () => {
     ['mass=1000&tolerance=1&tolerance=2', 'tolerance is given 2 times; give it once'],
     ['mass=1000&fixed=Carbamidomethyl@C&fixed=Oxidation@M', 'fixed is given 2 times; give it once'],
     ['mass=1000&variable=Oxidation@M&variable=Phospho@S&variable=Acetyl@K', 'variable is given 3 times; give it once'],
+    // Isotope errors.
+    ['mass=1000&isotopeErrors=x', 'isotopeErrors must be whole numbers from -1 to 3, comma-separated, got "x"'],
+    ['mass=1000&isotopeErrors=9', 'isotopeErrors must be whole numbers from -1 to 3, comma-separated, got "9"'],
+    ['mass=1000&isotopeErrors=0,,1', 'isotopeErrors must be whole numbers from -1 to 3, comma-separated, got "0,,1"'],
+    ['mass=1000&isotopeErrors=0.5', 'isotopeErrors must be whole numbers from -1 to 3, comma-separated, got "0.5"'],
+    [
+      'mass1=1000&mass2=1001&isotopeErrors=0,1',
+      'isotopeErrors applies to mass or mz; mass1 and mass2 are the window itself',
+    ],
+    ['mass=1.5&isotopeErrors=0,2', 'isotopeErrors: neutral mass 1.5 less 2 isotope spacings is not positive'],
+    ['mass=1000&isotopeErrors=0&isotopeErrors=1', 'isotopeErrors is given 2 times; give it once'],
   ];
 
   it.each(cases)('%s → %s', (query, message) => {
@@ -347,6 +383,7 @@ describe('PRECURSOR_PARAMS', () => {
       'toleranceLow',
       'toleranceHigh',
       'unit',
+      'isotopeErrors',
       'fixed',
       'variable',
       'maxVariable',

@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { precursorJson, type PrecursorJson } from '../../../../runtime/api/matchJson.js';
-import { MATCH_TSV_COLUMNS } from '../../../../runtime/api/matchTsv.js';
+import { MATCH_ISOTOPE_TSV_COLUMNS, MATCH_TSV_COLUMNS } from '../../../../runtime/api/matchTsv.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { matchPrecursors } from '../../../../runtime/core/match/match.js';
 import { parseMatchQuery } from '../../../../runtime/api/matchParams.js';
@@ -120,6 +120,7 @@ function expectedRows(results: PrecursorJson[]): string[][] {
         text(r.rtSeconds),
         text(r.mz),
         s.charge === undefined ? '' : String(s.charge),
+        ...(s.isotopeError === undefined ? [] : [String(s.isotopeError)]),
         s.mass.toFixed(6),
       ];
       if (s.candidates.length === 0) rows.push([...head, '', '', '', '', '', '', s.error ?? '']);
@@ -141,11 +142,14 @@ function expectedRows(results: PrecursorJson[]): string[][] {
 }
 
 /** TSV output as header and rows of fields, every row as wide as the header. */
-function parseTsv(text: string): { header: string[]; rows: string[][] } {
+function parseTsv(
+  text: string,
+  columns: readonly string[] = MATCH_TSV_COLUMNS,
+): { header: string[]; rows: string[][] } {
   const lines = text.split('\n');
   expect(lines.at(-1)).toBe('');
   const [header, ...rows] = lines.slice(0, -1).map((l) => l.split('\t'));
-  for (const row of rows) expect(row).toHaveLength(MATCH_TSV_COLUMNS.length);
+  for (const row of rows) expect(row).toHaveLength(columns.length);
   return { header, rows };
 }
 
@@ -223,6 +227,30 @@ describe('match: TSV is the JSON, row by row', () => {
       expect([...new Set(indexes)]).toEqual(json.map((r) => r.index));
       expect(summaryOf(tsv.stderr)).toEqual({ ...countsOf(json), malformed: 0 });
     }
+  });
+});
+
+describe('match: --isotope-errors', () => {
+  it('JSON is the core answer, each search with its isotope error; TSV its rows with an isotopeError column after charge', async () => {
+    const flags = [...MODS, '--isotope-errors', '0,1,-1', '--charges', '2,4'];
+    const args = [TMT, '--shards', shards, ...flags];
+    const json = await match([...args, '--format', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    const got = JSON.parse(json.stdout) as PrecursorJson[];
+    expect(got).toEqual(await coreAnswer(TMT, flags));
+    const spectra = await spectraOf(TMT);
+    for (const [i, r] of got.entries()) {
+      const charges = spectra[i].charges.length > 0 ? spectra[i].charges : [2, 4];
+      expect(r.searches.map((s) => [s.charge, s.isotopeError])).toEqual(
+        charges.flatMap((z) => [0, 1, -1].map((n) => [z, n])),
+      );
+    }
+    expect(countsOf(got).candidates).toBeGreaterThan(0);
+    const tsv = await match(args);
+    expect(tsv.code, tsv.stderr).toBe(0);
+    const { header, rows } = parseTsv(tsv.stdout, MATCH_ISOTOPE_TSV_COLUMNS);
+    expect(header).toEqual([...MATCH_TSV_COLUMNS.slice(0, 6), 'isotopeError', ...MATCH_TSV_COLUMNS.slice(6)]);
+    expect(rows).toEqual(expectedRows(got));
   });
 });
 
@@ -525,6 +553,8 @@ describe('match: errors', () => {
       [['--top', '1001'], /top/],
       [['--unit', 'Da'], /tolerance/],
       [['--fixed', 'Oxidation@M', '--variable', 'Oxidation@M'], /Oxidation/],
+      [['--isotope-errors', 'x'], /^isotopeErrors must be whole numbers from -1 to 3/],
+      [['--isotope-errors', '9'], /^isotopeErrors must be whole numbers from -1 to 3/],
     ] as [string[], RegExp][]) {
       const json = await match([TMT, '--shards', shards, '--format', 'json', ...flags]);
       expect(json.code, flags.join(' ')).toBe(1);

@@ -157,49 +157,62 @@ describe('query tool: JSON', () => {
     expect(JSON.parse((await api('/search.php', QUERIES[0][3])).text).totalResult).toBeGreaterThan(10);
   });
 
-  it("v1: the JSON is /api/v1/search's answer; the TSV has a row per candidate–accession pair with its ProForma, mass and ppm", async () => {
-    const params = { mz: '650.3188', charge: '2', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', pageSize: '5' };
-    const args = [
-      '--mz',
-      '650.3188',
-      '--charge',
-      '2',
-      '--fixed',
-      'Carbamidomethyl@C',
-      '--variable',
-      'Oxidation@M',
-      '--page-size',
-      '5',
-      '--shards',
-      shards,
-    ];
-    const expected = await api('/api/v1/search', params);
-    expect(expected.status).toBe(200);
-    const json = await query('v1', ...args);
-    expect(json.code).toBe(0);
-    expect(stableText(json.stdout)).toBe(stableText(expected.text) + '\n');
-    const tsv = await query('v1', ...args, '--format', 'tsv');
-    expect(tsv.code).toBe(0);
-    const lines = tsv.stdout.split('\n');
-    expect(lines[0]).toBe('mass\tsequence\tproforma\tmodifiedMass\tppm\taccession\ttaxId');
+  it("v1: the JSON is /api/v1/search's answer; the TSV has a row per candidate–accession pair with its ProForma, mass and ppm (and isotope error)", async () => {
     type Entry = {
       seq: string;
       proforma: string;
       mass: number;
       ppm: number;
+      isotopeError?: number;
       accsTax: { acc: string; taxId: number }[];
     };
-    const rows = (JSON.parse(expected.text) as { result: Record<string, Entry[]>[] }).result.flatMap((group) =>
-      Object.entries(group).flatMap(([key, entries]) =>
-        entries.flatMap((e) =>
-          e.accsTax.map((a) =>
-            [key, e.seq, e.proforma, e.mass.toFixed(6), String(e.ppm), a.acc, String(a.taxId)].join('\t'),
-          ),
+    const COLUMNS = 'mass\tsequence\tproforma\tmodifiedMass\tppm\taccession\ttaxId';
+    for (const [params, header] of [
+      [{ mz: '650.3188', charge: '2', fixed: 'Carbamidomethyl@C', variable: 'Oxidation@M', pageSize: '5' }, COLUMNS],
+      // With isotope errors: each candidate's after its ppm (both windows on this page).
+      [
+        { mz: '650.8205', charge: '2', fixed: 'Carbamidomethyl@C', isotopeErrors: '1,0', taxon: '9604' },
+        COLUMNS.replace('ppm', 'ppm\tisotopeError'),
+      ],
+    ] as const) {
+      const args = [
+        ...Object.entries(params).flatMap(([name, value]) => [
+          `--${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+          value,
+        ]),
+        '--shards',
+        shards,
+      ];
+      const expected = await api('/api/v1/search', params);
+      expect(expected.status).toBe(200);
+      const json = await query('v1', ...args);
+      expect(json.code).toBe(0);
+      expect(stableText(json.stdout)).toBe(stableText(expected.text) + '\n');
+      const tsv = await query('v1', ...args, '--format', 'tsv');
+      expect(tsv.code).toBe(0);
+      const lines = tsv.stdout.split('\n');
+      expect(lines[0]).toBe(header);
+      const entries = (JSON.parse(expected.text) as { result: Record<string, Entry[]>[] }).result.flatMap((group) =>
+        Object.entries(group).flatMap(([key, list]) => list.map((e) => ({ key, e }))),
+      );
+      const rows = entries.flatMap(({ key, e }) =>
+        e.accsTax.map((a) =>
+          [
+            key,
+            e.seq,
+            e.proforma,
+            e.mass.toFixed(6),
+            e.ppm,
+            ...(e.isotopeError === undefined ? [] : [e.isotopeError]),
+            a.acc,
+            a.taxId,
+          ].join('\t'),
         ),
-      ),
-    );
-    expect(rows.length).toBeGreaterThan(5);
-    expect(lines.slice(1, -1)).toEqual(rows);
+      );
+      expect(rows.length).toBeGreaterThan(5);
+      expect(lines.slice(1, -1)).toEqual(rows);
+      if ('isotopeErrors' in params) expect(new Set(entries.map(({ e }) => e.isotopeError))).toEqual(new Set([1, 0]));
+    }
     const bad = await query('v1', '--mz', '650', '--charge', '11', '--shards', shards);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout)).toEqual({ error: 'charge must be from 1 to 10, got 11' });
@@ -417,6 +430,15 @@ describe('query tool: errors', () => {
       '/search-taxonomy.php',
       ['--mass1', '1', '--mass2', '2', '--page-size', '1001'],
       { mass1: '1', mass2: '2', pageSize: '1001' },
+      400,
+    ],
+    ['v1', '/api/v1/search', ['--mass', '1000', '--isotope-errors', 'x'], { mass: '1000', isotopeErrors: 'x' }, 400],
+    ['v1', '/api/v1/search', ['--mass', '1000', '--isotope-errors', '9'], { mass: '1000', isotopeErrors: '9' }, 400],
+    [
+      'v1',
+      '/api/v1/search',
+      ['--mass1', '1000', '--mass2', '1001', '--isotope-errors', '0,1'],
+      { mass1: '1000', mass2: '1001', isotopeErrors: '0,1' },
       400,
     ],
   ];

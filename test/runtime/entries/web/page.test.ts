@@ -223,6 +223,40 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     await shot('page-precursor.png', '#results');
   });
 
+  it('searches a precursor at isotope errors typed in its field: each row says the n it matched at, the TSV too', async () => {
+    await open();
+    expect(await page.isVisible('#isotopeErrors')).toBe(true);
+    await page.fill('#mz', '650.8205');
+    await page.fill('#charge', '2');
+    await page.fill('#isotopeErrors', '1,0');
+    await shownAfter(() => page.click('button[type=submit]'));
+    expect(query()).toBe('?mz=650.8205&charge=2&tolerance=10&unit=ppm&isotopeErrors=1,0&fixed=Carbamidomethyl@C');
+    const shown = await view();
+    expect(matches(shown, await expectedView(query().slice(1)))).toBe(true);
+    expect(new Set(shown.search!.rows.map((r) => r.isotope))).toEqual(new Set(['1', '0']));
+    expect(await page.locator('#results th.isotope-head').innerText()).toBe('Isotope error');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#results [data-download=tsv]')]);
+    const lines = (await readFile((await download.path())!, 'utf8')).trimEnd().split('\n');
+    expect(lines[0]).toBe(
+      'mass\tsequence\tproforma\tmodifiedMass\tppm\tisotopeError\taccession\ttaxId\treviewed\tprotein\torganism',
+    );
+    const answer = (await api(`/api/v1/search${query()}&proteins=true`)).body;
+    const pairs = answer.result.flatMap((g: Json) =>
+      Object.values(g).flatMap((list) =>
+        (list as Json[]).flatMap((e) => e.accsTax.map((p: Json) => `${e.proforma}\t${e.isotopeError}\t${p.acc}`)),
+      ),
+    );
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split('\t'))
+        .map((c) => `${c[2]}\t${c[5]}\t${c[6]}`),
+    ).toEqual(pairs);
+    // A mass range has no isotope errors: the field is not shown, and not sent.
+    await page.check('input[name="mode"][value="range"]');
+    expect(await page.isHidden('#isotopeErrors')).toBe(true);
+  });
+
   it('logged no console error or warning, threw no page error and lost no request', () => {
     expect(problems).toEqual([]);
   });

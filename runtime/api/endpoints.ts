@@ -62,6 +62,9 @@ import {
 } from './rangeParams.js';
 import { groupRows, TSV_HEADER, tsvRow } from './tsv.js';
 
+/** Where the API's OpenAPI document is served (openapi.ts writes it). */
+export const OPENAPI_PATH = '/openapi.json';
+
 export type { EntryShape, RangeQuery };
 
 /** A result's paging, for summaries. */

@@ -16,9 +16,8 @@ import {
   type Answer,
 } from './answer.js';
 import { callOf, type ApiOptions, type Call, type OpenDataset } from './call.js';
-import { ENDPOINTS, type Endpoint } from './endpoints.js';
+import { ENDPOINTS, OPENAPI_PATH, type Endpoint } from './endpoints.js';
 import { memoryText } from './envelope.js';
-import { OPENAPI_PATH, openapiAnswer } from './openapi.js';
 import { checkParamNames } from './paramNames.js';
 import { QueryError } from './params.js';
 
@@ -110,7 +109,8 @@ export function endpointAnswerer(
 export function createAnswerer(dataset: OpenDataset, options: ApiOptions = {}): (call: Call) => Promise<Answer> {
   const routes = new Map(ENDPOINTS.map((e) => [e.path, endpointAnswerer(e, dataset, options)]));
   return async (call) => {
-    if (call.url.pathname === OPENAPI_PATH) return openapiAnswer(call.method);
+    // Loaded when first asked for: the page's bundle carries the API, and few of its callers want the document.
+    if (call.url.pathname === OPENAPI_PATH) return (await import('./openapi.js')).openapiAnswer(call.method);
     const answer = routes.get(call.url.pathname);
     if (!answer)
       return errorAnswer(404, `no such endpoint; use ${[...routes.keys()].join(', ')}`, {}, call.method === 'HEAD');

@@ -1,6 +1,6 @@
 // OpenAPI 3.1 description of the API (served at GET /openapi.json), generated from the endpoint tables so
 // paths, parameters, defaults and limits cannot drift from what the parser enforces.
-import { ENDPOINTS, type Endpoint } from './endpoints.js';
+import { ENDPOINTS, OPENAPI_PATH, type Endpoint } from './endpoints.js';
 import type { Param } from './params.js';
 import { answerSchemas } from './openapiSchemas.js';
 import {
@@ -12,8 +12,6 @@ import {
   methodNotAllowed,
   type Answer,
 } from './answer.js';
-
-export const OPENAPI_PATH = '/openapi.json';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const header = (description: string, schema: Record<string, unknown>) => ({ description, schema });

@@ -1,10 +1,11 @@
 // `npm run bench`: every figure of BENCHMARKS.md, measured on this machine — Swiss-Prot-sized builds (gzip and
 // brotli, default and the original's parameters), in-process queries (warm, cache-bounded, cold), SQLite side by
-// side, cold queries over HTTP, a ≥100,000-shard index, HTTP load, precursor search, MGF matching, identification.
+// side, cold queries over HTTP, a ≥100,000-shard index, HTTP load, precursor search, MGF matching, identification,
+// and fully, semi- and non-specific builds of the real sample.
 // `--smoke` runs the same code on a small synthetic set and writes nothing in the repo.
-// `--only match|identify|precursor|scale|partitioned|serve|cold` measures one section again over the last run's
-// BENCHMARKS.json; the build scale curve (`--only scale [--multiples K] [--scale-proteins N]`, test/bench/scale.ts)
-// is never part of the full run.
+// `--only match|identify|digestion|precursor|scale|partitioned|serve|cold` measures one section again over the last
+// run's BENCHMARKS.json; the build scale curve (`--only scale [--multiples K] [--scale-proteins N]`,
+// test/bench/scale.ts) is never part of the full run.
 // Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,7 @@ import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type Org
 import type { Summary } from './measure.js';
 import { benchColdHttp, type ColdHttpRun } from './coldHttp.js';
 import { benchIdentify, type IDENTIFY, identifySection, type IdentifyRuns } from './identify.js';
+import { benchDigestion, DIGESTION, digestionSection, type DigestionConfig, type DigestionRuns } from './digestion.js';
 import { measuredBuild, type BuildRun } from './measuredBuild.js';
 import { buildsSection, coldHttpSection, GOALS, goalsSection, memorySection, sizeSection } from './sections.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
@@ -63,6 +65,8 @@ export interface BenchConfig {
   matchSpectra?: number;
   /** The identification benchmark's proteome and spectra (default test/bench/identify.ts IDENTIFY). */
   identify?: typeof IDENTIFY;
+  /** The digestion benchmark's inputs and queries (default test/bench/digestion.ts DIGESTION). */
+  digestion?: DigestionConfig;
 }
 
 export const FULL: Omit<BenchConfig, 'dir'> = {
@@ -121,6 +125,8 @@ export interface BenchResults {
   match?: MatchRuns;
   /** Identification (`npm run query -- identify`) beside Comet. */
   identify?: IdentifyRuns;
+  /** Fully, semi- and non-specific builds of the bundled real sample and ±10 ppm queries on each. */
+  digestion?: DigestionRuns;
   /** The build scale curve (`--only scale` alone; a full run keeps the last one). */
   scale?: ScaleRuns;
   /** A 4-part build of the full run's input merged against a single build (`--only scale` too). */
@@ -175,6 +181,8 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
   log('identification (npm run query -- identify) beside Comet');
   const identify = await benchIdentify(join(config.dir, 'identify'), config.identify);
+  log('digestion: fully, semi- and non-specific builds of the real sample');
+  const digestion = await benchDigestion(join(config.dir, 'digestion'), config.digestion ?? DIGESTION, log);
   const view = await benchView(fasta, config, log);
   const complete = await benchComplete(fasta, config, log);
   const { cold, coldHttp } = await benchColdSets(dir, config, sets, centres, log);
@@ -217,6 +225,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     organisms,
     match,
     identify,
+    digestion,
     view,
     complete,
   };
@@ -536,6 +545,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     ...precursorSection(r, lat),
     ...(r.match ? matchSection(r.match, r.config.matchSpectra ?? MATCH_SPECTRA, r.view?.match) : []),
     ...(r.identify ? identifySection(r.identify) : []),
+    ...(r.digestion ? digestionSection(r.digestion) : []),
     ...(r.organisms ? organismSection(r.organisms, lat) : []),
     ...comparison(r, before),
   ];
@@ -638,7 +648,7 @@ async function benchPrecursor(dir: string, config: BenchConfig): Promise<Precurs
 }
 
 /** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
-const ONLY = ['match', 'identify', 'precursor', 'scale', 'partitioned', 'serve', 'cold'] as const;
+const ONLY = ['match', 'identify', 'digestion', 'precursor', 'scale', 'partitioned', 'serve', 'cold'] as const;
 
 const USAGE = `Usage: npm run bench -- [--smoke] [--only ${ONLY.join('|')}] [--multiples K] [--scale-proteins N]
                         [--dir <work dir>] [--out <BENCHMARKS.md>]
@@ -678,6 +688,7 @@ async function main(): Promise<void> {
         coldHttpNext: 20,
         matchSpectra: 200,
         identify: { proteins: 2000, residues: 1_140_000, spectra: 500 },
+        digestion: { records: 300, noneRecords: 50, queries: 200 },
       }
     : { dir, ...FULL };
   const scaleConfig = {
@@ -752,6 +763,12 @@ async function main(): Promise<void> {
   } else if (only === 'identify') {
     mkdirSync(config.dir, { recursive: true });
     results = { ...before!, identify: await benchIdentify(join(config.dir, 'identify'), config.identify) };
+  } else if (only === 'digestion') {
+    // Independent of the full run's datasets: the bundled real sample, built at each specificity.
+    results = {
+      ...before!,
+      digestion: await benchDigestion(join(config.dir, 'digestion'), config.digestion ?? DIGESTION, log),
+    };
   } else if (only === 'partitioned') {
     results = {
       ...before!,
@@ -787,7 +804,7 @@ async function main(): Promise<void> {
       : before?.indexScale;
   }
   if (only)
-    command = `${args}\` (${{ match: 'MGF matching', identify: 'identification beside Comet', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+    command = `${args}\` (${{ match: 'MGF matching', identify: 'identification beside Comet', digestion: 'fully, semi- and non-specific builds of the real sample', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(

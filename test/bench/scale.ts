@@ -59,7 +59,7 @@ export interface ScaleRuns {
   verdict?: ScaleVerdict;
 }
 
-function codeVersion(): string {
+export function codeVersion(): string {
   try {
     const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
     const dirty = execFileSync('git', ['status', '--porcelain', '--', 'builder', 'runtime'], {

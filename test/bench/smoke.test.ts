@@ -28,6 +28,7 @@ describe('npm run bench (smoke scale)', () => {
         coldHttpNext: 10,
         matchSpectra: 120,
         identify: { proteins: 300, residues: 171_000, spectra: 250 },
+        digestion: { records: 200, noneRecords: 20, queries: 60 },
       },
       () => {},
     );
@@ -41,6 +42,25 @@ describe('npm run bench (smoke scale)', () => {
     expect(ours.passing.psms).toBeLessThanOrEqual(0.85 * spectra);
     expect(ours.warmSeconds).toBeGreaterThan(0);
     if (comet) expect(comet.passingPsms).toBeGreaterThan(0);
+  });
+
+  it('builds the real sample at each specificity: semi holds more peptides than full, clipping more again', () => {
+    const rows = results.digestion!.rows;
+    expect(rows.map((x) => `${x.specificity}${x.clipMet ? '+clip' : ''}`)).toEqual([
+      'full',
+      'semi',
+      'semi+clip',
+      'none',
+    ]);
+    const [full, semi, clipped, none] = rows.map((x) => x.build.manifest.totals.peptides);
+    expect(semi).toBeGreaterThan(5 * full);
+    expect(clipped).toBeGreaterThan(semi);
+    expect(none).toBeLessThanOrEqual(rows[3].input.subSequences);
+    for (const x of rows) {
+      expect(x.build.manifest.parameters.specificity).toBe(x.specificity);
+      expect(x.query.latency.count).toBe(60);
+    }
+    expect(report(results, 'smoke')).toContain('## Digestion');
   });
 
   it('measures the build', () => {

@@ -13,6 +13,7 @@ import { digest, type DigestOptions } from '../../../builder/inputs/digest.js';
 import { ENZYMES } from '../../../runtime/model/enzymes.js';
 import { removeTempDirs, sampleRecords, tempDir } from '../../helpers/datasets.js';
 import { referenceFasta, type ReferenceProtein } from '../../helpers/reference.js';
+import { OPENMS_NAMES } from '../../helpers/openmsEnzymes.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -29,24 +30,6 @@ async function run(program: string, args: string[]): Promise<void> {
     waiting.shift()?.();
   }
 }
-
-/** Our enzymes by their names in OpenMS's Enzymes.xml, which Digestor's -enzyme takes. */
-const OPENMS_NAMES: Record<string, string> = {
-  trypsin: 'Trypsin',
-  'trypsin/p': 'Trypsin/P',
-  'arg-c': 'Arg-C',
-  'arg-c/p': 'Arg-C/P',
-  'asp-n': 'Asp-N',
-  chymotrypsin: 'Chymotrypsin',
-  'chymotrypsin/p': 'Chymotrypsin/P',
-  cnbr: 'CNBr',
-  'glu-c': 'V8-DE',
-  'glu-c/e': 'V8-E',
-  'lys-c': 'Lys-C',
-  'lys-c/p': 'Lys-C/P',
-  'lys-n': 'Lys-N',
-  pepsina: 'PepsinA',
-};
 
 const PROTEINS = 150;
 const STANDARD = /^[ACDEFGHIKLMNPQRSTVWY]+$/;

@@ -7,27 +7,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cleavageSites, cutsAfter, ENZYMES, missedCleavages } from '../../../runtime/model/enzymes.js';
 import { REFERENCE_ENZYMES } from '../../helpers/reference.js';
+import { OPENMS_NAMES } from '../../helpers/openmsEnzymes.js';
 
 const ENZYMES_XML = '/usr/share/openms/CHEMISTRY/Enzymes.xml';
 const PSI_MS_OBO = '/usr/share/openms/CV/psi-ms.obo';
-
-/** Our enzymes by their OpenMS names (V8-DE and V8-E are Glu-C in phosphate and in bicarbonate buffer). */
-const OPENMS_NAMES: Record<string, string> = {
-  trypsin: 'Trypsin',
-  'trypsin/p': 'Trypsin/P',
-  'arg-c': 'Arg-C',
-  'arg-c/p': 'Arg-C/P',
-  'asp-n': 'Asp-N',
-  chymotrypsin: 'Chymotrypsin',
-  'chymotrypsin/p': 'Chymotrypsin/P',
-  cnbr: 'CNBr',
-  'glu-c': 'V8-DE',
-  'glu-c/e': 'V8-E',
-  'lys-c': 'Lys-C',
-  'lys-c/p': 'Lys-C/P',
-  'lys-n': 'Lys-N',
-  pepsina: 'PepsinA',
-};
 
 // The comparison covers the 20 standard residues only. OpenMS puts the ambiguity codes into its classes so that a
 // residue that may be a cutting one is cut at: X (any residue) in every enzyme's, B (D or N) and Z (E or Q) in

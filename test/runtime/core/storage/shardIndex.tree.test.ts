@@ -5,7 +5,7 @@
 // dataset reads one index page per level, every accession's protein equals the table read straight from its
 // pages, 150 random queries answer as the brute-force reference (which checks every page against its entry at
 // every level), and an inner page that is corrupt or disagrees with its entry is refused with a 502.
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,9 @@ import { loadReference, type ReferenceData } from '../../../helpers/shardReferen
 
 let base: string;
 const dirs: Record<string, string> = {};
+// Each reference decodes every shard of its dataset; tests only read it, so one per dataset serves them all.
+const refs: Record<string, ReferenceData> = {};
+const referenceOf = (name: string) => (refs[name] ??= loadReference(dirs[name]));
 
 beforeAll(async () => {
   base = await smallShardsDataset();
@@ -61,6 +64,16 @@ beforeAll(async () => {
   });
 }, 300_000);
 afterAll(removeTempDirs);
+
+/**
+ * A copy of the dataset in `from` at `to` that a test may alter: every file but the shards is copied; the shards,
+ * which no test here alters, are hard links to the originals.
+ */
+function copyDataset(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  const shards = new Set(shardEntries(from).map((s) => s.file));
+  for (const file of readdirSync(from)) (shards.has(file) ? linkSync : copyFileSync)(join(from, file), join(to, file));
+}
 
 /** Brute force over the flat shard list. */
 function bruteForce(shards: ShardEntry[]) {
@@ -85,7 +98,7 @@ for (const [name, indexLevels, proteinLevels] of [
     let ref: ReferenceData;
     beforeAll(() => {
       dir = dirs[name];
-      ref = loadReference(dir);
+      ref = referenceOf(name);
     });
 
     it('is the dataset the case is named for, consistent at every level of its trees', () => {
@@ -186,7 +199,7 @@ describe('an inner page that does not agree with its entry', () => {
     change: (page: InnerIndexPage) => void,
   ): { copy: string; manifest: Manifest } {
     const copy = join(tempDir(label), 'shards');
-    cpSync(dirs.three, copy, { recursive: true });
+    copyDataset(dirs.three, copy);
     const manifest = readManifest(copy);
     const entry = manifest.shardIndex!.pages[r];
     const page = readJsonFile<InnerIndexPage>(copy, entry.file);
@@ -217,7 +230,7 @@ describe('an inner page that does not agree with its entry', () => {
       /is not readable: no pages listed$/,
     ],
   ] as const)('%s: 502 naming the page, never an answer; other subtrees still answer', async (_, change, error) => {
-    const ref = loadReference(dirs.three);
+    const ref = referenceOf('three');
     const { copy, manifest } = tampered('tampered', 2, change);
     const handler = folderHandler(copy);
     const inside = manifest.shardIndex!.pages[2];
@@ -231,9 +244,9 @@ describe('an inner page that does not agree with its entry', () => {
   });
 
   it('a corrupt inner page (bytes that fail its sha256): 502, then answered once the file is right again', async () => {
-    const ref = loadReference(dirs.three);
+    const ref = referenceOf('three');
     const copy = join(tempDir('corrupt'), 'shards');
-    cpSync(dirs.three, copy, { recursive: true });
+    copyDataset(dirs.three, copy);
     const entry = readManifest(copy).shardIndex!.pages[1];
     const good = readFileSync(join(copy, entry.file));
     writeFileSync(join(copy, entry.file), Buffer.concat([good.subarray(0, 10), Buffer.from('x'), good.subarray(11)]));
@@ -254,7 +267,7 @@ describe('an inner page that does not agree with its entry', () => {
 
   it('an inner protein page whose count differs from its entry: a corrupt DatasetError naming it', async () => {
     const copy = join(tempDir('tampered-proteins'), 'shards');
-    cpSync(dirs.two, copy, { recursive: true });
+    copyDataset(dirs.two, copy);
     const manifest = readManifest(copy);
     const entry = manifest.proteins!.pages[0];
     const page = readJsonFile<ProteinIndexPage>(copy, entry.file);

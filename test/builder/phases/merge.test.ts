@@ -257,22 +257,18 @@ describe('the command lines', () => {
     const input = sampleSubset(300);
     const root = tempDir('cli');
     const single = join(root, 'single');
-    await build([input], single, { threads: 2 });
-    const dirs = [];
-    for (const i of [1, 2]) {
-      const run = await runTsx([
-        'builder/commands/cli.ts',
-        '--input',
-        input,
-        '--out',
-        join(root, `p${i}`),
-        '--part',
-        `${i}/2`,
-      ]);
+    // The two parts' processes and the single build are independent: they run side by side.
+    const dirs = [1, 2].map((i) => join(root, `p${i}`));
+    const [, ...runs] = await Promise.all([
+      build([input], single, { threads: 2 }),
+      ...dirs.map((dir, i) =>
+        runTsx(['builder/commands/cli.ts', '--input', input, '--out', dir, '--part', `${i + 1}/2`]),
+      ),
+    ]);
+    runs.forEach((run, i) => {
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).toMatch(new RegExp(`part ${i}/2: keeping masses in \\[`));
-      dirs.push(join(root, `p${i}`));
-    }
+      expect(run.stderr).toMatch(new RegExp(`part ${i + 1}/2: keeping masses in \\[`));
+    });
     const merge = await runTsx(['builder/commands/mergeCli.ts', '--out', join(root, 'merged'), ...dirs]);
     expect(merge.code, merge.stderr).toBe(0);
     expect(merge.stderr).toMatch(/merged 2 parts: \d+ peptides/);
@@ -281,21 +277,16 @@ describe('the command lines', () => {
 
   it('names the bad flag or the missing part, with exit status 1', async () => {
     const root = tempDir('cli-errors');
-    const bad = await runTsx([
-      'builder/commands/cli.ts',
-      '--input',
-      sampleSubset(200),
-      '--out',
-      join(root, 'x'),
-      '--part',
-      '5/4',
+    // Three independent refusals: their processes run side by side.
+    const [bad, none, notPart] = await Promise.all([
+      runTsx(['builder/commands/cli.ts', '--input', sampleSubset(200), '--out', join(root, 'x'), '--part', '5/4']),
+      runTsx(['builder/commands/mergeCli.ts', '--out', join(root, 'y')]),
+      runTsx(['builder/commands/mergeCli.ts', '--out', join(root, 'y'), root]),
     ]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^build:shards: error: --part must be i\/N with 1 <= i <= N <= 1000, got "5\/4"\n$/);
-    const none = await runTsx(['builder/commands/mergeCli.ts', '--out', join(root, 'y')]);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/--out and at least one part folder are required/);
-    const notPart = await runTsx(['builder/commands/mergeCli.ts', '--out', join(root, 'y'), root]);
     expect(notPart.code).toBe(1);
     expect(notPart.stderr).toMatch(/is not a part folder of build:shards --part \(no part\.json\)/);
   }, 60_000);

@@ -5,17 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest, ProteinPage, TaxonomyFile } from '../../../runtime/model/format.js';
 import {
-  build,
+  bundledDataset,
   readDataset,
   readProteinTable,
   readTaxonomyFile,
-  removeTempDirs,
   SAMPLE_FASTA,
   SAMPLE_TAXDUMP,
-  tempDir,
   type ReadBack,
 } from '../../helpers/datasets.js';
 
@@ -25,13 +23,13 @@ let taxonomy: TaxonomyFile;
 let table: Omit<ProteinPage, 'formatVersion'>;
 
 beforeAll(async () => {
-  const out = join(tempDir('bundled-taxonomy'), 'out');
-  manifest = await build([SAMPLE_FASTA], out, { taxdump: SAMPLE_TAXDUMP, threads: 2 });
+  // The shared build of the bundled sample, as npm start builds it (its views are files of their own).
+  const out = await bundledDataset();
   dataset = readDataset(out);
+  manifest = dataset.manifest;
   taxonomy = readTaxonomyFile(out)!;
   table = readProteinTable(out);
 }, 120_000);
-afterAll(removeTempDirs);
 
 /** A .dmp file's rows as arrays of fields (a plain split on the separator; the final `\t|` dropped). */
 const rows = (file: string) =>

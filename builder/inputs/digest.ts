@@ -22,8 +22,6 @@ export const DEFAULT_DIGEST: Readonly<DigestOptions> = {
   maxLength: 50,
 };
 
-export { AT_INSIDE, AT_PROTEIN_START };
-
 export interface Peptide {
   sequence: string;
   /** Mass with water, in 1e-10 Da units. */

@@ -4,7 +4,8 @@
 // clipping on random proteins against the brute-force reference of test/helpers/reference.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AT_INSIDE, AT_PROTEIN_START, digest, type DigestOptions } from '../../../builder/inputs/digest.js';
+import { digest, type DigestOptions } from '../../../builder/inputs/digest.js';
+import { AT_INSIDE, AT_PROTEIN_START } from '../../../runtime/model/proteinStarts.js';
 import { ENZYMES } from '../../../runtime/model/enzymes.js';
 import { massKey } from '../../../runtime/model/massKey.js';
 import { peptideMass } from '../../../runtime/model/chemistry.js';

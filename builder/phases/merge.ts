@@ -1,6 +1,6 @@
 // build:merge: joins the N part folders of a partitioned build (builder/writers/part.ts) into one dataset, byte for
 // byte the dataset a single build of the same inputs writes: the parts' shards in slice order (and each view's), the
-// shared files once, the taxonomy's peptide counts summed, the same manifest (builder/writers/manifest.ts), published
+// shared files once, the taxonomy's and the accessions' peptide counts summed, the same manifest (builder/writers/manifest.ts), published
 // atomically.
 import { createHash } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,9 @@ import {
 import { decompress, writeDatasetFile } from '../writers/datasetFile.js';
 import { BuildError } from '../errors.js';
 import { indexPageWriter, ShardIndexWriter } from '../writers/indexPages.js';
-import { assembleManifest, headStorage, type BuiltView } from '../writers/manifest.js';
+import { assembleManifest, headStorage, type BuiltView, type Tallies } from '../writers/manifest.js';
+import { writePeptideCounts } from '../writers/peptideCountsFile.js';
+import { decodePeptideCounts } from '../../runtime/model/shardCodec.js';
 import { PART_FILE, partFiles, readPart, type PartManifest } from '../writers/part.js';
 import { crowdingWarning, openStaging, publish } from '../writers/publish.js';
 
@@ -52,7 +54,10 @@ export function mergeParts(
     // taxonomy file, which move into `out` once the whole index is written.
     if (!indexOnly) {
       const listed = new Map(fileEntries(first).map((entry) => [entry.file, entry]));
-      for (const file of partFiles({ ...first, shards: [], taxonomy: undefined }, parts[0].dir))
+      for (const file of partFiles(
+        { ...first, shards: [], taxonomy: undefined, peptideCounts: undefined },
+        parts[0].dir,
+      ))
         copyVerified(parts[0].dir, tmp, file, listed.get(file));
     }
     const storage = headStorage(first.head);
@@ -82,7 +87,11 @@ export function mergeParts(
         }
       }
     }
-    const manifest = assembleManifest(first.head, index, first.taxonomy ? sumTaxonomies(parts, tmp) : undefined, views);
+    const tallies: Tallies = {
+      ...(first.taxonomy ? { taxonomy: sumTaxonomies(parts, tmp) } : {}),
+      ...(first.peptideCounts ? { peptideCounts: sumPeptideCounts(parts, tmp) } : {}),
+    };
+    const manifest = assembleManifest(first.head, index, tallies, views);
     if (indexOnly) {
       moveFiles(tmp, out);
       writeFileSync(join(out, MANIFEST_FILE), JSON.stringify(manifest, null, 1) + '\n');
@@ -225,4 +234,28 @@ function sumTaxonomies(
     ...writeDatasetFile(tmp, total!, taxonomyFileName, headStorage(parts[0].part.head)),
     nodes: total!.taxIds.length,
   };
+}
+
+/** The peptide counts of the whole dataset: the parts' counts (of the same accessions) summed rank by rank. */
+function sumPeptideCounts(
+  parts: readonly { dir: string; part: PartManifest }[],
+  tmp: string,
+): NonNullable<Manifest['peptideCounts']> {
+  const compression = parts[0].part.head.compression;
+  const total = new Uint32Array(parts[0].part.head.accessions.count);
+  for (const { dir, part } of parts) {
+    if (!part.peptideCounts) throw new BuildError(`${dir} has no peptide counts, unlike the first part`);
+    let rank = 0;
+    for (const entry of part.peptideCounts.pages) {
+      const file = join(dir, entry.file);
+      const bytes = readFileSync(file);
+      checkStored(file, bytes, entry);
+      const counts = decodePeptideCounts(decompress(bytes, compression));
+      if (rank + counts.length > total.length)
+        throw new BuildError(`${dir}: its peptide counts differ from the first part's`);
+      for (let i = 0; i < counts.length; i++) total[rank++] += counts[i];
+    }
+    if (rank !== total.length) throw new BuildError(`${dir}: its peptide counts differ from the first part's`);
+  }
+  return writePeptideCounts(tmp, total, headStorage(parts[0].part.head), parts[0].part.peptideCounts!.ranksPerPage);
 }

@@ -8,12 +8,11 @@ import type { PartitionPeptides } from './partitions.js';
 import { leastBusy, settled, type Runner } from './pool.js';
 import type { BuildProgress } from './progress.js';
 import { ShardWriter, type ShardSink } from '../writers/shardWriter.js';
-import type { TaxonCounts } from './taxonCounts.js';
 
 /**
  * Merges the partitions of `partitionFiles` into shards of about `shardBytes` (stored as `storage` says, ending at
- * the `cuts` keys too) written into `dir`, their entries handed to `sink` in mass order; counts taxa into
- * `taxonCounts`. Returns the number of peptides.
+ * the `cuts` keys too) written into `dir`, their entries handed to `sink` in mass order; each partition's peptides
+ * also go to the `tallies` that count them. Returns the number of peptides.
  */
 export async function mergeIntoShards(
   runners: readonly Runner[],
@@ -25,14 +24,14 @@ export async function mergeIntoShards(
   progress: BuildProgress,
   cuts: readonly number[],
   sink: ShardSink,
-  taxonCounts?: TaxonCounts,
+  tallies: readonly { add(part: PartitionPeptides): void }[] = [],
 ): Promise<number> {
   await Promise.all(runners.map((r) => r.run({ type: 'ranks', rankOf: ranked.rankOf })));
   const writer = new ShardWriter(dir, shardBytes, storage, sink, cuts);
   let peptides = 0;
   await mergeInOrder(runners, partitionFiles, 0, (part, done, partitions) => {
     writer.add(part);
-    taxonCounts?.add(part);
+    for (const tally of tallies) tally.add(part);
     peptides += part.keys.length;
     progress.merging(done, partitions, peptides, writer.written);
   });

@@ -10,7 +10,13 @@ import { join } from 'node:path';
 import type { Manifest } from '../../runtime/model/format.js';
 import { readAndDigest } from './digestPhase.js';
 import { readTaxonomy, resolveInputs } from '../inputs/inputs.js';
-import { assembleManifest, describeDataset, type DatasetHead, type BuiltView } from '../writers/manifest.js';
+import {
+  assembleManifest,
+  describeDataset,
+  type DatasetHead,
+  type BuiltView,
+  type Tallies,
+} from '../writers/manifest.js';
 import { indexPageWriter, ShardIndexWriter } from '../writers/indexPages.js';
 import { mergeIntoShards, mergeViewShards } from './mergePhase.js';
 import { checkOptions, digestOptionsOf, storageOf, type BuildOptions } from './options.js';
@@ -25,6 +31,8 @@ import { keyLayout, sampleMassBuckets, type MassSample, type PartSpec } from './
 import { pruneToLineages, readTaxdumpTree } from '../inputs/taxdump.js';
 import { TaxonCounts } from './taxonCounts.js';
 import { writeTaxonomyFile } from '../writers/taxonomyFile.js';
+import { writePeptideCounts } from '../writers/peptideCountsFile.js';
+import { PeptideCounts } from './peptideCounts.js';
 import { parseViews, viewKeysOf } from './views.js';
 
 export { resolveInputs } from '../inputs/inputs.js';
@@ -37,7 +45,7 @@ interface Staged<S extends ShardSink> {
   shards: S;
   /** Distinct peptides in the shards. */
   peptides: number;
-  taxonomy?: Manifest['taxonomy'];
+  tallies: Tallies;
   /** The mass keys the build kept (all of them but for a part). */
   keys: KeySlice;
   /** Each view's modification, the shards' sink, its peptides, and the view keys the build kept. */
@@ -49,9 +57,9 @@ export async function buildDataset(options: BuildOptions): Promise<Manifest> {
   const progress = new BuildProgress(options.log, options.meter);
   // The shard index is written as the shards are (its leaf pages beside them in the staging folder).
   const sink = (tmp: string) => new ShardIndexWriter(indexPageWriter(tmp, storageOf(options)));
-  return stage(options, undefined, progress, sink, ({ tmp, head, shards, taxonomy, views }) => {
+  return stage(options, undefined, progress, sink, ({ tmp, head, shards, tallies, views }) => {
     const built: BuiltView[] = views.map(({ fixed, shards }) => ({ fixed, index: shards }));
-    const manifest = assembleManifest(head, shards, taxonomy, built);
+    const manifest = assembleManifest(head, shards, tallies, built);
     const files = publish(tmp, options.out, manifest);
     progress.built(manifest.totals, options.out);
     progress.warn(crowdingWarning(files, manifest.parameters.folderDigits ?? 0));
@@ -70,7 +78,7 @@ export async function buildPart(options: BuildOptions, part: PartSpec): Promise<
     part,
     progress,
     () => new ShardList(),
-    ({ tmp, head, shards, peptides, taxonomy, keys, views }) => {
+    ({ tmp, head, shards, peptides, tallies, keys, views }) => {
       const partViews: PartView[] = views.map((v) => ({
         fixed: v.fixed,
         ...sliceOf(v.keys),
@@ -85,7 +93,7 @@ export async function buildPart(options: BuildOptions, part: PartSpec): Promise<
         peptides,
         bytes: shards.bytes,
         shards: shards.shards,
-        ...(taxonomy ? { taxonomy } : {}),
+        ...tallies,
         ...(partViews.length > 0 ? { views: partViews } : {}),
       };
       publishPart(tmp, options.out, written);
@@ -149,6 +157,7 @@ async function stage<T, S extends ShardSink>(
     // Ranks are in the format's order from here on.
     const tables = orderRanks(rankedHeaders, lineages, options.accessionPageAccessions);
     const counts = lineages ? new TaxonCounts(lineages.taxonomy.parents, lineages.nodeOf) : undefined;
+    const perAccession = new PeptideCounts(ranked.taxIds.length);
     const shards = sinkIn(tmp);
     const peptides = await mergeIntoShards(
       runners,
@@ -160,7 +169,7 @@ async function stage<T, S extends ShardSink>(
       progress,
       cuts,
       shards,
-      counts,
+      [perAccession, ...(counts ? [counts] : [])],
     );
     // The dataset's partitions go before the views' are merged: their disk does not add up.
     for (const file of [...digested.partitionFiles.values()].flat()) rmSync(file);
@@ -183,9 +192,10 @@ async function stage<T, S extends ShardSink>(
     await closeRunners(); // their memory is not needed for what is left
     rmSync(partitionDir, { recursive: true, force: true });
     const head = await describeDataset(options, digested, ranked, tables, lineages);
-    const taxonomy =
-      lineages && counts ? writeTaxonomyFile(tmp, lineages, ranked.reviewed, counts.counts(), storage) : undefined;
-    return publishStaged({ tmp, head, shards, peptides, taxonomy, keys, views: builtViews });
+    const tallies: Tallies = { peptideCounts: writePeptideCounts(tmp, perAccession.counts, storage) };
+    if (lineages && counts)
+      tallies.taxonomy = writeTaxonomyFile(tmp, lineages, ranked.reviewed, counts.counts(), storage);
+    return publishStaged({ tmp, head, shards, peptides, tallies, keys, views: builtViews });
   } finally {
     await closeRunners();
     rmSync(tmp, { recursive: true, force: true });

@@ -20,6 +20,10 @@ import { digestOptionsOf, storageOf, type BuildOptions } from '../phases/options
 import { TAXDUMP_FILES, type Taxonomy } from '../inputs/taxdump.js';
 import { parseViews } from '../phases/views.js';
 
+/** The manifest's files counted over the peptides as they are merged (a part counts its slice's; a merge sums them). */
+type Tally = 'taxonomy' | 'peptideCounts';
+export type Tallies = Pick<Manifest, Tally>;
+
 /** The taxonomy of a build with --taxdump: the pruned tree and the accessions without a lineage. */
 export interface Lineages {
   taxonomy: Taxonomy;
@@ -31,7 +35,7 @@ export interface Lineages {
  * accession totals, the accession table and protein pages. Every part of a partitioned
  * build computes the same head; the merge checks they agree.
  */
-export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 'views' | 'taxonomy'> & {
+export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 'views' | Tally> & {
   totals: Omit<Totals, 'peptides' | 'massGroups' | 'shards' | 'bytes'>;
 };
 
@@ -113,14 +117,14 @@ export function headStorage(head: Pick<DatasetHead, 'compression' | 'parameters'
 }
 
 /**
- * The manifest of `head` with the shards `index` was given (it writes the last index pages) and the taxonomy
- * file's entry. The single build and the merge of a partitioned one both end here, so their manifests are the
+ * The manifest of `head` with the shards `index` was given (it writes the last index pages) and the files
+ * counted over the peptides (`tallies`). The single build and the merge of a partitioned one both end here, so their manifests are the
  * same bytes.
  */
 export function assembleManifest(
   head: DatasetHead,
   index: ShardIndexWriter,
-  taxonomy?: Manifest['taxonomy'],
+  { taxonomy, peptideCounts }: Tallies = {},
   views: readonly BuiltView[] = [],
 ): Manifest {
   const { totals, accessions, proteins, ...top } = head;
@@ -140,5 +144,6 @@ export function assembleManifest(
     accessions,
     proteins,
     ...(taxonomy ? { taxonomy } : {}),
+    ...(peptideCounts ? { peptideCounts } : {}),
   };
 }

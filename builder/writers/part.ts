@@ -1,6 +1,6 @@
 // A part folder of a partitioned build: the shards of one mass slice (and of its slice of each view's keys), the
-// dataset-wide files every part writes alike (accession table, protein pages, taxonomy with this slice's peptide
-// counts) and `part.json`, which build:merge reads to join the parts into one dataset (builder/phases/merge.ts).
+// dataset-wide files every part writes alike (accession table, protein pages; taxonomy and peptide counts with this
+// slice's counts) and `part.json`, which build:merge reads to join the parts into one dataset (builder/phases/merge.ts).
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MANIFEST_FILE, type DatasetView, type Manifest, type ShardEntry } from '../../runtime/model/format.js';
@@ -25,6 +25,8 @@ export interface PartManifest {
   bytes: number;
   /** The taxonomy file with this slice's peptide counts (the merge sums them). */
   taxonomy?: Manifest['taxonomy'];
+  /** This slice's peptides per accession (the merge sums them). */
+  peptideCounts?: Manifest['peptideCounts'];
   /** Each view's slice (builder/phases/views.ts), in the order of the head's parameters.views. */
   views?: PartView[];
 }
@@ -39,7 +41,7 @@ export interface PartView {
   shards: ShardEntry[];
 }
 
-/** The part's files as a dataset lists them (its shards and its views' flat, its taxonomy file), for the file walk. */
+/** The part's files as a dataset lists them (its shards and its views' flat, its tallies), for the file walk. */
 function asManifest(part: PartManifest): Manifest {
   const totals = {
     ...part.head.totals,
@@ -61,6 +63,7 @@ function asManifest(part: PartManifest): Manifest {
     shards: part.shards,
     ...(views.length > 0 ? { views } : {}),
     ...(part.taxonomy ? { taxonomy: part.taxonomy } : {}),
+    ...(part.peptideCounts ? { peptideCounts: part.peptideCounts } : {}),
   };
 }
 

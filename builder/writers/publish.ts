@@ -32,6 +32,7 @@ export function datasetFiles(manifest: Manifest, dir: string): string[] {
     ...accessionPageFiles(manifest, dir),
     ...proteinPageFiles(manifest, dir),
     ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
+    ...(manifest.peptideCounts?.pages.map((page) => page.file) ?? []),
   ];
   return [...new Set(files)]; // a file is named by its content: two indexes may list the same one
 }
@@ -41,7 +42,7 @@ export function datasetFiles(manifest: Manifest, dir: string): string[] {
  * publishing.
  */
 const DATASET_FILE =
-  /\.msgpack(\.gz|\.br)?$|^(index|proteins-index|proteins|taxonomy|accessions)-.*\.(json|msgpack)(\.gz|\.br)?$/;
+  /\.msgpack(\.gz|\.br)?$|^(index|proteins-index|proteins|taxonomy|accessions|peptide-counts)-.*\.(json|msgpack)(\.gz|\.br)?$/;
 
 /** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
 function publishedFiles(out: string): string[] {

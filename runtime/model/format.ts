@@ -28,6 +28,10 @@ export const proteinPageFileName = named('proteins-', 'json');
 export const proteinIndexPageFileName = named('proteins-index-', 'json');
 export const accessionPageFileName = named('accessions-', 'msgpack');
 export const accessionIndexPageFileName = named('accessions-index-', 'json');
+export const peptideCountsFileName = named('peptide-counts-', 'msgpack');
+
+/** Ranks in a page of the peptide counts (the last page may hold fewer). */
+export const PEPTIDE_COUNT_RANKS = 1 << 18;
 
 /**
  * Where a content-named file lives in the dataset folder: at its name, or, in a dataset built with
@@ -230,6 +234,11 @@ export interface Manifest {
   views?: DatasetView[];
   /** The NCBI taxonomy of the dataset's organisms, when it was built with one (--taxdump). */
   taxonomy?: FileEntry & { nodes: number };
+  /**
+   * How many of the dataset's peptides each accession has, by rank, in pages of `ranksPerPage` consecutive ranks
+   * (msgpack `{ formatVersion, peptides }`, the counts as varints). Optional: datasets built before it lack it.
+   */
+  peptideCounts?: { ranksPerPage: number; pages: FileEntry[] };
   /**
    * The accession table: every accession with its taxId and reviewed flag, in rank order (shards refer to ranks), in
    * pages of consecutive ranks; with `levels` >= 2 the root lists inner pages (AccessionIndexPage) instead.

@@ -145,3 +145,8 @@ export function decodeAccessionPage(bytes: Uint8Array): AccessionTable {
   }
   return { accessions: withoutNewlines(text), accessionEnds, taxIds, reviewed: new Uint8Array(reviewed) };
 }
+
+/** Decodes a page of the peptide counts (decompressed); throws a short message when the bytes are not one. */
+export function decodePeptideCounts(bytes: Uint8Array): Uint32Array {
+  return varints(unpackMap(bytes, 'peptide counts'), 'peptides');
+}

@@ -59,3 +59,8 @@ export function encodeAccessionPage({
     reviewed,
   });
 }
+
+/** A page of the peptide counts: how many of the dataset's peptides each of its consecutive ranks has. */
+export function encodePeptideCounts(counts: ArrayLike<number>): Uint8Array {
+  return packr.pack({ formatVersion: FORMAT_VERSION, peptides: encodeVarints(counts) });
+}

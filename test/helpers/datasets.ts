@@ -18,6 +18,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { unpack } from 'msgpackr';
 import { buildDataset, DEFAULT_SHARD_BYTES, type BuildOptions } from '../../builder/phases/pipeline.js';
 import { decodeAccessionPage, decodeShard } from '../../runtime/model/shardCodec.js';
 import type {
@@ -450,6 +451,25 @@ export function readProteinTable(dir: string): Omit<ProteinPage, 'formatVersion'
 export function readTaxonomyFile(dir: string): TaxonomyFile | undefined {
   const entry = readManifest(dir).taxonomy;
   return entry && readJsonFile<TaxonomyFile>(dir, entry.file);
+}
+
+/**
+ * The peptide counts of a dataset by rank, its pages read here with msgpackr and a LEB128 loop of this file's own
+ * (undefined when it has none).
+ */
+export function readPeptideCounts(dir: string): number[] | undefined {
+  const { peptideCounts, compression } = readManifest(dir);
+  if (!peptideCounts) return undefined;
+  const counts: number[] = [];
+  for (const page of peptideCounts.pages) {
+    const { peptides } = unpack(readStored(dir, page.file, compression)) as { peptides: Uint8Array };
+    for (let at = 0, value = 0, shift = 0; at < peptides.length; at++) {
+      value += (peptides[at] & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (peptides[at] < 0x80) [counts[counts.length], value, shift] = [value, 0, 0];
+    }
+  }
+  return counts;
 }
 
 export interface StoredPeptide {

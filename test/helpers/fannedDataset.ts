@@ -99,13 +99,22 @@ export function fannedDataset(dir: string, label: string, shape: FannedShape): s
     }));
   }
 
-  const { shards: _flat, shardIndex: _index, proteins: _proteins, accessions, taxonomy, ...head } = manifest;
+  const {
+    shards: _flat,
+    shardIndex: _index,
+    proteins: _proteins,
+    accessions,
+    taxonomy,
+    peptideCounts,
+    ...head
+  } = manifest;
   const fanned: Manifest = {
     ...head,
     shardIndex: { pages: index, levels: shape.indexLevels },
     accessions: { ...accessions, pages: accessions.pages.map(copy) },
     proteins: { pages: proteins, levels: shape.proteinLevels },
     ...(taxonomy ? { taxonomy: copy(taxonomy) } : {}),
+    ...(peptideCounts ? { peptideCounts: { ...peptideCounts, pages: peptideCounts.pages.map(copy) } } : {}),
   } as Manifest;
   writeFileSync(join(out, 'manifest.json'), JSON.stringify(fanned, null, 1) + '\n');
   return out;

@@ -25,7 +25,7 @@ import {
   proteinIndexPageViolation,
   proteinPageViolation,
 } from '../../model/indexTree.js';
-import { decodeAccessionPage, decodeShard } from '../../model/shardCodec.js';
+import { decodeAccessionPage, decodePeptideCounts, decodeShard } from '../../model/shardCodec.js';
 import { AccessionSet, NO_ACCESSIONS, recordBytes, type AccessionRun } from '../../model/accessionSet.js';
 import { siteSlots, type SlotSet } from '../../model/modifications.js';
 import { parseViewText, type ResidueSpec, type ViewMods } from '../../model/views.js';
@@ -325,6 +325,30 @@ export class Dataset {
         `rank ${first + wrong} is ${page.reviewed[wrong] ? '' : 'not '}reviewed, where the manifest ranks its ${reviewed} reviewed accessions first`,
       );
     return page;
+  }
+
+  /**
+   * How many of the dataset's peptides each of `ranks` has, from the pages of the peptide counts holding them (each
+   * read once and cached beside the shards), or undefined when the dataset was built without them.
+   */
+  async peptideCounts(ranks: Iterable<number>): Promise<((rank: number) => number) | undefined> {
+    const entry = this.manifest.peptideCounts;
+    if (!entry) return undefined;
+    const { ranksPerPage, pages } = entry;
+    const wanted = new Set<number>();
+    for (const rank of ranks) wanted.add(Math.floor(rank / ranksPerPage));
+    const read = new Map<number, Uint32Array>();
+    await Promise.all(
+      [...wanted].map(async (k) => {
+        if (!pages[k])
+          throw new DatasetError(`the peptide counts have no page for rank ${k * ranksPerPage}`, 'corrupt');
+        read.set(
+          k,
+          await this.file(pages[k], 'peptide counts page', decodePeptideCounts, (counts) => counts.byteLength),
+        );
+      }),
+    );
+    return (rank) => read.get(Math.floor(rank / ranksPerPage))![rank % ranksPerPage];
   }
 
   /** The dataset's taxonomy (read once, kept), or undefined when it was built without one. */

@@ -20,6 +20,7 @@ export type DatasetFileKind =
   | 'accession page'
   | 'accession index page'
   | 'taxonomy'
+  | 'peptide counts page'
   | 'protein page'
   | 'protein index page'
   | 'index page'
@@ -118,6 +119,7 @@ export async function* walkDatasetFiles(
   if (!accessions) throw new DatasetError('manifest lists no accession table', 'corrupt');
   yield* tablePages(rootPages(accessions, 'accessions'), levelsOf(accessions, 'accessions') - 1, readPage, 'accession');
   if (manifest.taxonomy) yield fileOf(manifest.taxonomy, 'taxonomy', false);
+  for (const page of manifest.peptideCounts?.pages ?? []) yield fileOf(page, 'peptide counts page', false);
   const proteins = manifest.proteins as PageTree | undefined;
   if (proteins)
     yield* tablePages(rootPages(proteins, 'proteins'), levelsOf(proteins, 'proteins') - 1, readPage, 'protein');

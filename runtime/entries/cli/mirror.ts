@@ -73,7 +73,7 @@ export function expectedFiles(manifest: Manifest, keys?: KeyRange): number {
   const accessions = manifest.accessions?.count ?? 0;
   const tablePages =
     Math.ceil(accessions / PROTEIN_PAGE_ACCESSIONS) + Math.ceil(accessions / accessionPageSize(accessions));
-  return shards + indexPages + tablePages + (manifest.taxonomy ? 1 : 0);
+  return shards + indexPages + tablePages + (manifest.taxonomy ? 1 : 0) + (manifest.peptideCounts?.pages.length ?? 0);
 }
 
 /** One file from the source, checked (sha256 by fetchChecked, size), tried again while its failure may pass. */

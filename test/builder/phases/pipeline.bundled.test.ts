@@ -9,7 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest, ProteinPage, TaxonomyFile } from '../../../runtime/model/format.js';
 import {
   bundledDataset,
+  readAccessionTable,
   readDataset,
+  readPeptideCounts,
   readProteinTable,
   readTaxonomyFile,
   SAMPLE_FASTA,
@@ -21,10 +23,11 @@ let manifest: Manifest;
 let dataset: ReadBack;
 let taxonomy: TaxonomyFile;
 let table: Omit<ProteinPage, 'formatVersion'>;
+let out: string;
 
 beforeAll(async () => {
   // The shared build of the bundled sample, as npm start builds it (its views are files of their own).
-  const out = await bundledDataset();
+  out = await bundledDataset();
   dataset = readDataset(out);
   manifest = dataset.manifest;
   taxonomy = readTaxonomyFile(out)!;
@@ -126,6 +129,21 @@ describe('the bundled sample with its taxonomy', () => {
     expect(counts[0]).toBeLessThan(manifest.totals.peptides);
     expect(counts[0]).toBeGreaterThan(manifest.totals.peptides * 0.98);
     expect(taxonomy.peptides[taxonomy.taxIds.indexOf(2)]).toBeGreaterThan(0); // Bacteria
+  });
+
+  it('counts, per accession, the stored peptides that list it (a count over the peptides)', () => {
+    const expected = new Map<string, number>();
+    for (const { accessions } of dataset.peptides.values())
+      for (const accession of accessions) expected.set(accession, (expected.get(accession) ?? 0) + 1);
+    const { accessions, accessionEnds } = readAccessionTable(out);
+    const counts = readPeptideCounts(out)!;
+    expect(counts.length).toBe(manifest.accessions.count);
+    const wrong = counts.flatMap((count, rank) => {
+      const accession = accessions.slice(rank === 0 ? 0 : accessionEnds[rank - 1], accessionEnds[rank]);
+      return count === (expected.get(accession) ?? 0) ? [] : [`${accession}: ${count} vs ${expected.get(accession)}`];
+    });
+    expect(wrong).toEqual([]);
+    expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThan(manifest.totals.peptides); // shared peptides count twice
   });
 
   it('the protein table is every accession’s first header: taxId, sp|, protein and organism names', () => {

@@ -117,6 +117,7 @@ describe('datasetFiles: which files', () => {
       const count = (kind: string) => files.filter((f) => f.kind === kind).length;
       expect(count('accession page')).toBe(1);
       expect(count('taxonomy')).toBe(1);
+      expect(count('peptide counts page')).toBe(1);
       expect(count('shard')).toBe(manifest.totals.shards);
       expect(count('protein page')).toBe(Math.ceil(manifest.totals.accessions / 2048));
       const shards = files.filter((f) => f.kind === 'shard');

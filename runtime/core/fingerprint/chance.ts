@@ -13,19 +13,29 @@ export function peakChance(inWindow: number, total: number, peptides: number): n
 }
 
 /** P(at least `k` of independent events with these chances happen): the Poisson binomial tail, exactly. */
-export function atLeast(k: number, chances: readonly number[]): number {
-  if (k <= 0) return 1;
-  if (k > chances.length) return 0;
-  // exactly[j]: the chance that exactly j of the events so far happened (j < k); the rest is "k or more".
-  const exactly = new Float64Array(k);
+export const atLeast = (k: number, chances: ArrayLike<number>): number =>
+  k <= 0 ? 1 : k > chances.length ? 0 : tailsOf(chances, k)[k];
+
+/**
+ * P(at least k of the events happen) for every k from 0 to `most`. Each tail is summed from the chances of the
+ * ways to reach it, never as 1 − (the chance of fewer), which would lose a small tail to rounding.
+ */
+export function tailsOf(chances: ArrayLike<number>, most: number): Float64Array {
+  const tails = new Float64Array(most + 1);
+  tails[0] = 1;
+  if (most === 0) return tails;
+  // exactly[j]: the chance that exactly j of the events so far happened (j < most).
+  const exactly = new Float64Array(most);
   exactly[0] = 1;
-  let tail = 0;
-  for (const p of chances) {
-    tail += exactly[k - 1] * p;
-    for (let j = k - 1; j > 0; j--) exactly[j] = exactly[j] * (1 - p) + exactly[j - 1] * p;
+  for (let i = 0; i < chances.length; i++) {
+    const p = chances[i];
+    // The events so far reach j or more, or reach exactly j − 1 and this one happens.
+    for (let j = most; j > 0; j--) tails[j] += exactly[j - 1] * p;
+    for (let j = most - 1; j > 0; j--) exactly[j] = exactly[j] * (1 - p) + exactly[j - 1] * p;
     exactly[0] *= 1 - p;
   }
-  return Math.min(1, tail);
+  for (let j = 1; j <= most; j++) tails[j] = Math.min(1, tails[j]);
+  return tails;
 }
 
 /** A chance as a score: −10 × log10(p), 0 for p = 1 (capped where p underflows to 0). */

@@ -16,6 +16,8 @@ export const NO_FILTER: FilterSpec = { taxa: [] };
 /** A filter resolved against a dataset: which accession ranks it keeps. */
 export interface AccessionFilter {
   keeps(rank: number): boolean;
+  /** How many ranks it keeps. */
+  readonly kept: number;
 }
 
 /**
@@ -59,6 +61,7 @@ export function rankFilter(intervals: readonly (readonly [number, number])[]): A
     else [firsts.push(first), ends.push(end)];
   }
   return {
+    kept: firsts.reduce((sum, first, i) => sum + ends[i] - first, 0),
     keeps(rank) {
       let [lo, hi] = [0, firsts.length];
       while (lo < hi) {

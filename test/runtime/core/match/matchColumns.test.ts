@@ -34,7 +34,7 @@ describe('Candidates', () => {
     }));
     const shard = shardOf(peptides);
     const mask = Uint8Array.from({ length: 50 }, (_, a) => a % 3);
-    const filter = { keeps: (a: number) => mask[a] === 1 };
+    const filter = { keeps: (a: number) => mask[a] === 1, kept: mask.filter((m) => m === 1).length };
     const shifts = [0, 570_214_640_000, 159_949_146_200, -170_265_491_000, 2_294_932_600_000]; // counts id → the mass its modifications add
     const candidates = new Candidates();
     const added: { search: number; p: number; masked: boolean; countsId: number }[] = [];

@@ -14,6 +14,7 @@ import type { Dataset } from '../storage/dataset.js';
 import { expectOf, scoreOf } from './chance.js';
 import { contenderChances } from './contenders.js';
 import { topPeaksOf, type PeakList } from './peakText.js';
+import { IntMap, MISSING, PeakTally } from './tally.js';
 
 /** What a peak's m/z is: a singly protonated peptide (MALDI), a neutral mass, or an ion of this charge. */
 export type PeakIon = 'mh' | 'neutral' | number;
@@ -139,7 +140,7 @@ export async function fingerprint(
     return peaks;
   });
   const ranks = new Set<number>();
-  for (const { byRank } of found) for (const rank of byRank.keys()) ranks.add(rank);
+  for (const { proteins } of found) for (const rank of proteins.counted()) ranks.add(rank);
   const { totals, accessions } = dataset.manifest;
   const context: Context = {
     batch,
@@ -156,24 +157,15 @@ export async function fingerprint(
   return found.map((peaks, i) => answer(context, lists[i].title, peaks));
 }
 
-/** What a list's peaks found: by protein rank, the peaks and candidates; by taxon node, the peaks. */
+/** What a list's peaks found: each peak's candidates, the peaks each protein and taxon matched. */
 interface Found {
   peaks: FingerprintPeak[];
-  byRank: Map<number, Hits>;
-  byTaxon: Map<number, Hits>;
-}
-
-/** A contender's matched peaks (distinct, ascending) and the candidate ids that matched them (a protein's). */
-interface Hits {
-  peaks: number[];
-  candidates: number[];
-}
-
-function hit(map: Map<number, Hits>, key: number, peak: number, candidate?: number): void {
-  let hits = map.get(key);
-  if (!hits) map.set(key, (hits = { peaks: [], candidates: [] }));
-  if (hits.peaks[hits.peaks.length - 1] !== peak) hits.peaks.push(peak);
-  if (candidate !== undefined) hits.candidates.push(peak, candidate);
+  /** Candidate ids of each peak (the batch's). */
+  ids: number[][];
+  proteins: PeakTally;
+  taxa: PeakTally;
+  /** The taxa (nodes at the query's rank) each peak counts for. */
+  peakTaxa: number[][];
 }
 
 /** The peaks of `list` (its precursors from `first` in `batch`) and what each explains. */
@@ -186,39 +178,63 @@ function peaksOf(
   taxonomy: Taxonomy | undefined,
 ): Found {
   const { columns, accessions } = batch;
-  const byRank = new Map<number, Hits>();
-  const byTaxon = new Map<number, Hits>();
-  const nodeOfRank = new Map<number, number>();
-  const atRank = new Map<number, number>();
+  const proteins = new PeakTally();
+  const taxa = new PeakTally();
+  const nodeOfRank = new IntMap();
+  const atRank = new IntMap();
+  const nodes: number[] = [];
+  const ids: number[][] = [];
+  const peakTaxa: number[][] = [];
   const peaks = Array.from(list.mz, (mz, i): FingerprintPeak => {
-    const [search] = batch.searchIds(first + i);
-    const peak: FingerprintPeak = {
+    const [search] = batch.searchIds(first + i, false);
+    ids.push(search.candidates);
+    const counted: number[] = [];
+    peakTaxa.push(counted);
+    for (const id of search.candidates) {
+      nodes.length = 0;
+      for (let r = columns.accessionEnd(id - 1), end = columns.accessionEnd(id); r < end; r++) {
+        const rank = columns.accession(r);
+        if (filter && !filter.keeps(rank)) continue;
+        proteins.add(rank, i);
+        if (!taxonomy) continue;
+        let node = nodeOfRank.get(rank);
+        if (node === MISSING) nodeOfRank.set(rank, (node = taxonomy.nodeOf(accessions.taxId(rank))));
+        if (node >= 0 && node !== nodes[nodes.length - 1]) nodes.push(node);
+      }
+      if (!taxonomy || nodes.length === 0) continue;
+      // The peptide speaks for the taxon at the query's rank above its proteins' lowest common ancestor, if any.
+      const lca = nodes.length === 1 ? nodes[0] : taxonomy.lca(nodes);
+      let taxon = atRank.get(lca);
+      if (taxon === MISSING) atRank.set(lca, (taxon = ancestorAt(taxonomy, lca, query.rank)));
+      if (taxon >= 0 && taxa.add(taxon, i)) counted.push(taxon);
+    }
+    return {
       mz,
       ...(list.intensity && { intensity: list.intensity[i] }),
       mass: search.mass,
       inWindow: distinctPeptides(batch, search.candidates, query.variable.length > 0),
       ...(search.error && { error: search.error }),
     };
-    for (const id of search.candidates) {
-      const nodes: number[] = [];
-      for (const rank of columns.accessionsOf(id)) {
-        if (filter && !filter.keeps(rank)) continue;
-        hit(byRank, rank, i, id);
-        if (!taxonomy) continue;
-        let node = nodeOfRank.get(rank);
-        if (node === undefined) nodeOfRank.set(rank, (node = taxonomy.nodeOf(accessions.taxId(rank))));
-        if (node >= 0) nodes.push(node);
-      }
-      if (!taxonomy || nodes.length === 0) continue;
-      // The peptide speaks for the taxon at the query's rank above its proteins' lowest common ancestor, if any.
-      const lca = taxonomy.lca(nodes);
-      let taxon = atRank.get(lca);
-      if (taxon === undefined) atRank.set(lca, (taxon = ancestorAt(taxonomy, lca, query.rank)));
-      if (taxon >= 0) hit(byTaxon, taxon, i);
-    }
-    return peak;
   });
-  return { peaks, byRank, byTaxon };
+  return { peaks, ids, proteins, taxa, peakTaxa };
+}
+
+/** The `count` best of items 0..n-1 by `better` (a strict total order), best first. */
+function bestOf(n: number, count: number, better: (a: number, b: number) => boolean): number[] {
+  const kept: number[] = [];
+  if (count <= 0) return kept;
+  for (let i = 0; i < n; i++) {
+    if (kept.length === count && !better(i, kept[count - 1])) continue;
+    let [low, high] = [0, kept.length];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (better(kept[mid], i)) low = mid + 1;
+      else high = mid;
+    }
+    kept.splice(low, 0, i);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
 }
 
 /** The candidates' distinct peptides: a peptide may fill a window in two modified forms. */
@@ -264,119 +280,139 @@ interface Context {
 }
 
 /** The answer of one list: its proteins and taxa scored, ranked and cut to the query's counts. */
-function answer(context: Context, title: string | undefined, { peaks, byRank, byTaxon }: Found): Fingerprint {
+function answer(context: Context, title: string | undefined, found: Found): Fingerprint {
   const { batch, query, peptidesOf, total, tested, taxonomy } = context;
   const { accessions } = batch;
+  const { peaks, proteins } = found;
   const inWindow = peaks.map((p) => (p.error ? 0 : p.inWindow));
-  const ranks = [...byRank.keys()];
-  const matchedOf = (rank: number) => byRank.get(rank)!.peaks.length;
+  const ranks = proteins.counted();
+  const matched = Int32Array.from(ranks, (rank) => proteins.matched(rank));
   const chances = contenderChances(
     inWindow,
     total,
-    ranks.map((rank) => ({ peptides: peptidesOf(rank), matched: matchedOf(rank) })),
+    Array.from(ranks, (rank, k) => ({ peptides: peptidesOf(rank), matched: matched[k] })),
   );
   // Most likely first: least chance, then most peaks, then the accession order answers use.
-  const order = ranks
-    .map((_, k) => k)
-    .sort(
-      (a, b) =>
-        chances[a] - chances[b] ||
-        matchedOf(ranks[b]) - matchedOf(ranks[a]) ||
-        (accessions.before(ranks[a], ranks[b]) ? -1 : 1),
-    );
-  const proteins = order
-    .slice(0, query.proteins)
-    .map((k) => proteinHit(context, peaks, ranks[k], byRank.get(ranks[k])!, chances[k]));
-  for (const protein of proteins)
-    for (const match of protein.matches)
-      peaks[match.peak].explainedBy ??= { accession: protein.accession, proforma: match.proforma };
-  const ranked = order.map((k) => ranks[k]);
+  const better = (a: number, b: number) =>
+    chances[a] !== chances[b]
+      ? chances[a] < chances[b]
+      : matched[a] !== matched[b]
+        ? matched[a] > matched[b]
+        : accessions.before(ranks[a], ranks[b]);
+  const listed = bestOf(ranks.length, query.proteins, better);
+  const matches = matchesOf(batch, found, new Set(listed.map((k) => ranks[k])));
+  const hits = listed.map((k): ProteinHit => {
+    const rank = ranks[k];
+    const explained = new Set(matches.get(rank)!.map((m) => m.peak));
+    return {
+      accession: accessions.accession(rank),
+      taxId: accessions.taxId(rank),
+      reviewed: accessions.reviewed(rank),
+      peptides: peptidesOf(rank),
+      matched: matched[k],
+      score: scoreOf(chances[k]),
+      expect: expectOf(chances[k], tested.proteins),
+      matches: matches.get(rank)!,
+      unmatched: peaks.flatMap((_, i) => (explained.has(i) ? [] : [i])),
+    };
+  });
+  for (const hit of hits)
+    for (const match of hit.matches)
+      peaks[match.peak].explainedBy ??= { accession: hit.accession, proforma: match.proforma };
   return {
     ...(title !== undefined && { title }),
     peaks,
     tested,
-    proteins,
-    ...(taxonomy && { organisms: taxonHits(context, taxonomy, inWindow, byTaxon, ranked) }),
+    proteins: hits,
+    ...(taxonomy && { organisms: taxonHits(context, taxonomy, inWindow, found, ranks, better) }),
   };
 }
 
-/** A protein's hit: its matched peptides (by peak, then mass) with their errors, and the peaks it leaves. */
-function proteinHit(
-  { batch, peptidesOf, tested }: Context,
-  peaks: readonly FingerprintPeak[],
-  rank: number,
-  hits: Hits,
-  chance: number,
-): ProteinHit {
-  const { columns, accessions } = batch;
-  const matches: PeptideMatch[] = [];
-  for (let k = 0; k < hits.candidates.length; k += 2) {
-    const [peak, id] = [hits.candidates[k], hits.candidates[k + 1]];
-    const sequence = columns.sequence(id);
-    const mass = columns.units(id) / UNITS_PER_DA;
-    const errorDa = peaks[peak].mass - mass;
-    matches.push({
-      peak,
-      sequence,
-      proforma: batch.proforma(sequence, id),
-      mass,
-      errorPpm: (errorDa / mass) * 1e6,
-      errorDa,
-    });
-  }
-  const matched = new Set(hits.peaks);
-  return {
-    accession: accessions.accession(rank),
-    taxId: accessions.taxId(rank),
-    reviewed: accessions.reviewed(rank),
-    peptides: peptidesOf(rank),
-    matched: hits.peaks.length,
-    score: scoreOf(chance),
-    expect: expectOf(chance, tested.proteins),
-    matches,
-    unmatched: peaks.flatMap((_, i) => (matched.has(i) ? [] : [i])),
-  };
+/** The peptides explaining each peak for each of `ranks`: by peak, then mass, then ProForma. */
+function matchesOf(batch: MatchBatch, { peaks, ids }: Found, ranks: Set<number>): Map<number, PeptideMatch[]> {
+  const { columns } = batch;
+  const matches = new Map<number, PeptideMatch[]>(Array.from(ranks, (rank) => [rank, []]));
+  ids.forEach((candidates, peak) => {
+    for (const id of candidates) {
+      let match: PeptideMatch | undefined;
+      for (let r = columns.accessionEnd(id - 1), end = columns.accessionEnd(id); r < end; r++) {
+        const rank = columns.accession(r);
+        if (!ranks.has(rank)) continue;
+        if (!match) {
+          const sequence = columns.sequence(id);
+          const mass = columns.units(id) / UNITS_PER_DA;
+          const errorDa = peaks[peak].mass - mass;
+          match = {
+            peak,
+            sequence,
+            proforma: batch.proforma(sequence, id),
+            mass,
+            errorPpm: (errorDa / mass) * 1e6,
+            errorDa,
+          };
+        }
+        matches.get(rank)!.push(match);
+      }
+    }
+  });
+  for (const list of matches.values())
+    list.sort((a, b) => a.peak - b.peak || a.mass - b.mass || (a.proforma < b.proforma ? -1 : 1));
+  return matches;
 }
 
-/** The taxa of a list ranked like its proteins, each with its best-ranked proteins (`ranked`: every protein, ranked). */
+/**
+ * The taxa of a list ranked like its proteins, each with its best proteins: of the list's proteins (`ranks`, ordered
+ * by `better`), those in its subtree.
+ */
 function taxonHits(
   { batch, query, total, tested, reviewedTotal }: Context,
   taxonomy: Taxonomy,
   inWindow: readonly number[],
-  byTaxon: Map<number, Hits>,
-  ranked: readonly number[],
+  { taxa, peakTaxa }: Found,
+  ranks: Int32Array,
+  betterProtein: (a: number, b: number) => boolean,
 ): TaxonHit[] {
-  const nodes = [...byTaxon.keys()];
-  const matchedOf = (node: number) => byTaxon.get(node)!.peaks.length;
+  const nodes = taxa.counted();
+  const matched = Int32Array.from(nodes, (node) => taxa.matched(node));
   const chances = contenderChances(
     inWindow,
     total,
-    nodes.map((node) => ({ peptides: taxonomy.taxon(node).peptides, matched: matchedOf(node) })),
+    Array.from(nodes, (node, k) => ({ peptides: taxonomy.taxon(node).peptides, matched: matched[k] })),
   );
-  return nodes
-    .map((_, k) => k)
-    .sort(
-      (a, b) =>
-        chances[a] - chances[b] ||
-        matchedOf(nodes[b]) - matchedOf(nodes[a]) ||
-        taxonomy.taxIds[nodes[a]] - taxonomy.taxIds[nodes[b]],
-    )
-    .slice(0, query.organisms)
-    .map((k): TaxonHit => {
-      const node = nodes[k];
-      const { reviewed, unreviewed } = taxonomy.subtreeRanks(node, reviewedTotal);
-      const inside = (rank: number) =>
-        (reviewed[0] <= rank && rank < reviewed[1]) || (unreviewed[0] <= rank && rank < unreviewed[1]);
-      const proteins: string[] = [];
-      for (let i = 0; i < ranked.length && proteins.length < TAXON_PROTEINS; i++)
-        if (inside(ranked[i])) proteins.push(batch.accessions.accession(ranked[i]));
-      return {
-        ...taxonomy.taxon(node),
-        matched: matchedOf(node),
-        score: scoreOf(chances[k]),
-        expect: expectOf(chances[k], tested.taxa ?? 0),
-        peaks: byTaxon.get(node)!.peaks,
-        proteins,
-      };
+  const better = (a: number, b: number) =>
+    chances[a] !== chances[b]
+      ? chances[a] < chances[b]
+      : matched[a] !== matched[b]
+        ? matched[a] > matched[b]
+        : taxonomy.taxIds[nodes[a]] < taxonomy.taxIds[nodes[b]];
+  const listed = bestOf(nodes.length, query.organisms, better);
+  // Each listed taxon's best proteins, in one pass over the proteins: a taxon's ranks are two intervals.
+  const intervals = listed.map((k) => {
+    const { reviewed, unreviewed } = taxonomy.subtreeRanks(nodes[k], reviewedTotal);
+    return [...reviewed, ...unreviewed];
+  });
+  const best: number[][] = listed.map(() => []);
+  for (let k = 0; k < ranks.length; k++) {
+    const rank = ranks[k];
+    intervals.forEach(([a, b, c, d], t) => {
+      if (!((a <= rank && rank < b) || (c <= rank && rank < d))) return;
+      const kept = best[t];
+      if (kept.length === TAXON_PROTEINS && !betterProtein(k, kept[TAXON_PROTEINS - 1])) return;
+      let at = kept.length;
+      while (at > 0 && betterProtein(k, kept[at - 1])) at--;
+      kept.splice(at, 0, k);
+      if (kept.length > TAXON_PROTEINS) kept.pop();
     });
+  }
+  return listed.map((k, t): TaxonHit => {
+    const node = nodes[k];
+    return {
+      ...taxonomy.taxon(node),
+      matched: matched[k],
+      score: scoreOf(chances[k]),
+      expect: expectOf(chances[k], tested.taxa ?? 0),
+      peaks: peakTaxa.flatMap((counted, i) => (counted.includes(node) ? [i] : [])),
+      proteins: best[t].map((p) => batch.accessions.accession(ranks[p])),
+    };
+  });
 }

@@ -55,7 +55,8 @@ export interface MatchBatch {
   variableCounts(id: number): readonly number[];
   /** Whether candidate `id` is taken as its proteins' first peptide (its N-terminus takes protein N-term sites). */
   startsProtein(id: number): boolean;
-  searchIds(precursor: number): SearchIds[];
+  /** The searches of a precursor with their candidates; `ordered` false: in no particular order (no sort). */
+  searchIds(precursor: number, ordered?: boolean): SearchIds[];
   searches(precursor: number): SearchMatch[];
 }
 
@@ -224,18 +225,19 @@ async function matchInto(
 
   const generation = candidates.generation;
   /** The search's candidate ids in the answer's order (sorted when asked for: a batch keeps only its columns). */
-  const idsOf = (s: number): number[] => {
+  const idsOf = (s: number, ordered: boolean): number[] => {
     if (candidates.generation !== generation)
       throw new Error('a match batch was read after the next one was asked for: its columns hold that one now');
     let ids = idsBySearch(s);
+    if (!ordered) return ids;
     if (query.top !== undefined) ids = closest(candidates, ids, searches[s].mass, query.top, proformaOf);
     return inAnswerOrder(candidates, ids, proformaOf);
   };
-  const searchIds = (i: number): SearchIds[] =>
+  const searchIds = (i: number, ordered = true): SearchIds[] =>
     searchLists[i].map((search, j) => {
       const s = firstSearch[i] + j;
       const error = errors[s];
-      return error ? { ...search, error, candidates: [] } : { ...search, candidates: idsOf(s) };
+      return error ? { ...search, error, candidates: [] } : { ...search, candidates: idsOf(s, ordered) };
     });
   return {
     precursors,

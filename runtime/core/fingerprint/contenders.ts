@@ -3,39 +3,32 @@
 // peptides matches it at random with 1 − (1 − inWindow[i] / total)^m.
 import { tailsOf } from './chance.js';
 
-/** A contender: its peptides in the dataset (m) and the peaks it matched (k). */
-export interface Contender {
-  peptides: number;
-  matched: number;
-}
-
 /**
- * P(at least `matched` of the peaks match at random) of each contender. Contenders of the same peptide count share
- * one pass over the peaks, as deep as the most matched of them.
+ * P(at least matched[c] of the peaks match at random) of each contender c, whose peptides in the dataset are
+ * peptides[c]. Contenders of the same peptide count share one pass over the peaks, as deep as the most matched of
+ * them: a list's contenders are many, their peptide counts few.
  */
 export function contenderChances(
   inWindow: ArrayLike<number>,
   total: number,
-  contenders: readonly Contender[],
+  peptides: ArrayLike<number>,
+  matched: ArrayLike<number>,
 ): Float64Array {
-  const logs = Float64Array.from({ length: inWindow.length }, (_, i) =>
+  const n = inWindow.length;
+  const logs = Float64Array.from({ length: n }, (_, i) =>
     total > 0 ? Math.log1p(-Math.min(1, inWindow[i] / total)) : 0,
   );
-  const byPeptides = new Map<number, number[]>();
-  contenders.forEach(({ peptides }, c) => {
-    const group = byPeptides.get(peptides);
-    if (group) group.push(c);
-    else byPeptides.set(peptides, [c]);
-  });
-  const chances = new Float64Array(contenders.length);
-  const q = new Float64Array(logs.length);
-  for (const [peptides, group] of byPeptides) {
+  const most = new Map<number, number>();
+  for (let c = 0; c < peptides.length; c++)
+    most.set(peptides[c], Math.max(most.get(peptides[c]) ?? 0, Math.min(n, matched[c])));
+  const tails = new Map<number, Float64Array>();
+  const q = new Float64Array(n);
+  for (const [m, deepest] of most) {
     // 1 − (1 − d)^m without the cancellation of 1 − (a number near 1) for small d.
-    for (let i = 0; i < logs.length; i++) q[i] = -Math.expm1(peptides * logs[i]);
-    let most = 0;
-    for (const c of group) most = Math.max(most, Math.min(logs.length, contenders[c].matched));
-    const tails = tailsOf(q, most);
-    for (const c of group) chances[c] = contenders[c].matched > logs.length ? 0 : tails[contenders[c].matched];
+    for (let i = 0; i < n; i++) q[i] = -Math.expm1(m * logs[i]);
+    tails.set(m, tailsOf(q, deepest));
   }
+  const chances = new Float64Array(peptides.length);
+  for (let c = 0; c < peptides.length; c++) chances[c] = matched[c] > n ? 0 : tails.get(peptides[c])![matched[c]];
   return chances;
 }

@@ -287,11 +287,7 @@ function answer(context: Context, title: string | undefined, found: Found): Fing
   const inWindow = peaks.map((p) => (p.error ? 0 : p.inWindow));
   const ranks = proteins.counted();
   const matched = Int32Array.from(ranks, (rank) => proteins.matched(rank));
-  const chances = contenderChances(
-    inWindow,
-    total,
-    Array.from(ranks, (rank, k) => ({ peptides: peptidesOf(rank), matched: matched[k] })),
-  );
+  const chances = contenderChances(inWindow, total, Int32Array.from(ranks, peptidesOf), matched);
   // Most likely first: least chance, then most peaks, then the accession order answers use.
   const better = (a: number, b: number) =>
     chances[a] !== chances[b]
@@ -374,11 +370,8 @@ function taxonHits(
 ): TaxonHit[] {
   const nodes = taxa.counted();
   const matched = Int32Array.from(nodes, (node) => taxa.matched(node));
-  const chances = contenderChances(
-    inWindow,
-    total,
-    Array.from(nodes, (node, k) => ({ peptides: taxonomy.taxon(node).peptides, matched: matched[k] })),
-  );
+  const peptides = Float64Array.from(nodes, (node) => taxonomy.taxon(node).peptides);
+  const chances = contenderChances(inWindow, total, peptides, matched);
   const better = (a: number, b: number) =>
     chances[a] !== chances[b]
       ? chances[a] < chances[b]
@@ -387,22 +380,26 @@ function taxonHits(
         : taxonomy.taxIds[nodes[a]] < taxonomy.taxIds[nodes[b]];
   const listed = bestOf(nodes.length, query.organisms, better);
   // Each listed taxon's best proteins, in one pass over the proteins: a taxon's ranks are two intervals.
-  const intervals = listed.map((k) => {
-    const { reviewed, unreviewed } = taxonomy.subtreeRanks(nodes[k], reviewedTotal);
-    return [...reviewed, ...unreviewed];
-  });
+  const intervals = Int32Array.from(
+    listed.flatMap((k) => {
+      const { reviewed, unreviewed } = taxonomy.subtreeRanks(nodes[k], reviewedTotal);
+      return [...reviewed, ...unreviewed];
+    }),
+  );
   const best: number[][] = listed.map(() => []);
   for (let k = 0; k < ranks.length; k++) {
     const rank = ranks[k];
-    intervals.forEach(([a, b, c, d], t) => {
-      if (!((a <= rank && rank < b) || (c <= rank && rank < d))) return;
+    for (let t = 0; t < listed.length; t++) {
+      const i = 4 * t;
+      if (!((intervals[i] <= rank && rank < intervals[i + 1]) || (intervals[i + 2] <= rank && rank < intervals[i + 3])))
+        continue;
       const kept = best[t];
-      if (kept.length === TAXON_PROTEINS && !betterProtein(k, kept[TAXON_PROTEINS - 1])) return;
+      if (kept.length === TAXON_PROTEINS && !betterProtein(k, kept[TAXON_PROTEINS - 1])) continue;
       let at = kept.length;
       while (at > 0 && betterProtein(k, kept[at - 1])) at--;
       kept.splice(at, 0, k);
       if (kept.length > TAXON_PROTEINS) kept.pop();
-    });
+    }
   }
   return listed.map((k, t): TaxonHit => {
     const node = nodes[k];

@@ -1,0 +1,564 @@
+// Tests runtime/core/fingerprint/fingerprint.ts against a brute force written from the model, on the bundled real
+// dataset: each peak's neutral mass and key window, the peptides (distinct, in every modified form) filling it
+// counted over every stored peptide, each protein's peptides counted over the stored peptides, the peaks each
+// protein and species explains (a species by the lowest common ancestor of a peptide's proteins, walked up the
+// taxonomy file), and each contender's chance summed over every outcome of the list's peaks; then the order, scores,
+// E-values, matches and unmatched peaks of every listed protein and organism, with and without a taxon and reviewed
+// filter. Lists mix peaks of real stored peptides (several of one protein) with random ones.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { fingerprint, type Fingerprint, type PeakIon } from '../../../../runtime/core/fingerprint/fingerprint.js';
+import type { FilterSpec } from '../../../../runtime/core/range/accessionFilter.js';
+import type { Tolerance } from '../../../../runtime/core/precursor/window.js';
+import { Dataset } from '../../../../runtime/core/storage/dataset.js';
+import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import type { AccessionTable } from '../../../../runtime/model/format.js';
+import { parseModifications } from '../../../../runtime/model/modifications.js';
+import { bundledDataset, readAccessionTable, readPeptideCounts, readTaxonomyFile } from '../../../helpers/datasets.js';
+import {
+  outcomeDistribution,
+  ranksOf,
+  readStoredPeptides,
+  tailFrom,
+  TaxonomyWalk,
+  windowChance,
+  type StoredPeptides,
+} from '../../../helpers/fingerprintReference.js';
+import { prng } from '../../../helpers/prng.js';
+import { lowerBound, referenceUnits } from '../../../helpers/reference.js';
+import {
+  parseRefMods,
+  REFERENCE_PROTON,
+  referenceProforma,
+  type RefSetting,
+} from '../../../helpers/referencePrecursor.js';
+
+interface Setting {
+  name: string;
+  tolerance: Tolerance;
+  ion: PeakIon;
+  fixed: string;
+  variable: string;
+  maxVariable: number;
+  filter: FilterSpec;
+  seed: number;
+}
+
+const ppm = (below: number, above = below): Tolerance => ({ unit: 'ppm', below, above });
+const NONE: FilterSpec = { taxa: [] };
+const SETTINGS: Setting[] = (
+  [
+    { name: '10 ppm, [M+H]+', tolerance: ppm(10), ion: 'mh', fixed: '', variable: '', maxVariable: 0, filter: NONE },
+    {
+      name: '0.02 Da, neutral masses',
+      tolerance: { unit: 'Da', below: 0.02, above: 0.02 },
+      ion: 'neutral',
+      fixed: '',
+      variable: '',
+      maxVariable: 0,
+      filter: NONE,
+    },
+    {
+      name: '5 ppm below, 15 above, charge 2',
+      tolerance: ppm(5, 15),
+      ion: 2,
+      fixed: '',
+      variable: '',
+      maxVariable: 0,
+      filter: NONE,
+    },
+    {
+      name: 'Carbamidomethyl@C fixed, Oxidation@M variable (1), 15 ppm, [M+H]+',
+      tolerance: ppm(15),
+      ion: 'mh',
+      fixed: 'Carbamidomethyl@C',
+      variable: 'Oxidation@M',
+      maxVariable: 1,
+      filter: NONE,
+    },
+    {
+      name: 'mammals and baker’s yeast, reviewed only, 10 ppm, [M+H]+',
+      tolerance: ppm(10),
+      ion: 'mh',
+      fixed: '',
+      variable: '',
+      maxVariable: 0,
+      filter: { taxa: [40674, 4932], reviewed: true },
+    },
+  ] satisfies Omit<Setting, 'seed'>[]
+).map((setting, i) => ({ ...setting, seed: 7100 + i }));
+
+/** Lists per setting, all asked in one call. */
+const LISTS = 20;
+/** Proteins and organisms each answer lists: enough to cut deep into a list's contenders. */
+const LISTED = 50;
+/** Proteins a taxon lists (its best). */
+const TAXON_PROTEINS = 5;
+const KEYS_PER_DA = 10_000;
+const UNITS_PER_DA = 1e10;
+
+/** Every modified form of every stored peptide under a setting, sorted by key. */
+interface Forms {
+  /** By form, in creation order: its peptide, exact mass (1e-10 Da) and variable counts. */
+  peptide: Int32Array;
+  units: Float64Array;
+  counts: (readonly number[])[];
+  /** Forms of peptide p: firstForm[p] .. firstForm[p + 1]. */
+  firstForm: Int32Array;
+  /** Keys ascending, and the form of each. */
+  sortedKeys: Float64Array;
+  sortedForms: Int32Array;
+  setting: RefSetting;
+}
+
+/** Half-up 4-decimal key of an exact mass in 1e-10 Da (an integer below 2^53, so the division is exact enough). */
+const keyOf = (units: number) => Math.floor((units + 500_000) / 1_000_000);
+
+let dir: string;
+let dataset: Dataset;
+let stored: StoredPeptides;
+let units: Float64Array;
+let table: AccessionTable;
+let walk: TaxonomyWalk;
+let total: number;
+/** Peptides of each rank, counted over the stored peptides. */
+let peptidesOfRank: Int32Array;
+/** Stored peptides of each rank. */
+let peptidesByRank: number[][];
+const accessionOf = (rank: number) =>
+  table.accessions.slice(rank === 0 ? 0 : table.accessionEnds[rank - 1], table.accessionEnds[rank]);
+const formsBySetting = new Map<string, Forms>();
+
+function formsOf(fixedText: string, variableText: string, maxVariable: number): Forms {
+  const id = `${fixedText}|${variableText}|${maxVariable}`;
+  const known = formsBySetting.get(id);
+  if (known) return known;
+  const setting: RefSetting = { fixed: parseRefMods(fixedText), variable: parseRefMods(variableText), maxVariable };
+  // Residue sites only, the variable ones sharing no letter: a letter's fixed delta, and the variable one it takes.
+  const fixedDelta = new Float64Array(128);
+  const variableOf = new Int8Array(128).fill(-1);
+  for (const mod of setting.fixed) {
+    if (mod.site.kind !== 'residues') throw new Error(`formsOf: ${mod.text} is not on residues`);
+    for (const letter of mod.site.residues) fixedDelta[letter.charCodeAt(0)] += Number(mod.units);
+  }
+  setting.variable.forEach((mod, m) => {
+    if (mod.site.kind !== 'residues') throw new Error(`formsOf: ${mod.text} is not on residues`);
+    for (const letter of mod.site.residues) {
+      if (variableOf[letter.charCodeAt(0)] >= 0) throw new Error('formsOf: variable sites overlap');
+      variableOf[letter.charCodeAt(0)] = m;
+    }
+  });
+  const [peptide, massOf, counts]: [number[], number[], (readonly number[])[]] = [[], [], []];
+  const add = (p: number, mass: number, vector: readonly number[]) => {
+    peptide.push(p);
+    massOf.push(mass);
+    counts.push(vector);
+  };
+  const firstForm = new Int32Array(units.length + 1);
+  const unmodified: readonly number[] = setting.variable.map(() => 0);
+  const slots = new Int32Array(setting.variable.length);
+  const vector = setting.variable.map(() => 0);
+  const variableUnits = setting.variable.map((mod) => Number(mod.units));
+  for (let p = 0; p < units.length; p++) {
+    firstForm[p] = peptide.length;
+    const sequence = stored.sequences[p];
+    let base = units[p];
+    slots.fill(0);
+    let open = false;
+    for (let i = 0; i < sequence.length; i++) {
+      const code = sequence.charCodeAt(i);
+      base += fixedDelta[code];
+      if (variableOf[code] < 0) continue;
+      slots[variableOf[code]]++;
+      open = true;
+    }
+    // Each variable modification takes up to its slots, at most maxVariable in all: every vector of counts.
+    if (!open || maxVariable === 0) add(p, base, unmodified);
+    else
+      (function assign(m: number, room: number, mass: number): void {
+        if (m === slots.length) return add(p, mass, vector.slice());
+        for (let c = 0; c <= Math.min(slots[m], room); c++) {
+          vector[m] = c;
+          assign(m + 1, room - c, mass + c * variableUnits[m]);
+        }
+      })(0, maxVariable, base);
+  }
+  firstForm[units.length] = peptide.length;
+  // Sorted packed: key · 2^22 + form (keys below 2^27, forms below 2^22: exact in a double).
+  const packed = new Float64Array(massOf.length);
+  for (let f = 0; f < massOf.length; f++) packed[f] = keyOf(massOf[f]) * 2 ** 22 + f;
+  packed.sort();
+  const sortedKeys = new Float64Array(packed.length);
+  const sortedForms = new Int32Array(packed.length);
+  for (let k = 0; k < packed.length; k++) {
+    sortedKeys[k] = Math.floor(packed[k] / 2 ** 22);
+    sortedForms[k] = packed[k] % 2 ** 22;
+  }
+  const forms: Forms = {
+    peptide: Int32Array.from(peptide),
+    units: Float64Array.from(massOf),
+    counts,
+    firstForm,
+    sortedKeys,
+    sortedForms,
+    setting,
+  };
+  formsBySetting.set(id, forms);
+  return forms;
+}
+
+beforeAll(async () => {
+  dir = await bundledDataset();
+  dataset = await Dataset.open(new FileSource(dir));
+  stored = readStoredPeptides(dir);
+  units = Float64Array.from(stored.sequences, (sequence) => referenceUnits(sequence)!);
+  table = readAccessionTable(dir);
+  walk = new TaxonomyWalk(readTaxonomyFile(dir)!);
+  total = dataset.manifest.totals.peptides;
+  peptidesOfRank = new Int32Array(table.taxIds.length);
+  peptidesByRank = Array.from(table.taxIds, () => []);
+  for (let p = 0; p < total; p++)
+    for (const rank of ranksOf(stored, p)) {
+      peptidesOfRank[rank]++;
+      peptidesByRank[rank].push(p);
+    }
+}, 120_000);
+
+describe('the brute force’s own ground', () => {
+  it('weighs every stored peptide at its stored key, and counts each protein’s peptides as the dataset does', () => {
+    const plain = formsOf('', '', 0);
+    expect(plain.peptide.length).toBe(total);
+    let wrong = 0;
+    for (let p = 0; p < total; p++) if (keyOf(units[p]) !== stored.keys[p]) wrong++;
+    expect(wrong).toBe(0);
+    expect(Array.from(peptidesOfRank)).toEqual(readPeptideCounts(dir));
+  });
+
+  it('counts each species’ peptides as the taxonomy file does: those with an accession at or below it', () => {
+    const speciesOf = new Map<number, number | undefined>();
+    const species = (taxId: number) => {
+      if (!speciesOf.has(taxId)) speciesOf.set(taxId, walk.has(taxId) ? walk.ancestorAt(taxId, 'species') : undefined);
+      return speciesOf.get(taxId);
+    };
+    const counted = new Map<number, number>();
+    for (let p = 0; p < total; p++) {
+      const of = new Set<number>();
+      for (const rank of ranksOf(stored, p)) {
+        const s = species(table.taxIds[rank]);
+        if (s !== undefined) of.add(s);
+      }
+      for (const s of of) counted.set(s, (counted.get(s) ?? 0) + 1);
+    }
+    const differing = walk.ofRank('species').filter((s) => walk.peptides(s) !== (counted.get(s) ?? 0));
+    expect(differing).toEqual([]);
+  });
+});
+
+/** Which ranks a filter keeps: reviewed as asked, and the organism at or below one of its taxa. */
+function keeperOf(filter: FilterSpec): (rank: number) => boolean {
+  if (filter.taxa.length === 0 && filter.reviewed === undefined) return () => true;
+  const kept = Array.from(
+    table.taxIds,
+    (taxId, rank) =>
+      (filter.reviewed === undefined || (table.reviewed[rank] === 1) === filter.reviewed) &&
+      (filter.taxa.length === 0 || (walk.has(taxId) && filter.taxa.some((t) => walk.within(taxId, t)))),
+  );
+  return (rank) => kept[rank];
+}
+
+/** A peak's m/z from a neutral mass, for the setting's ion. */
+function mzOf(mass: number, ion: PeakIon): number {
+  if (ion === 'neutral') return mass;
+  return ion === 'mh' ? mass + REFERENCE_PROTON : mass / ion + REFERENCE_PROTON;
+}
+
+/** The neutral mass a peak's m/z stands for. */
+function massOf(mz: number, ion: PeakIon): number {
+  if (ion === 'neutral') return mz;
+  return ion === 'mh' ? mz - REFERENCE_PROTON : (mz - REFERENCE_PROTON) * ion;
+}
+
+/** Peak lists of 6–12 peaks: peaks of real peptides, several of one or two proteins, and random m/z in 700–3500. */
+function peakLists(setting: Setting, forms: Forms, keeps: (rank: number) => boolean): Float64Array[] {
+  const random = prng(setting.seed);
+  const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)];
+  const { tolerance, ion } = setting;
+  const usable = (f: number) => {
+    const mz = mzOf(forms.units[f] / UNITS_PER_DA, ion);
+    return mz >= 700 && mz <= 3500;
+  };
+  const pool = Array.from(table.taxIds.keys()).filter(keeps);
+  return Array.from({ length: LISTS }, () => {
+    const n = 6 + Math.floor(random() * 7);
+    const mz: number[] = [];
+    const sources = random() < 0.4 ? 2 : 1;
+    for (let s = 0; s < sources; s++) {
+      let candidates: number[] = [];
+      while (candidates.length < 3) {
+        const rank = pick(pool);
+        candidates = peptidesByRank[rank].flatMap((p) => {
+          const all = Array.from(
+            { length: forms.firstForm[p + 1] - forms.firstForm[p] },
+            (_, k) => forms.firstForm[p] + k,
+          );
+          return all.filter(usable);
+        });
+      }
+      const take = Math.min(2 + Math.floor(random() * 3), n - 2 - mz.length);
+      for (let t = 0; t < take; t++) {
+        const form = candidates.splice(Math.floor(random() * candidates.length), 1)[0];
+        const mass = forms.units[form] / UNITS_PER_DA;
+        // Within a third of the narrower side of the window: still inside it.
+        const width = Math.min(tolerance.below, tolerance.above) / 3;
+        const noise = (2 * random() - 1) * (tolerance.unit === 'ppm' ? (mass * width) / 1e6 : width);
+        mz.push(mzOf(mass + noise, ion));
+        if (candidates.length === 0) break;
+      }
+    }
+    // Now and then the same peptide twice: two peaks, each counted.
+    if (random() < 0.3 && mz.length < n) mz.push(mz[0] * (1 + (random() - 0.5) * 1e-7));
+    while (mz.length < n) mz.push(700 + random() * 2800);
+    for (let i = mz.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [mz[i], mz[j]] = [mz[j], mz[i]];
+    }
+    return Float64Array.from(mz);
+  });
+}
+
+interface RefMatch {
+  peak: number;
+  form: number;
+  sequence: string;
+  mass: number;
+}
+
+/** A contender ranked by the brute force: its chance, peaks, matches (proteins) and sort key. */
+interface RefContender {
+  id: number;
+  peaks: number[];
+  peptides: number;
+  p: number;
+  matches: RefMatch[];
+}
+
+/** The brute force's answer to one list. */
+interface RefAnswer {
+  masses: number[];
+  inWindow: number[];
+  proteins: RefContender[];
+  species: RefContender[];
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** A form's ProForma, written by the reference when a comparison needs it. */
+const proformaOf = (forms: Forms, form: number) =>
+  referenceProforma(stored.sequences[forms.peptide[form]], forms.setting, forms.counts[form]);
+
+/** The species above the lowest common ancestor of some taxa (by their sorted list), once per list of taxa. */
+const speciesOfTaxa = new Map<string, number | undefined>();
+function speciesAbove(taxa: number[]): number | undefined {
+  const id = [...new Set(taxa)].sort((a, b) => a - b).join(',');
+  if (!speciesOfTaxa.has(id)) speciesOfTaxa.set(id, walk.ancestorAt(walk.lca(taxa), 'species'));
+  return speciesOfTaxa.get(id);
+}
+
+function reference(setting: Setting, forms: Forms, keeps: (rank: number) => boolean, mz: Float64Array): RefAnswer {
+  const { below, above, unit } = setting.tolerance;
+  const masses = Array.from(mz, (value) => massOf(value, setting.ion));
+  const inWindow: number[] = [];
+  const proteinPeaks = new Map<number, Set<number>>();
+  const proteinMatches = new Map<number, RefMatch[]>();
+  const speciesPeaks = new Map<number, Set<number>>();
+  masses.forEach((M, peak) => {
+    const low = unit === 'ppm' ? (M * below) / 1e6 : below;
+    const high = unit === 'ppm' ? (M * above) / 1e6 : above;
+    const lowKey = Math.ceil((M - low) * KEYS_PER_DA);
+    const highKey = Math.floor((M + high) * KEYS_PER_DA);
+    const from = lowerBound(forms.sortedKeys, lowKey);
+    const to = lowerBound(forms.sortedKeys, highKey + 1);
+    const distinct = new Set<number>();
+    for (let k = from; k < to; k++) {
+      const form = forms.sortedForms[k];
+      const p = forms.peptide[form];
+      distinct.add(p);
+      const kept = Array.from(ranksOf(stored, p)).filter(keeps);
+      let match: RefMatch | undefined;
+      for (const rank of kept) {
+        if (!proteinPeaks.has(rank)) [proteinPeaks.set(rank, new Set()), proteinMatches.set(rank, [])];
+        proteinPeaks.get(rank)!.add(peak);
+        const sequence = stored.sequences[p];
+        match ??= { peak, form, sequence, mass: forms.units[form] / UNITS_PER_DA };
+        proteinMatches.get(rank)!.push(match);
+      }
+      const taxa = kept.map((rank) => table.taxIds[rank]).filter((taxId) => walk.has(taxId));
+      if (taxa.length === 0) continue;
+      const species = speciesAbove(taxa);
+      if (species === undefined) continue;
+      if (!speciesPeaks.has(species)) speciesPeaks.set(species, new Set());
+      speciesPeaks.get(species)!.add(peak);
+    }
+    inWindow.push(distinct.size);
+  });
+  // Each contender's chance: every outcome of the list's peaks summed, once per peptide count.
+  const distributions = new Map<number, Float64Array>();
+  const chance = (m: number, k: number) => {
+    let exactly = distributions.get(m);
+    if (!exactly) {
+      exactly = outcomeDistribution(inWindow.map((d) => windowChance(d, total, m)));
+      distributions.set(m, exactly);
+    }
+    return tailFrom(exactly, k);
+  };
+  const proteins = [...proteinPeaks].map(([rank, peaks]): RefContender => {
+    const m = peptidesOfRank[rank];
+    return {
+      id: rank,
+      peaks: [...peaks].sort((a, b) => a - b),
+      peptides: m,
+      p: chance(m, peaks.size),
+      matches: proteinMatches
+        .get(rank)!
+        .sort(
+          (a, b) => a.peak - b.peak || a.mass - b.mass || byText(proformaOf(forms, a.form), proformaOf(forms, b.form)),
+        ),
+    };
+  });
+  proteins.sort((a, b) => a.p - b.p || b.peaks.length - a.peaks.length || byText(accessionOf(a.id), accessionOf(b.id)));
+  const species = [...speciesPeaks].map(([taxId, peaks]): RefContender => {
+    const m = walk.peptides(taxId);
+    return { id: taxId, peaks: [...peaks].sort((a, b) => a - b), peptides: m, p: chance(m, peaks.size), matches: [] };
+  });
+  species.sort((a, b) => a.p - b.p || b.peaks.length - a.peaks.length || a.id - b.id);
+  return { masses, inWindow, proteins, species };
+}
+
+/** Whether two numbers agree to `relative` (or both lie within `absolute` of each other). */
+const close = (a: number, b: number, relative: number, absolute = 0) =>
+  Math.abs(a - b) <= relative * Math.max(Math.abs(a), Math.abs(b)) + absolute;
+
+const scoreOf = (p: number) => -10 * Math.log10(p);
+
+/** The first difference between the core's answer and the brute force's, or undefined. */
+function difference(
+  forms: Forms,
+  got: Fingerprint,
+  want: RefAnswer,
+  mz: Float64Array,
+  tested: { proteins: number; taxa: number },
+): string | undefined {
+  if (got.peaks.length !== mz.length) return `${got.peaks.length} peaks, ${mz.length} given`;
+  for (let i = 0; i < mz.length; i++) {
+    const peak = got.peaks[i];
+    if (peak.mz !== mz[i] || peak.error !== undefined) return `peak ${i}: ${JSON.stringify(peak)} for m/z ${mz[i]}`;
+    if (!close(peak.mass, want.masses[i], 1e-12)) return `peak ${i}: mass ${peak.mass}, want ${want.masses[i]}`;
+    if (peak.inWindow !== want.inWindow[i]) return `peak ${i}: inWindow ${peak.inWindow}, want ${want.inWindow[i]}`;
+  }
+  if (got.tested.proteins !== tested.proteins || got.tested.taxa !== tested.taxa)
+    return `tested ${JSON.stringify(got.tested)}, want ${JSON.stringify(tested)}`;
+  const proteins = want.proteins.slice(0, LISTED);
+  if (got.proteins.length !== proteins.length) return `${got.proteins.length} proteins, want ${proteins.length}`;
+  for (let i = 0; i < proteins.length; i++) {
+    const [hit, ref] = [got.proteins[i], proteins[i]];
+    const at = `protein ${i} (${hit.accession}, want ${accessionOf(ref.id)} of p ${ref.p})`;
+    if (hit.accession !== accessionOf(ref.id)) return `${at}: not the one ranked here`;
+    if (hit.taxId !== table.taxIds[ref.id] || hit.reviewed !== (table.reviewed[ref.id] === 1))
+      return `${at}: taxId ${hit.taxId}, reviewed ${hit.reviewed}`;
+    if (hit.peptides !== ref.peptides || hit.matched !== ref.peaks.length)
+      return `${at}: ${hit.peptides} peptides, ${hit.matched} matched; want ${ref.peptides}, ${ref.peaks.length}`;
+    if (!close(hit.score, scoreOf(ref.p), 1e-9, 1e-9)) return `${at}: score ${hit.score}, want ${scoreOf(ref.p)}`;
+    if (!close(hit.expect, ref.p * tested.proteins, 1e-9)) return `${at}: expect ${hit.expect}`;
+    const unmatched = mz.length === 0 ? [] : Array.from(mz.keys()).filter((k) => !ref.peaks.includes(k));
+    if (JSON.stringify(hit.unmatched) !== JSON.stringify(unmatched)) return `${at}: unmatched ${hit.unmatched}`;
+    if (hit.matches.length !== ref.matches.length)
+      return `${at}: ${hit.matches.length} matches, want ${ref.matches.length}`;
+    for (let j = 0; j < ref.matches.length; j++) {
+      const [match, want_] = [hit.matches[j], ref.matches[j]];
+      const errorDa = want.masses[want_.peak] - want_.mass;
+      if (
+        match.peak !== want_.peak ||
+        match.sequence !== want_.sequence ||
+        match.proforma !== proformaOf(forms, want_.form) ||
+        !close(match.mass, want_.mass, 1e-13) ||
+        !close(match.errorDa, errorDa, 1e-9, 1e-11) ||
+        !close(match.errorPpm, (errorDa / want_.mass) * 1e6, 1e-9, 1e-8)
+      )
+        return `${at}: match ${j} ${JSON.stringify(match)}, want ${JSON.stringify(want_)}`;
+    }
+  }
+  // A peak is explained by the first listed protein that matches it, by its first peptide doing so.
+  for (let i = 0; i < mz.length; i++) {
+    const by = proteins.find((ref) => ref.peaks.includes(i));
+    const first = by?.matches.find((m) => m.peak === i);
+    const want_ = by && { accession: accessionOf(by.id), proforma: proformaOf(forms, first!.form) };
+    if (JSON.stringify(got.peaks[i].explainedBy) !== JSON.stringify(want_))
+      return `peak ${i}: explained by ${JSON.stringify(got.peaks[i].explainedBy)}, want ${JSON.stringify(want_)}`;
+  }
+  const species = want.species.slice(0, LISTED);
+  const organisms = got.organisms ?? [];
+  if (organisms.length !== species.length) return `${organisms.length} organisms, want ${species.length}`;
+  for (let i = 0; i < species.length; i++) {
+    const [hit, ref] = [organisms[i], species[i]];
+    const at = `organism ${i} (${hit.taxId}, want ${ref.id} of p ${ref.p})`;
+    if (hit.taxId !== ref.id || hit.name !== walk.name(ref.id) || hit.rank !== 'species')
+      return `${at}: ${hit.name}, ${hit.rank}`;
+    if (hit.peptides !== ref.peptides || hit.matched !== ref.peaks.length)
+      return `${at}: ${hit.peptides}, ${hit.matched}`;
+    if (!close(hit.score, scoreOf(ref.p), 1e-9, 1e-9)) return `${at}: score ${hit.score}, want ${scoreOf(ref.p)}`;
+    if (!close(hit.expect, ref.p * tested.taxa, 1e-9)) return `${at}: expect ${hit.expect}`;
+    if (JSON.stringify(hit.peaks) !== JSON.stringify(ref.peaks)) return `${at}: peaks ${hit.peaks}, want ${ref.peaks}`;
+    const best = want.proteins
+      .filter((protein) => walk.has(table.taxIds[protein.id]) && walk.within(table.taxIds[protein.id], ref.id))
+      .slice(0, TAXON_PROTEINS)
+      .map((protein) => accessionOf(protein.id));
+    if (JSON.stringify(hit.proteins) !== JSON.stringify(best)) return `${at}: proteins ${hit.proteins}, want ${best}`;
+  }
+  return undefined;
+}
+
+describe.each(SETTINGS)('fingerprint against the brute force: $name', (setting) => {
+  it('gives every list the brute force’s peaks, proteins and organisms', async () => {
+    const forms = formsOf(setting.fixed, setting.variable, setting.maxVariable);
+    const keeps = keeperOf(setting.filter);
+    const lists = peakLists(setting, forms, keeps);
+    const answers = await fingerprint(
+      dataset,
+      {
+        tolerance: setting.tolerance,
+        fixed: setting.fixed ? parseModifications(setting.fixed) : [],
+        variable: setting.variable ? parseModifications(setting.variable) : [],
+        maxVariable: setting.maxVariable,
+        filter: setting.filter,
+        ion: setting.ion,
+        rank: 'species',
+        proteins: LISTED,
+        organisms: LISTED,
+      },
+      lists.map((mz, i) => ({ mz, title: `list ${i}` })),
+    );
+    const kept = table.taxIds.filter((_, rank) => keeps(rank)).length;
+    const taxa = walk
+      .ofRank('species')
+      .filter(
+        (s) =>
+          walk.peptides(s) > 0 &&
+          (setting.filter.taxa.length === 0 || setting.filter.taxa.some((t) => walk.within(s, t))),
+      ).length;
+    let several = 0;
+    lists.forEach((mz, i) => {
+      const want = reference(setting, forms, keeps, mz);
+      expect(answers[i].title).toBe(`list ${i}`);
+      expect(difference(forms, answers[i], want, mz, { proteins: kept, taxa }), `list ${i}`).toBeUndefined();
+      if (want.proteins[0]?.peaks.length >= 3) several++;
+      for (const hit of answers[i].proteins) expect(keeps(rankOf(hit.accession)), hit.accession).toBe(true);
+    });
+    // The lists hold proteins that explain several peaks, not only lone matches.
+    expect(several).toBeGreaterThan(LISTS / 2);
+  });
+});
+
+let rankByAccession: Map<string, number> | undefined;
+function rankOf(accession: string): number {
+  rankByAccession ??= new Map(Array.from(table.taxIds.keys(), (rank) => [accessionOf(rank), rank]));
+  return rankByAccession.get(accession) ?? -1;
+}

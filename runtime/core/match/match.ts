@@ -1,8 +1,7 @@
 // Batch precursor matching: every search of a batch of precursors (one per charge tried) answered as a
 // precursor search answers it (its hypotheses and scans, precursor.ts), all its candidates over all pages. The
-// hypotheses of all the searches run as one sweep in the order of the unmodified masses they read, so each shard
-// is read once whatever the order of the precursors and the cache's size; candidates are copied into compact
-// columns as they are found, so a batch holds no shard.
+// hypotheses of all the searches run as one sweep (sweep.ts); candidates are copied into compact columns as they
+// are found, so a batch holds no shard.
 import { AT_PROTEIN_START } from '../../model/proteinStarts.js';
 import { UNITS_PER_DA } from '../../model/chemistry.js';
 import type { AccessionSet } from '../../model/accessionSet.js';
@@ -14,10 +13,9 @@ import { resolveFilter, type AccessionFilter } from '../range/accessionFilter.js
 import type { Dataset } from '../storage/dataset.js';
 import { searchesOf, type MatchQuery, type Precursor, type PrecursorSearch } from './matchQuery.js';
 import type { Malformed, MgfItem, Spectrum } from './mgf.js';
-import { InvalidQuery } from '../errors.js';
 import { Candidates, Tasks, type CountVectors } from './matchColumns.js';
-import { compile, needsOf, scanHypothesis, type FoundSink, type Needs } from '../precursor/precursor.js';
-import { hypothesesOf } from '../precursor/searchPlan.js';
+import { sweepSearches, type MatchOptions } from './sweep.js';
+import type { FoundSink } from '../precursor/precursor.js';
 
 /** One candidate of a search: a stored peptide with its variable modifications, as a precursor search lists it. */
 export interface MatchCandidate {
@@ -60,22 +58,7 @@ export interface MatchBatch {
   searches(precursor: number): SearchMatch[];
 }
 
-export interface MatchOptions {
-  /** Shard reads in flight, about: the sweep runs HYPOTHESES_PER_READ times as many hypotheses at once. Default 6. */
-  concurrency?: number;
-  /** Called after each hypothesis, with the hypotheses done and to do in this batch (of all its searches). */
-  progress?: (done: number, total: number) => void;
-  /** Most stored peptides the whole batch may examine (a server's bound on one request); past it, InvalidQuery. */
-  maxScanned?: number;
-}
-
 const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * About how many hypotheses of a sweep need one shard (in a large batch of narrow searches): how many run at once per
- * read.
- */
-const HYPOTHESES_PER_READ = 16;
 
 /**
  * Memory for decoded shards a match needs, unless told otherwise: its sweep reads each shard once, so a cache of a
@@ -147,7 +130,6 @@ async function matchInto(
   candidates.clear();
   const searchLists = precursors.map((p) => searchesOf(query, p));
   const searches = searchLists.flat();
-  const errors: (string | undefined)[] = searches.map((s) => s.error);
   const filter = await resolveFilter(dataset, query.filter);
 
   const tasks = new Tasks();
@@ -159,58 +141,14 @@ async function matchInto(
     const view = tasks.counts[countsId].view;
     return view === undefined ? undefined : views[view];
   };
-  const sinks: SearchSink[] = [];
-  searches.forEach((search, s) => {
-    if (errors[s]) return;
-    try {
-      for (const h of hypothesesOf(dataset, {
-        ...search,
-        fixed: query.fixed,
-        variable: query.variable,
-        maxVariable: query.maxVariable,
-      }))
-        tasks.add(s, h);
-      sinks[s] = new SearchSink(filter, candidates, tasks.counts, s, search.mass, query.top);
-    } catch (e) {
-      if (!(e instanceof InvalidQuery)) throw e;
-      errors[s] = e.message;
-    }
-  });
-  const order = tasks.inSweepOrder();
-
-  const compiled = compile(query);
-  /** What a peptide must offer, by counts id: it depends on the counts alone, so it is worked out once per counts. */
-  const needs: Needs[] = [];
-  let next = 0;
-  let scanned = 0;
-  /** Takes the tasks in order, one at a time: at once while their shards are cached, else waiting for its reads. */
-  const sweep = async (): Promise<void> => {
-    while (next < order.length) {
-      const t = order[next++];
-      const s = tasks.search.data[t];
-      if (errors[s] === undefined) {
-        const sink = sinks[s];
-        const before = sink.scanned;
-        const h = tasks.hypothesis(t);
-        const id = tasks.countsId.data[t];
-        try {
-          const read = scanHypothesis(dataset, searches[s], h, (needs[id] ??= needsOf(compiled, h)), id, sink);
-          if (read) await read;
-        } catch (e) {
-          if (!(e instanceof InvalidQuery)) throw e;
-          errors[s] = e.message; // this search is refused (too many peptides to examine); the others go on
-        }
-        if ((scanned += sink.scanned - before) > (options.maxScanned ?? Infinity)) {
-          next = order.length; // the batch is refused: no task is started again
-          throw new InvalidQuery(
-            `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`,
-          );
-        }
-      }
-      options.progress?.(next, order.length);
-    }
-  };
-  await Promise.all(Array.from({ length: (options.concurrency ?? 6) * HYPOTHESES_PER_READ }, sweep));
+  const errors = await sweepSearches(
+    dataset,
+    query,
+    searches,
+    tasks,
+    (s) => new SearchSink(filter, candidates, tasks.counts, s, searches[s].mass, query.top),
+    options,
+  );
   const accessions = await dataset.accessionSet((add) => candidates.addRanks(add));
   candidates.orderAccessions(accessions);
 

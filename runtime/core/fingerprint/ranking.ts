@@ -1,0 +1,187 @@
+// A peak list's answer: its proteins and taxa scored by their chance of matching so many peaks at random
+// (contenders.ts), the best listed, with the peptides that explain each listed protein's peaks.
+import type { AccessionSet } from '../../model/accessionSet.js';
+import { UNITS_PER_DA } from '../../model/chemistry.js';
+import type { Taxonomy } from '../../model/taxonomy.js';
+import { expectOf, scoreOf } from './chance.js';
+import { contenderChances } from './contenders.js';
+import type { Finds } from './finds.js';
+import type { Fingerprint, FingerprintPeak, FingerprintQuery, PeptideMatch, ProteinHit, TaxonHit } from './types.js';
+import type { PeakTally } from './tally.js';
+
+/** Proteins of a taxon its answer lists. */
+const TAXON_PROTEINS = 5;
+
+/** What a list's peaks found: the peaks each protein (rank) and taxon (node) explains. */
+export interface ListFinds {
+  peaks: FingerprintPeak[];
+  /** Its first peak's index among the batch's. */
+  first: number;
+  proteins: PeakTally;
+  taxa: PeakTally;
+  /** The taxa (nodes at the query's rank) each peak counts for. */
+  peakTaxa: number[][];
+}
+
+/** The `count` best of items 0..n-1 by `better` (a strict total order), best first. */
+function bestOf(n: number, count: number, better: (a: number, b: number) => boolean): number[] {
+  const kept: number[] = [];
+  if (count <= 0) return kept;
+  for (let i = 0; i < n; i++) {
+    if (kept.length === count && !better(i, kept[count - 1])) continue;
+    let [low, high] = [0, kept.length];
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (better(kept[mid], i)) low = mid + 1;
+      else high = mid;
+    }
+    kept.splice(low, 0, i);
+    if (kept.length > count) kept.pop();
+  }
+  return kept;
+}
+
+/** What every list's answer is scored against. */
+export interface Context {
+  finds: Finds;
+  accessions: AccessionSet;
+  query: FingerprintQuery;
+  peptidesOf: (rank: number) => number;
+  /** The dataset's peptides, and the proteins and taxa a match was possible for. */
+  total: number;
+  tested: { proteins: number; taxa?: number };
+  taxonomy: Taxonomy | undefined;
+  reviewedTotal: number;
+}
+
+/** The answer of one list: its proteins and taxa scored, ranked and cut to the query's counts. */
+export function answer(context: Context, title: string | undefined, found: ListFinds): Fingerprint {
+  const { accessions, query, peptidesOf, total, tested, taxonomy } = context;
+  const { peaks, proteins } = found;
+  const inWindow = peaks.map((p) => (p.error ? 0 : p.inWindow));
+  const ranks = proteins.counted();
+  const matched = Int32Array.from(ranks, (rank) => proteins.matched(rank));
+  const chances = contenderChances(inWindow, total, Int32Array.from(ranks, peptidesOf), matched);
+  // Most likely first: least chance, then most peaks, then the accession order answers use.
+  const better = (a: number, b: number) =>
+    chances[a] !== chances[b]
+      ? chances[a] < chances[b]
+      : matched[a] !== matched[b]
+        ? matched[a] > matched[b]
+        : accessions.before(ranks[a], ranks[b]);
+  const listed = bestOf(ranks.length, query.proteins, better);
+  const matches = matchesOf(context.finds, found, new Set(listed.map((k) => ranks[k])));
+  const hits = listed.map((k): ProteinHit => {
+    const rank = ranks[k];
+    const explained = new Set(matches.get(rank)!.map((m) => m.peak));
+    return {
+      accession: accessions.accession(rank),
+      taxId: accessions.taxId(rank),
+      reviewed: accessions.reviewed(rank),
+      peptides: peptidesOf(rank),
+      matched: matched[k],
+      score: scoreOf(chances[k]),
+      expect: expectOf(chances[k], tested.proteins),
+      matches: matches.get(rank)!,
+      unmatched: peaks.flatMap((_, i) => (explained.has(i) ? [] : [i])),
+    };
+  });
+  for (const hit of hits)
+    for (const match of hit.matches)
+      peaks[match.peak].explainedBy ??= { accession: hit.accession, proforma: match.proforma };
+  return {
+    ...(title !== undefined && { title }),
+    peaks,
+    tested,
+    proteins: hits,
+    ...(taxonomy && { organisms: taxonHits(context, taxonomy, inWindow, found, ranks, better) }),
+  };
+}
+
+/** The peptides explaining each peak for each of `ranks`: by peak, then mass, then ProForma. */
+function matchesOf(finds: Finds, { peaks, first }: ListFinds, ranks: Set<number>): Map<number, PeptideMatch[]> {
+  const matches = new Map<number, PeptideMatch[]>(Array.from(ranks, (rank) => [rank, []]));
+  peaks.forEach(({ mass: peakMass }, peak) => {
+    for (const f of finds.of(first + peak)) {
+      let match: PeptideMatch | undefined;
+      finds.ranks(f, (rank) => {
+        if (!ranks.has(rank)) return;
+        if (!match) {
+          const sequence = finds.sequence(f);
+          const mass = finds.units.data[f] / UNITS_PER_DA;
+          const errorDa = peakMass - mass;
+          match = {
+            peak,
+            sequence,
+            proforma: finds.proformaOf(f, sequence),
+            mass,
+            errorPpm: (errorDa / mass) * 1e6,
+            errorDa,
+          };
+        }
+        matches.get(rank)!.push(match);
+      });
+    }
+  });
+  for (const list of matches.values())
+    list.sort((a, b) => a.peak - b.peak || a.mass - b.mass || (a.proforma < b.proforma ? -1 : 1));
+  return matches;
+}
+
+/**
+ * The taxa of a list ranked like its proteins, each with its best proteins: of the list's proteins (`ranks`, ordered
+ * by `better`), those in its subtree.
+ */
+function taxonHits(
+  { accessions, query, total, tested, reviewedTotal }: Context,
+  taxonomy: Taxonomy,
+  inWindow: readonly number[],
+  { taxa, peakTaxa }: ListFinds,
+  ranks: Int32Array,
+  betterProtein: (a: number, b: number) => boolean,
+): TaxonHit[] {
+  const nodes = taxa.counted();
+  const matched = Int32Array.from(nodes, (node) => taxa.matched(node));
+  const peptides = Float64Array.from(nodes, (node) => taxonomy.taxon(node).peptides);
+  const chances = contenderChances(inWindow, total, peptides, matched);
+  const better = (a: number, b: number) =>
+    chances[a] !== chances[b]
+      ? chances[a] < chances[b]
+      : matched[a] !== matched[b]
+        ? matched[a] > matched[b]
+        : taxonomy.taxIds[nodes[a]] < taxonomy.taxIds[nodes[b]];
+  const listed = bestOf(nodes.length, query.organisms, better);
+  // Each listed taxon's best proteins, in one pass over the proteins: a taxon's ranks are two intervals.
+  const intervals = Int32Array.from(
+    listed.flatMap((k) => {
+      const { reviewed, unreviewed } = taxonomy.subtreeRanks(nodes[k], reviewedTotal);
+      return [...reviewed, ...unreviewed];
+    }),
+  );
+  const best: number[][] = listed.map(() => []);
+  for (let k = 0; k < ranks.length; k++) {
+    const rank = ranks[k];
+    for (let t = 0; t < listed.length; t++) {
+      const i = 4 * t;
+      if (!((intervals[i] <= rank && rank < intervals[i + 1]) || (intervals[i + 2] <= rank && rank < intervals[i + 3])))
+        continue;
+      const kept = best[t];
+      if (kept.length === TAXON_PROTEINS && !betterProtein(k, kept[TAXON_PROTEINS - 1])) continue;
+      let at = kept.length;
+      while (at > 0 && betterProtein(k, kept[at - 1])) at--;
+      kept.splice(at, 0, k);
+      if (kept.length > TAXON_PROTEINS) kept.pop();
+    }
+  }
+  return listed.map((k, t): TaxonHit => {
+    const node = nodes[k];
+    return {
+      ...taxonomy.taxon(node),
+      matched: matched[k],
+      score: scoreOf(chances[k]),
+      expect: expectOf(chances[k], tested.taxa ?? 0),
+      peaks: peakTaxa.flatMap((counted, i) => (counted.includes(node) ? [i] : [])),
+      proteins: best[t].map((p) => accessions.accession(ranks[p])),
+    };
+  });
+}

@@ -1,0 +1,348 @@
+// Fingerprint mode's results, drawn from the answer's JSON alike on both data paths: a picker when the input held
+// several peak lists, then for the list picked the ranked proteins (a row chosen by mouse or keyboard shows its
+// peptides, its matched and unmatched peaks and its peak map), the organisms ranked by score as bars, the peak list
+// as sticks labelled with the peptides that explain them, and the TSV and JSON downloads of the whole answer.
+import type { Fingerprint, ProteinHit, TaxonHit } from '../../core/fingerprint/fingerprint.js';
+import { fill, h } from './dom.js';
+import {
+  explainedPeaks,
+  expectText,
+  listName,
+  organismsByAccession,
+  scoreText,
+  type FingerprintAnswer,
+} from './fingerprintAnswer.js';
+import { peakListSvg, peakMapSvg } from './fingerprintPlot.js';
+import { downloads, uniprot } from './results.js';
+
+/** A protein's name and organism, as /api/v1/peptide names them. */
+export interface ProteinName {
+  protein?: string;
+  organism?: string;
+}
+
+export interface FingerprintView {
+  answer: FingerprintAnswer;
+  /** The answer's JSON text (its download), and its TSV. */
+  text: string;
+  tsv: () => string;
+  fileName: string;
+  /** Milliseconds the run took, and where it ran. */
+  ms: number;
+  path: 'api' | 'browser';
+  /** The names of proteins, each given with a peptide of it (the answer holds accessions only). */
+  names(proteins: readonly { accession: string; sequence: string }[]): Promise<Map<string, ProteinName>>;
+}
+
+const number = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, word: string) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
+const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+const accLink = (accession: string) =>
+  h('a', { href: uniprot(accession), class: 'acc', target: '_blank', rel: 'noopener' }, accession);
+const reviewedBadge = (hit: ProteinHit) =>
+  hit.reviewed ? h('span', { class: 'badge', title: 'Reviewed: UniProtKB/Swiss-Prot' }, 'reviewed') : null;
+
+function summary(list: Fingerprint, view: FingerprintView): HTMLElement[] {
+  const searched = list.peaks.filter((p) => !p.error).length;
+  const explained = list.peaks.filter((p) => p.explainedBy).length;
+  const notes = [
+    h(
+      'p',
+      { class: 'summary' },
+      h('strong', { class: 'n-peaks' }, number(list.peaks.length)),
+      ' peaks, ',
+      h('strong', { class: 'n-explained' }, number(explained)),
+      ' explained by the proteins listed; ',
+      number(list.tested.proteins),
+      ' proteins',
+      list.tested.taxa === undefined ? '' : ` and ${number(list.tested.taxa)} organisms`,
+      ' could match · ',
+      h('span', { class: 'took' }, seconds(view.ms)),
+      view.path === 'api' ? ' by the site’s API' : ' in this browser',
+    ),
+  ];
+  if (searched < list.peaks.length) {
+    const first = list.peaks.find((p) => p.error)!;
+    notes.push(
+      h(
+        'p',
+        { class: 'note fdr-note' },
+        `${plural(list.peaks.length - searched, 'peak')} not searched (m/z ${first.mz}: ${first.error}); they count as peaks no protein can match.`,
+      ),
+    );
+  }
+  return notes;
+}
+
+/** Rows to choose by mouse or keyboard (arrows, Home, End, Enter): `choose` shows the row's detail. */
+function choosable(body: HTMLTableSectionElement, choose: (row: HTMLTableRowElement) => void): void {
+  const rows = () => [...body.rows];
+  body.addEventListener('click', (e) => {
+    const row = (e.target as Element).closest('tr');
+    if (row && !(e.target as Element).closest('a')) choose(row);
+  });
+  body.addEventListener('keydown', (e) => {
+    const row = (e.target as Element).closest('tr');
+    if (!row || (e.target as Element).closest('a')) return;
+    const at = rows().indexOf(row);
+    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows().length - 1 }[e.key];
+    if (e.key === 'Enter' || e.key === ' ') choose(row);
+    else if (next !== undefined && rows()[next]) {
+      rows()[next].focus();
+      choose(rows()[next]);
+    } else return;
+    e.preventDefault();
+  });
+}
+
+const headRow = (heads: readonly string[]) =>
+  h(
+    'thead',
+    {},
+    h(
+      'tr',
+      {},
+      heads.map((t) => h('th', { scope: 'col' }, t)),
+    ),
+  );
+
+function proteinTable(list: Fingerprint, organisms: Map<string, string>, choose: (row: HTMLTableRowElement) => void) {
+  const n = list.peaks.length;
+  const body = h(
+    'tbody',
+    {},
+    list.proteins.map((hit, i) =>
+      h(
+        'tr',
+        { tabindex: 0, 'data-accession': hit.accession, title: 'Show its peptides and peaks' },
+        h('td', { class: 'num rank' }, String(i + 1)),
+        h('td', { class: 'accs' }, accLink(hit.accession), ' ', reviewedBadge(hit)),
+        h('td', { class: 'protein-name' }),
+        h('td', { class: 'organism', 'data-tax-id': hit.taxId }, organisms.get(hit.accession) ?? ''),
+        h('td', { class: 'num peptides' }, number(hit.peptides)),
+        h('td', { class: 'num matched' }, `${hit.matched} of ${n}`),
+        h('td', { class: 'num score' }, scoreText(hit.score)),
+        h('td', { class: 'num expect' }, expectText(hit.expect)),
+      ),
+    ),
+  );
+  choosable(body, choose);
+  return h(
+    'div',
+    { class: 'table-wrap psm-scroll' },
+    h(
+      'table',
+      { class: 'results psms fp-proteins' },
+      h(
+        'caption',
+        {},
+        `The ${plural(list.proteins.length, 'protein')} least likely to match so many peaks by chance, best first; choose one to see its peptides. Score: −10·log10 of the chance that a protein with as many peptides matches at least so many of the ${number(n)} peaks at random; E-value: that chance × the ${number(list.tested.proteins)} proteins tested.`,
+      ),
+      headRow(['#', 'Accession', 'Protein', 'Organism', 'Peptides', 'Peaks matched', 'Score', 'E-value']),
+      body,
+    ),
+  );
+}
+
+/** The chosen protein's peak map, peptides and unmatched peaks into `panel`. */
+function showProtein(panel: HTMLElement, list: Fingerprint, hit: ProteinHit): void {
+  const explained = new Set(explainedPeaks(hit));
+  const { peaks } = list;
+  panel.dataset.accession = hit.accession;
+  fill(
+    panel,
+    h(
+      'h3',
+      {},
+      accLink(hit.accession),
+      ': matched ',
+      h('span', { class: 'n-matched' }, String(explained.size)),
+      ` of ${plural(peaks.length, 'peak')}, score ${scoreText(hit.score)}, E-value ${expectText(hit.expect)}`,
+    ),
+    peakMapSvg(peaks, explained, `Peak map of ${hit.accession}`),
+    h(
+      'p',
+      { class: 'legend' },
+      h('span', { class: 'swatch explained' }),
+      ` peaks its peptides explain `,
+      h('span', { class: 'swatch peak' }),
+      ' the others, along m/z. This is a map of the peak list, not of the protein: the dataset stores its peptides, not its sequence, so there is no residue coverage to show.',
+    ),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'results fp-matches' },
+        headRow(['Peak m/z', 'Peptide (ProForma)', 'Peptide mass (Da)', 'Error (ppm)', 'Error (Da)']),
+        h(
+          'tbody',
+          {},
+          hit.matches.map((m) =>
+            h(
+              'tr',
+              {},
+              h('td', { class: 'num mz' }, peaks[m.peak].mz.toFixed(4)),
+              h('td', {}, h('code', { class: 'proforma' }, m.proforma)),
+              h('td', { class: 'num mass' }, m.mass.toFixed(6)),
+              h('td', { class: 'num ppm' }, m.errorPpm.toFixed(2)),
+              h('td', { class: 'num' }, m.errorDa.toFixed(4)),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'p',
+      { class: 'unmatched' },
+      hit.unmatched.length
+        ? `Unmatched: ${plural(hit.unmatched.length, 'peak')} at m/z ${hit.unmatched.map((i) => peaks[i].mz.toFixed(4)).join(', ')}.`
+        : 'Every peak matched.',
+    ),
+  );
+}
+
+function organismTable(taxa: readonly TaxonHit[], tested: number | undefined) {
+  const most = Math.max(1e-9, ...taxa.map((t) => t.score));
+  return h(
+    'figure',
+    { class: 'fp-organisms' },
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'results' },
+        headRow(['Organism', 'Score', 'Peaks matched', 'E-value', 'Peptides', 'Best proteins']),
+        h(
+          'tbody',
+          {},
+          taxa.map((t) =>
+            h(
+              'tr',
+              { 'data-tax-id': t.taxId },
+              h(
+                'td',
+                { class: 'taxon-name' },
+                t.name || `taxId ${t.taxId}`,
+                t.rank ? h('small', {}, ` ${t.rank}`) : null,
+              ),
+              h(
+                'td',
+                { class: 'score-bar' },
+                h('span', { class: 'bar', style: `width: ${(100 * Math.max(0, t.score)) / most}%` }),
+                h('span', { class: 'num score' }, scoreText(t.score)),
+              ),
+              h('td', { class: 'num matched' }, String(t.matched)),
+              h('td', { class: 'num expect' }, expectText(t.expect)),
+              h('td', { class: 'num' }, number(t.peptides)),
+              h(
+                'td',
+                { class: 'accs' },
+                t.proteins.map((acc, i) => [i ? ' ' : '', accLink(acc)]),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+    h(
+      'figcaption',
+      {},
+      `Organisms ranked by score: a peak counts for an organism when a peptide found only in it (the lowest common ancestor of the peptide's proteins at or below it) explains the peak; the chance weighs its peptides in the dataset. E-value: the chance × the ${tested === undefined ? '' : `${number(tested)} `}organisms tested.`,
+    ),
+  );
+}
+
+/** The list's results into `target`; the first protein is chosen. */
+function renderList(target: HTMLElement, list: Fingerprint, view: FingerprintView): void {
+  const organisms = organismsByAccession(list);
+  const panel = h('div', { class: 'spectrum-panel protein-panel', 'aria-live': 'polite' });
+  const choose = (row: HTMLTableRowElement) => {
+    for (const other of row.parentElement!.children) other.removeAttribute('aria-current');
+    row.setAttribute('aria-current', 'true');
+    showProtein(panel, list, list.proteins.find((p) => p.accession === row.dataset.accession)!);
+  };
+  const table = list.proteins.length
+    ? proteinTable(list, organisms, choose)
+    : h('p', { class: 'empty' }, 'No protein explains any of these peaks.');
+  fill(
+    target,
+    summary(list, view),
+    h('h3', {}, 'Proteins'),
+    table,
+    list.proteins.length ? panel : null,
+    list.organisms
+      ? [
+          h('h3', {}, 'Organisms'),
+          list.organisms.length
+            ? organismTable(list.organisms, list.tested.taxa)
+            : h('p', { class: 'empty' }, 'No organism explains any of these peaks on its own.'),
+        ]
+      : null,
+    h('h3', {}, 'Peak list'),
+    h(
+      'figure',
+      { class: 'fp-peaks' },
+      peakListSvg(list, `Peak list ${list.title ?? ''}`.trim()),
+      h(
+        'figcaption',
+        { class: 'legend' },
+        h('span', { class: 'swatch explained' }),
+        ' peaks explained, labelled with the peptide of the best-ranked protein that explains each ',
+        h('span', { class: 'swatch peak' }),
+        ` the others${list.peaks.some((p) => p.intensity !== undefined) ? '' : ' (the list gives no intensities: every peak is drawn full height)'}.`,
+      ),
+    ),
+  );
+  const first = table.querySelector<HTMLTableRowElement>('tbody tr');
+  if (first) choose(first);
+  void nameProteins(target, list, view);
+}
+
+/** Fills in the listed proteins' names and organisms once they are known; marks the section when done. */
+async function nameProteins(target: HTMLElement, list: Fingerprint, view: FingerprintView): Promise<void> {
+  const asked = list.proteins.map((hit) => ({ accession: hit.accession, sequence: hit.matches[0]?.sequence ?? '' }));
+  const names = await view.names(asked.filter((p) => p.sequence)).catch(() => new Map<string, ProteinName>());
+  for (const row of target.querySelectorAll<HTMLTableRowElement>('table.fp-proteins tbody tr')) {
+    const named = names.get(row.dataset.accession!);
+    if (named?.protein) row.querySelector('.protein-name')!.textContent = named.protein;
+    const organism = row.querySelector('.organism')!;
+    if (named?.organism && !organism.textContent) organism.textContent = named.organism;
+  }
+  target.dataset.named = 'true';
+}
+
+/** A fingerprint's results into `section`: the first list's, then the one the picker chooses. */
+export function renderFingerprint(section: HTMLElement, title: string, view: FingerprintView): void {
+  const { lists } = view.answer;
+  const shown = h('div', { class: 'fp-list' });
+  const picker =
+    lists.length > 1
+      ? h(
+          'div',
+          { class: 'field wide fp-picker' },
+          h('label', { for: 'fp-list' }, `Peak list (${number(lists.length)} in the input)`),
+          h(
+            'select',
+            {
+              id: 'fp-list',
+              onchange: (e: Event) => {
+                const at = Number((e.target as HTMLSelectElement).value);
+                shown.dataset.list = String(at);
+                delete shown.dataset.named;
+                renderList(shown, lists[at], view);
+              },
+            },
+            lists.map((list, i) =>
+              h('option', { value: i }, `${listName(list, i)} · ${plural(list.peaks.length, 'peak')}`),
+            ),
+          ),
+        )
+      : null;
+  section.dataset.view = 'fingerprint';
+  fill(section, h('h2', {}, title), picker, downloads(view.fileName, view.text, view.tsv), shown);
+  shown.dataset.list = '0';
+  if (lists.length) renderList(shown, lists[0], view);
+  else fill(shown, h('p', { class: 'empty' }, 'The input holds no peak list.'));
+}

@@ -2,7 +2,7 @@
 // of up to 12 events, the binomial law when the chances are equal, and a peak's chance against the count of the
 // protein's peptide placements that leave its window empty.
 import { describe, expect, it } from 'vitest';
-import { atLeast, expectOf, peakChance, scoreOf } from '../../../../runtime/core/fingerprint/chance.js';
+import { atLeast, expectOf, peakChance, scoreOf, tailsOf } from '../../../../runtime/core/fingerprint/chance.js';
 import { prng } from '../../../helpers/prng.js';
 
 /** P(at least k happen) over all 2^n outcomes. */
@@ -54,6 +54,30 @@ describe('atLeast', () => {
 
   it('keeps tiny tails: 40 of 40 peaks at 1 % each', () => {
     expect(atLeast(40, new Array(40).fill(0.01)) / 1e-80).toBeCloseTo(1, 9);
+  });
+});
+
+describe('tailsOf', () => {
+  it('gives every tail up to its depth as the sum over every outcome', () => {
+    const random = prng(43);
+    for (let trial = 0; trial < 200; trial++) {
+      const chances = Array.from({ length: Math.floor(random() * 13) }, () =>
+        random() < 0.1 ? 0 : random() < 0.1 ? 1 : random() ** 3,
+      );
+      const most = Math.floor(random() * (chances.length + 1));
+      const tails = tailsOf(chances, most);
+      expect(tails).toHaveLength(most + 1);
+      for (let k = 0; k <= most; k++) expect(tails[k]).toBeCloseTo(bruteAtLeast(k, chances), 12);
+    }
+  });
+
+  it('keeps each tiny tail to its relative precision: 30 peaks at 0.1 % each', () => {
+    const tails = tailsOf(new Array(30).fill(1e-3), 30);
+    for (let k = 1; k <= 30; k++) {
+      let tail = 0;
+      for (let j = k; j <= 30; j++) tail += binomial(30, j) * 1e-3 ** j * (1 - 1e-3) ** (30 - j);
+      expect(tails[k] / tail).toBeCloseTo(1, 9);
+    }
   });
 });
 

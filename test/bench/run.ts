@@ -3,7 +3,7 @@
 // side, cold queries over HTTP, a ≥100,000-shard index, HTTP load, precursor search, MGF matching, identification,
 // and fully, semi- and non-specific builds of the real sample.
 // `--smoke` runs the same code on a small synthetic set and writes nothing in the repo.
-// `--only match|identify|digestion|precursor|scale|partitioned|serve|cold` measures one section again over the last
+// `--only match|identify|fingerprint|digestion|precursor|scale|partitioned|serve|cold` measures one section again over the last
 // run's BENCHMARKS.json; the build scale curve (`--only scale [--multiples K] [--scale-proteins N]`,
 // test/bench/scale.ts) is never part of the full run.
 // Long on purpose: the report is one table per section of BENCHMARKS.md, each beside the run that fills it.
@@ -20,6 +20,7 @@ import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type Org
 import type { Summary } from './measure.js';
 import { benchColdHttp, type ColdHttpRun } from './coldHttp.js';
 import { benchIdentify, type IDENTIFY, identifySection, type IdentifyRuns } from './identify.js';
+import { benchFingerprint, FINGERPRINT, fingerprintSection, type FingerprintRuns } from './fingerprint.js';
 import { benchDigestion, DIGESTION, digestionSection, type DigestionConfig, type DigestionRuns } from './digestion.js';
 import { measuredBuild, type BuildRun } from './measuredBuild.js';
 import { buildsSection, coldHttpSection, GOALS, goalsSection, memorySection, sizeSection } from './sections.js';
@@ -65,6 +66,8 @@ export interface BenchConfig {
   matchSpectra?: number;
   /** The identification benchmark's proteome and spectra (default test/bench/identify.ts IDENTIFY). */
   identify?: typeof IDENTIFY;
+  /** The fingerprinting benchmark's lists (default test/bench/fingerprint.ts FINGERPRINT). */
+  fingerprint?: typeof FINGERPRINT;
   /** The digestion benchmark's inputs and queries (default test/bench/digestion.ts DIGESTION). */
   digestion?: DigestionConfig;
 }
@@ -125,6 +128,8 @@ export interface BenchResults {
   match?: MatchRuns;
   /** Identification (`npm run query -- identify`) beside Comet. */
   identify?: IdentifyRuns;
+  /** Peptide mass fingerprinting on the default dataset. */
+  fingerprint?: FingerprintRuns;
   /** Fully, semi- and non-specific builds of the bundled real sample and ±10 ppm queries on each. */
   digestion?: DigestionRuns;
   /** The build scale curve (`--only scale` alone; a full run keeps the last one). */
@@ -181,6 +186,8 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
   log('identification (npm run query -- identify) beside Comet');
   const identify = await benchIdentify(join(config.dir, 'identify'), config.identify);
+  log('peptide mass fingerprinting');
+  const fingerprint = await benchFingerprint(dir, fasta, config.fingerprint ?? FINGERPRINT, log);
   log('digestion: fully, semi- and non-specific builds of the real sample');
   const digestion = await benchDigestion(join(config.dir, 'digestion'), config.digestion ?? DIGESTION, log);
   const view = await benchView(fasta, config, log);
@@ -225,6 +232,7 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     organisms,
     match,
     identify,
+    fingerprint,
     digestion,
     view,
     complete,
@@ -545,6 +553,7 @@ export function report(r: BenchResults, command: string, before?: BenchResults):
     ...precursorSection(r, lat),
     ...(r.match ? matchSection(r.match, r.config.matchSpectra ?? MATCH_SPECTRA, r.view?.match) : []),
     ...(r.identify ? identifySection(r.identify) : []),
+    ...(r.fingerprint ? fingerprintSection(r.fingerprint) : []),
     ...(r.digestion ? digestionSection(r.digestion) : []),
     ...(r.organisms ? organismSection(r.organisms, lat) : []),
     ...comparison(r, before),
@@ -648,7 +657,17 @@ async function benchPrecursor(dir: string, config: BenchConfig): Promise<Precurs
 }
 
 /** The runs of `--only <section>`: one section measured again, every other figure the last run's (BENCHMARKS.json). */
-const ONLY = ['match', 'identify', 'digestion', 'precursor', 'scale', 'partitioned', 'serve', 'cold'] as const;
+const ONLY = [
+  'match',
+  'identify',
+  'fingerprint',
+  'digestion',
+  'precursor',
+  'scale',
+  'partitioned',
+  'serve',
+  'cold',
+] as const;
 
 const USAGE = `Usage: npm run bench -- [--smoke] [--only ${ONLY.join('|')}] [--multiples K] [--scale-proteins N]
                         [--dir <work dir>] [--out <BENCHMARKS.md>]
@@ -688,6 +707,7 @@ async function main(): Promise<void> {
         coldHttpNext: 20,
         matchSpectra: 200,
         identify: { proteins: 2000, residues: 1_140_000, spectra: 500 },
+        fingerprint: { lists: 20, imaging: 200, peaks: 100 },
         digestion: { records: 300, noneRecords: 50, queries: 200 },
       }
     : { dir, ...FULL };
@@ -760,6 +780,15 @@ async function main(): Promise<void> {
       build,
       ...(await benchColdSets(datasetDir, runConfig, sets, precursorCentres(runConfig.queries), log)),
     };
+  } else if (only === 'fingerprint') {
+    const datasetDir = join(config.dir, `v2-dataset-${before!.config.proteins}`);
+    const fasta = join(config.dir, `synthetic-v2-${before!.config.proteins}.fasta`);
+    if (!existsSync(join(datasetDir, 'manifest.json')) || !existsSync(fasta))
+      throw new Error(`--only fingerprint needs the full run's input and dataset in ${config.dir}`);
+    results = {
+      ...before!,
+      fingerprint: await benchFingerprint(datasetDir, fasta, config.fingerprint ?? FINGERPRINT, log),
+    };
   } else if (only === 'identify') {
     mkdirSync(config.dir, { recursive: true });
     results = { ...before!, identify: await benchIdentify(join(config.dir, 'identify'), config.identify) };
@@ -804,7 +833,7 @@ async function main(): Promise<void> {
       : before?.indexScale;
   }
   if (only)
-    command = `${args}\` (${{ match: 'MGF matching', identify: 'identification beside Comet', digestion: 'fully, semi- and non-specific builds of the real sample', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
+    command = `${args}\` (${{ match: 'MGF matching', identify: 'identification beside Comet', fingerprint: 'peptide mass fingerprinting', digestion: 'fully, semi- and non-specific builds of the real sample', precursor: 'precursor search', scale: 'build scale curve, partitioned build, 10-million-shard index', partitioned: 'partitioned build', serve: 'queries warm and under 256 MB, SQLite, HTTP load', cold: 'default build, cold queries in process and over HTTP' }[only]}); every other section from its own later \`--only\` run or the last full \`npm run bench`;
   const text = report(results, command, only ? undefined : before);
   writeFileSync(out, text);
   writeFileSync(

@@ -28,11 +28,23 @@ describe('npm run bench (smoke scale)', () => {
         coldHttpNext: 10,
         matchSpectra: 120,
         identify: { proteins: 300, residues: 171_000, spectra: 250 },
+        fingerprint: { lists: 10, imaging: 40, peaks: 100 },
         digestion: { records: 200, noneRecords: 20, queries: 60 },
       },
       () => {},
     );
   }, 240_000);
+
+  it('fingerprints seeded peak lists, single and as an imaging run', () => {
+    const { single, imaging } = results.fingerprint!;
+    expect(single.map((s) => s.ppm)).toEqual([50, 10]);
+    for (const s of single) expect(s.p50).toBeGreaterThan(0);
+    // A ±50 ppm window holds about five times the peptides of a ±10 ppm one.
+    expect(single[0].inWindow).toBeGreaterThan(single[1].inWindow);
+    expect(imaging.one.seconds).toBeGreaterThan(0);
+    expect(imaging.two.peakRssMb).toBeGreaterThan(0);
+    expect(report(results, 'smoke')).toContain('## Peptide mass fingerprinting');
+  });
 
   it('identifies seeded spectra of the proteome, and Comet beside it when installed', () => {
     const { ours, comet, spectra } = results.identify!;

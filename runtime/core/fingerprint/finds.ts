@@ -119,17 +119,21 @@ export async function findPeaks(
   query: PeakSearch,
   masses: Float64Array,
   options: MatchOptions,
-): Promise<{ finds: Finds; errors: (string | undefined)[] }> {
+): Promise<{ finds: Finds; errors: (string | undefined)[]; scanned: number }> {
   const matchQuery = { ...query, filter: { taxa: [] }, charges: [] };
   const searches = Array.from(masses, (mass, index) => searchesOf(matchQuery, { index, mass })[0]);
   const tasks = new Tasks();
   const finds = new Finds(query, searches, tasks.counts);
-  const sinkOf = (s: number): FoundSink => ({
-    filter: undefined,
-    scanned: 0,
-    add: (_key, units, shard, p, countsId) => finds.add(s, units, shard, p, countsId),
-  });
+  const sinks: FoundSink[] = [];
+  const sinkOf = (s: number): FoundSink =>
+    (sinks[s] = {
+      filter: undefined,
+      scanned: 0,
+      add: (_key, units, shard, p, countsId) => finds.add(s, units, shard, p, countsId),
+    });
   const errors = await sweepSearches(dataset, query, searches, tasks, sinkOf, options);
   finds.group();
-  return { finds, errors };
+  let scanned = 0;
+  for (const sink of sinks) scanned += sink?.scanned ?? 0;
+  return { finds, errors, scanned };
 }

@@ -33,8 +33,15 @@ export function peakMass(mz: number, ion: PeakIon): number {
 }
 
 /**
- * The fingerprints of `lists`, searched as one batch (a shard is read once for all their peaks). Refused with
- * InvalidQuery when the dataset does not count its peptides per protein.
+ * Peaks searched in one sweep, about: a sweep holds every peptide its peaks find (thousands a peak in a
+ * Swiss-Prot-sized dataset at ±50 ppm), so lists are searched a few at a time, whatever their number.
+ */
+export const SWEEP_PEAKS = 1000;
+
+/**
+ * The fingerprints of `lists`, in order, their peaks searched in sweeps of about SWEEP_PEAKS (a shard is read once
+ * a sweep). options.maxScanned bounds the peptides examined over all of them. Refused with InvalidQuery when the
+ * dataset does not count its peptides per protein.
  */
 export async function fingerprint(
   dataset: Dataset,
@@ -45,11 +52,35 @@ export async function fingerprint(
   if (!dataset.manifest.peptideCounts)
     throw new InvalidQuery('fingerprint: this dataset does not count peptides per protein (rebuild it to score them)');
   const used = lists.map((list) => (query.topPeaks === undefined ? list : topPeaksOf(list, query.topPeaks)));
+  const answers: Fingerprint[] = [];
+  let scanned = 0;
+  for (let start = 0, end = 0; start < used.length; start = end) {
+    for (let peaks = 0; end < used.length && (end === start || peaks + used[end].mz.length <= SWEEP_PEAKS); end++)
+      peaks += used[end].mz.length;
+    const maxScanned = options.maxScanned === undefined ? undefined : options.maxScanned - scanned;
+    const sweep = await fingerprintSweep(dataset, query, lists.slice(start, end), used.slice(start, end), {
+      ...options,
+      maxScanned,
+    });
+    answers.push(...sweep.answers);
+    scanned += sweep.scanned;
+  }
+  return answers;
+}
+
+/** The fingerprints of `lists` (their peaks `used`), searched in one sweep, and the peptides it examined. */
+async function fingerprintSweep(
+  dataset: Dataset,
+  query: FingerprintQuery,
+  lists: readonly NamedPeakList[],
+  used: readonly PeakList[],
+  options: MatchOptions,
+): Promise<{ answers: Fingerprint[]; scanned: number }> {
   const masses = Float64Array.from(
     used.flatMap((list) => Array.from(list.mz)),
     (mz) => peakMass(mz, query.ion),
   );
-  const { finds, errors } = await findPeaks(dataset, query, masses, options);
+  const { finds, errors, scanned } = await findPeaks(dataset, query, masses, options);
   const filter = await resolveFilter(dataset, query.filter);
   const taxonomy = await dataset.taxonomy();
   const accessions = await dataset.accessionSet((add) => {
@@ -77,7 +108,7 @@ export async function fingerprint(
     taxonomy,
     reviewedTotal: totals.reviewedAccessions ?? 0,
   };
-  return found.map((peaks, i) => answer(context, lists[i].title, peaks));
+  return { answers: found.map((peaks, i) => answer(context, lists[i].title, peaks)), scanned };
 }
 
 /** The peaks of `list` (peaks `first` on of `finds`) and the peaks each protein and taxon explains. */

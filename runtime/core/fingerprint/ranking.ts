@@ -5,12 +5,16 @@ import { UNITS_PER_DA } from '../../model/chemistry.js';
 import type { Taxonomy } from '../../model/taxonomy.js';
 import { expectOf, scoreOf } from './chance.js';
 import { contenderChances } from './contenders.js';
+import { listProteins } from './listing.js';
 import type { Finds } from './finds.js';
 import type { Fingerprint, FingerprintPeak, FingerprintQuery, PeptideMatch, ProteinHit, TaxonHit } from './types.js';
 import type { PeakTally } from './tally.js';
 
 /** Proteins of a taxon its answer lists. */
 const TAXON_PROTEINS = 5;
+
+/** Proteins a listing chooses from (listing.ts): the most significant on all the peaks. */
+export const POOL = 200;
 
 /** What a list's peaks found: the peaks each protein (rank) and taxon (node) explains. */
 export interface ListFinds {
@@ -69,9 +73,17 @@ export function answer(context: Context, title: string | undefined, found: ListF
       : matched[a] !== matched[b]
         ? matched[a] > matched[b]
         : accessions.before(ranks[a], ranks[b]);
-  const listed = bestOf(ranks.length, query.proteins, better);
-  const matches = matchesOf(context.finds, found, new Set(listed.map((k) => ranks[k])));
-  const hits = listed.map((k): ProteinHit => {
+  // The listing chooses among the proteins most significant on all the peaks.
+  const pool = bestOf(ranks.length, Math.max(POOL, query.proteins), better);
+  const listed = listProteins(
+    { peptides: Int32Array.from(pool, (k) => peptidesOf(ranks[k])), peaks: peaksOf(context.finds, found, ranks, pool) },
+    inWindow,
+    total,
+    query.proteins,
+  );
+  const matches = matchesOf(context.finds, found, new Set(listed.map(({ index }) => ranks[pool[index]])));
+  const hits = listed.map(({ index, distinct, distinctChance, sameSet }): ProteinHit => {
+    const k = pool[index];
     const rank = ranks[k];
     const explained = new Set(matches.get(rank)!.map((m) => m.peak));
     return {
@@ -82,6 +94,9 @@ export function answer(context: Context, title: string | undefined, found: ListF
       matched: matched[k],
       score: scoreOf(chances[k]),
       expect: expectOf(chances[k], tested.proteins),
+      distinct,
+      distinctScore: scoreOf(distinctChance),
+      sameSet: sameSet.map((c) => accessions.accession(ranks[pool[c]])),
       matches: matches.get(rank)!,
       unmatched: peaks.flatMap((_, i) => (explained.has(i) ? [] : [i])),
     };
@@ -96,6 +111,21 @@ export function answer(context: Context, title: string | undefined, found: ListF
     proteins: hits,
     ...(taxonomy && { organisms: taxonHits(context, taxonomy, inWindow, found, ranks, better) }),
   };
+}
+
+/** The peaks (ascending) each protein of `pool` (indexes into `ranks`) explains. */
+function peaksOf(finds: Finds, { peaks, first }: ListFinds, ranks: Int32Array, pool: readonly number[]): number[][] {
+  const slot = new Map(pool.map((k, c) => [ranks[k], c]));
+  const explained: number[][] = pool.map(() => []);
+  for (let peak = 0; peak < peaks.length; peak++)
+    for (const f of finds.of(first + peak))
+      finds.ranks(f, (rank) => {
+        const c = slot.get(rank);
+        if (c === undefined) return;
+        const list = explained[c];
+        if (list[list.length - 1] !== peak) list.push(peak);
+      });
+  return explained;
 }
 
 /** The peptides explaining each peak for each of `ranks`: by peak, then mass, then ProForma. */

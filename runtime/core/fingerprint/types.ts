@@ -47,7 +47,10 @@ export interface PeptideMatch {
   errorDa: number;
 }
 
-/** A protein's score against a peak list. */
+/**
+ * A protein's score against a peak list. Proteins are listed one at a time, each the most significant on the peaks
+ * the proteins above it leave unexplained (listing.ts).
+ */
 export interface ProteinHit {
   accession: string;
   taxId: number;
@@ -58,6 +61,11 @@ export interface ProteinHit {
   /** −10·log10 of the chance of matching so many peaks at random, and the proteins expected to by chance. */
   score: number;
   expect: number;
+  /** The peaks it explains that no protein above it does, and the score of those on the peaks left to it. */
+  distinct: number;
+  distinctScore: number;
+  /** Proteins explaining exactly its peaks: these peaks cannot tell them apart. */
+  sameSet: string[];
   matches: PeptideMatch[];
   /** The peaks it does not explain (indexes into the answer's peaks). */
   unmatched: number[];

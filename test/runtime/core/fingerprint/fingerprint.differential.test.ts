@@ -3,10 +3,12 @@
 // counted over every stored peptide, each protein's peptides counted over the stored peptides, the peaks each
 // protein and species explains (a species by the lowest common ancestor of a peptide's proteins, walked up the
 // taxonomy file), and each contender's chance summed over every outcome of the list's peaks; then the order, scores,
-// E-values, matches and unmatched peaks of every listed protein and organism, with and without a taxon and reviewed
+// E-values, matches and unmatched peaks of every listed protein (listed one at a time on the peaks left, the listing
+// written here from its definition) and organism, with and without a taxon and reviewed
 // filter. Lists mix peaks of real stored peptides (several of one protein) with random ones.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type Fingerprint, type PeakIon } from '../../../../runtime/core/fingerprint/fingerprint.js';
+import { POOL } from '../../../../runtime/core/fingerprint/ranking.js';
 import type { FilterSpec } from '../../../../runtime/core/range/accessionFilter.js';
 import type { Tolerance } from '../../../../runtime/core/precursor/window.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
@@ -345,8 +347,55 @@ interface RefContender {
 interface RefAnswer {
   masses: number[];
   inWindow: number[];
+  /** Every protein by its chance on all the peaks, and those listed (the order of the listing). */
   proteins: RefContender[];
+  listed: RefListed[];
   species: RefContender[];
+}
+
+/** A listed protein: the peaks no protein listed above explains, their chance on the peaks left, its equals. */
+interface RefListed {
+  protein: RefContender;
+  distinct: number;
+  p: number;
+  sameSet: number[];
+}
+
+/**
+ * The listing, by its definition: of the POOL proteins with the least chance on all the peaks, one at a time the
+ * protein with the least chance on the peaks left unexplained (summed over every outcome of those peaks), more such
+ * peaks, then the earlier; one explaining none of them is not listed, one explaining exactly a listed protein's peaks
+ * is listed with it.
+ */
+function listing(pool: RefContender[], inWindow: number[], count: number): RefListed[] {
+  const explained = new Set<number>();
+  const taken = new Set<RefContender>();
+  const listed: RefListed[] = [];
+  while (listed.length < count) {
+    const left = inWindow.map((_, i) => i).filter((i) => !explained.has(i));
+    let best: RefListed | undefined;
+    for (const protein of pool) {
+      if (taken.has(protein)) continue;
+      const distinct = protein.peaks.filter((i) => !explained.has(i)).length;
+      if (distinct === 0) continue;
+      const p = tailFrom(
+        outcomeDistribution(left.map((i) => windowChance(inWindow[i], total, protein.peptides))),
+        distinct,
+      );
+      if (!best || p < best.p || (p === best.p && distinct > best.distinct))
+        best = { protein, distinct, p, sameSet: [] };
+    }
+    if (!best) break;
+    taken.add(best.protein);
+    for (const i of best.protein.peaks) explained.add(i);
+    for (const protein of pool)
+      if (!taken.has(protein) && String(protein.peaks) === String(best.protein.peaks)) {
+        taken.add(protein);
+        best.sameSet.push(protein.id);
+      }
+    listed.push(best);
+  }
+  return listed;
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -430,7 +479,7 @@ function reference(setting: Setting, forms: Forms, keeps: (rank: number) => bool
     return { id: taxId, peaks: [...peaks].sort((a, b) => a - b), peptides: m, p: chance(m, peaks.size), matches: [] };
   });
   species.sort((a, b) => a.p - b.p || b.peaks.length - a.peaks.length || a.id - b.id);
-  return { masses, inWindow, proteins, species };
+  return { masses, inWindow, proteins, listed: listing(proteins.slice(0, POOL), inWindow, LISTED), species };
 }
 
 /** Whether two numbers agree to `relative` (or both lie within `absolute` of each other). */
@@ -456,12 +505,16 @@ function difference(
   }
   if (got.tested.proteins !== tested.proteins || got.tested.taxa !== tested.taxa)
     return `tested ${JSON.stringify(got.tested)}, want ${JSON.stringify(tested)}`;
-  const proteins = want.proteins.slice(0, LISTED);
+  const proteins = want.listed.map((l) => l.protein);
   if (got.proteins.length !== proteins.length) return `${got.proteins.length} proteins, want ${proteins.length}`;
   for (let i = 0; i < proteins.length; i++) {
-    const [hit, ref] = [got.proteins[i], proteins[i]];
+    const [hit, ref, listed] = [got.proteins[i], proteins[i], want.listed[i]];
     const at = `protein ${i} (${hit.accession}, want ${accessionOf(ref.id)} of p ${ref.p})`;
-    if (hit.accession !== accessionOf(ref.id)) return `${at}: not the one ranked here`;
+    if (hit.accession !== accessionOf(ref.id)) return `${at}: not the one listed here`;
+    if (hit.distinct !== listed.distinct || !close(hit.distinctScore, scoreOf(listed.p), 1e-9, 1e-9))
+      return `${at}: ${hit.distinct} distinct peaks scoring ${hit.distinctScore}; want ${listed.distinct}, ${scoreOf(listed.p)}`;
+    if (String(hit.sameSet) !== String(listed.sameSet.map(accessionOf)))
+      return `${at}: same set ${hit.sameSet}, want ${listed.sameSet.map(accessionOf)}`;
     if (hit.taxId !== table.taxIds[ref.id] || hit.reviewed !== (table.reviewed[ref.id] === 1))
       return `${at}: taxId ${hit.taxId}, reviewed ${hit.reviewed}`;
     if (hit.peptides !== ref.peptides || hit.matched !== ref.peaks.length)

@@ -225,10 +225,15 @@ function sumTaxonomies(
     else if (
       content.taxIds.length !== total.taxIds.length ||
       String(content.reviewedAccessions) !== String(total.reviewedAccessions) ||
-      String(content.unreviewedAccessions) !== String(total.unreviewedAccessions)
+      String(content.unreviewedAccessions) !== String(total.unreviewedAccessions) ||
+      (content.specificPeptides === undefined) !== (total.specificPeptides === undefined)
     ) {
       throw new BuildError(`${dir}: its taxonomy differs from the first part's`);
-    } else total.peptides = total.peptides.map((n, i) => n + content.peptides[i]);
+    } else {
+      total.peptides = total.peptides.map((n, i) => n + content.peptides[i]);
+      if (total.specificPeptides)
+        total.specificPeptides = total.specificPeptides.map((n, i) => n + content.specificPeptides![i]);
+    }
   }
   return {
     ...writeDatasetFile(tmp, total!, taxonomyFileName, headStorage(parts[0].part.head)),

@@ -194,7 +194,7 @@ async function stage<T, S extends ShardSink>(
     const head = await describeDataset(options, digested, ranked, tables, lineages);
     const tallies: Tallies = { peptideCounts: writePeptideCounts(tmp, perAccession.counts, storage) };
     if (lineages && counts)
-      tallies.taxonomy = writeTaxonomyFile(tmp, lineages, ranked.reviewed, counts.counts(), storage);
+      tallies.taxonomy = writeTaxonomyFile(tmp, lineages, ranked.reviewed, counts.counts(), counts.specific(), storage);
     return publishStaged({ tmp, head, shards, peptides, tallies, keys, views: builtViews });
   } finally {
     await closeRunners();

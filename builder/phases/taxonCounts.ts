@@ -1,5 +1,7 @@
 // Peptides per taxon, counted as the merge phase streams the distinct peptides: a peptide counts once for every
-// taxonomy node that is the node, or an ancestor of the node, of at least one of its accessions.
+// taxonomy node that is the node, or an ancestor of the node, of at least one of its accessions; and, as specific to
+// a taxon, for the lowest common ancestor of its accessions' nodes and every ancestor of it.
+import { depthFirstOrder } from '../../runtime/model/taxonomy.js';
 import type { PartitionPeptides } from './partitions.js';
 
 export class TaxonCounts {
@@ -10,6 +12,9 @@ export class TaxonCounts {
   /** The last peptide (stamp) that counted each node: a node counts once per peptide. */
   private readonly stamps: Float64Array;
   private stamp = 0;
+  /** Peptides by the lowest common ancestor of their accessions' nodes: added to its ancestors at the end. */
+  private readonly lowest: Float64Array;
+  private readonly depths: Uint16Array;
 
   /**
    * @param parents index of each node's parent; the root's is its own.
@@ -22,6 +27,8 @@ export class TaxonCounts {
     this.walked = new Float64Array(parents.length);
     this.direct = new Float64Array(parents.length);
     this.stamps = new Float64Array(parents.length);
+    this.lowest = new Float64Array(parents.length);
+    this.depths = depthFirstOrder(parents).depths;
   }
 
   /** Counts a partition's peptides (each distinct peptide must be added once). */
@@ -42,8 +49,10 @@ export class TaxonCounts {
       if (only < 0) continue;
       if (!several) {
         this.direct[only]++;
+        this.lowest[only]++;
         continue;
       }
+      this.lowest[this.lcaOf(ranks, start, rankEnds[p])]++;
       // The union of the accessions' lineages: stop where this peptide already counted (the rest is counted too).
       const stamp = ++this.stamp;
       for (let r = start; r < rankEnds[p]; r++) {
@@ -62,8 +71,17 @@ export class TaxonCounts {
 
   /** Peptides per node: those with at least one accession whose node is this node or a descendant of it. */
   counts(): number[] {
-    const total = Array.from(this.walked);
-    this.direct.forEach((n, node) => {
+    return this.upwards(this.direct, Array.from(this.walked));
+  }
+
+  /** Peptides per node whose accessions' lowest common ancestor is this node or a descendant of it. */
+  specific(): number[] {
+    return this.upwards(this.lowest, new Array<number>(this.parents.length).fill(0));
+  }
+
+  /** `total` with each node's count in `own` added to it and to every ancestor of it. */
+  private upwards(own: Float64Array, total: number[]): number[] {
+    own.forEach((n, node) => {
       if (n === 0) return;
       for (let j = node; ; j = this.parents[j]) {
         total[j] += n;
@@ -71,5 +89,22 @@ export class TaxonCounts {
       }
     });
     return total;
+  }
+
+  /** The lowest common ancestor of the nodes of ranks[from..to) (those with a lineage). */
+  private lcaOf(ranks: Uint32Array, from: number, to: number): number {
+    let common = -1;
+    for (let r = from; r < to; r++) {
+      let node = this.nodeOfRank[ranks[r]];
+      if (node < 0) continue;
+      if (common < 0) {
+        common = node;
+        continue;
+      }
+      while (this.depths[node] > this.depths[common]) node = this.parents[node];
+      while (this.depths[common] > this.depths[node]) common = this.parents[common];
+      while (node !== common) [node, common] = [this.parents[node], this.parents[common]];
+    }
+    return common;
   }
 }

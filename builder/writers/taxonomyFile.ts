@@ -7,13 +7,14 @@ import type { Taxonomy } from '../inputs/taxdump.js';
 
 /**
  * Writes the taxonomy file into `dir`: `nodeOf[a]` and `reviewed[a]` are accession a's node (-1: no lineage) and
- * reviewed flag, `peptides[i]` node i's peptide count. Returns the manifest's `taxonomy` entry.
+ * reviewed flag, `peptides[i]` and `specificPeptides[i]` node i's peptide counts (TaxonCounts). Returns the manifest's `taxonomy` entry.
  */
 export function writeTaxonomyFile(
   dir: string,
   { taxonomy, nodeOf }: { taxonomy: Taxonomy; nodeOf: Int32Array },
   reviewed: Uint8Array,
   peptides: readonly number[],
+  specificPeptides: readonly number[],
   storage: Storage,
 ): FileEntry & { nodes: number } {
   const nodes = taxonomy.taxIds.length;
@@ -30,6 +31,7 @@ export function writeTaxonomyFile(
     ranks: taxonomy.ranks,
     names: taxonomy.names,
     peptides: [...peptides],
+    specificPeptides: [...specificPeptides],
     reviewedAccessions,
     unreviewedAccessions,
   };

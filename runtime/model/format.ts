@@ -291,6 +291,11 @@ export interface TaxonomyFile {
   ranks: string[];
   names: string[];
   peptides: number[];
+  /**
+   * Distinct peptides whose accessions' lowest common ancestor is node i or a descendant of it: those that are the
+   * node's own, found nowhere else. Optional: datasets built before it lack it.
+   */
+  specificPeptides?: number[];
   /** Accessions whose taxId is node i itself (not a descendant): UniProtKB/Swiss-Prot ones, and the others. */
   reviewedAccessions: number[];
   unreviewedAccessions: number[];

@@ -42,6 +42,11 @@ export class Taxonomy {
     ];
     if (n === 0 || columns.some((c) => !Array.isArray(c) || c.length !== n))
       throw new Error('taxonomy columns are missing or differ in length');
+    if (
+      file.specificPeptides !== undefined &&
+      (!Array.isArray(file.specificPeptides) || file.specificPeptides.length !== n)
+    )
+      throw new Error('taxonomy specificPeptides differs in length');
     this.taxIds = Int32Array.from(file.taxIds);
     for (let i = 1; i < n; i++)
       if (!(this.taxIds[i - 1] < this.taxIds[i])) throw new Error('taxonomy taxIds are not ascending');
@@ -112,6 +117,14 @@ export class Taxonomy {
       while (node !== common) [node, common] = [this.parents[node], this.parents[common]];
     }
     return common;
+  }
+
+  /**
+   * Distinct peptides found only at or below node: all its accessions' lowest common ancestor lies there (a dataset
+   * built before they were counted gives every peptide with an accession there, an upper bound).
+   */
+  specificPeptides(node: number): number {
+    return (this.file.specificPeptides ?? this.file.peptides)[node];
   }
 
   taxon(node: number): Taxon {

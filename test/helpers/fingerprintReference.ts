@@ -73,6 +73,11 @@ export class TaxonomyWalk {
     return this.file.peptides[this.index.get(taxId)!];
   }
 
+  /** The taxonomy file's count of peptides found at or below `taxId` only. */
+  specificPeptides(taxId: number): number {
+    return this.file.specificPeptides![this.index.get(taxId)!];
+  }
+
   /** The taxIds from `taxId` up to the root, both included. */
   lineage(taxId: number): number[] {
     const line = [taxId];

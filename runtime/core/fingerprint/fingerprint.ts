@@ -171,13 +171,16 @@ function ancestorAt(taxonomy: Taxonomy, node: number, rank: string): number {
   }
 }
 
-/** The taxa of the query's rank a match was possible for: those with peptides, below the filter's taxa if any. */
+/** The taxa of the query's rank a match was possible for: those with peptides of their own, below the filter's taxa. */
 function taxaTested(taxonomy: Taxonomy, query: FingerprintQuery): number {
   const within = query.filter.taxa.map((taxId) => taxonomy.nodeOf(taxId)).filter((node) => node >= 0);
   let count = 0;
   for (let node = 0; node < taxonomy.size; node++) {
-    const { rank, peptides } = taxonomy.taxon(node);
-    if (rank === query.rank && peptides > 0 && (within.length === 0 || within.some((t) => taxonomy.within(node, t))))
+    if (
+      taxonomy.taxon(node).rank === query.rank &&
+      taxonomy.specificPeptides(node) > 0 &&
+      (within.length === 0 || within.some((t) => taxonomy.within(node, t)))
+    )
       count++;
   }
   return count;

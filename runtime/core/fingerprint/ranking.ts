@@ -172,7 +172,7 @@ function taxonHits(
 ): TaxonHit[] {
   const nodes = taxa.counted();
   const matched = Int32Array.from(nodes, (node) => taxa.matched(node));
-  const peptides = Float64Array.from(nodes, (node) => taxonomy.taxon(node).peptides);
+  const peptides = Float64Array.from(nodes, (node) => taxonomy.specificPeptides(node));
   const chances = contenderChances(inWindow, total, peptides, matched);
   const better = (a: number, b: number) =>
     chances[a] !== chances[b]
@@ -207,6 +207,7 @@ function taxonHits(
     const node = nodes[k];
     return {
       ...taxonomy.taxon(node),
+      peptides: peptides[k],
       matched: matched[k],
       score: scoreOf(chances[k]),
       expect: expectOf(chances[k], tested.taxa ?? 0),

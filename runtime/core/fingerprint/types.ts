@@ -76,6 +76,7 @@ export interface TaxonHit {
   taxId: number;
   name: string;
   rank: string;
+  /** Its own peptides in the dataset (found at or below it only), and the peaks they explain. */
   peptides: number;
   matched: number;
   score: number;

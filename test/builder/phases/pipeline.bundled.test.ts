@@ -103,7 +103,7 @@ describe('the bundled sample with its taxonomy', () => {
     expect(manifest.totals.accessionsWithoutLineage).toBe(unplaced.length);
   });
 
-  it('counts, per node, the distinct peptides with an accession at or below it (a brute-force set union)', () => {
+  it('counts, per node, the distinct peptides with an accession at or below it, and those all of whose accessions are (brute force)', () => {
     const index = new Map(taxonomy.taxIds.map((t, i) => [t, i]));
     const taxIdOf = new Map(table.accessions.map((a, i) => [a, table.taxIds[i]]));
     const lineages = new Map<number, number[]>();
@@ -120,11 +120,18 @@ describe('the bundled sample with its taxonomy', () => {
       return path;
     };
     const counts = new Array<number>(taxonomy.taxIds.length).fill(0);
+    // Specific: the nodes common to every lineage of a peptide's accessions (those with a lineage).
+    const specific = new Array<number>(taxonomy.taxIds.length).fill(0);
     for (const { accessions } of dataset.peptides.values()) {
-      const nodes = new Set(accessions.flatMap((a) => lineageOf(taxIdOf.get(a)!)));
+      const paths = accessions.map((a) => lineageOf(taxIdOf.get(a)!)).filter((path) => path.length > 0);
+      const nodes = new Set(paths.flat());
       for (const node of nodes) counts[node]++;
+      for (const node of paths[0] ?? []) if (paths.every((path) => path.includes(node))) specific[node]++;
     }
     expect(taxonomy.peptides).toEqual(counts);
+    expect(taxonomy.specificPeptides).toEqual(specific);
+    // A peptide shared by two species is specific to neither: some nodes count fewer specific peptides.
+    expect(specific.some((n, i) => n < counts[i])).toBe(true);
     // The root counts every peptide with an accession with a lineage: nearly all of them, not all.
     expect(counts[0]).toBeLessThan(manifest.totals.peptides);
     expect(counts[0]).toBeGreaterThan(manifest.totals.peptides * 0.98);

@@ -253,6 +253,18 @@ describe('the brute force’s own ground', () => {
     const differing = walk.ofRank('species').filter((s) => walk.peptides(s) !== (counted.get(s) ?? 0));
     expect(differing).toEqual([]);
   });
+
+  it('counts each species’ own peptides as the taxonomy file does: those whose accessions’ lowest common ancestor is at or below it', () => {
+    const counted = new Map<number, number>();
+    for (let p = 0; p < total; p++) {
+      const taxa = Array.from(ranksOf(stored, p), (rank) => table.taxIds[rank]).filter((taxId) => walk.has(taxId));
+      const s = taxa.length === 0 ? undefined : speciesAbove(taxa);
+      if (s !== undefined) counted.set(s, (counted.get(s) ?? 0) + 1);
+    }
+    const differing = walk.ofRank('species').filter((s) => walk.specificPeptides(s) !== (counted.get(s) ?? 0));
+    expect(differing).toEqual([]);
+    expect(walk.ofRank('species').some((s) => walk.specificPeptides(s) < walk.peptides(s))).toBe(true);
+  });
 });
 
 /** Which ranks a filter keeps: reviewed as asked, and the organism at or below one of its taxa. */
@@ -475,7 +487,7 @@ function reference(setting: Setting, forms: Forms, keeps: (rank: number) => bool
   });
   proteins.sort((a, b) => a.p - b.p || b.peaks.length - a.peaks.length || byText(accessionOf(a.id), accessionOf(b.id)));
   const species = [...speciesPeaks].map(([taxId, peaks]): RefContender => {
-    const m = walk.peptides(taxId);
+    const m = walk.specificPeptides(taxId);
     return { id: taxId, peaks: [...peaks].sort((a, b) => a - b), peptides: m, p: chance(m, peaks.size), matches: [] };
   });
   species.sort((a, b) => a.p - b.p || b.peaks.length - a.peaks.length || a.id - b.id);
@@ -594,7 +606,7 @@ describe.each(SETTINGS)('fingerprint against the brute force: $name', (setting) 
       .ofRank('species')
       .filter(
         (s) =>
-          walk.peptides(s) > 0 &&
+          walk.specificPeptides(s) > 0 &&
           (setting.filter.taxa.length === 0 || setting.filter.taxa.some((t) => walk.within(s, t))),
       ).length;
     let several = 0;

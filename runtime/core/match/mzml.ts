@@ -1,11 +1,11 @@
 // mzML (the PSI standard msconvert, OpenMS and ThermoRawFileParser write) read into the MGF reader's items: each MS2+
-// spectrum with its precursor, charges, retention time and peaks, so the same searches take either format. Files run
-// to gigabytes, so only one <spectrum> element is held at a time; the reader is DOM-free and uses web APIs only
-// (TextDecoder, atob, DecompressionStream), so the same code runs in Node and in the browser. A spectrum that cannot
-// be read is reported by its id and the line of its start tag, never guessed at; MS-Numpress is refused with the way
-// out.
+// spectrum with its precursor, charges, retention time and peaks, so the same searches take either format; or, for
+// peptide mass fingerprinting, each MS1 spectrum with its peaks (readMzmlMs1). Files run to gigabytes, so only one
+// <spectrum> element is held at a time; the reader is DOM-free and uses web APIs only (TextDecoder, atob,
+// DecompressionStream), so the same code runs in Node and in the browser. A spectrum that cannot be read is reported
+// by its id and the line of its start tag, never guessed at; MS-Numpress is refused with the way out.
 import { MAX_PRECURSOR_MASS } from '../precursor/window.js';
-import { MAX_CHARGE, type MgfItem, type PeakList } from './mgf.js';
+import { MAX_CHARGE, type Malformed, type MgfItem, type PeakList } from './mgf.js';
 
 /** A cvParam: accession, name, value and unit. */
 interface Param {
@@ -42,6 +42,8 @@ const CHARGE_STATE = 'MS:1000041';
 const POSSIBLE_CHARGE_STATE = 'MS:1000633';
 const MZ_ARRAY = 'MS:1000514';
 const INTENSITY_ARRAY = 'MS:1000515';
+const CENTROID_SPECTRUM = 'MS:1000127';
+const PROFILE_SPECTRUM = 'MS:1000128';
 const ZLIB = 'MS:1000574';
 const NO_COMPRESSION = 'MS:1000576';
 /** MS-Numpress linear, pic and slof, then each followed by zlib. */
@@ -197,23 +199,49 @@ function msLevel(own: readonly Param[]): number | undefined {
   return find(own, MS1_SPECTRUM) ? 1 : undefined;
 }
 
+/** Why a spectrum's arrays cannot be decoded when they are MS-Numpress-compressed. */
+function numpressOf(parsed: Parsed): string | undefined {
+  const numpress = [mzArrayOf(parsed), intensityArrayOf(parsed)].flatMap(
+    (a) => a?.params.filter((p) => NUMPRESS.has(p.accession)) ?? [],
+  );
+  if (numpress.length === 0) return undefined;
+  return (
+    `is compressed with MS-Numpress (${numpress[0].name || numpress[0].accession}), which this reader does not ` +
+    'decode: convert the raw file again without numpress (msconvert without its --numpress options)'
+  );
+}
+
+const mzArrayOf = (parsed: Parsed) => parsed.arrays.find((a) => find(a.params, MZ_ARRAY));
+const intensityArrayOf = (parsed: Parsed) => parsed.arrays.find((a) => find(a.params, INTENSITY_ARRAY));
+
+/** A spectrum's m/z and intensity arrays decoded, as peaks in ascending m/z; or why they cannot be. */
+async function peaksOf(parsed: Parsed): Promise<PeakList | string> {
+  const mzs = await decodeArray(mzArrayOf(parsed), 'm/z');
+  if (typeof mzs === 'string') return mzs;
+  const intensities = await decodeArray(intensityArrayOf(parsed), 'intensity');
+  if (typeof intensities === 'string') return intensities;
+  if (mzs.length !== intensities.length) return `has ${mzs.length} m/z values but ${intensities.length} intensities`;
+  return peakList(mzs, intensities);
+}
+
+/** A malformed item for the spectrum `title` whose start tag is at `line`. */
+const malformedSpectrum = (title: string | undefined, line: number, error: string): { malformed: Malformed } => ({
+  malformed: { line, error: `spectrum ${title === undefined ? 'without an id' : quoted(title)} ${error}` },
+});
+
+/** Why a spectrum's ms level cannot be read, if it cannot. */
+function levelError(level: number | undefined): string | undefined {
+  if (level === undefined) return `gives no ms level (${MS_LEVEL})`;
+  if (!Number.isInteger(level) || level < 1) return `has an ms level (${MS_LEVEL}) that is not a whole number`;
+  return undefined;
+}
+
 /** The item of an MS2+ spectrum: the spectrum with its peaks, or why it cannot be read. */
 async function spectrumItem(parsed: Parsed, index: number, line: number): Promise<MgfItem> {
   const title = parsed.id;
-  const fail = (error: string): MgfItem => ({
-    malformed: { line, error: `spectrum ${title === undefined ? 'without an id' : quoted(title)} ${error}` },
-  });
-  const level = msLevel(parsed.own);
-  if (level === undefined) return fail(`gives no ms level (${MS_LEVEL})`);
-  if (!Number.isInteger(level) || level < 1) return fail(`has an ms level (${MS_LEVEL}) that is not a whole number`);
-  const mzArray = parsed.arrays.find((a) => find(a.params, MZ_ARRAY));
-  const intensityArray = parsed.arrays.find((a) => find(a.params, INTENSITY_ARRAY));
-  const numpress = [mzArray, intensityArray].flatMap((a) => a?.params.filter((p) => NUMPRESS.has(p.accession)) ?? []);
-  if (numpress.length > 0)
-    return fail(
-      `is compressed with MS-Numpress (${numpress[0].name || numpress[0].accession}), which this reader does not ` +
-        'decode: convert the raw file again without numpress (msconvert without its --numpress options)',
-    );
+  const fail = (error: string): MgfItem => malformedSpectrum(title, line, error);
+  const unreadable = levelError(msLevel(parsed.own)) ?? numpressOf(parsed);
+  if (unreadable) return fail(unreadable);
   const precursor = find(parsed.ion, SELECTED_ION_MZ);
   if (!precursor) return fail(`has no precursor m/z (selected ion m/z, ${SELECTED_ION_MZ})`);
   const mz = precursor.value.trim() === '' ? NaN : Number(precursor.value);
@@ -221,12 +249,8 @@ async function spectrumItem(parsed: Parsed, index: number, line: number): Promis
     return fail(`has a precursor m/z ${quoted(precursor.value)} that is not above 0 and at most ${MAX_PRECURSOR_MASS}`);
   const charges = chargesOf(parsed.ion, find(parsed.own, NEGATIVE_SCAN) !== undefined);
   if (typeof charges === 'string') return fail(charges);
-  const mzs = await decodeArray(mzArray, 'm/z');
-  if (typeof mzs === 'string') return fail(mzs);
-  const intensities = await decodeArray(intensityArray, 'intensity');
-  if (typeof intensities === 'string') return fail(intensities);
-  if (mzs.length !== intensities.length)
-    return fail(`has ${mzs.length} m/z values but ${intensities.length} intensities`);
+  const peaks = await peaksOf(parsed);
+  if (typeof peaks === 'string') return fail(peaks);
   const intensityText = find(parsed.ion, PEAK_INTENSITY)?.value.trim();
   const intensity = intensityText ? Number(intensityText) : NaN;
   return {
@@ -239,7 +263,46 @@ async function spectrumItem(parsed: Parsed, index: number, line: number): Promis
       mz,
       intensity: Number.isFinite(intensity) ? intensity : undefined,
       charges,
-      peaks: peakList(mzs, intensities),
+      peaks,
+    },
+  };
+}
+
+/** An MS1 spectrum: its native id, where it starts, its peaks and whether they are centroids or a profile. */
+export interface Ms1Spectrum {
+  /** Ordinal among the file's MS1 spectra, from 1. */
+  index: number;
+  /** Line of its start tag, from 1. */
+  line: number;
+  title?: string;
+  rtSeconds?: number;
+  /** What the spectrum says its peaks are (MS:1000127, MS:1000128), when it says. */
+  representation?: 'centroid' | 'profile';
+  peaks: PeakList;
+}
+
+export type Ms1Item = { ms1: Ms1Spectrum } | { malformed: Malformed };
+
+/** The item of an MS1 spectrum (or of one whose ms level cannot be read): its peaks, or why they cannot be read. */
+async function ms1Item(parsed: Parsed, index: number, line: number): Promise<Ms1Item> {
+  const title = parsed.id;
+  const unreadable = levelError(msLevel(parsed.own)) ?? numpressOf(parsed);
+  if (unreadable) return malformedSpectrum(title, line, unreadable);
+  const peaks = await peaksOf(parsed);
+  if (typeof peaks === 'string') return malformedSpectrum(title, line, peaks);
+  const representation = find(parsed.own, CENTROID_SPECTRUM)
+    ? 'centroid'
+    : find(parsed.own, PROFILE_SPECTRUM)
+      ? 'profile'
+      : undefined;
+  return {
+    ms1: {
+      index,
+      line,
+      title,
+      rtSeconds: seconds(find(parsed.own, SCAN_START_TIME)),
+      ...(representation && { representation }),
+      peaks,
     },
   };
 }
@@ -261,21 +324,44 @@ interface Open {
 }
 
 /** The items of an mzML file given as text or byte chunks (UTF-8), in file order: MS2+ spectra with their peaks. */
-export async function* readMzml(
+export function readMzml(
   chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
 ): AsyncGenerator<MgfItem> {
+  return spectraOf(chunks, (level) => level !== 1, spectrumItem);
+}
+
+/**
+ * The MS1 spectra of an mzML file given as text or byte chunks (UTF-8), in file order, with their peaks: what a
+ * peptide mass fingerprint reads (a MALDI run, an imaging run's pixels). A spectrum whose ms level cannot be read is
+ * reported too: it may be one.
+ */
+export function readMzmlMs1(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+): AsyncGenerator<Ms1Item> {
+  return spectraOf(chunks, (level) => !(level !== undefined && Number.isInteger(level) && level > 1), ms1Item);
+}
+
+/**
+ * The items `item` makes of the spectra whose ms level `wanted` takes (numbered from 1 in file order), each
+ * parsed with the referenceableParamGroups before it; a spectrum cut short by the end of the file is malformed.
+ */
+async function* spectraOf<T>(
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+  wanted: (level: number | undefined) => boolean,
+  item: (parsed: Parsed, index: number, line: number) => Promise<T>,
+): AsyncGenerator<T | { malformed: Malformed }> {
   const decoder = new TextDecoder();
   const groups = new Map<string, Param[]>();
   let lines = 0; // line ends before `rest` (or before the open element's text)
   let rest = ''; // text outside any element not yet searched
   let open: Open | undefined;
   let index = 0;
-  async function* complete(element: Open): AsyncGenerator<MgfItem> {
+  async function* complete(element: Open): AsyncGenerator<T> {
     const text = element.parts.join('');
     lines += newlines(text);
     const parsed = parseElement(text, groups);
     if (element.name === 'referenceableParamGroup') groups.set(parsed.id ?? '', parsed.own);
-    else if (msLevel(parsed.own) !== 1) yield await spectrumItem(parsed, ++index, element.line);
+    else if (wanted(msLevel(parsed.own))) yield await item(parsed, ++index, element.line);
   }
   function* elements(chunk: string): Generator<Open> {
     let text = chunk;

@@ -4,7 +4,7 @@ import type { AccessionSet } from '../../model/accessionSet.js';
 import { UNITS_PER_DA } from '../../model/chemistry.js';
 import type { Taxonomy } from '../../model/taxonomy.js';
 import { expectOf, scoreOf } from './chance.js';
-import { contenderChances } from './contenders.js';
+import { Contenders } from './contenders.js';
 import { listProteins } from './listing.js';
 import type { Finds } from './finds.js';
 import type { Fingerprint, FingerprintPeak, FingerprintQuery, PeptideMatch, ProteinHit, TaxonHit } from './types.js';
@@ -27,24 +27,6 @@ export interface ListFinds {
   peakTaxa: number[][];
 }
 
-/** The `count` best of items 0..n-1 by `better` (a strict total order), best first. */
-function bestOf(n: number, count: number, better: (a: number, b: number) => boolean): number[] {
-  const kept: number[] = [];
-  if (count <= 0) return kept;
-  for (let i = 0; i < n; i++) {
-    if (kept.length === count && !better(i, kept[count - 1])) continue;
-    let [low, high] = [0, kept.length];
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (better(kept[mid], i)) low = mid + 1;
-      else high = mid;
-    }
-    kept.splice(low, 0, i);
-    if (kept.length > count) kept.pop();
-  }
-  return kept;
-}
-
 /** What every list's answer is scored against. */
 export interface Context {
   finds: Finds;
@@ -65,16 +47,12 @@ export function answer(context: Context, title: string | undefined, found: ListF
   const inWindow = peaks.map((p) => (p.error ? 0 : p.inWindow));
   const ranks = proteins.counted();
   const matched = Int32Array.from(ranks, (rank) => proteins.matched(rank));
-  const chances = contenderChances(inWindow, total, Int32Array.from(ranks, peptidesOf), matched);
   // Most likely first: least chance, then most peaks, then the accession order answers use.
-  const better = (a: number, b: number) =>
-    chances[a] !== chances[b]
-      ? chances[a] < chances[b]
-      : matched[a] !== matched[b]
-        ? matched[a] > matched[b]
-        : accessions.before(ranks[a], ranks[b]);
+  const contenders = new Contenders(inWindow, total, Int32Array.from(ranks, peptidesOf), matched, (a, b) =>
+    accessions.before(ranks[a], ranks[b]),
+  );
   // The listing chooses among the proteins most significant on all the peaks.
-  const pool = bestOf(ranks.length, Math.max(POOL, query.proteins), better);
+  const pool = contenders.best(Math.max(POOL, query.proteins));
   const listed = listProteins(
     { peptides: Int32Array.from(pool, (k) => peptidesOf(ranks[k])), peaks: peaksOf(context.finds, found, ranks, pool) },
     inWindow,
@@ -92,8 +70,8 @@ export function answer(context: Context, title: string | undefined, found: ListF
       reviewed: accessions.reviewed(rank),
       peptides: peptidesOf(rank),
       matched: matched[k],
-      score: scoreOf(chances[k]),
-      expect: expectOf(chances[k], tested.proteins),
+      score: scoreOf(contenders.chance(k)),
+      expect: expectOf(contenders.chance(k), tested.proteins),
       distinct,
       distinctScore: scoreOf(distinctChance),
       sameSet: sameSet.map((c) => accessions.accession(ranks[pool[c]])),
@@ -109,7 +87,7 @@ export function answer(context: Context, title: string | undefined, found: ListF
     peaks,
     tested,
     proteins: hits,
-    ...(taxonomy && { organisms: taxonHits(context, taxonomy, inWindow, found, ranks, better) }),
+    ...(taxonomy && { organisms: taxonHits(context, taxonomy, inWindow, found, ranks, contenders) }),
   };
 }
 
@@ -168,49 +146,35 @@ function taxonHits(
   inWindow: readonly number[],
   { taxa, peakTaxa }: ListFinds,
   ranks: Int32Array,
-  betterProtein: (a: number, b: number) => boolean,
+  proteins: Contenders,
 ): TaxonHit[] {
   const nodes = taxa.counted();
   const matched = Int32Array.from(nodes, (node) => taxa.matched(node));
   const peptides = Float64Array.from(nodes, (node) => taxonomy.specificPeptides(node));
-  const chances = contenderChances(inWindow, total, peptides, matched);
-  const better = (a: number, b: number) =>
-    chances[a] !== chances[b]
-      ? chances[a] < chances[b]
-      : matched[a] !== matched[b]
-        ? matched[a] > matched[b]
-        : taxonomy.taxIds[nodes[a]] < taxonomy.taxIds[nodes[b]];
-  const listed = bestOf(nodes.length, query.organisms, better);
-  // Each listed taxon's best proteins, in one pass over the proteins: a taxon's ranks are two intervals.
-  const intervals = Int32Array.from(
-    listed.flatMap((k) => {
-      const { reviewed, unreviewed } = taxonomy.subtreeRanks(nodes[k], reviewedTotal);
-      return [...reviewed, ...unreviewed];
-    }),
+  const contenders = new Contenders(
+    inWindow,
+    total,
+    peptides,
+    matched,
+    (a, b) => taxonomy.taxIds[nodes[a]] < taxonomy.taxIds[nodes[b]],
   );
-  const best: number[][] = listed.map(() => []);
-  for (let k = 0; k < ranks.length; k++) {
-    const rank = ranks[k];
-    for (let t = 0; t < listed.length; t++) {
-      const i = 4 * t;
-      if (!((intervals[i] <= rank && rank < intervals[i + 1]) || (intervals[i + 2] <= rank && rank < intervals[i + 3])))
-        continue;
-      const kept = best[t];
-      if (kept.length === TAXON_PROTEINS && !betterProtein(k, kept[TAXON_PROTEINS - 1])) continue;
-      let at = kept.length;
-      while (at > 0 && betterProtein(k, kept[at - 1])) at--;
-      kept.splice(at, 0, k);
-      if (kept.length > TAXON_PROTEINS) kept.pop();
-    }
-  }
+  const listed = contenders.best(query.organisms);
+  // Each listed taxon's best proteins: its ranks are two intervals.
+  const best = listed.map((k) => {
+    const { reviewed, unreviewed } = taxonomy.subtreeRanks(nodes[k], reviewedTotal);
+    return proteins.best(TAXON_PROTEINS, (c) => {
+      const rank = ranks[c];
+      return (reviewed[0] <= rank && rank < reviewed[1]) || (unreviewed[0] <= rank && rank < unreviewed[1]);
+    });
+  });
   return listed.map((k, t): TaxonHit => {
     const node = nodes[k];
     return {
       ...taxonomy.taxon(node),
       peptides: peptides[k],
       matched: matched[k],
-      score: scoreOf(chances[k]),
-      expect: expectOf(chances[k], tested.taxa ?? 0),
+      score: scoreOf(contenders.chance(k)),
+      expect: expectOf(contenders.chance(k), tested.taxa ?? 0),
       peaks: peakTaxa.flatMap((counted, i) => (counted.includes(node) ? [i] : [])),
       proteins: best[t].map((p) => accessions.accession(ranks[p])),
     };

@@ -171,17 +171,25 @@ function ancestorAt(taxonomy: Taxonomy, node: number, rank: string): number {
   }
 }
 
+/** Taxa tested, by taxonomy and (rank, filter taxa): a count over every node, made once. */
+const testedTaxa = new WeakMap<Taxonomy, Map<string, number>>();
+
 /** The taxa of the query's rank a match was possible for: those with peptides of their own, below the filter's taxa. */
 function taxaTested(taxonomy: Taxonomy, query: FingerprintQuery): number {
+  let counts = testedTaxa.get(taxonomy);
+  if (!counts) testedTaxa.set(taxonomy, (counts = new Map()));
+  const key = `${query.rank}|${query.filter.taxa}`;
+  let count = counts.get(key);
+  if (count !== undefined) return count;
   const within = query.filter.taxa.map((taxId) => taxonomy.nodeOf(taxId)).filter((node) => node >= 0);
-  let count = 0;
-  for (let node = 0; node < taxonomy.size; node++) {
+  count = 0;
+  for (let node = 0; node < taxonomy.size; node++)
     if (
       taxonomy.taxon(node).rank === query.rank &&
       taxonomy.specificPeptides(node) > 0 &&
       (within.length === 0 || within.some((t) => taxonomy.within(node, t)))
     )
       count++;
-  }
+  counts.set(key, count);
   return count;
 }

@@ -66,6 +66,11 @@ export function startPlan(dir: string, userNamed: boolean, bundledFiles: readonl
       action: 'build',
       reason: `the dataset in ${dir} was built by an older version (no view ${missing}): rebuilding the bundled sample`,
     };
+  if (isSample && !manifest.peptideCounts)
+    return {
+      action: 'build',
+      reason: `the dataset in ${dir} was built by an older version (no peptide counts): rebuilding the bundled sample`,
+    };
   return { action: 'serve' };
 }
 

@@ -1,6 +1,6 @@
 // Tests builder/commands/startDataset.ts (npm start's prestart, builder/commands/bundled.ts): the default folder gets
 // the bundled sample with its taxonomy and Carbamidomethyl@C view when it has no dataset, or has the sample as an older
-// version built it (no taxonomy, format version 1, no view); any other dataset there is served as it is; a SHARDS_DIR
+// version built it (no taxonomy, format version 1, no view, no peptide counts); any other dataset there is served as it is; a SHARDS_DIR
 // the user named is never built into (no manifest: a one-line error and exit 1, through the real entry).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -95,6 +95,24 @@ describe('startPlan', () => {
     expect(startPlan(otherView, false, SAMPLE).action).toBe('build');
   });
 
+  it('rebuilds the sample built without peptide counts in the default folder only', () => {
+    const views = [
+      { fixed: 'Carbamidomethyl@C' },
+      { fixed: 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2' },
+    ];
+    const uncounted = folder('plan-uncounted', {
+      ...oldSample,
+      formatVersion: 3,
+      taxonomy: { file: 'taxonomy-x.json' },
+      views,
+    });
+    expect(startPlan(uncounted, false, SAMPLE)).toMatchObject({
+      action: 'build',
+      reason: expect.stringMatching(/built by an older version \(no peptide counts\)/),
+    });
+    expect(startPlan(uncounted, true, SAMPLE)).toEqual({ action: 'serve' });
+  });
+
   it('serves a dataset with a taxonomy and the view, another dataset without them, and leaves an unreadable manifest alone', () => {
     const views = [
       { fixed: 'Carbamidomethyl@C' },
@@ -102,7 +120,13 @@ describe('startPlan', () => {
     ];
     expect(
       startPlan(
-        folder('plan-new', { ...oldSample, formatVersion: 3, taxonomy: { file: 'taxonomy-x.json' }, views }),
+        folder('plan-new', {
+          ...oldSample,
+          formatVersion: 3,
+          taxonomy: { file: 'taxonomy-x.json' },
+          views,
+          peptideCounts: { ranksPerPage: 262144, pages: [] },
+        }),
         false,
         SAMPLE,
       ),

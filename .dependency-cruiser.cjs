@@ -41,7 +41,7 @@ module.exports = {
       comment:
         'runtime/core/storage (sources, files, dataset, caches) serves every capability and imports none of them.',
       from: { path: '^runtime/core/storage/' },
-      to: { path: '^runtime/core/(range|precursor|match|lookup|identify)/' },
+      to: { path: '^runtime/core/(range|precursor|match|lookup|identify|fingerprint)/' },
     },
     {
       name: 'core-range-below-searches',
@@ -49,7 +49,7 @@ module.exports = {
       comment:
         'Range search (runtime/core/range) is what precursor search, matching and look-ups build on, not the reverse.',
       from: { path: '^runtime/core/range/' },
-      to: { path: '^runtime/core/(precursor|match|lookup)/' },
+      to: { path: '^runtime/core/(precursor|match|lookup|fingerprint)/' },
     },
     {
       name: 'core-match-above-precursor',
@@ -64,8 +64,16 @@ module.exports = {
       severity: 'error',
       comment:
         'Identification (runtime/core/identify) scores what batch matching finds; no other capability knows of it.',
-      from: { path: '^runtime/core/(storage|range|precursor|match|lookup)/' },
+      from: { path: '^runtime/core/(storage|range|precursor|match|lookup|fingerprint)/' },
       to: { path: '^runtime/core/identify/' },
+    },
+    {
+      name: 'core-fingerprint-on-top',
+      severity: 'error',
+      comment:
+        'Fingerprinting (runtime/core/fingerprint) scores what the batch sweep finds for MS1 peaks; no other capability knows of it.',
+      from: { path: '^runtime/core/(storage|range|precursor|match|lookup|identify)/' },
+      to: { path: '^runtime/core/fingerprint/' },
     },
     {
       name: 'core-lookups-apart',

@@ -59,7 +59,8 @@ describe('dependency rules', () => {
       'runtime/core/match/batch.ts':
         "import { score } from '../identify/score.js';\nexport const batch = [1, score];\n",
       'runtime/core/identify/score.ts':
-        "import { batch } from '../match/batch.js';\nexport const score = () => batch;\n",
+        "import { batch } from '../match/batch.js';\nimport { peaks } from '../fingerprint/peaks.js';\nexport const score = () => [batch, peaks];\n",
+      'runtime/core/fingerprint/peaks.ts': 'export const peaks = 4;\n',
       'runtime/core/lookup/look.ts': 'export const look = 2;\n',
       'runtime/entries/cli/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
       'builder/phases/bar.ts': "import { SingleBar } from 'cli-progress';\nexport const bar = SingleBar;\n",
@@ -77,6 +78,7 @@ describe('dependency rules', () => {
         'api-below-entries',
         'build-imports-only-the-model',
         'core-below-api',
+        'core-fingerprint-on-top',
         'core-identify-on-top',
         'core-lookups-apart',
         'core-match-above-precursor',
@@ -108,7 +110,8 @@ describe('dependency rules', () => {
       'web-page-runs-in-the-browser: runtime/entries/web/main.ts',
     ]);
     // The capabilities of runtime/core: each planted upward or sideways import, and nothing within one folder.
-    expect(found.filter((v) => /^core-(storage|range|match|lookups|identify)/.test(v)).sort()).toEqual([
+    expect(found.filter((v) => /^core-(storage|range|match|lookups|identify|fingerprint)/.test(v)).sort()).toEqual([
+      'core-fingerprint-on-top: runtime/core/identify/score.ts → runtime/core/fingerprint/peaks.ts',
       'core-identify-on-top: runtime/core/match/batch.ts → runtime/core/identify/score.ts',
       'core-lookups-apart: runtime/core/precursor/find.ts → runtime/core/lookup/look.ts',
       'core-match-above-precursor: runtime/core/precursor/find.ts → runtime/core/match/batch.ts',

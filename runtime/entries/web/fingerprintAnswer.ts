@@ -1,7 +1,6 @@
 // A fingerprint's answer as Fingerprint mode reads it (the JSON of POST /api/v1/fingerprint, on either data path):
-// which list is shown, each protein's organism where the answer names it, the peaks a protein explains, the stick
-// plot's heights, axis and label rows, and the numbers as the page writes them. The types are the core's; no DOM:
-// tested in Node.
+// the lists' names, the peaks a protein explains, the stick plot's heights, axis and label rows, the numbers as the
+// page writes them and an error's message. The types are the core's; no DOM: tested in Node.
 import type { Fingerprint, FingerprintPeak, ProteinHit } from '../../core/fingerprint/fingerprint.js';
 
 /** The endpoint's answer: one fingerprint per peak list of the input (the API adds memory and duration). */
@@ -14,22 +13,6 @@ export interface FingerprintAnswer {
 /** A list as the picker names it: its title, else its place in the input. */
 export const listName = (list: Pick<Fingerprint, 'title'>, at: number): string =>
   list.title?.trim() ? list.title : `List ${at + 1}`;
-
-/**
- * Organism names the answer gives, by accession: a protein listed among a taxon's best proteins, or whose taxId is a
- * listed taxon's, is of that taxon. Others are absent (the answer names only the taxa it ranks).
- */
-export function organismsByAccession(list: Fingerprint): Map<string, string> {
-  const names = new Map<string, string>();
-  const byTaxId = new Map((list.organisms ?? []).map((t) => [t.taxId, t.name]));
-  for (const taxon of list.organisms ?? [])
-    for (const accession of taxon.proteins) if (!names.has(accession)) names.set(accession, taxon.name);
-  for (const hit of list.proteins) {
-    const name = byTaxId.get(hit.taxId);
-    if (name !== undefined && !names.has(hit.accession)) names.set(hit.accession, name);
-  }
-  return names;
-}
 
 /** The peaks (indexes into the list's) a protein's peptides explain, ascending, each once. */
 export const explainedPeaks = (hit: Pick<ProteinHit, 'matches'>): number[] =>
@@ -84,4 +67,15 @@ export function fingerprintFileName(input: string, query: string): string {
   const stem = input.replace(/\.gz$/i, '').replace(/\.[^.]*$/, '') || 'peaks';
   const params = query.replace(/%2C|,/gi, '+').replace(/[^A-Za-z0-9.@+]+/g, '-');
   return `${stem}-fingerprint-${params}`.slice(0, 200);
+}
+
+/** An answer's error message: the API's `{error}`, else its status. */
+export function errorOf(answer: { status: number; text: string }): string {
+  try {
+    const { error } = JSON.parse(answer.text) as { error?: unknown };
+    if (typeof error === 'string') return error;
+  } catch {
+    // not the API's JSON: say the status
+  }
+  return `the answer had status ${answer.status}`;
 }

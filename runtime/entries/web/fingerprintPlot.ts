@@ -87,11 +87,26 @@ export function peakListSvg(list: Fingerprint, label: string): SVGSVGElement {
       stick.append(svg('title', {}, peakTitle(peak)));
       root.append(stick);
     });
-  const boxes = explained.map((i) => ({ x: x(peaks[i].mz), width: peaks[i].explainedBy!.proforma.length * CHAR }));
+  // A label is centred over its stick, moved in where it would overflow the plot.
+  const boxes = explained.map((i) => {
+    const width = peaks[i].explainedBy!.proforma.length * CHAR;
+    const centre = Math.min(Math.max(x(peaks[i].mz), PLOT.left + width / 2), WIDTH - PLOT.right - width / 2);
+    return { x: centre, width };
+  });
   const rows = labelRows(boxes);
   explained.forEach((i, k) => {
     if (rows[k] >= MAX_ROWS) return; // too crowded: the stick's title and the tables still say it
     const peak = peaks[i];
+    // A dotted leader from the label down to its stick's top.
+    root.append(
+      svg('line', {
+        x1: x(peak.mz),
+        x2: x(peak.mz),
+        y1: top - 2 - rows[k] * ROW,
+        y2: y(heights[i]),
+        class: 'leader',
+      }),
+    );
     const text = svg(
       'text',
       { x: boxes[k].x, y: top - 4 - rows[k] * ROW, class: 'peptide', 'text-anchor': 'middle', 'data-peak': i },

@@ -4,18 +4,11 @@
 // as sticks labelled with the peptides that explain them, and the TSV and JSON downloads of the whole answer.
 import type { Fingerprint, ProteinHit, TaxonHit } from '../../core/fingerprint/fingerprint.js';
 import { fill, h } from './dom.js';
-import {
-  explainedPeaks,
-  expectText,
-  listName,
-  organismsByAccession,
-  scoreText,
-  type FingerprintAnswer,
-} from './fingerprintAnswer.js';
+import { explainedPeaks, expectText, listName, scoreText, type FingerprintAnswer } from './fingerprintAnswer.js';
 import { peakListSvg, peakMapSvg } from './fingerprintPlot.js';
 import { downloads, uniprot } from './results.js';
 
-/** A protein's name and organism, as /api/v1/peptide names them. */
+/** A protein's name and organism, as /api/v1/peptide names them (when the dataset has them). */
 export interface ProteinName {
   protein?: string;
   organism?: string;
@@ -41,6 +34,21 @@ const accLink = (accession: string) =>
   h('a', { href: uniprot(accession), class: 'acc', target: '_blank', rel: 'noopener' }, accession);
 const reviewedBadge = (hit: ProteinHit) =>
   hit.reviewed ? h('span', { class: 'badge', title: 'Reviewed: UniProtKB/Swiss-Prot' }, 'reviewed') : null;
+/** Accessions of a same set shown in a table row before the rest are counted. */
+const SAME_SHOWN = 3;
+
+/** The proteins that explain exactly a hit's peaks, folded past a few. */
+function sameSetNote(hit: ProteinHit): HTMLElement | null {
+  const { sameSet } = hit;
+  if (!sameSet.length) return null;
+  return h(
+    'small',
+    { class: 'same-set', title: 'These explain exactly the same peaks: the list cannot tell them apart' },
+    ' = ',
+    sameSet.slice(0, SAME_SHOWN).map((acc, i) => [i ? ' ' : '', accLink(acc)]),
+    sameSet.length > SAME_SHOWN ? ` +${sameSet.length - SAME_SHOWN} more` : '',
+  );
+}
 
 function summary(list: Fingerprint, view: FingerprintView): HTMLElement[] {
   const searched = list.peaks.filter((p) => !p.error).length;
@@ -106,7 +114,7 @@ const headRow = (heads: readonly string[]) =>
     ),
   );
 
-function proteinTable(list: Fingerprint, organisms: Map<string, string>, choose: (row: HTMLTableRowElement) => void) {
+function proteinTable(list: Fingerprint, choose: (row: HTMLTableRowElement) => void) {
   const n = list.peaks.length;
   const body = h(
     'tbody',
@@ -116,13 +124,14 @@ function proteinTable(list: Fingerprint, organisms: Map<string, string>, choose:
         'tr',
         { tabindex: 0, 'data-accession': hit.accession, title: 'Show its peptides and peaks' },
         h('td', { class: 'num rank' }, String(i + 1)),
-        h('td', { class: 'accs' }, accLink(hit.accession), ' ', reviewedBadge(hit)),
+        h('td', { class: 'accs' }, accLink(hit.accession), ' ', reviewedBadge(hit), sameSetNote(hit)),
         h('td', { class: 'protein-name' }),
-        h('td', { class: 'organism', 'data-tax-id': hit.taxId }, organisms.get(hit.accession) ?? ''),
-        h('td', { class: 'num peptides' }, number(hit.peptides)),
-        h('td', { class: 'num matched' }, `${hit.matched} of ${n}`),
-        h('td', { class: 'num score' }, scoreText(hit.score)),
-        h('td', { class: 'num expect' }, expectText(hit.expect)),
+        h('td', { class: 'organism', 'data-tax-id': hit.taxId }, `taxId ${hit.taxId}`),
+        h('td', { class: 'num peptides', 'data-label': 'peptides' }, number(hit.peptides)),
+        h('td', { class: 'num matched', 'data-label': 'peaks' }, `${hit.matched} of ${n}`),
+        h('td', { class: 'num distinct', 'data-label': 'new' }, String(hit.distinct)),
+        h('td', { class: 'num score', 'data-label': 'score' }, scoreText(hit.score)),
+        h('td', { class: 'num expect', 'data-label': 'E' }, expectText(hit.expect)),
       ),
     ),
   );
@@ -136,12 +145,19 @@ function proteinTable(list: Fingerprint, organisms: Map<string, string>, choose:
       h(
         'caption',
         {},
-        `The ${plural(list.proteins.length, 'protein')} least likely to match so many peaks by chance, best first; choose one to see its peptides. Score: −10·log10 of the chance that a protein with as many peptides matches at least so many of the ${number(n)} peaks at random; E-value: that chance × the ${number(list.tested.proteins)} proteins tested.`,
+        `${plural(list.proteins.length, 'protein')} listed one at a time, each the least likely to match by chance the peaks those above it leave unexplained (New: the peaks it adds); proteins explaining exactly its peaks follow its accession (=). Choose one to see its peptides. Score: −10·log10 of the chance that a protein with as many peptides matches at least so many of the ${number(n)} peaks at random; E-value: that chance × the ${number(list.tested.proteins)} proteins tested.`,
       ),
-      headRow(['#', 'Accession', 'Protein', 'Organism', 'Peptides', 'Peaks matched', 'Score', 'E-value']),
+      headRow(['#', 'Accession', 'Protein', 'Organism', 'Peptides', 'Peaks matched', 'New', 'Score', 'E-value']),
       body,
     ),
   );
+}
+
+/** What the proteins listed above a protein leave to it. */
+function shareNote(hit: ProteinHit, first: boolean): string {
+  if (first) return '';
+  if (hit.distinct === hit.matched) return 'No protein above it explains any of its peaks. ';
+  return `It adds ${plural(hit.distinct, 'peak')} to those of the proteins above it (score ${scoreText(hit.distinctScore)} on the peaks they leave). `;
 }
 
 /** The chosen protein's peak map, peptides and unmatched peaks into `panel`. */
@@ -158,6 +174,12 @@ function showProtein(panel: HTMLElement, list: Fingerprint, hit: ProteinHit): vo
       ': matched ',
       h('span', { class: 'n-matched' }, String(explained.size)),
       ` of ${plural(peaks.length, 'peak')}, score ${scoreText(hit.score)}, E-value ${expectText(hit.expect)}`,
+    ),
+    h(
+      'p',
+      { class: 'note' },
+      shareNote(hit, hit === list.proteins[0]),
+      hit.sameSet.length ? `Explaining exactly the same peaks: ${hit.sameSet.join(', ')}.` : '',
     ),
     peakMapSvg(peaks, explained, `Peak map of ${hit.accession}`),
     h(
@@ -182,11 +204,11 @@ function showProtein(panel: HTMLElement, list: Fingerprint, hit: ProteinHit): vo
             h(
               'tr',
               {},
-              h('td', { class: 'num mz' }, peaks[m.peak].mz.toFixed(4)),
+              h('td', { class: 'num mz', 'data-label': 'm/z' }, peaks[m.peak].mz.toFixed(4)),
               h('td', {}, h('code', { class: 'proforma' }, m.proforma)),
-              h('td', { class: 'num mass' }, m.mass.toFixed(6)),
+              h('td', { class: 'num mass', 'data-label': 'Da' }, m.mass.toFixed(6)),
               h('td', { class: 'num ppm' }, m.errorPpm.toFixed(2)),
-              h('td', { class: 'num' }, m.errorDa.toFixed(4)),
+              h('td', { class: 'num', 'data-label': 'error Da' }, m.errorDa.toFixed(5)),
             ),
           ),
         ),
@@ -230,12 +252,12 @@ function organismTable(taxa: readonly TaxonHit[], tested: number | undefined) {
               h(
                 'td',
                 { class: 'score-bar' },
-                h('span', { class: 'bar', style: `width: ${(100 * Math.max(0, t.score)) / most}%` }),
+                h('span', { class: 'bar', style: `width: calc(${Math.max(0, t.score) / most} * (100% - 3.5rem))` }),
                 h('span', { class: 'num score' }, scoreText(t.score)),
               ),
-              h('td', { class: 'num matched' }, String(t.matched)),
-              h('td', { class: 'num expect' }, expectText(t.expect)),
-              h('td', { class: 'num' }, number(t.peptides)),
+              h('td', { class: 'num matched', 'data-label': 'peaks' }, String(t.matched)),
+              h('td', { class: 'num expect', 'data-label': 'E' }, expectText(t.expect)),
+              h('td', { class: 'num', 'data-label': 'peptides' }, number(t.peptides)),
               h(
                 'td',
                 { class: 'accs' },
@@ -249,14 +271,13 @@ function organismTable(taxa: readonly TaxonHit[], tested: number | undefined) {
     h(
       'figcaption',
       {},
-      `Organisms ranked by score: a peak counts for an organism when a peptide found only in it (the lowest common ancestor of the peptide's proteins at or below it) explains the peak; the chance weighs its peptides in the dataset. E-value: the chance × the ${tested === undefined ? '' : `${number(tested)} `}organisms tested.`,
+      `Organisms ranked by score: a peak counts for an organism when a peptide found only at or below it (the lowest common ancestor of the peptide's proteins lies there) explains the peak, and the chance weighs the peptides it alone holds. E-value: the chance × the ${tested === undefined ? '' : `${number(tested)} `}organisms tested.`,
     ),
   );
 }
 
 /** The list's results into `target`; the first protein is chosen. */
 function renderList(target: HTMLElement, list: Fingerprint, view: FingerprintView): void {
-  const organisms = organismsByAccession(list);
   const panel = h('div', { class: 'spectrum-panel protein-panel', 'aria-live': 'polite' });
   const choose = (row: HTMLTableRowElement) => {
     for (const other of row.parentElement!.children) other.removeAttribute('aria-current');
@@ -264,7 +285,7 @@ function renderList(target: HTMLElement, list: Fingerprint, view: FingerprintVie
     showProtein(panel, list, list.proteins.find((p) => p.accession === row.dataset.accession)!);
   };
   const table = list.proteins.length
-    ? proteinTable(list, organisms, choose)
+    ? proteinTable(list, choose)
     : h('p', { class: 'empty' }, 'No protein explains any of these peaks.');
   fill(
     target,
@@ -307,8 +328,7 @@ async function nameProteins(target: HTMLElement, list: Fingerprint, view: Finger
   for (const row of target.querySelectorAll<HTMLTableRowElement>('table.fp-proteins tbody tr')) {
     const named = names.get(row.dataset.accession!);
     if (named?.protein) row.querySelector('.protein-name')!.textContent = named.protein;
-    const organism = row.querySelector('.organism')!;
-    if (named?.organism && !organism.textContent) organism.textContent = named.organism;
+    if (named?.organism) row.querySelector('.organism')!.textContent = named.organism;
   }
   target.dataset.named = 'true';
 }

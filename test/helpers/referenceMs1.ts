@@ -74,7 +74,11 @@ export function referenceMgf(text: string): RefList[] {
       .split(/\r?\n/)
       .map((l) => l.trim())
       .filter((l) => l !== '' && !/^[#;!/]/.test(l));
-    const title = lines.find((l) => l.startsWith('TITLE='))?.slice('TITLE='.length);
+    // The title without the spaces around it, as the MGF reader of a match gives it too.
+    const title = lines
+      .find((l) => l.startsWith('TITLE='))
+      ?.slice('TITLE='.length)
+      .trim();
     const peaks = lines.filter((l) => /^[\d.]/.test(l)).map((l) => l.split(/\s+/).map(Number));
     const withIntensity = peaks.length > 0 && peaks[0].length > 1;
     return {

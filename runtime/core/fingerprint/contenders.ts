@@ -75,11 +75,10 @@ export class Contenders {
     return this.matched[a] !== this.matched[b] ? this.matched[a] > this.matched[b] : this.before(a, b);
   }
 
-  /** The `count` best contenders that `keep` keeps (all without it), best first. */
-  best(count: number, keep?: (c: number) => boolean): number[] {
+  /** The `count` best of contenders `among` (all without it), best first. */
+  best(count: number, among?: Iterable<number>): number[] {
     const byMatched = new Map<number, number[]>();
-    for (let c = 0; c < this.matched.length; c++) {
-      if (keep && !keep(c)) continue;
+    for (const c of among ?? Array.from(this.matched, (_, c) => c)) {
       const list = byMatched.get(this.matched[c]);
       if (list) list.push(c);
       else byMatched.set(this.matched[c], [c]);

@@ -159,14 +159,21 @@ function taxonHits(
     (a, b) => taxonomy.taxIds[nodes[a]] < taxonomy.taxIds[nodes[b]],
   );
   const listed = contenders.best(query.organisms);
-  // Each listed taxon's best proteins: its ranks are two intervals.
-  const best = listed.map((k) => {
-    const { reviewed, unreviewed } = taxonomy.subtreeRanks(nodes[k], reviewedTotal);
-    return proteins.best(TAXON_PROTEINS, (c) => {
-      const rank = ranks[c];
-      return (reviewed[0] <= rank && rank < reviewed[1]) || (unreviewed[0] <= rank && rank < unreviewed[1]);
-    });
-  });
+  // Each listed taxon's best proteins, of those in its subtree (two intervals of ranks), gathered in one pass.
+  const intervals = Int32Array.from(
+    listed.flatMap((k) => {
+      const { reviewed, unreviewed } = taxonomy.subtreeRanks(nodes[k], reviewedTotal);
+      return [...reviewed, ...unreviewed];
+    }),
+  );
+  const inside: number[][] = listed.map(() => []);
+  for (let c = 0; c < ranks.length; c++) {
+    const rank = ranks[c];
+    for (let t = 0, i = 0; t < listed.length; t++, i += 4)
+      if ((intervals[i] <= rank && rank < intervals[i + 1]) || (intervals[i + 2] <= rank && rank < intervals[i + 3]))
+        inside[t].push(c);
+  }
+  const best = inside.map((among) => proteins.best(TAXON_PROTEINS, among));
   return listed.map((k, t): TaxonHit => {
     const node = nodes[k];
     return {

@@ -11,6 +11,9 @@ export const COMMON_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/** The media type of a TSV answer (an endpoint whose `format` parameter asks for one). */
+export const TSV_CONTENT_TYPE = 'text/tab-separated-values; charset=utf-8';
+
 /** Cache-Control of successful answers (they change only with the dataset, which their ETag names). */
 export const ANSWER_CACHE_CONTROL = 'public, max-age=3600';
 

@@ -37,6 +37,17 @@ import {
   type IdentifyCall,
 } from './identifyParams.js';
 import { identificationJson } from './identifyJson.js';
+import { fingerprint, type Fingerprint } from '../core/fingerprint/fingerprint.js';
+import {
+  checkRank,
+  FINGERPRINT_BODY,
+  FINGERPRINT_PARAMS,
+  parseFingerprintQuery,
+  readFingerprintBody,
+  type FingerprintCall,
+} from './fingerprintParams.js';
+import { fingerprintAnswerJson } from './fingerprintJson.js';
+import { FINGERPRINT_TSV_HEADER, fingerprintRows } from './fingerprintTsv.js';
 import { PSM_TSV_HEADER, psmTsvRow } from './identifyColumns.js';
 import { formatDuration } from './envelope.js';
 import type { UnknownParams } from './paramNames.js';
@@ -117,6 +128,8 @@ export interface Endpoint<Q = unknown, R = Paged> {
   run(dataset: Dataset, query: Q): Promise<R>;
   /** One renderer per output format: a new format is a renderer. */
   renderers: Record<Format, Renderer<Q, R>>;
+  /** The format a query asks its answer in, for an endpoint with a `format` parameter (others answer JSON). */
+  formatOf?(query: Q): Format;
   /** Whether results are pages of mass groups (Paged: the command line sums up a TSV page on stderr). */
   paged: boolean;
 }
@@ -338,6 +351,36 @@ const identifyEndpoint: Endpoint<IdentifyCall, Identification> = {
   paged: false,
 };
 
+/** POST /api/v1/fingerprint: the proteins and organisms that explain each peak list of a file. */
+const fingerprintEndpoint: Endpoint<FingerprintCall, Fingerprint[]> = {
+  unknownParams: 'refuse',
+  path: '/api/v1/fingerprint',
+  method: 'POST',
+  command: 'fingerprint',
+  summary:
+    'Peptide mass fingerprinting: the proteins and organisms whose peptides explain the peaks of each peak list, scored by the chance of doing so at random',
+  answer: {
+    description: 'One fingerprint per peak list of the body, in its order (TSV with format=tsv).',
+    schema: 'FingerprintAnswer',
+  },
+  entries: 'accsTax',
+  notIntegerStatus: 400,
+  params: FINGERPRINT_PARAMS,
+  parse: (source) => ({ ...parseFingerprintQuery(source), lists: [] }),
+  readBody: async (asked, call) => ({ ...asked, lists: await readFingerprintBody(call, asked.query.topPeaks) }),
+  body: FINGERPRINT_BODY,
+  run: async (dataset, { query, lists }) => {
+    await checkRank(dataset, query.rank);
+    return fingerprint(dataset, query, lists, { maxScanned: MAX_MATCH_SCANNED });
+  },
+  renderers: {
+    json: (_dataset, _query, lists, started, memory) => fingerprintAnswerJson(lists, started, memory),
+    tsv: (_dataset, _query, lists) => FINGERPRINT_TSV_HEADER + fingerprintRows(lists),
+  },
+  formatOf: (call) => call.format,
+  paged: false,
+};
+
 /** The items of an array as an async iterable. */
 async function* asAsync<T>(items: readonly T[]): AsyncGenerator<T> {
   yield* items;
@@ -395,6 +438,7 @@ export const ENDPOINTS: readonly Endpoint[] = [
   ),
   row(matchEndpoint),
   row(identifyEndpoint),
+  row(fingerprintEndpoint),
 ];
 
 /** The endpoints answered with GET and HEAD (the queries of a page, the command line's endpoint commands). */

@@ -12,6 +12,7 @@ import {
   MAX_QUERY_LENGTH,
   methodNotAllowed,
   toResponse,
+  TSV_CONTENT_TYPE,
   versionHeaders,
   type Answer,
 } from './answer.js';
@@ -77,7 +78,6 @@ export function endpointAnswerer(
   options: ApiOptions = {},
 ): (call: Call) => Promise<Answer> {
   const memory = memoryText(options.memory ?? (() => 0));
-  const render = endpoint.renderers.json;
   return async (call) => {
     const started = performance.now();
     const head = call.method === 'HEAD';
@@ -90,9 +90,15 @@ export function endpointAnswerer(
       let query = endpoint.parse((name) => call.url.searchParams.getAll(name));
       if (endpoint.readBody) query = await endpoint.readBody(query, call);
       const data = await dataset(call.url);
+      const format = endpoint.formatOf?.(query) ?? 'json';
+      const render = endpoint.renderers[format];
       if (endpoint.method === 'POST') {
         const result = await endpoint.run(data, query);
-        return jsonTextAnswer(200, render(data, query, result, started, memory), { 'Cache-Control': 'no-store' });
+        const headers: Record<string, string> = format === 'tsv' ? { 'Content-Type': TSV_CONTENT_TYPE } : {};
+        return jsonTextAnswer(200, render(data, query, result, started, memory), {
+          'Cache-Control': 'no-store',
+          ...headers,
+        });
       }
       const headers = versionHeaders(data.manifest.datasetVersion);
       if (call.ifNoneMatch?.includes(headers.version)) return { status: 304, headers: headers.notModified, body: null };

@@ -155,7 +155,14 @@ function postOperations(endpoint: Endpoint) {
         '200': {
           description: endpoint.answer.description,
           headers: errorHeaders,
-          content: { 'application/json': { schema: ref(endpoint.answer.schema) } },
+          content: {
+            'application/json': { schema: ref(endpoint.answer.schema) },
+            ...(endpoint.formatOf && {
+              'text/tab-separated-values': {
+                schema: { type: 'string', description: 'The answer as TSV (format=tsv).' },
+              },
+            }),
+          },
         },
         '400': responseRef('BadRequest'),
         '413': error(body.tooLarge),

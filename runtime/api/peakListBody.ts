@@ -62,13 +62,13 @@ async function uploadedFile(contentType: string, bytes: Uint8Array<ArrayBuffer>)
 }
 
 /**
- * The body's peak-list bytes and what they are (MGF or JSON): unwrapped from Content-Encoding gzip, a multipart
- * upload and a gzip file; a QueryError (400) naming what the body looks like when it is neither.
+ * The body's bytes unwrapped from Content-Encoding gzip, a multipart upload and a gzip file (at most
+ * MAX_DECOMPRESSED_BYTES, 413 beyond), and what their head looks like.
  */
-export async function peakListBody(
+export async function unwrapBody(
   call: Call,
   body: Uint8Array<ArrayBuffer>,
-): Promise<{ bytes: Uint8Array<ArrayBuffer>; kind: 'mgf' | 'mzml' | 'json' }> {
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; kind: PeakListKind }> {
   let bytes = body;
   if (/\bgzip\b/i.test(call.contentEncoding ?? '')) {
     if (sniffPeakList(bytes.subarray(0, 2)).kind !== 'gzip')
@@ -81,6 +81,18 @@ export async function peakListBody(
     bytes = await gunzip(bytes, MAX_DECOMPRESSED_BYTES);
     kind = sniffPeakList(bytes.subarray(0, SNIFF_BYTES));
   }
+  return { bytes, kind };
+}
+
+/**
+ * The body's peak-list bytes and what they are (MGF or JSON): unwrapped (unwrapBody); a QueryError (400) naming what
+ * the body looks like when it is neither.
+ */
+export async function peakListBody(
+  call: Call,
+  body: Uint8Array<ArrayBuffer>,
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; kind: 'mgf' | 'mzml' | 'json' }> {
+  const { bytes, kind } = await unwrapBody(call, body);
   if (/^application\/json\b/i.test(call.contentType ?? '') || kind.kind === 'json') return { bytes, kind: 'json' };
   if (kind.kind === 'mgf' || kind.kind === 'mzml') return { bytes, kind: kind.kind };
   const looksLike = kind.kind === 'other' ? kind.looksLike : 'a compressed file inside a compressed file';

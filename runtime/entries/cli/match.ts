@@ -94,22 +94,23 @@ export async function openInput(
   return { stream: all, size, read: () => read, kind: kind.kind };
 }
 
-/** The bar's line: the input read, spectra read and done (matched, identified) as each completes, their rate, a smoothed ETA. */
-const barFormat = (command: string, done: string) =>
-  `${command} |{bar}| {percentage}% | {read} spectra read, {matched} ${done} | {rate} spectra/s | ETA {left}`;
+/** The bar's line: the input read, items read and done (matched, identified) as each completes, their rate, a smoothed ETA. */
+const barFormat = (command: string, done: string, items: string) =>
+  `${command} |{bar}| {percentage}% | {read} ${items} read, {matched} ${done} | {rate} ${items}/s | ETA {left}`;
 
 /**
- * A progress bar over the input's bytes on stderr when it is a terminal: spectra counted as the reader yields them
- * and as their results are written; the ETA from the bytes' smoothed rate.
+ * A progress bar over the input's bytes on stderr when it is a terminal: spectra (or other `items`) counted as the
+ * reader yields them and as their results are written; the ETA from the bytes' smoothed rate.
  */
 export function progressBar(
   io: QueryIo,
   size: number | undefined,
   command = 'match',
   done = 'matched',
+  items = 'spectra',
 ): { update(bytes: number, read: number, matched: number): void; stop(): void } {
   if (size === undefined || !(io.stderr as { isTTY?: boolean }).isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({ stream: io.stderr, format: barFormat(command, done), hideCursor: true, fps: 5 });
+  const bar = new SingleBar({ stream: io.stderr, format: barFormat(command, done, items), hideCursor: true, fps: 5 });
   const started = performance.now();
   const eta = new Eta(started);
   const n = (x: number) => x.toLocaleString('en');

@@ -1,7 +1,8 @@
-// The offline query tool: the API's endpoints, a streaming export and MGF matching (match.ts) over a dataset folder
-// or URL, answered by the core directly (parse by the endpoint's table → runQuery → the JSON or TSV renderer).
-// JSON output and errors are the API's. Exit 0 on success, 1 when the API would answer with an error (its JSON body:
-// stdout for json, stderr for tsv and export), 2 on usage errors.
+// The offline query tool: the API's endpoints, a streaming export, MGF matching (match.ts), identification and
+// fingerprinting (identify.ts, fingerprint.ts) over a dataset folder or URL, answered by the core directly (parse by
+// the endpoint's table → runQuery → the JSON or TSV renderer). JSON output and errors are the API's. Exit 0 on
+// success, 1 when the API would answer with an error (its JSON body: stdout for json, stderr for tsv and export), 2 on
+// usage errors.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Dataset } from '../../core/storage/dataset.js';
@@ -23,6 +24,7 @@ import { IDENTIFY_FORMATS, identifyFile, type IdentifyFormat } from './identify.
 import { IDENTIFY_PARAMS, parseIdentifyQuery } from '../../api/identifyParams.js';
 import type { IdentifyQuery } from '../../core/identify/identify.js';
 import { parseCommand, UsageError, type Values } from './command.js';
+import { FINGERPRINT_CLI_PARAMS, FINGERPRINT_OPTIONS, fingerprintCommand } from './fingerprint.js';
 import { outputFile, write, type QueryIo } from './output.js';
 import { COMMON_OPTIONS, commandHelp, paramsText, usage } from './usage.js';
 
@@ -189,7 +191,7 @@ const MATCH_OPTIONS = {
   concurrency: 'searches run at once (default 6)',
 };
 
-/** The command named `name`: an endpoint's, export, match or openapi. */
+/** The command named `name`: an endpoint's, export, match, identify, fingerprint or openapi. */
 function commandNamed(name: string): Command | undefined {
   const endpoint = endpointByCommand(name);
   if (name === 'openapi') return { params: [], options: {}, synopsis: '', run: (_v, _p, io) => openapi(io) };
@@ -220,6 +222,19 @@ function commandNamed(name: string): Command | undefined {
       synopsis: `<file.mgf|.mzML|.gz|-> ${paramsText(IDENTIFY_PARAMS)}`,
       positionals: true,
       run: identifyCommand,
+    };
+  if (name === 'fingerprint')
+    return {
+      params: FINGERPRINT_CLI_PARAMS,
+      options: { shards: COMMON_OPTIONS.shards, ...FINGERPRINT_OPTIONS, out: COMMON_OPTIONS.out },
+      synopsis: `<file|-> ${paramsText(FINGERPRINT_CLI_PARAMS)}`,
+      positionals: true,
+      run: (values, positionals, io) =>
+        fingerprintCommand(values, positionals, io, {
+          source: flagSource(values),
+          openDataset,
+          cacheBytes: cacheBytesFromEnv,
+        }),
     };
   if (endpoint?.method === 'GET')
     return {

@@ -93,6 +93,11 @@ export function usage(exportParams: readonly Param[]): string {
       '<file.mgf|.mzML|.gz|-> [--fragment-tolerance 20 --fragment-unit ppm|Da] [--isotope-errors 0,1] …',
     ),
     line('', 'peptides identified from MS/MS spectra: scored PSMs, target-decoy q-values, proteins and organisms'),
+    line(
+      'fingerprint',
+      '<file|-> [--tolerance 50 --unit ppm|Da] [--ion mh|neutral | --charge N] [--top-peaks N] [--rank species] …',
+    ),
+    line('', 'peptide mass fingerprinting: the proteins and organisms explaining each peak list (text, MGF, mzML MS1)'),
     line('openapi', 'the OpenAPI document of the API'),
     line('mirror', MIRROR_USAGE.slice('mirror '.length)),
     line('', 'copies a dataset, verified and resumable (with --mass: only the shards meeting that range)'),

@@ -181,10 +181,11 @@ describe('the endpoint table', () => {
     for (const e of ENDPOINTS) expect(Object.keys(e.renderers).sort(), e.path).toEqual(['json', 'tsv']);
   });
 
-  it('holds POST /api/v1/match and /api/v1/identify as rows that read a body; every other row is GET without one', () => {
+  it('holds POST /api/v1/match, /api/v1/identify and /api/v1/fingerprint as rows that read a body; every other row is GET without one', () => {
     expect(ENDPOINTS.filter((e) => e.method === 'POST').map((e) => [e.path, e.command])).toEqual([
       ['/api/v1/match', 'match'],
       ['/api/v1/identify', 'identify'],
+      ['/api/v1/fingerprint', 'fingerprint'],
     ]);
     for (const e of ENDPOINTS) {
       expect(e.readBody === undefined, e.path).toBe(e.method === 'GET');

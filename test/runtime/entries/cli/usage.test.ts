@@ -128,6 +128,9 @@ describe('usage', () => {
     expect(lines).toContain('  export           --mass1 Da --mass2 Da   the whole range as TSV, no paging');
     expect(lines).toContain('                   [--format json|tsv]');
     expect(lines).toContain('  openapi          the OpenAPI document of the API');
+    expect(lines.find((l) => l.startsWith('  fingerprint '))).toMatch(
+      /^ {2}fingerprint {6}<file\|-> \[--tolerance 50 /,
+    );
     expect(usage([p('from', 'mass', { required: true }), p('to', 'mass', { required: true })])).toContain(
       '  export           --from Da --to Da   the whole range as TSV, no paging',
     );

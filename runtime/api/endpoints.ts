@@ -123,8 +123,8 @@ export interface Endpoint<Q = unknown, R = Paged> {
   parse(source: ParamSource): Q;
   /** POST: the query completed by the request body (read before the dataset is opened). */
   readBody?(query: Q, call: Call): Promise<Q>;
-  /** POST: the request body as the OpenAPI document describes it, and what is refused with 413. */
-  body?: { description: string; content: Record<string, unknown>; tooLarge: string };
+  /** POST: the request body as the OpenAPI document describes it, what is refused with 413, what a 405 says to post. */
+  body?: { description: string; content: Record<string, unknown>; tooLarge: string; posted?: string };
   run(dataset: Dataset, query: Q): Promise<R>;
   /** One renderer per output format: a new format is a renderer. */
   renderers: Record<Format, Renderer<Q, R>>;

@@ -82,7 +82,10 @@ export const FINGERPRINT_PARAMS: readonly Param[] = [
     description:
       'Search only the most intense peaks of each list, this many (a list without intensities is searched whole); all when not given.',
   },
-  ...['fixed', 'variable', 'maxVariable', 'taxon', 'reviewed'].map(precursorRow),
+  ...['fixed', 'variable', 'maxVariable'].map(precursorRow),
+  // `organism` is a near-miss of `organisms` here, which is what it is taken for.
+  { ...precursorRow('taxon'), alsoCalled: precursorRow('taxon').alsoCalled?.filter((n) => n !== 'organism') },
+  precursorRow('reviewed'),
   {
     name: 'rank',
     alsoCalled: ['taxonRank', 'level', 'organismRank'],
@@ -105,7 +108,7 @@ export const FINGERPRINT_PARAMS: readonly Param[] = [
   },
   {
     name: 'organisms',
-    alsoCalled: ['maxOrganisms', 'topOrganisms', 'taxa', 'species'],
+    alsoCalled: ['maxOrganisms', 'topOrganisms', 'maxTaxa'],
     kind: 'integer',
     required: false,
     default: 10,
@@ -210,6 +213,7 @@ export const FINGERPRINT_BODY = {
       example: 'm/z\tintensity\n1045.5642\t1200\n1296.6848\t860\n1570.6774\t2300\n',
     },
   },
+  posted: 'a peak list (text, CSV, MGF or mzML)',
   tooLarge: `More than ${count(MAX_FINGERPRINT_LISTS)} lists, ${count(MAX_LIST_PEAKS)} peaks searched in a list or ${count(MAX_REQUEST_PEAKS)} in all, or a body over ${count(MAX_MATCH_BODY_BYTES)} bytes (${count(MAX_DECOMPRESSED_BYTES)} decompressed).`,
 };
 

@@ -61,7 +61,7 @@ function methodAnswer(endpoint: Endpoint, method: string): Answer | undefined {
   }
   return errorAnswer(
     405,
-    `method ${method.slice(0, 20)} is not allowed; POST an MGF peak list or JSON precursors to ${endpoint.path}`,
+    `method ${method.slice(0, 20)} is not allowed; POST ${endpoint.body?.posted ?? 'an MGF peak list or JSON precursors'} to ${endpoint.path}`,
     { Allow: BODY_METHODS },
     method === 'HEAD',
   );

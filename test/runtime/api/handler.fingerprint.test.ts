@@ -242,7 +242,11 @@ describe('refusals of bodies', () => {
   });
 
   it('GET, HEAD and PUT: 405; OPTIONS: the preflight', async () => {
-    expectErrorBody(await call(handler, PATH), 405);
+    expectErrorBody(
+      await call(handler, PATH),
+      405,
+      /^method GET is not allowed; POST a peak list \(text, CSV, MGF or mzML\) to /,
+    );
     expect((await call(handler, PATH, { method: 'HEAD' })).status).toBe(405);
     expect((await call(handler, PATH, { method: 'PUT', body: '1000.5' })).status).toBe(405);
     const preflight = await call(handler, PATH, { method: 'OPTIONS' });

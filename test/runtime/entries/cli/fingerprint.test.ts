@@ -34,9 +34,10 @@ beforeAll(async () => {
 });
 afterAll(removeTempDirs);
 
-async function fingerprintRun(argv: string[], stdin?: Readable): Promise<Run> {
+async function fingerprintRun(argv: string[], stdin?: Readable, tty = false): Promise<Run> {
   const stdout = new Collector();
   const stderr = new Collector();
+  if (tty) Object.assign(stderr, { isTTY: true, columns: 100 });
   const io: QueryIo = { stdout, stderr, ...(stdin && { stdin }) };
   const code = await main(['fingerprint', ...argv, '--shards', shards], io);
   return { code, stdout: stdout.text, stderr: stderr.text };
@@ -133,6 +134,14 @@ describe('npm run query -- fingerprint', () => {
       organisms: 10,
     };
     expect(JSON.parse(run.stdout).lists).toEqual(await coreLists(lists, query));
+  });
+
+  it('shows a progress bar of the lists on a terminal, never on stdout', async () => {
+    const run = await fingerprintRun([MZML, ...FLAGS, '--batch', '3'], undefined, true);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(tsv.stdout);
+    expect(run.stderr).toMatch(/fingerprint \|.*\| 100% \| 11 lists read, 11 fingerprinted \| [\d,…]+ lists\/s/);
+    expect(run.stderr).not.toMatch(/NaN|Infinity|undefined|null/);
   });
 
   it('--out writes the file whole; a failed run leaves none', async () => {

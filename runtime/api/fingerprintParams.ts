@@ -8,6 +8,7 @@ import { PeakListError, readPeakLists } from '../core/fingerprint/peakLists.js';
 import { MAX_CHARGE } from '../core/match/mgf.js';
 import type { Dataset } from '../core/storage/dataset.js';
 import type { ModSpec } from '../model/modifications.js';
+import type { Taxonomy } from '../model/taxonomy.js';
 import type { Call } from './call.js';
 import { bodyBytes, MAX_MATCH_BODY_BYTES } from './matchParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
@@ -177,6 +178,9 @@ export function parseFingerprintQuery(source: ParamSource): FingerprintAsked {
 export const searchedPeaks = (list: NamedPeakList, topPeaks: number | undefined): number =>
   topPeaks === undefined || !list.intensity ? list.mz.length : Math.min(list.mz.length, topPeaks);
 
+/** The ranks each taxonomy holds, found once per taxonomy rather than per request. */
+const ranksHeld = new WeakMap<Taxonomy, Set<string>>();
+
 /**
  * 400 when the dataset's taxonomy holds no taxon of the query's rank (its organisms would be none, whatever the
  * peaks), naming the ranks it holds.
@@ -184,8 +188,12 @@ export const searchedPeaks = (list: NamedPeakList, topPeaks: number | undefined)
 export async function checkRank(dataset: Dataset, rank: string): Promise<void> {
   const taxonomy = await dataset.taxonomy();
   if (!taxonomy) return;
-  const held = new Set<string>();
-  for (let node = 0; node < taxonomy.size; node++) held.add(taxonomy.taxon(node).rank);
+  let held = ranksHeld.get(taxonomy);
+  if (!held) {
+    held = new Set<string>();
+    for (let node = 0; node < taxonomy.size; node++) held.add(taxonomy.taxon(node).rank);
+    ranksHeld.set(taxonomy, held);
+  }
   if (held.has(rank)) return;
   const ranks = FINGERPRINT_RANKS.filter((r) => held.has(r));
   throw new QueryError(

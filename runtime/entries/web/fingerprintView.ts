@@ -1,12 +1,22 @@
 // Fingerprint mode's results, drawn from the answer's JSON alike on both data paths: a picker when the input held
-// several peak lists, then for the list picked the ranked proteins (a row chosen by mouse or keyboard shows its
-// peptides, its matched and unmatched peaks and its peak map), the organisms ranked by score as bars, the peak list
-// as sticks labelled with the peptides that explain them, and the TSV and JSON downloads of the whole answer.
-import type { Fingerprint, ProteinHit, TaxonHit } from '../../core/fingerprint/fingerprint.js';
+// several peak lists, then for the list picked the proteins as listed (a row chosen by mouse or keyboard shows its
+// panel: ./fingerprintDetails.ts), named once /api/v1/peptide has named them, the organisms, the peak list as sticks
+// labelled with the peptides that explain them, and the TSV and JSON downloads of the whole answer.
+import type { Fingerprint, ProteinHit } from '../../core/fingerprint/fingerprint.js';
 import { fill, h } from './dom.js';
-import { explainedPeaks, expectText, listName, scoreText, type FingerprintAnswer } from './fingerprintAnswer.js';
-import { peakListSvg, peakMapSvg } from './fingerprintPlot.js';
-import { downloads, uniprot } from './results.js';
+import { expectText, listName, scoreText, type FingerprintAnswer } from './fingerprintAnswer.js';
+import {
+  accLink,
+  headRow,
+  number,
+  organismTable,
+  peakTable,
+  plural,
+  showProtein,
+  SIGNIFICANT,
+} from './fingerprintDetails.js';
+import { peakListSvg } from './fingerprintPlot.js';
+import { downloads } from './results.js';
 
 /** A protein's name and organism, as /api/v1/peptide names them (when the dataset has them). */
 export interface ProteinName {
@@ -27,11 +37,7 @@ export interface FingerprintView {
   names(proteins: readonly { accession: string; sequence: string }[]): Promise<Map<string, ProteinName>>;
 }
 
-const number = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, word: string) => `${number(n)} ${word}${n === 1 ? '' : 's'}`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-const accLink = (accession: string) =>
-  h('a', { href: uniprot(accession), class: 'acc', target: '_blank', rel: 'noopener' }, accession);
 const reviewedBadge = (hit: ProteinHit) =>
   hit.reviewed ? h('span', { class: 'badge', title: 'Reviewed: UniProtKB/Swiss-Prot' }, 'reviewed') : null;
 /** Accessions of a same set shown in a table row before the rest are counted. */
@@ -103,17 +109,6 @@ function choosable(body: HTMLTableSectionElement, choose: (row: HTMLTableRowElem
   });
 }
 
-const headRow = (heads: readonly string[]) =>
-  h(
-    'thead',
-    {},
-    h(
-      'tr',
-      {},
-      heads.map((t) => h('th', { scope: 'col' }, t)),
-    ),
-  );
-
 function proteinTable(list: Fingerprint, choose: (row: HTMLTableRowElement) => void) {
   const n = list.peaks.length;
   const body = h(
@@ -122,7 +117,12 @@ function proteinTable(list: Fingerprint, choose: (row: HTMLTableRowElement) => v
     list.proteins.map((hit, i) =>
       h(
         'tr',
-        { tabindex: 0, 'data-accession': hit.accession, title: 'Show its peptides and peaks' },
+        {
+          tabindex: 0,
+          'data-accession': hit.accession,
+          title: 'Show its peptides and peaks',
+          class: hit.expect > SIGNIFICANT ? 'chance' : undefined,
+        },
         h('td', { class: 'num rank' }, String(i + 1)),
         h('td', { class: 'accs' }, accLink(hit.accession), ' ', reviewedBadge(hit), sameSetNote(hit)),
         h('td', { class: 'protein-name' }),
@@ -145,133 +145,10 @@ function proteinTable(list: Fingerprint, choose: (row: HTMLTableRowElement) => v
       h(
         'caption',
         {},
-        `${plural(list.proteins.length, 'protein')} listed one at a time, each the least likely to match by chance the peaks those above it leave unexplained (New: the peaks it adds); proteins explaining exactly its peaks follow its accession (=). Choose one to see its peptides. Score: −10·log10 of the chance that a protein with as many peptides matches at least so many of the ${number(n)} peaks at random; E-value: that chance × the ${number(list.tested.proteins)} proteins tested.`,
+        `${plural(list.proteins.length, 'protein')} listed one at a time, each the least likely to match by chance the peaks those above it leave unexplained (New: the peaks it adds); proteins explaining exactly its peaks follow its accession (=). Choose one to see its peptides. Score: −10·log10 of the chance that a protein with as many peptides matches at least so many of the ${number(n)} peaks at random; E-value: that chance × the ${number(list.tested.proteins)} proteins tested, greyed above ${SIGNIFICANT}.`,
       ),
       headRow(['#', 'Accession', 'Protein', 'Organism', 'Peptides', 'Peaks matched', 'New', 'Score', 'E-value']),
       body,
-    ),
-  );
-}
-
-/** What the proteins listed above a protein leave to it. */
-function shareNote(hit: ProteinHit, first: boolean): string {
-  if (first) return '';
-  if (hit.distinct === hit.matched) return 'No protein above it explains any of its peaks. ';
-  return `It adds ${plural(hit.distinct, 'peak')} to those of the proteins above it (score ${scoreText(hit.distinctScore)} on the peaks they leave). `;
-}
-
-/** The chosen protein's peak map, peptides and unmatched peaks into `panel`. */
-function showProtein(panel: HTMLElement, list: Fingerprint, hit: ProteinHit): void {
-  const explained = new Set(explainedPeaks(hit));
-  const { peaks } = list;
-  panel.dataset.accession = hit.accession;
-  fill(
-    panel,
-    h(
-      'h3',
-      {},
-      accLink(hit.accession),
-      ': matched ',
-      h('span', { class: 'n-matched' }, String(explained.size)),
-      ` of ${plural(peaks.length, 'peak')}, score ${scoreText(hit.score)}, E-value ${expectText(hit.expect)}`,
-    ),
-    h(
-      'p',
-      { class: 'note' },
-      shareNote(hit, hit === list.proteins[0]),
-      hit.sameSet.length ? `Explaining exactly the same peaks: ${hit.sameSet.join(', ')}.` : '',
-    ),
-    peakMapSvg(peaks, explained, `Peak map of ${hit.accession}`),
-    h(
-      'p',
-      { class: 'legend' },
-      h('span', { class: 'swatch explained' }),
-      ` peaks its peptides explain `,
-      h('span', { class: 'swatch peak' }),
-      ' the others, along m/z. This is a map of the peak list, not of the protein: the dataset stores its peptides, not its sequence, so there is no residue coverage to show.',
-    ),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        { class: 'results fp-matches' },
-        headRow(['Peak m/z', 'Peptide (ProForma)', 'Peptide mass (Da)', 'Error (ppm)', 'Error (Da)']),
-        h(
-          'tbody',
-          {},
-          hit.matches.map((m) =>
-            h(
-              'tr',
-              {},
-              h('td', { class: 'num mz', 'data-label': 'm/z' }, peaks[m.peak].mz.toFixed(4)),
-              h('td', {}, h('code', { class: 'proforma' }, m.proforma)),
-              h('td', { class: 'num mass', 'data-label': 'Da' }, m.mass.toFixed(6)),
-              h('td', { class: 'num ppm' }, m.errorPpm.toFixed(2)),
-              h('td', { class: 'num', 'data-label': 'error Da' }, m.errorDa.toFixed(5)),
-            ),
-          ),
-        ),
-      ),
-    ),
-    h(
-      'p',
-      { class: 'unmatched' },
-      hit.unmatched.length
-        ? `Unmatched: ${plural(hit.unmatched.length, 'peak')} at m/z ${hit.unmatched.map((i) => peaks[i].mz.toFixed(4)).join(', ')}.`
-        : 'Every peak matched.',
-    ),
-  );
-}
-
-function organismTable(taxa: readonly TaxonHit[], tested: number | undefined) {
-  const most = Math.max(1e-9, ...taxa.map((t) => t.score));
-  return h(
-    'figure',
-    { class: 'fp-organisms' },
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        { class: 'results' },
-        headRow(['Organism', 'Score', 'Peaks matched', 'E-value', 'Peptides', 'Best proteins']),
-        h(
-          'tbody',
-          {},
-          taxa.map((t) =>
-            h(
-              'tr',
-              { 'data-tax-id': t.taxId },
-              h(
-                'td',
-                { class: 'taxon-name' },
-                t.name || `taxId ${t.taxId}`,
-                t.rank ? h('small', {}, ` ${t.rank}`) : null,
-              ),
-              h(
-                'td',
-                { class: 'score-bar' },
-                h('span', { class: 'bar', style: `width: calc(${Math.max(0, t.score) / most} * (100% - 3.5rem))` }),
-                h('span', { class: 'num score' }, scoreText(t.score)),
-              ),
-              h('td', { class: 'num matched', 'data-label': 'peaks' }, String(t.matched)),
-              h('td', { class: 'num expect', 'data-label': 'E' }, expectText(t.expect)),
-              h('td', { class: 'num', 'data-label': 'peptides' }, number(t.peptides)),
-              h(
-                'td',
-                { class: 'accs' },
-                t.proteins.map((acc, i) => [i ? ' ' : '', accLink(acc)]),
-              ),
-            ),
-          ),
-        ),
-      ),
-    ),
-    h(
-      'figcaption',
-      {},
-      `Organisms ranked by score: a peak counts for an organism when a peptide found only at or below it (the lowest common ancestor of the peptide's proteins lies there) explains the peak, and the chance weighs the peptides it alone holds. E-value: the chance × the ${tested === undefined ? '' : `${number(tested)} `}organisms tested.`,
     ),
   );
 }
@@ -315,6 +192,7 @@ function renderList(target: HTMLElement, list: Fingerprint, view: FingerprintVie
         ` the others${list.peaks.some((p) => p.intensity !== undefined) ? '' : ' (the list gives no intensities: every peak is drawn full height)'}.`,
       ),
     ),
+    peakTable(list),
   );
   const first = table.querySelector<HTMLTableRowElement>('tbody tr');
   if (first) choose(first);

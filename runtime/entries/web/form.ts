@@ -1,9 +1,10 @@
 // The search form: shows a search's state in its fields (and only the fields of its mode), reads it back when
 // submitted, and shows an API error message next to the field it names (or under the button). Identify mode's file
-// is not a field of the state: ./identify.ts holds it.
+// and Fingerprint mode's peaks are not fields of the state: ./identify.ts and ./fingerprint.ts hold them.
+import { FINGERPRINT_RANKS } from '../../api/fingerprintParams.js';
 import { $ } from './dom.js';
 import { COMMON_MODS, joinMods, modRows, splitMods, type ModChoice } from './mods.js';
-import { fieldOfError, type Mode, type SearchState } from './state.js';
+import { defaultTolerance, fieldOfError, type Mode, type SearchState } from './state.js';
 import type { TaxonPicker } from './taxa.js';
 
 const TEXT_FIELDS = [
@@ -18,6 +19,8 @@ const TEXT_FIELDS = [
   'charges',
   'isotopeErrors',
   'fragmentTolerance',
+  'ionCharge',
+  'topPeaks',
 ] as const;
 
 const items = (text: string) =>
@@ -35,9 +38,11 @@ export class SearchForm {
     private taxa: TaxonPicker,
   ) {
     $('#mod-rows', form).append(modRows());
+    $('#rank', form).append(...FINGERPRINT_RANKS.map((rank) => new Option(rank)));
     form.addEventListener('change', (e) => {
       const name = (e.target as HTMLInputElement).name;
-      if (name === 'mode' || name === 'precursor') this.showMode();
+      if (name === 'mode') this.followTolerance();
+      if (name === 'mode' || name === 'precursor' || name === 'ion') this.showMode();
     });
   }
 
@@ -49,17 +54,31 @@ export class SearchForm {
     if (radio) radio.checked = true;
   };
 
-  /** Shows the rows of the chosen mode (and precursor form). */
+  /** The mode shown, whose default tolerance the field holds until it is changed. */
+  private mode = '';
+
+  /** A tolerance left at the last mode's default becomes the new mode's (Fingerprint's is wider). */
+  private followTolerance(): void {
+    const [from, to] = [this.mode as Mode, this.radio('mode') as Mode];
+    const tolerance = this.input('tolerance');
+    if (from && this.input('unit').value === 'ppm' && tolerance.value === defaultTolerance(from))
+      tolerance.value = defaultTolerance(to);
+  }
+
+  /** Shows the rows of the chosen mode (and precursor form, and the peaks' ion). */
   private showMode(): void {
-    const mode = this.radio('mode');
+    const mode = (this.mode = this.radio('mode'));
     const precursor = this.radio('precursor');
+    const ion = this.input('ion').value;
     for (const row of this.form.querySelectorAll<HTMLElement>('[data-mode]')) {
       const shown =
         row.dataset.mode!.split(' ').includes(mode) &&
-        (row.dataset.precursor === undefined || row.dataset.precursor === precursor);
+        (row.dataset.precursor === undefined || row.dataset.precursor === precursor) &&
+        (row.dataset.ion === undefined || row.dataset.ion === ion);
       row.hidden = !shown;
     }
-    $('button[type=submit]', this.form).textContent = mode === 'identify' ? 'Identify' : 'Search';
+    $('button[type=submit]', this.form).textContent =
+      mode === 'identify' ? 'Identify' : mode === 'fingerprint' ? 'Fingerprint' : 'Search';
   }
 
   set(s: SearchState): void {
@@ -70,6 +89,10 @@ export class SearchForm {
     this.input('unit').value = s.unit;
     this.input('fragmentUnit').value = s.fragmentUnit;
     this.input('reviewed').value = s.reviewed;
+    this.input('ion').value = s.ion;
+    const rank = this.input('rank') as unknown as HTMLSelectElement;
+    if (![...rank.options].some((o) => o.value === s.rank)) rank.add(new Option(s.rank)); // a rank a URL gave
+    rank.value = s.rank;
     this.more = s.more;
     const pageSize = this.input('pageSize') as unknown as HTMLSelectElement;
     if (![...pageSize.options].some((o) => o.value === s.pageSize)) pageSize.add(new Option(s.pageSize)); // a size a URL gave
@@ -110,6 +133,10 @@ export class SearchForm {
       isotopeErrors: text('isotopeErrors'),
       fragmentTolerance: text('fragmentTolerance'),
       fragmentUnit: this.input('fragmentUnit').value,
+      ion: this.input('ion').value,
+      ionCharge: this.input('ion').value === 'charge' ? text('ionCharge') : '',
+      topPeaks: text('topPeaks'),
+      rank: this.input('rank').value,
       more: this.more,
     };
   }
@@ -132,6 +159,7 @@ export class SearchForm {
       range: ['mass1', 'mass2'] as const,
       peptide: ['peptide', 'tolerance'] as const,
       identify: ['tolerance', 'fragmentTolerance', 'charges', 'isotopeErrors'] as const,
+      fingerprint: s.ion === 'charge' ? (['tolerance', 'ionCharge'] as const) : (['tolerance'] as const),
     }[s.mode];
     const field = needed.find((name) => s[name] === '');
     if (field === undefined) return undefined;

@@ -1,6 +1,6 @@
 // The page's entry: picks the data path, wires the form, the organism type-ahead and the URL — every search is in
-// the query string, opening a link runs it, back and forward work — and shows the home view, the results or Identify
-// mode's (whose file is the page's own, not the URL's).
+// the query string, opening a link runs it, back and forward work — and shows the home view, the results, or Identify
+// or Fingerprint mode's (whose file or pasted peaks are the page's own, not the URL's).
 import type { InfoAnswer, PeptideAnswer, SearchAnswer } from './answers.js';
 import {
   chooseDataPath,
@@ -12,6 +12,7 @@ import {
   type PathSetting,
 } from './dataPath.js';
 import { $ } from './dom.js';
+import { FingerprintMode } from './fingerprint.js';
 import { SearchForm } from './form.js';
 import { IdentifyMode } from './identify.js';
 import { datasetSpans, renderOverview, taglineOf } from './overview.js';
@@ -44,6 +45,14 @@ const identify = new IdentifyMode(
   results,
   status,
   () => dataPath.kind,
+  () => form.form.requestSubmit(),
+);
+const fingerprint = new FingerprintMode(
+  form,
+  results,
+  status,
+  () => dataPath.kind,
+  ask,
   () => form.form.requestSubmit(),
 );
 /** The search shown (null: the home view), and a count that lets a later search supersede one still running. */
@@ -158,6 +167,7 @@ async function show(): Promise<void> {
   const asked = stateOfQuery(query);
   current = wrongNames ? null : asked;
   identify.cancel();
+  fingerprint.cancel();
   form.set(asked ?? FORM_DEFAULTS);
   if (wrongNames) {
     // A link with a mistyped parameter is not run with it silently left out: said, as the API would.
@@ -172,11 +182,12 @@ async function show(): Promise<void> {
   results.setAttribute('aria-busy', 'true');
   status.textContent = current ? 'Searching…' : '';
   document.title = current
-    ? `${current.mode === 'peptide' ? current.peptide : current.mode === 'identify' ? 'Identify' : titleOf(current)} — Digested peptides`
+    ? `${current.mode === 'peptide' ? current.peptide : current.mode === 'identify' ? 'Identify' : current.mode === 'fingerprint' ? 'Fingerprint' : titleOf(current)} — Digested peptides`
     : 'Digested peptides — peptide mass search';
   try {
     if (!current) await showHome(id);
     else if (current.mode === 'identify') await identify.show(current, () => id === shown);
+    else if (current.mode === 'fingerprint') await fingerprint.show(current, () => id === shown);
     else if (current.mode === 'peptide') await showPeptide(current, id);
     else
       await search(
@@ -212,8 +223,8 @@ form.form.addEventListener('submit', (e) => {
   const s = form.read();
   const missing = form.missing(s);
   if (missing) return form.showError(missing.message, s, missing.field);
-  if (s.mode === 'identify') {
-    const refused = identify.refusal(s);
+  if (s.mode === 'identify' || s.mode === 'fingerprint') {
+    const refused = (s.mode === 'identify' ? identify : fingerprint).refusal(s);
     if (refused) return form.showError(refused.message, s, refused.field);
     // The same parameters again (another file, or the same run anew) are the same URL: no second history entry.
     if (location.search === `?${queryOfState(s)}`) return void show();
@@ -224,7 +235,7 @@ form.form.addEventListener('submit', (e) => {
   go(s);
 });
 $<HTMLSelectElement>('#pageSize').addEventListener('change', (e) => {
-  if (current && current.mode !== 'identify')
+  if (current && current.mode !== 'identify' && current.mode !== 'fingerprint')
     go({ ...current, page: '1', pageSize: (e.target as HTMLSelectElement).value });
 });
 document.addEventListener('click', (e) => {

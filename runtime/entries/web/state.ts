@@ -1,15 +1,17 @@
 // What a search is, as the page's URL holds it: a mode and the API's own parameters (`/?mz=650.32&charge=2&…` is
 // `/api/v1/search?mz=650.32&charge=2&…`; `/?peptide=SEQ` is the peptide view; `/?mode=identify&…` is Identify mode
-// with /api/v1/identify's parameters, the file being the page's own). Read from and written to a query string, and
-// turned into the API requests the page makes. No DOM here: the tests run it in Node.
+// with /api/v1/identify's parameters, `/?mode=fingerprint&…` Fingerprint mode with /api/v1/fingerprint's, the file or
+// pasted peaks being the page's own). Read from and written to a query string, and turned into the API requests the
+// page makes. No DOM here: the tests run it in Node.
 import { endpointAt } from '../../api/endpoints.js';
+import { FINGERPRINT_PARAMS, parseFingerprintQuery } from '../../api/fingerprintParams.js';
 import { IDENTIFY_PARAMS } from '../../api/identifyParams.js';
 import { checkParamNames } from '../../api/paramNames.js';
 import { QueryError } from '../../api/params.js';
 import { UNITS_PER_DA, peptideMass } from '../../model/chemistry.js';
 import { parseModifications, slotCount } from '../../model/modifications.js';
 
-export type Mode = 'precursor' | 'range' | 'peptide' | 'identify';
+export type Mode = 'precursor' | 'range' | 'peptide' | 'identify' | 'fingerprint';
 
 export interface SearchState {
   mode: Mode;
@@ -42,7 +44,18 @@ export interface SearchState {
   isotopeErrors: string;
   fragmentTolerance: string;
   fragmentUnit: string;
-  /** Identify mode: the other /api/v1/identify parameters a URL gave (topPeaks, …), which the form has no field for. */
+  /**
+   * Fingerprint mode: what a peak's m/z is ('mh', 'neutral', or 'charge': an ion of charge `ionCharge`; a URL may
+   * give a charge with another ion), the most intense peaks kept ('' for all), and the rank organisms are scored at.
+   */
+  ion: string;
+  ionCharge: string;
+  topPeaks: string;
+  rank: string;
+  /**
+   * Identify and Fingerprint modes: the other parameters of their endpoint a URL gave (Identify's topPeaks, …), which
+   * the form has no field for.
+   */
   more: [string, string][];
 }
 
@@ -59,6 +72,9 @@ const IDENTIFY_DEFAULTS = Object.fromEntries(
   ]),
 ) as Record<'charges' | 'isotopeErrors' | 'fragmentTolerance' | 'fragmentUnit', string>;
 
+/** /api/v1/fingerprint's default for a parameter, as the form writes it ('' when it has none). */
+const fingerprintDefault = (name: string) => String(FINGERPRINT_PARAMS.find((p) => p.name === name)?.default ?? '');
+
 /** The identify parameters the form has a field for; a URL's others are kept in `more`. */
 const IDENTIFY_FIELDS = new Set([
   'tolerance',
@@ -69,6 +85,22 @@ const IDENTIFY_FIELDS = new Set([
   'taxon',
   'reviewed',
   ...Object.keys(IDENTIFY_DEFAULTS),
+]);
+
+/** The fingerprint parameters the form has a field for (`format` is the page's to choose: no URL gives it). */
+const FINGERPRINT_FIELDS = new Set([
+  'tolerance',
+  'unit',
+  'ion',
+  'charge',
+  'topPeaks',
+  'fixed',
+  'variable',
+  'maxVariable',
+  'taxon',
+  'reviewed',
+  'rank',
+  'format',
 ]);
 
 /** The blank form: what a proteomics user expects (10 ppm, Carbamidomethyl@C fixed, Oxidation@M one click away). */
@@ -88,6 +120,10 @@ export const FORM_DEFAULTS: SearchState = {
   taxon: [],
   reviewed: '',
   ...IDENTIFY_DEFAULTS,
+  ion: 'mh',
+  ionCharge: '',
+  topPeaks: '',
+  rank: fingerprintDefault('rank'),
   more: [],
 };
 
@@ -97,15 +133,22 @@ const items = (text: string | null) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
-/** `mode=identify`: the page's own parameter of Identify mode. */
-const MODE_PARAM = { name: 'mode', kind: 'choice', required: false, choices: ['identify'], description: '' } as const;
+/** `mode=identify` or `mode=fingerprint`: the page's own parameter of Identify and Fingerprint modes. */
+const MODE_PARAM = {
+  name: 'mode',
+  kind: 'choice',
+  required: false,
+  choices: ['identify', 'fingerprint'],
+  description: '',
+} as const;
 
 const isIdentify = (query: URLSearchParams) => query.get('mode')?.trim() === 'identify';
+const isFingerprint = (query: URLSearchParams) => query.get('mode')?.trim() === 'fingerprint';
 
 /**
  * What is wrong with the names of a page URL's query, as the API says it of its own: a page URL takes
- * /api/v1/search's parameters and the peptide view's (`peptide`, also read as `sequence`, and `equateIL`), or with
- * `mode=identify` /api/v1/identify's.
+ * /api/v1/search's parameters and the peptide view's (`peptide`, also read as `sequence`, and `equateIL`), with
+ * `mode=identify` /api/v1/identify's, with `mode=fingerprint` /api/v1/fingerprint's but `format`.
  */
 export function pageQueryRefusal(query: URLSearchParams): string | undefined {
   const peptideView = endpointAt('/api/v1/peptide')!.params.filter(
@@ -113,7 +156,9 @@ export function pageQueryRefusal(query: URLSearchParams): string | undefined {
   );
   const names = isIdentify(query)
     ? [...IDENTIFY_PARAMS, MODE_PARAM]
-    : [...endpointAt('/api/v1/search')!.params, ...peptideView];
+    : isFingerprint(query)
+      ? [...FINGERPRINT_PARAMS.filter((p) => p.name !== 'format'), MODE_PARAM]
+      : [...endpointAt('/api/v1/search')!.params, ...peptideView];
   try {
     checkParamNames(names, query.keys(), 'refuse');
     return undefined;
@@ -129,15 +174,18 @@ export function stateOfQuery(query: URLSearchParams): SearchState | null {
   if (has('sequence') && !has('peptide')) query.set('peptide', query.get('sequence')!);
   const mode: Mode | null = isIdentify(query)
     ? 'identify'
-    : has('peptide')
-      ? 'peptide'
-      : has('mass1') || has('mass2')
-        ? 'range'
-        : has('mz') || has('mass') || has('charge')
-          ? 'precursor'
-          : null;
+    : isFingerprint(query)
+      ? 'fingerprint'
+      : has('peptide')
+        ? 'peptide'
+        : has('mass1') || has('mass2')
+          ? 'range'
+          : has('mz') || has('mass') || has('charge')
+            ? 'precursor'
+            : null;
   if (!mode) return null;
   const get = (name: string, fallback = '') => (has(name) ? query.get(name)!.trim() : fallback);
+  const fingerprint = mode === 'fingerprint';
   return {
     mode,
     precursor: has('mass') && !has('mz') ? 'mass' : 'mz',
@@ -148,7 +196,7 @@ export function stateOfQuery(query: URLSearchParams): SearchState | null {
     mass2: get('mass2'),
     peptide: get('peptide'),
     equateIL: get('equateIL') === 'true',
-    tolerance: get('tolerance', API_DEFAULTS.tolerance),
+    tolerance: get('tolerance', defaultTolerance(mode)),
     unit: get('unit', API_DEFAULTS.unit),
     fixed: items(query.get('fixed')),
     variable: items(query.get('variable')),
@@ -161,9 +209,20 @@ export function stateOfQuery(query: URLSearchParams): SearchState | null {
     isotopeErrors: get('isotopeErrors', IDENTIFY_DEFAULTS.isotopeErrors),
     fragmentTolerance: get('fragmentTolerance', IDENTIFY_DEFAULTS.fragmentTolerance),
     fragmentUnit: get('fragmentUnit', IDENTIFY_DEFAULTS.fragmentUnit),
-    more: mode === 'identify' ? [...query].filter(([k]) => k !== 'mode' && !IDENTIFY_FIELDS.has(k)) : [],
+    ion: fingerprint && has('charge') && !has('ion') ? 'charge' : get('ion', FORM_DEFAULTS.ion),
+    ionCharge: fingerprint ? get('charge') : '',
+    topPeaks: get('topPeaks'),
+    rank: get('rank', FORM_DEFAULTS.rank),
+    more:
+      mode === 'identify' || fingerprint
+        ? [...query].filter(([k]) => k !== 'mode' && !(fingerprint ? FINGERPRINT_FIELDS : IDENTIFY_FIELDS).has(k))
+        : [],
   };
 }
+
+/** The tolerance a mode takes when none is given: /api/v1/fingerprint's for Fingerprint mode, the others' 10 ppm. */
+export const defaultTolerance = (mode: Mode): string =>
+  mode === 'fingerprint' ? fingerprintDefault('tolerance') : API_DEFAULTS.tolerance;
 
 type Params = [string, string][];
 
@@ -233,9 +292,45 @@ export function identifyQuery(s: SearchState): string {
   ]);
 }
 
+/**
+ * /api/v1/fingerprint's query (without `?`) for Fingerprint mode: the window always, the peaks' ion, top peaks and
+ * rank when not defaults, then modifications, filters and the URL's other parameters.
+ */
+export function fingerprintQuery(s: SearchState): string {
+  // A charge given with an ion (a URL's) is kept with it: the API says whether they agree.
+  const ion: Params =
+    s.ion === 'charge'
+      ? [['charge', s.ionCharge]]
+      : [
+          ...(s.ion !== FORM_DEFAULTS.ion || s.ionCharge ? ([['ion', s.ion]] as Params) : []),
+          ...(s.ionCharge ? ([['charge', s.ionCharge]] as Params) : []),
+        ];
+  return queryText([
+    ...window(s),
+    ...ion,
+    ...(s.topPeaks ? ([['topPeaks', s.topPeaks]] as Params) : []),
+    ...shared(s).filter(([k]) => k !== 'page' && k !== 'pageSize'),
+    ...(s.rank === FORM_DEFAULTS.rank ? [] : ([['rank', s.rank]] as Params)),
+    ...s.more,
+  ]);
+}
+
+/** What /api/v1/fingerprint's parser says of Fingerprint mode's parameters; undefined when it takes them. */
+export function fingerprintRefusal(s: SearchState): string | undefined {
+  const query = new URLSearchParams(fingerprintQuery(s));
+  try {
+    parseFingerprintQuery((name) => query.getAll(name));
+    return undefined;
+  } catch (e) {
+    if (e instanceof QueryError) return e.message;
+    throw e;
+  }
+}
+
 /** The page URL's query (without `?`) for a search. */
 export function queryOfState(s: SearchState): string {
   if (s.mode === 'identify') return `mode=identify&${identifyQuery(s)}`;
+  if (s.mode === 'fingerprint') return `mode=fingerprint&${fingerprintQuery(s)}`;
   const head: Params =
     s.mode === 'peptide'
       ? [['peptide', s.peptide], ...(s.equateIL ? ([['equateIL', 'true']] as Params) : []), ...window(s)]
@@ -289,6 +384,9 @@ const FIELD_OF_PARAM: Record<string, string> = {
   page: 'pageSize',
 };
 
+/** Fingerprint mode's fields of words its errors use: the peaks' charge, and the peak list's lines. */
+const FINGERPRINT_FIELD_OF: Record<string, string> = { charge: 'ionCharge', line: 'peaks', body: 'peaks' };
+
 /** The fields a search's form shows. */
 export function fieldsOf(s: SearchState): string[] {
   const own = {
@@ -296,6 +394,7 @@ export function fieldsOf(s: SearchState): string[] {
     range: ['mass1', 'mass2'],
     peptide: ['peptide', 'equateIL', 'tolerance', 'unit'],
     identify: ['file', 'tolerance', 'unit', 'fragmentTolerance', 'fragmentUnit', 'charges', 'isotopeErrors'],
+    fingerprint: ['peaks', 'tolerance', 'unit', 'ion', ...(s.ion === 'charge' ? ['ionCharge'] : []), 'topPeaks'],
   }[s.mode];
   return [
     ...own,
@@ -304,7 +403,7 @@ export function fieldsOf(s: SearchState): string[] {
     'maxVariable',
     'taxon',
     'reviewed',
-    ...(s.mode === 'identify' ? [] : ['pageSize']),
+    ...(s.mode === 'identify' ? [] : s.mode === 'fingerprint' ? ['rank'] : ['pageSize']),
   ];
 }
 
@@ -316,7 +415,12 @@ export function fieldsOf(s: SearchState): string[] {
 export function fieldOfError(message: string, s: SearchState): string | undefined {
   const shown = fieldsOf(s);
   for (const word of message.match(/[A-Za-z][A-Za-z0-9]*/g) ?? []) {
-    const name = s.mode === 'peptide' && word === 'mass' ? 'peptide' : (FIELD_OF_PARAM[word] ?? word);
+    const name =
+      s.mode === 'peptide' && word === 'mass'
+        ? 'peptide'
+        : s.mode === 'fingerprint' && word in FINGERPRINT_FIELD_OF
+          ? FINGERPRINT_FIELD_OF[word]
+          : (FIELD_OF_PARAM[word] ?? word);
     if (shown.includes(name)) return name;
   }
   return undefined;

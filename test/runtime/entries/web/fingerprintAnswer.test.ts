@@ -1,129 +1,61 @@
-// Fingerprint mode's reading of an answer (runtime/entries/web/fingerprintAnswer.ts) in Node: on real answers of the
-// bundled dataset (peaks of a protein's tryptic peptides among random ones), every organism it names for a protein
-// lies on that protein's lineage in the taxonomy file, and a protein's explained peaks are exactly the peaks it does
-// not leave unmatched; the stick heights, the m/z axis, the label rows (checked by brute force on random labels),
-// the numbers and names as written.
-import { gunzipSync } from 'node:zlib';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Fingerprint mode's reading of an answer in Node (runtime/entries/web/fingerprintAnswer.ts, and the proteins' names
+// of ./fingerprintRun.ts), on real answers of POST /api/v1/fingerprint over the bundled dataset (peaks of proteins'
+// tryptic peptides among random ones, and random peaks alone): a protein's explained peaks are exactly the peaks it
+// does not leave unmatched; every listed protein is named as its FASTA header names it and its organism, by as few
+// lookups as the answer needs; the stick heights, the m/z axis, the label rows (checked by brute force on random
+// labels), the numbers, names and error messages as written.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint, type Fingerprint } from '../../../../runtime/core/fingerprint/fingerprint.js';
-import { Dataset } from '../../../../runtime/core/storage/dataset.js';
-import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import type { Handler } from '../../../../runtime/api/handler.js';
+import type { Fingerprint } from '../../../../runtime/core/fingerprint/fingerprint.js';
 import {
+  errorOf,
   expectText,
   explainedPeaks,
   fingerprintFileName,
   labelRows,
   listName,
   mzAxis,
-  organismsByAccession,
   stickHeights,
+  type FingerprintAnswer,
   type LabelBox,
 } from '../../../../runtime/entries/web/fingerprintAnswer.js';
-import { TaxonomyWalk } from '../../../helpers/fingerprintReference.js';
-import { bundledDataset, readTaxonomyFile } from '../../../helpers/datasets.js';
+import { proteinNames } from '../../../../runtime/entries/web/fingerprintRun.js';
+import { call, folderHandler } from '../../../helpers/api.js';
+import { bundledDataset } from '../../../helpers/datasets.js';
 import { prng } from '../../../helpers/prng.js';
-import { REPO } from '../../../helpers/process.js';
+import { sampleProtein, trypticPeaks } from './fingerprintPeaks.js';
 
-/** Monoisotopic residue masses (Da), water and the proton. */
-const RESIDUE: Record<string, number> = {
-  G: 57.021464,
-  A: 71.037114,
-  S: 87.032028,
-  P: 97.052764,
-  V: 99.068414,
-  T: 101.047679,
-  C: 103.009185,
-  L: 113.084064,
-  I: 113.084064,
-  N: 114.042927,
-  D: 115.026943,
-  Q: 128.058578,
-  K: 128.094963,
-  E: 129.042593,
-  M: 131.040485,
-  H: 137.058912,
-  F: 147.068414,
-  R: 156.101111,
-  Y: 163.06332,
-  W: 186.079313,
-};
-const WATER = 18.010565;
-const PROTON = 1.007276;
-
-/** [M+H]+ of the tryptic peptides (no missed cleavage, 6 to 30 residues) of a protein of the bundled sample. */
-function trypticPeaks(accession: string): number[] {
-  const fasta = gunzipSync(readFileSync(join(REPO, 'data/uniprot-sample.fasta.gz'))).toString('latin1');
-  const record = fasta.split('\n>').find((r) => r.split('|')[1] === accession)!;
-  const sequence = record.split('\n').slice(1).join('');
-  return sequence
-    .replace(/([KR])(?!P)/g, '$1,')
-    .split(',')
-    .filter((p) => p.length >= 6 && p.length <= 30)
-    .map((p) => [...p].reduce((sum, residue) => sum + RESIDUE[residue], WATER + PROTON));
-}
-
+const PROTEINS = ['Q8TDQ1', 'Q96P15', 'P02654'];
+let handler: Handler;
 let lists: Fingerprint[];
-let walk: TaxonomyWalk;
 
 beforeAll(async () => {
-  const dir = await bundledDataset();
-  const dataset = await Dataset.open(new FileSource(dir));
-  walk = new TaxonomyWalk(readTaxonomyFile(dir)!);
+  handler = folderHandler(await bundledDataset());
   const random = prng(2207);
-  const noise = () => Array.from({ length: 5 }, () => 700 + random() * 2500);
-  const inputs = ['Q8TDQ1', 'Q96P15', 'P02654'].map((accession, i) => {
-    const mz = [...trypticPeaks(accession).slice(0, 8), ...noise()].sort((a, b) => a - b);
-    return { title: accession, mz: Float64Array.from(mz), ...(i === 1 && { intensity: mz.map(() => random()) }) };
+  const noise = (n: number) => Array.from({ length: n }, () => 700 + random() * 2500);
+  const records = [
+    ...PROTEINS.map((accession) => {
+      const peptides = trypticPeaks(accession).filter((p) => p.mh > 700 && p.mh < 3500);
+      return { title: accession, mz: [...peptides.slice(0, 8).map((p) => p.mh), ...noise(5)] };
+    }),
+    { title: 'noise', mz: noise(25) },
+  ];
+  // An MGF record per list: its TITLE names the list, its peaks have intensities.
+  const mgf = records
+    .map(
+      ({ title, mz }) =>
+        `BEGIN IONS\nTITLE=${title}\n${mz.map((m) => `${m.toFixed(5)} ${(1 + random() * 99).toFixed(1)}`).join('\n')}\nEND IONS\n`,
+    )
+    .join('');
+  const got = await call(handler, '/api/v1/fingerprint?tolerance=50&unit=ppm&proteins=30', {
+    method: 'POST',
+    body: mgf,
   });
-  lists = await fingerprint(
-    dataset,
-    {
-      tolerance: { unit: 'ppm', below: 50, above: 50 },
-      fixed: [],
-      variable: [],
-      maxVariable: 2,
-      filter: { taxa: [] },
-      ion: 'mh',
-      rank: 'species',
-      proteins: 20,
-      organisms: 10,
-    },
-    inputs.map((list) => ({ ...list, intensity: list.intensity && Float64Array.from(list.intensity) })),
-  );
+  expect(got.status, got.text).toBe(200);
+  lists = (got.body as FingerprintAnswer).lists;
 });
 
-/** Whether `ancestor` is `taxId` or above it. */
-function within(taxId: number, ancestor: number): boolean {
-  for (let t = taxId; ; t = walk.parent(t)) {
-    if (t === ancestor) return true;
-    if (walk.parent(t) === t) return false;
-  }
-}
-
 describe("a fingerprint's answer on the page", () => {
-  it('names a protein’s organism only by a taxon on its lineage, and names those of the listed taxa', () => {
-    let named = 0;
-    for (const list of lists) {
-      const names = organismsByAccession(list);
-      const taxa = list.organisms!;
-      for (const hit of list.proteins) {
-        const name = names.get(hit.accession);
-        const candidates = taxa.filter((t) => within(hit.taxId, t.taxId));
-        if (name === undefined) {
-          expect(candidates.filter((t) => t.proteins.includes(hit.accession) || t.taxId === hit.taxId)).toEqual([]);
-          continue;
-        }
-        named++;
-        expect(candidates.map((t) => t.name)).toContain(name);
-      }
-      for (const taxon of taxa)
-        for (const accession of taxon.proteins) expect(names.has(accession), accession).toBe(true);
-    }
-    expect(named).toBeGreaterThan(0);
-  });
-
   it('explains, for each protein, exactly the peaks it does not leave unmatched, each once, ascending', () => {
     for (const list of lists)
       for (const hit of list.proteins) {
@@ -134,7 +66,31 @@ describe("a fingerprint's answer on the page", () => {
         const all = [...explained, ...hit.unmatched].sort((a, b) => a - b);
         expect(all).toEqual(list.peaks.map((_, i) => i));
       }
-    expect(lists.map((list) => list.proteins[0].accession)).toEqual(['Q8TDQ1', 'Q96P15', 'P02654']);
+    expect(lists.map((list) => list.title)).toEqual([...PROTEINS, 'noise']);
+    expect(lists.slice(0, 3).map((list) => list.proteins[0].accession)).toEqual(PROTEINS);
+  });
+
+  it('names every listed protein as its FASTA header does, asking a peptide of each protein not yet named', async () => {
+    for (const list of lists) {
+      const asked: string[] = [];
+      const ask = async (path: string) => {
+        asked.push(path);
+        const got = await call(handler, path);
+        return { status: got.status, text: got.text, ms: 0 };
+      };
+      const proteins = list.proteins.map((hit) => ({ accession: hit.accession, sequence: hit.matches[0].sequence }));
+      const names = await proteinNames(ask, proteins);
+      for (const { accession } of proteins) {
+        const { header } = sampleProtein(accession);
+        const [, protein, organism] = /^\S+ (.*?) OS=(.*?) OX=/.exec(header)!;
+        expect(names.get(accession), accession).toEqual({ protein, organism });
+      }
+      // A lookup names every protein holding its peptide: a protein already named is not looked up again.
+      expect(asked.length).toBeLessThanOrEqual(proteins.length);
+      expect(new Set(asked).size).toBe(asked.length);
+      for (const path of asked) expect(path).toMatch(/^\/api\/v1\/peptide\?sequence=[A-Z]+$/);
+    }
+    expect(lists.at(-1)!.proteins.length).toBeGreaterThan(5);
   });
 
   it('draws sticks by intensity over the highest, or all full height without intensities', () => {
@@ -142,6 +98,7 @@ describe("a fingerprint's answer on the page", () => {
     expect(stickHeights([{}, {}])).toEqual([1, 1]);
     expect(stickHeights([{ intensity: 0 }, { intensity: 0 }])).toEqual([1, 1]);
     const heights = stickHeights(lists[1].peaks);
+    expect(lists[1].peaks.every((p) => p.intensity! > 0)).toBe(true);
     expect(Math.max(...heights)).toBe(1);
     expect(heights.every((v) => v > 0 && v <= 1)).toBe(true);
   });
@@ -202,5 +159,9 @@ describe("a fingerprint's answer on the page", () => {
       'run-fingerprint-tolerance-50-unit-ppm-fixed-Carbamidomethyl@C+Oxidation@M',
     );
     expect(fingerprintFileName('', 'tolerance=50')).toBe('peaks-fingerprint-tolerance-50');
+    expect(errorOf({ status: 400, text: '{"error":"the body: line 2: \\"abc\\" is not a positive m/z"}' })).toBe(
+      'the body: line 2: "abc" is not a positive m/z',
+    );
+    expect(errorOf({ status: 502, text: '<html>Bad gateway</html>' })).toBe('the answer had status 502');
   });
 });

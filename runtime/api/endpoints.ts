@@ -45,6 +45,7 @@ import {
   parseFingerprintQuery,
   readFingerprintBody,
   type FingerprintCall,
+  MAX_FINGERPRINT_SCANNED,
 } from './fingerprintParams.js';
 import { fingerprintAnswerJson } from './fingerprintJson.js';
 import { FINGERPRINT_TSV_HEADER, fingerprintRows } from './fingerprintTsv.js';
@@ -371,7 +372,7 @@ const fingerprintEndpoint: Endpoint<FingerprintCall, Fingerprint[]> = {
   body: FINGERPRINT_BODY,
   run: async (dataset, { query, lists }) => {
     await checkRank(dataset, query.rank);
-    return fingerprint(dataset, query, lists, { maxScanned: MAX_MATCH_SCANNED });
+    return fingerprint(dataset, query, lists, { maxScanned: MAX_FINGERPRINT_SCANNED });
   },
   renderers: {
     json: (_dataset, _query, lists, started, memory) => fingerprintAnswerJson(lists, started, memory),

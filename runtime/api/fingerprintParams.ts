@@ -24,6 +24,11 @@ export const MAX_FINGERPRINT_LISTS = 1000;
 export const MAX_LIST_PEAKS = 5000;
 /** Most peaks one request may search over all its lists (413 beyond). */
 export const MAX_REQUEST_PEAKS = 200_000;
+/**
+ * Most stored peptides one request may examine: a peak's window holds thousands in a Swiss-Prot-sized dataset at
+ * ±50 ppm, so this keeps a request to seconds (thousands of peaks), where match's bound would take minutes.
+ */
+export const MAX_FINGERPRINT_SCANNED = 20_000_000;
 /** Most proteins and organisms an answer lists per peak list. */
 export const MAX_LISTED = 1000;
 

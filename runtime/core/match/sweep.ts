@@ -82,7 +82,7 @@ export async function sweepSearches(
         if ((scanned += sink.scanned - before) > (options.maxScanned ?? Infinity)) {
           next = order.length; // the batch is refused: no task is started again
           throw new InvalidQuery(
-            `these precursors would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`,
+            `these masses would examine more than ${options.maxScanned!.toLocaleString('en')} stored peptides in all; send fewer, or narrow the tolerance or the variable modifications`,
           );
         }
       }

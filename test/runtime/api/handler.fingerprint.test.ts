@@ -297,6 +297,15 @@ describe('limits: 413 before anything is searched', () => {
     expectErrorBody(await post(body), 413, /^the body holds more than 200,000 peaks to search/);
   });
 
+  it('more than 20,000,000 stored peptides to examine: 400 saying what to narrow', async () => {
+    // ±5 Da windows with three variable modifications: each peak examines tens of thousands of stored peptides.
+    const got = await post(
+      peaks(2000),
+      '?tolerance=5&unit=Da&variable=Oxidation@M,Deamidated@N,Deamidated@Q&maxVariable=3',
+    );
+    expectErrorBody(got, 400, /would examine more than 20,000,000 stored peptides in all; send fewer, or narrow/);
+  });
+
   it('a body over 5 MiB, declared or streamed', async () => {
     const big = Buffer.alloc(5 * 2 ** 20 + 1, 0x31);
     expectErrorBody(await post(big), 413, /^the body is larger than 5 MiB/);

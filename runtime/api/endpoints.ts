@@ -37,13 +37,11 @@ import {
   type IdentifyCall,
 } from './identifyParams.js';
 import { identificationJson } from './identifyJson.js';
-import { fingerprint, type Fingerprint } from '../core/fingerprint/fingerprint.js';
+import type { Fingerprint } from '../core/fingerprint/fingerprint.js';
 import {
-  checkRank,
   FINGERPRINT_BODY,
   FINGERPRINT_PARAMS,
   parseFingerprintQuery,
-  readFingerprintBody,
   type FingerprintCall,
   MAX_FINGERPRINT_SCANNED,
 } from './fingerprintParams.js';
@@ -368,11 +366,15 @@ const fingerprintEndpoint: Endpoint<FingerprintCall, Fingerprint[]> = {
   notIntegerStatus: 400,
   params: FINGERPRINT_PARAMS,
   parse: (source) => ({ ...parseFingerprintQuery(source), lists: [] }),
-  readBody: async (asked, call) => ({ ...asked, lists: await readFingerprintBody(call, asked.query.topPeaks) }),
+  readBody: async (asked, call) => {
+    const { readFingerprintBody } = await import('./fingerprintOperation.js');
+    return { ...asked, lists: await readFingerprintBody(call, asked.query.topPeaks) };
+  },
   body: FINGERPRINT_BODY,
   run: async (dataset, { query, lists }) => {
-    await checkRank(dataset, query.rank);
-    return fingerprint(dataset, query, lists, { maxScanned: MAX_FINGERPRINT_SCANNED });
+    // Loaded when first asked for, like the OpenAPI document: the page opens without fingerprinting's code.
+    const { runFingerprint } = await import('./fingerprintOperation.js');
+    return runFingerprint(dataset, query, lists, { maxScanned: MAX_FINGERPRINT_SCANNED });
   },
   renderers: {
     json: (_dataset, _query, lists, started, memory) => fingerprintAnswerJson(lists, started, memory),

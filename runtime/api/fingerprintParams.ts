@@ -1,18 +1,14 @@
 // A peptide mass fingerprint's parameters (`npm run query -- fingerprint`, POST /api/v1/fingerprint) as one table —
 // the peaks' window and ion, the modifications and filters of a precursor search, the rank organisms are scored at,
-// how many proteins and organisms each answer lists, the output format — and the peak lists of a request's body,
-// within limits that keep one request to seconds: lists, peaks per list and in all, body bytes, stored peptides
-// examined.
+// how many proteins and organisms each answer lists, the output format — and the limits that keep one request to
+// seconds: lists, peaks per list and in all, body bytes, stored peptides examined (the body is read within them
+// by fingerprintOperation.ts).
 import type { FingerprintQuery, NamedPeakList, PeakIon } from '../core/fingerprint/fingerprint.js';
-import { PeakListError, readPeakLists } from '../core/fingerprint/peakLists.js';
 import { MAX_CHARGE } from '../core/match/mgf.js';
-import type { Dataset } from '../core/storage/dataset.js';
 import type { ModSpec } from '../model/modifications.js';
-import type { Taxonomy } from '../model/taxonomy.js';
-import type { Call } from './call.js';
-import { bodyBytes, MAX_MATCH_BODY_BYTES } from './matchParams.js';
+import { MAX_MATCH_BODY_BYTES } from './matchParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
-import { MAX_DECOMPRESSED_BYTES, unwrapBody } from './peakListBody.js';
+import { MAX_DECOMPRESSED_BYTES } from './bytes.js';
 import { checkConflicts, PRECURSOR_PARAMS, toleranceOf } from './precursorParams.js';
 import { filterOf } from './rangeParams.js';
 
@@ -179,40 +175,12 @@ export function parseFingerprintQuery(source: ParamSource): FingerprintAsked {
   };
 }
 
-/** The peaks of `list` a fingerprint searches: its `topPeaks` most intense (all of a list without intensities). */
-export const searchedPeaks = (list: NamedPeakList, topPeaks: number | undefined): number =>
-  topPeaks === undefined || !list.intensity ? list.mz.length : Math.min(list.mz.length, topPeaks);
-
-/** The ranks each taxonomy holds, found once per taxonomy rather than per request. */
-const ranksHeld = new WeakMap<Taxonomy, Set<string>>();
-
-/**
- * 400 when the dataset's taxonomy holds no taxon of the query's rank (its organisms would be none, whatever the
- * peaks), naming the ranks it holds.
- */
-export async function checkRank(dataset: Dataset, rank: string): Promise<void> {
-  const taxonomy = await dataset.taxonomy();
-  if (!taxonomy) return;
-  let held = ranksHeld.get(taxonomy);
-  if (!held) {
-    held = new Set<string>();
-    for (let node = 0; node < taxonomy.size; node++) held.add(taxonomy.taxon(node).rank);
-    ranksHeld.set(taxonomy, held);
-  }
-  if (held.has(rank)) return;
-  const ranks = FINGERPRINT_RANKS.filter((r) => held.has(r));
-  throw new QueryError(
-    400,
-    `rank: this dataset's taxonomy holds no taxon of rank ${rank}; it holds ${ranks.join(', ') || 'none of the ranks rank takes'}`,
-  );
-}
-
 /** A fingerprint as POST /api/v1/fingerprint asks it: the query string's query and format, the body's lists. */
 export interface FingerprintCall extends FingerprintAsked {
   lists: NamedPeakList[];
 }
 
-const count = (n: number) => n.toLocaleString('en');
+export const count = (n: number) => n.toLocaleString('en');
 
 /** The request body as the OpenAPI document describes it. */
 export const FINGERPRINT_BODY = {
@@ -229,40 +197,3 @@ export const FINGERPRINT_BODY = {
   posted: 'a peak list (text, CSV, MGF or mzML)',
   tooLarge: `More than ${count(MAX_FINGERPRINT_LISTS)} lists, ${count(MAX_LIST_PEAKS)} peaks searched in a list or ${count(MAX_REQUEST_PEAKS)} in all, or a body over ${count(MAX_MATCH_BODY_BYTES)} bytes (${count(MAX_DECOMPRESSED_BYTES)} decompressed).`,
 };
-
-/** The peak lists of a call's body (413 past the limits; 400 when it is not a peak list or cannot be read). */
-export async function readFingerprintBody(call: Call, topPeaks: number | undefined): Promise<NamedPeakList[]> {
-  const body = await bodyBytes(
-    call,
-    `send at most ${count(MAX_FINGERPRINT_LISTS)} peak lists per request, or fingerprint the file with npm run query -- fingerprint`,
-  );
-  const { bytes, kind } = await unwrapBody(call, body);
-  if (kind.kind === 'gzip')
-    throw new QueryError(400, 'the body: not a peak list: it looks like a compressed file inside a compressed file');
-  const lists: NamedPeakList[] = [];
-  let peaks = 0;
-  try {
-    for await (const list of readPeakLists([bytes])) {
-      if (lists.push(list) > MAX_FINGERPRINT_LISTS)
-        throw new QueryError(
-          413,
-          `the body holds more than ${count(MAX_FINGERPRINT_LISTS)} peak lists; send at most ${count(MAX_FINGERPRINT_LISTS)} per request`,
-        );
-      const searched = searchedPeaks(list, topPeaks);
-      if (searched > MAX_LIST_PEAKS)
-        throw new QueryError(
-          413,
-          `peak list ${lists.length}${list.title === undefined ? '' : ` (${JSON.stringify(list.title)})`} has ${count(searched)} peaks to search; at most ${count(MAX_LIST_PEAKS)} per list (topPeaks keeps the most intense)`,
-        );
-      if ((peaks += searched) > MAX_REQUEST_PEAKS)
-        throw new QueryError(
-          413,
-          `the body holds more than ${count(MAX_REQUEST_PEAKS)} peaks to search; send fewer lists per request, or fewer peaks with topPeaks`,
-        );
-    }
-  } catch (e) {
-    if (e instanceof PeakListError) throw new QueryError(400, `the body: ${e.message}`);
-    throw e;
-  }
-  return lists;
-}

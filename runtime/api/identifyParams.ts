@@ -7,7 +7,6 @@ import type { Call } from './call.js';
 import { isotopeErrorsParam } from './isotopeParams.js';
 import { bodyBytes, MATCH_PARAMS, MAX_MATCH_BODY_BYTES, parseMatchQuery } from './matchParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
-import { peakListBody, spectraOfBody } from './peakListBody.js';
 
 /** Widest fragment tolerance in Da: wider, every peak matches every ion. */
 const MAX_FRAGMENT_DA = 2;
@@ -136,6 +135,7 @@ export const IDENTIFY_BODY = {
 
 /** The spectra of a call's body with their peaks (413 when it holds too many or too much; 400 when it holds none). */
 export async function readIdentifyBody(call: Call): Promise<{ spectra: Spectrum[]; malformed: Malformed[] }> {
+  const { peakListBody, spectraOfBody } = await import('./peakListBody.js');
   const { bytes, kind } = await peakListBody(
     call,
     await bodyBytes(call, `send fewer spectra per request (at most ${MAX_IDENTIFY_SPECTRA.toLocaleString('en')})`),

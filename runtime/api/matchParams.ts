@@ -9,7 +9,7 @@ import type { ModSpec } from '../model/modifications.js';
 import type { Call } from './call.js';
 import { isotopeErrorsParam, parseIsotopeErrors } from './isotopeParams.js';
 import { QueryError, readParams, type Param, type ParamSource } from './params.js';
-import { joinBytes, peakListBody, spectraOfBody } from './peakListBody.js';
+import { joinBytes } from './bytes.js';
 import { checkConflicts, PRECURSOR_PARAMS, toleranceOf } from './precursorParams.js';
 import { filterOf } from './rangeParams.js';
 
@@ -163,6 +163,7 @@ async function precursorsOf(
   call: Call,
   body: Uint8Array<ArrayBuffer>,
 ): Promise<{ precursors: Precursor[]; malformed: Malformed[] }> {
+  const { peakListBody, spectraOfBody } = await import('./peakListBody.js');
   const { bytes, kind } = await peakListBody(call, body);
   const text = new TextDecoder().decode(bytes);
   if (kind === 'json') {

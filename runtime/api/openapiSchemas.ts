@@ -1,6 +1,6 @@
 // The JSON Schemas of the API's answers (components.schemas of the OpenAPI document, runtime/api/openapi.ts):
 // the seed's envelope and entries, precursor candidates, look-ups, the dataset's descriptions and errors.
-import { FINGERPRINT_ANSWER_SCHEMA } from './fingerprintJson.js';
+import { FINGERPRINT_ANSWER_SCHEMA } from './fingerprintSchema.js';
 import { IDENTIFY_ANSWER_SCHEMA } from './identifyJson.js';
 import { MALFORMED_LISTED } from './matchJson.js';
 import { MAX_MATCH_PRECURSORS } from './matchParams.js';

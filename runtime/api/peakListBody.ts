@@ -7,9 +7,7 @@ import { readPeakList } from '../core/match/peakList.js';
 import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../core/match/peakListKind.js';
 import type { Call } from './call.js';
 import { QueryError } from './params.js';
-
-/** Decompressed bytes one body may grow to (413 beyond): a gzipped peak list is read whole, so it is bounded too. */
-export const MAX_DECOMPRESSED_BYTES = 40 * 2 ** 20;
+import { joinBytes, MAX_DECOMPRESSED_BYTES } from './bytes.js';
 
 /** The bytes of a gzip stream, at most `limit` of them (413 beyond); 400 when they are not gzip. */
 async function gunzip(bytes: Uint8Array<ArrayBuffer>, limit: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -33,17 +31,6 @@ async function gunzip(bytes: Uint8Array<ArrayBuffer>, limit: number): Promise<Ui
     throw new QueryError(400, `the body is gzip-compressed but cannot be decompressed (${(e as Error).message})`);
   }
   return joinBytes(chunks, length);
-}
-
-/** Chunks of `length` bytes in all, as one array. */
-export function joinBytes(chunks: readonly Uint8Array[], length: number): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.length;
-  }
-  return out;
 }
 
 /** The file of a multipart/form-data body: its first file part, else its first field. */

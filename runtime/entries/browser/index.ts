@@ -2,7 +2,8 @@
 // the page's fetch. Bundled by ./bundle.ts (esbuild, platform browser): nothing here or below may need Node.
 import { createHandler, datasetOnce, type ApiOptions, type Handler } from '../../api/handler.js';
 import type { DatasetOptions } from '../../core/storage/dataset.js';
-import { HttpSource, type HttpSourceOptions } from '../../core/storage/source.js';
+import type { HttpSourceOptions } from '../../core/storage/source.js';
+import { browserSource, pageMemory } from './source.js';
 
 export { Dataset, DatasetError, DEFAULT_CACHE_BYTES, type DatasetOptions } from '../../core/storage/dataset.js';
 export { ENDPOINTS, type Endpoint, type RangeQuery } from '../../api/endpoints.js';
@@ -11,6 +12,7 @@ export { MAX_PAGE_SIZE, parseRangeQuery } from '../../api/rangeParams.js';
 export { runQuery, walkRange, type GroupRef, type ListedRun, type QueryResult } from '../../core/range/search.js';
 export { HttpSource, SourceError, type HttpSourceOptions, type ShardSource } from '../../core/storage/source.js';
 export { AccessionSet } from '../../model/accessionSet.js';
+export { browserSource, pageMemory } from './source.js';
 export { accessionRefsOf, sequenceOf, type Manifest, type Shard } from '../../model/format.js';
 export { formatMassKey } from '../../model/massKey.js';
 export type { Handler } from '../../api/handler.js';
@@ -18,15 +20,6 @@ export type { Handler } from '../../api/handler.js';
 export interface BrowserApiOptions extends DatasetOptions, ApiOptions {
   /** Options of the HTTP source (timeouts, retries, another fetch). */
   http?: HttpSourceOptions;
-}
-
-/** The JS heap in use where the browser tells it (Chromium's performance.memory), else 0. */
-export const pageMemory = (): number =>
-  (performance as { memory?: { usedJSHeapSize?: number } }).memory?.usedJSHeapSize ?? 0;
-
-/** The dataset folder at `baseUrl` (relative to the page) over the page's fetch. */
-export function browserSource(baseUrl: string | URL, options: HttpSourceOptions = {}): HttpSource {
-  return new HttpSource(new URL(baseUrl, globalThis.location?.href), options);
 }
 
 /**

@@ -10,7 +10,8 @@ import { PeakListError, readPeakLists } from '../../core/fingerprint/peakLists.j
 import { MATCH_CACHE_BYTES } from '../../core/match/match.js';
 import type { Dataset } from '../../core/storage/dataset.js';
 import { statusOf } from '../../api/answer.js';
-import { checkRank, FINGERPRINT_PARAMS, parseFingerprintQuery } from '../../api/fingerprintParams.js';
+import { checkRank } from '../../api/fingerprintOperation.js';
+import { FINGERPRINT_PARAMS, parseFingerprintQuery } from '../../api/fingerprintParams.js';
 import { FINGERPRINT_TSV_HEADER, fingerprintRows } from '../../api/fingerprintTsv.js';
 import type { Param, ParamSource } from '../../api/params.js';
 import { UsageError, wholeNumber, type Values } from './command.js';

@@ -6,7 +6,8 @@
 // knows to be refused. A new run cancels the one before. The answer names
 // proteins by accession only: their names and organisms are asked of /api/v1/peptide, by a peptide of each.
 import { callOf } from '../../api/call.js';
-import { parseFingerprintQuery, readFingerprintBody } from '../../api/fingerprintParams.js';
+import { readFingerprintBody } from '../../api/fingerprintOperation.js';
+import { parseFingerprintQuery } from '../../api/fingerprintParams.js';
 import { createHandler } from '../../api/handler.js';
 import { QueryError } from '../../api/params.js';
 import { pageMemory } from '../browser/index.js';

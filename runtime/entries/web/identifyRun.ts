@@ -2,7 +2,7 @@
 // content-hashed name the build writes into index.html), on the API path by POST /api/v1/identify with the file as
 // the body — after checking here what the API would refuse (not a peak list, over its limits), so the page never
 // sends a request it knows to be refused. Both give the same JSON. A new run cancels the one before.
-import { MAX_IDENTIFY_SPECTRA } from '../../api/identifyParams.js';
+import { MAX_IDENTIFY_SPECTRA, parseIdentifyQuery } from '../../api/identifyParams.js';
 import { MAX_MATCH_BODY_BYTES } from '../../api/matchParams.js';
 import { durationText } from '../../model/eta.js';
 import { here, isApi } from './dataPath.js';
@@ -158,10 +158,18 @@ export class IdentifyRunner {
           ),
         );
       };
+      // Parsed here, where the API's parameter tables already are: the worker stays without them.
+      let parsed: IdentifyAsk['query'];
+      try {
+        parsed = parseIdentifyQuery((name) => new URLSearchParams(query).getAll(name));
+      } catch (e) {
+        end();
+        return reject(new RunError((e as Error).message));
+      }
       const ask: IdentifyAsk = {
         file,
         name: file.name,
-        query,
+        query: parsed,
         shards: new URL('shards/', here()).href,
         batch: BATCH,
       };

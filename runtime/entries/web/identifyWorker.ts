@@ -3,18 +3,19 @@
 // it is gzip), identifyAll run batch by batch with its progress posted, and the answer posted as the same JSON
 // POST /api/v1/identify and `npm run query -- identify --format json` write. Bundled as its own script (bundle.ts).
 import { identificationJson } from '../../api/identifyJson.js';
-import { parseIdentifyQuery } from '../../api/identifyParams.js';
 import { identifyAll } from '../../core/identify/identification.js';
+import type { IdentifyQuery } from '../../core/identify/identify.js';
 import { MATCH_CACHE_BYTES } from '../../core/match/match.js';
 import { Eta } from '../../model/eta.js';
-import { browserSource, Dataset } from '../browser/index.js';
+import { Dataset } from '../../core/storage/dataset.js';
+import { browserSource } from '../browser/source.js';
 import { noSpectra, openPeakFile, PeakFileError, peakItems } from './peakFile.js';
 
-/** What the page asks: identify `file` with `query` (/api/v1/identify's query string) over the dataset at `shards`. */
+/** What the page asks: identify `file` with `query` (/api/v1/identify's, parsed) over the dataset at `shards`. */
 export interface IdentifyAsk {
   file: Blob;
   name: string;
-  query: string;
+  query: IdentifyQuery;
   /** The dataset's folder, an absolute URL (the worker's own location is its script's). */
   shards: string;
   /** Spectra scored per batch: progress moves after each. */
@@ -59,7 +60,7 @@ function datasetAt(shards: string): Promise<Dataset> {
 }
 
 async function identify(ask: IdentifyAsk): Promise<string> {
-  const query = parseIdentifyQuery((name) => new URLSearchParams(ask.query).getAll(name));
+  const { query } = ask;
   const file = await openPeakFile(ask.file, ask.name);
   let dataset: Dataset;
   try {

@@ -27,7 +27,7 @@ describe('the page bundle', () => {
     expect(
       runtime.filter(
         (f) =>
-          !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/index\.ts$|^runtime\/entries\/web\/[a-zA-Z]+\.(ts|css)$/.test(
+          !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/(index|source)\.ts$|^runtime\/entries\/web\/[a-zA-Z]+\.(ts|css)$/.test(
             f,
           ),
       ),

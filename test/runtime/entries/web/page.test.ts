@@ -80,8 +80,10 @@ describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
     await page.fill('#charge', '2');
     await page.check('input[name="mod-1"][value="variable"]');
     await page.locator('#taxon-input').pressSequentially('hominid');
-    await page.waitForSelector('#taxon-options [role=option]');
-    expect(await page.locator('#taxon-options [role=option]').first().innerText()).toMatch(/^Hominidae/);
+    // The options follow the typing: wait for those of the whole word, not of its first letters.
+    await expect
+      .poll(() => page.locator('#taxon-options [role=option]').first().innerText(), { timeout: 10_000 })
+      .toMatch(/^Hominidae/);
     await page.keyboard.press('Enter');
     expect(await page.locator('#taxon-chips .chip').innerText()).toContain('Hominidae');
     await shownAfter(() => page.click('button[type=submit]'));

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Merge job of the partitioned build (.github/workflows/partitioned-build.yml; test/github/partitionedBuild.test.ts
 # runs it with a stand-in `aws`): joins the parts' part.json files (in $META_ROOT/*/) into the index pages, the
-# taxonomy file and manifest.json, uploads them, manifest.json LAST: until then readers keep the previous dataset.
+# taxonomy file, the peptide counts and manifest.json, uploads them, manifest.json LAST: until then readers keep the previous dataset.
 # Env: META_ROOT, DATASET_URL (s3://bucket/prefix); optional PUBLIC_URL (the dataset over HTTP, checked at the end).
 set -euo pipefail
 : "${META_ROOT:?}" "${DATASET_URL:?}"

@@ -25,9 +25,10 @@ import { crowdingWarning, openStaging, publish } from '../writers/publish.js';
 export interface MergeOptions {
   log?: (line: string) => void;
   /**
-   * Write only what the merge computes (index pages, taxonomy file, manifest.json last) into `out`, which must be
-   * empty: for deployments where every part uploaded its own shards and the shared files (the CI workflow).
-   * The part folders then need only their part.json and taxonomy file.
+   * Write only what the merge computes (index pages, taxonomy file, peptide counts, manifest.json last) into `out`,
+   * which must be empty: for deployments where every part uploaded its own shards and the shared files (the CI
+   * workflow).
+   * The part folders then need only their part.json, taxonomy file and peptide counts.
    */
   indexOnly?: boolean;
 }

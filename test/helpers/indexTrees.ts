@@ -1,7 +1,8 @@
 // Datasets with index trees of several levels, for tests: a built dataset copied into a fresh folder with its
 // shard index, protein table and (when asked) accession table written again by the build's own writers
 // (indexPages.ts, proteinTable.ts) with small pages and narrow trees, so that a few thousand shards and
-// accessions already need 2, 3 or 4 levels of pages. Shards and the taxonomy file are copied as they are.
+// accessions already need 2, 3 or 4 levels of pages. Shards, the taxonomy file and the peptide counts are copied
+// as they are.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeShardIndex, type IndexShape } from '../../builder/writers/indexPages.js';
@@ -34,6 +35,7 @@ export function retreedDataset(dir: string, label: string, shapes: TreeShapes): 
     ...shards.map((s) => s.file),
     ...accessionPages,
     ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
+    ...(manifest.peptideCounts?.pages.map((p) => p.file) ?? []),
   ])
     copyFileSync(join(dir, file), join(out, file));
   const accessionTable = readAccessionTable(dir);

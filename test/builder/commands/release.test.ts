@@ -157,7 +157,7 @@ describe('build:release', () => {
     expect(
       readdirSync(out).filter(
         (f) =>
-          !/^(manifest\.json|(accessions-)?[0-9a-f]{20}\.msgpack\.gz|(index|proteins|taxonomy)-[0-9a-f]{20}\.json\.gz)$/.test(
+          !/^(manifest\.json|(accessions-|peptide-counts-)?[0-9a-f]{20}\.msgpack\.gz|(index|proteins|taxonomy)-[0-9a-f]{20}\.json\.gz)$/.test(
             f,
           ),
       ),

@@ -264,7 +264,7 @@ describe('shard index and shard files', () => {
     expect(sum((s) => s.shard.sequenceEnds.length)).toBe(manifest.totals.peptides);
   });
 
-  it('the folder holds exactly the manifest, its index pages, its shards, its accession table and its protein pages', () => {
+  it('the folder holds exactly the manifest, its index pages, its shards, its accession table, its protein pages and its peptide counts', () => {
     const pages = manifest.proteins!.pages.map((p) => p.file);
     expect(pages.length).toBe(Math.ceil(manifest.totals.accessions / 2048));
     const indexPages = manifest.shardIndex!.pages.map((p) => p.file);
@@ -277,6 +277,7 @@ describe('shard index and shard files', () => {
         ...dataset.shards.map((s) => s.entry.file),
         manifest.accessions.pages[0].file,
         ...pages,
+        ...manifest.peptideCounts!.pages.map((p) => p.file),
       ].sort(),
     );
   });

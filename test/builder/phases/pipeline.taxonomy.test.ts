@@ -111,9 +111,14 @@ function expectedTaxonomy(records: Record_[], tree: TaxdumpNode[]) {
   }
   const nodes = new Set([...taxIdOf.values()].flatMap((t) => lineage(tree, t)));
   const peptides = new Map([...nodes].map((n) => [n, 0]));
+  // Specific: the nodes on every lineage of a peptide's accessions (those with a lineage).
+  const specific = new Map([...nodes].map((n) => [n, 0]));
   for (const accessions of accessionsOf.values()) {
-    const below = new Set([...accessions].flatMap((a) => lineage(tree, taxIdOf.get(a)!)));
+    const lineages = [...accessions].map((a) => lineage(tree, taxIdOf.get(a)!)).filter((l) => l.length > 0);
+    const below = new Set(lineages.flat());
     for (const node of below) peptides.set(node, peptides.get(node)! + 1);
+    for (const node of lineages[0] ?? [])
+      if (lineages.every((l) => l.includes(node))) specific.set(node, specific.get(node)! + 1);
   }
   const kept = tree.filter((n) => nodes.has(n.taxId)).sort((a, b) => a.taxId - b.taxId);
   return {
@@ -124,6 +129,7 @@ function expectedTaxonomy(records: Record_[], tree: TaxdumpNode[]) {
       ranks: kept.map((n) => n.rank),
       names: kept.map((n) => n.name),
       peptides: kept.map((n) => peptides.get(n.taxId)!),
+      specificPeptides: kept.map((n) => specific.get(n.taxId)!),
       reviewedAccessions: kept.map((n) => own(n.taxId, true)),
       unreviewedAccessions: kept.map((n) => own(n.taxId, false)),
     },
@@ -194,6 +200,7 @@ describe('a build with --taxdump', () => {
       manifest.accessions.pages[0].file,
       ...manifest.proteins!.pages.map((p) => p.file),
       manifest.taxonomy!.file,
+      ...manifest.peptideCounts!.pages.map((p) => p.file),
       'manifest.json',
     ];
     expect(readdirSync(out).sort()).toEqual(listed.sort());

@@ -58,6 +58,8 @@ interface ManifestPerFormatMd {
   proteins: Tree<ProteinPageRef>;
   totals: { reviewedAccessions: number };
   taxonomy?: FileRef & { nodes: number };
+  /** "Additions within version 3": peptides per accession, `ranksPerPage` ranks a page. */
+  peptideCounts?: { ranksPerPage: number; pages: FileRef[] };
 }
 /** "The index tree": a root of pages, `levels` levels of pages (absent: 1) above the leaves. */
 interface Tree<E> {
@@ -192,7 +194,7 @@ class DatasetPerFormatMd {
       throw new Error(`${entry.file} does not match its manifest entry`);
     const suffix = this.manifest.compression === 'gzip' ? 'gz' : 'br';
     const name =
-      /^(?:index-|accessions-|accessions-index-|proteins-|proteins-index-|taxonomy-)?([0-9a-f]{20})\.(?:json|msgpack)\.(gz|br)$/.exec(
+      /^(?:index-|accessions-|accessions-index-|proteins-|proteins-index-|taxonomy-|peptide-counts-)?([0-9a-f]{20})\.(?:json|msgpack)\.(gz|br)$/.exec(
         entry.file,
       );
     if (!name || name[1] !== sha256.slice(0, 20) || name[2] !== suffix)
@@ -485,9 +487,23 @@ describe('a reader written from the format spec alone', () => {
       it('holds exactly the files the manifest lists, each named by its stored bytes', () => {
         const reader = new DatasetPerFormatMd(dir());
         const m = reader.manifest;
-        const listed = [...(m.taxonomy ? [m.taxonomy] : []), ...reader.treeFiles(), ...reader.shardEntries()];
+        const counts = m.peptideCounts?.pages ?? [];
+        const listed = [
+          ...(m.taxonomy ? [m.taxonomy] : []),
+          ...counts,
+          ...reader.treeFiles(),
+          ...reader.shardEntries(),
+        ];
         for (const entry of listed) reader.read(entry); // checks size, sha256 and name
         expect(readdirSync(dir()).sort()).toEqual(['manifest.json', ...listed.map((e) => e.file)].sort());
+        // The peptide counts: a map {formatVersion, peptides}, one varint per accession rank, pages of ranksPerPage.
+        const perRank = counts.flatMap((page) => {
+          const map = decode(reader.read(page)) as { formatVersion: number; peptides: Uint8Array };
+          expect(map.formatVersion).toBe(3);
+          return varints(map.peptides);
+        });
+        expect(counts.length).toBe(Math.ceil(m.accessions.count / m.peptideCounts!.ranksPerPage));
+        expect(perRank).toHaveLength(m.accessions.count);
       });
     });
   }

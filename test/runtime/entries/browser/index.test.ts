@@ -151,7 +151,7 @@ describe('the browser bundle', () => {
     expect(core.code).not.toMatch(/\brequire\(/);
     const runtime = core.inputs.filter((f) => f.startsWith('runtime/'));
     expect(
-      runtime.filter((f) => !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/index\.ts$/.test(f)),
+      runtime.filter((f) => !/^runtime\/(model|core|api)\/|^runtime\/entries\/browser\/(index|source)\.ts$/.test(f)),
     ).toEqual([]);
     expect(runtime).toContain('runtime/core/range/search.ts');
     const packages = core.inputs.filter((f) => !f.startsWith('runtime/'));

@@ -6,7 +6,7 @@
 // what it looks like, and one that cannot be read with the line where it fails: a peak skipped is a peak not matched.
 // Web-standard APIs only (TextDecoder, DecompressionStream): the same code runs in Node and in the browser.
 import { readMzmlMs1 } from '../match/mzml.js';
-import { SNIFF_BYTES, sniffPeakList, type PeakListKind } from '../match/peakListKind.js';
+import { peekHead, sniffPeakList, type PeakListKind } from '../match/peakListKind.js';
 import { PeakTextError, readPeakText } from './peakText.js';
 import type { NamedPeakList } from './types.js';
 
@@ -39,10 +39,10 @@ export interface PeakListOptions {
 
 /** The peak lists of a file given as byte chunks, in file order; PeakListError when it is not one or cannot be read. */
 export async function* readPeakLists(chunks: Chunks, options: PeakListOptions = {}): AsyncGenerator<NamedPeakList> {
-  let { head, all } = await peek(chunks);
+  let { head, all } = await peekHead(chunks);
   let kind = sniffPeakList(head);
   if (kind.kind === 'gzip') {
-    ({ head, all } = await peek((options.gunzip ?? gunzip)(all)));
+    ({ head, all } = await peekHead((options.gunzip ?? gunzip)(all)));
     kind = sniffPeakList(head);
   }
   if (kind.kind === 'mgf' || kind.kind === 'mzml') {
@@ -69,38 +69,6 @@ const looksLike = (kind: PeakListKind) =>
       : kind.kind === 'gzip'
         ? 'a compressed file inside a compressed file'
         : kind.kind;
-
-/** The first SNIFF_BYTES of a stream (all of a shorter one), and the whole stream again: a look without consuming. */
-async function peek(chunks: Chunks): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
-  const iterator = (Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]()) as
-    | AsyncIterator<Uint8Array>
-    | Iterator<Uint8Array>;
-  const seen: Uint8Array[] = [];
-  let length = 0;
-  let done = false;
-  while (length < SNIFF_BYTES) {
-    const next = await iterator.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    seen.push(next.value);
-    length += next.value.length;
-  }
-  const head = new Uint8Array(Math.min(length, SNIFF_BYTES));
-  let at = 0;
-  for (const chunk of seen) {
-    if (at === head.length) break;
-    head.set(chunk.subarray(0, head.length - at), at);
-    at += Math.min(chunk.length, head.length - at);
-  }
-  async function* all(): AsyncGenerator<Uint8Array> {
-    yield* seen;
-    if (done) return;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-  return { head, all: all() };
-}
 
 /** The decompressed chunks of a gzip stream; a PeakListError when it is not valid gzip (the input's own errors pass). */
 async function* gunzip(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {

@@ -1,6 +1,7 @@
 // What the first bytes of an input say it is: gzip (to decompress, then look again), an MGF or mzML peak list, JSON
 // precursors, or something else named for the user (a FASTA file, an mzXML file, binary data): a file that is not a
-// peak list is refused with what it looks like, never read as a peak list of "malformed" records.
+// peak list is refused with what it looks like, never read as a peak list of "malformed" records. A stream's head is
+// looked at without consuming it (peekHead).
 
 /** What an input's head looks like. */
 export type PeakListKind =
@@ -81,4 +82,42 @@ export function sniffPeakList(head: Uint8Array): PeakListKind {
   if (lines.every((line) => MGF_PREAMBLE.test(line)) && lines.some((line) => line.includes('=')))
     return { kind: 'mgf' };
   return { kind: 'other', looksLike: otherText(text) };
+}
+
+/**
+ * The first `bytes` of a stream (all of a shorter one), and the whole stream again (those chunks, then the rest): a
+ * look at its kind without consuming it.
+ */
+export async function peekHead(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  bytes = SNIFF_BYTES,
+): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
+  const iterator = (Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : chunks[Symbol.iterator]()) as
+    | AsyncIterator<Uint8Array>
+    | Iterator<Uint8Array>;
+  const seen: Uint8Array[] = [];
+  let length = 0;
+  let done = false;
+  while (length < bytes) {
+    const next = await iterator.next();
+    if (next.done) {
+      done = true;
+      break;
+    }
+    seen.push(next.value);
+    length += next.value.length;
+  }
+  const head = new Uint8Array(Math.min(length, bytes));
+  let at = 0;
+  for (const chunk of seen) {
+    if (at === head.length) break;
+    head.set(chunk.subarray(0, head.length - at), at);
+    at += Math.min(chunk.length, head.length - at);
+  }
+  async function* all(): AsyncGenerator<Uint8Array> {
+    yield* seen;
+    if (done) return;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  return { head, all: all() };
 }

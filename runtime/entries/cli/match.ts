@@ -11,7 +11,7 @@ import { DEFAULT_BATCH, matchSpectra } from '../../core/match/match.js';
 import type { MatchQuery } from '../../core/match/matchQuery.js';
 import { parseMatchQuery } from '../../api/matchParams.js';
 import { readPeakList } from '../../core/match/peakList.js';
-import { sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../../core/match/peakListKind.js';
+import { peekHead, sniffPeakList, SNIFF_BYTES, type PeakListKind } from '../../core/match/peakListKind.js';
 import type { ParamSource } from '../../api/params.js';
 import { AsciiWriter } from '../../api/asciiWriter.js';
 import { MALFORMED_LISTED, MatchSummary, precursorJson } from '../../api/matchJson.js';
@@ -28,32 +28,6 @@ export interface MatchRun {
 
 /** Output is gathered into chunks of about this many characters (bytes, for TSV) before each write. */
 const CHUNK = 1 << 16;
-
-/** The first `bytes` of a stream, and the whole stream again (those chunks, then the rest): a look without consuming. */
-async function peek(
-  stream: AsyncIterable<Uint8Array>,
-  bytes: number,
-): Promise<{ head: Uint8Array; all: AsyncIterable<Uint8Array> }> {
-  const iterator = stream[Symbol.asyncIterator]();
-  const seen: Uint8Array[] = [];
-  let length = 0;
-  let done = false;
-  while (length < bytes) {
-    const next = await iterator.next();
-    if (next.done) {
-      done = true;
-      break;
-    }
-    seen.push(next.value);
-    length += next.value.length;
-  }
-  async function* all(): AsyncGenerator<Uint8Array> {
-    yield* seen;
-    if (done) return;
-    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
-  }
-  return { head: Buffer.concat(seen).subarray(0, bytes), all: all() };
-}
 
 /** What the command says an input is instead of a peak list. */
 const notPeakList = (kind: PeakListKind) =>
@@ -75,11 +49,11 @@ export async function openInput(
   const raw = input === '-' ? stdin : createReadStream(input);
   raw.on('data', (chunk: Uint8Array) => (read += chunk.length));
   const size = input === '-' ? undefined : statSync(input).size;
-  let { head, all } = await peek(raw, SNIFF_BYTES);
+  let { head, all } = await peekHead(raw, SNIFF_BYTES);
   let kind = sniffPeakList(head);
   if (kind.kind === 'gzip') {
     // pipeline passes a read error on to the gunzip stream, so the reader sees it (a bare pipe would not).
-    ({ head, all } = await peek(
+    ({ head, all } = await peekHead(
       pipeline(Readable.from(all), createGunzip(), () => {}),
       SNIFF_BYTES,
     ));

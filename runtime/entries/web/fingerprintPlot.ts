@@ -2,10 +2,10 @@
 // no intensities), each explained peak coloured and labelled with the peptide that explains it, as the annotated
 // spectrum labels its ions; and a protein's peak map, a thin strip of the same peaks along m/z with those the protein
 // explains marked. The dataset stores no protein sequences, so no residue coverage is drawn.
+import { svg, ticks } from './svg.js';
 import type { Fingerprint, FingerprintPeak } from '../../core/fingerprint/fingerprint.js';
 import { labelRows, mzAxis, stickHeights } from './fingerprintAnswer.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const WIDTH = 1000;
 const PLOT = { left: 56, right: 16, top: 16, bottom: 300 };
 const HEIGHT = 336;
@@ -14,25 +14,6 @@ const ROW = 13;
 const MAX_ROWS = 6;
 /** A label's width in the SVG's units per character (11 px text). */
 const CHAR = 6.4;
-
-type Attrs = Record<string, string | number>;
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs, ...children: (Node | string)[]) {
-  const element = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, String(value));
-  element.append(...children);
-  return element;
-}
-
-/** Round ticks covering [low, high]: about `count` of them at 1, 2 or 5 × 10^n apart. */
-function ticks(low: number, high: number, count: number): number[] {
-  const raw = (high - low) / count;
-  const power = 10 ** Math.floor(Math.log10(raw || 1));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
-  const out: number[] = [];
-  for (let t = Math.ceil(low / step) * step; t <= high; t += step) out.push(Number(t.toFixed(6)));
-  return out;
-}
 
 const scaleOf = (peaks: readonly FingerprintPeak[]) => {
   const [low, high] = mzAxis(peaks.map((p) => p.mz));

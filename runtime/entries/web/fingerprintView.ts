@@ -2,6 +2,7 @@
 // several peak lists, then for the list picked the proteins as listed (a row chosen by mouse or keyboard shows its
 // panel: ./fingerprintDetails.ts), named once /api/v1/peptide has named them, the organisms, the peak list as sticks
 // labelled with the peptides that explain them, and the TSV and JSON downloads of the whole answer.
+import { choosable } from './choosable.js';
 import type { Fingerprint, ProteinHit } from '../../core/fingerprint/fingerprint.js';
 import { fill, h } from './dom.js';
 import { expectText, listName, scoreText, type FingerprintAnswer } from './fingerprintAnswer.js';
@@ -86,27 +87,6 @@ function summary(list: Fingerprint, view: FingerprintView): HTMLElement[] {
     );
   }
   return notes;
-}
-
-/** Rows to choose by mouse or keyboard (arrows, Home, End, Enter): `choose` shows the row's detail. */
-function choosable(body: HTMLTableSectionElement, choose: (row: HTMLTableRowElement) => void): void {
-  const rows = () => [...body.rows];
-  body.addEventListener('click', (e) => {
-    const row = (e.target as Element).closest('tr');
-    if (row && !(e.target as Element).closest('a')) choose(row);
-  });
-  body.addEventListener('keydown', (e) => {
-    const row = (e.target as Element).closest('tr');
-    if (!row || (e.target as Element).closest('a')) return;
-    const at = rows().indexOf(row);
-    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows().length - 1 }[e.key];
-    if (e.key === 'Enter' || e.key === ' ') choose(row);
-    else if (next !== undefined && rows()[next]) {
-      rows()[next].focus();
-      choose(rows()[next]);
-    } else return;
-    e.preventDefault();
-  });
 }
 
 function proteinTable(list: Fingerprint, choose: (row: HTMLTableRowElement) => void) {

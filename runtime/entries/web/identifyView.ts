@@ -1,6 +1,7 @@
 // Identify mode's results, drawn from the answer's JSON alike on both data paths: the counts at 1 % FDR, the PSM
 // table (a row chosen by mouse or keyboard shows its annotated spectrum, read back from the file the page holds),
 // the target and decoy score histograms, the organisms as bars and a table, and the TSV and JSON downloads.
+import { choosable } from './choosable.js';
 import { parseMassAnnotated } from '../../api/identifyColumns.js';
 import { annotate, type AnnotationSettings } from '../../core/identify/annotate.js';
 import type { Spectrum } from '../../core/match/mgf.js';
@@ -128,23 +129,7 @@ const HEADS = ['Peptide (ProForma)', 'Proteins', 'Organism', 'z', 'ppm', 'Hypers
 
 function psmTable(psms: readonly PsmRow[], passing: boolean, choose: (row: HTMLTableRowElement) => void) {
   const body = h('tbody', {}, psms.map(psmRow));
-  const rows = () => [...body.rows];
-  body.addEventListener('click', (e) => {
-    const row = (e.target as Element).closest('tr');
-    if (row && !(e.target as Element).closest('a')) choose(row);
-  });
-  body.addEventListener('keydown', (e) => {
-    const row = (e.target as Element).closest('tr');
-    if (!row || (e.target as Element).closest('a')) return;
-    const at = rows().indexOf(row);
-    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows().length - 1 }[e.key];
-    if (e.key === 'Enter' || e.key === ' ') choose(row);
-    else if (next !== undefined && rows()[next]) {
-      rows()[next].focus();
-      choose(rows()[next]);
-    } else return;
-    e.preventDefault();
-  });
+  choosable(body, choose);
   return h(
     'div',
     { class: 'table-wrap psm-scroll' },

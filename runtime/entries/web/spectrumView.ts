@@ -1,38 +1,19 @@
 // The annotated spectrum of a PSM, drawn as an SVG: the peaks it was scored against as grey sticks, the peaks its b
 // and y ions matched in two colours with each ion's label (b3, y7²⁺) above, and the peptide's sequence with its b/y
 // ladder under the axis. What it draws is annotate()'s (runtime/core/identify/annotate.ts): the scorer's own matches.
+import { svg, ticks } from './svg.js';
 import type { AnnotatedIon, Annotation } from '../../core/identify/annotate.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const WIDTH = 1000;
 const PLOT = { left: 64, right: 16, top: 54, bottom: 300 };
 const LADDER_Y = 360;
 const HEIGHT = 392;
-
-type Attrs = Record<string, string | number>;
-
-function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs, ...children: (Node | string)[]) {
-  const element = document.createElementNS(NS, tag);
-  for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, String(value));
-  element.append(...children);
-  return element;
-}
 
 const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 
 /** An ion as people write it: `b3`, `y7²⁺`. */
 export const ionLabel = (ion: Pick<AnnotatedIon, 'kind' | 'residues' | 'charge'>) =>
   `${ion.kind}${ion.residues}${ion.charge > 1 ? `${[...String(ion.charge)].map((d) => SUPERSCRIPTS[Number(d)]).join('')}⁺` : ''}`;
-
-/** Round ticks covering [low, high]: about `count` of them at 1, 2 or 5 × 10^n apart. */
-function ticks(low: number, high: number, count: number): number[] {
-  const raw = (high - low) / count;
-  const power = 10 ** Math.floor(Math.log10(raw || 1));
-  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;
-  const out: number[] = [];
-  for (let t = Math.ceil(low / step) * step; t <= high; t += step) out.push(Number(t.toFixed(6)));
-  return out;
-}
 
 /** The annotated spectrum of `sequence` as an SVG; `label` names it to screen readers. */
 export function spectrumSvg(annotation: Annotation, sequence: string, label: string): SVGSVGElement {

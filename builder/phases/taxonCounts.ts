@@ -1,7 +1,7 @@
 // Peptides per taxon, counted as the merge phase streams the distinct peptides: a peptide counts once for every
 // taxonomy node that is the node, or an ancestor of the node, of at least one of its accessions; and, as specific to
 // a taxon, for the lowest common ancestor of its accessions' nodes and every ancestor of it.
-import { depthFirstOrder } from '../../runtime/model/taxonomy.js';
+import { depthFirstOrder, lowestCommonAncestor } from '../../runtime/model/taxonomy.js';
 import type { PartitionPeptides } from './partitions.js';
 
 export class TaxonCounts {
@@ -95,15 +95,8 @@ export class TaxonCounts {
   private lcaOf(ranks: Uint32Array, from: number, to: number): number {
     let common = -1;
     for (let r = from; r < to; r++) {
-      let node = this.nodeOfRank[ranks[r]];
-      if (node < 0) continue;
-      if (common < 0) {
-        common = node;
-        continue;
-      }
-      while (this.depths[node] > this.depths[common]) node = this.parents[node];
-      while (this.depths[common] > this.depths[node]) common = this.parents[common];
-      while (node !== common) [node, common] = [this.parents[node], this.parents[common]];
+      const node = this.nodeOfRank[ranks[r]];
+      if (node >= 0) common = common < 0 ? node : lowestCommonAncestor(this.parents, this.depths, node, common);
     }
     return common;
   }

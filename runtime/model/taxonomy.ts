@@ -107,15 +107,8 @@ export class Taxonomy {
   /** The deepest node on the lineage of every node given (-1 for none). */
   lca(nodes: Iterable<number>): number {
     let common = -1;
-    for (let node of nodes) {
-      if (common < 0) {
-        common = node;
-        continue;
-      }
-      while (this.depths[node] > this.depths[common]) node = this.parents[node];
-      while (this.depths[common] > this.depths[node]) common = this.parents[common];
-      while (node !== common) [node, common] = [this.parents[node], this.parents[common]];
-    }
+    for (const node of nodes)
+      common = common < 0 ? node : lowestCommonAncestor(this.parents, this.depths, node, common);
     return common;
   }
 
@@ -168,6 +161,14 @@ function wordStartsWith(name: string, q: string): boolean {
     if (!WORD_CHARACTER.test(name[at - 1])) return true;
   }
   return false;
+}
+
+/** The deepest node on the lineages of nodes `a` and `b` (`parents` and `depths` as depthFirstOrder gives them). */
+export function lowestCommonAncestor(parents: Int32Array, depths: Uint16Array, a: number, b: number): number {
+  while (depths[a] > depths[b]) a = parents[a];
+  while (depths[b] > depths[a]) b = parents[b];
+  while (a !== b) [a, b] = [parents[a], parents[b]];
+  return a;
 }
 
 /**

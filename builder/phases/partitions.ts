@@ -162,6 +162,24 @@ export class PartitionWriter {
   }
 }
 
+/**
+ * Record indexes ordered by key offset: a counting sort when the records are many for the partition's width, else a
+ * comparison sort (a small input's partitions span millions of empty keys).
+ */
+function byOffset(offsets: Uint32Array, width: number): Uint32Array {
+  const n = offsets.length;
+  const order = new Uint32Array(n);
+  if (n * 16 < width) {
+    for (let r = 0; r < n; r++) order[r] = r;
+    return order.sort((a, b) => offsets[a] - offsets[b]);
+  }
+  const bucketStarts = new Uint32Array(width + 1);
+  for (let r = 0; r < n; r++) bucketStarts[offsets[r] + 1]++;
+  for (let k = 0; k < width; k++) bucketStarts[k + 1] += bucketStarts[k];
+  for (let r = 0; r < n; r++) order[bucketStarts[offsets[r]]++] = r;
+  return order;
+}
+
 /** The distinct peptides of one partition, sorted by (mass key, sequence), as columns. */
 export interface PartitionPeptides {
   keys: Uint32Array;
@@ -196,8 +214,6 @@ export function mergePartition(
   /** Where each record's sequence starts in `data`, and its end. */
   const starts = new Uint32Array(n);
   const ends = new Uint32Array(n);
-  // Counting sort by key offset inside the partition, then a small comparison sort per key.
-  const bucketStarts = new Uint32Array(width + 1);
   for (let i = 0, at = 0; i < n; i++) {
     offsets[i] = data.readUInt32LE(at) - base;
     const ordinal = data.readUInt32LE(at + 4);
@@ -205,13 +221,9 @@ export function mergePartition(
     places[i] = data.readUInt16LE(at + 8) >> PLACES_SHIFT;
     starts[i] = at + RECORD_HEADER;
     ends[i] = starts[i] + lengthAt(data, at);
-    bucketStarts[offsets[i] + 1]++;
     at = ends[i];
   }
-  for (let k = 0; k < width; k++) bucketStarts[k + 1] += bucketStarts[k];
-  const order = new Uint32Array(n);
-  const fill = bucketStarts.slice(0, width);
-  for (let r = 0; r < n; r++) order[fill[offsets[r]]++] = r;
+  const order = byOffset(offsets, width);
   const bySequence = (a: number, b: number) => data.compare(data, starts[b], ends[b], starts[a], ends[a]);
   const bySequenceThenRank = (a: number, b: number) => bySequence(a, b) || ranks[a] - ranks[b];
 
@@ -222,16 +234,17 @@ export function mergePartition(
   const rankPlaces = new Uint8Array(n);
   const text = Buffer.allocUnsafe(data.length);
   let [peptides, textLength, rankCount] = [0, 0, 0];
-  for (let k = 0; k < width; k++) {
-    const start = bucketStarts[k];
-    const end = bucketStarts[k + 1];
-    if (start === end) continue;
+  for (let start = 0; start < n; ) {
+    const offset = offsets[order[start]];
+    let end = start + 1;
+    while (end < n && offsets[order[end]] === offset) end++;
     const bucket = order.subarray(start, end).sort(bySequenceThenRank);
+    start = end;
     for (let j = 0; j < bucket.length; j++) {
       const r = bucket[j];
       const isNew = j === 0 || bySequence(r, bucket[j - 1]) !== 0;
       if (isNew) {
-        keys[peptides] = base + k;
+        keys[peptides] = base + offset;
         textLength += data.copy(text, textLength, starts[r], ends[r]);
         sequenceEnds[peptides++] = textLength;
       }

@@ -76,11 +76,12 @@ function inputStats(fasta: string): InputStats {
   return stats;
 }
 
-/** The four builds of the section, each measured and queried, then removed. */
+/** The four builds of the section (with `buildArgs` added), each measured and queried, then removed. */
 export async function benchDigestion(
   dir: string,
   config: DigestionConfig,
   log: (line: string) => void,
+  buildArgs: string[] = [],
 ): Promise<DigestionRuns> {
   mkdirSync(dir, { recursive: true });
   const sample = inputStats(sampleRecords(Number.MAX_SAFE_INTEGER));
@@ -100,7 +101,7 @@ export async function benchDigestion(
     rmSync(out, { recursive: true, force: true });
     const flags = ['--specificity', specificity, ...(clipMet ? ['--clip-met'] : [])];
     log(`digestion: build ${flags.join(' ')} of ${records === undefined ? 'the sample' : `${records} records`}`);
-    const build = await measuredBuild(input, out, [...BUILD_ARGS, ...flags]);
+    const build = await measuredBuild(input, out, [...BUILD_ARGS, ...flags, ...buildArgs]);
     log(
       `  ${build.seconds.toFixed(0)} s, ${build.manifest.totals.peptides.toLocaleString('en')} peptides, peak RSS ${build.peakRssMb.toFixed(0)} MB, ${(build.allFilesBytes / 1e6).toFixed(0)} MB`,
     );

@@ -188,7 +188,7 @@ const CASANOVO = {
   mgf: 'test/fixtures/mgf/casanovo_sample_preprocessed_spectra.mgf',
 };
 
-async function realData(dir: string): Promise<RealDataRun | undefined> {
+async function realData(dir: string, buildArgs: string[]): Promise<RealDataRun | undefined> {
   if (!cometInstalled()) return undefined;
   const work = join(dir, 'casanovo');
   mkdirSync(work, { recursive: true });
@@ -196,7 +196,7 @@ async function realData(dir: string): Promise<RealDataRun | undefined> {
   copyFileSync(CASANOVO.mgf, join(work, 'spectra.mgf'));
   const comet = runComet(work, 'proteome.fasta', join(work, 'spectra.mgf'), { isotope_error: '1' });
   const shards = join(work, 'shards');
-  await measuredBuild(join(work, 'proteome.fasta'), shards);
+  await measuredBuild(join(work, 'proteome.fasta'), shards, buildArgs);
   const query = parseIdentifyQuery((name) =>
     name in PARAMS
       ? [PARAMS[name as keyof typeof PARAMS]]
@@ -234,17 +234,23 @@ async function realData(dir: string): Promise<RealDataRun | undefined> {
   return { spectra: ours.spectra, rows };
 }
 
-/** The benchmark: FASTA, build, spectra, our run and Comet's, in `dir`. */
-export async function benchIdentify(dir: string, config = IDENTIFY): Promise<IdentifyRuns> {
+/** The benchmark: FASTA, build (with `buildArgs` added), spectra, our run and Comet's, in `dir`. */
+export async function benchIdentify(dir: string, config = IDENTIFY, buildArgs: string[] = []): Promise<IdentifyRuns> {
   mkdirSync(dir, { recursive: true });
   const fasta = join(dir, `identify-${config.proteins}.fasta`);
   await writeSynthetic(fasta, config.proteins, config.residues, 45, await sampleStats());
   const shards = join(dir, `identify-${config.proteins}`);
-  const build = await measuredBuild(fasta, shards);
+  const build = await measuredBuild(fasta, shards, buildArgs);
   const mgf = join(dir, 'identify.mgf');
   writeIdentifyMgf(mgf, fasta, config.spectra);
   const ours = await runChild(mgf, shards);
-  return { build, spectra: config.spectra, ours, comet: cometRun(dir, fasta, mgf), real: await realData(dir) };
+  return {
+    build,
+    spectra: config.spectra,
+    ours,
+    comet: cometRun(dir, fasta, mgf),
+    real: await realData(dir, buildArgs),
+  };
 }
 
 /** The section of BENCHMARKS.md. */

@@ -1,4 +1,4 @@
-// The index-scale benchmark (test/bench/indexScale.ts) at its small size, 200,000 synthetic shards under 2 levels of
+// The index-scale benchmark (test/bench/indexScale.ts) at its small size, 70,000 synthetic shards under 2 levels of
 // index pages: the manifest and read bounds hold on every cold lookup over HTTP (counted reads, not times), the
 // server saw exactly the reads the client logged, and every lookup — and the runtime's ShardIndex on many more keys,
 // gaps and both ends included — finds the shard a plain scan of the generated entries finds.
@@ -39,7 +39,7 @@ describe(`a simulated ${INDEX_SCALE_SMOKE.shards.toLocaleString('en-US')}-shard 
     expect([run.levels, run.rootEntries]).toEqual([2, 1]);
     expect(run.levelRows.map((r) => [r.depth, r.leaf, r.pages])).toEqual([
       [1, false, 1],
-      [2, true, 782],
+      [2, true, 274],
     ]);
     expect(run.totals.shards).toBe(INDEX_SCALE_SMOKE.shards);
   }, 60_000);
@@ -105,7 +105,7 @@ describe(`a simulated ${INDEX_SCALE_SMOKE.shards.toLocaleString('en-US')}-shard 
 
   it('renders the section with a verdict per bound', () => {
     const text = indexScaleSection(run).join('\n');
-    expect(text).toContain('## 200,000-shard index (simulated)');
+    expect(text).toContain('## 70,000-shard index (simulated)');
     for (const bound of [
       'manifest ≤ 64 KB',
       '≤ 2 index page reads after the manifest before the shard',

@@ -70,6 +70,8 @@ export interface BenchConfig {
   fingerprint?: typeof FINGERPRINT;
   /** The digestion benchmark's inputs and queries (default test/bench/digestion.ts DIGESTION). */
   digestion?: DigestionConfig;
+  /** Arguments added to every build of the run but the scale curve's (the smoke test's `--threads 0`); none by default. */
+  buildArgs?: string[];
 }
 
 export const FULL: Omit<BenchConfig, 'dir'> = {
@@ -152,17 +154,29 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   // Folder names keep their "v2-" prefix: `--only` runs find a full run's datasets by them.
   const folder = (name: string) => join(config.dir, `v2-${name}-${config.proteins}`);
   const dir = folder('dataset');
+  const extra = config.buildArgs ?? [];
   log('build, default parameters (gzip)');
-  const build = await measuredBuild(fasta, dir, DEFAULT_BUILD_ARGS);
+  const build = await measuredBuild(fasta, dir, [...DEFAULT_BUILD_ARGS, ...extra]);
   log(
     `  ${build.seconds.toFixed(0)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, ${(build.allFilesBytes / build.manifest.totals.peptides).toFixed(2)} B/peptide`,
   );
   log("build, the original's download parameters (gzip)");
-  const original = await measuredBuild(fasta, folder('original'), ORIGINAL_PARAMETERS);
+  const original = await measuredBuild(fasta, folder('original'), [...ORIGINAL_PARAMETERS, ...extra]);
   log('builds again with --compression br');
   const brotli = {
-    build: await measuredBuild(fasta, folder('dataset-br'), ['--taxdump', 'data/taxdump', '--compression', 'br']),
-    original: await measuredBuild(fasta, folder('original-br'), [...ORIGINAL_PARAMETERS, '--compression', 'br']),
+    build: await measuredBuild(fasta, folder('dataset-br'), [
+      '--taxdump',
+      'data/taxdump',
+      '--compression',
+      'br',
+      ...extra,
+    ]),
+    original: await measuredBuild(fasta, folder('original-br'), [
+      ...ORIGINAL_PARAMETERS,
+      '--compression',
+      'br',
+      ...extra,
+    ]),
   };
 
   const n = config.queries;
@@ -185,11 +199,11 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   log('MGF matching (npm run query -- match)');
   const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
   log('identification (npm run query -- identify) beside Comet');
-  const identify = await benchIdentify(join(config.dir, 'identify'), config.identify);
+  const identify = await benchIdentify(join(config.dir, 'identify'), config.identify, extra);
   log('peptide mass fingerprinting');
   const fingerprint = await benchFingerprint(dir, fasta, config.fingerprint ?? FINGERPRINT, log);
   log('digestion: fully, semi- and non-specific builds of the real sample');
-  const digestion = await benchDigestion(join(config.dir, 'digestion'), config.digestion ?? DIGESTION, log);
+  const digestion = await benchDigestion(join(config.dir, 'digestion'), config.digestion ?? DIGESTION, log, extra);
   const view = await benchView(fasta, config, log);
   const complete = await benchComplete(fasta, config, log);
   const { cold, coldHttp } = await benchColdSets(dir, config, sets, centres, log);
@@ -197,7 +211,11 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
 
   log('≥100,000-shard simulation');
   const tinyDir = join(config.dir, 'v2-tiny-shards');
-  const tinyBuild = await measuredBuild(config.tinyInput, tinyDir, ['--shard-bytes', String(config.tinyShardBytes)]);
+  const tinyBuild = await measuredBuild(config.tinyInput, tinyDir, [
+    '--shard-bytes',
+    String(config.tinyShardBytes),
+    ...extra,
+  ]);
   const tiny = {
     build: tinyBuild,
     rootBytes: statSync(join(tinyDir, 'manifest.json')).size,
@@ -360,7 +378,13 @@ async function benchComplete(
 ): Promise<NonNullable<BenchResults['complete']>> {
   const dir = join(config.dir, `v2-complete-${config.proteins}`);
   log(`build with --view ${COMPLETE_VIEW}`);
-  const build = await measuredBuild(fasta, dir, ['--taxdump', 'data/taxdump', '--view', COMPLETE_VIEW]);
+  const build = await measuredBuild(fasta, dir, [
+    '--taxdump',
+    'data/taxdump',
+    '--view',
+    COMPLETE_VIEW,
+    ...(config.buildArgs ?? []),
+  ]);
   log('precursor search on the complete view');
   return { build, precursor: await benchPrecursor(dir, config) };
 }
@@ -373,7 +397,13 @@ async function benchView(
 ): Promise<NonNullable<BenchResults['view']>> {
   const dir = join(config.dir, `v2-view-${config.proteins}`);
   log(`build with --view ${PRECURSOR_MODS.fixed}`);
-  const build = await measuredBuild(fasta, dir, ['--taxdump', 'data/taxdump', '--view', PRECURSOR_MODS.fixed]);
+  const build = await measuredBuild(fasta, dir, [
+    '--taxdump',
+    'data/taxdump',
+    '--view',
+    PRECURSOR_MODS.fixed,
+    ...(config.buildArgs ?? []),
+  ]);
   log('precursor search on the view');
   const precursor = await benchPrecursor(dir, config);
   log('MGF matching on the view');

@@ -17,8 +17,19 @@ export interface SampleStats {
   taxIds: number[];
 }
 
-/** Residue frequencies, protein lengths and taxIds of a real FASTA file. */
-export async function sampleStats(path = REAL_SAMPLE): Promise<SampleStats> {
+const statsOf = new Map<string, Promise<SampleStats>>();
+
+/** Residue frequencies, protein lengths and taxIds of a real FASTA file (read once per process). */
+export function sampleStats(path = REAL_SAMPLE): Promise<SampleStats> {
+  let stats = statsOf.get(path);
+  if (!stats) {
+    stats = readStats(path);
+    statsOf.set(path, stats);
+  }
+  return stats;
+}
+
+async function readStats(path: string): Promise<SampleStats> {
   const counts = new Map<string, number>();
   const lengths: number[] = [];
   const taxIds: number[] = [];

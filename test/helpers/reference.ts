@@ -204,8 +204,11 @@ export function referencePeptides(
     if (specificity === 'full' && !isStart(start)) continue; // no end can make it full: spares the inner loop
     // Lengths above max are never kept: ends stop there.
     for (let end = start + 1; end <= n && end - start <= max; end++) {
-      if (end - start < min) continue;
       const inside = sitesBefore[end] - sitesBefore[start + 1]; // sites s with start < s < end
+      // Sites inside only grow with the end: past `missed` no further end can make it full or semi.
+      if (specificity !== 'none' && inside > missed) break;
+      if (end - start < min) continue;
+      if (specificity === 'full' && !isEnd(end)) continue; // never full: spares the tests below
       const kept = (startOk: boolean) =>
         specificity === 'none' ||
         (inside <= missed && (specificity === 'full' ? startOk && isEnd(end) : startOk || isEnd(end)));
@@ -292,7 +295,15 @@ export function referenceDataset(
   const dataset = new Map<string, ReferencePeptide>();
   for (const protein of proteins) {
     if (!taxIdOf.has(protein.accession)) taxIdOf.set(protein.accession, protein.taxId ?? -1);
-    for (const peptide of referenceDigest(protein.sequence, REFERENCE_ENZYMES[enzyme], missed, min, max, options)) {
+    // The distinct peptides of referenceDigest, read off the map's keys.
+    for (const peptide of referencePeptides(
+      protein.sequence,
+      REFERENCE_ENZYMES[enzyme],
+      missed,
+      min,
+      max,
+      options,
+    ).keys()) {
       const entry = dataset.get(peptide);
       if (entry === undefined)
         dataset.set(peptide, {

@@ -156,15 +156,22 @@ export class ReferenceTaxonomy {
       }
       this.add(taxId);
     }
-    // Counts: each peptide once for every node on the union of its accessions' lineages.
-    const seen = new Set<number>();
+    // Counts: each peptide once for every node on the union of its accessions' lineages. Peptides whose accessions
+    // have the same taxIds (in the same order) have the same union: counted together.
+    const peptidesByTaxIds = new Map<string, number>();
     for (const peptide of peptides) {
+      const taxIds =
+        peptide.accsTax.length === 1 ? String(peptide.accsTax[0].taxId) : peptide.accsTax.map((a) => a.taxId).join();
+      peptidesByTaxIds.set(taxIds, (peptidesByTaxIds.get(taxIds) ?? 0) + 1);
+    }
+    const seen = new Set<number>();
+    for (const [taxIds, count] of peptidesByTaxIds) {
       seen.clear();
-      for (const { taxId } of peptide.accsTax) {
-        const node = this.nodes.get(taxId);
+      for (const taxId of taxIds.split(',')) {
+        const node = this.nodes.get(Number(taxId));
         if (node) for (const t of node.lineage) seen.add(t);
       }
-      for (const t of seen) this.nodes.get(t)!.peptides++;
+      for (const t of seen) this.nodes.get(t)!.peptides += count;
     }
   }
 
@@ -218,8 +225,11 @@ export class ReferenceTaxonomy {
 
   /** Per node: its lower-cased name and where a word starts in it (after a character not a letter or digit). */
   private words: { node: RefTaxon; lower: string; starts: number[] }[] | undefined;
-  /** The nodes by the first character of their name or of any of its words: the only ones a query starting with it can match. */
-  private byInitial: Map<string, { node: RefTaxon; lower: string; starts: number[] }[]> | undefined;
+  /**
+   * Each node's name from its start and from each word start, sorted (code units): the names a query can match are
+   * those with a piece starting with it, one run of this list.
+   */
+  private pieces: { text: string; word: { node: RefTaxon; lower: string; starts: number[] } }[] | undefined;
 
   /** /api/v1/taxa by brute force: every node's name tried, ordered as the contract says, at most `limit`. */
   searchNames(query: string, limit = 20): { taxId: number; name: string; rank: string; peptides: number }[] {
@@ -230,17 +240,26 @@ export class ReferenceTaxonomy {
         for (let i = 1; i < lower.length; i++) if (!/[\p{L}\p{N}]/u.test(lower[i - 1])) starts.push(i);
         return { node, lower, starts };
       });
-      this.byInitial = new Map();
-      for (const word of this.words)
-        for (const initial of new Set([word.lower[0], ...word.starts.map((i) => word.lower[i])])) {
-          const list = this.byInitial.get(initial) ?? [];
-          list.push(word);
-          this.byInitial.set(initial, list);
-        }
+      this.pieces = this.words
+        .flatMap((word) => [0, ...word.starts].map((i) => ({ text: word.lower.slice(i), word })))
+        .sort((a, b) => byteOrder(a.text, b.text));
     }
     const q = query.trim().toLowerCase();
+    let candidates = this.words;
+    if (q !== '') {
+      const pieces = this.pieces!;
+      let [lo, hi] = [0, pieces.length];
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (pieces[mid].text < q) lo = mid + 1;
+        else hi = mid;
+      }
+      const found = new Set<(typeof candidates)[number]>();
+      for (let i = lo; i < pieces.length && pieces[i].text.startsWith(q); i++) found.add(pieces[i].word);
+      candidates = [...found];
+    }
     const ranked: { tier: number; node: RefTaxon }[] = [];
-    for (const { node, lower, starts } of q === '' ? this.words : (this.byInitial!.get(q[0]) ?? [])) {
+    for (const { node, lower, starts } of candidates) {
       const tier = lower === q ? 0 : lower.startsWith(q) ? 1 : starts.some((i) => lower.startsWith(q, i)) ? 2 : -1;
       if (tier >= 0) ranked.push({ tier, node });
     }
@@ -321,7 +340,7 @@ export function referenceMass6(sequence: string): number | null {
 }
 
 /** A sequence with every I and L read as the same letter. */
-export const equateIL = (sequence: string) => sequence.replace(/[IL]/g, 'L');
+export const equateIL = (sequence: string) => sequence.replaceAll('I', 'L');
 
 export interface RefPeptideAnswer {
   sequence: string;
@@ -333,10 +352,13 @@ export interface RefPeptideAnswer {
   lca: { taxId: number; name: string; rank: string } | null;
 }
 
-/** /api/v1/peptide over a dataset's peptides, by map look-up of the exact or I/L-equated sequence. */
+/**
+ * /api/v1/peptide over a dataset's peptides, by map look-up of the I/L-equated sequence (the exact sequence is one of
+ * its variants).
+ */
 export class ReferencePeptideLookup {
-  private readonly exact = new Map<string, RefPeptide>();
-  private readonly byIL = new Map<string, RefPeptide[]>();
+  /** The stored peptides by I/L-equated sequence: the one peptide, or a list of two or more. */
+  private readonly byIL = new Map<string, RefPeptide | RefPeptide[]>();
 
   constructor(
     peptides: readonly RefPeptide[],
@@ -345,21 +367,27 @@ export class ReferencePeptideLookup {
     readonly hasTaxonomy = true,
   ) {
     for (const peptide of peptides) {
-      this.exact.set(peptide.sequence, peptide);
       const key = equateIL(peptide.sequence);
-      const list = this.byIL.get(key);
-      if (list) list.push(peptide);
-      else this.byIL.set(key, [peptide]);
+      const known = this.byIL.get(key);
+      if (known === undefined) this.byIL.set(key, peptide);
+      else if (Array.isArray(known)) known.push(peptide);
+      else this.byIL.set(key, [known, peptide]);
     }
   }
 
+  /** The stored peptide of exactly this sequence, if any. */
+  private exact(sequence: string): RefPeptide | undefined {
+    return this.variants(sequence).find((p) => p.sequence === sequence);
+  }
+
   has(sequence: string): boolean {
-    return this.exact.has(sequence);
+    return this.exact(sequence) !== undefined;
   }
 
   /** Stored peptides equal to SEQ once I and L are equated (empty when none). */
   variants(sequence: string): readonly RefPeptide[] {
-    return this.byIL.get(equateIL(sequence)) ?? [];
+    const found = this.byIL.get(equateIL(sequence));
+    return found === undefined ? [] : Array.isArray(found) ? found : [found];
   }
 
   /** The answer for SEQ (any case; letters with a mass), with or without I/L equated, with a filter. */
@@ -367,7 +395,8 @@ export class ReferencePeptideLookup {
     const upper = sequence.toUpperCase();
     const mass = referenceMass6(upper);
     if (mass === null) throw new Error(`reference: ${sequence} has a letter without mass`);
-    const found = il ? [...this.variants(upper)] : this.exact.has(upper) ? [this.exact.get(upper)!] : [];
+    const exact = this.exact(upper);
+    const found = il ? [...this.variants(upper)] : exact ? [exact] : [];
     found.sort((a, b) => byteOrder(a.sequence, b.sequence));
     const peptides: RefPeptideAnswer['peptides'] = [];
     const taxIds: number[] = [];

@@ -18,12 +18,13 @@ import {
   referencePeptides,
 } from '../../helpers/referencePrecursor.js';
 
-const RECORDS = 1500;
+/** Records of the sample: a complete view of about a hundred shards, thousands of its entries oxidised twice. */
+const RECORDS = 400;
 const COMPLETE = 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2';
 
 let dir: string;
 beforeAll(async () => {
-  // The precursor differential's view build (built again in this file's own temporary folder).
+  // The precursor differential's views (built in this file's own temporary folder, of fewer records).
   dir = await subsetDataset(RECORDS, 16_384, ['Carbamidomethyl@C', COMPLETE]);
 }, 120_000);
 afterAll(removeTempDirs);
@@ -73,6 +74,7 @@ describe('completeHeads', () => {
         .filter((e) => e.proforma.includes('[Oxidation]^2?') || /M\[Oxidation\].*M\[Oxidation\]/.test(e.proforma))
         .length,
     ).toBeGreaterThan(100);
-    expect(got).toEqual(expected);
+    // Compared as JSON text first (the same keys in the same order: equal); on a difference, deeply, for the report.
+    if (JSON.stringify(got) !== JSON.stringify(expected)) expect(got).toEqual(expected);
   }, 120_000);
 });

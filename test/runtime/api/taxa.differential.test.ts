@@ -59,13 +59,19 @@ afterAll(() => {
 
 describe('the reference itself', () => {
   it('every lineage runs from the root (taxId 1) to its node through parents; the OX= taxIds without one are the 137', () => {
+    // Every broken lineage and unknown taxId is listed (one assertion each, not one per link).
+    const broken: string[] = [];
     for (const node of taxonomy.nodes.values()) {
-      expect(node.lineage[0]).toBe(1);
-      expect(node.lineage[node.lineage.length - 1]).toBe(node.taxId);
-      for (let i = 1; i < node.lineage.length; i++) expect(dump.get(node.lineage[i])!.parent).toBe(node.lineage[i - 1]);
+      if (node.lineage[0] !== 1) broken.push(`${node.taxId}: lineage starts at ${node.lineage[0]}`);
+      if (node.lineage[node.lineage.length - 1] !== node.taxId) broken.push(`${node.taxId}: lineage ends elsewhere`);
+      for (let i = 1; i < node.lineage.length; i++)
+        if (dump.get(node.lineage[i])!.parent !== node.lineage[i - 1])
+          broken.push(`${node.taxId}: ${node.lineage[i]} is not a child of ${node.lineage[i - 1]}`);
     }
+    expect(broken).toEqual([]);
     const ox = new Set([...taxonomy.accessions.values()].map((a) => a.taxId).filter((t) => t !== -1));
-    for (const taxId of ox) expect(taxonomy.nodes.has(taxId) || taxonomy.taxIdsWithoutLineage.has(taxId)).toBe(true);
+    const unknown = [...ox].filter((taxId) => !taxonomy.nodes.has(taxId) && !taxonomy.taxIdsWithoutLineage.has(taxId));
+    expect(unknown).toEqual([]);
     expect(taxonomy.taxIdsWithoutLineage.size).toBe(UNPLACED_TAXIDS);
     // The bundled taxdump is pruned to the sample's lineages: the dataset's taxonomy is all of it.
     expect(taxonomy.nodes.size).toBe(dump.size);
@@ -79,9 +85,11 @@ describe('the reference itself', () => {
     for (const p of peptides)
       for (const t of new Set(p.accsTax.map((a) => a.taxId))) direct.set(t, (direct.get(t) ?? 0) + 1);
     const children = new Map<number, number[]>();
+    // Every node breaking a bound is listed (one assertion each, not one per node).
+    const wrong: string[] = [];
     for (const node of taxonomy.nodes.values()) {
       if (node.taxId === 1) continue;
-      expect(node.peptides).toBeLessThanOrEqual(taxonomy.nodes.get(node.parent)!.peptides);
+      if (node.peptides > taxonomy.nodes.get(node.parent)!.peptides) wrong.push(`${node.taxId}: above its parent`);
       children.set(node.parent, [...(children.get(node.parent) ?? []), node.taxId]);
     }
     let leaves = 0;
@@ -90,13 +98,14 @@ describe('the reference itself', () => {
       const own = direct.get(node.taxId) ?? 0;
       if (kids.length === 0) {
         leaves++;
-        expect(node.peptides).toBe(own); // a leaf is an organism of the sample
+        if (node.peptides !== own) wrong.push(`${node.taxId}: a leaf not counting its own peptides`); // a leaf is an organism of the sample
         continue;
       }
       const counts = kids.map((k) => taxonomy.nodes.get(k)!.peptides);
-      expect(node.peptides).toBeGreaterThanOrEqual(Math.max(own, ...counts));
-      expect(node.peptides).toBeLessThanOrEqual(own + counts.reduce((s, c) => s + c, 0));
+      if (node.peptides < Math.max(own, ...counts)) wrong.push(`${node.taxId}: below its own or a child's count`);
+      if (node.peptides > own + counts.reduce((s, c) => s + c, 0)) wrong.push(`${node.taxId}: above the sum`);
     }
+    expect(wrong).toEqual([]);
     expect(leaves).toBeGreaterThan(1000);
     // One species by direct counting.
     const human = peptides.filter((p) => p.accsTax.some((a) => taxonomy.isWithin(a.taxId, 9606))).length;

@@ -312,6 +312,9 @@ async function apiRows(
 
 // ---------------------------------------------------------------------------------------------------------
 
+/** Records of the sample in each dataset: enough for hundreds of shards of 1 and 4 KB and trees of 3 levels. */
+const RECORDS = 600;
+
 describe('a reader written from the format spec alone', () => {
   let flat: string;
   let paged: string;
@@ -320,20 +323,21 @@ describe('a reader written from the format spec alone', () => {
   afterAll(removeTempDirs);
 
   beforeAll(async () => {
-    // The first 1,500 real records of the bundled sample: gzip with the default shards (a flat index) and with
-    // 1 KB ones (a two-level index); brotli with 4 KB shards (a two-level index).
+    // The first 600 real records of the bundled sample: gzip with the default shards (a flat index) and with
+    // 1 KB ones (a two-level index); brotli with 4 KB shards (a two-level index). The first case checks each kind.
     [flat, paged, brotli] = await Promise.all([
-      subsetDataset(1500, DEFAULT_SHARD_BYTES),
-      subsetDataset(1500, 1024),
-      brotliDataset(1500, 4096),
+      subsetDataset(RECORDS, DEFAULT_SHARD_BYTES),
+      subsetDataset(RECORDS, 1024),
+      brotliDataset(RECORDS, 4096),
     ]);
-    // The 1 KB shards again, with an index tree of leaf pages of 64 shards, inner pages of 8, a root of 4 at most,
-    // and a protein table of pages of 50 accessions under inner pages of 4 (3 levels each).
+    // The 1 KB shards again, with an index tree of leaf pages of 32 shards, inner pages of 8, a root of 4 at most,
+    // a protein table of pages of 25 accessions and an accession table of pages of 32, each under inner pages of 4
+    // (3 levels each).
     tree = retreedDataset(paged, 'readers-tree', {
-      index: { pageShards: 64, rootLimit: 4, innerPages: 8 },
-      proteinPage: 50,
+      index: { pageShards: 32, rootLimit: 4, innerPages: 8 },
+      proteinPage: 25,
       proteins: { rootLimit: 4, innerPages: 4 },
-      accessionPage: 64,
+      accessionPage: 32,
       accessions: { rootLimit: 4, innerPages: 4 },
     });
   }, 120_000);

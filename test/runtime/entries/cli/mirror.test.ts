@@ -21,15 +21,9 @@ import { datasetSource } from '../../../../runtime/entries/cli/datasetSource.js'
 import { main, mirrorDataset, MIRROR_TEMP_PREFIX, type MirrorOptions } from '../../../../runtime/entries/cli/mirror.js';
 import { main as query } from '../../../../runtime/entries/cli/query.js';
 import { listen, stableText } from '../../../helpers/api.js';
+import { expectSameFolder } from '../../../helpers/folders.js';
 import { CountingSource } from '../../../helpers/countingSource.js';
-import {
-  readManifest,
-  removeTempDirs,
-  shardEntries,
-  snapshot,
-  subsetDataset,
-  tempDir,
-} from '../../../helpers/datasets.js';
+import { readManifest, removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../../helpers/datasets.js';
 import { fannedDataset, flatDataset, folderFiles } from '../../../helpers/fannedDataset.js';
 import { FaultySource } from '../../../helpers/faultySource.js';
 import { Collector, REPO, runTsx, type Run } from '../../../helpers/process.js';
@@ -86,9 +80,6 @@ const temps = (dir: string) =>
 
 /** A fresh target folder path (not created). */
 const target = (label = 'out') => join(tempDir(`mirror-${label}`), 'copy');
-
-/** A folder's files by relative path, as equal maps of bytes. */
-const expectSameFolder = (copy: string, source: string) => expect(snapshot(copy)).toEqual(snapshot(source));
 
 /**
  * Serves a dataset folder under /shards/ (names of one folder level at most), as a static host does; `tamper`

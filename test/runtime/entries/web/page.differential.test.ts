@@ -18,10 +18,23 @@ import {
 
 let browser: Browser;
 let sites: Awaited<ReturnType<typeof serveSites>>;
+/** The URLs both paths open, drawn once. */
+let urls: string[];
 const shownOn: Partial<Record<'api' | 'static', View[]>> = {};
 
+/** What the API says a URL should show, asked once for both paths. */
+const expectations = new Map<string, ReturnType<typeof expectedView>>();
+const expectedOf = (url: string) => {
+  let expected = expectations.get(url);
+  if (!expected) {
+    expected = expectedView(url.slice(1));
+    expectations.set(url, expected);
+  }
+  return expected;
+};
+
 beforeAll(async () => {
-  [sites, browser] = await Promise.all([serveSites(), launchChromium()]);
+  [sites, browser, urls] = await Promise.all([serveSites(), launchChromium(), manyQueries()]);
 }, 180_000);
 
 afterAll(async () => {
@@ -48,7 +61,6 @@ describe.each(['api', 'static'] as const)('on the %s path', (mode) => {
     );
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     const { open } = driver(page, sites.bases[mode]);
-    const urls = await manyQueries();
     expect(urls.length).toBeGreaterThanOrEqual(200);
     await open();
     const views = (await page.evaluate(`(${VISIT_ALL})(${JSON.stringify(urls)})`)) as View[];
@@ -56,7 +68,7 @@ describe.each(['api', 'static'] as const)('on the %s path', (mode) => {
     shownOn[mode] = views;
     const differ: unknown[] = [];
     for (const [i, url] of urls.entries()) {
-      const expected = await expectedView(url.slice(1));
+      const expected = await expectedOf(url);
       if (!matches(views[i], expected)) differ.push({ url, shown: views[i], expected });
     }
     expect(differ.slice(0, 2), `${differ.length} of ${urls.length} differ`).toEqual([]);

@@ -11,23 +11,34 @@ import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { createListener } from '../../../../runtime/entries/node/server.js';
 import { buildWebPage } from '../../../../runtime/entries/web/bundle.js';
 import { listen } from '../../../helpers/api.js';
-import { build, removeTempDirs, sampleSubset, SAMPLE_TAXDUMP, tempDir } from '../../../helpers/datasets.js';
-import { driver, launchChromium, serveSites } from './pageHarness.js';
+import {
+  build,
+  bundledDataset,
+  removeTempDirs,
+  sampleSubset,
+  SAMPLE_TAXDUMP,
+  tempDir,
+} from '../../../helpers/datasets.js';
+import { driver, launchChromium } from './pageHarness.js';
 
 let browser: Browser;
-let sites: Awaited<ReturnType<typeof serveSites>>;
+/** npm start's listener with the page over the bundled dataset (every test but the Lys-C one reads it). */
+let bundled: Awaited<ReturnType<typeof listen>>;
 let lysC: Awaited<ReturnType<typeof listen>>;
 let context: BrowserContext;
 let page: Page;
 
+/** npm start's listener: the API over the dataset in `dir`, and the page. */
+const serve = (dir: string, web: Awaited<ReturnType<typeof buildWebPage>>) =>
+  listen(createListener(dir, createAnswerer(datasetOnce(() => new FileSource(dir))), web));
+
 beforeAll(async () => {
   const dir = join(tempDir('lys-c'), 'shards');
-  const built = build([sampleSubset(200)], dir, { enzyme: 'lys-c', missedCleavages: 1, taxdump: SAMPLE_TAXDUMP });
-  [sites, browser] = await Promise.all([serveSites(), launchChromium()]);
+  const built = build([sampleSubset(30)], dir, { enzyme: 'lys-c', missedCleavages: 1, taxdump: SAMPLE_TAXDUMP });
+  const [web, bundledDir] = await Promise.all([buildWebPage({ api: true }), bundledDataset()]);
+  [bundled, browser] = await Promise.all([serve(bundledDir, web), launchChromium()]);
   await built;
-  lysC = await listen(
-    createListener(dir, createAnswerer(datasetOnce(() => new FileSource(dir))), await buildWebPage({ api: true })),
-  );
+  lysC = await serve(dir, web);
   context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
 }, 180_000);
@@ -35,7 +46,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await context?.close();
   await browser?.close();
-  await sites?.close();
+  await bundled?.close();
   await lysC?.close();
   removeTempDirs();
 });
@@ -44,7 +55,7 @@ const text = (selector: string) => page.locator(selector).innerText();
 
 describe('the page says what the dataset is', () => {
   it('names the enzyme and the missed cleavages in the tagline and the digestion text', async () => {
-    await driver(page, sites.bases.api).open();
+    await driver(page, bundled.base).open();
     await page.waitForFunction(() => !document.querySelector('#tagline')!.textContent!.includes('in silico'));
     expect(await text('#tagline')).toMatch(
       /Tryptic peptides of UniProt proteins \(trypsin, up to 2 missed cleavages, 6–50 residues\)/,
@@ -61,7 +72,7 @@ describe('the page says what the dataset is', () => {
 describe('at 375 px', () => {
   it('clips no heading, label or table header, and needs no sideways scrolling, on the home view and results', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
-    const { open } = driver(page, sites.bases.api);
+    const { open } = driver(page, bundled.base);
     for (const view of ['', '?mz=650.3188&charge=2&fixed=Carbamidomethyl@C&variable=Oxidation@M']) {
       await open(view);
       const clipped = await page.evaluate(() =>
@@ -89,7 +100,7 @@ describe('at 375 px', () => {
 
 describe('charts and tables', () => {
   it('draws no chart legend, and says in the table header how the ppm error is defined', async () => {
-    const { open } = driver(page, sites.bases.api);
+    const { open } = driver(page, bundled.base);
     for (const view of ['', '?mz=650.3188&charge=2&fixed=Carbamidomethyl@C', '?mass1=1000&mass2=1000.5']) {
       await open(view);
       await page.locator('.chart canvas:visible').first().waitFor();
@@ -102,7 +113,7 @@ describe('charts and tables', () => {
   });
 
   it('names downloads by the whole search, its modifications and filters too', async () => {
-    const { open } = driver(page, sites.bases.api);
+    const { open } = driver(page, bundled.base);
     await open(
       '?mass=1500&tolerance=50&unit=ppm&fixed=Carbamidomethyl@C&variable=Oxidation@M,Deamidated@NQ&taxon=9606,10090&reviewed=true',
     );
@@ -133,7 +144,7 @@ describe('charts and tables', () => {
 
 describe('a search with an empty field it needs', () => {
   it('is refused next to that field, in every mode, with no request and no history entry', async () => {
-    const { open } = driver(page, sites.bases.api);
+    const { open } = driver(page, bundled.base);
     await open();
     const asked: string[] = [];
     page.on('request', (r) => r.url().includes('/api/') && asked.push(r.url()));
@@ -163,7 +174,7 @@ describe('a search with an empty field it needs', () => {
 
 describe('a page URL with a parameter the API does not take', () => {
   it('is not run with it left out: the page says so, as the API would, next to the field meant', async () => {
-    const { open } = driver(page, sites.bases.api);
+    const { open } = driver(page, bundled.base);
     await open('?mz=650.3188&charge=2&ppm=5');
     await page.waitForSelector('#tolerance-error:not([hidden])');
     expect(await text('#tolerance-error')).toMatch(/^unknown parameter "ppm": did you mean tolerance with unit=ppm\?/);

@@ -31,6 +31,7 @@ import {
   referenceFasta,
   referencePeptides,
 } from '../../helpers/reference.js';
+import { expectSameFolder, folderDifferences } from '../../helpers/folders.js';
 
 let slice: string;
 beforeAll(() => {
@@ -276,14 +277,7 @@ describe('publication', () => {
   }
 
   const unchanged = (out: string, before: Map<string, Buffer | null>) => {
-    const after = snapshot(out);
-    expect([...after.keys()]).toEqual([...before.keys()]);
-    for (const [file, bytes] of before) {
-      const now = after.get(file);
-      if (bytes === null)
-        expect(now, file).toBeNull(); // a folder
-      else expect(now?.equals(bytes), file).toBe(true);
-    }
+    expect(folderDifferences(snapshot(out), before)).toEqual([]);
     expect(readdirSync(out).filter((f) => f.startsWith('.build-'))).toEqual([]);
   };
 
@@ -434,10 +428,7 @@ describe('command line', () => {
       maxLength: 30,
       shardBytes: 30_000,
     });
-    const fromCli = snapshot(join(dir, 'cli'));
-    const fromApi = snapshot(join(dir, 'api'));
-    expect([...fromCli.keys()]).toEqual([...fromApi.keys()]);
-    for (const [file, bytes] of fromApi) expect(fromCli.get(file)!.equals(bytes!), file).toBe(true);
+    expectSameFolder(join(dir, 'cli'), join(dir, 'api'));
     expect(readDataset(join(dir, 'cli')).manifest.parameters).toEqual({
       enzyme: 'lys-c',
       missedCleavages: 1,
@@ -458,10 +449,7 @@ describe('command line', () => {
     expect(stdout).toBe('');
     const parameters = { enzyme: 'asp-n', specificity: 'semi' as const, clipMet: true, maxLength: 20 };
     await build([input], join(dir, 'api'), parameters);
-    const fromCli = snapshot(join(dir, 'cli'));
-    const fromApi = snapshot(join(dir, 'api'));
-    expect([...fromCli.keys()]).toEqual([...fromApi.keys()]);
-    for (const [file, bytes] of fromApi) expect(fromCli.get(file)!.equals(bytes!), file).toBe(true);
+    expectSameFolder(join(dir, 'cli'), join(dir, 'api'));
     expect(readDataset(join(dir, 'cli')).manifest.parameters).toMatchObject(parameters);
   });
 });

@@ -7,8 +7,7 @@ import { BuildError } from '../errors.js';
 import { readFasta, type SkipReason } from '../inputs/fasta.js';
 import { HeaderRuns } from '../inputs/headerRuns.js';
 import { describeSource } from '../inputs/inputs.js';
-import { partitionFile } from './partitions.js';
-import { lineWriterName } from './jobs.js';
+import type { Segment } from './partitions.js';
 import { leastBusy, settled, type Runner } from './pool.js';
 import type { BuildProgress } from './progress.js';
 
@@ -20,17 +19,16 @@ export interface Digested {
   skipped: Record<SkipReason, number>;
   /** The FASTA files as the manifest lists them. */
   sources: SourceEntry[];
-  /** Each partition's files (one per runner that wrote into it), by partition number. */
-  partitionFiles: Map<number, string[]>;
+  /** Each partition's segments (of the runners that wrote into it), by partition number. */
+  partitionSegments: Map<number, Segment[]>;
   /** The same for each view's partitions. */
-  viewPartitionFiles: Map<number, string[]>[];
+  viewPartitionSegments: Map<number, Segment[]>[];
 }
 
-/** Digests `files` on `runners`, whose partition files are in `partitionDir`; header runs go into `headerDir`. */
+/** Digests `files` on `runners` (which write the partitions); header runs go into `headerDir`. */
 export async function readAndDigest(
   files: readonly string[],
   runners: readonly Runner[],
-  partitionDir: string,
   headerDir: string,
   progress: BuildProgress,
 ): Promise<Digested> {
@@ -69,16 +67,15 @@ export async function readAndDigest(
   await Promise.all(inFlight);
   const sources = await Promise.all(sourcePromises);
   // Key line 0 is the dataset's, line v + 1 view v's (builder/phases/jobs.ts).
-  const lines: Map<number, string[]>[] = [];
-  for (const [i, runner] of runners.entries()) {
-    ((await runner.run({ type: 'flush' })) as number[][]).forEach((partitions, line) => {
-      const files = (lines[line] ??= new Map());
-      for (const p of partitions)
-        files.set(p, [...(files.get(p) ?? []), partitionFile(partitionDir, lineWriterName(`w${i}`, line), p)]);
+  const lines: Map<number, Segment[]>[] = [];
+  for (const runner of runners) {
+    ((await runner.run({ type: 'flush' })) as [number, Segment[]][][]).forEach((partitions, line) => {
+      const segments = (lines[line] ??= new Map());
+      for (const [p, runs] of partitions) segments.set(p, [...(segments.get(p) ?? []), ...runs]);
     });
   }
-  const tempBytes = lines.flatMap((files) => [...files.values()].flat()).reduce((sum, f) => sum + statSync(f).size, 0);
+  const tempBytes = lines.flatMap((m) => [...m.values()].flat()).reduce((sum, s) => sum + s.length, 0);
   progress.digested(headers.count, tempBytes);
-  const [partitionFiles, ...viewPartitionFiles] = lines;
-  return { headers, skipped, sources, partitionFiles, viewPartitionFiles };
+  const [partitionSegments, ...viewPartitionSegments] = lines;
+  return { headers, skipped, sources, partitionSegments, viewPartitionSegments };
 }

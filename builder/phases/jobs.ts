@@ -2,7 +2,14 @@
 // The same runner serves in-process (threads = 0) and inside worker threads (builder/phases/worker.ts).
 import { massKey } from '../../runtime/model/massKey.js';
 import { digest, type DigestOptions } from '../inputs/digest.js';
-import { mergePartition, PartitionPlan, PartitionWriter, type KeySlice, type PartitionPeptides } from './partitions.js';
+import {
+  mergePartition,
+  PartitionPlan,
+  PartitionWriter,
+  type KeySlice,
+  type PartitionPeptides,
+  type Segment,
+} from './partitions.js';
 import { viewKeysOf, type ViewSpec } from './views.js';
 
 export type Job =
@@ -10,7 +17,7 @@ export type Job =
   | { type: 'flush' }
   | { type: 'ranks'; rankOf: Uint32Array }
   /** `line`: 0 the dataset's partitions, v + 1 those of view v. */
-  | { type: 'merge'; line: number; partition: number; files: string[] };
+  | { type: 'merge'; line: number; partition: number; segments: Segment[] };
 
 /** How one key line is written: the keys kept (a part's slice) and the partition plan's shifts (PartitionPlan). */
 export interface LineConfig {
@@ -26,8 +33,8 @@ export interface RunnerConfig extends LineConfig {
   views?: (LineConfig & { view: ViewSpec })[];
 }
 
-/** Partitions written per key line (the dataset's first, then each view's), or a merged partition. */
-export type JobResult = number[][] | PartitionPeptides | null;
+/** Each partition's segments per key line (the dataset's first, then each view's), or a merged partition. */
+export type JobResult = [number, Segment[]][][] | PartitionPeptides | null;
 
 /** The name of a runner's partition writer of key line `line` (its files' prefix): `w0`, `w0v0`, ... */
 export const lineWriterName = (runner: string, line: number) => (line === 0 ? runner : `${runner}v${line - 1}`);
@@ -60,13 +67,13 @@ export function createJobRunner(config: RunnerConfig): (job: Job) => JobResult {
       case 'flush':
         return lines.map(({ writer }) => {
           writer.flush();
-          return [...writer.partitions];
+          return [...writer.segments];
         });
       case 'ranks':
         rankOf = job.rankOf;
         return null;
       case 'merge':
-        return mergePartition(job.files, job.partition, lines[job.line].plan.widthOf(job.partition), rankOf);
+        return mergePartition(job.segments, job.partition, lines[job.line].plan.widthOf(job.partition), rankOf);
     }
   };
 }

@@ -4,19 +4,19 @@
 // partitions are merged into shards of its own the same way.
 import type { Storage } from '../writers/datasetFile.js';
 import type { RankedAccessions } from './accessions.js';
-import type { PartitionPeptides } from './partitions.js';
+import type { PartitionPeptides, Segment } from './partitions.js';
 import { leastBusy, settled, type Runner } from './pool.js';
 import type { BuildProgress } from './progress.js';
 import { ShardWriter, type ShardSink } from '../writers/shardWriter.js';
 
 /**
- * Merges the partitions of `partitionFiles` into shards of about `shardBytes` (stored as `storage` says, ending at
+ * Merges the partitions of `partitionSegments` into shards of about `shardBytes` (stored as `storage` says, ending at
  * the `cuts` keys too) written into `dir`, their entries handed to `sink` in mass order; each partition's peptides
  * also go to the `tallies` that count them. Returns the number of peptides.
  */
 export async function mergeIntoShards(
   runners: readonly Runner[],
-  partitionFiles: ReadonlyMap<number, string[]>,
+  partitionSegments: ReadonlyMap<number, Segment[]>,
   ranked: RankedAccessions,
   dir: string,
   shardBytes: number,
@@ -29,7 +29,7 @@ export async function mergeIntoShards(
   await Promise.all(runners.map((r) => r.run({ type: 'ranks', rankOf: ranked.rankOf })));
   const writer = new ShardWriter(dir, shardBytes, storage, sink, cuts);
   let peptides = 0;
-  await mergeInOrder(runners, partitionFiles, 0, (part, done, partitions) => {
+  await mergeInOrder(runners, partitionSegments, 0, (part, done, partitions) => {
     writer.add(part);
     for (const tally of tallies) tally.add(part);
     peptides += part.keys.length;
@@ -43,7 +43,7 @@ export async function mergeIntoShards(
 export async function mergeViewShards(
   runners: readonly Runner[],
   view: number,
-  partitionFiles: ReadonlyMap<number, string[]>,
+  partitionSegments: ReadonlyMap<number, Segment[]>,
   dir: string,
   shardBytes: number,
   storage: Storage,
@@ -52,7 +52,7 @@ export async function mergeViewShards(
 ): Promise<{ peptides: number; shards: number }> {
   const writer = new ShardWriter(dir, shardBytes, storage, sink, cuts);
   let peptides = 0;
-  await mergeInOrder(runners, partitionFiles, view + 1, (part) => {
+  await mergeInOrder(runners, partitionSegments, view + 1, (part) => {
     writer.add(part);
     peptides += part.keys.length;
   });
@@ -66,11 +66,11 @@ export async function mergeViewShards(
  */
 async function mergeInOrder(
   runners: readonly Runner[],
-  partitionFiles: ReadonlyMap<number, string[]>,
+  partitionSegments: ReadonlyMap<number, Segment[]>,
   line: number,
   take: (part: PartitionPeptides, done: number, partitions: number) => void,
 ): Promise<void> {
-  const partitions = [...partitionFiles.keys()].sort((a, b) => a - b);
+  const partitions = [...partitionSegments.keys()].sort((a, b) => a - b);
   const ahead: Promise<PartitionPeptides>[] = [];
   let next = 0;
   const launch = () => {
@@ -82,7 +82,7 @@ async function mergeInOrder(
           type: 'merge',
           line,
           partition: p,
-          files: partitionFiles.get(p)!,
+          segments: partitionSegments.get(p)!,
         }) as Promise<PartitionPeptides>,
       ),
     );

@@ -2,7 +2,7 @@
 // on its own, so no step of the build holds more than one partition's peptides in memory. A partition is a
 // 20 Da bucket of mass keys, or one of 2, 4, 8, ... near-equal parts it is cut into where the input is dense
 // (PartitionPlan), so a partition holds about PARTITION_BYTES of records however large the input grows.
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Width of a mass bucket in keys (20 Da): partitions are buckets or parts of one; slices are runs of buckets. */
@@ -102,15 +102,44 @@ const lengthAt = (data: Buffer, at: number) => data.readUInt16LE(at + 8) & LENGT
 const bufferBytes = (partitions: number) =>
   Math.max(1 << 12, Math.min(1 << 16, Math.floor((1 << 24) / Math.max(1, partitions))));
 
-export function partitionFile(dir: string, writer: string, partition: number): string {
-  return join(dir, `${writer}-${partition}.bin`);
+/** Where a run of one partition's records lies: `length` bytes at `start` of a writer's file. */
+export interface Segment {
+  file: string;
+  start: number;
+  length: number;
 }
 
-/** Appends digested peptides to the partition files of one writer (one per worker thread). */
+/** The bytes of `segments`, one after another. */
+export function readSegments(segments: readonly Segment[]): Buffer {
+  const data = Buffer.allocUnsafe(segments.reduce((sum, s) => sum + s.length, 0));
+  let at = 0;
+  const fds = new Map<string, number>();
+  try {
+    for (const { file, start, length } of segments) {
+      let fd = fds.get(file);
+      if (fd === undefined) fds.set(file, (fd = openSync(file, 'r')));
+      for (let done = 0; done < length; ) done += readSync(fd, data, at + done, length - done, start + done);
+      at += length;
+    }
+  } finally {
+    for (const fd of fds.values()) closeSync(fd);
+  }
+  return data;
+}
+
+/**
+ * Appends digested peptides, partition by partition, to one file per writer (one writer per worker thread and key
+ * line), and keeps where each partition's runs lie: one file, not one per partition, since creating a file costs
+ * far more than appending to one and a small input's records spread over thousands of partitions.
+ */
 export class PartitionWriter {
   private buffers = new Map<number, { bytes: Buffer; used: number }>();
   readonly partitions = new Set<number>();
+  /** Each partition's runs in this writer's file, in the order written. */
+  readonly segments = new Map<number, Segment[]>();
   records = 0;
+  readonly file: string;
+  private fileBytes = 0;
 
   private readonly bufferBytes: number;
 
@@ -119,12 +148,13 @@ export class PartitionWriter {
    * default).
    */
   constructor(
-    private dir: string,
-    private writer: string,
+    dir: string,
+    writer: string,
     private plan = new PartitionPlan(),
     private keys: KeySlice = { lowKey: 0, highKey: Infinity },
   ) {
     this.bufferBytes = bufferBytes(plan.partitions);
+    this.file = join(dir, `${writer}.bin`);
   }
 
   add(key: number, ordinal: number, sequence: string, places: number): void {
@@ -157,8 +187,13 @@ export class PartitionWriter {
   }
 
   private write(partition: number, buffer: { bytes: Buffer; used: number }): void {
-    if (buffer.used > 0)
-      appendFileSync(partitionFile(this.dir, this.writer, partition), buffer.bytes.subarray(0, buffer.used));
+    if (buffer.used === 0) return;
+    appendFileSync(this.file, buffer.bytes.subarray(0, buffer.used));
+    const segment = { file: this.file, start: this.fileBytes, length: buffer.used };
+    const runs = this.segments.get(partition);
+    if (runs) runs.push(segment);
+    else this.segments.set(partition, [segment]);
+    this.fileBytes += buffer.used;
   }
 }
 
@@ -193,18 +228,18 @@ export interface PartitionPeptides {
 }
 
 /**
- * Reads the files of the partition of keys [partition, partition + width), sorts its records by (key, sequence) and
+ * Reads the segments of the partition of keys [partition, partition + width), sorts its records by (key, sequence) and
  * merges records of the same sequence into one peptide whose accessions are the ranks of its proteins
  * (`rankOf[ordinal]`), sorted and unique. Sequences stay bytes of the files (ASCII: byte order is string order), so a
- * partition costs its file bytes and a few typed arrays, not a JavaScript string a record.
+ * partition costs its bytes and a few typed arrays, not a JavaScript string a record.
  */
 export function mergePartition(
-  files: readonly string[],
+  segments: readonly Segment[],
   partition: number,
   width: number,
   rankOf: Uint32Array,
 ): PartitionPeptides {
-  const data = Buffer.concat(files.map((file) => readFileSync(file)));
+  const data = readSegments(segments);
   let n = 0;
   for (let at = 0; at < data.length; at += RECORD_HEADER + lengthAt(data, at)) n++;
   const base = partition;

@@ -147,7 +147,7 @@ async function stage<T, S extends ShardSink>(
   let closing: Promise<unknown> | undefined;
   const closeRunners = () => (closing ??= Promise.all(runners.map((r) => r.close())));
   try {
-    const digested = await readAndDigest(files, runners, partitionDir, join(tmp, 'headers'), progress);
+    const digested = await readAndDigest(files, runners, join(tmp, 'headers'), progress);
     const storage = storageOf(options);
     const rankedHeaders = rankHeaders(digested.headers, taxonomyTsv, tmp, storage);
     const { ranked } = rankedHeaders;
@@ -161,7 +161,7 @@ async function stage<T, S extends ShardSink>(
     const shards = sinkIn(tmp);
     const peptides = await mergeIntoShards(
       runners,
-      digested.partitionFiles,
+      digested.partitionSegments,
       ranked,
       tmp,
       options.shardBytes,
@@ -172,14 +172,14 @@ async function stage<T, S extends ShardSink>(
       [perAccession, ...(counts ? [counts] : [])],
     );
     // The dataset's partitions go before the views' are merged: their disk does not add up.
-    for (const file of [...digested.partitionFiles.values()].flat()) rmSync(file);
+    for (const file of new Set([...digested.partitionSegments.values()].flat().map((s) => s.file))) rmSync(file);
     const builtViews: Staged<S>['views'] = [];
     for (const [v, { fixed }] of viewSpecs.entries()) {
       const viewShards = sinkIn(tmp);
       const written = await mergeViewShards(
         runners,
         v,
-        digested.viewPartitionFiles[v],
+        digested.viewPartitionSegments[v],
         tmp,
         options.shardBytes,
         storage,

@@ -1,8 +1,6 @@
-// The build's partition files read by their documented layout (partitions.ts): u32 LE mass key, u32 LE
+// The build's partition records read by their documented layout (partitions.ts): u32 LE mass key, u32 LE
 // protein ordinal, u16 LE length (its top two bits the peptide's places in the protein), then the sequence's ASCII
 // bytes — independently of the build's own reader.
-import { readFileSync } from 'node:fs';
-
 export interface PartitionRecord {
   key: number;
   ordinal: number;
@@ -11,9 +9,8 @@ export interface PartitionRecord {
   places: number;
 }
 
-/** Every record of a partition file, in file order. */
-export function readPartitionRecords(file: string): PartitionRecord[] {
-  const bytes = readFileSync(file);
+/** Every record of a partition's bytes, in order. */
+export function readPartitionRecords(bytes: Buffer): PartitionRecord[] {
   const records: PartitionRecord[] = [];
   for (let at = 0; at < bytes.length; ) {
     const length = bytes.readUInt16LE(at + 8) & 0x3fff;

@@ -3,9 +3,15 @@
 // partition files (`<runner>v0-…`) by its view key — the reference's own residue and Unimod tables, the modification on
 // every C — with its protein's ordinal; a part's slices keep exactly their keys, on each line; flush names each line's
 // partitions; a merge job merges one line's partition with the ranks it was given.
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createJobRunner, lineWriterName, type RunnerConfig } from '../../../builder/phases/jobs.js';
-import { partitionFile, PARTITION_KEYS, type PartitionPeptides } from '../../../builder/phases/partitions.js';
+import {
+  PARTITION_KEYS,
+  readSegments,
+  type PartitionPeptides,
+  type Segment,
+} from '../../../builder/phases/partitions.js';
 import { parseView } from '../../../builder/phases/views.js';
 import {
   REFERENCE_ENZYMES,
@@ -75,10 +81,14 @@ function digestAll(label: string, config: Partial<RunnerConfig> = {}, viewKeys?:
     ...config,
   });
   expect(run({ type: 'digest', firstOrdinal: FIRST_ORDINAL, proteins: PROTEINS })).toBeNull();
-  const lines = run({ type: 'flush' }) as number[][];
+  const lines = run({ type: 'flush' }) as [number, Segment[]][][];
+  // One file per key line of the runner, named after its writer.
+  for (const [line, partitions] of lines.entries())
+    for (const [, segments] of partitions)
+      for (const s of segments) expect(s.file).toBe(join(dir, `${lineWriterName('r', line)}.bin`));
   const read = (line: number) =>
-    lines[line].flatMap((p) =>
-      readPartitionRecords(partitionFile(dir, lineWriterName('r', line), p)).map((r) => ({ ...r, partition: p })),
+    lines[line].flatMap(([p, segments]) =>
+      readPartitionRecords(readSegments(segments)).map((r) => ({ ...r, partition: p })),
     );
   return { dir, run, lines, main: read(0), view: read(1) };
 }
@@ -116,17 +126,17 @@ describe('a digest job', () => {
 describe('a merge job', () => {
   it('merges a view partition into distinct peptides with the ranks of their proteins', () => {
     const expected = referenceRecords();
-    const { run, lines, dir } = digestAll('jobs-merge');
+    const { run, lines } = digestAll('jobs-merge');
     // Ranks in reverse input order, so that a rank is not its ordinal.
     const rankOf = new Uint32Array(FIRST_ORDINAL + PROTEINS.length);
     PROTEINS.forEach((_, i) => (rankOf[FIRST_ORDINAL + i] = PROTEINS.length - 1 - i));
     run({ type: 'ranks', rankOf });
-    const p = lines[1][0];
+    const [p, segments] = lines[1][0];
     const merged = run({
       type: 'merge',
       line: 1,
       partition: p,
-      files: [partitionFile(dir, lineWriterName('r', 1), p)],
+      segments,
     }) as PartitionPeptides;
     const bySequence = new Map<string, { key: number; ranks: Set<number> }>();
     for (const r of expected.view) {

@@ -1,8 +1,8 @@
-// Tests builder/phases/partitions.ts: partitionFile names; PartitionWriter spills records (u32 key, u32 ordinal, u16
-// length, ASCII sequence, little-endian) to one file per mass partition, across buffer flushes (digesting into it:
+// Tests builder/phases/partitions.ts: PartitionWriter spills records (u32 key, u32 ordinal, u16
+// length, ASCII sequence, little-endian) to one file per writer in runs per mass partition, across buffer flushes (digesting into it:
 // jobs.test.ts); mergePartition sorts by (key, sequence) and merges a sequence's proteins into ascending unique
 // accession ranks — all checked against files parsed and results computed here.
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -10,7 +10,7 @@ import {
   mergePartition,
   PARTITION_KEYS,
   PARTITION_BYTES,
-  partitionFile,
+  readSegments,
   PartitionPlan,
   PartitionWriter,
   planPartitions,
@@ -24,14 +24,8 @@ afterAll(removeTempDirs);
 const letters = (random: () => number, n: number) =>
   Array.from({ length: n }, () => 'ACDEFGHIKLMNPQRSTVWY'[Math.floor(random() * 20)]).join('');
 
-describe('partitionFile', () => {
-  it('is <writer>-<partition>.bin in the folder', () => {
-    expect(partitionFile('/tmp/parts', 'w3', 57)).toBe(join('/tmp/parts', 'w3-57.bin'));
-  });
-});
-
 describe('PartitionWriter', () => {
-  it('writes each record to the file of its key’s 20 Da partition, in order, on flush', () => {
+  it('writes each record to its key’s 20 Da partition, in order, on flush, all in one file <writer>.bin', () => {
     const dir = tempDir('partitions-add');
     const writer = new PartitionWriter(dir, 'w0');
     const added: PartitionRecord[] = [
@@ -51,8 +45,18 @@ describe('PartitionWriter', () => {
     const low = (key: number) => Math.floor(key / 200_000) * 200_000;
     for (const r of added) byPartition.set(low(r.key), [...(byPartition.get(low(r.key)) ?? []), r]);
     expect([...writer.partitions].sort((a, b) => a - b)).toEqual([...byPartition.keys()].sort((a, b) => a - b));
-    expect(readdirSync(dir).sort()).toEqual([...byPartition.keys()].map((p) => `w0-${p}.bin`).sort());
-    for (const [p, records] of byPartition) expect(readPartitionRecords(join(dir, `w0-${p}.bin`))).toEqual(records);
+    expect(readdirSync(dir)).toEqual(['w0.bin']);
+    expect([...writer.segments.keys()].sort((a, b) => a - b)).toEqual([...byPartition.keys()].sort((a, b) => a - b));
+    for (const [p, records] of byPartition)
+      expect(readPartitionRecords(readSegments(writer.segments.get(p)!))).toEqual(records);
+    // The segments tile the file: every byte belongs to exactly one partition's run.
+    const runs = [...writer.segments.values()].flat().sort((a, b) => a.start - b.start);
+    expect(
+      runs.every(
+        (s, i) => s.file === join(dir, 'w0.bin') && s.start === (i === 0 ? 0 : runs[i - 1].start + runs[i - 1].length),
+      ),
+    ).toBe(true);
+    expect(runs.at(-1)!.start + runs.at(-1)!.length).toBe(statSync(join(dir, 'w0.bin')).size);
   });
 
   it('keeps every record, in order, when a partition’s buffer fills many times, and appends after a flush', () => {
@@ -73,7 +77,8 @@ describe('PartitionWriter', () => {
     }
     writer.flush();
     expect(added.reduce((s, r) => s + 10 + r.sequence.length, 0)).toBeGreaterThan(3 * 65536);
-    expect(readPartitionRecords(partitionFile(dir, 'big', 3 * PARTITION_KEYS))).toEqual(added);
+    expect(readPartitionRecords(readSegments(writer.segments.get(3 * PARTITION_KEYS)!))).toEqual(added);
+    expect(writer.segments.get(3 * PARTITION_KEYS)!.length).toBeGreaterThan(3);
     expect(writer.records).toBe(8000);
     expect([...writer.partitions]).toEqual([3 * PARTITION_KEYS]);
   });
@@ -86,8 +91,8 @@ describe('mergePartition', () => {
     const ws = Array.from({ length: writers }, (_, w) => new PartitionWriter(dir, `w${w}`));
     records.forEach((r, i) => ws[i % writers].add(r.key, r.ordinal, r.sequence, r.places));
     ws.forEach((w) => w.flush());
-    const files = ws.map((_, w) => partitionFile(dir, `w${w}`, p * PARTITION_KEYS)).filter(existsSync);
-    return mergePartition(files, p * PARTITION_KEYS, PARTITION_KEYS, rankOf);
+    const segments = ws.flatMap((w) => w.segments.get(p * PARTITION_KEYS) ?? []);
+    return mergePartition(segments, p * PARTITION_KEYS, PARTITION_KEYS, rankOf);
   }
 
   /**
@@ -259,7 +264,7 @@ describe('PartitionPlan', () => {
     );
     const rankOf = Uint32Array.from({ length: 50 }, (_, i) => 49 - i);
     for (const p of writer.partitions) {
-      const part = mergePartition([partitionFile(dir, 'w0', p)], p, plan.widthOf(p), rankOf);
+      const part = mergePartition(writer.segments.get(p)!, p, plan.widthOf(p), rankOf);
       const inside = records.filter((r) => r.key >= p && r.key < p + 25_000);
       expect(part.keys.length).toBeGreaterThan(0);
       expect(new Set(part.keys).size).toBeLessThanOrEqual(inside.length);

@@ -12,7 +12,7 @@ export const PARTITION_KEYS = 200_000;
  */
 export const MAX_SPLIT_SHIFT = 17;
 /**
- * Bytes of records (digested peptides, repeats included, as the partition files hold them) a partition is planned
+ * Bytes of records (digested peptides, repeats included, as the partition runs hold them) a partition is planned
  * to hold at most: a little over the densest 20 Da bucket of a Swiss-Prot-sized input, so such an input is not
  * split and merging a partition costs what it costs there at any input size. Bytes, not records: merging costs per
  * record and per byte, and a record of a 4,000 Da bucket is twice as long as one of 1,000 Da, so a plan of records
@@ -86,7 +86,7 @@ export interface KeySlice {
 }
 
 /**
- * Record layout in a partition file: u32 LE mass key, u32 LE protein ordinal, u16 LE length (its top two bits the
+ * Record layout in a partition run: u32 LE mass key, u32 LE protein ordinal, u16 LE length (its top two bits the
  * peptide's places in the protein, builder/inputs/digest.ts), ASCII sequence.
  */
 export const RECORD_HEADER = 10;
@@ -96,7 +96,7 @@ const LENGTH_MASK = (1 << PLACES_SHIFT) - 1;
 /** The sequence length of the record at `at`. */
 const lengthAt = (data: Buffer, at: number) => data.readUInt16LE(at + 8) & LENGTH_MASK;
 /**
- * Buffer of one partition file: 64 KB, less when there are over 256 partitions, so a writer's buffers stay
+ * Buffer of one partition: 64 KB, less when there are over 256 partitions, so a writer's buffers stay
  * within 16 MB however many partitions a large input has (at least 4 KB each).
  */
 const bufferBytes = (partitions: number) =>

@@ -38,7 +38,7 @@ export class BuildProgress {
     );
   }
 
-  /** Every protein digested into partition files of `tempBytes` in all. */
+  /** Every protein digested into partitions of `tempBytes` in all. */
   digested(proteins: number, tempBytes: number): void {
     this.log(
       `digest: ${proteins} proteins in ${this.seconds().toFixed(1)} s; temporary disk ${(tempBytes / 1e6).toFixed(0)} MB`,

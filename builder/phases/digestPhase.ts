@@ -1,6 +1,6 @@
 // Build phase 1, read and digest: every FASTA record in file order, its sequence digested (in batches, on
-// the runners) into mass partitions on disk (one file per runner and key line: the dataset's and each view's); each protein's header fields
-// go to sorted runs on disk.
+// the runners) into mass partitions on disk (one file per runner and key line: the dataset's and each view's);
+// each protein's header fields go to sorted runs on disk.
 import { statSync } from 'node:fs';
 import type { SourceEntry } from '../../runtime/model/format.js';
 import { BuildError } from '../errors.js';

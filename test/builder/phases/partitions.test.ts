@@ -1,7 +1,7 @@
-// Tests builder/phases/partitions.ts: PartitionWriter spills records (u32 key, u32 ordinal, u16
-// length, ASCII sequence, little-endian) to one file per writer in runs per mass partition, across buffer flushes (digesting into it:
-// jobs.test.ts); mergePartition sorts by (key, sequence) and merges a sequence's proteins into ascending unique
-// accession ranks — all checked against files parsed and results computed here.
+// Tests builder/phases/partitions.ts: PartitionWriter spills records (u32 key, u32 ordinal, u16 length, ASCII
+// sequence, little-endian) to one file per writer in runs per mass partition, across buffer flushes (digesting into
+// it: jobs.test.ts); mergePartition sorts by (key, sequence) and merges a sequence's proteins into ascending unique
+// accession ranks — all checked against records parsed and results computed here.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';

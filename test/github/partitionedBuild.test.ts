@@ -1,15 +1,18 @@
 // Tests the partitioned build's CI scripts (.github/scripts/partitioned-*.sh, run by
-// .github/workflows/partitioned-build.yml) with a stand-in `aws` over a local folder (test/helpers/fakeAws.ts)
-// and a local HTTP server for the downloads: plan → 3 parts → merge deploys exactly the files of a single build,
-// manifest.json last; a checksum mismatch stops the plan and stages nothing.
+// .github/workflows/partitioned-build.yml) with a stand-in `aws` over a local folder (test/helpers/fakeAws.ts,
+// bundled once into plain JavaScript so that each call starts Node alone) and a local HTTP server for the downloads:
+// plan → 3 parts → merge deploys exactly the files of a single build, manifest.json last; a checksum mismatch stops
+// the plan and stages nothing.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
+import { build as bundle } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { build, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, snapshot, tempDir } from '../helpers/datasets.js';
+import { build, removeTempDirs, SAMPLE_TAXDUMP, sampleSubset, tempDir } from '../helpers/datasets.js';
+import { expectSameFolder } from '../helpers/folders.js';
 import { REPO, runProgram, type Run } from '../helpers/process.js';
 
 afterAll(removeTempDirs);
@@ -30,23 +33,28 @@ function runScript(script: string, env: Record<string, string>): Promise<Run> {
   });
 }
 
-const files = (dir: string) =>
-  Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
-
 beforeAll(async () => {
   root = tempDir('ci');
   mkdirSync(join(root, 'bin'));
   mkdirSync(join(root, 's3'));
+  await bundle({
+    entryPoints: [join(REPO, 'test/helpers/fakeAws.ts')],
+    outfile: join(root, 'bin/fakeAws.mjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'error',
+  });
   writeFileSync(
     join(root, 'bin/aws'),
-    `#!/bin/sh\nexec "${process.execPath}" --import tsx "${join(REPO, 'test/helpers/fakeAws.ts')}" "$@"\n`,
+    `#!/bin/sh\nexec "${process.execPath}" "${join(root, 'bin/fakeAws.mjs')}" "$@"\n`,
   );
   chmodSync(join(root, 'bin/aws'), 0o755);
   // What the plan downloads: a FASTA and an NCBI-style taxdump.tar.gz with its .md5.
   const www = join(root, 'www');
   mkdirSync(www);
   fasta = join(www, 'sample_sprot.fasta');
-  cpSync(sampleSubset(600), fasta);
+  cpSync(sampleSubset(200), fasta);
   execFileSync('tar', ['-czf', join(www, 'taxdump.tar.gz'), '-C', SAMPLE_TAXDUMP, 'nodes.dmp', 'names.dmp']);
   const md5 = createHash('md5')
     .update(readFileSync(join(www, 'taxdump.tar.gz')))
@@ -103,7 +111,7 @@ describe('the partitioned build workflow scripts', () => {
       views: ['Carbamidomethyl@C'],
     });
     expect(JSON.parse(readFileSync(join(single, 'manifest.json'), 'utf8')).views).toHaveLength(1);
-    expect(files(join(root, 's3/bucket/datasets/test'))).toEqual(files(single));
+    expectSameFolder(join(root, 's3/bucket/datasets/test'), single);
     const puts = readFileSync(join(root, 's3/calls.log'), 'utf8')
       .trim()
       .split('\n')

@@ -1,7 +1,8 @@
 // Rebuild from a release (builder/commands/release.ts) against a loopback HTTP server serving a small gzipped FASTA cut
 // from the bundled sample and a taxdump.tar.gz made by GNU tar from data/taxdump, with NCBI's .md5 beside it:
 // the release is recorded and the dataset answers queries; a checksum mismatch (or a failed download, a bad
-// archive) aborts with one line and a non-zero exit, leaving the published dataset byte-identical.
+// archive) aborts with one line and a non-zero exit, leaving the published dataset byte-identical. The first build and
+// the first refusal run the command in a child process; the other cases run its entry in this process.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import {
   tempDir,
 } from '../../helpers/datasets.js';
 import { runTsx, staticFiles } from '../../helpers/process.js';
+import { runEntryInProcess } from '../../helpers/builderTestEntry.js';
 import { folderDifferences } from '../../helpers/folders.js';
 
 const RECORDS = 40;
@@ -32,15 +34,20 @@ let sha256: string;
 let accessions: string[];
 let taxdump: Buffer;
 
-/** build:release with the local taxdump unless --taxdump-url says otherwise (never NCBI's own). */
+/** The environment of build:release here: the local taxdump unless --taxdump-url says otherwise (never NCBI's own). */
+const releaseEnv = () => ({
+  RELEASE_SHA256: '',
+  RELEASE_URL: '',
+  RELEASE_UNVERIFIED: '',
+  RELEASE_TAXDUMP_URL: `${base}taxdump.tar.gz`,
+  RELEASE_TAXDUMP_SHA256: '',
+});
+/** build:release in a child process. */
+const releaseCommand = (args: string[]) =>
+  runTsx(['builder/commands/release.ts', '--threads', '0', ...args], releaseEnv());
+/** build:release's entry in this process. */
 const release = (args: string[]) =>
-  runTsx(['builder/commands/release.ts', '--threads', '0', ...args], {
-    RELEASE_SHA256: '',
-    RELEASE_URL: '',
-    RELEASE_UNVERIFIED: '',
-    RELEASE_TAXDUMP_URL: `${base}taxdump.tar.gz`,
-    RELEASE_TAXDUMP_SHA256: '',
-  });
+  runEntryInProcess(() => import('../../../builder/commands/release.js'), ['--threads', '0', ...args], releaseEnv());
 const md5 = (bytes: Buffer) => createHash('md5').update(bytes).digest('hex');
 
 /** A .tar.gz of `files` (taken from data/taxdump, or made up) written by GNU tar, as NCBI's is. */
@@ -98,7 +105,7 @@ describe('build:release', () => {
     const out = join(dir, 'site', 'shards');
     const url = `${base}uniprot_sprot.fasta.gz`;
     const before = Date.now();
-    const run = await release([
+    const run = await releaseCommand([
       '--url',
       url,
       '--sha256',
@@ -170,7 +177,7 @@ describe('build:release', () => {
     expect(existsSync(join(out, 'manifest.json'))).toBe(true);
     const before = snapshot(join(dir, 'site'));
     const wrong = sha256.replace(/^./, (c) => (c === '0' ? '1' : '0'));
-    const run = await release([
+    const run = await releaseCommand([
       '--url',
       `${base}uniprot_sprot.fasta.gz`,
       '--sha256',

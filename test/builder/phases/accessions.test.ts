@@ -13,10 +13,18 @@ import { HeaderRuns } from '../../../builder/inputs/headerRuns.js';
 
 function reference(records: HeaderFields[], taxonomy: Map<string, number>) {
   const sorted = [...new Set(records.map((r) => r.accession))].sort();
-  const first = sorted.map((a) => records.find((r) => r.accession === a)!);
-  const duplicates = sorted.filter((a) => records.filter((r) => r.accession === a).length > 1);
+  // Each accession's position in `sorted`, its first record and its number of records, by one pass each.
+  const position = new Map(sorted.map((a, i) => [a, i]));
+  const firstOf = new Map<string, HeaderFields>();
+  const recordsOf = new Map<string, number>();
+  for (const r of records) {
+    if (!firstOf.has(r.accession)) firstOf.set(r.accession, r);
+    recordsOf.set(r.accession, (recordsOf.get(r.accession) ?? 0) + 1);
+  }
+  const first = sorted.map((a) => firstOf.get(a)!);
+  const duplicates = sorted.filter((a) => recordsOf.get(a)! > 1);
   return {
-    rankOf: records.map((r) => sorted.indexOf(r.accession)),
+    rankOf: records.map((r) => position.get(r.accession)!),
     fields: first.map(
       (r): RankFields => ({
         accession: r.accession,

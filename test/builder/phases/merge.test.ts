@@ -28,6 +28,8 @@ import {
   type StoredPeptide,
 } from '../../helpers/datasets.js';
 import { runTsx } from '../../helpers/process.js';
+import { runEntryInProcess } from '../../helpers/builderTestEntry.js';
+import { expectSameFolder, folderDifferences } from '../../helpers/folders.js';
 
 afterAll(removeTempDirs);
 
@@ -49,23 +51,19 @@ async function buildParts(
   return dirs;
 }
 
-/** Every file of `dir` (names and bytes), for byte-for-byte comparison. */
-const files = (dir: string) =>
-  Object.fromEntries([...snapshot(dir)].map(([name, bytes]) => [name, bytes?.toString('base64') ?? null]));
-
 describe('a partitioned build merged', () => {
   let input: string;
   let root: string;
   let single: string;
   let parts: string[];
   beforeAll(async () => {
-    input = sampleSubset(1500);
+    input = sampleSubset(400);
     root = tempDir('partitioned');
     single = join(root, 'single');
     // Small shards: the dataset and its view have index pages (more than 128 shards), as large datasets do.
-    // 10,000 records between cut keys: this small input gets units to slice (a real one ~1 M records each), its
+    // 2,500 records between cut keys: this small input gets units to slice (a real one ~1 M records each), its
     // view (the peptides with a C) fewer.
-    const options = { shardBytes: 2048, taxdump: SAMPLE_TAXDUMP, cutRecords: 10_000, views: ['Carbamidomethyl@C'] };
+    const options = { shardBytes: 2048, taxdump: SAMPLE_TAXDUMP, cutRecords: 2500, views: ['Carbamidomethyl@C'] };
     await build([input], single, options);
     parts = await buildParts(root, [input], 4, options);
   }, 120_000);
@@ -75,7 +73,7 @@ describe('a partitioned build merged', () => {
     mergeParts([parts[2], parts[0], parts[3], parts[1]], merged);
     expect(readdirSync(single).length).toBeGreaterThan(150);
     expect(shardEntries(single, 0).length).toBeGreaterThan(128);
-    expect(files(merged)).toEqual(files(single));
+    expectSameFolder(merged, single);
   });
 
   it('keeps in each part exactly the single build’s view peptides of its slice of the view’s keys, in shards inside it', () => {
@@ -157,7 +155,7 @@ describe('a partitioned build merged', () => {
   it('refuses a missing, a repeated or a foreign part, and leaves the published dataset as it was', async () => {
     const out = join(root, 'published');
     mergeParts(parts, out);
-    const before = files(out);
+    const before = snapshot(out);
     expect(() => mergeParts(parts.slice(0, 3), out)).toThrow(/missing part 4\/4/);
     expect(() => mergeParts([...parts, parts[1]], out)).toThrow(/part 2\/4 is given twice/);
     // Foreign parts need only their part.json: a small input builds them.
@@ -168,7 +166,7 @@ describe('a partitioned build merged', () => {
     expect(() => mergeParts([...parts.slice(0, 3), other[3]], out)).toThrow(/built from other inputs or options/);
     expect(() => mergeParts([join(root, 'nowhere')], out)).toThrow(BuildError);
     expect(() => mergeParts(parts, out, { indexOnly: true })).toThrow(/must be an empty folder with --index-only/);
-    expect(files(out)).toEqual(before);
+    expect(folderDifferences(snapshot(out), before)).toEqual([]);
   }, 120_000);
 
   it('refuses a damaged shard file of a part, naming it, and publishes nothing', () => {
@@ -193,17 +191,17 @@ describe('a partitioned build merged', () => {
 
 describe('partitioned builds of other shapes', () => {
   it('one part, and three parts stored with brotli and no taxonomy, equal their single builds', async () => {
-    const input = sampleSubset(400);
+    const input = sampleSubset(200);
     const root = tempDir('shapes');
     for (const [count, overrides] of [
       [1, {}],
-      [3, { compression: 'br' as const, shardBytes: 1024, cutRecords: 5000 }],
+      [3, { compression: 'br' as const, shardBytes: 1024, cutRecords: 2000 }],
     ] as const) {
       const single = join(root, `single-${count}`);
       await build([input], single, overrides);
       const merged = join(root, `merged-${count}`);
       mergeParts(await buildParts(join(root, `parts-${count}`), [input], count, overrides), merged);
-      expect(files(merged)).toEqual(files(single));
+      expectSameFolder(merged, single);
     }
   }, 120_000);
 
@@ -216,16 +214,16 @@ describe('partitioned builds of other shapes', () => {
     // 64 parts (near-equal, not equal).
     const split = join(root, 'split');
     await build([input], split, { partitionBytes: 2_000, cutRecords: 10_000 });
-    expect(files(split)).toEqual(files(whole));
+    expectSameFolder(split, whole);
     const finer = join(root, 'finer');
     await build([input], finer, { partitionBytes: 80, cutRecords: 10_000 });
-    expect(files(finer)).toEqual(files(whole));
+    expectSameFolder(finer, whole);
     const merged = join(root, 'merged');
     mergeParts(
       await buildParts(join(root, 'parts'), [input], 3, { partitionBytes: 2_000, cutRecords: 10_000 }),
       merged,
     );
-    expect(files(merged)).toEqual(files(split));
+    expectSameFolder(merged, split);
   }, 120_000);
 
   it('rebuilding a part into its folder replaces the previous part files; a dataset folder is refused', async () => {
@@ -254,13 +252,13 @@ describe('partitioned builds of other shapes', () => {
 
 describe('the command lines', () => {
   it('build:shards --part and build:merge build the single build dataset', async () => {
-    const input = sampleSubset(300);
+    const input = sampleSubset(200);
     const root = tempDir('cli');
     const single = join(root, 'single');
     // The two parts' processes and the single build are independent: they run side by side.
     const dirs = [1, 2].map((i) => join(root, `p${i}`));
     const [, ...runs] = await Promise.all([
-      build([input], single, { threads: 2 }),
+      build([input], single),
       ...dirs.map((dir, i) =>
         runTsx(['builder/commands/cli.ts', '--input', input, '--out', dir, '--part', `${i + 1}/2`]),
       ),
@@ -272,17 +270,24 @@ describe('the command lines', () => {
     const merge = await runTsx(['builder/commands/mergeCli.ts', '--out', join(root, 'merged'), ...dirs]);
     expect(merge.code, merge.stderr).toBe(0);
     expect(merge.stderr).toMatch(/merged 2 parts: \d+ peptides/);
-    expect(files(join(root, 'merged'))).toEqual(files(single));
+    expectSameFolder(join(root, 'merged'), single);
   }, 120_000);
 
   it('names the bad flag or the missing part, with exit status 1', async () => {
     const root = tempDir('cli-errors');
-    // Three independent refusals: their processes run side by side.
-    const [bad, none, notPart] = await Promise.all([
-      runTsx(['builder/commands/cli.ts', '--input', sampleSubset(200), '--out', join(root, 'x'), '--part', '5/4']),
-      runTsx(['builder/commands/mergeCli.ts', '--out', join(root, 'y')]),
-      runTsx(['builder/commands/mergeCli.ts', '--out', join(root, 'y'), root]),
+    // The commands' entries in this process (the test above runs both in child processes).
+    const buildCommand = () => import('../../../builder/commands/cli.js');
+    const mergeCommand = () => import('../../../builder/commands/mergeCli.js');
+    const bad = await runEntryInProcess(buildCommand, [
+      '--input',
+      sampleSubset(200),
+      '--out',
+      join(root, 'x'),
+      '--part',
+      '5/4',
     ]);
+    const none = await runEntryInProcess(mergeCommand, ['--out', join(root, 'y')]);
+    const notPart = await runEntryInProcess(mergeCommand, ['--out', join(root, 'y'), root]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^build:shards: error: --part must be i\/N with 1 <= i <= N <= 1000, got "5\/4"\n$/);
     expect(none.code).toBe(1);

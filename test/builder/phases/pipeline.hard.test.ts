@@ -1,8 +1,9 @@
-// Build robustness (builder/phases/pipeline.ts through builder/commands/cli.ts): a corpus of malformed inputs through
-// the CLI (a clear one-line error and a non-zero exit, or a counted skip; a failed build leaves the published dataset
-// byte-identical), and SIGKILL of the CLI at random points of a build: the previous dataset (manifest.json and every
-// file it lists) stays intact and byte-identical and keeps being served right, during and after; the next build
-// succeeds and removes the killed build's temporary folder.
+// Build robustness (builder/phases/pipeline.ts through builder/commands/cli.ts): a corpus of malformed inputs (a clear
+// one-line error and a non-zero exit, or a counted skip; a failed build leaves the published dataset byte-identical),
+// a binary file and a truncated gzip through the CLI in a child process (with its worker threads), the others through
+// the CLI's entry in this process (in one thread); and SIGKILL of the CLI at random points of a build: the previous
+// dataset (manifest.json and every file it lists) stays intact and byte-identical and keeps being served right, during
+// and after; the next build (the entry in this process) succeeds and removes the killed build's temporary folder.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import {
   tempDir,
 } from '../../helpers/datasets.js';
 import { REPO } from '../../helpers/process.js';
+import { runEntryInProcess } from '../../helpers/builderTestEntry.js';
 import { difference, queryArbitrary } from '../../helpers/queryFuzz.js';
 import { loadReference, type RefQuery, type ReferenceData } from '../../helpers/shardReference.js';
 import { referenceDigest, REFERENCE_ENZYMES } from '../../helpers/reference.js';
@@ -54,6 +56,9 @@ function expectSameFiles(actual: Map<string, Buffer>, expected: Map<string, Buff
   for (const [name, bytes] of expected) expect(actual.get(name)!.equals(bytes), `${label}: ${name}`).toBe(true);
 }
 
+/** `build:shards <args>` through its entry (builder/commands/cli.ts) in this process. */
+const buildEntry = (args: string[]) => runEntryInProcess(() => import('../../../builder/commands/cli.js'), args);
+
 function oneLineError(stderr: string, pattern: RegExp): void {
   const lines = stderr
     .trimEnd()
@@ -74,7 +79,7 @@ describe('malformed input through the CLI', () => {
     mkdirSync(corpus);
     // A previous dataset in the output folder: a failed build must leave it as it was.
     published = join(work, 'published');
-    const run = await runBuildCli(['--input', sampleSubset(200), '--out', published]);
+    const run = await buildEntry(['--input', sampleSubset(200), '--out', published, '--threads', '0']);
     expect(run.code, run.stderr).toBe(0);
     before = files(published);
   });
@@ -86,13 +91,15 @@ describe('malformed input through the CLI', () => {
   };
   const good = '>sp|P00001|ONE OX=9606\nMKWVTFISLLLLFSSAYSRGVFRRDTHKSEIAHRFK\n';
 
+  // `cli`: through the real command line (a kind of each of the stages that read the bytes: sniffing, decompressing).
   it.each([
-    ['a binary file', () => write('random.bin', randomBytes(64 * 1024)), /random\.bin: not a FASTA file/],
+    ['a binary file', () => write('random.bin', randomBytes(64 * 1024)), /random\.bin: not a FASTA file/, true],
     [
       'a FASTA header, then binary',
       () =>
         write('header-binary.fasta', Buffer.concat([Buffer.from('>sp|P1|X\n'), Buffer.from([0, 1, 2, 0, 255, 10, 0])])),
       /not a FASTA file \(binary content\)/,
+      false,
     ],
     [
       'a truncated gzip',
@@ -102,27 +109,33 @@ describe('malformed input through the CLI', () => {
           ((gz: Buffer) => gz.subarray(0, gz.length >> 1))(gzipSync(readFileSync(sampleSubset(200)))),
         ),
       /cut\.fasta\.gz: truncated or corrupt gzip/,
+      true,
     ],
     [
       'a gzip of binary data',
       () => write('binary.fasta.gz', gzipSync(randomBytes(10_000))),
       /binary\.fasta\.gz: not a FASTA file/,
+      false,
     ],
-    ['an empty file', () => write('empty.fasta', ''), /empty\.fasta: not a FASTA file \(no '>' header line\)/],
-    ['blank lines only', () => write('blank.fasta', '\n\n  \n'), /not a FASTA file \(no '>' header line\)/],
+    ['an empty file', () => write('empty.fasta', ''), /empty\.fasta: not a FASTA file \(no '>' header line\)/, false],
+    ['blank lines only', () => write('blank.fasta', '\n\n  \n'), /not a FASTA file \(no '>' header line\)/, false],
     [
       'a header without sequence, alone',
       () => write('header-only.fasta', '>sp|P00002|LONELY OX=1\n'),
       /no usable protein record in the input \(skipped: noSequence 1\)/,
+      false,
     ],
     [
       'only unusable records',
       () => write('unusable.fasta', '>\nMKWVTF\n>sp|P3|X OX=1\nMK1AAK\n'),
       /no usable protein record .*noAccession 1, invalidCharacters 1/,
+      false,
     ],
-    ['a file that does not exist', () => join(corpus, 'nothing-here.fasta'), /matches no file/],
-  ])('%s: one-line error, exit 1, the published dataset untouched', async (_name, make, pattern) => {
-    const run = await runBuildCli(['--input', make(), '--out', published]);
+    ['a file that does not exist', () => join(corpus, 'nothing-here.fasta'), /matches no file/, false],
+  ])('%s: one-line error, exit 1, the published dataset untouched', async (_name, make, pattern, cli) => {
+    const run = cli
+      ? await runBuildCli(['--input', make(), '--out', published])
+      : await buildEntry(['--input', make(), '--out', published, '--threads', '0']);
     expect(run.code).toBe(1);
     oneLineError(run.stderr, pattern);
     expectSameFiles(files(published), before, 'after a failed build');
@@ -131,11 +144,13 @@ describe('malformed input through the CLI', () => {
 
   it('a header without sequence among good records: skipped and counted', async () => {
     const out = join(work, 'skip');
-    const run = await runBuildCli([
+    const run = await buildEntry([
       '--input',
       write('among.fasta', `${good}>sp|P00002|EMPTY OX=1\n\n${good.replace('P00001', 'P00003')}`),
       '--out',
       out,
+      '--threads',
+      '0',
     ]);
     expect(run.code, run.stderr).toBe(0);
     const manifest = readManifest(out);
@@ -148,11 +163,13 @@ describe('malformed input through the CLI', () => {
 
   it('duplicate accessions: merged, counted, warned about once', async () => {
     const out = join(work, 'dup');
-    const run = await runBuildCli([
+    const run = await buildEntry([
       '--input',
       write('dup.fasta', `${good}${good.replace('MKWV', 'MAAAKPEPTIDEKR')}`),
       '--out',
       out,
+      '--threads',
+      '0',
     ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/warning: 1 accessions appear more than once, merged \(e\.g\. P00001\)/);
@@ -177,7 +194,7 @@ describe('malformed input through the CLI', () => {
       Buffer.concat([Buffer.from('>sp|LONG1|LONG_LINE OX=9606\n'), line, Buffer.from('\n')]),
     );
     const out = join(work, 'long');
-    const run = await runBuildCli(['--input', path, '--out', out]);
+    const run = await buildEntry(['--input', path, '--out', out, '--threads', '0']);
     expect(run.code, run.stderr).toBe(0);
     const ref = loadReference(out);
     expect(ref.problems).toEqual([]);
@@ -200,12 +217,13 @@ describe('SIGKILL at random points of a build', () => {
   let queriesB: RefQuery[];
   let buildSeconds: number;
   const inputA = () => sampleSubset(300);
-  const inputB = () => sampleSubset(2000);
+  const inputB = () => sampleSubset(1000);
 
   beforeAll(async () => {
     cleanA = join(work, 'clean-a');
     cleanB = join(work, 'clean-b');
-    const a = await runBuildCli(['--input', inputA(), '--out', cleanA]);
+    const a = await buildEntry(['--input', inputA(), '--out', cleanA, '--threads', '0']);
+    // In a child process, as the killed builds run: how long one takes.
     const b = await runBuildCli(['--input', inputB(), '--out', cleanB]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
@@ -270,13 +288,13 @@ describe('SIGKILL at random points of a build', () => {
         `run ${run}: new reader`,
       );
       // The next build succeeds and removes the killed build's temporary folder; back to A for the next run.
-      const next = await runBuildCli(['--input', inputA(), '--out', out]);
+      const next = await buildEntry(['--input', inputA(), '--out', out, '--threads', '0']);
       expect(next.code, next.stderr).toBe(0);
       expect(readdirSync(out).filter((f) => f.startsWith('.build-'))).toEqual([]);
       expectSameFiles(datasetFiles(out), filesA, `run ${run}: rebuilt A`);
     }
     // A final uninterrupted build of B publishes B completely.
-    const last = await runBuildCli(['--input', inputB(), '--out', out]);
+    const last = await buildEntry(['--input', inputB(), '--out', out, '--threads', '0']);
     expect(last.code, last.stderr).toBe(0);
     expectSameFiles(datasetFiles(out), filesB, 'final build');
     expect(readdirSync(out).filter((f) => f.startsWith('.build-'))).toEqual([]);

@@ -1,27 +1,38 @@
-// The build pipeline (builder/phases/pipeline.ts) on the bundled UniProt sample, built with worker threads, checked
-// entry by entry against an independent brute-force digestion (test/helpers/reference.ts: its own FASTA
-// parsing, residue table, trypsin rule and exact integer masses); the shard index and every shard file against
-// the manifest; the shards read by a second msgpack implementation; and an in-process build byte-identical to a
-// worker-thread one.
+// The build pipeline (builder/phases/pipeline.ts) on the bundled UniProt sample, as npm start builds it (the shared
+// cached build: worker threads, with its taxonomy and views), checked entry by entry against an independent
+// brute-force digestion (test/helpers/reference.ts: its own FASTA parsing, residue table, trypsin rule and exact
+// integer masses); the shard index and every shard file against the manifest; the shards read by a second msgpack
+// implementation; and an in-process build byte-identical to a worker-thread one.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode, ExtData } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutKeys, sampleMassBuckets } from '../../../builder/phases/slices.js';
-import { tilingViolation, type Ends, type Manifest, type Shard } from '../../../runtime/model/format.js';
+import {
+  tilingViolation,
+  type AccessionTable,
+  type Ends,
+  type Manifest,
+  type Shard,
+  type ShardEntry,
+} from '../../../runtime/model/format.js';
 import { decodeShard } from '../../../runtime/model/shardCodec.js';
+import { BUNDLED_VIEWS } from '../../../builder/commands/startDataset.js';
 import {
   build,
-  readDataset,
+  bundledDataset,
+  readAccessionTable,
+  readManifest,
   readStored,
   removeTempDirs,
   SAMPLE_FASTA,
+  SAMPLE_TAXDUMP,
   sampleSubset,
   shardEntries,
   snapshot,
   tempDir,
-  type ReadBack,
+  treeLevels,
 } from '../../helpers/datasets.js';
 import {
   REFERENCE_ENZYMES,
@@ -31,22 +42,43 @@ import {
   type ReferencePeptide,
   type ReferenceProtein,
 } from '../../helpers/reference.js';
-import { cutLetters, lettersText } from '../../helpers/letters.js';
+import { lettersText } from '../../helpers/letters.js';
 import { folderDifferences } from '../../helpers/folders.js';
 
 /** Published in data/README.md. */
 const SAMPLE_SHA256 = '2f0e9086229537a246140d17e3bd0e0430b889ae7f868d95c57a82a9a29f97dd';
 
+/**
+ * Every shard of a dataset: its manifest entry, stored bytes and decoded content with the accession table its ranks
+ * point into (as datasets.ts readDataset reads them, each peptide's ranks left in stored order: the test that compares
+ * accession lists orders them by accession itself).
+ */
+interface StoredShards {
+  shards: { entry: ShardEntry; bytes: Buffer; shard: Shard & AccessionTable }[];
+}
+
+function readShards(dir: string): StoredShards {
+  const { compression } = readManifest(dir);
+  const table = readAccessionTable(dir);
+  return {
+    shards: shardEntries(dir).map((entry) => ({
+      entry,
+      bytes: readFileSync(join(dir, entry.file)),
+      shard: { ...decodeShard(readStored(dir, entry.file, compression), table.taxIds.length), ...table },
+    })),
+  };
+}
+
 let out: string;
 let manifest: Manifest;
-let dataset: ReadBack;
+let dataset: StoredShards;
 let proteins: ReferenceProtein[];
 let reference: Map<string, ReferencePeptide>;
 
 beforeAll(async () => {
-  out = join(tempDir('sample'), 'out');
-  manifest = await build([SAMPLE_FASTA], out, { threads: 2 });
-  dataset = readDataset(out, { peptides: false });
+  out = await bundledDataset();
+  manifest = readManifest(out);
+  dataset = readShards(out);
   proteins = referenceFasta(readFileSync(SAMPLE_FASTA));
   reference = referenceDataset(proteins, 'trypsin', 2, 6, 50);
 }, 120_000);
@@ -76,10 +108,17 @@ describe('the bundled sample', () => {
       specificity: 'full',
       clipMet: false,
       shardBytes: 32 * 1024,
+      views: BUNDLED_VIEWS,
     });
     expect([manifest.formatVersion, manifest.compression]).toEqual([3, 'gzip']);
+    const dmp = (name: string) => {
+      const bytes = readFileSync(join(SAMPLE_TAXDUMP, name));
+      return { file: name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+    };
     expect(manifest.sources).toEqual([
       { file: 'uniprot-sample.fasta.gz', bytes: readFileSync(SAMPLE_FASTA).length, sha256: SAMPLE_SHA256 },
+      dmp('nodes.dmp'),
+      dmp('names.dmp'),
     ]);
     expect(manifest.totals).toMatchObject({
       proteins: 17_602,
@@ -144,12 +183,20 @@ describe('brute-force reference', () => {
     const found = new Set<ReferencePeptide>();
     let stored = 0;
     const cut = (text: string, ends: Uint32Array, i: number) => text.slice(i === 0 ? 0 : ends[i - 1], ends[i]);
+    // Each rank's accession, and its place among the table's accessions sorted (byte order).
+    const { accessions, accessionEnds } = dataset.shards[0].shard;
+    const names = Array.from(accessionEnds, (_, a) => cut(accessions, accessionEnds, a));
+    const byName = new Uint32Array(names.length);
+    Array.from(names.keys())
+      .sort((a, b) => (names[a] < names[b] ? -1 : 1))
+      .forEach((a, place) => (byName[a] = place));
     for (const { entry, shard } of dataset.shards) {
+      const letters = lettersText(shard.sequences);
       let p = 0;
       for (let g = 0; g < shard.massKeys.length && problems.length < 20; g++) {
         for (; p < shard.groupEnds[g]; p++) {
           stored++;
-          const sequence = cutLetters(shard.sequences, shard.sequenceEnds, p);
+          const sequence = letters.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
           const expected = reference.get(sequence);
           if (!expected) {
             problems.push(`${sequence}: not a reference peptide (${entry.file})`);
@@ -161,18 +208,16 @@ describe('brute-force reference', () => {
             problems.push(`${sequence}: key ${shard.massKeys[g]}, reference ${expected.key}`);
           const from = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
           const refs = shard.accessionRefEnds[p] - from;
+          // The peptide's ranks ordered by their accessions, as the reference lists them.
+          const asStored = shard.accessionRefs.subarray(from, from + refs);
+          const ranks = refs > 1 ? asStored.slice().sort((a, b) => byName[a] - byName[b]) : asStored;
           let same = refs === expected.accessions.length;
           for (let r = 0; same && r < refs; r++) {
-            const a = shard.accessionRefs[from + r];
-            same =
-              cut(shard.accessions, shard.accessionEnds, a) === expected.accessions[r] &&
-              shard.taxIds[a] === expected.taxIds[r];
+            const a = ranks[r];
+            same = names[a] === expected.accessions[r] && shard.taxIds[a] === expected.taxIds[r];
           }
           if (!same) {
-            const stored = Array.from(
-              shard.accessionRefs.subarray(from, from + refs),
-              (a) => `${cut(shard.accessions, shard.accessionEnds, a)}:${shard.taxIds[a]}`,
-            );
+            const stored = Array.from(ranks, (a) => `${names[a]}:${shard.taxIds[a]}`);
             problems.push(
               `${sequence}: accessions ${stored}, reference ${expected.accessions.map((a, i) => `${a}:${expected.taxIds[i]}`)}`,
             );
@@ -198,8 +243,9 @@ describe('brute-force reference', () => {
     }
     const stored = new Set<string>();
     for (const { shard } of dataset.shards) {
+      const letters = lettersText(shard.sequences);
       for (let p = 0, i = 0; p < shard.accessionRefEnds.length; p++) {
-        const sequence = cutLetters(shard.sequences, shard.sequenceEnds, p);
+        const sequence = letters.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
         for (; i < shard.startRefs!.length && shard.startRefs![i] < shard.accessionRefEnds[p]; i++) {
           const a = shard.accessionRefs[shard.startRefs![i]];
           stored.add(
@@ -222,13 +268,14 @@ describe('brute-force reference', () => {
     let lastKey = -1;
     let problems = 0;
     for (const { shard } of dataset.shards) {
+      const letters = lettersText(shard.sequences);
       let p = 0;
       for (let g = 0; g < shard.massKeys.length; g++) {
         if (!(shard.massKeys[g] > lastKey)) problems++;
         lastKey = shard.massKeys[g];
         let previous = '';
         for (; p < shard.groupEnds[g]; p++) {
-          const sequence = cutLetters(shard.sequences, shard.sequenceEnds, p);
+          const sequence = letters.slice(p === 0 ? 0 : shard.sequenceEnds[p - 1], shard.sequenceEnds[p]);
           if (!(sequence > previous)) problems++;
           previous = sequence;
         }
@@ -265,12 +312,19 @@ describe('shard index and shard files', () => {
     expect(sum((s) => s.shard.sequenceEnds.length)).toBe(manifest.totals.peptides);
   });
 
-  it('the folder holds exactly the manifest, its index pages, its shards, its accession table, its protein pages and its peptide counts', () => {
+  it('the folder holds exactly the manifest, its index pages, its shards, its accession table, its protein pages, its peptide counts, its taxonomy and its views', () => {
     const pages = manifest.proteins!.pages.map((p) => p.file);
     expect(pages.length).toBe(Math.ceil(manifest.totals.accessions / 2048));
     const indexPages = manifest.shardIndex!.pages.map((p) => p.file);
     expect(indexPages.length).toBe(Math.ceil(manifest.totals.shards / 256));
     expect(manifest.accessions.count).toBe(manifest.totals.accessions);
+    // Each view: the pages of its index and its shards.
+    const viewFiles = manifest.views!.flatMap((view, v) => [
+      ...treeLevels(out, view.shardIndex!, manifest.compression)
+        .flat()
+        .map((p) => p.file),
+      ...shardEntries(out, v).map((s) => s.file),
+    ]);
     expect(readdirSync(out).sort()).toEqual(
       [
         'manifest.json',
@@ -279,6 +333,8 @@ describe('shard index and shard files', () => {
         manifest.accessions.pages[0].file,
         ...pages,
         ...manifest.peptideCounts!.pages.map((p) => p.file),
+        manifest.taxonomy!.file,
+        ...viewFiles,
       ].sort(),
     );
   });
@@ -503,7 +559,7 @@ describe('a second msgpack implementation (@msgpack/msgpack)', () => {
 describe('determinism', () => {
   it('an in-process build (threads: 0) is byte-identical to a worker-thread build', async () => {
     // A part of the sample with small shards: many shards, and work for both workers.
-    const input = sampleSubset(1000);
+    const input = sampleSubset(400);
     const root = tempDir('determinism');
     await build([input], join(root, 'threads'), { threads: 2, shardBytes: 8192 });
     await build([input], join(root, 'in-process'), { threads: 0, shardBytes: 8192 });

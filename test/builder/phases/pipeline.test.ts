@@ -1,8 +1,9 @@
 // The build pipeline (builder/phases/pipeline.ts) on small inputs: digest parameters end to end (enzymes, missed
 // cleavages, lengths, semi- and non-specific cleavage, Met clipping and protein starts), shard cutting and the
 // tiling invariant, atomic publication (a failed build leaves the previous dataset byte-identical), and the
-// command line (builder/commands/cli.ts).
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// command line (builder/commands/cli.ts: a bad flag, a truncated input and a successful run in a child process, the
+// other cases through its entry in this process).
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -22,6 +23,7 @@ import {
   writeFixture,
 } from '../../helpers/datasets.js';
 import { runTsx } from '../../helpers/process.js';
+import { runEntryInProcess } from '../../helpers/builderTestEntry.js';
 import { cutLetters } from '../../helpers/letters.js';
 import {
   REFERENCE_AT_START,
@@ -213,12 +215,14 @@ const SHARD_FILE = /^[0-9a-f]{20}\.msgpack\.gz$/;
 describe('shard cutting', () => {
   it('never splits a mass group; tiny shards hold one group each and the same data', async () => {
     const dir = tempDir('cut');
-    const input = writeFixture(dir, 'slice.fasta', sampleRecords(8));
+    // 5 records: ~700 mass groups, a few of them with more than one peptide.
+    const input = writeFixture(dir, 'slice.fasta', sampleRecords(5));
     const big = readDataset((await build([input], join(dir, 'big'), { shardBytes: 1 << 30 }), join(dir, 'big')));
     const tiny = readDataset((await build([input], join(dir, 'tiny'), { shardBytes: 1 }), join(dir, 'tiny')));
     expect(big.shards).toHaveLength(1);
     expect(tiny.peptides).toEqual(big.peptides);
     const groups = new Set([...big.peptides.values()].map((p) => p.key)).size;
+    expect(groups).toBeLessThan(big.peptides.size);
     expect(tiny.shards).toHaveLength(groups);
     for (const { shard, entry } of tiny.shards) {
       expect(shard.massKeys).toHaveLength(1);
@@ -230,7 +234,8 @@ describe('shard cutting', () => {
 
   it('past 128 shards the manifest lists compressed index pages that concatenate to the shard list', async () => {
     const dir = tempDir('pages');
-    const input = writeFixture(dir, 'slice.fasta', sampleRecords(20));
+    // 5 records: ~700 shards of one group each, three index pages.
+    const input = writeFixture(dir, 'slice.fasta', sampleRecords(5));
     const flat = readDataset((await build([input], join(dir, 'flat')), join(dir, 'flat')));
     const out = join(dir, 'paged');
     const manifest = await build([input], out, { shardBytes: 1 });
@@ -252,6 +257,7 @@ describe('shard cutting', () => {
       entries.push(...content.shards);
     }
     expect(entries.length).toBeGreaterThan(128);
+    expect(pages.length).toBeGreaterThan(1);
     expect(entries.length).toBe(manifest.totals.shards);
     expect(tilingViolation(entries)).toBeNull();
     const paged = readDataset(out);
@@ -265,11 +271,17 @@ describe('shard cutting', () => {
 });
 
 describe('publication', () => {
-  /** A dataset in `out` built from the slice, and a snapshot of every file. */
+  let built: Promise<string> | undefined;
+  /** A dataset in `out` built from the slice (built once, copied for each test), and a snapshot of every file. */
   async function published(dir: string) {
     const out = join(dir, 'out');
     const input = writeFixture(dir, 'good.fasta', slice);
-    await build([input], out, { shardBytes: 50_000 });
+    built ??= (async () => {
+      const first = tempDir('published');
+      await build([writeFixture(first, 'good.fasta', slice)], join(first, 'out'), { shardBytes: 50_000 });
+      return join(first, 'out');
+    })();
+    cpSync(await built, out, { recursive: true });
     const before = snapshot(out);
     expect(before.has('manifest.json')).toBe(true);
     expect([...before.keys()].filter((f) => SHARD_FILE.test(f)).length).toBeGreaterThan(2);
@@ -349,10 +361,13 @@ describe('publication', () => {
 });
 
 describe('command line', () => {
+  /** build:shards in a child process. */
   const cli = (args: string[]) => runTsx(['builder/commands/cli.ts', ...args]);
+  /** build:shards's entry in this process. */
+  const entry = (args: string[]) => runEntryInProcess(() => import('../../../builder/commands/cli.js'), args);
 
-  const failsWithOneLine = async (args: string[], message: RegExp) => {
-    const { code, stdout, stderr } = await cli(args);
+  const failsWithOneLine = async (args: string[], message: RegExp, run = entry) => {
+    const { code, stdout, stderr } = await run(args);
     expect(code).not.toBe(0);
     expect(code).not.toBeNull();
     expect(stdout).toBe('');
@@ -366,7 +381,7 @@ describe('command line', () => {
 
   it('a bad flag: non-zero exit, one line on stderr', async () => {
     const dir = tempDir('cli-flag');
-    await failsWithOneLine(['--bogus', '--input', SAMPLE_FASTA, '--out', join(dir, 'out')], /--bogus/);
+    await failsWithOneLine(['--bogus', '--input', SAMPLE_FASTA, '--out', join(dir, 'out')], /--bogus/, cli);
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
@@ -399,7 +414,7 @@ describe('command line', () => {
     const dir = tempDir('cli-trunc');
     const gz = gzipSync(Buffer.from(slice, 'latin1'));
     const input = writeFixture(dir, 'cut.fasta.gz', gz.subarray(0, gz.length >> 1));
-    await failsWithOneLine(['--input', input, '--out', join(dir, 'out')], /truncated or corrupt gzip/);
+    await failsWithOneLine(['--input', input, '--out', join(dir, 'out')], /truncated or corrupt gzip/, cli);
     expect(existsSync(join(dir, 'out', 'manifest.json'))).toBe(false);
   });
 
@@ -444,7 +459,7 @@ describe('command line', () => {
     const dir = tempDir('cli-semi');
     const input = writeFixture(dir, 'a.fasta', sampleRecords(10));
     const args = ['--enzyme', 'asp-n', '--specificity', 'semi', '--clip-met', '--max-length', '20'];
-    const { code, stdout } = await cli(['--input', input, '--out', join(dir, 'cli'), ...args]);
+    const { code, stdout } = await entry(['--input', input, '--out', join(dir, 'cli'), ...args]);
     expect(code).toBe(0);
     expect(stdout).toBe('');
     const parameters = { enzyme: 'asp-n', specificity: 'semi' as const, clipMet: true, maxLength: 20 };

@@ -44,27 +44,36 @@ const SHARDS = 10_000_000;
 const ACCESSIONS = 200_000_000;
 const MANIFEST_LIMIT = 64 * 1024;
 
+/** What pads a digest to 64 digits after its first n, made once for each n. */
+const PADDING = Array.from({ length: 65 }, (_, n) => ''.padEnd(64 - n, '9e3779b97f4a7c15f39cc0605cedc834'));
 /** A hex digest standing in for a sha256: 64 digits, unique per `n`. */
-const hex64 = (n: number, salt: number) =>
-  `${salt.toString(16)}${n.toString(16).padStart(12, '0')}`.padEnd(64, '9e3779b97f4a7c15f39cc0605cedc834');
+const hex64 = (n: number, salt: number) => {
+  const head = `${salt.toString(16)}${n.toString(16).padStart(12, '0')}`;
+  return head.length >= 64 ? head : head + PADDING[head.length];
+};
 
 // Shard i of the synthetic dataset: keys from 5,000,000 to 60,000,000 (500 to 6,000 Da), 1-6 groups.
 const firstKeyOf = (i: number) => 5_000_000 + Math.floor(i * 5.5);
 const lastKeyOf = (i: number) => firstKeyOf(i + 1) - 1;
 function shard(i: number): ShardEntry {
   const massGroups = 1 + (i % 6);
+  const sha256 = hex64(i, 0xa);
   return {
-    file: `${hex64(i, 0xa).slice(0, 20)}.msgpack.gz`,
+    file: `${sha256.slice(0, 20)}.msgpack.gz`,
     firstKey: firstKeyOf(i),
     lastKey: lastKeyOf(i),
     massGroups,
     peptides: massGroups * 40 + (i % 97),
     bytes: 15_000 + (i % 6_000),
-    sha256: hex64(i, 0xa),
+    sha256,
     residueMax: '6543210zyx9876543210abc',
   };
 }
-const shardsFrom = (first: number, count: number) => Array.from({ length: count }, (_, k) => shard(first + k));
+function shardsFrom(first: number, count: number): ShardEntry[] {
+  const shards: ShardEntry[] = [];
+  for (let k = 0; k < count; k++) shards.push(shard(first + k));
+  return shards;
+}
 
 // Accession i: "A0A" and 7 base-36 digits, ascending in byte order.
 const accession = (i: number) => `A0A${i.toString(36).toUpperCase().padStart(7, '0')}`;

@@ -3,13 +3,21 @@
 // would run one file at a time here.
 import { defineConfig } from 'vitest/config';
 
+/** Files that replace modules (vi.mock): they get a module registry of their own. */
+const ISOLATED = ['test/builder/writers/publish.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/globalSetup.ts'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
     maxWorkers: 3,
+    projects: [
+      // A worker keeps its imported modules from one file to the next: loading them again per file costs more
+      // than many files' tests.
+      { extends: true, test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false } },
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+    ],
   },
 });

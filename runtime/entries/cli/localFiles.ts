@@ -108,7 +108,8 @@ export class TempFolder {
   }
 
   remove(): void {
-    rmSync(this.path, { recursive: true, force: true });
+    // On a signal, downloads may still be writing into the folder while it is removed (ENOTEMPTY): retried.
+    rmSync(this.path, { recursive: true, force: true, maxRetries: 3 });
     open.delete(this);
   }
 }

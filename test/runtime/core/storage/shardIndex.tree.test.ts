@@ -5,14 +5,16 @@
 // dataset reads one index page per level, every accession's protein equals the table read straight from its
 // pages, 150 random queries answer as the brute-force reference (which checks every page against its entry at
 // every level), and an inner page that is corrupt or disagrees with its entry is refused with a 502.
-import { copyFileSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDatasetFile } from '../../../../builder/writers/datasetFile.js';
+import { createHandler, datasetOnce } from '../../../../runtime/api/handler.js';
 import { Dataset, DatasetError } from '../../../../runtime/core/storage/dataset.js';
 import { proteinsOf } from '../../../../runtime/core/lookup/proteins.js';
 import type { LocatedShard } from '../../../../runtime/core/storage/shardIndex.js';
+import type { ShardSource } from '../../../../runtime/core/storage/source.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import {
   indexPageFileName,
@@ -66,13 +68,27 @@ beforeAll(async () => {
 afterAll(removeTempDirs);
 
 /**
- * A copy of the dataset in `from` at `to` that a test may alter: every file but the shards is copied; the shards,
- * which no test here alters, are hard links to the originals.
+ * The dataset in `base` as a test alters it: a file the folder `over` holds (manifest.json, a page written again) is
+ * read from there, every other file from `base` — so a test changes a page or two of a dataset of thousands of files
+ * without copying it.
  */
-function copyDataset(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  const shards = new Set(shardEntries(from).map((s) => s.file));
-  for (const file of readdirSync(from)) (shards.has(file) ? linkSync : copyFileSync)(join(from, file), join(to, file));
+class AlteredSource implements ShardSource {
+  readonly description: string;
+  private readonly altered: FileSource;
+  private readonly original: FileSource;
+
+  constructor(
+    private readonly over: string,
+    base: string,
+  ) {
+    this.description = `folder ${over} over ${base}`;
+    this.altered = new FileSource(over);
+    this.original = new FileSource(base);
+  }
+
+  get(file: string): Promise<Uint8Array> {
+    return (existsSync(join(this.over, file)) ? this.altered : this.original).get(file);
+  }
 }
 
 /** Brute force over the flat shard list. */
@@ -87,6 +103,40 @@ function bruteForce(shards: ShardEntry[]) {
     shardOfGroup: (ordinal: number) => at(before.findIndex((b) => b > ordinal) - 1),
     groups: before[before.length - 1],
   };
+}
+
+/**
+ * What brute force finds for every key (both ends of every shard and the keys just outside them) and every 7th group
+ * ordinal: both trees index the same flat shard list, so the answers are found once for the two.
+ */
+let probed:
+  | {
+      shards: ShardEntry[];
+      brute: ReturnType<typeof bruteForce>;
+      keys: number[];
+      first: (LocatedShard | undefined)[];
+      last: (LocatedShard | undefined)[];
+      ordinals: number[];
+      ofGroup: (LocatedShard | undefined)[];
+    }
+  | undefined;
+function bruteProbes(): NonNullable<typeof probed> {
+  if (probed) return probed;
+  const shards = shardEntries(base);
+  const brute = bruteForce(shards);
+  const keys = [0, ...shards.flatMap((s) => [s.firstKey - 1, s.firstKey, s.lastKey, s.lastKey + 1]), 2 ** 32];
+  const ordinals: number[] = [];
+  for (let ordinal = 0; ordinal < brute.groups; ordinal += 7) ordinals.push(ordinal);
+  probed = {
+    shards,
+    brute,
+    keys,
+    first: keys.map(brute.firstEndingAtOrAbove),
+    last: keys.map(brute.lastStartingAtOrBelow),
+    ordinals,
+    ofGroup: ordinals.map(brute.shardOfGroup),
+  };
+  return probed;
 }
 
 for (const [name, indexLevels, proteinLevels] of [
@@ -110,28 +160,18 @@ for (const [name, indexLevels, proteinLevels] of [
     });
 
     it('finds every shard as brute force does, by key and by group ordinal', async () => {
-      const shards = shardEntries(base);
-      const brute = bruteForce(shards);
+      const { shards, brute, keys, first, last, ordinals, ofGroup } = bruteProbes();
       const { index } = await Dataset.open(new FileSource(dir));
       expect([index.shardCount, index.groupCount, index.levels]).toEqual([shards.length, brute.groups, indexLevels]);
-      for (const key of [
-        0,
-        ...shards.flatMap((s) => [s.firstKey - 1, s.firstKey, s.lastKey, s.lastKey + 1]),
-        2 ** 32,
-      ]) {
-        const [first, last] = [await index.firstEndingAtOrAbove(key), await index.lastStartingAtOrBelow(key)];
-        if (first?.index !== brute.firstEndingAtOrAbove(key)?.index)
-          expect(first, `firstEndingAtOrAbove(${key})`).toEqual(brute.firstEndingAtOrAbove(key));
-        if (last?.index !== brute.lastStartingAtOrBelow(key)?.index)
-          expect(last, `lastStartingAtOrBelow(${key})`).toEqual(brute.lastStartingAtOrBelow(key));
+      for (const [k, key] of keys.entries()) {
+        const [found, foundLast] = [await index.firstEndingAtOrAbove(key), await index.lastStartingAtOrBelow(key)];
+        if (found?.index !== first[k]?.index) expect(found, `firstEndingAtOrAbove(${key})`).toEqual(first[k]);
+        if (foundLast?.index !== last[k]?.index) expect(foundLast, `lastStartingAtOrBelow(${key})`).toEqual(last[k]);
       }
-      for (let ordinal = 0; ordinal < brute.groups; ordinal += 7) {
+      for (const [k, ordinal] of ordinals.entries()) {
         const got = await index.shardOfGroup(ordinal);
-        if (
-          got.index !== brute.shardOfGroup(ordinal)!.index ||
-          got.groupsBefore !== brute.shardOfGroup(ordinal)!.groupsBefore
-        )
-          expect(got).toEqual(brute.shardOfGroup(ordinal));
+        if (got.index !== ofGroup[k]!.index || got.groupsBefore !== ofGroup[k]!.groupsBefore)
+          expect(got).toEqual(ofGroup[k]);
       }
       expect(await index.shardOfGroup(brute.groups - 1)).toEqual(brute.shardOfGroup(brute.groups - 1));
     });
@@ -190,24 +230,26 @@ for (const [name, indexLevels, proteinLevels] of [
 
 describe('an inner page that does not agree with its entry', () => {
   /**
-   * A copy of the 3-level dataset whose root entry `r` points at a rewritten inner page (`change` applied to it), named
-   * and hashed rightly.
+   * The 3-level dataset with its root entry `r` pointing at a rewritten inner page (`change` applied to it), named and
+   * hashed rightly: the page and the manifest written into a folder of their own, read over the dataset's.
    */
   function tampered(
     label: string,
     r: number,
     change: (page: InnerIndexPage) => void,
-  ): { copy: string; manifest: Manifest } {
-    const copy = join(tempDir(label), 'shards');
-    copyDataset(dirs.three, copy);
-    const manifest = readManifest(copy);
+  ): { source: AlteredSource; manifest: Manifest } {
+    const over = tempDir(label);
+    const manifest = readManifest(dirs.three);
     const entry = manifest.shardIndex!.pages[r];
-    const page = readJsonFile<InnerIndexPage>(copy, entry.file);
+    const page = readJsonFile<InnerIndexPage>(dirs.three, entry.file);
     change(page);
-    Object.assign(entry, writeDatasetFile(copy, page, indexPageFileName, manifest.compression));
-    writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
-    return { copy, manifest };
+    Object.assign(entry, writeDatasetFile(over, page, indexPageFileName, manifest.compression));
+    writeFileSync(join(over, 'manifest.json'), JSON.stringify(manifest));
+    return { source: new AlteredSource(over, dirs.three), manifest };
   }
+
+  /** The JSON API over a dataset read from `source`. */
+  const handlerOver = (source: ShardSource) => createHandler(datasetOnce(() => source));
 
   /** A query for mass group `g` exactly, as the JSON API answers it. */
   const groupPath = (ref: ReferenceData, g: number) =>
@@ -231,8 +273,8 @@ describe('an inner page that does not agree with its entry', () => {
     ],
   ] as const)('%s: 502 naming the page, never an answer; other subtrees still answer', async (_, change, error) => {
     const ref = referenceOf('three');
-    const { copy, manifest } = tampered('tampered', 2, change);
-    const handler = folderHandler(copy);
+    const { source, manifest } = tampered('tampered', 2, change);
+    const handler = handlerOver(source);
     const inside = manifest.shardIndex!.pages[2];
     const g =
       inside.firstShard === 0 ? 0 : ref.shardEntries.slice(0, inside.firstShard).reduce((s, e) => s + e.massGroups, 0);
@@ -245,17 +287,16 @@ describe('an inner page that does not agree with its entry', () => {
 
   it('a corrupt inner page (bytes that fail its sha256): 502, then answered once the file is right again', async () => {
     const ref = referenceOf('three');
-    const copy = join(tempDir('corrupt'), 'shards');
-    copyDataset(dirs.three, copy);
-    const entry = readManifest(copy).shardIndex!.pages[1];
-    const good = readFileSync(join(copy, entry.file));
-    writeFileSync(join(copy, entry.file), Buffer.concat([good.subarray(0, 10), Buffer.from('x'), good.subarray(11)]));
-    const handler = folderHandler(copy);
+    const over = tempDir('corrupt');
+    const entry = readManifest(dirs.three).shardIndex!.pages[1];
+    const good = readFileSync(join(dirs.three, entry.file));
+    writeFileSync(join(over, entry.file), Buffer.concat([good.subarray(0, 10), Buffer.from('x'), good.subarray(11)]));
+    const handler = handlerOver(new AlteredSource(over, dirs.three));
     const g = ref.shardEntries.slice(0, entry.firstShard).reduce((s, e) => s + e.massGroups, 0);
     const got = await call(handler, groupPath(ref, g));
     expect(got.status).toBe(502);
     expect((got.body as { error: string }).error).toMatch(/index-[0-9a-f]{20}\.json\.gz failed its sha256 check/);
-    writeFileSync(join(copy, entry.file), good);
+    writeFileSync(join(over, entry.file), good);
     expect(
       await difference(handler, ref, {
         endpoint: '/search.php',
@@ -266,15 +307,14 @@ describe('an inner page that does not agree with its entry', () => {
   });
 
   it('an inner protein page whose count differs from its entry: a corrupt DatasetError naming it', async () => {
-    const copy = join(tempDir('tampered-proteins'), 'shards');
-    copyDataset(dirs.two, copy);
-    const manifest = readManifest(copy);
+    const over = tempDir('tampered-proteins');
+    const manifest = readManifest(dirs.two);
     const entry = manifest.proteins!.pages[0];
-    const page = readJsonFile<ProteinIndexPage>(copy, entry.file);
+    const page = readJsonFile<ProteinIndexPage>(dirs.two, entry.file);
     page.pages[0].accessions += 1;
-    Object.assign(entry, writeDatasetFile(copy, page, proteinIndexPageFileName, manifest.compression));
-    writeFileSync(join(copy, 'manifest.json'), JSON.stringify(manifest));
-    const dataset = await Dataset.open(new FileSource(copy));
+    Object.assign(entry, writeDatasetFile(over, page, proteinIndexPageFileName, manifest.compression));
+    writeFileSync(join(over, 'manifest.json'), JSON.stringify(manifest));
+    const dataset = await Dataset.open(new AlteredSource(over, dirs.two));
     const error = await proteinsOf(dataset, [{ acc: entry.firstAccession, taxId: 0, reviewed: false }]).catch(
       (e: unknown) => e,
     );

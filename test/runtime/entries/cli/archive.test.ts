@@ -14,8 +14,9 @@ import { main as mirror } from '../../../../runtime/entries/cli/mirror.js';
 import { planSlices, SlicePlanner } from '../../../../runtime/entries/cli/slices.js';
 import { nodeSha256 } from '../../../../runtime/entries/node/platform.js';
 import { expectSameFolder } from '../../../helpers/folders.js';
-import { removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../../helpers/datasets.js';
+import { removeTempDirs, shardEntries, tempDir } from '../../../helpers/datasets.js';
 import { fannedDataset, folderFiles } from '../../../helpers/fannedDataset.js';
+import { fewFilesPagedDataset } from '../../../helpers/indexTrees.js';
 import { prng } from '../../../helpers/prng.js';
 import { Collector, type Run } from '../../../helpers/process.js';
 
@@ -23,8 +24,10 @@ let paged: string;
 let deep: string;
 
 beforeAll(async () => {
-  paged = await subsetDataset(400, 2048);
-  deep = fannedDataset(paged, 'deep', { pageShards: 40, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
+  // Archiving's work grows with the files: small datasets (a couple of hundred files) that still have what the cases
+  // walk, the paged one 3 leaf index pages, the fanned-out one 14 leaf pages under 5 inner pages under a root of 2.
+  paged = await fewFilesPagedDataset();
+  deep = fannedDataset(paged, 'deep', { pageShards: 10, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
 }, 300_000);
 
 afterAll(removeTempDirs);
@@ -182,7 +185,7 @@ describe('archive', () => {
   it('fails on a damaged dataset, naming the file, without archives.json or temporary files (exit 1)', async () => {
     const damaged = join(tempDir('damaged'), 'dataset');
     cpSync(paged, damaged, { recursive: true });
-    const shard = shardEntries(paged)[300].file;
+    const shard = shardEntries(paged)[100].file;
     const bytes = readFileSync(join(damaged, shard));
     bytes[3] ^= 1;
     writeFileSync(join(damaged, shard), bytes);

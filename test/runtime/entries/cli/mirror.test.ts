@@ -23,9 +23,10 @@ import { main as query } from '../../../../runtime/entries/cli/query.js';
 import { listen, stableText } from '../../../helpers/api.js';
 import { expectSameFolder } from '../../../helpers/folders.js';
 import { CountingSource } from '../../../helpers/countingSource.js';
-import { readManifest, removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../../helpers/datasets.js';
+import { readManifest, removeTempDirs, shardEntries, tempDir } from '../../../helpers/datasets.js';
 import { fannedDataset, flatDataset, folderFiles } from '../../../helpers/fannedDataset.js';
 import { FaultySource } from '../../../helpers/faultySource.js';
+import { fewFilesPagedDataset } from '../../../helpers/indexTrees.js';
 import { Collector, REPO, runTsx, type Run } from '../../../helpers/process.js';
 
 let flat: string;
@@ -33,8 +34,11 @@ let paged: string;
 let deep: string;
 
 beforeAll(async () => {
-  [flat, paged] = await Promise.all([flatDataset(), subsetDataset(400, 2048)]);
-  deep = fannedDataset(paged, 'deep', { pageShards: 40, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
+  // A mirror's work grows with the files it copies: small datasets (tens to a couple of hundred files) that still
+  // have what the cases walk, the paged one 3 leaf index pages, the fanned-out one 14 leaf pages under 5 inner pages
+  // under a root of 2.
+  [flat, paged] = await Promise.all([flatDataset(), fewFilesPagedDataset()]);
+  deep = fannedDataset(paged, 'deep', { pageShards: 10, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
 }, 300_000);
 
 afterAll(removeTempDirs);
@@ -133,6 +137,7 @@ const corrupt = (path: string) => writeFileSync(path, flipped(readFileSync(path)
 
 describe('mirror: a complete copy', () => {
   it('copies a dataset with index pages from a folder byte for byte, and the copy answers as the source does', async () => {
+    expect(readManifest(paged).shardIndex!.pages).toHaveLength(3);
     const out = target();
     const { fetched, skipped } = counts(await mirror([paged, out]));
     expect([fetched, skipped]).toEqual([folderFiles(paged).length, 0]);
@@ -175,6 +180,7 @@ describe('mirror: a complete copy', () => {
       }
     }
     expect(readManifest(flat).shards).toBeDefined();
+    expect(readManifest(deep).shardIndex!.levels).toBe(3);
     const out = target('flat');
     counts(await mirror([flat, out]));
     const [mine, theirs] = [
@@ -207,11 +213,11 @@ describe('mirror: resuming', () => {
   it('after an outage, fetches exactly the files that are not there yet', async () => {
     const out = target('outage');
     const all = folderFiles(paged);
-    const outage = mirrorDataset(new OutageAfter(datasetSource(paged, 10_000), 300), out, { concurrency: 8 });
+    const outage = mirrorDataset(new OutageAfter(datasetSource(paged, 10_000), 75), out, { concurrency: 8 });
     await expect(outage).rejects.toThrow(/connection refused \(from a source that goes down\)/);
     const present = folderFiles(out);
-    expect(present.length).toBeGreaterThan(100);
-    expect(present.length).toBeLessThanOrEqual(300);
+    expect(present.length).toBeGreaterThan(25);
+    expect(present.length).toBeLessThanOrEqual(75);
     for (const file of present)
       expect(readFileSync(join(out, file)).equals(readFileSync(join(paged, file))), file).toBe(true);
     expect(existsSync(join(out, 'manifest.json'))).toBe(false);
@@ -232,11 +238,11 @@ describe('mirror: resuming', () => {
     const pages = manifest.shardIndex!.pages.map((p) => p.file);
     for (const file of [shards[0], pages[1], manifest.accessions.pages[0].file]) rmSync(join(out, file));
     truncateSync(join(out, manifest.taxonomy!.file), 10);
-    for (const file of [shards[500], pages[2]]) corrupt(join(out, file));
-    const untouched = statSync(join(out, shards[200])).ino;
+    for (const file of [shards[130], pages[2]]) corrupt(join(out, file));
+    const untouched = statSync(join(out, shards[100])).ino;
     expect(counts(await mirror([paged, out]))).toEqual({ fetched: 6, skipped: folderFiles(paged).length - 6 });
     expectSameFolder(out, paged);
-    expect(statSync(join(out, shards[200])).ino).toBe(untouched);
+    expect(statSync(join(out, shards[100])).ino).toBe(untouched);
   });
 
   it('removes temporary folders of mirrors whose process is gone, and keeps those of live ones', async () => {
@@ -425,7 +431,7 @@ describe('mirror: the command line', () => {
   });
 
   it('on Ctrl-C, removes its temporary folder and exits 130, the target without a manifest', async () => {
-    const hung = shardEntries(paged)[300].file;
+    const hung = shardEntries(paged)[70].file;
     let asked = false;
     const server = await listen(folderListener(paged, { hang: (file) => file === hung && (asked = true) }));
     const out = target('sigint');

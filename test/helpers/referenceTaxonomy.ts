@@ -6,8 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { decimalToUnits, REFERENCE_RESIDUE_MASS, REFERENCE_WATER } from './reference.js';
-import type { RefAnswer, RefEntry, RefPeptide } from './referencePrecursor.js';
+import {
+  decimalToUnits,
+  REFERENCE_RESIDUE_MASS,
+  REFERENCE_WATER,
+  referenceDataset,
+  referenceFasta,
+  type ReferencePeptide,
+} from './reference.js';
+import type { RefAnswer, RefEntry, RefPeptide, ReferencePrecursor } from './referencePrecursor.js';
 
 // ---------------------------------------------------------------- the taxdump
 
@@ -132,6 +139,32 @@ export interface RefTaxon extends RefNode {
   peptides: number;
 }
 
+/**
+ * What the peptide counts need of a peptide: its accessions' taxIds, in its accessions' order (a RefPeptide, or a
+ * peptide of referenceDataset, which lists them alike).
+ */
+export type PeptideTaxIds = Pick<RefPeptide, 'accsTax'> | Pick<ReferencePeptide, 'taxIds'>;
+
+const taxIdsOf = (peptide: PeptideTaxIds): readonly number[] =>
+  'taxIds' in peptide ? peptide.taxIds : peptide.accsTax.map((a) => a.taxId);
+
+/**
+ * The peptides of a FASTA as referencePeptides (referencePrecursor.ts) digests them — the reference digest of the
+ * records the build keeps (a sequence of letters) — without the exact masses a taxonomy does not need.
+ */
+export function referencePeptideTaxIds(fasta: Uint8Array): ReferencePeptide[] {
+  const proteins = referenceFasta(fasta).filter((p) => /^[A-Z]+$/.test(p.sequence));
+  return [...referenceDataset(proteins, 'trypsin', 2, 6, 50).values()];
+}
+
+/** A node as the name search reads it (ReferenceTaxonomy.searchNames). */
+interface Word {
+  node: RefTaxon;
+  lower: string;
+  starts: number[];
+  order: number;
+}
+
 const byteOrder = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The taxonomy a dataset built from `accessions` (and their `peptides`) with the taxdump `dump` must hold. */
@@ -145,7 +178,7 @@ export class ReferenceTaxonomy {
   constructor(
     readonly dump: ReadonlyMap<number, RefNode>,
     readonly accessions: ReadonlyMap<string, RefAccession>,
-    peptides: readonly RefPeptide[],
+    peptides: Iterable<PeptideTaxIds>,
   ) {
     for (const { taxId } of accessions.values()) {
       if (taxId === -1) continue;
@@ -160,9 +193,9 @@ export class ReferenceTaxonomy {
     // have the same taxIds (in the same order) have the same union: counted together.
     const peptidesByTaxIds = new Map<string, number>();
     for (const peptide of peptides) {
-      const taxIds =
-        peptide.accsTax.length === 1 ? String(peptide.accsTax[0].taxId) : peptide.accsTax.map((a) => a.taxId).join();
-      peptidesByTaxIds.set(taxIds, (peptidesByTaxIds.get(taxIds) ?? 0) + 1);
+      const taxIds = taxIdsOf(peptide);
+      const key = taxIds.length === 1 ? String(taxIds[0]) : taxIds.join();
+      peptidesByTaxIds.set(key, (peptidesByTaxIds.get(key) ?? 0) + 1);
     }
     const seen = new Set<number>();
     for (const [taxIds, count] of peptidesByTaxIds) {
@@ -223,13 +256,16 @@ export class ReferenceTaxonomy {
     return deepest;
   }
 
-  /** Per node: its lower-cased name and where a word starts in it (after a character not a letter or digit). */
-  private words: { node: RefTaxon; lower: string; starts: number[] }[] | undefined;
+  /**
+   * Per node: its lower-cased name, where a word starts in it (after a character not a letter or digit), and its
+   * place in the order the contract gives matches of one tier (most peptides, then name, then taxId).
+   */
+  private words: Word[] | undefined;
   /**
    * Each node's name from its start and from each word start, sorted (code units): the names a query can match are
    * those with a piece starting with it, one run of this list.
    */
-  private pieces: { text: string; word: { node: RefTaxon; lower: string; starts: number[] } }[] | undefined;
+  private pieces: { text: string; word: Word }[] | undefined;
 
   /** /api/v1/taxa by brute force: every node's name tried, ordered as the contract says, at most `limit`. */
   searchNames(query: string, limit = 20): { taxId: number; name: string; rank: string; peptides: number }[] {
@@ -238,8 +274,15 @@ export class ReferenceTaxonomy {
         const lower = node.name.toLowerCase();
         const starts: number[] = [];
         for (let i = 1; i < lower.length; i++) if (!/[\p{L}\p{N}]/u.test(lower[i - 1])) starts.push(i);
-        return { node, lower, starts };
+        return { node, lower, starts, order: 0 };
       });
+      // The order is total (taxIds differ): a node's place in it ranks it against any other of its tier.
+      [...this.words]
+        .sort(
+          (a, b) =>
+            b.node.peptides - a.node.peptides || byteOrder(a.node.name, b.node.name) || a.node.taxId - b.node.taxId,
+        )
+        .forEach((word, i) => (word.order = i));
       this.pieces = this.words
         .flatMap((word) => [0, ...word.starts].map((i) => ({ text: word.lower.slice(i), word })))
         .sort((a, b) => byteOrder(a.text, b.text));
@@ -258,18 +301,12 @@ export class ReferenceTaxonomy {
       for (let i = lo; i < pieces.length && pieces[i].text.startsWith(q); i++) found.add(pieces[i].word);
       candidates = [...found];
     }
-    const ranked: { tier: number; node: RefTaxon }[] = [];
-    for (const { node, lower, starts } of candidates) {
+    const ranked: { tier: number; node: RefTaxon; order: number }[] = [];
+    for (const { node, lower, starts, order } of candidates) {
       const tier = lower === q ? 0 : lower.startsWith(q) ? 1 : starts.some((i) => lower.startsWith(q, i)) ? 2 : -1;
-      if (tier >= 0) ranked.push({ tier, node });
+      if (tier >= 0) ranked.push({ tier, node, order });
     }
-    ranked.sort(
-      (a, b) =>
-        a.tier - b.tier ||
-        b.node.peptides - a.node.peptides ||
-        byteOrder(a.node.name, b.node.name) ||
-        a.node.taxId - b.node.taxId,
-    );
+    ranked.sort((a, b) => a.tier - b.tier || a.order - b.order);
     return ranked
       .slice(0, limit)
       .map(({ node }) => ({ taxId: node.taxId, name: node.name, rank: node.rank, peptides: node.peptides }));
@@ -307,17 +344,95 @@ export function filteredAnswer(
   page: number,
   pageSize: number,
 ): RefAnswer {
-  const kept: Record<string, RefEntry[]>[] = [];
+  const kept: RefGroup[] = [];
   for (const group of all.result) {
     const [key, entries] = Object.entries(group)[0];
-    const left: RefEntry[] = [];
-    for (const entry of entries) {
-      const accsTax = entry.accsTax.filter((a) => passes(taxonomy, a.acc, a.taxId, filter));
-      if (accsTax.length > 0) left.push({ ...entry, accsTax });
-    }
+    const left = filteredEntries(taxonomy, entries, filter);
     if (left.length > 0) kept.push({ [key]: left });
   }
+  return pagedAnswer(kept, page, pageSize);
+}
+
+/** One mass group of an answer: its key text and its entries. */
+export type RefGroup = Record<string, RefEntry[]>;
+
+/** The entries of a group with the accessions that fail dropped, then the entries left with none. */
+function filteredEntries(taxonomy: ReferenceTaxonomy, entries: readonly RefEntry[], filter: RefFilter): RefEntry[] {
+  const left: RefEntry[] = [];
+  for (const entry of entries) {
+    const accsTax = entry.accsTax.filter((a) => passes(taxonomy, a.acc, a.taxId, filter));
+    if (accsTax.length > 0) left.push({ ...entry, accsTax });
+  }
+  return left;
+}
+
+/** Page `page` of `pageSize` groups of the groups a filter kept. */
+export function pagedAnswer(kept: readonly RefGroup[], page: number, pageSize: number): RefAnswer {
   return { totalResult: kept.length, page, pageSize, result: kept.slice((page - 1) * pageSize, page * pageSize) };
+}
+
+/**
+ * Every group filteredAnswer keeps of the window [lowKey, highKey] of `reference` (`centre` as for its answer), in
+ * order: the groups with a form holding an accession that passes, each asked of the reference alone and filtered.
+ * The same list as filteredAnswer's of the whole window's answer; the entries of the groups the filter drops are
+ * never written, and a query's pages are slices of one list.
+ */
+export function filteredWindow(
+  taxonomy: ReferenceTaxonomy,
+  reference: ReferencePrecursor,
+  lowKey: number,
+  highKey: number,
+  filter: RefFilter,
+  centre?: number,
+): RefGroup[] {
+  const kept: RefGroup[] = [];
+  for (const key of keptKeys(taxonomy, reference, lowKey, highKey, filter)) {
+    const [group] = reference.answer(key, key, 1, 1, centre).result;
+    const [text, entries] = Object.entries(group)[0];
+    kept.push({ [text]: filteredEntries(taxonomy, entries, filter) });
+  }
+  return kept;
+}
+
+/** Whether the filter keeps any group of the window [lowKey, highKey] of `reference`. */
+export function keepsAnyGroup(
+  taxonomy: ReferenceTaxonomy,
+  reference: ReferencePrecursor,
+  lowKey: number,
+  highKey: number,
+  filter: RefFilter,
+): boolean {
+  return !keptKeys(taxonomy, reference, lowKey, highKey, filter).next().done;
+}
+
+/** The keys in [lowKey, highKey] (ascending) with a form of the reference holding an accession that passes. */
+function* keptKeys(
+  taxonomy: ReferenceTaxonomy,
+  reference: ReferencePrecursor,
+  lowKey: number,
+  highKey: number,
+  filter: RefFilter,
+): Generator<number> {
+  const forms = reference.forms; // sorted by key
+  let [lo, hi] = [0, forms.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (forms[mid].key < lowKey) lo = mid + 1;
+    else hi = mid;
+  }
+  // An accession's verdict is the same in every form that holds it: asked once.
+  const verdicts = new Map<string, boolean>();
+  const passing = ({ acc, taxId }: { acc: string; taxId: number }) => {
+    let verdict = verdicts.get(acc);
+    if (verdict === undefined) verdicts.set(acc, (verdict = passes(taxonomy, acc, taxId, filter)));
+    return verdict;
+  };
+  for (let f = lo; f < forms.length && forms[f].key <= highKey; ) {
+    const key = forms[f].key;
+    let kept = false;
+    for (; f < forms.length && forms[f].key === key; f++) kept ||= forms[f].peptide.accsTax.some(passing);
+    if (kept) yield key;
+  }
 }
 
 // ---------------------------------------------------------------- /api/v1/peptide

@@ -17,8 +17,15 @@ import { call, expectErrorBody, folderHandler } from '../../helpers/api.js';
 import { noTaxonomyDataset, bundledDataset, readJsonFile, readManifest, SAMPLE_FASTA } from '../../helpers/datasets.js';
 import { REPO } from '../../helpers/process.js';
 import { prng } from '../../helpers/prng.js';
-import { firstDifference, referencePeptides, type RefPeptide } from '../../helpers/referencePrecursor.js';
-import { readTaxdump, referenceAccessions, ReferenceTaxonomy, type RefNode } from '../../helpers/referenceTaxonomy.js';
+import type { ReferencePeptide } from '../../helpers/reference.js';
+import { firstDifference } from '../../helpers/referencePrecursor.js';
+import {
+  readTaxdump,
+  referenceAccessions,
+  referencePeptideTaxIds,
+  ReferenceTaxonomy,
+  type RefNode,
+} from '../../helpers/referenceTaxonomy.js';
 
 /** A dataset built without --taxdump (the sample's first records): no taxonomy. */
 
@@ -36,7 +43,8 @@ async function ready(): Promise<void> {
   dir ??= await building;
   handler ??= folderHandler(dir);
 }
-let peptides: RefPeptide[];
+/** The reference digest's peptides: each with its accessions and their taxIds. */
+let peptides: ReferencePeptide[];
 let dump: Map<number, RefNode>;
 let taxonomy: ReferenceTaxonomy;
 
@@ -44,7 +52,7 @@ beforeAll(async () => {
   building = bundledDataset();
   building.catch(() => undefined); // reported by the tests that await it
   const bytes = readFileSync(SAMPLE_FASTA);
-  peptides = referencePeptides(bytes);
+  peptides = referencePeptideTaxIds(bytes);
   dump = readTaxdump(TAXDUMP);
   taxonomy = new ReferenceTaxonomy(dump, referenceAccessions(bytes), peptides);
 });
@@ -78,19 +86,20 @@ describe('the reference itself', () => {
   });
 
   it('counts are consistent: the root counts every peptide with a placed accession; a node counts at most its parent and at least each child', () => {
-    const placed = peptides.filter((p) => p.accsTax.some((a) => taxonomy.nodes.has(a.taxId))).length;
+    const placed = peptides.filter((p) => p.taxIds.some((t) => taxonomy.nodes.has(t))).length;
     expect(taxonomy.nodes.get(1)!.peptides).toBe(placed);
     // Peptides with an accession of exactly this taxId.
     const direct = new Map<number, number>();
-    for (const p of peptides)
-      for (const t of new Set(p.accsTax.map((a) => a.taxId))) direct.set(t, (direct.get(t) ?? 0) + 1);
+    for (const p of peptides) for (const t of new Set(p.taxIds)) direct.set(t, (direct.get(t) ?? 0) + 1);
     const children = new Map<number, number[]>();
     // Every node breaking a bound is listed (one assertion each, not one per node).
     const wrong: string[] = [];
     for (const node of taxonomy.nodes.values()) {
       if (node.taxId === 1) continue;
       if (node.peptides > taxonomy.nodes.get(node.parent)!.peptides) wrong.push(`${node.taxId}: above its parent`);
-      children.set(node.parent, [...(children.get(node.parent) ?? []), node.taxId]);
+      const siblings = children.get(node.parent);
+      if (siblings) siblings.push(node.taxId);
+      else children.set(node.parent, [node.taxId]);
     }
     let leaves = 0;
     for (const node of taxonomy.nodes.values()) {
@@ -108,7 +117,7 @@ describe('the reference itself', () => {
     expect(wrong).toEqual([]);
     expect(leaves).toBeGreaterThan(1000);
     // One species by direct counting.
-    const human = peptides.filter((p) => p.accsTax.some((a) => taxonomy.isWithin(a.taxId, 9606))).length;
+    const human = peptides.filter((p) => p.taxIds.some((t) => taxonomy.isWithin(t, 9606))).length;
     expect(taxonomy.nodes.get(9606)!.peptides).toBe(human);
   });
 

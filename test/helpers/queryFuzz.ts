@@ -6,7 +6,14 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type { Handler } from '../../runtime/api/handler.js';
 import { stable } from './api.js';
-import { queryPath, referenceAnswer, type EndpointPath, type RefQuery, type ReferenceData } from './shardReference.js';
+import {
+  queryPath,
+  referenceAnswer,
+  type EndpointPath,
+  type RefAnswer,
+  type RefQuery,
+  type ReferenceData,
+} from './shardReference.js';
 
 /** The value N / 10^S as decimal text, written one of several ways Java's Double.parseDouble accepts. */
 function decimalText(n: bigint, scale: number, style: number): string {
@@ -179,11 +186,18 @@ function clean(p: { page: string | undefined; pageSize: string | undefined }) {
   };
 }
 
-/** null when the handler's answer equals the reference's (status, and the full body minus memory/duration). */
-export async function difference(handler: Handler, ref: ReferenceData, q: RefQuery): Promise<string | null> {
+/**
+ * null when the handler's answer equals the reference's (status, and the full body minus memory/duration);
+ * `expected` is the reference's answer to `q` when the caller has it already.
+ */
+export async function difference(
+  handler: Handler,
+  ref: ReferenceData,
+  q: RefQuery,
+  expected: RefAnswer = referenceAnswer(ref, q),
+): Promise<string | null> {
   const path = queryPath(q);
   const response = await handler(new Request(`http://localhost${path}`));
-  const expected = referenceAnswer(ref, q);
   const text = await response.text();
   if (response.status !== expected.status)
     return `${path}: status ${response.status} (${text.slice(0, 200)}), expected ${expected.status}`;

@@ -288,11 +288,18 @@ export const smallShardsDataset = () =>
 /** The first 1,000 records without a taxonomy, in 16 KB shards; cached, read-only. */
 export const noTaxonomyDataset = () => cachedBuild('no-taxonomy', sampleSubset(1000), ['--shard-bytes', '16384']);
 
+/** Casanovo's sample proteome (148 mouse proteins, test/fixtures/casanovo), whose spectra the identify tests search. */
+export const CASANOVO_FASTA = join(REPO, 'test/fixtures/casanovo/preprocessed_mouse.fasta');
+
+/** CASANOVO_FASTA with the sample's taxonomy, the default digest and shard size; cached, read-only. */
+export const casanovoDataset = () => cachedBuild('casanovo-mouse', CASANOVO_FASTA, ['--taxdump', SAMPLE_TAXDUMP]);
+
 /** The datasets several test files share, built once per run (test/globalSetup.ts) before any file asks. */
 export const SHARED_DATASETS: readonly (() => Promise<string>)[] = [
   bundledDataset,
   smallShardsDataset,
   noTaxonomyDataset,
+  casanovoDataset,
 ];
 
 // ---------------------------------------------------------------------------------------------------------

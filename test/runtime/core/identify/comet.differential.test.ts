@@ -13,7 +13,7 @@ import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { parseModifications } from '../../../../runtime/model/modifications.js';
 import { cometInstalled, passingScans, runComet } from '../../../helpers/comet.js';
-import { buildOnce, DEFAULT_SHARD_BYTES, removeTempDirs, SAMPLE_TAXDUMP, tempDir } from '../../../helpers/datasets.js';
+import { casanovoDataset, removeTempDirs, tempDir } from '../../../helpers/datasets.js';
 import { REPO } from '../../../helpers/process.js';
 
 const FASTA = join(REPO, 'test/fixtures/casanovo/preprocessed_mouse.fasta');
@@ -34,7 +34,7 @@ beforeAll(async () => {
   const run = runComet(dir, 'proteome.fasta', join(dir, 'spectra.mgf'), { isotope_error: '1' });
   comet = new Map(passingScans(run.best, FDR).map((scan) => [scan, il(run.best.get(scan)!.peptide)]));
 
-  const shards = await buildOnce('casanovo-mouse', [FASTA], DEFAULT_SHARD_BYTES, SAMPLE_TAXDUMP);
+  const shards = await casanovoDataset();
   const result = await identifyAll(
     await Dataset.open(new FileSource(shards)),
     {

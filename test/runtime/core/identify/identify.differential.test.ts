@@ -13,7 +13,7 @@ import { readMgf } from '../../../../runtime/core/match/mgf.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { parseModifications } from '../../../../runtime/model/modifications.js';
-import { buildOnce, removeTempDirs, SAMPLE_TAXDUMP, DEFAULT_SHARD_BYTES } from '../../../helpers/datasets.js';
+import { casanovoDataset, removeTempDirs } from '../../../helpers/datasets.js';
 import { REPO } from '../../../helpers/process.js';
 import { referencePeptides, ReferencePrecursor, parseRefMods } from '../../../helpers/referencePrecursor.js';
 import { referencePsms, refSpectra, type RefScoring } from '../../../helpers/referenceIdentify.js';
@@ -69,7 +69,7 @@ let dataset: Dataset;
 const peptides = referencePeptides(readFileSync(FASTA));
 
 beforeAll(async () => {
-  const dir = await buildOnce('casanovo-mouse', [FASTA], DEFAULT_SHARD_BYTES, SAMPLE_TAXDUMP);
+  const dir = await casanovoDataset();
   dataset = await Dataset.open(new FileSource(dir));
 });
 afterAll(removeTempDirs);

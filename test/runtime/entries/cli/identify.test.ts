@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../../runtime/entries/cli/query.js';
-import { buildOnce, DEFAULT_SHARD_BYTES, removeTempDirs, SAMPLE_TAXDUMP, tempDir } from '../../../helpers/datasets.js';
+import { casanovoDataset, removeTempDirs, tempDir } from '../../../helpers/datasets.js';
 import { Collector, REPO, type Run } from '../../../helpers/process.js';
 import { refSpectra } from '../../../helpers/referenceIdentify.js';
 
@@ -31,7 +31,7 @@ let shards: string;
 let dir: string;
 
 beforeAll(async () => {
-  shards = await buildOnce('casanovo-mouse', [FASTA], DEFAULT_SHARD_BYTES, SAMPLE_TAXDUMP);
+  shards = await casanovoDataset();
   dir = tempDir('identify');
 });
 afterAll(removeTempDirs);

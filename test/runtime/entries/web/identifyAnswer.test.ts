@@ -15,10 +15,9 @@ import {
   type IdentifyAnswer,
   type PsmRow,
 } from '../../../../runtime/entries/web/identifyAnswer.js';
-import { buildOnce, DEFAULT_SHARD_BYTES, SAMPLE_TAXDUMP } from '../../../helpers/datasets.js';
+import { casanovoDataset } from '../../../helpers/datasets.js';
 import { Collector, REPO } from '../../../helpers/process.js';
 
-const FASTA = join(REPO, 'test/fixtures/casanovo/preprocessed_mouse.fasta');
 const MGF = join(REPO, 'test/fixtures/mgf/casanovo_sample_preprocessed_spectra.mgf');
 // Two PSMs per spectrum and a variable modification: ranks, decoys and bracketed deltas in the columns.
 const FLAGS = ['--fixed', 'Carbamidomethyl@C', '--variable', 'Oxidation@M', '--report-psms', '2'];
@@ -34,7 +33,7 @@ async function identify(shards: string, format: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  const shards = await buildOnce('casanovo-mouse', [FASTA], DEFAULT_SHARD_BYTES, SAMPLE_TAXDUMP);
+  const shards = await casanovoDataset();
   const [json, text] = await Promise.all([identify(shards, 'json'), identify(shards, 'tsv')]);
   answer = JSON.parse(json);
   tsv = text;

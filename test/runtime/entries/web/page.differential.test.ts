@@ -2,16 +2,15 @@
 // them, what each shows read from the DOM and compared with the Node handler's answer, on both data paths (which must
 // show the same); a site whose API is gone falls back to the browser.
 import type { Browser, ConsoleMessage } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTempDirs } from '../../../helpers/datasets.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   driver,
   expectedView,
-  launchChromium,
   manyQueries,
   matches,
   READ_VIEW,
   serveSites,
+  sharedChromium,
   VISIT_ALL,
   type View,
 } from './pageHarness.js';
@@ -34,14 +33,8 @@ const expectedOf = (url: string) => {
 };
 
 beforeAll(async () => {
-  [sites, browser, urls] = await Promise.all([serveSites(), launchChromium(), manyQueries()]);
+  [sites, browser, urls] = await Promise.all([serveSites(), sharedChromium(), manyQueries()]);
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await sites?.close();
-  removeTempDirs();
-});
 
 describe.each(['api', 'static'] as const)('on the %s path', (mode) => {
   it('shows for 200+ URLs exactly what the API answers, with no console error', async () => {
@@ -63,7 +56,7 @@ describe.each(['api', 'static'] as const)('on the %s path', (mode) => {
     const { open } = driver(page, sites.bases[mode]);
     expect(urls.length).toBeGreaterThanOrEqual(200);
     await open();
-    const views = (await page.evaluate(`(${VISIT_ALL})(${JSON.stringify(urls)})`)) as View[];
+    const views = JSON.parse(await page.evaluate(`(${VISIT_ALL})(${JSON.stringify(urls)})`)) as View[];
     await context.close();
     shownOn[mode] = views;
     const differ: unknown[] = [];

@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Handler } from '../../../../runtime/api/handler.js';
 import type { Fingerprint } from '../../../../runtime/core/fingerprint/fingerprint.js';
 import { folderHandler } from '../../../helpers/api.js';
-import { bundledDataset, removeTempDirs } from '../../../helpers/datasets.js';
+import { bundledDataset } from '../../../helpers/datasets.js';
 import { prng } from '../../../helpers/prng.js';
 import { sampleProtein, trypticPeaks, type PeptidePeak } from './fingerprintPeaks.js';
-import { driver, launchChromium, serveSites, type Json } from './pageHarness.js';
+import { driver, serveSites, sharedChromium, type Json } from './pageHarness.js';
 
 /** The form's defaults, as the page's URL writes them. */
 const QUERY = '?mode=fingerprint&tolerance=50&unit=ppm&fixed=Carbamidomethyl@C';
@@ -61,8 +61,8 @@ function peakList(accession: string, noise: number, seed: number): { lines: stri
 
 beforeAll(async () => {
   [sites, browser, handler] = await Promise.all([
-    serveSites(),
-    launchChromium(),
+    serveSites({ sites: ['api', 'static'] }),
+    sharedChromium(),
     bundledDataset().then((dir) => folderHandler(dir)),
   ]);
   const list = peakList('Q8TDQ1', 6, 4401);
@@ -78,12 +78,6 @@ beforeAll(async () => {
   const bytes = gzipSync(file);
   mgf = { bytes, answer: (await fingerprintOf(bytes)).body };
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await sites?.close();
-  removeTempDirs();
-});
 
 // Runs in the page: the protein table's rows as [rank, accession, protein, organism, matched, new, score, E-value],
 // and the organism rows' names.

@@ -14,11 +14,10 @@ import { PRECURSOR_PEAK_RANGE } from '../../../../runtime/core/identify/identify
 import { topPeaks } from '../../../../runtime/core/identify/score.js';
 import { readMgf, type Spectrum } from '../../../../runtime/core/match/mgf.js';
 import { main } from '../../../../runtime/entries/cli/query.js';
-import { buildOnce, DEFAULT_SHARD_BYTES, removeTempDirs, SAMPLE_TAXDUMP, tempDir } from '../../../helpers/datasets.js';
+import { casanovoDataset, removeTempDirs, tempDir } from '../../../helpers/datasets.js';
 import { Collector, REPO } from '../../../helpers/process.js';
-import { driver, launchChromium, serveSites, type Json } from './pageHarness.js';
+import { driver, serveSites, sharedChromium, type Json } from './pageHarness.js';
 
-const FASTA = join(REPO, 'test/fixtures/casanovo/preprocessed_mouse.fasta');
 const MGF = join(REPO, 'test/fixtures/mgf/casanovo_sample_preprocessed_spectra.mgf');
 const SCREENSHOTS = process.env.SCREENSHOTS === '1' ? join(REPO, 'docs') : undefined;
 /** The form's defaults, as the page's URL writes them. */
@@ -43,19 +42,15 @@ async function identify(format: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  shards = await buildOnce('casanovo-mouse', [FASTA], DEFAULT_SHARD_BYTES, SAMPLE_TAXDUMP);
-  [sites, browser] = await Promise.all([serveSites({ dataset: shards }), launchChromium()]);
+  shards = await casanovoDataset();
+  [sites, browser] = await Promise.all([serveSites({ dataset: shards }), sharedChromium()]);
   const [json, tsv] = await Promise.all([identify('json'), identify('tsv')]);
   cli = { json: JSON.parse(json), tsv };
   for await (const item of readMgf([readFileSync(MGF, 'utf8')], true))
     if ('spectrum' in item) spectra.set(item.spectrum.title!, item.spectrum);
 }, 180_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await sites?.close();
-  removeTempDirs();
-});
+afterAll(removeTempDirs);
 
 /** The table the page should show: no PSM passes 1 % on 128 spectra, so the 50 best targets by hyperscore. */
 function expectedRows(): string[][] {

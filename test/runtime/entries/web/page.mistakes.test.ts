@@ -4,49 +4,31 @@
 // (modifications and filters too), the table says how the ppm error is defined, and a search with an empty field
 // it needs is refused in the form, with no request and no history entry.
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAnswerer, datasetOnce } from '../../../../runtime/api/handler.js';
-import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
-import { createListener } from '../../../../runtime/entries/node/server.js';
-import { buildWebPage } from '../../../../runtime/entries/web/bundle.js';
+import { build, removeTempDirs, sampleSubset, SAMPLE_TAXDUMP, tempDir } from '../../../helpers/datasets.js';
 import { listen } from '../../../helpers/api.js';
-import {
-  build,
-  bundledDataset,
-  removeTempDirs,
-  sampleSubset,
-  SAMPLE_TAXDUMP,
-  tempDir,
-} from '../../../helpers/datasets.js';
-import { driver, launchChromium } from './pageHarness.js';
+import { driver, npmStart, serveSites, sharedChromium, webPage } from './pageHarness.js';
 
-let browser: Browser;
 /** npm start's listener with the page over the bundled dataset (every test but the Lys-C one reads it). */
-let bundled: Awaited<ReturnType<typeof listen>>;
+let bundled: { base: string };
 let lysC: Awaited<ReturnType<typeof listen>>;
 let context: BrowserContext;
 let page: Page;
 
-/** npm start's listener: the API over the dataset in `dir`, and the page. */
-const serve = (dir: string, web: Awaited<ReturnType<typeof buildWebPage>>) =>
-  listen(createListener(dir, createAnswerer(datasetOnce(() => new FileSource(dir))), web));
-
 beforeAll(async () => {
   const dir = join(tempDir('lys-c'), 'shards');
   const built = build([sampleSubset(30)], dir, { enzyme: 'lys-c', missedCleavages: 1, taxdump: SAMPLE_TAXDUMP });
-  const [web, bundledDir] = await Promise.all([buildWebPage({ api: true }), bundledDataset()]);
-  [bundled, browser] = await Promise.all([serve(bundledDir, web), launchChromium()]);
+  const [sites, browser] = await Promise.all([serveSites({ sites: ['api'] }), sharedChromium()]);
+  bundled = { base: sites.bases.api };
   await built;
-  lysC = await serve(dir, web);
+  lysC = await listen(npmStart(dir, await webPage(true)));
   context = await browser.newContext({ viewport: { width: 1200, height: 900 }, acceptDownloads: true });
   page = await context.newPage();
 }, 180_000);
 
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await bundled?.close();
   await lysC?.close();
   removeTempDirs();
 });

@@ -6,9 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeTempDirs } from '../../../helpers/datasets.js';
 import { REPO } from '../../../helpers/process.js';
-import { api, driver, expectedView, launchChromium, matches, number, serveSites, type Json } from './pageHarness.js';
+import { api, driver, expectedView, matches, number, serveSites, sharedChromium, type Json } from './pageHarness.js';
 
 const SCREENSHOTS = process.env.SCREENSHOTS === '1' ? join(REPO, 'docs') : undefined;
 
@@ -16,14 +15,8 @@ let browser: Browser;
 let sites: Awaited<ReturnType<typeof serveSites>>;
 
 beforeAll(async () => {
-  [sites, browser] = await Promise.all([serveSites(), launchChromium()]);
+  [sites, browser] = await Promise.all([serveSites({ sites: ['api', 'static'] }), sharedChromium()]);
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await sites?.close();
-  removeTempDirs();
-});
 
 describe.each(['api', 'static'] as const)('the page on the %s path', (mode) => {
   let context: BrowserContext;

@@ -1,20 +1,27 @@
 // What the browser tests of the page share: the sites it is served from (npm start's listener with the API; a plain
 // static host of the page and the dataset; a site whose page says it has the API on a host that has none), Chromium,
 // what the page shows read from its DOM, and what it should show: the Node handler's answers over the same folder.
-import { existsSync, symlinkSync } from 'node:fs';
+// A test worker runs its files one after another in one process: Chromium, the page's builds and the sites are made
+// once per worker, when a file first asks, and shared by the files (each opens browser contexts of its own).
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import serveHandler from 'serve-handler';
 import { createAnswerer, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
 import { createListener } from '../../../../runtime/entries/node/server.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
-import { buildWebPage, writeWebPage } from '../../../../runtime/entries/web/bundle.js';
+import { buildWebPage, writeWebPage, type WebPage } from '../../../../runtime/entries/web/bundle.js';
 import { isobaricPath, modifiedPeptideMass, stateOfQuery } from '../../../../runtime/entries/web/state.js';
 import { folderHandler, listen } from '../../../helpers/api.js';
-import { bundledDataset, tempDir } from '../../../helpers/datasets.js';
+import { bundledDataset } from '../../../helpers/datasets.js';
 import { prng } from '../../../helpers/prng.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Debian's Chromium: its headless shell (package chromium-headless-shell, Playwright's own choice for headless runs)
+// when installed, else the browser (package chromium). The same engine; the shell has no browser window to keep up to
+// date at each navigation, most of the full browser's own work in these tests.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -26,14 +33,36 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Debian's Chromium; its absence is a failure, not a skip (.ci/run installs it). */
-export function launchChromium(): Promise<Browser> {
+/** Folders of this worker's static sites, removed when it exits. */
+const siteFolders: string[] = [];
+let exitHooked = false;
+/**
+ * Cleans up when the worker ends: vitest ends it with SIGTERM, whose default action skips the exit handlers;
+ * exiting on it runs them (Playwright's kills Chromium and removes its profile folder; this one the sites' folders).
+ */
+function cleanUpOnExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('SIGTERM', () => process.exit(143));
+  process.on('exit', () => {
+    for (const dir of siteFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+}
+
+let browser: Promise<Browser> | undefined;
+/**
+ * Debian's Chromium, launched once per worker (again if it went away); its absence is a failure, not a skip (.ci/run
+ * installs it). A file closes the contexts it opens, never the browser.
+ */
+export async function sharedChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's chromium package (sudo apt-get install chromium; .ci/run does it) or set CHROMIUM_PATH.`,
+      `Chromium not found at ${CHROMIUM}: install Debian's chromium-headless-shell or chromium package (sudo apt-get install chromium-headless-shell; .ci/run installs chromium) or set CHROMIUM_PATH.`,
     );
   }
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  if (browser && !(await browser.then((b) => b.isConnected()).catch(() => false))) browser = undefined;
+  cleanUpOnExit();
+  return (browser ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, handleSIGTERM: false }));
 }
 
 export type Site = 'api' | 'static' | 'gone';
@@ -42,54 +71,119 @@ let handler: Promise<Handler> | undefined;
 /** The API over the bundled dataset's folder, in Node. */
 const nodeHandler = () => (handler ??= bundledDataset().then((dir) => folderHandler(dir)));
 
-/** A static host (serve-handler: its 404s are HTML pages) of `page`'s files with the dataset under shards/. */
-async function staticSite(page: Awaited<ReturnType<typeof buildWebPage>>, dataset: string) {
-  const site = tempDir('site');
-  writeWebPage(page, site);
-  symlinkSync(dataset, join(site, 'shards'));
-  return listen((req, res) => void serveHandler(req, res, { public: site, symlinks: true, directoryListing: false }));
+const pages = new Map<boolean, Promise<WebPage>>();
+/** The page as built for a site with the API beside it (`api`) or without; built once per worker. */
+export function webPage(api: boolean): Promise<WebPage> {
+  let page = pages.get(api);
+  if (!page) pages.set(api, (page = buildWebPage(api ? { api } : {})));
+  return page;
 }
 
-/** The three sites over the bundled dataset (or the built dataset in `options.dataset`), by their base URLs; close() stops them. */
+/** Serves `listener` for the rest of the worker (a listening server does not keep it alive); resolves to its base URL. */
+async function serveShared(listener: Parameters<typeof listen>[0]): Promise<string> {
+  const { server, base } = await listen(listener);
+  server.unref();
+  return base;
+}
+
+/** npm start's listener: the API over the dataset in `dir`, and `page`. */
+export const npmStart = (dir: string, page: WebPage) =>
+  createListener(dir, createAnswerer(datasetOnce(() => new FileSource(dir))), page);
+
+/** A static host (serve-handler: its 404s are HTML pages) of `page`'s files with the dataset under shards/. */
+function staticSite(page: WebPage, dataset: string): Promise<string> {
+  cleanUpOnExit();
+  const site = mkdtempSync(join(tmpdir(), 'dp-test-site-'));
+  siteFolders.push(site);
+  writeWebPage(page, site);
+  symlinkSync(dataset, join(site, 'shards'));
+  return serveShared(
+    (req, res) => void serveHandler(req, res, { public: site, symlinks: true, directoryListing: false }),
+  );
+}
+
+const servedSites = new Map<string, Promise<string>>();
+/** The base URL of `site` over the dataset in `dir`, started when first asked for in this worker. */
+function serveSite(site: Site, dir: string): Promise<string> {
+  const key = JSON.stringify([site, dir]);
+  let base = servedSites.get(key);
+  if (!base) {
+    base = webPage(site !== 'static').then((page) =>
+      site === 'api' ? serveShared(npmStart(dir, page)) : staticSite(page, dir),
+    );
+    servedSites.set(key, base);
+  }
+  return base;
+}
+
+/**
+ * The base URLs of `options.sites` (all three unless told) over the bundled dataset (or the built dataset in
+ * `options.dataset`); they serve until the worker exits.
+ */
 export async function serveSites(
-  options: { dataset?: string } = {},
-): Promise<{ bases: Record<Site, string>; close: () => Promise<void> }> {
-  const [dir, withApi, plain] = await Promise.all([
-    options.dataset ?? bundledDataset(),
-    buildWebPage({ api: true }),
-    buildWebPage(),
-  ]);
-  const servers = {
-    api: await listen(createListener(dir, createAnswerer(datasetOnce(() => new FileSource(dir))), withApi)),
-    static: await staticSite(plain, dir),
-    gone: await staticSite(withApi, dir),
-  };
-  return {
-    bases: { api: servers.api.base, static: servers.static.base, gone: servers.gone.base },
-    close: async () => void (await Promise.all(Object.values(servers).map((s) => s.close()))),
-  };
+  options: { dataset?: string; sites?: readonly Site[] } = {},
+): Promise<{ bases: Record<Site, string> }> {
+  const dir = options.dataset ?? (await bundledDataset());
+  const sites = options.sites ?? (['api', 'static', 'gone'] as const);
+  const bases = await Promise.all(sites.map((site) => serveSite(site, dir)));
+  return { bases: Object.fromEntries(sites.map((site, i) => [site, bases[i]])) as Record<Site, string> };
+}
+
+// Runs in the page: resolves once it shows a search after the `before`th (its body's data-shown counts them) and
+// #results is no longer busy — at the next frame when `frame` is set, as a person would see it (and as a check run
+// at each frame would) — told by a MutationObserver, so that waiting costs the page nothing.
+const SHOWN_AFTER = `(before, frame) => new Promise((resolve, reject) => {
+  const done = () =>
+    Number(document.body.dataset.shown ?? -1) > before &&
+    document.querySelector('#results').getAttribute('aria-busy') === 'false';
+  const settle = () => (frame ? requestAnimationFrame(() => resolve()) : resolve());
+  if (done()) return settle();
+  const observer = new MutationObserver(() => done() && (observer.disconnect(), clearTimeout(timer), settle()));
+  observer.observe(document.body, { attributes: true, subtree: true, attributeFilter: ['data-shown', 'aria-busy'] });
+  const timer = setTimeout(() => (observer.disconnect(), reject(new Error('nothing shown within 30 s'))), 30_000);
+})`;
+
+const loading = new WeakMap<Page, { count: number; idle: (() => void)[] }>();
+/** Resolves once `page` has no request under way (counted from its first driver on), or after 10 s. */
+function requestsDone(page: Page): Promise<void> {
+  let state = loading.get(page);
+  if (!state) {
+    const tracked = { count: 0, idle: [] as (() => void)[] };
+    const done = () => {
+      tracked.count = Math.max(0, tracked.count - 1);
+      if (tracked.count === 0) for (const resolve of tracked.idle.splice(0)) resolve();
+    };
+    page.on('request', () => tracked.count++);
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    loading.set(page, (state = tracked));
+  }
+  const { count, idle } = state;
+  if (count === 0) return Promise.resolve();
+  // Bounded: a request the page never finishes is for the test's own checks to report, not a reason to hang.
+  return new Promise((resolve) => {
+    idle.push(resolve);
+    setTimeout(resolve, 10_000).unref();
+  });
 }
 
 /** Opening a page URL, and waiting until what it asks for is shown. */
 export function driver(page: Page, base: string) {
-  const settled = () =>
-    document.body.dataset.shown !== undefined &&
-    document.querySelector('#results')!.getAttribute('aria-busy') === 'false';
+  const shown = (before: number) => page.evaluate(`(${SHOWN_AFTER})(${before}, true)`);
+  void requestsDone(page);
   return {
     async open(query = ''): Promise<void> {
+      // What the page is still fetching (its tagline's question follows what it shows first) is let finish: going
+      // to the next URL would cancel it, and the tests count a cancelled request as lost.
+      await requestsDone(page);
       await page.goto(`${base}/${query}`);
-      await page.waitForFunction(settled);
+      await shown(-1);
     },
     /** Runs `action` and waits until the search it starts is shown. */
     async shownAfter(action: () => Promise<unknown>): Promise<void> {
       const before = Number(await page.evaluate(() => document.body.dataset.shown ?? 0));
       await action();
-      await page.waitForFunction(
-        (n) =>
-          Number(document.body.dataset.shown ?? 0) > n &&
-          document.querySelector('#results')!.getAttribute('aria-busy') === 'false',
-        before,
-      );
+      await shown(before);
     },
     view: () => page.evaluate(`(${READ_VIEW})()`) as Promise<View>,
     query: () => new URL(page.url()).search,
@@ -149,18 +243,20 @@ export const READ_VIEW = `() => {
   };
 }`;
 
-// Runs in the page: opens each URL as the page's own links do (history, then popstate), waits for it to be shown, reads it.
+// Runs in the page: opens each URL as the page's own links do (history, then popstate), waits for it to be shown,
+// reads it; returns the views as JSON text (one string crosses to Node faster than a tree of values).
 export const VISIT_ALL = `async (urls) => {
   const read = ${READ_VIEW};
+  const shownAfter = ${SHOWN_AFTER};
   const views = [];
   for (const url of urls) {
     const before = Number(document.body.dataset.shown || 0);
     history.pushState(null, '', url);
     dispatchEvent(new PopStateEvent('popstate'));
-    while (Number(document.body.dataset.shown || 0) <= before) await new Promise((r) => setTimeout(r, 2));
+    await shownAfter(before, false);
     views.push(read());
   }
-  return views;
+  return JSON.stringify(views);
 }`;
 
 /** The Node handler's JSON answer to an API path. */

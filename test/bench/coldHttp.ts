@@ -3,7 +3,7 @@
 // Each query opens the dataset afresh (manifest read first, not counted) and logs every file it then reads, with
 // start and end times, so the round trips it waits for in sequence can be counted.
 import { HttpSource } from '../../runtime/core/storage/source.js';
-import { freePort, startServer } from './http.js';
+import { serveOwn, type Serve } from './http.js';
 import { coldQuery, coldRun, openCold, readAccessionTable, type QueryRun } from './queries.js';
 import { ReadLog, type FileKind } from './reads.js';
 
@@ -35,11 +35,16 @@ function summary(queries: Awaited<ReturnType<typeof coldQuery>>[]): ColdHttpQuer
   return { ...coldRun(queries), kinds: kindsOf(queries), roundTripQueries };
 }
 
-export async function benchColdHttp(dir: string, firstUrls: string[], nextUrls: string[]): Promise<ColdHttpRun> {
-  const port = await freePort();
-  const server = await startServer(dir, port);
+/** The queries on `dir` read from the server `serve` gives: `firstUrls` from a cold start, then `nextUrls`. */
+export async function benchColdHttp(
+  dir: string,
+  firstUrls: string[],
+  nextUrls: string[],
+  serve: Serve = serveOwn,
+): Promise<ColdHttpRun> {
+  const served = await serve(dir);
   try {
-    const log = new ReadLog(new HttpSource(`http://127.0.0.1:${port}/shards/`));
+    const log = new ReadLog(new HttpSource(served.url));
     const first = [];
     for (const url of firstUrls) first.push(await coldQuery(await openCold(log), log, url, false));
     const { table, bytes, ms } = await readAccessionTable(log);
@@ -47,6 +52,6 @@ export async function benchColdHttp(dir: string, firstUrls: string[], nextUrls: 
     for (const url of nextUrls) next.push(await coldQuery(await openCold(log, table), log, url, true));
     return { first: summary(first), next: summary(next), table: { bytes, ms } };
   } finally {
-    server.kill();
+    served.close();
   }
 }

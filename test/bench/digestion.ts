@@ -8,7 +8,7 @@ import { DEFAULT_CACHE_BYTES } from '../../runtime/core/storage/dataset.js';
 import type { Specificity } from '../../runtime/model/enzymes.js';
 import { SAMPLE_FASTA, sampleRecords } from '../helpers/datasets.js';
 import { fmt, machine } from './measure.js';
-import { measuredBuild, type BuildRun } from './measuredBuild.js';
+import { measuredBuild, type Build, type BuildRun } from './measuredBuild.js';
 import { windowCentres } from './precursor.js';
 import { apiSearchUrl, benchWarm, type QueryRun } from './queries.js';
 import { codeVersion } from './scale.js';
@@ -76,12 +76,13 @@ function inputStats(fasta: string): InputStats {
   return stats;
 }
 
-/** The four builds of the section (with `buildArgs` added), each measured and queried, then removed. */
+/** The four builds of the section (with `buildArgs` added, by `builder`), each measured and queried, then removed. */
 export async function benchDigestion(
   dir: string,
   config: DigestionConfig,
   log: (line: string) => void,
   buildArgs: string[] = [],
+  builder: Build = measuredBuild,
 ): Promise<DigestionRuns> {
   mkdirSync(dir, { recursive: true });
   const sample = inputStats(sampleRecords(Number.MAX_SAFE_INTEGER));
@@ -101,7 +102,7 @@ export async function benchDigestion(
     rmSync(out, { recursive: true, force: true });
     const flags = ['--specificity', specificity, ...(clipMet ? ['--clip-met'] : [])];
     log(`digestion: build ${flags.join(' ')} of ${records === undefined ? 'the sample' : `${records} records`}`);
-    const build = await measuredBuild(input, out, [...BUILD_ARGS, ...flags, ...buildArgs]);
+    const build = await builder(input, out, [...BUILD_ARGS, ...flags, ...buildArgs]);
     log(
       `  ${build.seconds.toFixed(0)} s, ${build.manifest.totals.peptides.toLocaleString('en')} peptides, peak RSS ${build.peakRssMb.toFixed(0)} MB, ${(build.allFilesBytes / 1e6).toFixed(0)} MB`,
     );

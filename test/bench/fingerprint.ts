@@ -3,7 +3,7 @@
 // (latency, at ±50 and ±10 ppm), then a MALDI-imaging-sized run (many lists) by the core in child processes of their
 // own, one and two at once (cores), with their peak RSS.
 // Run as a script (`tsx test/bench/fingerprint.ts <shards> <lists> <ppm> <part> <parts>`) it is that child: it
-// prints one JSON line.
+// prints one JSON line. The smoke test makes the one-process run in its own process: it checks that run's time only.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -86,12 +86,13 @@ interface ImagingRun {
   peakRssMb: number;
 }
 
-/** The benchmark on a dataset folder built from `fasta`. */
+/** The benchmark on a dataset folder built from `fasta`; with `inProcess`, the one-process imaging run in this one. */
 export async function benchFingerprint(
   dir: string,
   fasta: string,
   config = FINGERPRINT,
   log: (line: string) => void = () => {},
+  inProcess = false,
 ): Promise<FingerprintRuns> {
   const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: 2 ** 40 });
   const lists = benchPeakLists(fasta, config.lists);
@@ -125,7 +126,11 @@ export async function benchFingerprint(
   const imaging = async (parts: number): Promise<ImagingRun> => {
     const started = performance.now();
     const runs = await Promise.all(
-      Array.from({ length: parts }, (_, part) => runChild(dir, fasta, config.imaging, 50, part, parts)),
+      Array.from({ length: parts }, (_, part) =>
+        inProcess && parts === 1
+          ? imagingPart(dir, fasta, config.imaging, 50, part, parts, false)
+          : runChild(dir, fasta, config.imaging, 50, part, parts),
+      ),
     );
     return { seconds: (performance.now() - started) / 1000, peakRssMb: Math.max(...runs.map((r) => r.peakRssMb)) };
   };
@@ -187,12 +192,28 @@ export function fingerprintSection(r: FingerprintRuns): string[] {
   ];
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [dir, fasta, lists, ppm, part, parts] = process.argv.slice(2);
-  const all = benchPeakLists(fasta, Number(lists));
-  const mine = all.filter((_, i) => i % Number(parts) === Number(part));
+/**
+ * Part `part` of `parts` of the imaging run's `lists` lists, at ±`ppm`: in the child, or in this process
+ * (`ownProcess` false: its peak RSS is then not the run's, NaN). Seconds are the caller's to measure.
+ */
+async function imagingPart(
+  dir: string,
+  fasta: string,
+  lists: number,
+  ppm: number,
+  part: number,
+  parts: number,
+  ownProcess = true,
+): Promise<ImagingRun> {
+  const mine = benchPeakLists(fasta, lists).filter((_, i) => i % parts === part);
   const dataset = await Dataset.open(new FileSource(dir), { cacheBytes: MATCH_CACHE_BYTES });
   for (let i = 0; i < mine.length; i += IMAGING_BATCH)
-    await fingerprint(dataset, query(Number(ppm)), mine.slice(i, i + IMAGING_BATCH));
-  process.stdout.write(`${JSON.stringify({ seconds: 0, peakRssMb: peakRssMb(process.pid) })}\n`);
+    await fingerprint(dataset, query(ppm), mine.slice(i, i + IMAGING_BATCH));
+  return { seconds: 0, peakRssMb: ownProcess ? peakRssMb(process.pid) : NaN };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [dir, fasta, ...numbers] = process.argv.slice(2);
+  const [lists, ppm, part, parts] = numbers.map(Number);
+  process.stdout.write(`${JSON.stringify(await imagingPart(dir, fasta, lists, ppm, part, parts))}\n`);
 }

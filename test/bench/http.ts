@@ -2,7 +2,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import { REPO } from '../helpers/process.js';
 
 export interface HttpRun {
@@ -50,6 +49,39 @@ export function startServer(dir: string, port: number, env: Record<string, strin
   });
 }
 
+/** Where a section reads a dataset folder over HTTP (/shards/ of npm start's server), and its release when done. */
+export interface Served {
+  url: string;
+  close: () => void;
+}
+
+/** How a section gets the dataset folder `dir` served. */
+export type Serve = (dir: string) => Promise<Served>;
+
+/** npm start's server over `dir` on a free port, the section's own. */
+export const serveOwn: Serve = async (dir) => {
+  const port = await freePort();
+  const server = await startServer(dir, port);
+  return { url: `http://127.0.0.1:${port}/shards/`, close: () => server.kill() };
+};
+
+/**
+ * One server per folder for every section that asks (a section's `close` leaves it running; `close` here stops
+ * them): for sections that only read files over HTTP, whose figures are the client's, not the server's.
+ */
+export function serveShared(): { serve: Serve; close: () => void } {
+  const servers = new Map<string, Promise<Served>>();
+  return {
+    serve: async (dir) => {
+      if (!servers.has(dir)) servers.set(dir, serveOwn(dir));
+      return { url: (await servers.get(dir)!).url, close: () => {} };
+    },
+    close: () => {
+      for (const served of servers.values()) void served.then((s) => s.close());
+    },
+  };
+}
+
 /** Resident memory of a process in MB (0 when it cannot be read). */
 export function rssMb(pid: number): number {
   return procStatusMb(pid, 'VmRSS');
@@ -80,6 +112,9 @@ export async function load(
   connections = 16,
   amount?: number,
 ): Promise<Omit<HttpRun, 'rssBeforeMb' | 'rssAfterMb'>> {
+  // Loaded here, not at the top: the child processes of match.ts, identify.ts and fingerprint.ts import this module
+  // for its RSS readers, and loading autocannon would add to their start and their measured memory.
+  const { default: autocannon } = await import('autocannon');
   let next = 0;
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,

@@ -21,10 +21,16 @@ import { cacheBytesFromEnv, nodeCodecs, sourceFor } from '../../runtime/entries/
 import { peptideMass, PROTON_MASS_DA, UNITS_PER_DA } from '../../runtime/model/chemistry.js';
 import { cleavageSites, ENZYMES } from '../../runtime/model/enzymes.js';
 import { peakRssMb } from './http.js';
-import { measuredBuild, type BuildRun } from './measuredBuild.js';
+import { inProcessBuild, measuredBuild, type Build, type BuildRun } from './measuredBuild.js';
 import { prng, sampleStats, writeSynthetic } from './synthetic.js';
 
-export const IDENTIFY = { proteins: 20_000, residues: 11_400_000, spectra: 10_000 };
+export interface IdentifyConfig {
+  proteins: number;
+  residues: number;
+  spectra: number;
+}
+
+export const IDENTIFY: IdentifyConfig = { proteins: 20_000, residues: 11_400_000, spectra: 10_000 };
 const PARAMS = {
   fixed: 'Carbamidomethyl@C',
   variable: 'Oxidation@M',
@@ -118,7 +124,7 @@ class Sink extends Writable {
 }
 
 /** The child: the identify command's code on one dataset, twice. */
-async function child(mgf: string, shards: string): Promise<void> {
+async function identifyTwice(mgf: string, shards: string): Promise<IdentifyRun> {
   const query = parseIdentifyQuery((name) => (name in PARAMS ? [PARAMS[name as keyof typeof PARAMS]] : []));
   const dataset = await Dataset.open(sourceFor(shards), {
     cacheBytes: cacheBytesFromEnv(MATCH_CACHE_BYTES),
@@ -136,7 +142,7 @@ async function child(mgf: string, shards: string): Promise<void> {
     );
     times.push((performance.now() - started) / 1000);
   }
-  const run: IdentifyRun = {
+  return {
     coldSeconds: times[0],
     warmSeconds: times[1],
     spectra: result!.spectra,
@@ -144,7 +150,6 @@ async function child(mgf: string, shards: string): Promise<void> {
     passing: result!.passing,
     peakRssMb: peakRssMb(process.pid) || process.resourceUsage().maxRSS / 1024,
   };
-  process.stdout.write(JSON.stringify(run) + '\n');
 }
 
 function runChild(mgf: string, shards: string): Promise<IdentifyRun> {
@@ -188,7 +193,7 @@ const CASANOVO = {
   mgf: 'test/fixtures/mgf/casanovo_sample_preprocessed_spectra.mgf',
 };
 
-async function realData(dir: string, buildArgs: string[]): Promise<RealDataRun | undefined> {
+async function realData(dir: string, buildArgs: string[], builder: Build): Promise<RealDataRun | undefined> {
   if (!cometInstalled()) return undefined;
   const work = join(dir, 'casanovo');
   mkdirSync(work, { recursive: true });
@@ -196,7 +201,7 @@ async function realData(dir: string, buildArgs: string[]): Promise<RealDataRun |
   copyFileSync(CASANOVO.mgf, join(work, 'spectra.mgf'));
   const comet = runComet(work, 'proteome.fasta', join(work, 'spectra.mgf'), { isotope_error: '1' });
   const shards = join(work, 'shards');
-  await measuredBuild(join(work, 'proteome.fasta'), shards, buildArgs);
+  await builder(join(work, 'proteome.fasta'), shards, buildArgs);
   const query = parseIdentifyQuery((name) =>
     name in PARAMS
       ? [PARAMS[name as keyof typeof PARAMS]]
@@ -234,13 +239,22 @@ async function realData(dir: string, buildArgs: string[]): Promise<RealDataRun |
   return { spectra: ours.spectra, rows };
 }
 
-/** The benchmark: FASTA, build (with `buildArgs` added), spectra, our run and Comet's, in `dir`. */
-export async function benchIdentify(dir: string, config = IDENTIFY, buildArgs: string[] = []): Promise<IdentifyRuns> {
+/**
+ * The benchmark: FASTA, build (with `buildArgs` added), spectra, our run and Comet's, in `dir`. Our run is a child
+ * process; the builds are too, or with `inProcess` run in this process.
+ */
+export async function benchIdentify(
+  dir: string,
+  config: IdentifyConfig = IDENTIFY,
+  buildArgs: string[] = [],
+  inProcess = false,
+): Promise<IdentifyRuns> {
+  const builder = inProcess ? inProcessBuild : measuredBuild;
   mkdirSync(dir, { recursive: true });
   const fasta = join(dir, `identify-${config.proteins}.fasta`);
   await writeSynthetic(fasta, config.proteins, config.residues, 45, await sampleStats());
   const shards = join(dir, `identify-${config.proteins}`);
-  const build = await measuredBuild(fasta, shards, buildArgs);
+  const build = await builder(fasta, shards, buildArgs);
   const mgf = join(dir, 'identify.mgf');
   writeIdentifyMgf(mgf, fasta, config.spectra);
   const ours = await runChild(mgf, shards);
@@ -249,7 +263,7 @@ export async function benchIdentify(dir: string, config = IDENTIFY, buildArgs: s
     spectra: config.spectra,
     ours,
     comet: cometRun(dir, fasta, mgf),
-    real: await realData(dir, buildArgs),
+    real: await realData(dir, buildArgs, builder),
   };
 }
 
@@ -292,5 +306,5 @@ export function identifySection(r: IdentifyRuns): string[] {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mgf, shards] = process.argv.slice(2);
-  await child(mgf, shards);
+  process.stdout.write(JSON.stringify(await identifyTwice(mgf, shards)) + '\n');
 }

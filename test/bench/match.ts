@@ -5,6 +5,7 @@
 // server; all candidates, and the 10 closest (--top 10). Peak RSS is the child's own (its VmHWM: Linux's maxRSS of
 // a spawned child also holds what its parent was resident in when it forked, a few GB after a warm benchmark).
 // Run as a script (`tsx test/bench/match.ts <mgf> <shards> [flags]`) it is that child: it prints one JSON line.
+// The smoke test's match on the view runs in its own process instead: it checks the candidates, not the process.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
@@ -13,7 +14,7 @@ import { Dataset } from '../../runtime/core/storage/dataset.js';
 import { matchFile, matchOptions } from '../../runtime/entries/cli/match.js';
 import { cacheBytesFromEnv, nodeCodecs, sourceFor } from '../../runtime/entries/node/platform.js';
 import { MATCH_CACHE_BYTES } from '../../runtime/core/match/match.js';
-import { freePort, peakRssMb, startServer } from './http.js';
+import { peakRssMb, serveOwn, type Serve } from './http.js';
 import { PRECURSOR_MODS, windowCentres } from './precursor.js';
 import { prng } from './synthetic.js';
 
@@ -67,8 +68,11 @@ class Sink extends Writable {
   }
 }
 
-/** The child: the match command's code on one dataset, twice. */
-async function child(mgf: string, shards: string, flags: string[]): Promise<void> {
+/**
+ * The match command's code on one dataset, twice: in the child, or in this process (`ownProcess` false: its peak
+ * RSS is then not the run's, NaN).
+ */
+async function matchTwice(mgf: string, shards: string, flags: string[], ownProcess = true): Promise<MatchRun> {
   const values = Object.fromEntries(flags.map((f) => f.replace(/^--/, '').split('=')));
   const params = {
     fixed: PRECURSOR_MODS.fixed,
@@ -96,9 +100,9 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
       { stdout: sink, stderr: new Sink(), stdin: process.stdin },
     );
     times.push((performance.now() - started) / 1000);
-    peaks.push(peakRssMb(process.pid) || process.resourceUsage().maxRSS / 1024);
+    peaks.push(ownProcess ? peakRssMb(process.pid) || process.resourceUsage().maxRSS / 1024 : NaN);
   }
-  const run: MatchRun = {
+  return {
     coldSeconds: times[0],
     warmSeconds: times[1],
     spectra: summary!.precursors,
@@ -109,11 +113,11 @@ async function child(mgf: string, shards: string, flags: string[]): Promise<void
     peakRssMb: Math.max(...peaks),
     peakRssColdMb: peaks[0],
   };
-  process.stdout.write(JSON.stringify(run) + '\n');
 }
 
-/** One all-candidates match of `mgf` on the dataset at `shards`, in a child process of its own. */
-export const matchRun = (mgf: string, shards: string): Promise<MatchRun> => runChild(mgf, shards);
+/** One all-candidates match of `mgf` on the dataset at `shards`, in a child process of its own or in this one. */
+export const matchRun = (mgf: string, shards: string, inProcess = false): Promise<MatchRun> =>
+  inProcess ? matchTwice(mgf, shards, [], false) : runChild(mgf, shards);
 
 function runChild(mgf: string, shards: string, flags: string[] = []): Promise<MatchRun> {
   return new Promise((resolve, reject) => {
@@ -140,19 +144,23 @@ export interface MatchRuns {
 
 const quarter = (spectra: number) => Math.ceil(spectra / 4);
 
-/** The benchmark's runs on a dataset folder (its peak list written to `mgf`). */
-export async function benchMatch(dir: string, mgf: string, count = MATCH_SPECTRA): Promise<MatchRuns> {
+/** The benchmark's runs on a dataset folder (its peak list written to `mgf`), over HTTP from the server `serve` gives. */
+export async function benchMatch(
+  dir: string,
+  mgf: string,
+  count = MATCH_SPECTRA,
+  serve: Serve = serveOwn,
+): Promise<MatchRuns> {
   writeBenchMgf(mgf, count);
   const folder = await runChild(mgf, dir);
   const folderTop = await runChild(mgf, dir, ['--top=10']);
   const folderQuarterBatch = await runChild(mgf, dir, [`--batch=${quarter(count)}`]);
-  const port = await freePort();
-  const server = await startServer(dir, port);
+  const served = await serve(dir);
   try {
-    const http = await runChild(mgf, `http://127.0.0.1:${port}/shards/`, ['--concurrency=16']);
+    const http = await runChild(mgf, served.url, ['--concurrency=16']);
     return { folder, folderTop, folderQuarterBatch, http };
   } finally {
-    server.kill();
+    served.close();
   }
 }
 
@@ -187,5 +195,5 @@ export function matchSection(runs: MatchRuns, spectra = MATCH_SPECTRA, view?: Ma
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [mgf, shards, ...flags] = process.argv.slice(2);
-  await child(mgf, shards, flags);
+  process.stdout.write(JSON.stringify(await matchTwice(mgf, shards, flags)) + '\n');
 }

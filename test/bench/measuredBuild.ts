@@ -1,6 +1,8 @@
 // The build CLI run as a child process and measured from /proc: wall time, CPU time and peak RSS (worker threads
 // are threads of that process, so both include them), the temporary partition bytes it reports, the dataset's
 // files, and optionally the largest size of its output folder while it runs. Used by run.ts and scale.ts.
+// The same builds can run in this process instead (`inProcessBuild`, the smoke test's): the dataset and its files
+// alike, no figure of a process.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -74,6 +76,41 @@ export function cpuSeconds(pid: number): number {
   }
 }
 
+/** How a benchmark builds `input` into `out` with the build CLI's `extra` flags. */
+export type Build = (input: string, out: string, extra?: string[]) => Promise<BuildRun>;
+
+/** The dataset's figures once built (its manifest and files), and the seconds since `started`, its files read. */
+function builtRun(out: string, started: number, log: string): Omit<BuildRun, 'cpuSeconds' | 'peakRssMb'> {
+  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
+  const folder = datasetBytes(out, manifest);
+  return {
+    seconds: (performance.now() - started) / 1000,
+    tempMb: Number(/temporary disk (\d+) MB/.exec(log)?.[1] ?? NaN),
+    manifest,
+    bytes: manifest.totals.bytes,
+    allFilesBytes: folder.total,
+    files: folder.files,
+    bytesByKind: folder.byKind,
+  };
+}
+
+/** `builder/commands/cli.ts` with `args` (a `--part` build too), by the builder's code in this process. */
+export async function buildInProcess(args: string[], log: (line: string) => void = () => {}): Promise<void> {
+  const { buildShards } = await import('../../builder/commands/buildShards.js');
+  await buildShards(args, log);
+}
+
+/**
+ * `measuredBuild`'s build in this process, for the smoke test's builds whose process it checks nothing of: a child
+ * would start and load the builder again each time. Peak RSS and CPU are not measured (NaN, undefined).
+ */
+export const inProcessBuild: Build = async (input, out, extra = []) => {
+  const started = performance.now();
+  let log = '';
+  await buildInProcess(['--input', input, '--out', out, ...extra], (line) => (log += line + '\n'));
+  return { ...builtRun(out, started, log), peakRssMb: NaN };
+};
+
 /**
  * Runs the build CLI as a child process, sampling its peak RSS and CPU time every 200 ms. With `sampleDisk` it
  * also walks the output folder, at most 4% of one core (every 25 walks' time, at least 1 s apart).
@@ -107,18 +144,10 @@ export async function measuredBuild(
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearInterval(poll);
   if (code !== 0) throw new Error(`build failed: ${log}`);
-  const manifest = JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')) as Manifest;
-  const folder = datasetBytes(out, manifest);
   return {
-    seconds: (performance.now() - started) / 1000,
+    ...builtRun(out, started, log),
     cpuSeconds: cpu,
     peakRssMb: peak,
-    tempMb: Number(/temporary disk (\d+) MB/.exec(log)?.[1] ?? NaN),
-    manifest,
-    bytes: manifest.totals.bytes,
-    allFilesBytes: folder.total,
-    files: folder.files,
-    bytesByKind: folder.byKind,
     ...(sampleDisk ? { sampledDiskBytes: disk } : {}),
   };
 }

@@ -1,7 +1,8 @@
 // The partitioned build measured: a single build and an N-part build (`--part i/N`, run
 // one after the other here, as N runners of a CI matrix would run them side by side) of the same Swiss-Prot-sized
 // input with the Carbamidomethyl@C view, merged with build:merge, then every file of both datasets compared byte
-// for byte.
+// for byte. The smoke test runs the builds and the merge in its own process (`inProcess`), and compares against a
+// single build it already made: it checks the datasets.
 // `npx tsx test/bench/partitioned.ts <input.fasta> <work-dir> [parts]` runs it alone; run.ts renders the section.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -9,6 +10,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { PartManifest } from '../../builder/writers/part.js';
 import { peakRssMb } from './http.js';
+import { buildInProcess } from './measuredBuild.js';
 
 export interface MeasuredRun {
   seconds: number;
@@ -53,6 +55,20 @@ export async function measuredCommand(script: string, args: string[]): Promise<M
   return { seconds: (performance.now() - started) / 1000, peakRssMb: peak };
 }
 
+const BUILD = 'builder/commands/cli.ts';
+const MERGE = 'builder/commands/mergeCli.ts';
+
+/** `measuredCommand`'s command (BUILD or MERGE) run by the builder's code in this process: peak RSS not measured. */
+async function inProcessCommand(script: string, args: string[]): Promise<MeasuredRun> {
+  const started = performance.now();
+  if (script === MERGE) {
+    // The merge's flags are the ones benchPartitioned gives: `--out <dir>` then the part folders.
+    const { mergeParts } = await import('../../builder/phases/merge.js');
+    mergeParts(args.slice(2), args[1]);
+  } else await buildInProcess(args);
+  return { seconds: (performance.now() - started) / 1000, peakRssMb: NaN };
+}
+
 /** sha256 of every file below `dir`, by relative path. */
 function fileHashes(dir: string): Map<string, string> {
   const hashes = new Map<string, string>();
@@ -64,31 +80,31 @@ function fileHashes(dir: string): Map<string, string> {
   return hashes;
 }
 
-/** Builds `input` once whole and once in `parts` parts merged, in `work`; compares the two datasets file by file. */
+/**
+ * Builds `input` once whole and once in `parts` parts merged, in `work`; compares the two datasets file by file.
+ * The builds and the merge are child processes, measured, or with `inProcess` run in this process; `single` is
+ * a folder already holding the single build of `input` with `extra` (not measured then).
+ */
 export async function benchPartitioned(
   input: string,
   work: string,
   parts = 4,
   fixed = 'Carbamidomethyl@C',
   extra: string[] = ['--threads', '2', '--view', fixed],
+  { inProcess = false, single: built }: { inProcess?: boolean; single?: string } = {},
 ): Promise<PartitionedRun> {
+  const command = inProcess ? inProcessCommand : measuredCommand;
   rmSync(work, { recursive: true, force: true });
-  const singleDir = join(work, 'single');
-  const single = await measuredCommand('builder/commands/cli.ts', ['--input', input, '--out', singleDir, ...extra]);
+  const singleDir = built ?? join(work, 'single');
+  const single = built
+    ? { seconds: NaN, peakRssMb: NaN }
+    : await command(BUILD, ['--input', input, '--out', singleDir, ...extra]);
   const manifest = JSON.parse(readFileSync(join(singleDir, 'manifest.json'), 'utf8'));
   const partRuns: PartitionedRun['partRuns'] = [];
   const partDirs: string[] = [];
   for (let index = 1; index <= parts; index++) {
     const out = join(work, `part-${index}`);
-    const run = await measuredCommand('builder/commands/cli.ts', [
-      '--input',
-      input,
-      '--out',
-      out,
-      '--part',
-      `${index}/${parts}`,
-      ...extra,
-    ]);
+    const run = await command(BUILD, ['--input', input, '--out', out, '--part', `${index}/${parts}`, ...extra]);
     const part = JSON.parse(readFileSync(join(out, 'part.json'), 'utf8')) as PartManifest;
     const [view] = part.views ?? [];
     partRuns.push({
@@ -103,7 +119,7 @@ export async function benchPartitioned(
     partDirs.push(out);
   }
   const mergedDir = join(work, 'merged');
-  const merge = await measuredCommand('builder/commands/mergeCli.ts', ['--out', mergedDir, ...partDirs]);
+  const merge = await command(MERGE, ['--out', mergedDir, ...partDirs]);
   const expected = fileHashes(singleDir);
   const got = fileHashes(mergedDir);
   const differing = [...new Set([...expected.keys(), ...got.keys()])].filter(

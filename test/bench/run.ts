@@ -12,17 +12,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sampleStats, SWISS_PROT, writeSynthetic } from './synthetic.js';
-import { freePort, load, rssMb, startServer, type HttpRun } from './http.js';
+import { freePort, load, rssMb, serveOwn, serveShared, startServer, type HttpRun, type Serve } from './http.js';
 import { anyWidthRanges, fmt, machine, massWindows } from './measure.js';
 import { apiSearchUrl, benchCold, benchWarm, peptideUrl, samplePeptides, searchUrl, type QueryRun } from './queries.js';
 import { COMPLETE_VIEW, hypothesisCounts, PRECURSOR_MODS, precursorUrl, windowCentres } from './precursor.js';
 import { BACTERIA, lookupUrl, organismSection, SPECIES, taxonSearchUrl, type OrganismRuns } from './organisms.js';
 import type { Summary } from './measure.js';
 import { benchColdHttp, type ColdHttpRun } from './coldHttp.js';
-import { benchIdentify, type IDENTIFY, identifySection, type IdentifyRuns } from './identify.js';
+import { benchIdentify, identifySection, type IdentifyConfig, type IdentifyRuns } from './identify.js';
 import { benchFingerprint, FINGERPRINT, fingerprintSection, type FingerprintRuns } from './fingerprint.js';
 import { benchDigestion, DIGESTION, digestionSection, type DigestionConfig, type DigestionRuns } from './digestion.js';
-import { measuredBuild, type BuildRun } from './measuredBuild.js';
+import { inProcessBuild, measuredBuild, type Build, type BuildRun } from './measuredBuild.js';
 import { buildsSection, coldHttpSection, GOALS, goalsSection, memorySection, sizeSection } from './sections.js';
 import { benchSqlite, buildSqlite, loadSqlite } from './sqlite.js';
 import {
@@ -65,14 +65,33 @@ export interface BenchConfig {
   /** Precursors of the MGF matching benchmark (default 10,000). */
   matchSpectra?: number;
   /** The identification benchmark's proteome and spectra (default test/bench/identify.ts IDENTIFY). */
-  identify?: typeof IDENTIFY;
+  identify?: IdentifyConfig;
   /** The fingerprinting benchmark's lists (default test/bench/fingerprint.ts FINGERPRINT). */
   fingerprint?: typeof FINGERPRINT;
   /** The digestion benchmark's inputs and queries (default test/bench/digestion.ts DIGESTION). */
   digestion?: DigestionConfig;
   /** Arguments added to every build of the run but the scale curve's (the smoke test's `--threads 0`); none by default. */
   buildArgs?: string[];
+  /**
+   * The runs whose process the smoke test checks nothing of in this process, unmeasured: every build but the
+   * default one, the identification run, the MGF match on the view, the one-process fingerprinting run. By default
+   * each is a child process, measured.
+   */
+  inProcess?: boolean;
+  /**
+   * One server for the sections that only read the dataset's files over HTTP (MGF matching, cold queries over
+   * HTTP), their figures being the client's (the smoke test's); by default each starts its own.
+   */
+  sharedServer?: boolean;
+  /**
+   * npm start under the default cache after the warm-up too (default true; the smoke test leaves it out: the
+   * whole-cache run makes the same warm-up).
+   */
+  budgetWarmHttp?: boolean;
 }
+
+/** How the run builds every dataset but the default one. */
+const builderOf = (config: BenchConfig): Build => (config.inProcess ? inProcessBuild : measuredBuild);
 
 export const FULL: Omit<BenchConfig, 'dir'> = {
   proteins: SWISS_PROT.proteins,
@@ -155,28 +174,24 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
   const folder = (name: string) => join(config.dir, `v2-${name}-${config.proteins}`);
   const dir = folder('dataset');
   const extra = config.buildArgs ?? [];
+  const otherBuild = builderOf(config);
   log('build, default parameters (gzip)');
   const build = await measuredBuild(fasta, dir, [...DEFAULT_BUILD_ARGS, ...extra]);
   log(
     `  ${build.seconds.toFixed(0)} s, peak RSS ${build.peakRssMb.toFixed(0)} MB, ${(build.allFilesBytes / build.manifest.totals.peptides).toFixed(2)} B/peptide`,
   );
   log("build, the original's download parameters (gzip)");
-  const original = await measuredBuild(fasta, folder('original'), [...ORIGINAL_PARAMETERS, ...extra]);
+  const original = await otherBuild(fasta, folder('original'), [...ORIGINAL_PARAMETERS, ...extra]);
   log('builds again with --compression br');
   const brotli = {
-    build: await measuredBuild(fasta, folder('dataset-br'), [
+    build: await otherBuild(fasta, folder('dataset-br'), [
       '--taxdump',
       'data/taxdump',
       '--compression',
       'br',
       ...extra,
     ]),
-    original: await measuredBuild(fasta, folder('original-br'), [
-      ...ORIGINAL_PARAMETERS,
-      '--compression',
-      'br',
-      ...extra,
-    ]),
+    original: await otherBuild(fasta, folder('original-br'), [...ORIGINAL_PARAMETERS, '--compression', 'br', ...extra]),
   };
 
   const n = config.queries;
@@ -196,22 +211,32 @@ export async function runBench(config: BenchConfig, log: (line: string) => void)
     lookupIL: await benchWarm(dir, stored.map(lookupUrl(true)), 2 ** 40),
     lookupBudget: await benchWarm(dir, stored.map(lookupUrl(false)), 256 * 2 ** 20),
   };
+  // A shared server left running by a failure is stopped when this process exits (startServer).
+  const shared = config.sharedServer ? serveShared() : undefined;
+  const serve = shared?.serve ?? serveOwn;
   log('MGF matching (npm run query -- match)');
-  const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra);
+  const match = await benchMatch(dir, join(config.dir, 'bench.mgf'), config.matchSpectra, serve);
   log('identification (npm run query -- identify) beside Comet');
-  const identify = await benchIdentify(join(config.dir, 'identify'), config.identify, extra);
+  const identify = await benchIdentify(join(config.dir, 'identify'), config.identify, extra, config.inProcess);
   log('peptide mass fingerprinting');
-  const fingerprint = await benchFingerprint(dir, fasta, config.fingerprint ?? FINGERPRINT, log);
+  const fingerprint = await benchFingerprint(dir, fasta, config.fingerprint ?? FINGERPRINT, log, config.inProcess);
   log('digestion: fully, semi- and non-specific builds of the real sample');
-  const digestion = await benchDigestion(join(config.dir, 'digestion'), config.digestion ?? DIGESTION, log, extra);
+  const digestion = await benchDigestion(
+    join(config.dir, 'digestion'),
+    config.digestion ?? DIGESTION,
+    log,
+    extra,
+    otherBuild,
+  );
   const view = await benchView(fasta, config, log);
   const complete = await benchComplete(fasta, config, log);
-  const { cold, coldHttp } = await benchColdSets(dir, config, sets, centres, log);
+  const { cold, coldHttp } = await benchColdSets(dir, config, sets, centres, log, serve);
+  shared?.close();
   const sqlite = await benchSqliteSets(dir, config, log);
 
   log('≥100,000-shard simulation');
   const tinyDir = join(config.dir, 'v2-tiny-shards');
-  const tinyBuild = await measuredBuild(config.tinyInput, tinyDir, [
+  const tinyBuild = await otherBuild(config.tinyInput, tinyDir, [
     '--shard-bytes',
     String(config.tinyShardBytes),
     ...extra,
@@ -289,6 +314,7 @@ async function benchColdSets(
   sets: Record<string, string[]>,
   centres: number[],
   log: (line: string) => void,
+  serve: Serve = serveOwn,
 ): Promise<Pick<BenchResults, 'cold' | 'coldHttp'>> {
   log('queries cold');
   const wide = anyWidthRanges(config.coldQueries, 4, 9000).map(searchUrl);
@@ -311,11 +337,13 @@ async function benchColdSets(
       dir,
       ppm.slice(0, firstCount),
       ppm.slice(firstCount, firstCount + nextCount),
+      serve,
     ),
     '/api/v1/search, default page': await benchColdHttp(
       dir,
       centres.slice(0, firstCount).map(apiSearchUrl),
       centres.slice(firstCount, firstCount + nextCount).map(apiSearchUrl),
+      serve,
     ),
   };
   return { cold, coldHttp };
@@ -349,7 +377,7 @@ async function benchHttp(
   config: BenchConfig,
   log: (line: string) => void,
 ): Promise<BenchResults['http']> {
-  log(`HTTP load, ${config.httpSeconds} s, three times`);
+  log(`HTTP load, ${config.httpSeconds} s, ${config.budgetWarmHttp === false ? 'twice' : 'three times'}`);
   const paths = ppm.map((u) => u.replace('http://bench', ''));
   const httpRun = async (cacheBytes: number, warmUp: boolean): Promise<HttpRun> => {
     const port = await freePort();
@@ -363,11 +391,9 @@ async function benchHttp(
       server.kill();
     }
   };
-  return {
-    budget: await httpRun(256 * 2 ** 20, false),
-    budgetWarm: await httpRun(256 * 2 ** 20, true),
-    warm: await httpRun(2 ** 33, true),
-  };
+  const budget = await httpRun(256 * 2 ** 20, false);
+  const budgetWarm = config.budgetWarmHttp === false ? undefined : await httpRun(256 * 2 ** 20, true);
+  return { budget, ...(budgetWarm ? { budgetWarm } : {}), warm: await httpRun(2 ** 33, true) };
 }
 
 /** The complete view section: the input built with the complete view of the benchmark's modifications, then precursor search on it. */
@@ -378,7 +404,7 @@ async function benchComplete(
 ): Promise<NonNullable<BenchResults['complete']>> {
   const dir = join(config.dir, `v2-complete-${config.proteins}`);
   log(`build with --view ${COMPLETE_VIEW}`);
-  const build = await measuredBuild(fasta, dir, [
+  const build = await builderOf(config)(fasta, dir, [
     '--taxdump',
     'data/taxdump',
     '--view',
@@ -397,7 +423,7 @@ async function benchView(
 ): Promise<NonNullable<BenchResults['view']>> {
   const dir = join(config.dir, `v2-view-${config.proteins}`);
   log(`build with --view ${PRECURSOR_MODS.fixed}`);
-  const build = await measuredBuild(fasta, dir, [
+  const build = await builderOf(config)(fasta, dir, [
     '--taxdump',
     'data/taxdump',
     '--view',
@@ -409,7 +435,7 @@ async function benchView(
   log('MGF matching on the view');
   const mgf = join(config.dir, 'bench.mgf');
   writeBenchMgf(mgf, config.matchSpectra ?? MATCH_SPECTRA);
-  return { build, precursor, match: await matchRun(mgf, dir) };
+  return { build, precursor, match: await matchRun(mgf, dir, config.inProcess) };
 }
 
 const TARGETS = {

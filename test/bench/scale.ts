@@ -19,6 +19,8 @@ export interface ScaleConfig {
   dir: string;
   proteinsPerMultiple: number;
   multiples: number;
+  /** Worker threads of each build (default SCALE_THREADS). */
+  threads?: number;
 }
 
 /** One multiple's build. Bytes are file sizes; temporary bytes are the partition files the build reports (MB). */
@@ -104,7 +106,7 @@ export async function benchScale(
     machine: machine(),
     code: codeVersion(),
     proteinsPerMultiple: config.proteinsPerMultiple,
-    threads: SCALE_THREADS,
+    threads: config.threads ?? SCALE_THREADS,
     loadBefore: loadavg(),
     loadAfter: [],
     rows: [],
@@ -130,7 +132,7 @@ export async function benchScale(
     );
     log(`scale ${m}×: building`);
     const [build, load] = await withLoad(() =>
-      measuredBuild(fasta, out, ['--taxdump', 'data/taxdump', '--threads', String(SCALE_THREADS)], true),
+      measuredBuild(fasta, out, ['--taxdump', 'data/taxdump', '--threads', String(runs.threads)], true),
     );
     const t = build.manifest.totals;
     const tempBytes = build.tempMb * 1e6;

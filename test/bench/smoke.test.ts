@@ -19,7 +19,8 @@ describe('npm run bench (smoke scale)', () => {
       {
         dir,
         proteins: 300,
-        queries: 60,
+        // Thirty queries a set, the first of the same seeded draws: every set still finds hits, the taxon filter too.
+        queries: 30,
         coldQueries: 20,
         httpSeconds: 0.2,
         tinyShardBytes: 1024,
@@ -28,10 +29,23 @@ describe('npm run bench (smoke scale)', () => {
         coldHttpNext: 10,
         matchSpectra: 120,
         identify: { proteins: 300, residues: 171_000, spectra: 250 },
-        fingerprint: { lists: 10, imaging: 10, peaks: 100 },
-        digestion: { records: 60, noneRecords: 5, queries: 60 },
+        // Five lists, the first of the same seeded draws: ±50 ppm windows still hold about five times the peptides.
+        fingerprint: { lists: 5, imaging: 10, peaks: 100 },
+        // Ten records: semi-specific digestion still gives many times the fully specific peptides and clipping the
+        // initiator Met adds some (most records start with M); the non-specific build's one record (1,880 residues)
+        // is tens of thousands of sub-sequences.
+        digestion: { records: 10, noneRecords: 1, queries: 60 },
         // Every build on the main thread: worker threads would start (and load the builder) once per build.
         buildArgs: ['--threads', '0'],
+        // Checked for what they find, not for their processes, so run in this one: every build but the default one
+        // (whose figures are checked below), the identification run, the match on the view, the one-process
+        // fingerprinting run (its time only). The match runs, the two-process fingerprinting run and the servers
+        // keep processes of their own, whose figures are checked.
+        inProcess: true,
+        // The match and the cold queries over HTTP only read files from the server: one serves them all.
+        sharedServer: true,
+        // The whole-cache HTTP run makes the same warm-up.
+        budgetWarmHttp: false,
       },
       () => {},
     );
@@ -56,6 +70,19 @@ describe('npm run bench (smoke scale)', () => {
     expect(ours.passing.psms).toBeLessThanOrEqual(0.85 * spectra);
     expect(ours.warmSeconds).toBeGreaterThan(0);
     if (comet) expect(comet.passingPsms).toBeGreaterThan(0);
+    const { real } = results.identify!;
+    if (!comet) return;
+    // Casanovo's labelled spectra beside Comet: at 5 % FDR both identify most of them, nearly all as labelled, and
+    // agree where both identify (at 1 % none: under 100 targets, (decoys + 1) / targets cannot reach 1 %).
+    expect(real!.rows.map((r) => r.fdr)).toEqual([0.01, 0.02, 0.05]);
+    const at5 = real!.rows[2];
+    expect(at5.ours).toBeGreaterThan(0.5 * real!.spectra);
+    expect(at5.comet).toBeGreaterThan(0.5 * real!.spectra);
+    for (const r of real!.rows) {
+      expect(r.oursLabelled).toBeGreaterThanOrEqual(0.9 * r.ours);
+      expect(r.cometLabelled).toBeGreaterThanOrEqual(0.9 * r.comet);
+      expect(r.agree).toBeGreaterThanOrEqual(0.9 * r.both);
+    }
   });
 
   it('builds the real sample at each specificity: semi holds more peptides than full, clipping more again', () => {
@@ -192,7 +219,8 @@ describe('npm run bench (smoke scale)', () => {
 
   let scale: BenchResults['scale'];
   it('builds a scale curve: 1× and 2× of 500 proteins, peptides, dataset and disk growing with the input', async () => {
-    scale = await benchScale({ dir, proteinsPerMultiple: 500, multiples: 2 }, 'smoke', () => {});
+    // On the main thread: the curve's figures are measured alike, and worker threads would each load the builder.
+    scale = await benchScale({ dir, proteinsPerMultiple: 500, multiples: 2, threads: 0 }, 'smoke', () => {});
     const [one, two] = scale.rows;
     expect(scale.rows.map((r) => r.proteins)).toEqual([500, 1000]);
     // The 2× input is the 1× one plus new proteins: more distinct peptides, more residues and bytes, never fewer.
@@ -239,7 +267,10 @@ describe('npm run bench (smoke scale)', () => {
       join(dir, 'partitioned-complete'),
       3,
       COMPLETE_VIEW,
-      ['--threads', '0', '--view', COMPLETE_VIEW],
+      // The complete view section's flags: its dataset is the single build. In this process: the property is the
+      // merged dataset's bytes, the processes' figures are the full run's.
+      ['--taxdump', 'data/taxdump', '--view', COMPLETE_VIEW, '--threads', '0'],
+      { inProcess: true, single: join(dir, 'v2-complete-300') },
     );
     expect(run.differing).toEqual([]);
     expect(run.files).toBeGreaterThan(2);

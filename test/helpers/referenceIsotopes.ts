@@ -41,6 +41,30 @@ export function referenceIsotopeWindows(
   });
 }
 
+/** Every group of /api/v1/search with isotopeErrors over all its pages: the windows' groups in order. */
+export function referenceIsotopeGroups(
+  reference: ReferencePrecursor,
+  mass: number,
+  tolerance: RefTolerance,
+  errors: readonly number[],
+): Record<string, RefIsotopeEntry[]>[] {
+  return referenceIsotopeWindows(reference, mass, tolerance, errors).flatMap((w) => w.groups);
+}
+
+/** Page `page` of `groups` (all of a search's), as the envelope less memory and duration. */
+export function referencePageOf(
+  groups: readonly Record<string, RefEntry[]>[],
+  page: number,
+  pageSize: number,
+): RefAnswer {
+  return {
+    totalResult: groups.length,
+    page,
+    pageSize,
+    result: groups.slice((page - 1) * pageSize, page * pageSize),
+  };
+}
+
 /** The page of /api/v1/search with isotopeErrors (less memory and duration): the windows' groups in order, paged. */
 export function referenceIsotopeAnswer(
   reference: ReferencePrecursor,
@@ -50,11 +74,5 @@ export function referenceIsotopeAnswer(
   page: number,
   pageSize: number,
 ): RefAnswer {
-  const groups = referenceIsotopeWindows(reference, mass, tolerance, errors).flatMap((w) => w.groups);
-  return {
-    totalResult: groups.length,
-    page,
-    pageSize,
-    result: groups.slice((page - 1) * pageSize, page * pageSize),
-  };
+  return referencePageOf(referenceIsotopeGroups(reference, mass, tolerance, errors), page, pageSize);
 }

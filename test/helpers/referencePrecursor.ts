@@ -2,7 +2,8 @@
 // specification alone, so it cannot share a bug with the runtime: it imports only the independent references
 // (reference.ts, referenceUnimod.ts). Every peptide is expanded into every modified form by enumerating positional
 // assignments of the variable modifications to its slots, deduplicated by (sequence, counts), weighed exactly in
-// BigInt, keyed and sorted; a query is a binary search over the keys.
+// integer units (BigInt sums, or Numbers checked to stay below 2^53), keyed and sorted; a query is a binary search
+// over the keys.
 import {
   decimalToUnits,
   lowerBound,
@@ -138,14 +139,22 @@ export interface RefSetting {
  * at most maxVariable in all.
  */
 export function variableCountVectors(sequence: string, variable: readonly RefMod[], maxVariable: number): number[][] {
-  const L = sequence.length;
-  const choices: number[][] = Array.from({ length: L + 2 }, () => []);
+  return countVectorsOfSlots(openSlots(sequence, variable), variable.length, maxVariable);
+}
+
+/** The modifications each slot of a sequence may take, for the slots that may take one (in slot order). */
+function openSlots(sequence: string, variable: readonly RefMod[]): number[][] {
+  const choices: number[][] = Array.from({ length: sequence.length + 2 }, () => []);
   variable.forEach((mod, m) => {
     for (const slot of slotsOf(mod.site, sequence)) choices[slot].push(m);
   });
-  const open = choices.filter((c) => c.length > 0);
+  return choices.filter((c) => c.length > 0);
+}
+
+/** variableCountVectors over the open slots' choices, by walking every positional assignment. */
+function countVectorsOfSlots(open: readonly number[][], modCount: number, maxVariable: number): number[][] {
   const seen = new Map<string, number[]>();
-  const counts = new Array<number>(variable.length).fill(0);
+  const counts = new Array<number>(modCount).fill(0);
   const walk = (at: number, used: number): void => {
     if (at === open.length) {
       const signature = counts.join(',');
@@ -162,6 +171,46 @@ export function variableCountVectors(sequence: string, variable: readonly RefMod
   };
   walk(0, 0);
   return [...seen.values()];
+}
+
+/**
+ * variableCountVectors for many sequences: the set of count vectors depends only on the multiset of the open slots'
+ * choices (reordering slots reorders assignments, not what they count), so the walk is done once per multiset.
+ */
+class CountVectors {
+  private readonly known = new Map<string, number[][]>();
+  /** Per slot of the sequence at hand, the modifications it may take as bits (slot L N-term, L + 1 C-term). */
+  private readonly bits: number[] = [];
+  constructor(
+    private readonly variable: readonly RefMod[],
+    private readonly maxVariable: number,
+  ) {
+    if (variable.length > 30) throw new Error('reference: too many variable modifications');
+  }
+
+  of(sequence: string): number[][] {
+    if (this.variable.length === 0) return [[]];
+    const bits = this.bits;
+    bits.length = 0;
+    for (let i = 0; i < sequence.length + 2; i++) bits.push(0);
+    this.variable.forEach((mod, m) => {
+      for (const slot of slotsOf(mod.site, sequence)) bits[slot] |= 1 << m;
+    });
+    const shape = bits
+      .filter((b) => b !== 0)
+      .sort((x, y) => x - y)
+      .join(',');
+    let vectors = this.known.get(shape);
+    if (!vectors) {
+      const open =
+        shape === ''
+          ? []
+          : shape.split(',').map((b) => this.variable.flatMap((_, m) => ((Number(b) >> m) & 1 ? [m] : [])));
+      vectors = countVectorsOfSlots(open, this.variable.length, this.maxVariable);
+      this.known.set(shape, vectors);
+    }
+    return vectors;
+  }
 }
 
 /** ProForma 2.0 of a modified form, by docs/api.md's rules. */
@@ -211,12 +260,6 @@ export function referenceProforma(sequence: string, setting: RefSetting, counts:
 }
 
 // ---------------------------------------------------------------- keys and masses
-
-/** Half-up rounding of a positive count of units to a multiple of `step`, as that multiple. */
-function roundHalfUp(units: bigint, step: bigint): bigint {
-  const q = units / step;
-  return units % step >= step / 2n ? q + 1n : q;
-}
 
 /** A key as Java's Double.toString writes key / 10^4 ("1298.6103", "1000.0"), from the integer. */
 export function referenceKeyText(key: number): string {
@@ -296,11 +339,15 @@ class LazyForm implements RefForm {
   #proforma: string | undefined;
   constructor(
     readonly key: number,
-    readonly units: bigint,
+    /** The exact modified mass in 1e-10 Da, a safe integer. */
+    private readonly exactUnits: number,
     readonly peptide: RefPeptide,
     private readonly setting: RefSetting,
     readonly counts: readonly number[],
   ) {}
+  get units(): bigint {
+    return BigInt(this.exactUnits);
+  }
   get proforma(): string {
     this.#proforma ??= referenceProforma(this.peptide.sequence, this.setting, this.counts);
     return this.#proforma;
@@ -322,40 +369,145 @@ export interface RefAnswer {
   result: Record<string, RefEntry[]>[];
 }
 
-/** Every modified form of the data under one setting, sorted by key, sequence, ProForma; answers windows. */
+/**
+ * Every modified form of the data under one setting, sorted by key, sequence, ProForma; answers windows. The forms are
+ * held as columns (key, exact mass, peptide, counts) and become objects only when `forms` is first read: a setting
+ * expands into hundreds of thousands of forms, and a window's answer needs a few of them.
+ */
 export class ReferencePrecursor {
-  readonly forms: RefForm[] = [];
-  /** Distinct keys ascending, and where each key's forms start in `forms` (one extra end mark). */
+  /** Distinct keys ascending, and where each key's forms start (one extra end mark). */
   readonly keys: number[] = [];
   private starts: number[] = [];
+  /** By form, in order: its key, its exact modified mass (1e-10 Da, a safe integer), its peptide, its counts. */
+  private readonly formKeys: Float64Array;
+  private readonly formUnits: Float64Array;
+  private readonly formPeptides: Int32Array;
+  private readonly formCounts: Int32Array;
+  /** The count vectors `formCounts` points into. */
+  private readonly vectors: (readonly number[])[] = [];
+  private readonly proformas = new Map<number, string>();
+  private objects: RefForm[] | undefined;
 
   constructor(
-    peptides: readonly RefPeptide[],
+    private readonly peptides: readonly RefPeptide[],
     readonly setting: RefSetting,
   ) {
     const { fixed, variable, maxVariable } = setting;
-    for (const peptide of peptides) {
+    const countVectors = new CountVectors(variable, maxVariable);
+    const vectorIds = new Map<readonly number[], number>();
+    // Exact integers in Numbers (checked below 2^53): as exact as BigInt, and far cheaper for hundreds of thousands.
+    const exact = (units: bigint) => {
+      const n = Number(units);
+      if (!Number.isSafeInteger(n)) throw new Error(`reference: ${units} units is not exact in a Number`);
+      return n;
+    };
+    const variableUnits = variable.map((mod) => exact(mod.units));
+    const [keys, units, peptideOf, countsOf] = [[], [], [], []] as number[][];
+    peptides.forEach((peptide, p) => {
       const sequence = peptide.sequence;
-      let base = peptide.units;
-      for (const mod of fixed) base += BigInt(slotsOf(mod.site, sequence).length) * mod.units;
-      for (const counts of variableCountVectors(sequence, variable, maxVariable)) {
-        let units = base;
-        for (let m = 0; m < counts.length; m++) if (counts[m] > 0) units += BigInt(counts[m]) * variable[m].units;
-        if (units <= 0n) continue;
-        this.forms.push(new LazyForm(Number(roundHalfUp(units, 1_000_000n)), units, peptide, setting, counts));
-      }
-    }
-    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    this.forms.sort(
-      (a, b) => a.key - b.key || text(a.peptide.sequence, b.peptide.sequence) || text(a.proforma, b.proforma),
-    );
-    this.forms.forEach((form, i) => {
-      if (i === 0 || form.key !== this.forms[i - 1].key) {
-        this.keys.push(form.key);
-        this.starts.push(i);
+      let base = exact(peptide.units);
+      for (const mod of fixed) base += slotsOf(mod.site, sequence).length * exact(mod.units);
+      for (const counts of countVectors.of(sequence)) {
+        let u = base;
+        for (let m = 0; m < counts.length; m++) u += counts[m] * variableUnits[m];
+        if (u <= 0) continue;
+        if (!Number.isSafeInteger(u)) throw new Error(`reference: ${sequence} weighs past 2^53 units`);
+        let id = vectorIds.get(counts);
+        if (id === undefined) {
+          vectorIds.set(counts, (id = this.vectors.length));
+          this.vectors.push(counts);
+        }
+        // The key: units / 10^6 rounded half-up (the remainder of exact integers is exact).
+        const below = u % 1_000_000;
+        keys.push((u - below) / 1_000_000 + (below >= 500_000 ? 1 : 0));
+        units.push(u);
+        peptideOf.push(p);
+        countsOf.push(id);
       }
     });
-    this.starts.push(this.forms.length);
+    // By key, then sequence, then ProForma: a numeric sort by key (of key × n + index: exact below 2^53, and keeping
+    // the order made among equal keys), then each run of one key, mostly of a form or two, by the rest.
+    const n = keys.length;
+    const order = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      order[i] = keys[i] * n + i;
+      if (!Number.isSafeInteger(order[i])) throw new Error(`reference: key ${keys[i]} too large to order`);
+    }
+    order.sort();
+    const made = new Int32Array(n);
+    for (let i = 0; i < n; i++) made[i] = order[i] % n;
+    const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    const proformaMade = (i: number) =>
+      referenceProforma(peptides[peptideOf[i]].sequence, setting, this.vectors[countsOf[i]]);
+    const bySequenceThenProforma = (i: number, j: number) =>
+      text(peptides[peptideOf[i]].sequence, peptides[peptideOf[j]].sequence) || text(proformaMade(i), proformaMade(j));
+    for (let i = 0; i < n; ) {
+      let end = i + 1;
+      while (end < n && keys[made[end]] === keys[made[i]]) end++;
+      if (end - i > 1) {
+        const run = made.slice(i, end).sort(bySequenceThenProforma);
+        for (let k = 0; k < run.length; k++) made[i + k] = run[k];
+      }
+      i = end;
+    }
+    this.formKeys = new Float64Array(n);
+    this.formUnits = new Float64Array(n);
+    this.formPeptides = new Int32Array(n);
+    this.formCounts = new Int32Array(n);
+    for (let f = 0; f < n; f++) {
+      const i = made[f];
+      this.formKeys[f] = keys[i];
+      this.formUnits[f] = units[i];
+      this.formPeptides[f] = peptideOf[i];
+      this.formCounts[f] = countsOf[i];
+    }
+    for (let f = 0; f < n; f++) {
+      if (f === 0 || this.formKeys[f] !== this.formKeys[f - 1]) {
+        this.keys.push(this.formKeys[f]);
+        this.starts.push(f);
+      }
+    }
+    this.starts.push(n);
+  }
+
+  /** Number of forms. */
+  get formCount(): number {
+    return this.formKeys.length;
+  }
+
+  /** The exact modified mass of form `f`, in Da (as Number(forms[f].units) / 1e10). */
+  massOf(f: number): number {
+    return this.formUnits[f] / 1e10;
+  }
+
+  /** The ProForma of form `f`. */
+  proformaOf(f: number): string {
+    let proforma = this.proformas.get(f);
+    if (proforma === undefined) {
+      proforma = referenceProforma(
+        this.peptides[this.formPeptides[f]].sequence,
+        this.setting,
+        this.vectors[this.formCounts[f]],
+      );
+      this.proformas.set(f, proforma);
+    }
+    return proforma;
+  }
+
+  /** Every form, as objects (made when first asked for). */
+  get forms(): RefForm[] {
+    this.objects ??= Array.from(
+      this.formKeys,
+      (key, f): RefForm =>
+        new LazyForm(
+          key,
+          this.formUnits[f],
+          this.peptides[this.formPeptides[f]],
+          this.setting,
+          this.vectors[this.formCounts[f]],
+        ),
+    );
+    return this.objects;
   }
 
   /** First index of `keys` holding a key ≥ key. */
@@ -377,7 +529,7 @@ export class ReferencePrecursor {
     const result: Record<string, RefEntry[]>[] = [];
     for (let g = first + (page - 1) * pageSize; g < end && g < first + page * pageSize; g++) {
       const entries: RefEntry[] = [];
-      for (let f = this.starts[g]; f < this.starts[g + 1]; f++) entries.push(this.entry(this.forms[f], centre));
+      for (let f = this.starts[g]; f < this.starts[g + 1]; f++) entries.push(this.entry(f, centre));
       result.push({ [referenceKeyText(this.keys[g])]: entries });
     }
     return { totalResult: end - first, page, pageSize, result };
@@ -387,13 +539,17 @@ export class ReferencePrecursor {
    * One entry: `mass` is the exact modified mass rounded half-up to 6 decimals; `ppm` (mass and mz queries only)
    * is (M − mass) / mass × 10^6 with the exact modified mass, rounded to 2 decimals.
    */
-  private entry(form: RefForm, centre: number | undefined): RefEntry {
-    const seq = form.peptide.sequence;
-    const proforma = form.proforma;
-    const mass = Number(roundHalfUp(form.units, 10_000n)) / 1e6;
-    const accsTax = form.peptide.accsTax;
+  private entry(f: number, centre: number | undefined): RefEntry {
+    const peptide = this.peptides[this.formPeptides[f]];
+    const seq = peptide.sequence;
+    const proforma = this.proformaOf(f);
+    const units = this.formUnits[f];
+    // Half-up to 6 decimals: units / 10^4 rounded (the remainder of exact integers is exact).
+    const below = units % 10_000;
+    const mass = ((units - below) / 10_000 + (below >= 5_000 ? 1 : 0)) / 1e6;
+    const accsTax = peptide.accsTax;
     if (centre === undefined) return { seq, proforma, mass, accsTax };
-    const exact = Number(form.units) / 1e10;
+    const exact = units / 1e10;
     return { seq, proforma, mass, ppm: Math.round(((centre - exact) / exact) * 1e6 * 100) / 100, accsTax };
   }
 }

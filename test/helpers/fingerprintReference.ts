@@ -21,8 +21,9 @@ export function readStoredPeptides(dir: string): StoredPeptides {
   const keys = new Uint32Array(count);
   const sequences = new Array<string>(count);
   const refEnds = new Uint32Array(count);
-  const refs: number[] = [];
-  let p = 0;
+  // Each shard's refs, its peptides' in order: the dataset's are their concatenation.
+  const shardRefs: Uint32Array[] = [];
+  let [p, before] = [0, 0];
   for (const entry of shardEntries(dir)) {
     const shard = decodeShard(readStored(dir, entry.file, manifest.compression), manifest.accessions.count);
     const letters = Buffer.from(shard.sequences.buffer, shard.sequences.byteOffset, shard.sequences.byteLength);
@@ -32,13 +33,16 @@ export function readStoredPeptides(dir: string): StoredPeptides {
       for (; q < shard.groupEnds[g]; q++, p++) {
         keys[p] = shard.massKeys[g];
         sequences[p] = text.slice(q === 0 ? 0 : shard.sequenceEnds[q - 1], shard.sequenceEnds[q]);
-        for (let r = q === 0 ? 0 : shard.accessionRefEnds[q - 1]; r < shard.accessionRefEnds[q]; r++)
-          refs.push(shard.accessionRefs[r]);
-        refEnds[p] = refs.length;
+        refEnds[p] = before + shard.accessionRefEnds[q];
       }
+    const used = q === 0 ? 0 : shard.accessionRefEnds[q - 1];
+    shardRefs.push(shard.accessionRefs.slice(0, used));
+    before += used;
   }
   if (p !== count) throw new Error(`read ${p} peptides, the manifest counts ${count}`);
-  return { keys, sequences, refEnds, refs: Uint32Array.from(refs) };
+  const refs = new Uint32Array(before);
+  for (let s = 0, at = 0; s < shardRefs.length; at += shardRefs[s++].length) refs.set(shardRefs[s], at);
+  return { keys, sequences, refEnds, refs };
 }
 
 /** The accession ranks of stored peptide `p`. */
@@ -48,6 +52,8 @@ export const ranksOf = (stored: StoredPeptides, p: number): Uint32Array =>
 /** The taxonomy file as a tree of taxIds, walked parent by parent. */
 export class TaxonomyWalk {
   private index = new Map<number, number>();
+  /** Lineages walked so far: a reference asks for the same taxa's lineages over and over. */
+  private lineages = new Map<number, readonly number[]>();
 
   constructor(readonly file: TaxonomyFile) {
     file.taxIds.forEach((taxId, i) => this.index.set(taxId, i));
@@ -79,9 +85,12 @@ export class TaxonomyWalk {
   }
 
   /** The taxIds from `taxId` up to the root, both included. */
-  lineage(taxId: number): number[] {
-    const line = [taxId];
-    for (let t = taxId; this.parent(t) !== t; t = this.parent(t)) line.push(this.parent(t));
+  lineage(taxId: number): readonly number[] {
+    let line = this.lineages.get(taxId);
+    if (line) return line;
+    const walked = [taxId];
+    for (let t = taxId; this.parent(t) !== t; t = this.parent(t)) walked.push(this.parent(t));
+    this.lineages.set(taxId, (line = walked));
     return line;
   }
 
@@ -112,14 +121,29 @@ export class TaxonomyWalk {
  * chances `q`; its tail from k is the chance of matching at least k.
  */
 export function outcomeDistribution(q: readonly number[]): Float64Array {
-  const exactly = new Float64Array(q.length + 1);
-  // Depth first: each outcome's chance is the product of its peaks' chances on the way down.
+  const n = q.length;
+  const exactly = new Float64Array(n + 1);
+  const not = q.map((chance) => 1 - chance);
+  // Depth first: each outcome's chance is the product of its peaks' chances on the way down. The last two peaks'
+  // four outcomes are written out (in the same order, the same products): a call per outcome costs more than its sum.
   const walk = (i: number, chance: number, happened: number): void => {
-    if (i === q.length) {
-      exactly[happened] += chance;
+    if (i >= n - 2) {
+      if (i === n) {
+        exactly[happened] += chance;
+      } else if (i === n - 1) {
+        exactly[happened] += chance * not[i];
+        exactly[happened + 1] += chance * q[i];
+      } else {
+        const missed = chance * not[i];
+        const matched = chance * q[i];
+        exactly[happened] += missed * not[i + 1];
+        exactly[happened + 1] += missed * q[i + 1];
+        exactly[happened + 1] += matched * not[i + 1];
+        exactly[happened + 2] += matched * q[i + 1];
+      }
       return;
     }
-    walk(i + 1, chance * (1 - q[i]), happened);
+    walk(i + 1, chance * not[i], happened);
     walk(i + 1, chance * q[i], happened + 1);
   };
   walk(0, 1, 0);

@@ -4,33 +4,72 @@
 import { tailsOf } from './chance.js';
 
 /**
- * P(at least matched[c] of the peaks match at random) of each contender c, whose peptides in the dataset are
- * peptides[c]. Contenders of the same peptide count share one pass over the peaks, as deep as the most matched of
- * them: a list's contenders are many, their peptide counts few.
+ * Each peptide count's chance of matching each of a list's peaks at random, 1 − (1 − inWindow[i] / total)^m: worked
+ * out once for a list's contenders, its listing's rounds and its taxa, while they hold at most KEPT_CHANCES values
+ * (past them, each time asked).
+ */
+export class PeakChances {
+  private readonly logs: Float64Array;
+  private readonly known = new Map<number, Float64Array>();
+  private kept = 0;
+
+  constructor(inWindow: ArrayLike<number>, total: number) {
+    this.logs = new Float64Array(inWindow.length);
+    if (total > 0)
+      for (let i = 0; i < this.logs.length; i++) this.logs[i] = Math.log1p(-Math.min(1, inWindow[i] / total));
+  }
+
+  get peaks(): number {
+    return this.logs.length;
+  }
+
+  /** The chances of m peptides, by peak (not to be written). */
+  of(m: number): Float64Array {
+    let q = this.known.get(m);
+    if (q) return q;
+    const { logs } = this;
+    q = new Float64Array(logs.length);
+    // 1 − (1 − d)^m without the cancellation of 1 − (a number near 1) for small d.
+    for (let i = 0; i < logs.length; i++) q[i] = -Math.expm1(m * logs[i]);
+    if (this.kept + q.length <= KEPT_CHANCES) {
+      this.known.set(m, q);
+      this.kept += q.length;
+    }
+    return q;
+  }
+}
+
+/** Most chances a PeakChances keeps (a list of thousands of peaks and as many peptide counts would hold millions). */
+const KEPT_CHANCES = 2 ** 21;
+
+/**
+ * P(at least matched[c] of `peaks` (indexes into `chances`'s) match at random) of each contender c, whose peptides in
+ * the dataset are peptides[c]. Contenders of the same peptide count share one pass over the peaks, as deep as the
+ * most matched of them: a list's contenders are many, their peptide counts few.
  */
 export function contenderChances(
-  inWindow: ArrayLike<number>,
-  total: number,
+  chances: PeakChances,
+  peaks: readonly number[],
   peptides: ArrayLike<number>,
   matched: ArrayLike<number>,
 ): Float64Array {
-  const n = inWindow.length;
-  const logs = Float64Array.from({ length: n }, (_, i) =>
-    total > 0 ? Math.log1p(-Math.min(1, inWindow[i] / total)) : 0,
-  );
+  const n = peaks.length;
   const most = new Map<number, number>();
   for (let c = 0; c < peptides.length; c++)
     most.set(peptides[c], Math.max(most.get(peptides[c]) ?? 0, Math.min(n, matched[c])));
   const tails = new Map<number, Float64Array>();
   const q = new Float64Array(n);
   for (const [m, deepest] of most) {
-    // 1 − (1 − d)^m without the cancellation of 1 − (a number near 1) for small d.
-    for (let i = 0; i < n; i++) q[i] = -Math.expm1(m * logs[i]);
+    // A tail of 0 peaks (of contenders explaining none of them) needs no chances.
+    if (deepest > 0) {
+      const all = chances.of(m);
+      for (let j = 0; j < n; j++) q[j] = all[peaks[j]];
+    }
     tails.set(m, tailsOf(q, deepest));
   }
-  const chances = new Float64Array(peptides.length);
-  for (let c = 0; c < peptides.length; c++) chances[c] = matched[c] > n ? 0 : tails.get(peptides[c])![matched[c]];
-  return chances;
+  const result = new Float64Array(peptides.length);
+  for (let c = 0; c < peptides.length; c++) result[c] = matched[c] > n ? 0 : tails.get(peptides[c])![matched[c]];
+  return result;
 }
 
 /**
@@ -40,25 +79,21 @@ export function contenderChances(
  * the `count` with the fewest peptides can be among the best `count` — and those tied with the last of them.
  */
 export class Contenders {
-  private readonly logs: Float64Array;
   /** Tails by peptide count, as deep as asked so far. */
   private readonly tails = new Map<number, Float64Array>();
   /** Each contender's chance once worked out (NaN before). */
   private readonly chances: Float64Array;
 
   /**
+   * @param peakChances each peak's chance of matching the list's peptide counts at random.
    * @param before the order of contenders equal in chance and matched peaks (a strict total order).
    */
   constructor(
-    inWindow: ArrayLike<number>,
-    total: number,
+    private readonly peakChances: PeakChances,
     readonly peptides: ArrayLike<number>,
     readonly matched: ArrayLike<number>,
     private readonly before: (a: number, b: number) => boolean,
   ) {
-    this.logs = Float64Array.from({ length: inWindow.length }, (_, i) =>
-      total > 0 ? Math.log1p(-Math.min(1, inWindow[i] / total)) : 0,
-    );
     this.chances = new Float64Array(matched.length).fill(Number.NaN);
   }
 
@@ -70,7 +105,8 @@ export class Contenders {
 
   /** Whether contender a ranks before b: less chance, then more peaks, then `before`. */
   better(a: number, b: number): boolean {
-    const [x, y] = [this.chance(a), this.chance(b)];
+    const x = this.chance(a);
+    const y = this.chance(b);
     if (x !== y) return x < y;
     return this.matched[a] !== this.matched[b] ? this.matched[a] > this.matched[b] : this.before(a, b);
   }
@@ -78,11 +114,13 @@ export class Contenders {
   /** The `count` best of contenders `among` (all without it), best first. */
   best(count: number, among?: Iterable<number>): number[] {
     const byMatched = new Map<number, number[]>();
-    for (const c of among ?? Array.from(this.matched, (_, c) => c)) {
+    const add = (c: number) => {
       const list = byMatched.get(this.matched[c]);
       if (list) list.push(c);
       else byMatched.set(this.matched[c], [c]);
-    }
+    };
+    if (among) for (const c of among) add(c);
+    else for (let c = 0; c < this.matched.length; c++) add(c);
     const kept: number[] = [];
     for (const [k, list] of byMatched) {
       if (list.length <= count) {
@@ -90,10 +128,9 @@ export class Contenders {
         continue;
       }
       // The count-th fewest peptides, then every contender whose chance ties with it.
-      let limit = nthSmallest(
-        Float64Array.from(list, (c) => this.peptides[c]),
-        count - 1,
-      );
+      const peptides = new Float64Array(list.length);
+      for (let i = 0; i < list.length; i++) peptides[i] = this.peptides[list[i]];
+      let limit = nthSmallest(peptides, count - 1);
       const last = this.chanceOf(limit, k);
       for (;;) {
         let next = Number.POSITIVE_INFINITY;
@@ -107,13 +144,12 @@ export class Contenders {
   }
 
   private chanceOf(m: number, k: number): number {
-    const n = this.logs.length;
+    const n = this.peakChances.peaks;
     if (k > n) return 0;
     let tails = this.tails.get(m);
     if (!tails || tails.length <= k) {
-      // 1 − (1 − d)^m without the cancellation of 1 − (a number near 1) for small d; deep enough for k and more.
-      const q = Float64Array.from(this.logs, (log) => -Math.expm1(m * log));
-      tails = tailsOf(q, Math.min(n, Math.max(k, 2 * (tails?.length ?? 0))));
+      // Deep enough for k and more.
+      tails = tailsOf(this.peakChances.of(m), Math.min(n, Math.max(k, 2 * (tails?.length ?? 0))));
       this.tails.set(m, tails);
     }
     return tails[k];
@@ -126,7 +162,8 @@ export function bestOf(items: Iterable<number>, count: number, better: (a: numbe
   if (count <= 0) return kept;
   for (const i of items) {
     if (kept.length === count && !better(i, kept[count - 1])) continue;
-    let [low, high] = [0, kept.length];
+    let low = 0;
+    let high = kept.length;
     while (low < high) {
       const mid = (low + high) >>> 1;
       if (better(kept[mid], i)) low = mid + 1;
@@ -140,17 +177,19 @@ export function bestOf(items: Iterable<number>, count: number, better: (a: numbe
 
 /** The value of rank `n` (0-based) in ascending order of `values` (reordered in place). */
 function nthSmallest(values: Float64Array, n: number): number {
-  let [low, high] = [0, values.length - 1];
+  let low = 0;
+  let high = values.length - 1;
   while (low < high) {
     const pivot = values[(low + high) >>> 1];
-    let [i, j] = [low, high];
+    let i = low;
+    let j = high;
     while (i <= j) {
       while (values[i] < pivot) i++;
       while (values[j] > pivot) j--;
       if (i <= j) {
-        [values[i], values[j]] = [values[j], values[i]];
-        i++;
-        j--;
+        const swapped = values[i];
+        values[i++] = values[j];
+        values[j--] = swapped;
       }
     }
     if (n <= j) high = j;

@@ -70,13 +70,18 @@ export class Finds {
 
   /** Gives `visit` the ranks of the accessions find f lists: all its peptide's, or those at its place (`at`). */
   ranks(f: number, visit: (rank: number) => void): void {
-    const [shard, p] = [this.shards[f], this.peptides.data[f]];
+    const shard = this.shards[f];
+    const p = this.peptides.data[f];
     const { at } = this.counts[this.countsIds.data[f]];
-    const placed = at && ranksAt(shard, p, at);
-    for (let r = p === 0 ? 0 : shard.accessionRefEnds[p - 1]; r < shard.accessionRefEnds[p]; r++) {
-      const rank = shard.accessionRefs[r];
-      if (!placed || placed.has(rank)) visit(rank);
+    const { accessionRefs, accessionRefEnds } = shard;
+    const end = accessionRefEnds[p];
+    if (!at) {
+      for (let r = p === 0 ? 0 : accessionRefEnds[p - 1]; r < end; r++) visit(accessionRefs[r]);
+      return;
     }
+    const placed = ranksAt(shard, p, at);
+    for (let r = p === 0 ? 0 : accessionRefEnds[p - 1]; r < end; r++)
+      if (placed.has(accessionRefs[r])) visit(accessionRefs[r]);
   }
 
   /** The distinct stored peptides among peak s's finds: a peptide may fill a window in two modified forms. */

@@ -4,7 +4,7 @@
 // (ranking.ts), given how many of the dataset's peptides fill each peak's window. Its types are types.ts's,
 // exported here too: this module is the capability's entry point.
 import { neutralMass, PROTON_MASS_DA } from '../../model/chemistry.js';
-import type { Taxonomy } from '../../model/taxonomy.js';
+import { lowestCommonAncestor, type Taxonomy } from '../../model/taxonomy.js';
 import type { Fingerprint, FingerprintPeak, FingerprintQuery, NamedPeakList, PeakIon } from './types.js';
 import { InvalidQuery } from '../errors.js';
 import type { MatchOptions } from '../match/sweep.js';
@@ -53,12 +53,13 @@ export async function fingerprint(
     throw new InvalidQuery('fingerprint: this dataset does not count peptides per protein (rebuild it to score them)');
   const used = lists.map((list) => (query.topPeaks === undefined ? list : topPeaksOf(list, query.topPeaks)));
   const answers: Fingerprint[] = [];
+  const lookups: Lookups = { nodeOfRank: new IntMap(), atRank: new IntMap() };
   let scanned = 0;
   for (let start = 0, end = 0; start < used.length; start = end) {
     for (let peaks = 0; end < used.length && (end === start || peaks + used[end].mz.length <= SWEEP_PEAKS); end++)
       peaks += used[end].mz.length;
     const maxScanned = options.maxScanned === undefined ? undefined : options.maxScanned - scanned;
-    const sweep = await fingerprintSweep(dataset, query, lists.slice(start, end), used.slice(start, end), {
+    const sweep = await fingerprintSweep(dataset, query, lists.slice(start, end), used.slice(start, end), lookups, {
       ...options,
       maxScanned,
     });
@@ -68,12 +69,22 @@ export async function fingerprint(
   return answers;
 }
 
+/**
+ * What a call works out once for all its lists (their candidates share proteins and taxa): each rank's taxonomy node,
+ * and the node of the query's rank above a node (-1 for none).
+ */
+interface Lookups {
+  nodeOfRank: IntMap;
+  atRank: IntMap;
+}
+
 /** The fingerprints of `lists` (their peaks `used`), searched in one sweep, and the peptides it examined. */
 async function fingerprintSweep(
   dataset: Dataset,
   query: FingerprintQuery,
   lists: readonly NamedPeakList[],
   used: readonly PeakList[],
+  lookups: Lookups,
   options: MatchOptions,
 ): Promise<{ answers: Fingerprint[]; scanned: number }> {
   const masses = Float64Array.from(
@@ -88,18 +99,21 @@ async function fingerprintSweep(
   });
   let first = 0;
   const found = used.map((list) => {
-    const peaks = listFinds(finds, errors, query, list, first, filter, taxonomy, (rank) => accessions.taxId(rank));
+    const peaks = listFinds(finds, errors, query, list, first, filter, taxonomy, lookups, (rank) =>
+      accessions.taxId(rank),
+    );
     first += list.mz.length;
     return peaks;
   });
-  const ranks = new Set<number>();
-  for (const { proteins } of found) for (const rank of proteins.counted()) ranks.add(rank);
+  // The lists' proteins, each once (a tally of one peak: a set in flat arrays).
+  const ranks = new PeakTally();
+  for (const { proteins } of found) for (const rank of proteins.counted()) ranks.add(rank, 0);
   const { totals } = dataset.manifest;
   const context: Context = {
     finds,
     accessions,
     query,
-    peptidesOf: (await dataset.peptideCounts(ranks))!,
+    peptidesOf: (await dataset.peptideCounts(ranks.counted()))!,
     total: totals.peptides,
     tested: {
       proteins: filter?.kept ?? dataset.manifest.accessions.count,
@@ -120,22 +134,27 @@ function listFinds(
   first: number,
   filter: AccessionFilter | undefined,
   taxonomy: Taxonomy | undefined,
+  { nodeOfRank, atRank }: Lookups,
   taxIdOf: (rank: number) => number,
 ): ListFinds {
-  const proteins = new PeakTally();
+  // Its proteins are about as many as its peaks' finds (most peptides are of one protein): their tally is made that
+  // large at once.
+  let found = 0;
+  for (let s = first; s < first + list.mz.length; s++) found += finds.of(s).length;
+  const proteins = new PeakTally(found);
   const taxa = new PeakTally();
-  const nodeOfRank = new IntMap();
-  const atRank = new IntMap();
-  const nodes: number[] = [];
   const peakTaxa: number[][] = [];
   let peak = 0;
+  /** The lowest common ancestor of the taxonomy nodes of the find's proteins visited so far (-1 before any). */
+  let lca = -1;
   const visit = (rank: number) => {
     if (filter && !filter.keeps(rank)) return;
     proteins.add(rank, peak);
     if (!taxonomy) return;
     let node = nodeOfRank.get(rank);
     if (node === MISSING) nodeOfRank.set(rank, (node = taxonomy.nodeOf(taxIdOf(rank))));
-    if (node >= 0 && node !== nodes[nodes.length - 1]) nodes.push(node);
+    if (node >= 0 && node !== lca)
+      lca = lca < 0 ? node : lowestCommonAncestor(taxonomy.parents, taxonomy.depths, node, lca);
   };
   const peaks = Array.from(list.mz, (mz, i): FingerprintPeak => {
     const s = first + i;
@@ -143,11 +162,10 @@ function listFinds(
     peakTaxa.push(counted);
     peak = i;
     for (const f of finds.of(s)) {
-      nodes.length = 0;
+      lca = -1;
       finds.ranks(f, visit);
-      if (!taxonomy || nodes.length === 0) continue;
       // The peptide speaks for the taxon at the query's rank above its proteins' lowest common ancestor, if any.
-      const lca = nodes.length === 1 ? nodes[0] : taxonomy.lca(nodes);
+      if (!taxonomy || lca < 0) continue;
       let taxon = atRank.get(lca);
       if (taxon === MISSING) atRank.set(lca, (taxon = ancestorAt(taxonomy, lca, query.rank)));
       if (taxon >= 0 && taxa.add(taxon, i)) counted.push(taxon);

@@ -4,7 +4,7 @@
 // alone), as mixture searches of peptide mass fingerprints do (Jensen, Podtelejnikov and Mann 1997, "Identification
 // of the components of simple protein mixtures by high-accuracy peptide mass mapping"). A protein that explains
 // no peak left is not listed: one explaining exactly the peaks of a listed protein joins it as indistinguishable.
-import { contenderChances } from './contenders.js';
+import { contenderChances, type PeakChances } from './contenders.js';
 
 /** The proteins a listing chooses from: their peptides and the peaks (indexes, ascending) each explains. */
 export interface Pool {
@@ -23,30 +23,29 @@ export interface Listed {
 
 /**
  * Lists up to `count` of `pool`'s proteins (the pool in order of preference: a tie on chance and distinct peaks goes to
- * the earlier), given each peak's window density (inWindow of the dataset's `total` peptides).
+ * the earlier), given each peak's chance of matching a protein at random (of its window's density).
  */
-export function listProteins(pool: Pool, inWindow: readonly number[], total: number, count: number): Listed[] {
-  const explained = new Uint8Array(inWindow.length);
+export function listProteins(pool: Pool, chances: PeakChances, count: number): Listed[] {
+  const peaks = chances.peaks;
+  const explained = new Uint8Array(peaks);
   const taken = new Uint8Array(pool.peaks.length);
   const listed: Listed[] = [];
-  const setKey = pool.peaks.map((peaks) => peaks.join(','));
+  const setKey = pool.peaks.map((explains) => explains.join(','));
   while (listed.length < count) {
     // The peaks left, and each protein's share of them.
     const left: number[] = [];
-    const at = new Int32Array(inWindow.length).fill(-1);
-    for (let i = 0; i < inWindow.length; i++) if (!explained[i]) at[i] = left.push(i) - 1;
-    const distinct = pool.peaks.map((peaks, c) => (taken[c] ? 0 : peaks.filter((i) => at[i] >= 0).length));
-    const chances = contenderChances(
-      left.map((i) => inWindow[i]),
-      total,
-      pool.peptides,
-      distinct,
-    );
+    const at = new Int32Array(peaks).fill(-1);
+    for (let i = 0; i < peaks; i++) if (!explained[i]) at[i] = left.push(i) - 1;
+    const distinct = pool.peaks.map((explains, c) => {
+      let share = 0;
+      if (!taken[c]) for (const i of explains) if (at[i] >= 0) share++;
+      return share;
+    });
+    const p = contenderChances(chances, left, pool.peptides, distinct);
     let best = -1;
     for (let c = 0; c < distinct.length; c++) {
       if (distinct[c] === 0) continue;
-      if (best < 0 || chances[c] < chances[best] || (chances[c] === chances[best] && distinct[c] > distinct[best]))
-        best = c;
+      if (best < 0 || p[c] < p[best] || (p[c] === p[best] && distinct[c] > distinct[best])) best = c;
     }
     if (best < 0) break;
     taken[best] = 1;
@@ -57,7 +56,7 @@ export function listProteins(pool: Pool, inWindow: readonly number[], total: num
         taken[c] = 1;
         sameSet.push(c);
       }
-    listed.push({ index: best, distinct: distinct[best], distinctChance: chances[best], sameSet });
+    listed.push({ index: best, distinct: distinct[best], distinctChance: p[best], sameSet });
   }
   return listed;
 }

@@ -4,11 +4,11 @@ import type { AccessionSet } from '../../model/accessionSet.js';
 import { UNITS_PER_DA } from '../../model/chemistry.js';
 import type { Taxonomy } from '../../model/taxonomy.js';
 import { expectOf, scoreOf } from './chance.js';
-import { Contenders } from './contenders.js';
+import { Contenders, PeakChances } from './contenders.js';
 import { listProteins } from './listing.js';
 import type { Finds } from './finds.js';
 import type { Fingerprint, FingerprintPeak, FingerprintQuery, PeptideMatch, ProteinHit, TaxonHit } from './types.js';
-import type { PeakTally } from './tally.js';
+import { IntMap, MISSING, type PeakTally } from './tally.js';
 
 /** Proteins of a taxon its answer lists. */
 const TAXON_PROTEINS = 5;
@@ -46,17 +46,20 @@ export function answer(context: Context, title: string | undefined, found: ListF
   const { peaks, proteins } = found;
   const inWindow = peaks.map((p) => (p.error ? 0 : p.inWindow));
   const ranks = proteins.counted();
-  const matched = Int32Array.from(ranks, (rank) => proteins.matched(rank));
+  const matched = filled(Int32Array, ranks, (rank) => proteins.matched(rank));
+  const chances = new PeakChances(inWindow, total);
   // Most likely first: least chance, then most peaks, then the accession order answers use.
-  const contenders = new Contenders(inWindow, total, Int32Array.from(ranks, peptidesOf), matched, (a, b) =>
+  const contenders = new Contenders(chances, filled(Int32Array, ranks, peptidesOf), matched, (a, b) =>
     accessions.before(ranks[a], ranks[b]),
   );
   // The listing chooses among the proteins most significant on all the peaks.
   const pool = contenders.best(Math.max(POOL, query.proteins));
   const listed = listProteins(
-    { peptides: Int32Array.from(pool, (k) => peptidesOf(ranks[k])), peaks: peaksOf(context.finds, found, ranks, pool) },
-    inWindow,
-    total,
+    {
+      peptides: filled(Int32Array, pool, (k) => peptidesOf(ranks[k])),
+      peaks: peaksOf(context.finds, found, ranks, pool),
+    },
+    chances,
     query.proteins,
   );
   const matches = matchesOf(context.finds, found, new Set(listed.map(({ index }) => ranks[pool[index]])));
@@ -87,50 +90,71 @@ export function answer(context: Context, title: string | undefined, found: ListF
     peaks,
     tested,
     proteins: hits,
-    ...(taxonomy && { organisms: taxonHits(context, taxonomy, inWindow, found, ranks, contenders) }),
+    ...(taxonomy && { organisms: taxonHits(context, taxonomy, chances, found, ranks, contenders) }),
   };
+}
+
+/**
+ * `of` of each of `items`, in a typed array of their number, filled in a loop: a typed array's `from` calls a mapping
+ * function through the iterator protocol, and lists map thousands of contenders.
+ */
+function filled<T extends Int32Array | Float64Array>(
+  Type: new (length: number) => T,
+  items: ArrayLike<number>,
+  of: (item: number) => number,
+): T {
+  const values = new Type(items.length);
+  for (let i = 0; i < items.length; i++) values[i] = of(items[i]);
+  return values;
 }
 
 /** The peaks (ascending) each protein of `pool` (indexes into `ranks`) explains. */
 function peaksOf(finds: Finds, { peaks, first }: ListFinds, ranks: Int32Array, pool: readonly number[]): number[][] {
-  const slot = new Map(pool.map((k, c) => [ranks[k], c]));
+  const slot = new IntMap();
+  pool.forEach((k, c) => slot.set(ranks[k], c));
   const explained: number[][] = pool.map(() => []);
-  for (let peak = 0; peak < peaks.length; peak++)
-    for (const f of finds.of(first + peak))
-      finds.ranks(f, (rank) => {
-        const c = slot.get(rank);
-        if (c === undefined) return;
-        const list = explained[c];
-        if (list[list.length - 1] !== peak) list.push(peak);
-      });
+  // One visitor for every find (one made per find would be an allocation each).
+  let peak = 0;
+  const visit = (rank: number) => {
+    const c = slot.get(rank);
+    if (c === MISSING) return;
+    const list = explained[c];
+    if (list[list.length - 1] !== peak) list.push(peak);
+  };
+  for (; peak < peaks.length; peak++) for (const f of finds.of(first + peak)) finds.ranks(f, visit);
   return explained;
 }
 
 /** The peptides explaining each peak for each of `ranks`: by peak, then mass, then ProForma. */
 function matchesOf(finds: Finds, { peaks, first }: ListFinds, ranks: Set<number>): Map<number, PeptideMatch[]> {
   const matches = new Map<number, PeptideMatch[]>(Array.from(ranks, (rank) => [rank, []]));
-  peaks.forEach(({ mass: peakMass }, peak) => {
-    for (const f of finds.of(first + peak)) {
-      let match: PeptideMatch | undefined;
-      finds.ranks(f, (rank) => {
-        if (!ranks.has(rank)) return;
-        if (!match) {
-          const sequence = finds.sequence(f);
-          const mass = finds.units.data[f] / UNITS_PER_DA;
-          const errorDa = peakMass - mass;
-          match = {
-            peak,
-            sequence,
-            proforma: finds.proformaOf(f, sequence),
-            mass,
-            errorPpm: (errorDa / mass) * 1e6,
-            errorDa,
-          };
-        }
-        matches.get(rank)!.push(match);
-      });
+  // One visitor for every find, of find f of this peak: its match, made for the first of its ranks listed.
+  let peak = 0;
+  let f = 0;
+  let match: PeptideMatch | undefined;
+  const visit = (rank: number) => {
+    if (!ranks.has(rank)) return;
+    if (!match) {
+      const sequence = finds.sequence(f);
+      const mass = finds.units.data[f] / UNITS_PER_DA;
+      const errorDa = peaks[peak].mass - mass;
+      match = {
+        peak,
+        sequence,
+        proforma: finds.proformaOf(f, sequence),
+        mass,
+        errorPpm: (errorDa / mass) * 1e6,
+        errorDa,
+      };
     }
-  });
+    matches.get(rank)!.push(match);
+  };
+  for (; peak < peaks.length; peak++)
+    for (const found of finds.of(first + peak)) {
+      f = found;
+      match = undefined;
+      finds.ranks(f, visit);
+    }
   for (const list of matches.values())
     list.sort((a, b) => a.peak - b.peak || a.mass - b.mass || (a.proforma < b.proforma ? -1 : 1));
   return matches;
@@ -141,19 +165,18 @@ function matchesOf(finds: Finds, { peaks, first }: ListFinds, ranks: Set<number>
  * by `better`), those in its subtree.
  */
 function taxonHits(
-  { accessions, query, total, tested, reviewedTotal }: Context,
+  { accessions, query, tested, reviewedTotal }: Context,
   taxonomy: Taxonomy,
-  inWindow: readonly number[],
+  chances: PeakChances,
   { taxa, peakTaxa }: ListFinds,
   ranks: Int32Array,
   proteins: Contenders,
 ): TaxonHit[] {
   const nodes = taxa.counted();
-  const matched = Int32Array.from(nodes, (node) => taxa.matched(node));
-  const peptides = Float64Array.from(nodes, (node) => taxonomy.specificPeptides(node));
+  const matched = filled(Int32Array, nodes, (node) => taxa.matched(node));
+  const peptides = filled(Float64Array, nodes, (node) => taxonomy.specificPeptides(node));
   const contenders = new Contenders(
-    inWindow,
-    total,
+    chances,
     peptides,
     matched,
     (a, b) => taxonomy.taxIds[nodes[a]] < taxonomy.taxIds[nodes[b]],

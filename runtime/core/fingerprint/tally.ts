@@ -5,12 +5,22 @@
 /** Distinct peaks per key, the peaks given in ascending order (a peak counts once per key however often it comes). */
 export class PeakTally {
   /** Open addressing: keys[slot] is -1 when the slot is free. */
-  private keys = new Int32Array(1024).fill(-1);
-  private lastPeak = new Int32Array(1024);
-  private counts = new Int32Array(1024);
+  private keys: Int32Array;
+  private lastPeak: Int32Array;
+  private counts: Int32Array;
   /** The keys in the order first counted, and how many. */
-  private order = new Int32Array(1024);
+  private order: Int32Array;
   size = 0;
+
+  /** `expected`: about how many keys it will count, so that it is made as large at once rather than grown to it. */
+  constructor(expected = 0) {
+    let slots = 1024;
+    while (slots < 2 * expected) slots *= 2;
+    this.keys = new Int32Array(slots).fill(-1);
+    this.lastPeak = new Int32Array(slots);
+    this.counts = new Int32Array(slots);
+    this.order = new Int32Array(slots);
+  }
 
   /** Counts `peak` for `key` (both ≥ 0); whether it was not counted for it yet. */
   add(key: number, peak: number): boolean {
@@ -59,7 +69,9 @@ export class PeakTally {
     for (let s = 0; s < keys.length; s++) {
       if (keys[s] === -1) continue;
       const slot = this.slotOf(keys[s]);
-      [this.keys[slot], this.lastPeak[slot], this.counts[slot]] = [keys[s], lastPeak[s], counts[s]];
+      this.keys[slot] = keys[s];
+      this.lastPeak[slot] = lastPeak[s];
+      this.counts[slot] = counts[s];
     }
   }
 }
@@ -104,7 +116,8 @@ export class IntMap {
     for (let s = 0; s < keys.length; s++) {
       if (keys[s] === -1) continue;
       const slot = this.slotOf(keys[s]);
-      [this.keys[slot], this.values[slot]] = [keys[s], values[s]];
+      this.keys[slot] = keys[s];
+      this.values[slot] = values[s];
     }
   }
 }

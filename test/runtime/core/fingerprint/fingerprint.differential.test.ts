@@ -13,6 +13,7 @@ import type { FilterSpec } from '../../../../runtime/core/range/accessionFilter.
 import type { Tolerance } from '../../../../runtime/core/precursor/window.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import { nodeCodecs } from '../../../../runtime/entries/node/platform.js';
 import type { AccessionTable } from '../../../../runtime/model/format.js';
 import { parseModifications } from '../../../../runtime/model/modifications.js';
 import { bundledDataset, readAccessionTable, readPeptideCounts, readTaxonomyFile } from '../../../helpers/datasets.js';
@@ -124,8 +125,10 @@ let walk: TaxonomyWalk;
 let total: number;
 /** Peptides of each rank, counted over the stored peptides. */
 let peptidesOfRank: Int32Array;
-/** Stored peptides of each rank. */
-let peptidesByRank: number[][];
+/** Stored peptides of rank r, ascending: byRank[byRankEnds[r − 1] ?? 0 .. byRankEnds[r]). */
+let byRank: Int32Array;
+let byRankEnds: Int32Array;
+const peptidesByRank = (rank: number) => byRank.subarray(rank === 0 ? 0 : byRankEnds[rank - 1], byRankEnds[rank]);
 const accessionOf = (rank: number) =>
   table.accessions.slice(rank === 0 ? 0 : table.accessionEnds[rank - 1], table.accessionEnds[rank]);
 const formsBySetting = new Map<string, Forms>();
@@ -160,13 +163,15 @@ function formsOf(fixedText: string, variableText: string, maxVariable: number): 
   const slots = new Int32Array(setting.variable.length);
   const vector = setting.variable.map(() => 0);
   const variableUnits = setting.variable.map((mod) => Number(mod.units));
+  // Without modifications every peptide is its one form, its letters' fixed deltas all 0: they are not read.
+  const modified = setting.fixed.length > 0 || setting.variable.length > 0;
   for (let p = 0; p < units.length; p++) {
     firstForm[p] = peptide.length;
     const sequence = stored.sequences[p];
     let base = units[p];
-    slots.fill(0);
+    for (let m = 0; m < slots.length; m++) slots[m] = 0;
     let open = false;
-    for (let i = 0; i < sequence.length; i++) {
+    for (let i = 0; modified && i < sequence.length; i++) {
       const code = sequence.charCodeAt(i);
       base += fixedDelta[code];
       if (variableOf[code] < 0) continue;
@@ -193,7 +198,7 @@ function formsOf(fixedText: string, variableText: string, maxVariable: number): 
   const sortedForms = new Int32Array(packed.length);
   for (let k = 0; k < packed.length; k++) {
     sortedKeys[k] = Math.floor(packed[k] / 2 ** 22);
-    sortedForms[k] = packed[k] % 2 ** 22;
+    sortedForms[k] = packed[k] - sortedKeys[k] * 2 ** 22;
   }
   const forms: Forms = {
     peptide: Int32Array.from(peptide),
@@ -210,19 +215,23 @@ function formsOf(fixedText: string, variableText: string, maxVariable: number): 
 
 beforeAll(async () => {
   dir = await bundledDataset();
-  dataset = await Dataset.open(new FileSource(dir));
+  // Read as the Node entries read it (zlib and Node's sha256, not the web streams every platform has).
+  dataset = await Dataset.open(new FileSource(dir), nodeCodecs);
   stored = readStoredPeptides(dir);
-  units = Float64Array.from(stored.sequences, (sequence) => referenceUnits(sequence)!);
+  units = new Float64Array(stored.sequences.length);
+  for (let p = 0; p < units.length; p++) units[p] = referenceUnits(stored.sequences[p])!;
   table = readAccessionTable(dir);
   walk = new TaxonomyWalk(readTaxonomyFile(dir)!);
   total = dataset.manifest.totals.peptides;
   peptidesOfRank = new Int32Array(table.taxIds.length);
-  peptidesByRank = Array.from(table.taxIds, () => []);
-  for (let p = 0; p < total; p++)
-    for (const rank of ranksOf(stored, p)) {
-      peptidesOfRank[rank]++;
-      peptidesByRank[rank].push(p);
-    }
+  for (const rank of stored.refs) peptidesOfRank[rank]++;
+  byRankEnds = new Int32Array(peptidesOfRank.length);
+  for (let rank = 0, end = 0; rank < byRankEnds.length; rank++) byRankEnds[rank] = end += peptidesOfRank[rank];
+  // Peptide p's ranks are refs[refEnds[p − 1] .. refEnds[p]), one after the other: each rank's peptides are filled
+  // in from the start of its room, in ascending order.
+  byRank = new Int32Array(stored.refs.length);
+  const next = Int32Array.from(byRankEnds, (end, rank) => end - peptidesOfRank[rank]);
+  for (let p = 0, r = 0; p < total; p++) for (; r < stored.refEnds[p]; r++) byRank[next[stored.refs[r]]++] = p;
 }, 120_000);
 
 describe('the brute force’s own ground', () => {
@@ -236,18 +245,12 @@ describe('the brute force’s own ground', () => {
   });
 
   it('counts each species’ peptides as the taxonomy file does: those with an accession at or below it', () => {
-    const speciesOf = new Map<number, number | undefined>();
-    const species = (taxId: number) => {
-      if (!speciesOf.has(taxId)) speciesOf.set(taxId, walk.has(taxId) ? walk.ancestorAt(taxId, 'species') : undefined);
-      return speciesOf.get(taxId);
-    };
+    const species = speciesOfRanks();
     const counted = new Map<number, number>();
     for (let p = 0; p < total; p++) {
-      const of = new Set<number>();
-      for (const rank of ranksOf(stored, p)) {
-        const s = species(table.taxIds[rank]);
-        if (s !== undefined) of.add(s);
-      }
+      const of: number[] = []; // each once
+      for (const rank of ranksOf(stored, p))
+        if (species[rank] >= 0 && !of.includes(species[rank])) of.push(species[rank]);
       for (const s of of) counted.set(s, (counted.get(s) ?? 0) + 1);
     }
     const differing = walk.ofRank('species').filter((s) => walk.peptides(s) !== (counted.get(s) ?? 0));
@@ -255,10 +258,17 @@ describe('the brute force’s own ground', () => {
   });
 
   it('counts each species’ own peptides as the taxonomy file does: those whose accessions’ lowest common ancestor is at or below it', () => {
+    // A peptide of one accession speaks for its organism's species.
+    const species = speciesOfRanks();
     const counted = new Map<number, number>();
     for (let p = 0; p < total; p++) {
-      const taxa = Array.from(ranksOf(stored, p), (rank) => table.taxIds[rank]).filter((taxId) => walk.has(taxId));
-      const s = taxa.length === 0 ? undefined : speciesAbove(taxa);
+      const ranks = ranksOf(stored, p);
+      let s: number | undefined = species[ranks[0]] >= 0 ? species[ranks[0]] : undefined;
+      if (ranks.length > 1) {
+        const taxa: number[] = [];
+        for (const rank of ranks) if (walk.has(table.taxIds[rank])) taxa.push(table.taxIds[rank]);
+        s = taxa.length === 0 ? undefined : speciesAbove(taxa);
+      }
       if (s !== undefined) counted.set(s, (counted.get(s) ?? 0) + 1);
     }
     const differing = walk.ofRank('species').filter((s) => walk.specificPeptides(s) !== (counted.get(s) ?? 0));
@@ -266,6 +276,10 @@ describe('the brute force’s own ground', () => {
     expect(walk.ofRank('species').some((s) => walk.specificPeptides(s) < walk.peptides(s))).toBe(true);
   });
 });
+
+/** The species of each rank's organism, by rank (-1 where it has none, or the taxonomy file not its organism). */
+const speciesOfRanks = () =>
+  Int32Array.from(table.taxIds, (taxId) => (walk.has(taxId) ? (walk.ancestorAt(taxId, 'species') ?? -1) : -1));
 
 /** Which ranks a filter keeps: reviewed as asked, and the organism at or below one of its taxa. */
 function keeperOf(filter: FilterSpec): (rank: number) => boolean {
@@ -309,7 +323,7 @@ function peakLists(setting: Setting, forms: Forms, keeps: (rank: number) => bool
       let candidates: number[] = [];
       while (candidates.length < 3) {
         const rank = pick(pool);
-        candidates = peptidesByRank[rank].flatMap((p) => {
+        candidates = Array.from(peptidesByRank(rank)).flatMap((p) => {
           const all = Array.from(
             { length: forms.firstForm[p + 1] - forms.firstForm[p] },
             (_, k) => forms.firstForm[p] + k,
@@ -386,14 +400,18 @@ function listing(pool: RefContender[], inWindow: number[], count: number): RefLi
   while (listed.length < count) {
     const left = inWindow.map((_, i) => i).filter((i) => !explained.has(i));
     let best: RefListed | undefined;
+    // The outcomes of the peaks left, once per peptide count this round.
+    const distributions = new Map<number, Float64Array>();
     for (const protein of pool) {
       if (taken.has(protein)) continue;
       const distinct = protein.peaks.filter((i) => !explained.has(i)).length;
       if (distinct === 0) continue;
-      const p = tailFrom(
-        outcomeDistribution(left.map((i) => windowChance(inWindow[i], total, protein.peptides))),
-        distinct,
-      );
+      let exactly = distributions.get(protein.peptides);
+      if (!exactly) {
+        exactly = outcomeDistribution(left.map((i) => windowChance(inWindow[i], total, protein.peptides)));
+        distributions.set(protein.peptides, exactly);
+      }
+      const p = tailFrom(exactly, distinct);
       if (!best || p < best.p || (p === best.p && distinct > best.distinct))
         best = { protein, distinct, p, sameSet: [] };
     }
@@ -416,10 +434,13 @@ const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const proformaOf = (forms: Forms, form: number) =>
   referenceProforma(stored.sequences[forms.peptide[form]], forms.setting, forms.counts[form]);
 
-/** The species above the lowest common ancestor of some taxa (by their sorted list), once per list of taxa. */
-const speciesOfTaxa = new Map<string, number | undefined>();
+/**
+ * The species above the lowest common ancestor of some taxa, once per set of taxa: keyed by their taxId when they are
+ * one (as for most peptides), else by their sorted list.
+ */
+const speciesOfTaxa = new Map<number | string, number | undefined>();
 function speciesAbove(taxa: number[]): number | undefined {
-  const id = [...new Set(taxa)].sort((a, b) => a - b).join(',');
+  const id = taxa.every((taxId) => taxId === taxa[0]) ? taxa[0] : [...new Set(taxa)].sort((a, b) => a - b).join(',');
   if (!speciesOfTaxa.has(id)) speciesOfTaxa.set(id, walk.ancestorAt(walk.lca(taxa), 'species'));
   return speciesOfTaxa.get(id);
 }
@@ -572,10 +593,13 @@ function difference(
     if (!close(hit.score, scoreOf(ref.p), 1e-9, 1e-9)) return `${at}: score ${hit.score}, want ${scoreOf(ref.p)}`;
     if (!close(hit.expect, ref.p * tested.taxa, 1e-9)) return `${at}: expect ${hit.expect}`;
     if (JSON.stringify(hit.peaks) !== JSON.stringify(ref.peaks)) return `${at}: peaks ${hit.peaks}, want ${ref.peaks}`;
-    const best = want.proteins
-      .filter((protein) => walk.has(table.taxIds[protein.id]) && walk.within(table.taxIds[protein.id], ref.id))
-      .slice(0, TAXON_PROTEINS)
-      .map((protein) => accessionOf(protein.id));
+    // The first TAXON_PROTEINS proteins in its subtree, by the brute force's order.
+    const best: string[] = [];
+    for (const protein of want.proteins) {
+      if (best.length === TAXON_PROTEINS) break;
+      const taxId = table.taxIds[protein.id];
+      if (walk.has(taxId) && walk.within(taxId, ref.id)) best.push(accessionOf(protein.id));
+    }
     if (JSON.stringify(hit.proteins) !== JSON.stringify(best)) return `${at}: proteins ${hit.proteins}, want ${best}`;
   }
   return undefined;

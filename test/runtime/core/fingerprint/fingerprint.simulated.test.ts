@@ -11,6 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type FingerprintQuery } from '../../../../runtime/core/fingerprint/fingerprint.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
+import { nodeCodecs } from '../../../../runtime/entries/node/platform.js';
 import type { AccessionTable } from '../../../../runtime/model/format.js';
 import {
   bundledDataset,
@@ -59,7 +60,8 @@ let digest: (protein: ReferenceProtein) => string[];
 
 beforeAll(async () => {
   const dir = await bundledDataset();
-  dataset = await Dataset.open(new FileSource(dir));
+  // Read as the Node entries read it (zlib and Node's sha256, not the web streams every platform has).
+  dataset = await Dataset.open(new FileSource(dir), nodeCodecs);
   const { enzyme, missedCleavages, minLength, maxLength, specificity, clipMet } = readManifest(dir).parameters;
   digest = (protein) => [
     ...referenceDigest(protein.sequence, REFERENCE_ENZYMES[enzyme], missedCleavages, minLength, maxLength, {
@@ -179,19 +181,26 @@ describe('fingerprint on simulated peak lists of real proteins', () => {
     const stored = readStoredPeptides(dir);
     const table: AccessionTable = readAccessionTable(dir);
     const walk = new TaxonomyWalk(readTaxonomyFile(dir)!);
-    // Its marker peptides: those whose proteins' lowest common ancestor is the species or lies below it.
-    const speciesOf = new Map<string, number | undefined>();
+    // Its marker peptides: those in the mass range whose proteins' lowest common ancestor is the species or lies
+    // below it. The species is worked out once per set of taxa, keyed by their taxId when they are one (as for most
+    // peptides), else by their sorted list: undefined when one of them is not in the taxonomy file.
+    const speciesOf = new Map<number | string, number | undefined>();
     const markers = new Map<number, string[]>();
     for (let p = 0; p < stored.sequences.length; p++) {
-      const taxa = [...new Set(Array.from(ranksOf(stored, p), (rank) => table.taxIds[rank]))].sort((a, b) => a - b);
-      if (!taxa.every((taxId) => walk.has(taxId))) continue;
-      const id = taxa.join(',');
-      if (!speciesOf.has(id)) speciesOf.set(id, walk.ancestorAt(walk.lca(taxa), 'species'));
-      const species = speciesOf.get(id);
       const mass = massOf(stored.sequences[p]);
-      if (species === undefined || mass < LIGHTEST || mass > HEAVIEST) continue;
-      if (!markers.has(species)) markers.set(species, []);
-      markers.get(species)!.push(stored.sequences[p]);
+      if (mass < LIGHTEST || mass > HEAVIEST) continue;
+      const taxa: number[] = [];
+      for (const rank of ranksOf(stored, p)) if (!taxa.includes(table.taxIds[rank])) taxa.push(table.taxIds[rank]);
+      const id = taxa.length === 1 ? taxa[0] : taxa.sort((a, b) => a - b).join(',');
+      let species = speciesOf.get(id);
+      if (species === undefined && !speciesOf.has(id)) {
+        species = taxa.every((taxId) => walk.has(taxId)) ? walk.ancestorAt(walk.lca(taxa), 'species') : undefined;
+        speciesOf.set(id, species);
+      }
+      if (species === undefined) continue;
+      let peptides = markers.get(species);
+      if (!peptides) markers.set(species, (peptides = []));
+      peptides.push(stored.sequences[p]);
     }
     const eligible = [...markers].filter(([, peptides]) => peptides.length >= PEPTIDES);
     expect(eligible.length).toBeGreaterThan(100);

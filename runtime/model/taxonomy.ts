@@ -130,6 +130,36 @@ export class Taxonomy {
   }
 
   /**
+   * Every name from its start and from each of its words' starts, sorted (code units), with its node: the names that
+   * start with a text, or have a word that does, are those of one run of this list. Made at the first search.
+   */
+  private pieces: { texts: string[]; nodes: Int32Array } | undefined;
+
+  /** The nodes whose folded name, or a word of it, starts with `q` (non-empty), each once, in no order. */
+  private holding(q: string): Set<number> {
+    if (!this.pieces) {
+      const all: { text: string; node: number }[] = [];
+      this.folded.forEach((name, node) => {
+        all.push({ text: name, node });
+        for (let at = 1; at < name.length; at++)
+          if (!WORD_CHARACTER.test(name[at - 1])) all.push({ text: name.slice(at), node });
+      });
+      all.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+      this.pieces = { texts: all.map((p) => p.text), nodes: Int32Array.from(all, (p) => p.node) };
+    }
+    const { texts, nodes } = this.pieces;
+    let [lo, hi] = [0, texts.length];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (texts[mid] < q) lo = mid + 1;
+      else hi = mid;
+    }
+    const found = new Set<number>();
+    for (let i = lo; i < texts.length && texts[i].startsWith(q); i++) found.add(nodes[i]);
+    return found;
+  }
+
+  /**
    * Nodes whose scientific name starts with `query` (case-insensitive), or has a word that does (a word starts
    * after any character that is not a letter or digit): the exact name first, then name prefixes, then word
    * prefixes; within each, most peptides first, then by name and taxId. At most `limit`.
@@ -137,10 +167,11 @@ export class Taxonomy {
   search(query: string, limit = MAX_TAXA): Taxon[] {
     const q = query.trim().toLowerCase();
     const found: { node: number; tier: number }[] = [];
-    this.folded.forEach((name, node) => {
+    for (const node of q === '' ? this.folded.keys() : this.holding(q)) {
+      const name = this.folded[node];
       const tier = name === q ? 0 : name.startsWith(q) ? 1 : wordStartsWith(name, q) ? 2 : -1;
       if (tier >= 0) found.push({ node, tier });
-    });
+    }
     const { names, peptides } = this.file;
     found.sort(
       (a, b) =>

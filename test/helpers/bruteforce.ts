@@ -260,13 +260,17 @@ export class BruteForce {
 
   /** The envelope fields (less memory and duration) the API must answer for a key range and page. */
   answer(lowKey: number, highKey: number, page: number, pageSize: number, shape: 'acc' | 'accsTax'): BruteAnswer {
-    const keys = this.keysIn(lowKey, highKey);
+    // keysIn's keys, without copying the whole range for one page of it.
+    const keys =
+      lowKey > highKey
+        ? this.keys.subarray(0, 0)
+        : this.keys.subarray(this.lowerBound(lowKey), this.lowerBound(highKey + 1));
     const from = (page - 1) * pageSize;
     return {
       totalResult: keys.length,
       page,
       pageSize,
-      result: keys.slice(from, from + pageSize).map((k) => this.group(k, shape)),
+      result: Array.from(keys.subarray(from, from + pageSize), (k) => this.group(k, shape)),
     };
   }
 }

@@ -393,24 +393,48 @@ export function shardEntries(dir: string, view?: number): ShardEntry[] {
 /** A decoded shard with the accession table its ranks point into, as tests read it: each peptide's ranks by accession (as answers list them). */
 export type TabledShard = Shard & AccessionTable;
 
+/** Each rank's place among its table's accessions in byte order, by table. */
+const places = new WeakMap<AccessionTable, Uint32Array>();
+
+function placesOf(table: AccessionTable): Uint32Array {
+  let place = places.get(table);
+  if (!place) {
+    const names = Array.from(table.taxIds, (_, a) => cut(table.accessions, table.accessionEnds, a));
+    const order = Array.from(names.keys()).sort((a, b) => (names[a] < names[b] ? -1 : names[a] > names[b] ? 1 : 0));
+    const byRank = new Uint32Array(names.length);
+    order.forEach((a, at) => (byRank[a] = at));
+    places.set(table, (place = byRank));
+  }
+  return place;
+}
+
 /** decodeShard's shard of `bytes` (decompressed) with `table`, each peptide's ranks sorted by their accessions (byte order). */
 export function decodeTabled(bytes: Uint8Array, table: AccessionTable): TabledShard {
   const shard = decodeShard(bytes, table.taxIds.length);
-  const accession = (a: number) => cut(table.accessions, table.accessionEnds, a);
-  // A reference that starts its protein moves with its rank (startRefs index accessionRefs).
-  const starts = new Map(Array.from(shard.startRefs ?? [], (ref, i) => [ref, shard.startRefsInside![i]]));
-  const moved = new Map<number, number>();
-  for (let p = 0; p < shard.accessionRefEnds.length; p++) {
-    const from = p === 0 ? 0 : shard.accessionRefEnds[p - 1];
-    const refs = shard.accessionRefs.subarray(from, shard.accessionRefEnds[p]);
-    const order = Array.from(refs.keys()).sort((a, b) => (accession(refs[a]) < accession(refs[b]) ? -1 : 1));
-    refs.set(order.map((i) => refs[i]));
-    order.forEach((i, at) => starts.has(from + i) && moved.set(from + at, starts.get(from + i)!));
+  const place = placesOf(table);
+  const refs = shard.accessionRefs;
+  const ends = shard.accessionRefEnds;
+  // A reference that starts its protein moves with its rank (startRefs index accessionRefs): its flag moves with it.
+  const flags = shard.startRefs ? new Int16Array(refs.length).fill(-1) : undefined;
+  shard.startRefs?.forEach((ref, i) => (flags![ref] = shard.startRefsInside![i]));
+  // Each peptide's ranks by place (an insertion sort: a peptide has few).
+  for (let p = 0, from = 0; p < ends.length; from = ends[p++]) {
+    for (let i = from + 1; i < ends[p]; i++) {
+      const [rank, flag] = [refs[i], flags?.[i] ?? -1];
+      let j = i;
+      for (; j > from && place[refs[j - 1]] > place[rank]; j--) {
+        refs[j] = refs[j - 1];
+        if (flags) flags[j] = flags[j - 1];
+      }
+      refs[j] = rank;
+      if (flags) flags[j] = flag;
+    }
   }
-  if (shard.startRefs) {
-    const sorted = [...moved.keys()].sort((a, b) => a - b);
-    shard.startRefs = Uint32Array.from(sorted);
-    shard.startRefsInside = Uint8Array.from(sorted, (ref) => moved.get(ref)!);
+  if (flags) {
+    const starts: number[] = [];
+    flags.forEach((flag, ref) => flag >= 0 && starts.push(ref));
+    shard.startRefs = Uint32Array.from(starts);
+    shard.startRefsInside = Uint8Array.from(starts, (ref) => flags[ref]);
   }
   return { ...shard, ...table };
 }

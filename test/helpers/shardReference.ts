@@ -1,8 +1,8 @@
 // A brute-force reference for the search API, independent of runtime/core (search.ts, shardIndex.ts,
 // params.ts) and runtime/api: it decodes EVERY shard of a dataset (flat manifest or index tree) into plain
-// global arrays, checks the dataset's invariants on the way, and answers a query by filtering all mass groups
-// one by one and slicing the page. Masses typed by a user are compared exactly (BigInt rationals); a peptide's
-// mass key comes from the reference chemistry (reference.ts).
+// global arrays, checks the dataset's invariants on the way (its mass keys ascend across shards), and answers a
+// query by binary search of those keys and slicing the page. Masses typed by a user are compared exactly (BigInt
+// rationals); a peptide's mass key comes from the reference chemistry (reference.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,8 +16,8 @@ import {
   shardEntries,
   treeLevels,
 } from './datasets.js';
-import { keyBounds, referenceDecimal, referenceKeyText, referencePeptideKey } from './reference.js';
-import { cutLetters } from './letters.js';
+import { keyBounds, lowerBound, referenceDecimal, referenceKeyText, referencePeptideKey } from './reference.js';
+import { lettersText } from './letters.js';
 
 export interface ReferenceData {
   manifest: Manifest;
@@ -102,13 +102,14 @@ export function loadReference(dir: string): ReferenceData {
       problems.push(`shard ${entry.file} counts differ from its entry`);
     if (s.massKeys[0] !== entry.firstKey || s.massKeys[s.massKeys.length - 1] !== entry.lastKey)
       problems.push(`shard ${entry.file} keys differ from its entry`);
+    const letters = lettersText(s.sequences); // one string a shard, its peptides cut from it
     let p = 0;
     for (let g = 0; g < s.massKeys.length; g++) {
       const key = s.massKeys[g];
       if (keys.length > 0 && !(keys[keys.length - 1] < key)) problems.push(`mass keys not ascending at ${key}`);
       keys.push(key);
       for (; p < s.groupEnds[g]; p++) {
-        const seq = cutLetters(s.sequences, s.sequenceEnds, p);
+        const seq = letters.slice(p === 0 ? 0 : s.sequenceEnds[p - 1], s.sequenceEnds[p]);
         if (seen.has(seq)) problems.push(`peptide ${seq} appears twice`);
         seen.add(seq);
         sequences.push(seq);
@@ -212,15 +213,15 @@ export function referenceAnswer(ref: ReferenceData, q: RefQuery): RefAnswer {
     low = keyBounds(m1).ceil;
     high = keyBounds(m2).floor;
   }
-  // Brute force: every mass group, in order.
+  // The groups from lo to hi: a run of the global key list, which ascends (loadReference reports it if not).
   const clamp = (b: bigint) => (b < 0n ? -1 : b > 2n ** 40n ? 2 ** 40 : Number(b)); // keys are 32-bit
   const [lo, hi] = [clamp(low), clamp(high)];
-  const matching: number[] = [];
-  for (let g = 0; g < ref.keys.length; g++) {
-    if (ref.keys[g] >= lo && ref.keys[g] <= hi) matching.push(g);
-  }
+  const first = lowerBound(ref.keys, lo);
+  const total = Math.max(0, lowerBound(ref.keys, hi + 1) - first);
+  const onPage: number[] = [];
+  for (let i = (page - 1) * pageSize; i < Math.min(total, page * pageSize); i++) onPage.push(first + i);
   const taxonomy = q.endpoint === '/search-taxonomy.php';
-  const result = matching.slice((page - 1) * pageSize, page * pageSize).map((g) => {
+  const result = onPage.map((g) => {
     const entries: unknown[] = [];
     for (let p = g === 0 ? 0 : ref.groupEnds[g - 1]; p < ref.groupEnds[g]; p++) {
       const ids = Array.from(ref.accessionIds.subarray(p === 0 ? 0 : ref.accessionEnds[p - 1], ref.accessionEnds[p]));
@@ -235,5 +236,5 @@ export function referenceAnswer(ref: ReferenceData, q: RefQuery): RefAnswer {
     }
     return { [referenceKeyText(ref.keys[g])]: entries };
   });
-  return { status: 200, body: { totalResult: matching.length, page, pageSize, result } };
+  return { status: 200, body: { totalResult: total, page, pageSize, result } };
 }

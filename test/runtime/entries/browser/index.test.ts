@@ -1,11 +1,10 @@
 // The core runs unchanged in a browser: runtime/entries/browser bundled by esbuild for the browser platform and loaded
 // in headless Chromium answers real queries over HTTP byte for byte as the Node handler does (less memory and
 // duration). Chromium missing is a failure, not a skip: .ci/run installs it.
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandler, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
@@ -17,20 +16,9 @@ import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { sequenceOf } from '../../../../runtime/model/format.js';
 import { formatMassKey } from '../../../../runtime/model/massKey.js';
 import { listen } from '../../../helpers/api.js';
+import { sharedChromium } from '../../../helpers/chromium.js';
 import { bundledDataset, removeTempDirs } from '../../../helpers/datasets.js';
 import { prng } from '../../../helpers/prng.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** A request as both sides make it: path and query, and optionally a method and headers. */
 interface Call {
@@ -104,7 +92,7 @@ const browserCore = () => (bundling ??= buildBrowserCore());
 let core: BrowserCore;
 let nodeHandler: Handler;
 let server: Awaited<ReturnType<typeof listen>> | undefined;
-let browser: Browser | undefined;
+let context: BrowserContext | undefined;
 let page: Page;
 const served: { path: string; status: number }[] = [];
 const pageProblems: string[] = [];
@@ -134,7 +122,7 @@ async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
 }
 
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
   await server?.close();
   removeTempDirs();
 });
@@ -166,18 +154,12 @@ describe('the browser bundle', () => {
 
 describe('the core in headless Chromium, against the dataset over HTTP', () => {
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium not found at ${CHROMIUM}: this test runs the core in headless Chromium. Install Debian's chromium ` +
-          `package (sudo apt-get install chromium; .ci/run does it when /usr/bin/chromium is missing) or set CHROMIUM_PATH.`,
-      );
-    }
     core = await browserCore();
     dir = await bundledDataset();
     nodeHandler = createHandler(datasetOnce(() => new FileSource(dir)));
     server = await listen((req, res) => void serve(req, res));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    page = await browser.newPage();
+    context = await (await sharedChromium()).newContext();
+    page = await context.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error' || message.type() === 'warning')
         pageProblems.push(`console.${message.type()}: ${message.text()}`);

@@ -3,10 +3,10 @@
 // what the page shows read from its DOM, and what it should show: the Node handler's answers over the same folder.
 // A test worker runs its files one after another in one process: Chromium, the page's builds and the sites are made
 // once per worker, when a file first asks, and shared by the files (each opens browser contexts of its own).
-import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import serveHandler from 'serve-handler';
 import { createAnswerer, datasetOnce, type Handler } from '../../../../runtime/api/handler.js';
 import { createListener } from '../../../../runtime/entries/node/server.js';
@@ -14,55 +14,23 @@ import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { buildWebPage, writeWebPage, type WebPage } from '../../../../runtime/entries/web/bundle.js';
 import { isobaricPath, modifiedPeptideMass, stateOfQuery } from '../../../../runtime/entries/web/state.js';
 import { folderHandler, listen } from '../../../helpers/api.js';
+import { exitOnSigterm } from '../../../helpers/chromium.js';
 import { bundledDataset } from '../../../helpers/datasets.js';
 import { prng } from '../../../helpers/prng.js';
 
-// Debian's Chromium: its headless shell (package chromium-headless-shell, Playwright's own choice for headless runs)
-// when installed, else the browser (package chromium). The same engine; the shell has no browser window to keep up to
-// date at each navigation, most of the full browser's own work in these tests.
-const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { sharedChromium } from '../../../helpers/chromium.js';
 
 /** Folders of this worker's static sites, removed when it exits. */
 const siteFolders: string[] = [];
 let exitHooked = false;
-/**
- * Cleans up when the worker ends: vitest ends it with SIGTERM, whose default action skips the exit handlers;
- * exiting on it runs them (Playwright's kills Chromium and removes its profile folder; this one the sites' folders).
- */
+/** Removes the sites' folders when the worker ends (SIGTERM included). */
 function cleanUpOnExit(): void {
   if (exitHooked) return;
   exitHooked = true;
-  process.once('SIGTERM', () => process.exit(143));
+  exitOnSigterm();
   process.on('exit', () => {
     for (const dir of siteFolders.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
-}
-
-let browser: Promise<Browser> | undefined;
-/**
- * Debian's Chromium, launched once per worker (again if it went away); its absence is a failure, not a skip (.ci/run
- * installs it). A file closes the contexts it opens, never the browser.
- */
-export async function sharedChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium not found at ${CHROMIUM}: install Debian's chromium-headless-shell or chromium package (sudo apt-get install chromium-headless-shell; .ci/run installs chromium) or set CHROMIUM_PATH.`,
-    );
-  }
-  if (browser && !(await browser.then((b) => b.isConnected()).catch(() => false))) browser = undefined;
-  cleanUpOnExit();
-  return (browser ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, handleSIGTERM: false }));
 }
 
 export type Site = 'api' | 'static' | 'gone';

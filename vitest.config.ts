@@ -2,6 +2,7 @@
 // time on two cores: many tests wait on child processes, servers or a browser, and vitest's default (cores - 1)
 // would run one file at a time here.
 import { defineConfig } from 'vitest/config';
+import SlowestFirst from './test/sequencer.js';
 
 /** Files that replace modules (vi.mock): they get a module registry of their own. */
 const ISOLATED = ['test/builder/writers/publish.test.ts'];
@@ -13,6 +14,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     pool: 'forks',
     maxWorkers: 3,
+    sequence: { sequencer: SlowestFirst },
     projects: [
       // A worker keeps its imported modules from one file to the next: loading them again per file costs more
       // than many files' tests.

@@ -13,6 +13,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -214,7 +215,14 @@ function builderHash(): string {
   return hash.digest('hex');
 }
 
-/** Removes cached builds of `label` other than `keep` not touched for an hour (older builder versions). */
+/** `dir`, its time set to now: pruneStale removes the builds no run has read for an hour. */
+function touched(dir: string): string {
+  const now = new Date();
+  utimesSync(dir, now, now);
+  return dir;
+}
+
+/** Removes cached builds of `label` other than `keep` not read for an hour (older builder versions, other clones'). */
 function pruneStale(label: string, keep: string): void {
   for (const name of readdirSync(CACHE_ROOT)) {
     const path = join(CACHE_ROOT, name);
@@ -231,14 +239,15 @@ export async function cachedBuild(label: string, input: string, args: string[] =
   const hash = createHash('sha256')
     .update(CACHE_GENERATION)
     .update(readFileSync(input))
-    .update(JSON.stringify(args))
+    // The taxdump by its files' content (below), not by where this copy of the repository keeps it.
+    .update(JSON.stringify(args.map((arg, i) => (args[i - 1] === '--taxdump' ? '<taxdump>' : arg))))
     .update(builderHash());
   const taxdump = args.indexOf('--taxdump');
   if (taxdump >= 0)
     for (const file of ['nodes.dmp', 'names.dmp']) hash.update(readFileSync(join(args[taxdump + 1], file)));
   const key = hash.digest('hex').slice(0, 16);
   const dir = join(CACHE_ROOT, `${label}-${key}`);
-  if (existsSync(join(dir, 'manifest.json'))) return dir;
+  if (existsSync(join(dir, 'manifest.json'))) return touched(dir);
   mkdirSync(CACHE_ROOT, { recursive: true });
   // One builder at a time per entry (test files run in parallel): a lock folder holding the builder's pid.
   const lock = join(CACHE_ROOT, `.lock-${label}-${key}`);

@@ -336,9 +336,8 @@ describe('query tool: JSON', () => {
     expect(JSON.parse(unknown.stdout)).toEqual({ error: "taxon 999999999 is not in the dataset's taxonomy" });
   });
 
-  // The two commands as processes: `npm run query` answering here, the package bin failing in 'query tool:
-  // errors'. Every other case runs main in this process.
-  it('runs as `npm run query --`, defaulting --shards to SHARDS_DIR', async () => {
+  // The two commands as processes; every other case runs main in this process.
+  it('runs as `npm run query --` (defaulting --shards to SHARDS_DIR) and as the package bin', async () => {
     const expected = stableText((await api('/search.php', { mass1: '1247.6', mass2: '1247.62' })).text) + '\n';
     const viaNpm = await runProgram(
       'npm',
@@ -347,6 +346,18 @@ describe('query tool: JSON', () => {
     );
     expect(viaNpm.code, viaNpm.stderr).toBe(0);
     expect(stableText(viaNpm.stdout)).toBe(expected);
+    const viaBin = await runNode([
+      'bin/digested-peptides.mjs',
+      'search',
+      '--mass1',
+      '1247.6',
+      '--mass2',
+      '1247.62',
+      '--shards',
+      shards,
+    ]);
+    expect(viaBin.code, viaBin.stderr).toBe(0);
+    expect(stableText(viaBin.stdout)).toBe(expected);
   });
 });
 

@@ -25,7 +25,7 @@ export interface AnnotationSettings {
 
 /** The annotation of a peptide (`sequence` carrying `carried`) at precursor `charge` in a spectrum's raw peaks. */
 export function annotate(
-  raw: Peaks,
+  raw: Pick<Peaks, 'mz' | 'intensity'>,
   precursorMz: number,
   sequence: string,
   carried: Carried,

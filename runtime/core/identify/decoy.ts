@@ -26,7 +26,7 @@ let lastSequence = '';
 let lastReversed = '';
 
 /** `sequence` reversed but for its last residue. */
-function reversedSequence(sequence: string): string {
+export function reversedSequence(sequence: string): string {
   if (sequence !== lastSequence) {
     let reversed = '';
     for (let i = sequence.length - 2; i >= 0; i--) reversed += sequence[i];

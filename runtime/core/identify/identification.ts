@@ -9,7 +9,15 @@ import type { Form } from './forms.js';
 import type { MgfItem, Malformed } from '../match/mgf.js';
 import type { StreamOptions } from '../match/match.js';
 import type { Dataset } from '../storage/dataset.js';
-import { identifySpectra, type FilePsm, type IdentifyQuery, type Refused } from './identify.js';
+import {
+  identifyBatch,
+  identifyInLanes,
+  identifySpectra,
+  type FilePsm,
+  type IdentifyQuery,
+  type Lanes,
+  type Refused,
+} from './identify.js';
 import { fdrLevels } from './levels.js';
 import { lcaNode, taxonTable, type TaxonRow } from './organisms.js';
 
@@ -137,14 +145,14 @@ function lcaOf(taxonomy: Taxonomy | undefined, taxIds: readonly number[]): { tax
 }
 
 /**
- * Every spectrum of `items` identified (identify.ts, batch by batch) and the identification of them all. `onBatch` is
- * told the spectra done after each batch.
+ * Every spectrum of `items` identified (identify.ts, batch by batch; with `lanes`, batches elsewhere at once) and the
+ * identification of them all. `onBatch` is told the spectra done after each batch.
  */
 export async function identifyAll(
   dataset: Dataset,
   query: IdentifyQuery,
   items: AsyncIterable<MgfItem>,
-  options: StreamOptions & { onBatch?: (spectra: number) => void } = {},
+  options: StreamOptions & { onBatch?: (spectra: number) => void; lanes?: Lanes } = {},
 ): Promise<Identification> {
   const psms: FilePsm[] = [];
   const refused: Refused[] = [];
@@ -152,13 +160,13 @@ export async function identifyAll(
   let spectra = 0;
   let cut = 0;
   const told = options.malformed;
-  const batches = identifySpectra(dataset, query, items, {
-    ...options,
-    malformed: (m) => {
-      malformed.push(m);
-      told?.(m);
-    },
-  });
+  const tell = (m: Malformed) => {
+    malformed.push(m);
+    told?.(m);
+  };
+  const batches = options.lanes
+    ? identifyInLanes(items, options.lanes, (spectra) => identifyBatch(dataset, query, spectra, options), tell)
+    : identifySpectra(dataset, query, items, { ...options, malformed: tell });
   for await (const batch of batches) {
     psms.push(...batch.psms);
     refused.push(...batch.refused);

@@ -3,7 +3,7 @@
 // here: a spectrum's first rank is whichever scores highest.
 import { UNITS_PER_DA } from '../../model/chemistry.js';
 import type { ModSpec } from '../../model/modifications.js';
-import { decoyForm } from './decoy.js';
+import { decoyForm, reversedSequence } from './decoy.js';
 import { localisedForms, type Form } from './forms.js';
 import { hyperscore, matchForm, type FragmentTolerance, type Matched, type Peaks } from './score.js';
 
@@ -60,17 +60,73 @@ export interface Psm<T> {
   scoredCandidates: number;
 }
 
-/** A form's identity for telling a decoy from the targets: I and L weigh the same and are not told apart. */
+/** A sequence with I as L: the two weigh the same and are not told apart. */
+const sameAsLeucine = (sequence: string) => sequence.replaceAll('I', 'L');
+
+/** A form's identity for telling a decoy from the targets. */
 const formKey = (sequence: string, form: Form) =>
-  `${sequence.replaceAll('I', 'L')}|${form.nTerm}|${form.residues.join(',')}|${form.cTerm}`;
+  `${sameAsLeucine(sequence)}|${form.nTerm}|${form.residues.join(',')}|${form.cTerm}`;
 
 /** Fragment charges for a precursor of `charge`. */
 export const fragmentCharges = (charge: number, max: number) => Math.max(1, Math.min(Math.abs(charge) - 1, max));
 
+/** A PSM before it is ranked among its spectrum's. */
+type Found<T> = Omit<Psm<T>, 'rank' | 'deltaNext' | 'scoredCandidates'>;
+
+/** A PSM of a search's candidate. */
+const found = <T>(
+  search: ScoredSearch<T>,
+  candidate: ScoredCandidate<T>,
+  decoy: boolean,
+  sequence: string,
+  form: Form,
+  matched: Matched,
+  hyperscore: number,
+): Found<T> => ({
+  decoy,
+  sequence,
+  form,
+  ref: candidate.ref,
+  charge: search.charge,
+  isotopeError: search.isotopeError,
+  units: candidate.units,
+  matched,
+  hyperscore,
+});
+
+/** How PSMs rank: by hyperscore, a decoy before a target of the same score (ties go against the targets), then by sequence. */
+const ranking = <T>(a: Found<T>, b: Found<T>) =>
+  b.hyperscore - a.hyperscore ||
+  Number(b.decoy) - Number(a.decoy) ||
+  (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0);
+
+/** The first `size` PSMs by `ranking` of those offered, equals in the order offered. */
+class Leaders<T> {
+  readonly kept: Found<T>[] = [];
+  constructor(
+    private readonly size: number,
+    private readonly minMatched: number,
+  ) {}
+
+  /** The hyperscore of a match that matched enough ions and could enter (a tie may: decoy and sequence decide). */
+  admitting(matched: Matched): number | undefined {
+    if (matched.b + matched.y < this.minMatched) return undefined;
+    const score = hyperscore(matched);
+    return this.kept.length < this.size || score >= this.kept[this.kept.length - 1].hyperscore ? score : undefined;
+  }
+
+  add(psm: Found<T>): void {
+    let at = this.kept.length;
+    while (at > 0 && ranking(this.kept[at - 1], psm) > 0) at--;
+    if (at === this.size) return;
+    this.kept.splice(at, 0, psm);
+    if (this.kept.length > this.size) this.kept.pop();
+  }
+}
+
 /**
- * The spectrum's best PSMs (at most `scoring.report`, each with at least `minMatched` ions), by hyperscore, a decoy
- * before a target of the same score (ties go against the targets), then by sequence. `counts.cut` counts the
- * candidates with more forms than MAX_FORMS (the first ones scored).
+ * The spectrum's best PSMs (at most `scoring.report`, each with at least `minMatched` ions), by `ranking`.
+ * `counts.cut` counts the candidates with more forms than MAX_FORMS (the first ones scored).
  */
 export function scoreSpectrum<T>(
   peaks: Peaks,
@@ -78,26 +134,12 @@ export function scoreSpectrum<T>(
   scoring: Scoring,
   counts: { cut: number } = { cut: 0 },
 ): Psm<T>[] {
-  const found: Omit<Psm<T>, 'rank' | 'deltaNext' | 'scoredCandidates'>[] = [];
+  // One more than reported: the last one's delta is to the next.
+  const leaders = new Leaders<T>(scoring.report + 1, scoring.minMatched);
+  const tolerance = scoring.fragmentTolerance;
   let scored = 0;
   for (const search of searches) {
     const maxCharge = fragmentCharges(search.charge, scoring.maxFragmentCharge);
-    const score = (sequence: string, form: Form, decoy: boolean, candidate: ScoredCandidate<T>) => {
-      scored++;
-      const matched = matchForm(peaks, sequence, form, maxCharge, scoring.fragmentTolerance);
-      if (matched.b + matched.y < scoring.minMatched) return;
-      found.push({
-        decoy,
-        sequence,
-        form,
-        ref: candidate.ref,
-        charge: search.charge,
-        isotopeError: search.isotopeError,
-        units: candidate.units,
-        matched,
-        hyperscore: hyperscore(matched),
-      });
-    };
     const targets = search.candidates.map((candidate) => {
       const { forms, cut } = localisedForms(
         candidate.sequence,
@@ -111,33 +153,44 @@ export function scoreSpectrum<T>(
       return { candidate, forms };
     });
     // Most decoys' sequences are no target's: the forms are compared only when the sequences are alike.
-    const targetSequences = new Set(targets.map(({ candidate }) => candidate.sequence.replaceAll('I', 'L')));
+    const targetSequences = new Set(targets.map(({ candidate }) => sameAsLeucine(candidate.sequence)));
     let targetKeys: Set<string> | undefined;
     const isTarget = (sequence: string, form: Form) => {
-      if (!targetSequences.has(sequence.replaceAll('I', 'L'))) return false;
+      if (!targetSequences.has(sameAsLeucine(sequence))) return false;
       targetKeys ??= new Set(
         targets.flatMap(({ candidate, forms }) => forms.map((f) => formKey(candidate.sequence, f))),
       );
       return targetKeys.has(formKey(sequence, form));
     };
     for (const { candidate, forms } of targets) {
+      const { sequence } = candidate;
+      const decoySequence = reversedSequence(sequence);
+      const decoysMayBeTargets = targetSequences.has(sameAsLeucine(decoySequence));
       for (const form of forms) {
-        score(candidate.sequence, form, false, candidate);
-        const decoy = decoyForm(candidate.sequence, form);
-        if (decoy && !isTarget(decoy.sequence, decoy.form)) score(decoy.sequence, decoy.form, true, candidate);
+        scored++;
+        let matched = matchForm(peaks, sequence, form, maxCharge, tolerance);
+        let score = leaders.admitting(matched);
+        if (score !== undefined) leaders.add(found(search, candidate, false, sequence, form, matched, score));
+        // The decoy's sequence and form are only made when it may rank.
+        if (decoysMayBeTargets) {
+          // A decoy that is a target (its own, when a palindrome but for its last residue) is not scored.
+          const decoy = decoyForm(sequence, form);
+          if (!decoy || isTarget(decoy.sequence, decoy.form)) continue;
+          matched = matchForm(peaks, decoy.sequence, decoy.form, maxCharge, tolerance);
+        } else matched = matchForm(peaks, sequence, form, maxCharge, tolerance, true);
+        scored++;
+        score = leaders.admitting(matched);
+        if (score === undefined) continue;
+        const decoy = decoyForm(sequence, form)!;
+        leaders.add(found(search, candidate, true, decoy.sequence, decoy.form, matched, score));
       }
     }
   }
-  found.sort(
-    (a, b) =>
-      b.hyperscore - a.hyperscore ||
-      Number(b.decoy) - Number(a.decoy) ||
-      (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0),
-  );
-  return found.slice(0, scoring.report).map((psm, i) => ({
+  const best = leaders.kept;
+  return best.slice(0, scoring.report).map((psm, i) => ({
     ...psm,
     rank: i + 1,
-    deltaNext: psm.hyperscore - (found[i + 1]?.hyperscore ?? 0),
+    deltaNext: psm.hyperscore - (best[i + 1]?.hyperscore ?? 0),
     scoredCandidates: scored,
   }));
 }

@@ -9,6 +9,11 @@ import type { Carried, Fragment } from './fragments.js';
 export interface Peaks {
   mz: Float64Array;
   intensity: Float64Array;
+  /**
+   * `from[k]`: the first peak at or above m/z k, for each whole k up to the last peak's. A search scores millions of
+   * ions against one spectrum: where a window starts is then a look-up and a step or two, not a binary search.
+   */
+  from: Int32Array;
 }
 
 /** A fragment tolerance: ± `value` ppm of the fragment's m/z, or ± `value` Da. */
@@ -32,26 +37,37 @@ export function topPeaks(
     .sort((a, b) => intensity[b] - intensity[a] || mz[a] - mz[b])
     .slice(0, count)
     .sort((a, b) => mz[a] - mz[b]);
-  return { mz: Float64Array.from(kept, (i) => mz[i]), intensity: Float64Array.from(kept, (i) => intensity[i]) };
+  const sorted = Float64Array.from(kept, (i) => mz[i]);
+  return { mz: sorted, intensity: Float64Array.from(kept, (i) => intensity[i]), from: wholeMzStarts(sorted) };
 }
 
-/** First index of `sorted` at or above `value`. */
-function lowerBound(sorted: Float64Array, value: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < value) lo = mid + 1;
-    else hi = mid;
+/** Peaks.from of ascending m/z values. */
+function wholeMzStarts(mz: Float64Array): Int32Array {
+  const from = new Int32Array(mz.length === 0 ? 0 : Math.max(0, Math.floor(mz[mz.length - 1])) + 1);
+  let i = 0;
+  for (let k = 0; k < from.length; k++) {
+    while (i < mz.length && mz[i] < k) i++;
+    from[k] = i;
   }
-  return lo;
+  return from;
+}
+
+/** The first peak at or above `value`. */
+function firstAtOrAbove(peaks: Peaks, value: number): number {
+  const k = Math.floor(value);
+  if (k >= peaks.from.length) return peaks.mz.length;
+  const n = peaks.mz.length;
+  let i = k > 0 ? peaks.from[k] : 0;
+  while (i < n && peaks.mz[i] < value) i++;
+  return i;
 }
 
 /** The most intense peak within the tolerance of `mz` (the lower m/z among equals), or -1. */
 export function matchingPeak(peaks: Peaks, mz: number, tolerance: FragmentTolerance): number {
   const delta = tolerance.unit === 'ppm' ? (mz * tolerance.value) / 1e6 : tolerance.value;
+  const n = peaks.mz.length;
   let best = -1;
-  for (let i = lowerBound(peaks.mz, mz - delta); i < peaks.mz.length && peaks.mz[i] <= mz + delta; i++)
+  for (let i = firstAtOrAbove(peaks, mz - delta); i < n && peaks.mz[i] <= mz + delta; i++)
     if (best < 0 || peaks.intensity[i] > peaks.intensity[best]) best = i;
   return best;
 }
@@ -88,7 +104,8 @@ export function matchFragments(peaks: Peaks, fragments: readonly Fragment[], tol
 
 /**
  * matchFragments(peaks, fragmentIons(sequence, carried, maxCharge), tolerance), without making the ions: a search
- * scores millions of forms, and an object per ion would be most of its time.
+ * scores millions of forms, and an object per ion would be most of its time. With `decoy`, the ions are those of the
+ * form's decoy (decoy.ts: the residues but the last reversed, each carrying its own), found in the same order.
  */
 export function matchForm(
   peaks: Peaks,
@@ -96,17 +113,22 @@ export function matchForm(
   carried: Required<Carried>,
   maxCharge: number,
   tolerance: FragmentTolerance,
+  decoy = false,
 ): Matched {
   const matched: Matched = { b: 0, y: 0, summedB: 0, summedY: 0, weightedPpm: 0 };
   const n = sequence.length;
+  // No closures here: a function made per call costs more than the arithmetic.
   let b = carried.nTerm;
   for (let i = 0; i < n - 1; i++) {
-    b += RESIDUE_UNITS[sequence.charCodeAt(i) & 127] + carried.residues[i];
+    const at = decoy ? n - 2 - i : i;
+    b += RESIDUE_UNITS[sequence.charCodeAt(at) & 127] + carried.residues[at];
     matchIon(matched, peaks, b, true, maxCharge, tolerance);
   }
   let y = WATER_UNITS + carried.cTerm;
   for (let i = n - 1; i > 0; i--) {
-    y += RESIDUE_UNITS[sequence.charCodeAt(i) & 127] + carried.residues[i];
+    // The decoy ends with the target's last residue, then runs the target's others forwards.
+    const at = decoy && i < n - 1 ? n - 2 - i : i;
+    y += RESIDUE_UNITS[sequence.charCodeAt(at) & 127] + carried.residues[at];
     matchIon(matched, peaks, y, false, maxCharge, tolerance);
   }
   return matched;
@@ -137,10 +159,15 @@ function matchIon(
   }
 }
 
+/** ln(k!) for the k of most matches, summed once. */
+const LN_FACTORIALS = [0];
+for (let k = 1; k <= 256; k++) LN_FACTORIALS.push(LN_FACTORIALS[k - 1] + Math.log(k));
+
 /** ln(n!), exactly summed (Sage uses Stirling's approximation, and 1 for ln 0!). */
 export function lnFactorial(n: number): number {
-  let sum = 0;
-  for (let k = 2; k <= n; k++) sum += Math.log(k);
+  if (n < LN_FACTORIALS.length) return LN_FACTORIALS[n];
+  let sum = LN_FACTORIALS[LN_FACTORIALS.length - 1];
+  for (let k = LN_FACTORIALS.length; k <= n; k++) sum += Math.log(k);
   return sum;
 }
 

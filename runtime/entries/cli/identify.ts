@@ -4,7 +4,7 @@
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Dataset } from '../../core/storage/dataset.js';
-import type { IdentifyQuery } from '../../core/identify/identify.js';
+import type { IdentifyQuery, Lanes } from '../../core/identify/identify.js';
 import { MAX_FORMS } from '../../core/identify/forms.js';
 import { FDR_THRESHOLD, identifyAll, type Identification } from '../../core/identify/identification.js';
 import { PSM_TSV_HEADER, psmTsvRow } from '../../api/identifyColumns.js';
@@ -24,6 +24,8 @@ export interface IdentifyRun {
   format: IdentifyFormat;
   batch: number;
   concurrency: number;
+  /** Where batches are identified when not in this thread. */
+  lanes?: Lanes;
 }
 
 /** Rows are gathered into chunks of about this many characters before each write. */
@@ -49,6 +51,7 @@ export async function identifyFile(
     result = await identifyAll(dataset, query, records, {
       batch: run.batch,
       concurrency: run.concurrency,
+      lanes: run.lanes,
       progress: () => bar.update(input.read(), read, spectra),
       onBatch: (done) => bar.update(input.read(), read, (spectra = done)),
     });

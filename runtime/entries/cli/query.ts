@@ -21,6 +21,7 @@ import type { MassText } from '../../model/massKey.js';
 import { cacheBytesFromEnv, defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
 import { matchFile, matchOptions } from './match.js';
 import { IDENTIFY_FORMATS, identifyFile, type IdentifyFormat } from './identify.js';
+import { defaultThreads, IdentifyWorkers } from '../node/identifyWorkers.js';
 import { IDENTIFY_PARAMS, parseIdentifyQuery } from '../../api/identifyParams.js';
 import type { IdentifyQuery } from '../../core/identify/identify.js';
 import { parseCommand, UsageError, type Values } from './command.js';
@@ -50,8 +51,11 @@ const flagSource =
   };
 
 /** The dataset of --shards (default SHARDS_DIR) with the server's cache budget (SHARD_CACHE_BYTES) unless given. */
+/** Where the command reads its dataset: --shards, else SHARDS_DIR or ./shards. */
+const datasetLocation = (values: Values): string => (values.shards as string | undefined) ?? defaultShards();
+
 async function openDataset(values: Values, cacheBytes = cacheBytesFromEnv()): Promise<Dataset> {
-  const location = (values.shards as string | undefined) ?? defaultShards();
+  const location = datasetLocation(values);
   const named = values.shards === undefined ? `SHARDS_DIR ${location}` : `--shards ${location}`;
   try {
     return await Dataset.open(sourceFor(location), { cacheBytes, ...nodeCodecs });
@@ -135,8 +139,10 @@ async function identifyCommand(values: Values, positionals: string[], io: QueryI
     throw new UsageError(`--format must be ${IDENTIFY_FORMATS.join(', ')}, got "${format}"`);
   let options: ReturnType<typeof matchOptions>;
   let query: IdentifyQuery;
+  let threads: number;
   try {
     options = matchOptions(() => [], { ...values, format: 'tsv' });
+    threads = threadsOption(values.threads as string | undefined);
     query = parseIdentifyQuery(flagSource(values));
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
@@ -146,16 +152,35 @@ async function identifyCommand(values: Values, positionals: string[], io: QueryI
   }
   const input = positionals[0];
   if (input !== '-' && !existsSync(input)) throw new Error(`cannot read ${input}: no such file`);
+  let workers: IdentifyWorkers | undefined;
   try {
-    const dataset = await openDataset(values, cacheBytesFromEnv(MATCH_CACHE_BYTES));
-    const run = { input, format: format as IdentifyFormat, batch: options.batch, concurrency: options.concurrency };
+    const cacheBytes = cacheBytesFromEnv(MATCH_CACHE_BYTES);
+    const dataset = await openDataset(values, cacheBytes);
+    const { batch, concurrency } = options;
+    // Each thread takes its share of a batch: memory stays that of one batch.
+    workers =
+      threads > 1
+        ? new IdentifyWorkers({ location: datasetLocation(values), cacheBytes, query, concurrency }, threads)
+        : undefined;
+    const lanes = workers?.lanes(Math.ceil(batch / threads));
+    const run = { input, format: format as IdentifyFormat, batch, concurrency, lanes };
     await identifyFile(dataset, query, run, { ...io, stdin: io.stdin ?? process.stdin });
     return 0;
   } catch (e) {
     if (statusOf(e) === undefined) throw e;
     await write(format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
+  } finally {
+    await workers?.close();
   }
+}
+
+/** --threads: a whole number from 1 (identify in this thread) to 256, one per core when not given. */
+function threadsOption(text: string | undefined): number {
+  if (text === undefined) return defaultThreads();
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1 && n <= 256)) throw new RangeError(`--threads must be a whole number from 1 to 256, got "${text}"`);
+  return n;
 }
 
 /** The whole range as TSV, shard by shard, holding one decoded shard at a time. */
@@ -217,6 +242,7 @@ function commandNamed(name: string): Command | undefined {
         shards: COMMON_OPTIONS.shards,
         ...MATCH_OPTIONS,
         format: "tsv (default: Sage's columns), pin (Percolator input) or json",
+        threads: 'threads scoring at once (default: one per core; 1 scores in this thread)',
         out: COMMON_OPTIONS.out,
       },
       synopsis: `<file.mgf|.mzML|.gz|-> ${paramsText(IDENTIFY_PARAMS)}`,

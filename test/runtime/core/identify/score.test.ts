@@ -11,6 +11,7 @@ import {
   topPeaks,
   type FragmentTolerance,
 } from '../../../../runtime/core/identify/score.js';
+import { decoyOf } from '../../../../runtime/core/identify/decoy.js';
 import { prng } from '../../../helpers/prng.js';
 
 describe('scoring a candidate', () => {
@@ -95,7 +96,33 @@ describe('scoring a candidate', () => {
       );
       const tolerance: FragmentTolerance = random() < 0.5 ? { value: 20, unit: 'ppm' } : { value: 0.02, unit: 'Da' };
       expect(matchForm(peaks, sequence, carried, maxCharge, tolerance)).toEqual(matchFragments(peaks, ions, tolerance));
+      // The decoy's ions, matched without making the decoy.
+      const decoy = decoyOf({ sequence, residues: carried.residues });
+      if (!decoy) continue;
+      const decoyIons = fragmentIons(decoy.sequence, { ...carried, residues: decoy.residues as number[] }, maxCharge);
+      expect(matchForm(peaks, sequence, carried, maxCharge, tolerance, true)).toEqual(
+        matchFragments(peaks, decoyIons, tolerance),
+      );
     }
+  });
+
+  it('finds peaks near m/z 0 and past the last whole m/z', () => {
+    const peaks = topPeaks([0.2, 0.9, 1.0, 3.5, 3.99, 4.0], [5, 1, 2, 3, 4, 6], 10);
+    const da = (value: number): FragmentTolerance => ({ value, unit: 'Da' });
+    expect(matchFragments(peaks, [{ kind: 'b', residues: 1, charge: 1, mz: 0.05 }], da(0.2))).toMatchObject({
+      b: 1,
+      summedB: 5,
+    });
+    expect(matchFragments(peaks, [{ kind: 'y', residues: 1, charge: 1, mz: 0.95 }], da(0.06))).toMatchObject({
+      y: 1,
+      summedY: 2,
+    });
+    expect(matchFragments(peaks, [{ kind: 'y', residues: 1, charge: 1, mz: 3.995 }], da(0.01))).toMatchObject({
+      y: 1,
+      summedY: 6,
+    });
+    expect(matchFragments(peaks, [{ kind: 'y', residues: 1, charge: 1, mz: 4.2 }], da(0.1))).toMatchObject({ y: 0 });
+    expect(matchFragments(peaks, [{ kind: 'b', residues: 1, charge: 1, mz: 2.5 }], da(0.4))).toMatchObject({ b: 0 });
   });
 
   it('takes ln n! exactly', () => {

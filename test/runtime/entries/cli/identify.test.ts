@@ -1,7 +1,7 @@
 // The `identify` command of the offline query tool (runtime/entries/cli/identify.ts through query.ts's main) on
 // Casanovo's labelled mouse spectra and their proteome: the TSV, PIN and JSON carry the same PSMs, each column
 // checked against what it is defined from (the spectrum's fields, the other columns); errors, usage and --out.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -155,6 +155,29 @@ describe('npm run query -- identify', () => {
     expect(existsSync(failed)).toBe(false);
   });
 
+  it('scores on worker threads exactly as in one, the file read in batches a thread each', async () => {
+    // Batches of 60 on three threads: lanes of 20 spectra, seven for the 128 (the last of 8).
+    const args = [MGF, '--shards', shards, ...FLAGS, '--batch', '60'];
+    const [three, one] = await Promise.all([
+      identify([...args, '--threads', '3']),
+      identify([...args, '--threads', '1']),
+    ]);
+    expect([three.code, one.code], three.stderr + one.stderr).toEqual([0, 0]);
+    expect(three.stdout).toBe(tsv.stdout);
+    expect(one.stdout).toBe(tsv.stdout);
+    const summary = (run: Run) => run.stderr.replace(/[\d.]+ s\n$/, '');
+    expect(summary(three)).toBe(summary(one));
+    // A dataset that fails under the threads: its error in one line, nothing written.
+    const broken = join(dir, 'broken');
+    cpSync(shards, broken, { recursive: true });
+    for (const name of readdirSync(broken).filter((n) => n.endsWith('.msgpack.gz'))) unlinkSync(join(broken, name));
+    const out = join(dir, 'broken.tsv');
+    const failed = await identify([MGF, '--shards', broken, '--batch', '60', '--threads', '2', '--out', out]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^[^\n]*msgpack\.gz[^\n]*\n$/);
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('refuses mistakes in one line', async () => {
     const cases: [string[], number, RegExp][] = [
       [[MGF, '--shards', shards, '--format', 'xml'], 2, /--format must be tsv, pin, json, got "xml"/],
@@ -172,6 +195,7 @@ describe('npm run query -- identify', () => {
       ],
       [[FASTA, '--shards', shards], 1, /it looks like a FASTA file/],
       [[MGF, MGF, '--shards', shards], 2, /identify takes one peak list, MGF or mzML/],
+      [[MGF, '--shards', shards, '--threads', '0'], 2, /--threads must be a whole number from 1 to 256, got "0"/],
       [[join(dir, 'none.mgf'), '--shards', shards], 1, /cannot read .*none\.mgf: no such file/],
     ];
     for (const [argv, code, message] of cases) {
@@ -181,7 +205,7 @@ describe('npm run query -- identify', () => {
     }
     const help = await identify(['--help']);
     expect(help.code).toBe(0);
-    for (const flag of ['--fragment-tolerance', '--isotope-errors', '--report-psms', '--format', '--out'])
+    for (const flag of ['--fragment-tolerance', '--isotope-errors', '--report-psms', '--format', '--threads', '--out'])
       expect(help.stdout).toContain(flag);
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseIdentifyQuery } from '../../runtime/api/identifyParams.js';
-import { MATCH_CACHE_BYTES } from '../../runtime/core/match/match.js';
+import { DEFAULT_BATCH, MATCH_CACHE_BYTES } from '../../runtime/core/match/match.js';
 import { fragmentIons } from '../../runtime/core/identify/fragments.js';
 import { Dataset } from '../../runtime/core/storage/dataset.js';
 import { identifyFile } from '../../runtime/entries/cli/identify.js';
@@ -18,6 +18,7 @@ import { identifyAll } from '../../runtime/core/identify/identification.js';
 import { readMgf } from '../../runtime/core/match/mgf.js';
 import { cometInstalled, passingScans, runComet } from '../helpers/comet.js';
 import { cacheBytesFromEnv, nodeCodecs, sourceFor } from '../../runtime/entries/node/platform.js';
+import { defaultThreads, IdentifyWorkers } from '../../runtime/entries/node/identifyWorkers.js';
 import { peptideMass, PROTON_MASS_DA, UNITS_PER_DA } from '../../runtime/model/chemistry.js';
 import { cleavageSites, ENZYMES } from '../../runtime/model/enzymes.js';
 import { peakRssMb } from './http.js';
@@ -97,6 +98,10 @@ export function writeIdentifyMgf(path: string, fasta: string, count: number, see
 export interface IdentifyRun {
   coldSeconds: number;
   warmSeconds: number;
+  /** Worker threads scoring (the command's default, one per core); absent in runs before threads. */
+  threads?: number;
+  /** CPU seconds of the warm run, every thread (user + system). */
+  warmCpuSeconds?: number;
   spectra: number;
   psms: number;
   passing: { psms: number; peptides: number; proteins: number };
@@ -123,28 +128,40 @@ class Sink extends Writable {
   }
 }
 
-/** The child: the identify command's code on one dataset, twice. */
+/**
+ * The child: the identify command's code on one dataset, twice, on the command's default threads (kept from the
+ * cold run to the warm one, as their caches are).
+ */
 async function identifyTwice(mgf: string, shards: string): Promise<IdentifyRun> {
   const query = parseIdentifyQuery((name) => (name in PARAMS ? [PARAMS[name as keyof typeof PARAMS]] : []));
-  const dataset = await Dataset.open(sourceFor(shards), {
-    cacheBytes: cacheBytesFromEnv(MATCH_CACHE_BYTES),
-    ...nodeCodecs,
-  });
+  const cacheBytes = cacheBytesFromEnv(MATCH_CACHE_BYTES);
+  const dataset = await Dataset.open(sourceFor(shards), { cacheBytes, ...nodeCodecs });
+  const threads = defaultThreads();
+  const batch = DEFAULT_BATCH;
+  const workers =
+    threads > 1 ? new IdentifyWorkers({ location: shards, cacheBytes, query, concurrency: 6 }, threads) : undefined;
   const times: number[] = [];
+  let cpu = 0;
   let result: Awaited<ReturnType<typeof identifyFile>> | undefined;
   for (let run = 0; run < 2; run++) {
     const started = performance.now();
+    const usage = process.cpuUsage();
     result = await identifyFile(
       dataset,
       query,
-      { input: mgf, format: 'tsv', batch: 10_000, concurrency: 6 },
+      { input: mgf, format: 'tsv', batch, concurrency: 6, lanes: workers?.lanes(Math.ceil(batch / threads)) },
       { stdout: new Sink(), stderr: new Sink(), stdin: process.stdin },
     );
     times.push((performance.now() - started) / 1000);
+    const used = process.cpuUsage(usage);
+    cpu = (used.user + used.system) / 1e6;
   }
+  await workers?.close();
   return {
     coldSeconds: times[0],
     warmSeconds: times[1],
+    threads,
+    warmCpuSeconds: cpu,
     spectra: result!.spectra,
     psms: result!.psms.length,
     passing: result!.passing,
@@ -272,12 +289,14 @@ export function identifySection(r: IdentifyRuns): string[] {
   const rate = (s: number) => Math.round(r.spectra / s).toLocaleString('en');
   const met = (ok: boolean) => (ok ? 'met' : '**missed**');
   const o = r.ours;
-  // One process scores on one core: its rate is its rate per core.
-  const perCore = r.spectra / o.warmSeconds;
+  // Per core: spectra per CPU second of the warm run, every thread counted (one thread: its rate).
+  const perCore = r.spectra / (o.warmCpuSeconds ?? o.warmSeconds);
+  const threads = o.threads ?? 1;
+  const tenComet = r.comet ? (10 * r.spectra) / r.comet.seconds : 0;
   return [
     '## Identification (`npm run query -- identify`)',
     '',
-    `${r.spectra.toLocaleString('en')} seeded MS/MS spectra (test/bench/identify.ts: tryptic peptides of the FASTA, 60 % of their b/y ions among as many noise peaks, a fifth pure noise) against a synthetic human-proteome-sized FASTA (${r.build.manifest.totals.proteins.toLocaleString('en')} proteins, ${r.build.manifest.totals.peptides.toLocaleString('en')} peptides; trypsin, 2 missed cleavages), Carbamidomethyl@C fixed, Oxidation@M variable (≤ 2), ±10 ppm precursors, ±20 ppm fragments; our code in a process of its own (cold, then warm), Comet with 2 threads on the same spectra, FASTA and parameters (0.02 Th fragment bins).`,
+    `${r.spectra.toLocaleString('en')} seeded MS/MS spectra (test/bench/identify.ts: tryptic peptides of the FASTA, 60 % of their b/y ions among as many noise peaks, a fifth pure noise) against a synthetic human-proteome-sized FASTA (${r.build.manifest.totals.proteins.toLocaleString('en')} proteins, ${r.build.manifest.totals.peptides.toLocaleString('en')} peptides; trypsin, 2 missed cleavages), Carbamidomethyl@C fixed, Oxidation@M variable (≤ 2), ±10 ppm precursors, ±20 ppm fragments; our code in a process of its own (cold, then warm) on ${threads} thread${threads > 1 ? 's' : ''} (the command's default: one per core), Comet with 2 threads on the same spectra, FASTA and parameters (0.02 Th fragment bins).`,
     '',
     '| engine | cold, spectra/s | warm, spectra/s | peak RSS, MB | PSMs at 1 % FDR |',
     '|---|---|---|---|---|',
@@ -299,7 +318,7 @@ export function identifySection(r: IdentifyRuns): string[] {
           '',
         ]
       : []),
-    `Goals: ≥ 10× Comet's spectra/s — ${r.comet ? met(r.spectra / o.warmSeconds >= (10 * r.spectra) / r.comet.seconds) : 'not measured'}; ≥ 1,000 spectra/s per core warm — ${met(perCore >= 1000)} (${Math.round(perCore).toLocaleString('en')}, one core: the command scores on one thread); peak RSS ≤ 1 GB — ${met(o.peakRssMb <= 1024)}.`,
+    `Goals: ≥ 10× Comet's spectra/s — ${r.comet ? `${met(r.spectra / o.warmSeconds >= tenComet)} (${(r.comet.seconds / o.warmSeconds).toFixed(1)}×; 10× is ${Math.round(tenComet).toLocaleString('en')} spectra/s, ${Math.round(tenComet / threads).toLocaleString('en')} per core${tenComet / threads > 1500 ? ", above Sage's published ~1,500 per vCPU for a narrow search" : ''})` : 'not measured'}; ≥ 1,000 spectra/s per core warm — ${met(perCore >= 1000)} (${Math.round(perCore).toLocaleString('en')} spectra per CPU second, every thread counted); peak RSS ≤ 1 GB — ${met(o.peakRssMb <= 1024)}.`,
     '',
   ];
 }

@@ -85,6 +85,7 @@ export const PSM_COLUMNS: readonly Column[] = [
   { name: 'matched_peaks', value: (psm) => psm.matched.b + psm.matched.y },
   { name: 'matched_intensity_pct', value: (psm) => rounded(matchedIntensityPct(psm), 3) },
   { name: 'scored_candidates', value: (psm) => psm.scoredCandidates },
+  { name: 'poisson', value: (psm) => rounded(psm.poisson, 6) },
   // The score the q-values rank by: the linear discriminant's projection, or the hyperscore when none was fit.
   { name: 'discriminant_score', value: (psm) => rounded(psm.score, 6) },
   { name: 'spectrum_q', value: (psm) => rounded(psm.spectrumQ, 6) },

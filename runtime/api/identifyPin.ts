@@ -17,6 +17,7 @@ const FEATURES: readonly { name: string; value(psm: IdentifiedPsm): number }[] =
   { name: 'matched_y', value: (psm) => psm.matched.y },
   { name: 'matched_intensity_pct', value: matchedIntensityPct },
   { name: 'ln_scored_candidates', value: (psm) => Math.log(psm.scoredCandidates) },
+  { name: 'poisson', value: (psm) => psm.poisson },
   { name: 'abs_precursor_ppm', value: (psm) => Math.abs(precursorPpm(psm)) },
   { name: 'fragment_ppm', value: fragmentPpm },
   { name: 'isotope_error', value: (psm) => psm.isotopeError * ISOTOPE_SPACING_DA },

@@ -1,7 +1,7 @@
 // The JSON Schemas of the API's answers (components.schemas of the OpenAPI document, runtime/api/openapi.ts):
 // the seed's envelope and entries, precursor candidates, look-ups, the dataset's descriptions and errors.
 import { FINGERPRINT_ANSWER_SCHEMA } from './fingerprintSchema.js';
-import { IDENTIFY_ANSWER_SCHEMA } from './identifyJson.js';
+import { IDENTIFY_ANSWER_SCHEMA } from './identifySchema.js';
 import { MALFORMED_LISTED } from './matchJson.js';
 import { MAX_MATCH_PRECURSORS } from './matchParams.js';
 import { MAX_PAGE_SIZE } from './rangeParams.js';

@@ -303,6 +303,10 @@ export const CASANOVO_FASTA = join(REPO, 'test/fixtures/casanovo/preprocessed_mo
 /** CASANOVO_FASTA with the sample's taxonomy, the default digest and shard size; cached, read-only. */
 export const casanovoDataset = () => cachedBuild('casanovo-mouse', CASANOVO_FASTA, ['--taxdump', SAMPLE_TAXDUMP]);
 
+/** OpenMS's E. coli K-12 proteome (test/fixtures/ecoli), the default build: no taxonomy (its headers name none). */
+export const ECOLI_FASTA = join(REPO, 'test/fixtures/ecoli/Ecoli_K12_TaxID_83333.proteomes.fasta');
+export const ecoliDataset = () => cachedBuild('ecoli-k12', ECOLI_FASTA);
+
 /** The datasets several test files share, built once per run (test/globalSetup.ts) before any file asks. */
 export const SHARED_DATASETS: readonly (() => Promise<string>)[] = [
   bundledDataset,

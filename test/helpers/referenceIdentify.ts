@@ -153,7 +153,7 @@ export function referencePsms(
   spectrum: RefSpectrum,
   reference: ReferencePrecursor,
   s: RefScoring,
-): { psms: RefPsm[]; scored: number } {
+): { psms: RefPsm[]; scored: number; matchedIons: number } {
   const { fixed, variable } = reference.setting;
   const peaks = spectrum.peaks
     .filter((p) => Math.abs(p.mz - spectrum.mz) > 1.5)
@@ -161,6 +161,7 @@ export function referencePsms(
     .slice(0, s.topPeaks);
   const psms: RefPsm[] = [];
   let scored = 0;
+  let matchedIons = 0; // over every form scored, kept or not
   for (const charge of spectrum.charges.length > 0 ? spectrum.charges : s.charges) {
     for (const isotopeError of s.isotopeErrors) {
       const M = (spectrum.mz - REFERENCE_PROTON) * charge - isotopeError * ISOTOPE_SPACING;
@@ -190,6 +191,7 @@ export function referencePsms(
       const add = (sequence: string, d: bigint[], placed: string[], decoy: boolean, form: RefForm) => {
         scored++;
         const got = score(sequence, d, peaks, charge, s);
+        matchedIons += got.b + got.y;
         if (got.b + got.y < s.minMatched) return;
         const accessions = form.peptide.accsTax.map((a) => a.acc);
         psms.push({ sequence, decoy, placed, charge, isotopeError, ...got, accessions });
@@ -217,5 +219,5 @@ export function referencePsms(
       Number(b.decoy) - Number(a.decoy) ||
       (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0),
   );
-  return { psms, scored };
+  return { psms, scored, matchedIons };
 }

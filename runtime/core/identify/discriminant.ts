@@ -37,6 +37,8 @@ export interface PsmFeatures {
   length: number;
   missedCleavages: number;
   scoredCandidates: number;
+  /** log10 Poisson probability of the matched ions (psms.ts). */
+  poisson: number;
 }
 
 /** What a file's PSM offers the discriminant. */
@@ -52,11 +54,20 @@ export const featuresOf = (psm: FilePsm): PsmFeatures => ({
   length: psm.sequence.length,
   missedCleavages: psm.missedCleavages,
   scoredCandidates: psm.scoredCandidates,
+  poisson: psm.poisson,
 });
 
-/** The feature row of a PSM. */
-export const featureRow = (f: PsmFeatures): number[] => [
-  f.charge,
+/**
+ * The charges that get a feature of their own, 1 for a PSM of that charge: each of `charges` but the lowest, the
+ * reference level (charge is a category, as Percolator and mokapot take it: a linear weight on its value would
+ * extrapolate to the charges few PSMs have).
+ */
+export const indicatorCharges = (charges: Iterable<number>): number[] =>
+  [...new Set(charges)].sort((a, b) => a - b).slice(1);
+
+/** The feature row of a PSM, with an indicator per charge of `charges` (indicatorCharges). */
+export const featureRow = (f: PsmFeatures, charges: readonly number[]): number[] => [
+  ...charges.map((z) => Number(f.charge === z)),
   Math.log1p(f.hyperscore),
   Math.log1p(f.deltaNext),
   f.precursorPpm,
@@ -67,6 +78,7 @@ export const featureRow = (f: PsmFeatures): number[] => [
   Math.log1p(f.length),
   f.missedCleavages,
   Math.log1p(f.scoredCandidates),
+  Math.log1p(-f.poisson),
 ];
 
 /** The solution of `a` x = `b` by Gauss–Jordan elimination with partial pivoting (a is square; both are copied). */

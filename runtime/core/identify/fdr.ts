@@ -2,6 +2,9 @@
 // estimated FDR, (decoys + 1) / targets, of any score threshold that keeps it. Ties share their q-value: a threshold
 // keeps all of a score or none of it.
 
+/** The FDR that counts as identified, at every level. */
+export const FDR_THRESHOLD = 0.01;
+
 /** A scored identification: its score (higher is better) and whether it is a decoy. */
 export interface Scored {
   score: number;

@@ -4,25 +4,15 @@
 import { localisedProforma } from '../../model/proforma.js';
 import type { Taxonomy } from '../../model/taxonomy.js';
 import { decoyForm } from './decoy.js';
-import { featureRow, featuresOf, fitDiscriminant, project } from './discriminant.js';
+import { featureRow, featuresOf, fitDiscriminant, indicatorCharges, project } from './discriminant.js';
 import type { Form } from './forms.js';
 import type { MgfItem, Malformed } from '../match/mgf.js';
 import type { StreamOptions } from '../match/match.js';
 import type { Dataset } from '../storage/dataset.js';
-import {
-  identifyBatch,
-  identifyInLanes,
-  identifySpectra,
-  type FilePsm,
-  type IdentifyQuery,
-  type Lanes,
-  type Refused,
-} from './identify.js';
+import { identifySpectra, type BatchSource, type FilePsm, type IdentifyQuery, type Refused } from './identify.js';
+import { FDR_THRESHOLD } from './fdr.js';
 import { fdrLevels } from './levels.js';
 import { lcaNode, taxonTable, type TaxonRow } from './organisms.js';
-
-/** The FDR that counts as identified, at every level. */
-export const FDR_THRESHOLD = 0.01;
 
 /** A PSM with its q-values, ProForma and organism. */
 export interface IdentifiedPsm extends FilePsm {
@@ -123,7 +113,8 @@ export function identification(
  * decoys (discriminant.ts); the hyperscore when there are too few of either to fit one.
  */
 function discriminantScores(psms: readonly FilePsm[]): { values: number[]; fitted: boolean } {
-  const rows = psms.map((psm) => featureRow(featuresOf(psm)));
+  const charges = indicatorCharges(psms.map((psm) => psm.charge));
+  const rows = psms.map((psm) => featureRow(featuresOf(psm), charges));
   const best = psms.map((_, i) => i).filter((i) => psms[i].rank === 1);
   const w = fitDiscriminant(
     best.map((i) => rows[i]),
@@ -145,14 +136,14 @@ function lcaOf(taxonomy: Taxonomy | undefined, taxIds: readonly number[]): { tax
 }
 
 /**
- * Every spectrum of `items` identified (identify.ts, batch by batch; with `lanes`, batches elsewhere at once) and the
+ * Every spectrum of `items` identified (identify.ts, batch by batch; with `batches`, as they make them) and the
  * identification of them all. `onBatch` is told the spectra done after each batch.
  */
 export async function identifyAll(
   dataset: Dataset,
   query: IdentifyQuery,
   items: AsyncIterable<MgfItem>,
-  options: StreamOptions & { onBatch?: (spectra: number) => void; lanes?: Lanes } = {},
+  options: StreamOptions & { onBatch?: (spectra: number) => void; batches?: BatchSource } = {},
 ): Promise<Identification> {
   const psms: FilePsm[] = [];
   const refused: Refused[] = [];
@@ -164,8 +155,8 @@ export async function identifyAll(
     malformed.push(m);
     told?.(m);
   };
-  const batches = options.lanes
-    ? identifyInLanes(items, options.lanes, (spectra) => identifyBatch(dataset, query, spectra, options), tell)
+  const batches = options.batches
+    ? options.batches(items, tell)
     : identifySpectra(dataset, query, items, { ...options, malformed: tell });
   for await (const batch of batches) {
     psms.push(...batch.psms);

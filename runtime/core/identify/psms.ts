@@ -5,7 +5,7 @@ import { UNITS_PER_DA } from '../../model/chemistry.js';
 import type { ModSpec } from '../../model/modifications.js';
 import { decoyForm, reversedSequence } from './decoy.js';
 import { localisedForms, type Form } from './forms.js';
-import { hyperscore, matchForm, type FragmentTolerance, type Matched, type Peaks } from './score.js';
+import { hyperscore, lnFactorial, matchForm, type FragmentTolerance, type Matched, type Peaks } from './score.js';
 
 /** How a spectrum is scored. */
 export interface Scoring {
@@ -58,6 +58,11 @@ export interface Psm<T> {
   deltaNext: number;
   /** Target and decoy forms the spectrum scored. */
   scoredCandidates: number;
+  /**
+   * log10 of the Poisson probability of matching this many ions by chance, λ the mean ions matched per form the
+   * spectrum scored (Sage's `poisson`): how unlikely the match is in this spectrum, whatever its peak density.
+   */
+  poisson: number;
 }
 
 /** A sequence with I as L: the two weigh the same and are not told apart. */
@@ -71,7 +76,7 @@ const formKey = (sequence: string, form: Form) =>
 export const fragmentCharges = (charge: number, max: number) => Math.max(1, Math.min(Math.abs(charge) - 1, max));
 
 /** A PSM before it is ranked among its spectrum's. */
-type Found<T> = Omit<Psm<T>, 'rank' | 'deltaNext' | 'scoredCandidates'>;
+type Found<T> = Omit<Psm<T>, 'rank' | 'deltaNext' | 'scoredCandidates' | 'poisson'>;
 
 /** A PSM of a search's candidate. */
 const found = <T>(
@@ -138,6 +143,7 @@ export function scoreSpectrum<T>(
   const leaders = new Leaders<T>(scoring.report + 1, scoring.minMatched);
   const tolerance = scoring.fragmentTolerance;
   let scored = 0;
+  let matchedIons = 0;
   for (const search of searches) {
     const maxCharge = fragmentCharges(search.charge, scoring.maxFragmentCharge);
     const targets = search.candidates.map((candidate) => {
@@ -169,6 +175,7 @@ export function scoreSpectrum<T>(
       for (const form of forms) {
         scored++;
         let matched = matchForm(peaks, sequence, form, maxCharge, tolerance);
+        matchedIons += matched.b + matched.y;
         let score = leaders.admitting(matched);
         if (score !== undefined) leaders.add(found(search, candidate, false, sequence, form, matched, score));
         // The decoy's sequence and form are only made when it may rank.
@@ -179,6 +186,7 @@ export function scoreSpectrum<T>(
           matched = matchForm(peaks, decoy.sequence, decoy.form, maxCharge, tolerance);
         } else matched = matchForm(peaks, sequence, form, maxCharge, tolerance, true);
         scored++;
+        matchedIons += matched.b + matched.y;
         score = leaders.admitting(matched);
         if (score === undefined) continue;
         const decoy = decoyForm(sequence, form)!;
@@ -192,8 +200,13 @@ export function scoreSpectrum<T>(
     rank: i + 1,
     deltaNext: psm.hyperscore - (best[i + 1]?.hyperscore ?? 0),
     scoredCandidates: scored,
+    poisson: log10Poisson(psm.matched.b + psm.matched.y, matchedIons / scored),
   }));
 }
+
+/** log10 of the Poisson probability mass of `k` at mean `lambda`. */
+export const log10Poisson = (k: number, lambda: number): number =>
+  (k * Math.log(lambda) - lambda - lnFactorial(k)) / Math.LN10;
 
 /** The mass of a PSM's peptide in Da. */
 export const calcMass = (psm: Pick<Psm<unknown>, 'units'>) => psm.units / UNITS_PER_DA;

@@ -4,9 +4,11 @@
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Dataset } from '../../core/storage/dataset.js';
-import type { IdentifyQuery, Lanes } from '../../core/identify/identify.js';
+import type { IdentifyQuery } from '../../core/identify/identify.js';
+import { inLanes, type Lanes } from '../../core/identify/lanes.js';
 import { MAX_FORMS } from '../../core/identify/forms.js';
-import { FDR_THRESHOLD, identifyAll, type Identification } from '../../core/identify/identification.js';
+import { FDR_THRESHOLD } from '../../core/identify/fdr.js';
+import { identifyAll, type Identification } from '../../core/identify/identification.js';
 import { PSM_TSV_HEADER, psmTsvRow } from '../../api/identifyColumns.js';
 import { identificationJson } from '../../api/identifyJson.js';
 import { pinCharges, pinHeader, pinRow } from '../../api/identifyPin.js';
@@ -51,7 +53,7 @@ export async function identifyFile(
     result = await identifyAll(dataset, query, records, {
       batch: run.batch,
       concurrency: run.concurrency,
-      lanes: run.lanes,
+      batches: run.lanes && inLanes(dataset, query, run.lanes, { concurrency: run.concurrency }),
       progress: () => bar.update(input.read(), read, spectra),
       onBatch: (done) => bar.update(input.read(), read, (spectra = done)),
     });

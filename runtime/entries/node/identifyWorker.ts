@@ -1,7 +1,8 @@
 // A worker thread of identifyWorkers.ts: opens the dataset itself and identifies each batch of spectra it is sent,
 // one at a time, answering with the batch's PSMs or the error's message.
 import { parentPort, workerData } from 'node:worker_threads';
-import { identifyBatch, type IdentifyQuery } from '../../core/identify/identify.js';
+import type { IdentifyQuery } from '../../core/identify/identify.js';
+import { identifyBatch } from '../../core/identify/lanes.js';
 import type { Spectrum } from '../../core/match/mgf.js';
 import { Dataset } from '../../core/storage/dataset.js';
 import { nodeCodecs, sourceFor } from './platform.js';

@@ -2,7 +2,8 @@
 // batches they are sent, as lanes of the core's identifyAll.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { IdentifiedBatch, Lanes } from '../../core/identify/identify.js';
+import type { IdentifiedBatch } from '../../core/identify/identify.js';
+import type { Lanes } from '../../core/identify/lanes.js';
 import type { Spectrum } from '../../core/match/mgf.js';
 import type { WorkerAsk, WorkerSetup } from './identifyWorker.js';
 

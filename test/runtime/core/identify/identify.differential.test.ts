@@ -121,6 +121,12 @@ describe.each(SETTINGS)('identify: $name', (setting) => {
         expect(psm.rank, where).toBe(rank + 1);
         expect(psm.hyperscore, where).toBeCloseTo(expected.psms[rank].hyperscore, 9);
         expect(psm.scoredCandidates, where).toBe(expected.scored);
+        // Poisson's P(k) at λ the mean ions matched per form scored, from its definition.
+        const lambda = expected.matchedIons / expected.scored;
+        const k = psm.matched.b + psm.matched.y;
+        let pmf = Math.exp(-lambda);
+        for (let i = 1; i <= k; i++) pmf *= lambda / i;
+        expect(psm.poisson, where).toBeCloseTo(Math.log10(pmf), 9);
         const L = psm.sequence.length;
         const placed = psm.form.placed.map(
           (p) => `${p.slot === N_TERM ? L : p.slot === L ? L + 1 : p.slot}:${variable[p.spec].text}`,

@@ -13,7 +13,7 @@ import { refSpectra } from '../../../helpers/referenceIdentify.js';
 const FASTA = join(REPO, 'test/fixtures/casanovo/preprocessed_mouse.fasta');
 const MGF = join(REPO, 'test/fixtures/mgf/casanovo_sample_preprocessed_spectra.mgf');
 const SAGE_COLUMNS =
-  'psm_id peptide proteins num_proteins filename scannr rank label expmass calcmass charge peptide_len missed_cleavages isotope_error precursor_ppm fragment_ppm hyperscore delta_next matched_peaks matched_intensity_pct scored_candidates discriminant_score spectrum_q peptide_q protein_q rt'.split(
+  'psm_id peptide proteins num_proteins filename scannr rank label expmass calcmass charge peptide_len missed_cleavages isotope_error precursor_ppm fragment_ppm hyperscore delta_next matched_peaks matched_intensity_pct scored_candidates poisson discriminant_score spectrum_q peptide_q protein_q rt'.split(
     ' ',
   );
 const FLAGS = [

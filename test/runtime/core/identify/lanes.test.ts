@@ -1,37 +1,24 @@
-// Tests runtime/core/identify/identification.ts's identifyAll in lanes (batches identified elsewhere, several at
-// once) against the same file identified batch by batch in one thread: Casanovo's labelled spectra with malformed
-// records among them give the same PSMs, q-values, malformed records and counts, for lanes of several sizes.
+// Tests runtime/core/identify/lanes.ts: identifyAll with its batches in lanes (identified elsewhere, several at once)
+// against the same file identified batch by batch in one thread: Casanovo's labelled spectra with malformed records
+// among them give the same PSMs, q-values, malformed records and counts, for lanes of several sizes.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { identifyAll } from '../../../../runtime/core/identify/identification.js';
-import { identifyBatch, type IdentifyQuery } from '../../../../runtime/core/identify/identify.js';
+import { identifyBatch, inLanes } from '../../../../runtime/core/identify/lanes.js';
 import { readMgf } from '../../../../runtime/core/match/mgf.js';
 import type { Spectrum } from '../../../../runtime/core/match/mgf.js';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
-import { parseModifications } from '../../../../runtime/model/modifications.js';
 import { casanovoDataset, removeTempDirs } from '../../../helpers/datasets.js';
+import { identifyQuery } from '../../../helpers/identifyQuery.js';
 import { REPO } from '../../../helpers/process.js';
 
 const MGF = readFileSync(join(REPO, 'test/fixtures/mgf/casanovo_sample_preprocessed_spectra.mgf'), 'utf8');
 // Two records broken: one without PEPMASS, one with a peak that is no number.
 const BROKEN = MGF.replace(/^PEPMASS=.*\n/m, '').replace(/(BEGIN IONS\n(?:.*\n){40}?)(\d+\.\d+) /, '$1x$2 ');
 
-const query: IdentifyQuery = {
-  tolerance: { unit: 'ppm', below: 10, above: 10 },
-  fixed: parseModifications('Carbamidomethyl@C'),
-  variable: parseModifications('Oxidation@M'),
-  maxVariable: 2,
-  filter: { taxa: [] },
-  charges: [2, 3],
-  isotopeErrors: [0, 1],
-  fragmentTolerance: { value: 20, unit: 'ppm' },
-  maxFragmentCharge: 3,
-  topPeaks: 150,
-  minMatched: 4,
-  report: 2,
-};
+const query = identifyQuery({ report: 2 });
 
 let dataset: Dataset;
 beforeAll(async () => {
@@ -61,7 +48,7 @@ describe('identifyAll in lanes', () => {
       };
       const toldHere: number[] = [];
       const lanes = await identifyAll(dataset, query, readMgf([BROKEN], true), {
-        lanes: { identify, count, size },
+        batches: inLanes(dataset, query, { identify, count, size }),
         malformed: (m) => toldHere.push(m.line),
       });
       expect(lanes, `lanes of ${size}`).toEqual(plain);

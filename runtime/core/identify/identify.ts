@@ -112,8 +112,10 @@ export async function* identifySpectra(
   }
 }
 
-/** How a file's spectra become identified batches, in file order, malformed records told: identifySpectra's way
- * unless the platform has another (lanes.ts). */
+/**
+ * How a file's spectra become identified batches, in file order, malformed records told: identifySpectra's way
+ * unless the platform has another (lanes.ts).
+ */
 export type BatchSource = (
   items: AsyncIterable<MgfItem>,
   malformed: (m: Malformed) => void,

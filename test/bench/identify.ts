@@ -149,7 +149,7 @@ async function identifyTwice(mgf: string, shards: string): Promise<IdentifyRun> 
     result = await identifyFile(
       dataset,
       query,
-      { input: mgf, format: 'tsv', batch, concurrency: 6, lanes: workers?.lanes(Math.ceil(batch / threads)) },
+      { input: mgf, format: 'tsv', batch, concurrency: 6, lanes: workers?.lanes(batch) },
       { stdout: new Sink(), stderr: new Sink(), stdin: process.stdin },
     );
     times.push((performance.now() - started) / 1000);

@@ -178,18 +178,19 @@ export function scoreSpectrum<T>(
         matchedIons += matched.b + matched.y;
         let score = leaders.admitting(matched);
         if (score !== undefined) leaders.add(found(search, candidate, false, sequence, form, matched, score));
-        // The decoy's sequence and form are only made when it may rank.
+        // The decoy's sequence and form are only made when it may be a target or may rank.
+        let decoy: ReturnType<typeof decoyForm>;
         if (decoysMayBeTargets) {
           // A decoy that is a target (its own, when a palindrome but for its last residue) is not scored.
-          const decoy = decoyForm(sequence, form);
+          decoy = decoyForm(sequence, form);
           if (!decoy || isTarget(decoy.sequence, decoy.form)) continue;
-          matched = matchForm(peaks, decoy.sequence, decoy.form, maxCharge, tolerance);
-        } else matched = matchForm(peaks, sequence, form, maxCharge, tolerance, true);
+        }
+        matched = matchForm(peaks, sequence, form, maxCharge, tolerance, true);
         scored++;
         matchedIons += matched.b + matched.y;
         score = leaders.admitting(matched);
         if (score === undefined) continue;
-        const decoy = decoyForm(sequence, form)!;
+        decoy ??= decoyForm(sequence, form)!;
         leaders.add(found(search, candidate, true, decoy.sequence, decoy.form, matched, score));
       }
     }

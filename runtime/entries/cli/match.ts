@@ -184,11 +184,19 @@ export function matchOptions(
   const query = parseMatchQuery(source);
   const format = (values.format as string | undefined) ?? 'tsv';
   if (format !== 'tsv' && format !== 'json') throw new RangeError(`--format must be tsv or json, got "${format}"`);
-  const count = (name: string, fallback: number, max: number) => {
-    const text = values[name] as string | undefined;
-    const n = text === undefined ? fallback : /^\d+$/.test(text) ? Number(text) : NaN;
-    if (!(n >= 1 && n <= max)) throw new RangeError(`--${name} must be a whole number from 1 to ${max}, got "${text}"`);
-    return n;
-  };
-  return { query, format, batch: count('batch', DEFAULT_BATCH, 1_000_000), concurrency: count('concurrency', 6, 64) };
+  const batch = countOption(values, 'batch', DEFAULT_BATCH, 1_000_000);
+  return { query, format, batch, concurrency: countOption(values, 'concurrency', 6, 64) };
+}
+
+/** A flag that counts: a whole number from 1 to `max`, `fallback` when not given; RangeError naming it otherwise. */
+export function countOption(
+  values: Record<string, string | boolean | undefined>,
+  name: string,
+  fallback: number,
+  max: number,
+): number {
+  const text = values[name] as string | undefined;
+  const n = text === undefined ? fallback : /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(n >= 1 && n <= max)) throw new RangeError(`--${name} must be a whole number from 1 to ${max}, got "${text}"`);
+  return n;
 }

@@ -19,7 +19,7 @@ import { openapiDocument } from '../../api/openapi.js';
 import { runRows, TSV_HEADER } from '../../api/tsv.js';
 import type { MassText } from '../../model/massKey.js';
 import { cacheBytesFromEnv, defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
-import { matchFile, matchOptions } from './match.js';
+import { countOption, matchFile, matchOptions } from './match.js';
 import { IDENTIFY_FORMATS, identifyFile, type IdentifyFormat } from './identify.js';
 import { defaultThreads, IdentifyWorkers } from '../node/identifyWorkers.js';
 import { IDENTIFY_PARAMS, parseIdentifyQuery } from '../../api/identifyParams.js';
@@ -142,7 +142,8 @@ async function identifyCommand(values: Values, positionals: string[], io: QueryI
   let threads: number;
   try {
     options = matchOptions(() => [], { ...values, format: 'tsv' });
-    threads = threadsOption(values.threads as string | undefined);
+    // One per core unless told: 1 identifies in this thread.
+    threads = countOption(values, 'threads', defaultThreads(), 256);
     query = parseIdentifyQuery(flagSource(values));
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
@@ -157,12 +158,11 @@ async function identifyCommand(values: Values, positionals: string[], io: QueryI
     const cacheBytes = cacheBytesFromEnv(MATCH_CACHE_BYTES);
     const dataset = await openDataset(values, cacheBytes);
     const { batch, concurrency } = options;
-    // Each thread takes its share of a batch: memory stays that of one batch.
     workers =
       threads > 1
         ? new IdentifyWorkers({ location: datasetLocation(values), cacheBytes, query, concurrency }, threads)
         : undefined;
-    const lanes = workers?.lanes(Math.ceil(batch / threads));
+    const lanes = workers?.lanes(batch);
     const run = { input, format: format as IdentifyFormat, batch, concurrency, lanes };
     await identifyFile(dataset, query, run, { ...io, stdin: io.stdin ?? process.stdin });
     return 0;
@@ -173,14 +173,6 @@ async function identifyCommand(values: Values, positionals: string[], io: QueryI
   } finally {
     await workers?.close();
   }
-}
-
-/** --threads: a whole number from 1 (identify in this thread) to 256, one per core when not given. */
-function threadsOption(text: string | undefined): number {
-  if (text === undefined) return defaultThreads();
-  const n = /^\d+$/.test(text) ? Number(text) : NaN;
-  if (!(n >= 1 && n <= 256)) throw new RangeError(`--threads must be a whole number from 1 to 256, got "${text}"`);
-  return n;
 }
 
 /** The whole range as TSV, shard by shard, holding one decoded shard at a time. */

@@ -64,9 +64,13 @@ export class IdentifyWorkers {
     }
   }
 
-  /** identifyAll's lanes: batches of `size` spectra, one per worker at once. */
-  lanes(size: number): Lanes {
-    return { identify: (spectra) => this.identify(spectra), count: this.threads, size };
+  /** identifyAll's lanes for batches of `batch` spectra: each worker takes its share, one at a time. */
+  lanes(batch: number): Lanes {
+    return {
+      identify: (spectra) => this.identify(spectra),
+      count: this.threads,
+      size: Math.ceil(batch / this.threads),
+    };
   }
 
   /** The batch identified by the worker with the fewest batches in hand. */

@@ -29,6 +29,8 @@ export const proteinIndexPageFileName = named('proteins-index-', 'json');
 export const accessionPageFileName = named('accessions-', 'msgpack');
 export const accessionIndexPageFileName = named('accessions-index-', 'json');
 export const peptideCountsFileName = named('peptide-counts-', 'msgpack');
+export const sequencePageFileName = named('sequences-', 'json');
+export const sequenceIndexPageFileName = named('sequences-index-', 'json');
 
 /** Ranks in a page of the peptide counts (the last page may hold fewer). */
 export const PEPTIDE_COUNT_RANKS = 1 << 18;
@@ -249,6 +251,11 @@ export interface Manifest {
    * `levels` >= 2 the root lists inner pages (ProteinIndexPage) instead.
    */
   proteins?: { pages: ProteinPageEntry[]; levels?: number };
+  /**
+   * The sequence table, when the dataset was built with `--sequences`: each accession's residues, in pages by
+   * accession as the protein table (SequencePage); with `levels` >= 2 the root lists inner pages (ProteinIndexPage).
+   */
+  sequences?: { pages: ProteinPageEntry[]; levels?: number };
 }
 
 /** The shards of a dataset or of a view, as its manifest indexes them: a flat list or the root of index pages. */
@@ -358,6 +365,19 @@ export interface ProteinPage {
   reviewed: number[];
   proteins: string[];
   organisms: string[];
+}
+
+/** Accessions per page of the sequence table: a page of Swiss-Prot-sized proteins is some 50 KB compressed. */
+export const SEQUENCE_PAGE_ACCESSIONS = 256;
+
+/**
+ * A page of the sequence table (JSON), parallel columns by accession, ascending and unique: the residues of the
+ * accession's first record, as the build digested them (upper case, no white space).
+ */
+export interface SequencePage {
+  formatVersion: number;
+  accessions: string[];
+  sequences: string[];
 }
 
 /**

@@ -83,7 +83,22 @@ export function proteinIndexPageViolation(page: unknown, entry: ProteinPageEntry
 /** What is wrong with a leaf page of the protein table read for `entry`, or null: every column of its count, from its first to its last accession. */
 export function proteinPageViolation(page: unknown, entry: ProteinPageEntry): string | null {
   const p = page as Record<string, unknown> | null;
-  const columns = [p?.accessions, p?.taxIds, p?.reviewed, p?.proteins, p?.organisms];
+  return accessionColumnsViolation(p, [p?.accessions, p?.taxIds, p?.reviewed, p?.proteins, p?.organisms], entry);
+}
+
+/** What is wrong with a leaf page of the sequence table read for `entry`, or null (as proteinPageViolation). */
+export function sequencePageViolation(page: unknown, entry: ProteinPageEntry): string | null {
+  const p = page as Record<string, unknown> | null;
+  const violation = accessionColumnsViolation(p, [p?.accessions, p?.sequences], entry);
+  if (violation) return violation;
+  return (p!.sequences as unknown[]).every((s) => typeof s === 'string') ? null : 'a sequence is not a string';
+}
+
+function accessionColumnsViolation(
+  p: Record<string, unknown> | null,
+  columns: unknown[],
+  entry: ProteinPageEntry,
+): string | null {
   if (columns.some((c) => !Array.isArray(c) || c.length !== entry.accessions))
     return 'columns are missing or differ in length';
   const accessions = p!.accessions as string[];

@@ -21,7 +21,7 @@ npm run -s build:shards -- --input "$work/input/*.fasta*" "${taxdump[@]}" "${vie
   --threads "${THREADS:-$(nproc)}" ${BUILD_ARGS:-}
 immutable=(--content-type application/octet-stream --cache-control "public, max-age=31536000, immutable" --size-only)
 skip=(--exclude part.json --exclude "*taxonomy-*" --exclude "*peptide-counts-*")
-if [ "$PART" != 1 ]; then skip+=(--exclude "*accessions-*" --exclude "*proteins-*"); fi
+if [ "$PART" != 1 ]; then skip+=(--exclude "*accessions-*" --exclude "*proteins-*" --exclude "*sequences-*"); fi
 aws s3 sync "$work/part" "$DATASET_URL" "${skip[@]}" "${immutable[@]}"
 mkdir -p "$META_DIR"
 cp "$work/part/part.json" "$META_DIR/"

@@ -14,7 +14,7 @@ const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...
   [--specificity full|semi|none] [--clip-met] [--missed-cleavages ${DEFAULT_DIGEST.missedCleavages}]
   [--min-length ${DEFAULT_DIGEST.minLength}] [--max-length ${DEFAULT_DIGEST.maxLength}] [--taxonomy <tsv>] [--taxdump <dir>]
   [--shard-bytes ${DEFAULT_SHARD_BYTES}] [--compression br|gzip] [--threads N] [--release name=value ...] [--part i/N]
-  [--folder-digits 0..4] [--view Carbamidomethyl@C ...]
+  [--folder-digits 0..4] [--view Carbamidomethyl@C ...] [--sequences]
   --enzyme name     where the enzyme cuts, by its PSI-MS rule (runtime/model/enzymes.ts; default trypsin)
   --specificity s   full (default): both ends at cleavage sites or protein termini; semi: at least one end;
                     none: every sub-sequence of the length range (missed cleavages then do not limit it)
@@ -33,6 +33,8 @@ const USAGE = `usage: npm run build:shards -- --input <glob> [--input <glob> ...
                     &variable=Oxidation@M&maxVariable=2): every peptide once per count of the variable modification
                     up to n, keyed by its modified mass, so a precursor search with exactly these modifications
                     (maxVariable up to n) reads one range; ~1.5x the dataset's shards for Oxidation@M
+  --sequences       also write the sequence table: each accession's residues (of its first record), in pages by
+                    accession (docs/format.md "Sequence table"); adds about the input's residues, compressed
   --part i/N        build part i of N of a partitioned build: read and digest every input, keep only the i-th
                     of N mass slices (balanced on a sample of the input; each view's keys are sliced alike),
                     write a part folder into --out;
@@ -74,6 +76,7 @@ export async function buildShards(args: string[], log: (line: string) => void, m
       part: { type: 'string' },
       'folder-digits': { type: 'string' },
       view: { type: 'string', multiple: true },
+      sequences: { type: 'boolean' },
       help: { type: 'boolean' },
     },
   });
@@ -101,6 +104,7 @@ export async function buildShards(args: string[], log: (line: string) => void, m
     release: values.release ? releaseFields(values.release) : undefined,
     folderDigits: integerFlag('folder-digits', values['folder-digits'], 0),
     views: values.view ?? [],
+    sequences: values.sequences ?? false,
   };
   if (values.part === undefined) await buildDataset(options);
   else await buildPart(options, parsePart(values.part));

@@ -1,5 +1,6 @@
-// What each protein's header says, kept on disk while the input is read: records in runs of RUN_PROTEINS, each
-// run sorted by (accession, ordinal) and written to a file, then read back merged into one stream in that order.
+// What each protein's header says (and its sequence, when the build keeps sequences), kept on disk while the input is
+// read: records in runs of RUN_PROTEINS, each run sorted by (accession, ordinal) and written to a file, then read back
+// merged into one stream in that order.
 // So the build's memory does not grow with the number of proteins (an external sort: one run in memory while
 // reading, a read buffer per run while merging).
 import { closeSync, mkdirSync, openSync, readSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,13 +12,17 @@ export const RUN_PROTEINS = 65_536;
 /** What the read buffers of all runs may take together while merging (each 16 KB to 1 MB). */
 const MERGE_BUFFER_BYTES = 64 << 20;
 
-/** A protein's header fields and its ordinal (the order of the input). */
+/** A protein's header fields, its ordinal (the order of the input) and its sequence ("" when not kept). */
 export interface HeaderRecord extends HeaderFields {
   ordinal: number;
+  sequence: string;
 }
 
-/** Record layout in a run file: u32 ordinal, i32 taxId (-1: none), u8 reviewed, 3 × u32 UTF-8 lengths, the 3 texts. */
-const FIXED = 4 + 4 + 1 + 3 * 4;
+/**
+ * Record layout in a run file: u32 ordinal, i32 taxId (-1: none), u8 reviewed, 4 × u32 UTF-8 lengths, the 4 texts
+ * (accession, protein, organism, sequence).
+ */
+const FIXED = 4 + 4 + 1 + 4 * 4;
 
 /** Orders records by accession (as JavaScript's `<` does) and then by ordinal. */
 export function compareRecords(a: HeaderRecord, b: HeaderRecord): number {
@@ -42,9 +47,10 @@ export class HeaderRuns {
     mkdirSync(dir, { recursive: true });
   }
 
-  add(header: HeaderFields): void {
+  /** Adds a protein's header fields and `sequence` (left "" by a build that does not keep sequences). */
+  add(header: HeaderFields, sequence = ''): void {
     const { accession, taxId, reviewed, protein, organism } = header;
-    this.run.push({ accession, taxId, reviewed, protein, organism, ordinal: this.count++ });
+    this.run.push({ accession, taxId, reviewed, protein, organism, ordinal: this.count++, sequence });
     if (this.run.length >= this.runProteins) this.spill();
   }
 
@@ -73,8 +79,10 @@ export class HeaderRuns {
 }
 
 function encodeRun(records: readonly HeaderRecord[]): Buffer {
-  const texts = records.map((r) => [r.accession, r.protein, r.organism].map((t) => Buffer.from(t, 'utf8')));
-  const bytes = Buffer.allocUnsafe(texts.reduce((sum, t) => sum + FIXED + t[0].length + t[1].length + t[2].length, 0));
+  const texts = records.map((r) => [r.accession, r.protein, r.organism, r.sequence].map((t) => Buffer.from(t, 'utf8')));
+  const bytes = Buffer.allocUnsafe(
+    texts.reduce((sum, t) => sum + FIXED + t[0].length + t[1].length + t[2].length + t[3].length, 0),
+  );
   let at = 0;
   records.forEach((r, i) => {
     at = bytes.writeUInt32LE(r.ordinal, at);
@@ -114,7 +122,8 @@ function* readRun(file: string, bufferBytes: number): Generator<HeaderRecord> {
       const accessionEnd = FIXED + buffer.readUInt32LE(start + 9);
       const proteinEnd = accessionEnd + buffer.readUInt32LE(start + 13);
       const organismEnd = proteinEnd + buffer.readUInt32LE(start + 17);
-      if (!fill(organismEnd)) throw new Error(`header run ${file} ends inside a record`);
+      const sequenceEnd = organismEnd + buffer.readUInt32LE(start + 21);
+      if (!fill(sequenceEnd)) throw new Error(`header run ${file} ends inside a record`);
       const taxId = buffer.readInt32LE(start + 4);
       const record: HeaderRecord = {
         ordinal: buffer.readUInt32LE(start),
@@ -123,8 +132,9 @@ function* readRun(file: string, bufferBytes: number): Generator<HeaderRecord> {
         reviewed: buffer[start + 8] === 1,
         protein: buffer.toString('utf8', start + accessionEnd, start + proteinEnd),
         organism: buffer.toString('utf8', start + proteinEnd, start + organismEnd),
+        sequence: buffer.toString('utf8', start + organismEnd, start + sequenceEnd),
       };
-      start += organismEnd;
+      start += sequenceEnd;
       yield record;
     }
     if (end > start) throw new Error(`header run ${file} ends inside a record`);

@@ -1,7 +1,8 @@
 // Build phase 2, rank accessions: the header records (builder/inputs/headerRuns.ts) read in (accession, ordinal) order
 // give the sorted unique accession list shards refer to by rank, each protein's rank in it, and what each rank's first
-// record says: taxId (from its header, else the taxonomy TSV), reviewed flag, protein and organism names, handed on
-// rank by rank (to the accession table and protein page writers), so only fixed-width columns stay in memory.
+// record says: taxId (from its header, else the taxonomy TSV), reviewed flag, protein and organism names (and the
+// record's sequence, when the header runs keep it), handed on rank by rank (to the accession table, protein page and
+// sequence page writers), so only fixed-width columns stay in memory.
 import type { HeaderFields } from '../inputs/fasta.js';
 import type { HeaderRecord } from '../inputs/headerRuns.js';
 import { Column } from '../../runtime/model/column.js';
@@ -41,13 +42,13 @@ const DUPLICATE_EXAMPLES = 3;
 
 /**
  * Ranks the accessions of `records`, the headers of `proteins` proteins in (accession, ordinal) order; calls
- * `onRank` with each rank's fields, rank by rank.
+ * `onRank` with each rank's fields and its first record's sequence ("" when the records keep none), rank by rank.
  */
 export function rankAccessions(
   records: Iterable<HeaderRecord>,
   proteins: number,
   taxonomy: ReadonlyMap<string, number>,
-  onRank: (rank: number, fields: RankFields) => void = () => {},
+  onRank: (rank: number, fields: RankFields, sequence: string) => void = () => {},
 ): RankedAccessions {
   const rankOf = new Uint32Array(new SharedArrayBuffer(4 * proteins));
   const taxIds = new Column(new Int32Array(1024));
@@ -63,13 +64,17 @@ export function rankAccessions(
     } else {
       // The first record of an accession (in input order: ties sort by ordinal) gives its fields.
       const taxId = record.taxId ?? taxonomy.get(record.accession) ?? -1;
-      onRank(taxIds.length, {
-        accession: record.accession,
-        taxId,
-        reviewed: record.reviewed,
-        protein: record.protein,
-        organism: record.organism,
-      });
+      onRank(
+        taxIds.length,
+        {
+          accession: record.accession,
+          taxId,
+          reviewed: record.reviewed,
+          protein: record.protein,
+          organism: record.organism,
+        },
+        record.sequence,
+      );
       taxIds.push(taxId);
       reviewed.push(record.reviewed ? 1 : 0);
       if (taxId === -1) withoutTaxId++;

@@ -1,6 +1,6 @@
 // Build phase 1, read and digest: every FASTA record in file order, its sequence digested (in batches, on
 // the runners) into mass partitions on disk (one file per runner and key line: the dataset's and each view's);
-// each protein's header fields go to sorted runs on disk.
+// each protein's header fields (and its sequence, when the build keeps sequences) go to sorted runs on disk.
 import { statSync } from 'node:fs';
 import type { SourceEntry } from '../../runtime/model/format.js';
 import { BuildError } from '../errors.js';
@@ -14,7 +14,10 @@ import type { BuildProgress } from './progress.js';
 const BATCH_PROTEINS = 1000;
 
 export interface Digested {
-  /** What each protein's header says (accession, OX= taxId, sp|, names), with its ordinal (the order of the input). */
+  /**
+   * What each protein's header says (accession, OX= taxId, sp|, names), with its ordinal (the order of the input) and,
+   * when kept, its sequence.
+   */
   headers: HeaderRuns;
   skipped: Record<SkipReason, number>;
   /** The FASTA files as the manifest lists them. */
@@ -25,12 +28,16 @@ export interface Digested {
   viewPartitionSegments: Map<number, Segment[]>[];
 }
 
-/** Digests `files` on `runners` (which write the partitions); header runs go into `headerDir`. */
+/**
+ * Digests `files` on `runners` (which write the partitions); header runs go into `headerDir`, with each protein's
+ * sequence when `keepSequences`.
+ */
 export async function readAndDigest(
   files: readonly string[],
   runners: readonly Runner[],
   headerDir: string,
   progress: BuildProgress,
+  keepSequences = false,
 ): Promise<Digested> {
   const headers = new HeaderRuns(headerDir);
   const skipped: Record<SkipReason, number> = { noAccession: 0, noSequence: 0, invalidCharacters: 0 };
@@ -50,7 +57,7 @@ export async function readAndDigest(
   for (const file of files) {
     const onBytes = (fileBytes: number) => progress.reading(headers.count, doneBytes + fileBytes, totalBytes);
     for await (const record of readFasta(file, (reason) => skipped[reason]++, onBytes)) {
-      headers.add(record);
+      headers.add(record, keepSequences ? record.sequence : '');
       batch.push(record.sequence);
       if (batch.length >= BATCH_PROTEINS) await send();
     }

@@ -178,11 +178,11 @@ function checkParts(parts: { dir: string; part: PartManifest }[]): { dir: string
 }
 
 /**
- * The entries (name, size, sha256) of the shared files a part's head lists: the roots of the accession and protein
- * tables.
+ * The entries (name, size, sha256) of the shared files a part's head lists: the roots of the accession, protein and
+ * sequence tables.
  */
 function fileEntries(part: PartManifest): FileEntry[] {
-  return [...part.head.accessions.pages, ...(part.head.proteins?.pages ?? [])];
+  return [...part.head.accessions.pages, ...(part.head.proteins?.pages ?? []), ...(part.head.sequences?.pages ?? [])];
 }
 
 /**

@@ -38,6 +38,13 @@ export interface BuildOptions extends DigestOptions {
   cutRecords?: number;
   /** Accessions per page of the accession table (default: the format's, accessionPageSize; tests set it low). */
   accessionPageAccessions?: number;
+  /**
+   * Write the sequence table: each accession's residues, from its first record (docs/format.md "Sequence table").
+   * Off by default: it adds about the input's residues, compressed, to the dataset.
+   */
+  sequences?: boolean;
+  /** Accessions per page of the sequence table (default SEQUENCE_PAGE_ACCESSIONS; tests set it low). */
+  sequencePageAccessions?: number;
   /** Views to make, each a fixed modification on residue letters (`Carbamidomethyl@C`; builder/phases/views.ts). */
   views?: string[];
 }

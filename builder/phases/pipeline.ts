@@ -147,9 +147,9 @@ async function stage<T, S extends ShardSink>(
   let closing: Promise<unknown> | undefined;
   const closeRunners = () => (closing ??= Promise.all(runners.map((r) => r.close())));
   try {
-    const digested = await readAndDigest(files, runners, join(tmp, 'headers'), progress);
+    const digested = await readAndDigest(files, runners, join(tmp, 'headers'), progress, options.sequences);
     const storage = storageOf(options);
-    const rankedHeaders = rankHeaders(digested.headers, taxonomyTsv, tmp, storage);
+    const rankedHeaders = rankHeaders(digested.headers, taxonomyTsv, tmp, storage, options);
     const { ranked } = rankedHeaders;
     progress.duplicates(ranked.duplicates);
     const lineages = tree ? await pruneToLineages(tree, ranked.taxIds) : undefined;

@@ -1,5 +1,5 @@
 // Build phase 4, the manifest: its head (the dataset version, a hash of everything that decides the data; the
-// totals; the accession table and protein table pages), then the shard index (its last index pages: the
+// totals; the accession table, protein table and sequence table pages), then the shard index (its last index pages: the
 // ShardIndexWriter writes them beside the shards as they come) and, with a taxdump, the taxonomy file's entry.
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
@@ -32,14 +32,14 @@ export interface Lineages {
 
 /**
  * Everything a manifest says that does not depend on the shards: the dataset version, parameters, sources,
- * accession totals, the accession table and protein pages. Every part of a partitioned
+ * accession totals, the accession table, protein pages and sequence pages. Every part of a partitioned
  * build computes the same head; the merge checks they agree.
  */
 export type DatasetHead = Omit<Manifest, 'totals' | 'shards' | 'shardIndex' | 'views' | Tally> & {
   totals: Omit<Totals, 'peptides' | 'massGroups' | 'shards' | 'bytes'>;
 };
 
-/** The head of the dataset whose accession table and protein pages are `tables`. */
+/** The head of the dataset whose accession table, protein pages and sequence pages are `tables`. */
 export async function describeDataset(
   options: BuildOptions,
   digested: Digested,
@@ -75,6 +75,8 @@ export async function describeDataset(
           taxonomySource,
           release: options.release,
           taxdump,
+          // Only when written: the versions of datasets without the table stay as they were.
+          ...(tables.sequences ? { sequences: true } : {}),
         }),
       )
       .digest('hex')
@@ -95,6 +97,7 @@ export async function describeDataset(
     },
     accessions: tables.accessions,
     proteins: tables.proteins,
+    ...(tables.sequences ? { sequences: tables.sequences } : {}),
   };
 }
 
@@ -127,7 +130,7 @@ export function assembleManifest(
   { taxonomy, peptideCounts }: Tallies = {},
   views: readonly BuiltView[] = [],
 ): Manifest {
-  const { totals, accessions, proteins, ...top } = head;
+  const { totals, accessions, proteins, sequences, ...top } = head;
   const { proteins: proteinCount, ...accessionTotals } = totals;
   return {
     ...top,
@@ -143,6 +146,7 @@ export function assembleManifest(
     ...(views.length > 0 ? { views: views.map(manifestView) } : {}),
     accessions,
     proteins,
+    ...(sequences ? { sequences } : {}),
     ...(taxonomy ? { taxonomy } : {}),
     ...(peptideCounts ? { peptideCounts } : {}),
   };

@@ -1,6 +1,7 @@
 // A part folder of a partitioned build: the shards of one mass slice (and of its slice of each view's keys), the
-// dataset-wide files every part writes alike (accession table, protein pages; taxonomy and peptide counts with this
-// slice's counts) and `part.json`, which build:merge reads to join the parts into one dataset (builder/phases/merge.ts).
+// dataset-wide files every part writes alike (accession table, protein pages, sequence pages; taxonomy and peptide
+// counts with this slice's counts) and `part.json`, which build:merge reads to join the parts into one dataset
+// (builder/phases/merge.ts).
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MANIFEST_FILE, type DatasetView, type Manifest, type ShardEntry } from '../../runtime/model/format.js';

@@ -1,7 +1,7 @@
 // The dataset-wide accession tables: the accession table (every accession, its taxId and reviewed flag, in rank
 // order, in pages of consecutive ranks under inner pages when there are many; shards refer to its ranks) and the
 // protein table (the same with protein and organism names, as compressed JSON pages of PROTEIN_PAGE_ACCESSIONS
-// accessions in byte order, likewise), named by content, listed in the manifest.
+// accessions in byte order, likewise: a table by accession, byAccession.ts), named by content, listed in the manifest.
 import {
   accessionIndexPageFileName,
   accessionPageFileName,
@@ -13,15 +13,13 @@ import {
   type AccessionIndexPage,
   type AccessionPageEntry,
   type Manifest,
-  type ProteinIndexPage,
   type ProteinPage,
-  type ProteinPageEntry,
-  type FileEntry,
 } from '../../runtime/model/format.js';
 import { encodeAccessionPage } from '../../runtime/model/shardEncoder.js';
 import type { AccessionColumns, RankFields } from '../phases/accessions.js';
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { byAccessionPageFiles, ByAccessionWriter, type ByAccessionTable } from './byAccession.js';
 import { writeDatasetFile, type Storage } from './datasetFile.js';
 import { readJson } from './indexPages.js';
 import { pageTree, TREE_SHAPE, treePages, type TreeShape } from './pageTree.js';
@@ -220,80 +218,32 @@ export function writeProteinPages(
   return writer.finish();
 }
 
-/** The protein table, written page by page from its accessions' fields handed on rank by rank. */
-export class ProteinPageWriter {
-  private pages: ProteinPageEntry[] = [];
-  private page = emptyPage();
-
-  constructor(
-    private readonly dir: string,
-    private readonly storage: Storage,
-    private readonly pageAccessions = PROTEIN_PAGE_ACCESSIONS,
-    private readonly shape: TreeShape = TREE_SHAPE,
-  ) {}
-
-  add(fields: RankFields): void {
-    const page = this.page;
+/** The protein table: each accession's fields (RankFields) in pages of parallel columns. */
+export const PROTEIN_TABLE: ByAccessionTable<RankFields, ProteinPage> = {
+  pageFileName: proteinPageFileName,
+  indexPageFileName: proteinIndexPageFileName,
+  emptyPage: () => ({
+    formatVersion: FORMAT_VERSION,
+    accessions: [],
+    taxIds: [],
+    reviewed: [],
+    proteins: [],
+    organisms: [],
+  }),
+  push(page, fields) {
     page.accessions.push(fields.accession);
     page.taxIds.push(fields.taxId);
     page.reviewed.push(fields.reviewed ? 1 : 0);
     page.proteins.push(fields.protein);
     page.organisms.push(fields.organism);
-    if (page.accessions.length === this.pageAccessions) this.endPage();
+  },
+};
+
+/** The protein table, written page by page from its accessions' fields handed on in byte order. */
+export class ProteinPageWriter extends ByAccessionWriter<RankFields, ProteinPage> {
+  constructor(dir: string, storage: Storage, pageAccessions = PROTEIN_PAGE_ACCESSIONS, shape: TreeShape = TREE_SHAPE) {
+    super(dir, storage, PROTEIN_TABLE, pageAccessions, shape);
   }
-
-  /** Writes the last page and the inner pages; returns the manifest's `proteins`. */
-  finish(): NonNullable<Manifest['proteins']> {
-    this.endPage();
-    return proteinTableTree(
-      this.pages,
-      (page) => writeDatasetFile(this.dir, page, proteinIndexPageFileName, this.storage),
-      this.shape,
-    );
-  }
-
-  private endPage(): void {
-    const page = this.page;
-    if (page.accessions.length === 0) return;
-    const entry = writeDatasetFile(this.dir, page, proteinPageFileName, this.storage);
-    this.pages.push({
-      ...entry,
-      firstAccession: page.accessions[0],
-      lastAccession: page.accessions[page.accessions.length - 1],
-      accessions: page.accessions.length,
-    });
-    this.page = emptyPage();
-  }
-}
-
-const emptyPage = (): ProteinPage => ({
-  formatVersion: FORMAT_VERSION,
-  accessions: [],
-  taxIds: [],
-  reviewed: [],
-  proteins: [],
-  organisms: [],
-});
-
-/**
- * The manifest's `proteins` over the entries of the leaf pages, writing (with `write`) the inner pages a root of
- * `shape.rootLimit` needs.
- */
-export function proteinTableTree(
-  leaves: ProteinPageEntry[],
-  write: (page: ProteinIndexPage) => FileEntry,
-  shape: TreeShape = TREE_SHAPE,
-): NonNullable<Manifest['proteins']> {
-  return pageTree(
-    leaves,
-    (pages) => ({
-      ...write({ formatVersion: FORMAT_VERSION, pages }),
-      firstAccession: pages[0].firstAccession,
-      lastAccession: pages[pages.length - 1].lastAccession,
-      accessions: pages.reduce((total, p) => total + p.accessions, 0),
-    }),
-    shape,
-  );
 }
 
 /**
@@ -313,9 +263,5 @@ export function accessionPageFiles(manifest: Manifest, dir: string): string[] {
  * from `dir`.
  */
 export function proteinPageFiles(manifest: Manifest, dir: string): string[] {
-  if (!manifest.proteins) return [];
-  return treePages(
-    manifest.proteins,
-    (file) => readJson<ProteinIndexPage>(dir, file, manifest.compression).pages,
-  ).pages.map((p) => p.file);
+  return byAccessionPageFiles(manifest.proteins, manifest.compression, dir);
 }

@@ -1,6 +1,6 @@
-// Atomic publication of a dataset folder: its files (shards, index pages, accession and protein tables, taxonomy) move
-// in under new (content-hashed) names, the manifest replaces the old one in a single rename, and only then are files
-// that no manifest needs removed.
+// Atomic publication of a dataset folder: its files (shards, index pages, accession, protein and sequence tables,
+// taxonomy, peptide counts) move in under new (content-hashed) names, the manifest replaces the old one in a single
+// rename, and only then are files that no manifest needs removed.
 import {
   existsSync,
   mkdirSync,
@@ -15,13 +15,14 @@ import { dirname, join } from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../../runtime/model/format.js';
 import { readShardIndex } from './indexPages.js';
 import { accessionPageFiles, proteinPageFiles } from './proteinTable.js';
+import { sequencePageFiles } from './sequenceTable.js';
 
 /** Prefix of the build's temporary folder inside the output folder (same file system, so renames are atomic). */
 const TEMP_PREFIX = '.build-';
 
 /**
  * Every file of a dataset other than manifest.json: index pages (every level, from the root down) and shards of
- * the dataset, then of each view, accession and protein pages (inner ones first), taxonomy.
+ * the dataset, then of each view, accession, protein and sequence pages (inner ones first), taxonomy, peptide counts.
  */
 export function datasetFiles(manifest: Manifest, dir: string): string[] {
   const files = [
@@ -31,6 +32,7 @@ export function datasetFiles(manifest: Manifest, dir: string): string[] {
     }),
     ...accessionPageFiles(manifest, dir),
     ...proteinPageFiles(manifest, dir),
+    ...sequencePageFiles(manifest, dir),
     ...(manifest.taxonomy ? [manifest.taxonomy.file] : []),
     ...(manifest.peptideCounts?.pages.map((page) => page.file) ?? []),
   ];
@@ -42,7 +44,7 @@ export function datasetFiles(manifest: Manifest, dir: string): string[] {
  * publishing.
  */
 const DATASET_FILE =
-  /\.msgpack(\.gz|\.br)?$|^(index|proteins-index|proteins|taxonomy|accessions|peptide-counts)-.*\.(json|msgpack)(\.gz|\.br)?$/;
+  /\.msgpack(\.gz|\.br)?$|^(index|proteins-index|proteins|sequences-index|sequences|taxonomy|accessions|peptide-counts)-.*\.(json|msgpack)(\.gz|\.br)?$/;
 
 /** Files of the dataset currently published in `out` (none when there is none, or it is unreadable). */
 function publishedFiles(out: string): string[] {

@@ -1,8 +1,8 @@
 // Every file a dataset's manifest reaches, walked from the manifest: the accession table's pages, the taxonomy, the
-// protein table's pages, the shard index's pages and shards, and each view's. Index trees may be of any depth: a page
-// holding `pages` is an inner page, one holding `shards` a leaf of the shard index; accession and protein pages are
-// inner pages down to `levels - 1`. Each name is checked to stay inside the dataset's folder (one folder level at
-// most), and each page read is verified (size, sha256) before its entries are believed.
+// protein table's pages, the sequence table's, the shard index's pages and shards, and each view's. Index trees may be
+// of any depth: a page holding `pages` is an inner page, one holding `shards` a leaf of the shard index; accession,
+// protein and sequence pages are inner pages down to `levels - 1`. Each name is checked to stay inside the dataset's
+// folder (one folder level at most), and each page read is verified (size, sha256) before its entries are believed.
 import {
   MANIFEST_FILE,
   type Compression,
@@ -23,6 +23,8 @@ export type DatasetFileKind =
   | 'peptide counts page'
   | 'protein page'
   | 'protein index page'
+  | 'sequence page'
+  | 'sequence index page'
   | 'index page'
   | 'shard';
 
@@ -45,8 +47,8 @@ export interface WalkOptions {
 }
 
 /**
- * A tree of pages as the manifest roots it (`shardIndex`, `accessions`, `proteins`); `levels` ≥ 2: the root lists inner
- * pages.
+ * A tree of pages as the manifest roots it (`shardIndex`, `accessions`, `proteins`, `sequences`); `levels` ≥ 2: the
+ * root lists inner pages.
  */
 interface PageTree {
   pages: FileEntry[];
@@ -106,7 +108,8 @@ function listOf(content: unknown, field: 'pages' | 'shards'): unknown[] | undefi
 
 /**
  * Every file of the dataset but manifest.json, each once, pages before what they list: the accession pages,
- * the taxonomy, the protein pages, then index pages and their shards in mass order. `readPage` reads the
+ * the taxonomy, the peptide counts, the protein pages, the sequence pages, then index pages and their shards in mass
+ * order. `readPage` reads the
  * pages the walk must open (index pages, inner pages); it is called once per such page, in walk order.
  */
 export async function* walkDatasetFiles(
@@ -123,6 +126,9 @@ export async function* walkDatasetFiles(
   const proteins = manifest.proteins as PageTree | undefined;
   if (proteins)
     yield* tablePages(rootPages(proteins, 'proteins'), levelsOf(proteins, 'proteins') - 1, readPage, 'protein');
+  const sequences = manifest.sequences as PageTree | undefined;
+  if (sequences)
+    yield* tablePages(rootPages(sequences, 'sequences'), levelsOf(sequences, 'sequences') - 1, readPage, 'sequence');
   yield* shardFiles(manifest, 'manifest', readPage, keep);
   if (manifest.views !== undefined && !Array.isArray(manifest.views))
     throw new DatasetError('manifest views is not a list', 'corrupt');
@@ -162,14 +168,14 @@ function levelsOf(tree: PageTree, field: string): number {
 }
 
 /**
- * Accession or protein pages: entries `inner` levels above the leaves are inner pages (read, listing `pages`), the rest
- * leaves.
+ * Accession, protein or sequence pages: entries `inner` levels above the leaves are inner pages (read, listing
+ * `pages`), the rest leaves.
  */
 async function* tablePages(
   entries: unknown[],
   inner: number,
   readPage: PageReader,
-  table: 'accession' | 'protein',
+  table: 'accession' | 'protein' | 'sequence',
 ): AsyncGenerator<DatasetFile> {
   for (const entry of entries) {
     if (inner === 0) {

@@ -14,6 +14,7 @@ import {
   INDEX_PAGE_SHARDS,
   MANIFEST_FILE,
   PROTEIN_PAGE_ACCESSIONS,
+  SEQUENCE_PAGE_ACCESSIONS,
   type FileEntry,
   type Manifest,
   type ShardEntry,
@@ -72,7 +73,9 @@ export function expectedFiles(manifest: Manifest, keys?: KeyRange): number {
   const indexPages = all > FLAT_INDEX_LIMIT ? Math.ceil(all / INDEX_PAGE_SHARDS) : 0;
   const accessions = manifest.accessions?.count ?? 0;
   const tablePages =
-    Math.ceil(accessions / PROTEIN_PAGE_ACCESSIONS) + Math.ceil(accessions / accessionPageSize(accessions));
+    Math.ceil(accessions / PROTEIN_PAGE_ACCESSIONS) +
+    Math.ceil(accessions / accessionPageSize(accessions)) +
+    (manifest.sequences ? Math.ceil(accessions / SEQUENCE_PAGE_ACCESSIONS) : 0);
   return shards + indexPages + tablePages + (manifest.taxonomy ? 1 : 0) + (manifest.peptideCounts?.pages.length ?? 0);
 }
 

@@ -1,7 +1,7 @@
 // Tests builder/phases/accessions.ts: rankAccessions over HeaderRuns (builder/inputs/headerRuns.ts, several runs on
 // disk) equals a brute-force reference over plain records: ranks are positions in the sorted unique accessions, every
-// protein's rank points at its accession, and a rank's fields, handed on rank by rank, come from its accession's first
-// record (taxId from OX=, else the taxonomy TSV, else -1).
+// protein's rank points at its accession, and a rank's fields and sequence, handed on rank by rank, come from its
+// accession's first record (taxId from OX=, else the taxonomy TSV, else -1).
 import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,11 +11,13 @@ import { rankAccessions, type RankFields } from '../../../builder/phases/accessi
 import type { HeaderFields } from '../../../builder/inputs/fasta.js';
 import { HeaderRuns } from '../../../builder/inputs/headerRuns.js';
 
-function reference(records: HeaderFields[], taxonomy: Map<string, number>) {
+type Input = HeaderFields & { sequence?: string };
+
+function reference(records: Input[], taxonomy: Map<string, number>) {
   const sorted = [...new Set(records.map((r) => r.accession))].sort();
   // Each accession's position in `sorted`, its first record and its number of records, by one pass each.
   const position = new Map(sorted.map((a, i) => [a, i]));
-  const firstOf = new Map<string, HeaderFields>();
+  const firstOf = new Map<string, Input>();
   const recordsOf = new Map<string, number>();
   for (const r of records) {
     if (!firstOf.has(r.accession)) firstOf.set(r.accession, r);
@@ -34,6 +36,7 @@ function reference(records: HeaderFields[], taxonomy: Map<string, number>) {
         organism: r.organism,
       }),
     ),
+    sequences: first.map((r) => r.sequence ?? ''),
     duplicates: { count: duplicates.length, examples: duplicates.slice(0, 3) },
   };
 }
@@ -47,13 +50,17 @@ let cases = 0;
  * Ranks `records` through header runs of `runProteins` each, read back `readBytes` at a time; returns the ranking and
  * the fields handed on.
  */
-function rank(records: HeaderFields[], taxonomy: Map<string, number>, runProteins: number, readBytes?: number) {
+function rank(records: Input[], taxonomy: Map<string, number>, runProteins: number, readBytes?: number) {
   const headers = new HeaderRuns(join(root, `runs-${cases++}`), runProteins, readBytes);
-  for (const r of records) headers.add(r);
+  for (const r of records) headers.add(r, r.sequence);
   const fields: RankFields[] = [];
-  const ranked = rankAccessions(headers.sorted(), headers.count, taxonomy, (rank, f) => (fields[rank] = f));
+  const sequences: string[] = [];
+  const ranked = rankAccessions(headers.sorted(), headers.count, taxonomy, (rank, f, sequence) => {
+    fields[rank] = f;
+    sequences[rank] = sequence;
+  });
   headers.remove();
-  return { ranked, fields };
+  return { ranked, fields, sequences };
 }
 
 const record = fc.record({
@@ -65,6 +72,7 @@ const record = fc.record({
   reviewed: fc.boolean(),
   protein: fc.string(),
   organism: fc.constantFrom('', 'Homo sapiens (Human)', 'Escherichia coli (strain K12)', 'Mus musculus', 'Ünïcödé 🦠'),
+  sequence: fc.option(fc.stringMatching(/^[A-Z]{1,40}$/), { nil: undefined }),
 });
 
 describe('rankAccessions', () => {
@@ -77,10 +85,11 @@ describe('rankAccessions', () => {
         fc.constantFrom(undefined, 1, 24, 100, 4096),
         (records, tsv, runProteins, readBytes) => {
           const taxonomy = new Map(tsv);
-          const { ranked, fields } = rank(records, taxonomy, runProteins, readBytes);
+          const { ranked, fields, sequences } = rank(records, taxonomy, runProteins, readBytes);
           const expected = reference(records, taxonomy);
           expect(ranked.count).toBe(expected.fields.length);
           expect(fields).toEqual(expected.fields);
+          expect(sequences).toEqual(expected.sequences);
           expect(Array.from(ranked.rankOf)).toEqual(expected.rankOf);
           expect(Array.from(ranked.taxIds)).toEqual(expected.fields.map((f) => f.taxId));
           expect(Array.from(ranked.reviewed)).toEqual(expected.fields.map((f) => (f.reviewed ? 1 : 0)));

@@ -1,8 +1,8 @@
 // Tests the partitioned build (builder/phases/pipeline.ts buildPart, builder/writers/part.ts, builder/phases/merge.ts,
 // builder/commands/mergeCli.ts): N parts merged in any order are the single build's files byte for byte, its view's
-// (--view) among them; each part keeps exactly the single build's peptides of its slice, and of its slice of the view's
-// keys; a merge refuses incomplete, mixed or damaged parts and leaves the published dataset untouched; the command
-// lines.
+// (--view) among them, and its sequence table (--sequences); each part keeps exactly the single build's peptides of its
+// slice, and of its slice of the view's keys; a merge refuses incomplete, mixed or damaged parts (a part without the
+// sequence table among them) and leaves the published dataset untouched; the command lines.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,7 @@ import {
   DEFAULT_SHARD_BYTES,
   readAccessionTable,
   readDataset,
+  readManifest,
   readStored,
   removeTempDirs,
   SAMPLE_TAXDUMP,
@@ -247,6 +248,45 @@ describe('partitioned builds of other shapes', () => {
       buildPart({ ...OPTIONS, inputs: [input], out: dataset, shardBytes: 512 }, { index: 1, count: 2 }),
     ).rejects.toThrow(/holds a dataset/);
     expect(existsSync(join(dataset, PART_FILE))).toBe(false);
+  }, 120_000);
+});
+
+describe('a partitioned build with --sequences', () => {
+  it('merged, equals the single build, its sequence table among the files; refuses a part without it or a damaged page', async () => {
+    const input = sampleSubset(200);
+    const root = tempDir('sequences');
+    // Pages of 3 accessions: some 70 pages, each listed by the manifest (and so checked as the merge copies it).
+    const options = { sequences: true, sequencePageAccessions: 3, cutRecords: 2000 };
+    const single = join(root, 'single');
+    await build([input], single, options);
+    const parts = await buildParts(join(root, 'parts'), [input], 3, options);
+    const merged = join(root, 'merged');
+    mergeParts([parts[1], parts[2], parts[0]], merged);
+    expectSameFolder(merged, single);
+    const { sequences } = readManifest(merged);
+    expect(sequences?.pages.length).toBeGreaterThan(60);
+    expect(sequences).toEqual(readManifest(single).sequences);
+    for (const dir of parts) {
+      expect(readPart(dir).head.sequences).toEqual(sequences);
+      for (const page of sequences!.pages) expect(existsSync(join(dir, page.file)), page.file).toBe(true);
+    }
+    // A part built without --sequences is a part of another build.
+    const [, , plain] = await buildParts(join(root, 'plain'), [input], 3, { cutRecords: 2000 });
+    expect(() => mergeParts([parts[0], parts[1], plain], join(root, 'mixed'))).toThrow(
+      /built from other inputs or options/,
+    );
+    // A sequence page of the part the shared files come from, damaged.
+    const victim = join(parts[0], sequences!.pages[5].file);
+    const original = readFileSync(victim);
+    writeFileSync(victim, Buffer.concat([original, Buffer.from([0])]));
+    try {
+      expect(() => mergeParts(parts, join(root, 'damaged'))).toThrow(
+        new RegExp(`${sequences!.pages[5].file} does not match its part.json entry`),
+      );
+      expect(existsSync(join(root, 'damaged', 'manifest.json'))).toBe(false);
+    } finally {
+      writeFileSync(victim, original);
+    }
   }, 120_000);
 });
 

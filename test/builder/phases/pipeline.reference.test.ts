@@ -312,7 +312,7 @@ describe('shard index and shard files', () => {
     expect(sum((s) => s.shard.sequenceEnds.length)).toBe(manifest.totals.peptides);
   });
 
-  it('the folder holds exactly the manifest, its index pages, its shards, its accession table, its protein pages, its peptide counts, its taxonomy and its views', () => {
+  it('the folder holds exactly the manifest, its index pages, its shards, its accession table, its protein pages, its sequence pages (when built with them), its peptide counts, its taxonomy and its views', () => {
     const pages = manifest.proteins!.pages.map((p) => p.file);
     expect(pages.length).toBe(Math.ceil(manifest.totals.accessions / 2048));
     const indexPages = manifest.shardIndex!.pages.map((p) => p.file);
@@ -332,6 +332,7 @@ describe('shard index and shard files', () => {
         ...dataset.shards.map((s) => s.entry.file),
         manifest.accessions.pages[0].file,
         ...pages,
+        ...(manifest.sequences ? treeLevels(out, manifest.sequences).flat() : []).map((p) => p.file),
         ...manifest.peptideCounts!.pages.map((p) => p.file),
         manifest.taxonomy!.file,
         ...viewFiles,

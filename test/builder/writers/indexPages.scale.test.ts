@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { shardIndexTree, writeLeafPage, type WriteIndexPage } from '../../../builder/writers/indexPages.js';
 import { pageTree } from '../../../builder/writers/pageTree.js';
-import { proteinTableTree } from '../../../builder/writers/proteinTable.js';
+import { byAccessionTree } from '../../../builder/writers/byAccession.js';
 import type { Dataset } from '../../../runtime/core/storage/dataset.js';
 import { proteinsOf } from '../../../runtime/core/lookup/proteins.js';
 import { ShardIndex } from '../../../runtime/core/storage/shardIndex.js';
@@ -176,7 +176,7 @@ describe(`an index of ${SHARDS.toLocaleString('en-US')} shards and ${ACCESSIONS.
       );
     }
     const shardIndex = shardIndexTree(leaves, pages.writeIndexPage);
-    const proteins = proteinTableTree(proteinLeaves, pages.writeProteinIndexPage);
+    const proteins = byAccessionTree(proteinLeaves, pages.writeProteinIndexPage);
     expect(accessionPageSize(ACCESSIONS)).toBe(ACCESSION_PAGE_ACCESSIONS);
     const accessionLeaves: AccessionPageEntry[] = [];
     for (let first = 0; first < ACCESSIONS; first += ACCESSION_PAGE_ACCESSIONS)

@@ -179,12 +179,13 @@ describe('allShards and datasetFiles', () => {
     },
   );
 
-  it('list the accession pages, protein pages and the taxonomy file after the shards', () => {
+  it('list the accession pages, protein pages, sequence pages and the taxonomy file after the shards', () => {
     const list = shards(2);
     const manifest = {
       ...manifestWith({ shards: list }),
       accessions: { pages: [{ file: 'accessions-d.msgpack.gz' }, { file: 'accessions-e.msgpack.gz' }] },
       proteins: { pages: [{ file: 'proteins-a.json.gz' }, { file: 'proteins-b.json.gz' }] },
+      sequences: { pages: [{ file: 'sequences-f.json.gz' }] },
       taxonomy: { file: 'taxonomy-c.json.gz' },
     } as unknown as Manifest;
     expect(datasetFiles(manifest, '/nonexistent')).toEqual([
@@ -193,6 +194,7 @@ describe('allShards and datasetFiles', () => {
       'accessions-e.msgpack.gz',
       'proteins-a.json.gz',
       'proteins-b.json.gz',
+      'sequences-f.json.gz',
       'taxonomy-c.json.gz',
     ]);
   });

@@ -133,7 +133,7 @@ describe('publish', () => {
     ]);
   });
 
-  it('moves the accession table, protein pages and the taxonomy file in with the shards, and removes them like shards when no kept manifest lists them', () => {
+  it('moves the accession table, protein and sequence pages and the taxonomy file in with the shards, and removes them like shards when no kept manifest lists them', () => {
     const out = tempDir('publish-tables');
     const generation = (name: string) => {
       const files = [
@@ -141,6 +141,7 @@ describe('publish', () => {
         `accessions-${name}.msgpack.gz`,
         `proteins-${name}.json.gz`,
         `taxonomy-${name}.json.gz`,
+        `sequences-${name}.json.gz`,
       ];
       const { tmp, manifest: m } = stage(out, files);
       const full = {
@@ -149,6 +150,7 @@ describe('publish', () => {
         accessions: { pages: [{ file: files[1] }] },
         proteins: { pages: [{ file: files[2] }] },
         taxonomy: { file: files[3] },
+        sequences: { pages: [{ file: files[4] }] },
       } as unknown as Manifest;
       events.length = 0;
       publish(tmp, out, full);
@@ -163,13 +165,20 @@ describe('publish', () => {
         `accessions-${n}.msgpack.gz`,
         `proteins-${n}.json.gz`,
         `taxonomy-${n}.json.gz`,
+        `sequences-${n}.json.gz`,
       ]);
     generation('a');
     writeFileSync(join(out, 'proteins.json.gz'), 'not a dataset file');
     generation('b');
     expect(listing(out)).toEqual([...named('a', 'b'), 'manifest.json', 'proteins.json.gz'].sort());
     // Format 1's files (plain .msgpack and .json) go the same way once no kept manifest lists them.
-    for (const old of ['0123.msgpack', 'index-0123.json', 'proteins-0123.json', 'taxonomy-0123.json'])
+    for (const old of [
+      '0123.msgpack',
+      'index-0123.json',
+      'proteins-0123.json',
+      'taxonomy-0123.json',
+      'sequences-0.json',
+    ])
       writeFileSync(join(out, old), 'x');
     generation('c');
     expect(listing(out)).toEqual([...named('b', 'c'), 'manifest.json', 'proteins.json.gz'].sort());

@@ -1,6 +1,6 @@
 // The walk over a dataset's files (runtime/core/datasetFiles.ts): on a flat dataset, one with index pages, and
-// fanned-out datasets with index trees of 2 and 3 levels, and one with a view, it lists exactly the files of the
-// folder (an independent listing) and what the build's own list names, each with its size and sha256, pages before
+// fanned-out datasets with index trees of 2 and 3 levels, one with a view, and one with a sequence table of 2 levels
+// (--sequences), it lists exactly the files of the folder (an independent listing) and what the build's own list names, each with its size and sha256, pages before
 // what they list and shards in mass order, reading each page once and nothing else; it keeps the shards asked for,
 // refuses names that could leave the folder, and pages that fail their check or hold neither shards nor pages.
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,16 @@ import type { FileEntry, Manifest, ShardEntry } from '../../../../runtime/model/
 import { datasetSource } from '../../../../runtime/entries/cli/datasetSource.js';
 import { nodeDecompress, nodeSha256 } from '../../../../runtime/entries/node/platform.js';
 import { datasetFiles as buildDatasetFiles } from '../../../../builder/writers/publish.js';
-import { readManifest, removeTempDirs, shardEntries, subsetDataset, tempDir } from '../../../helpers/datasets.js';
+import {
+  build,
+  readManifest,
+  removeTempDirs,
+  SAMPLE_TAXDUMP,
+  sampleSubset,
+  shardEntries,
+  subsetDataset,
+  tempDir,
+} from '../../../helpers/datasets.js';
 import { fannedDataset, flatDataset, folderFiles } from '../../../helpers/fannedDataset.js';
 
 let flat: string;
@@ -31,12 +40,21 @@ let deep: string;
 let plainTree: string;
 /** With a Carbamidomethyl@C view: its index pages and shards too. */
 let viewed: string;
+/** With a sequence table of pages of 4 accessions: its inner pages and leaves. */
+let sequenced: string;
 
 beforeAll(async () => {
+  sequenced = join(tempDir('sequenced'), 'shards');
   [flat, paged, viewed] = await Promise.all([
     flatDataset(),
     subsetDataset(600, 2048),
     subsetDataset(600, 2048, ['Carbamidomethyl@C']),
+    build([sampleSubset(600)], sequenced, {
+      shardBytes: 2048,
+      taxdump: SAMPLE_TAXDUMP,
+      sequences: true,
+      sequencePageAccessions: 4,
+    }),
   ]);
   deep = fannedDataset(paged, 'deep', { pageShards: 40, fanOut: 3, indexLevels: 3, proteinLevels: 2, folderDigits: 2 });
   plainTree = fannedDataset(paged, 'tree', {
@@ -90,7 +108,8 @@ describe('datasetFiles: which files', () => {
     expect(readManifest(flat).shards).toBeDefined();
     expect(readManifest(paged).shardIndex?.pages.length).toBeGreaterThan(1);
     expect(readManifest(viewed).views?.[0].shardIndex).toBeDefined();
-    for (const dir of [flat, paged, deep, plainTree, viewed]) {
+    expect(readManifest(sequenced).sequences?.levels).toBe(2);
+    for (const dir of [flat, paged, deep, plainTree, viewed, sequenced]) {
       const { files } = await walk(dir);
       expect(names(files).sort(), dir).toEqual(folderFiles(dir));
       expect(new Set(names(files)).size).toBe(files.length);
@@ -99,7 +118,7 @@ describe('datasetFiles: which files', () => {
   });
 
   it('names what the build’s own list names (builder/writers/publish.ts) for the datasets the build writes', async () => {
-    for (const dir of [flat, paged, viewed]) {
+    for (const dir of [flat, paged, viewed, sequenced]) {
       const { files } = await walk(dir);
       expect(names(files).sort()).toEqual(buildDatasetFiles(readManifest(dir), dir).sort());
     }
@@ -124,14 +143,24 @@ describe('datasetFiles: which files', () => {
       expect(shards.map((s) => [s.file, s.firstKey, s.lastKey])).toEqual(
         shardEntries(paged).map((s) => [expect.stringContaining(s.file), s.firstKey, s.lastKey]),
       );
+      expect(count('sequence page') + count('sequence index page')).toBe(0);
     }
+    // The sequence table's pages: 150 leaves of 4 accessions under one inner page, after the protein pages.
+    const { files } = await walk(sequenced);
+    const kinds = files.map((f) => f.kind);
+    expect(kinds.filter((k) => k === 'sequence page')).toHaveLength(150);
+    expect(kinds.filter((k) => k === 'sequence index page')).toHaveLength(1);
+    expect(kinds.indexOf('sequence index page')).toBeGreaterThan(kinds.lastIndexOf('protein page'));
+    expect(files.filter((f) => f.kind.startsWith('sequence')).every((f) => f.file.startsWith('sequences-'))).toBe(true);
   });
 
   it('yields a page before the pages and shards it lists, and reads each page once: index pages and inner pages, never a shard or a leaf protein page', async () => {
-    for (const dir of [paged, deep, plainTree]) {
+    for (const dir of [paged, deep, plainTree, sequenced]) {
       const { files, reads } = await walk(dir);
       const position = new Map(files.map((f, i) => [f.file, i]));
-      const readable = files.filter((f) => f.kind === 'index page' || f.kind === 'protein index page');
+      const readable = files.filter((f) =>
+        ['index page', 'protein index page', 'sequence index page'].includes(f.kind),
+      );
       expect(reads).toEqual(names(readable));
       expect(files.filter((f) => f.read)).toEqual(readable);
       for (const page of readable) {
@@ -231,6 +260,10 @@ describe('datasetFiles: what it refuses', () => {
     expect((await walkFailure(deeper, reader)).message).toMatch(/lists shards at depth 1 of an index of 2 levels/);
     const proteins = { ...manifest, proteins: { ...manifest.proteins!, levels: 2 } } as Manifest;
     expect((await walkFailure(proteins, reader)).message).toMatch(/protein index page .* lists no pages/);
+    const withSequences = readManifest(sequenced);
+    const sequences = { ...withSequences, sequences: { ...withSequences.sequences!, levels: 3 } } as Manifest;
+    const sequencedReader = sourcePageReader(datasetSource(sequenced, 10_000), manifest.compression);
+    expect((await walkFailure(sequences, sequencedReader)).message).toMatch(/sequence index page .* lists no pages/);
     const badSha = structuredClone(manifest);
     badSha.accessions.pages[0].sha256 = 'F'.repeat(64);
     expect((await walkFailure(badSha, reader)).message).toMatch(/accession page .* has no valid sha256/);

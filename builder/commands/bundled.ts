@@ -1,6 +1,6 @@
-// `npm start`'s first step (prestart): builds the bundled real dataset, with its taxonomy, into SHARDS_DIR (default
-// ./shards) when needed (builder/commands/startDataset.ts says when), with the format spec beside it as a published
-// site has it (the page links shards/FORMAT.md). A SHARDS_DIR the user named is never written into.
+// `npm start`'s first step (prestart): builds the bundled real dataset, with its taxonomy and sequence table, into
+// SHARDS_DIR (default ./shards) when needed (builder/commands/startDataset.ts says when), with the format spec beside
+// it as a published site has it (the page links shards/FORMAT.md). A SHARDS_DIR the user named is never written into.
 import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { prepareStartDataset } from './startDataset.js';

@@ -1,7 +1,8 @@
-// What `npm start` serves (its prestart step, builder/commands/bundled.ts): the bundled sample with its taxonomy and
-// its views (Carbamidomethyl@C; and the complete view of Carbamidomethyl@C with up to two oxidised M) is built into the
-// default folder when that folder holds no dataset, or holds the sample as an older version built it (no taxonomy, an
-// older format, no view). A folder the user named (SHARDS_DIR) is never built into: it must hold a dataset.
+// What `npm start` serves (its prestart step, builder/commands/bundled.ts): the bundled sample with its taxonomy, its
+// views (Carbamidomethyl@C; and the complete view of Carbamidomethyl@C with up to two oxidised M) and its sequence
+// table is built into the default folder when that folder holds no dataset, or holds the sample as an older version
+// built it (no taxonomy, an older format, no view, no peptide counts, no sequences). A folder the user named
+// (SHARDS_DIR) is never built into: it must hold a dataset.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { FORMAT_VERSION, MANIFEST_FILE, type Manifest } from '../../runtime/model/format.js';
@@ -71,6 +72,11 @@ export function startPlan(dir: string, userNamed: boolean, bundledFiles: readonl
       action: 'build',
       reason: `the dataset in ${dir} was built by an older version (no peptide counts): rebuilding the bundled sample`,
     };
+  if (isSample && !manifest.sequences)
+    return {
+      action: 'build',
+      reason: `the dataset in ${dir} was built by an older version (no sequences): rebuilding the bundled sample`,
+    };
   return { action: 'serve' };
 }
 
@@ -95,6 +101,7 @@ export async function prepareStartDataset(
     inputs,
     taxdump: join(root, BUNDLED_TAXDUMP),
     views: BUNDLED_VIEWS,
+    sequences: true,
     out: dir,
     shardBytes: DEFAULT_SHARD_BYTES,
     threads: 2,

@@ -1,7 +1,8 @@
 // Tests builder/commands/startDataset.ts (npm start's prestart, builder/commands/bundled.ts): the default folder gets
-// the bundled sample with its taxonomy and Carbamidomethyl@C view when it has no dataset, or has the sample as an older
-// version built it (no taxonomy, format version 1, no view, no peptide counts); any other dataset there is served as it is; a SHARDS_DIR
-// the user named is never built into (no manifest: a one-line error and exit 1, through the real entry).
+// the bundled sample with its taxonomy, Carbamidomethyl@C view and sequence table when it has no dataset, or has the
+// sample as an older version built it (no taxonomy, format version 1, no view, no peptide counts, no sequences); any
+// other dataset there is served as it is; a SHARDS_DIR the user named is never built into (no manifest: a one-line
+// error and exit 1, through the real entry).
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -113,6 +114,21 @@ describe('startPlan', () => {
     expect(startPlan(uncounted, true, SAMPLE)).toEqual({ action: 'serve' });
   });
 
+  it('rebuilds the sample built without its sequence table in the default folder only', () => {
+    const unsequenced = folder('plan-unsequenced', {
+      ...oldSample,
+      formatVersion: 3,
+      taxonomy: { file: 'taxonomy-x.json' },
+      views: [{ fixed: 'Carbamidomethyl@C' }, { fixed: 'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2' }],
+      peptideCounts: { ranksPerPage: 262144, pages: [] },
+    });
+    expect(startPlan(unsequenced, false, SAMPLE)).toMatchObject({
+      action: 'build',
+      reason: expect.stringMatching(/built by an older version \(no sequences\)/),
+    });
+    expect(startPlan(unsequenced, true, SAMPLE)).toEqual({ action: 'serve' });
+  });
+
   it('serves a dataset with a taxonomy and the view, another dataset without them, and leaves an unreadable manifest alone', () => {
     const views = [
       { fixed: 'Carbamidomethyl@C' },
@@ -126,6 +142,7 @@ describe('startPlan', () => {
           taxonomy: { file: 'taxonomy-x.json' },
           views,
           peptideCounts: { ranksPerPage: 262144, pages: [] },
+          sequences: { pages: [] },
         }),
         false,
         SAMPLE,
@@ -166,6 +183,7 @@ describe('prepareStartDataset', () => {
       'fixed=Carbamidomethyl@C&variable=Oxidation@M&maxVariable=2',
     ]);
     expect(manifest.sources.map((s) => s.file)).toEqual(['uniprot-sample.fasta.gz', 'nodes.dmp', 'names.dmp']);
+    expect(manifest.sequences?.pages.reduce((sum, p) => sum + p.accessions, 0)).toBe(manifest.totals.accessions);
     const files = () =>
       readdirSync(dir)
         .sort()

@@ -81,6 +81,23 @@ const PROTEIN = {
     },
     matches: { type: 'array', items: MATCH, description: 'Its peptides that explain peaks, by peak.' },
     unmatched: peakIndexes('The peaks it does not explain.'),
+    sequence: {
+      type: 'string',
+      description:
+        'Its residues, when the dataset holds its sequence (built with `--sequences`); so too the next three.',
+    },
+    length: { ...count, description: 'Its residues, counted.' },
+    coverage: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      description: 'The share of its residues its matched peptides cover (sequence coverage; 0.35 is 35 %).',
+    },
+    covered: {
+      type: 'array',
+      items: { type: 'array', items: count, minItems: 2, maxItems: 2 },
+      description: 'The runs its matched peptides cover: [from, to), 0-based residue positions, ascending.',
+    },
   },
 };
 

@@ -282,12 +282,12 @@ export async function cachedBuild(label: string, input: string, args: string[] =
 }
 
 /**
- * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump) and its views (BUNDLED_VIEWS),
- * as npm start builds it; cached, read-only.
+ * The bundled sample (data/uniprot-sample.fasta.gz) with its taxonomy (data/taxdump), its views (BUNDLED_VIEWS) and
+ * its sequences, as npm start builds it; cached, read-only.
  */
 export function bundledDataset(): Promise<string> {
   const views = BUNDLED_VIEWS.flatMap((view) => ['--view', view]);
-  return cachedBuild('bundled', SAMPLE_FASTA, ['--taxdump', SAMPLE_TAXDUMP, ...views]);
+  return cachedBuild('bundled', SAMPLE_FASTA, ['--taxdump', SAMPLE_TAXDUMP, ...views, '--sequences']);
 }
 
 /** Many small shards: the first 3,000 records with 2 KB shards, past 2,048 shards, so a two-level index, with the sample's taxonomy; cached, read-only. */

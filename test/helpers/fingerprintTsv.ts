@@ -2,7 +2,7 @@
 // then per listed organism, of each list, and one row with empty hit columns for a list with neither.
 
 export const DOCUMENTED_COLUMNS =
-  'list title peaks kind position accession taxId organism taxonRank reviewed peptides matched distinct score expect matchedMz matchedPeptides sameSet proteins'.split(
+  'list title peaks kind position accession taxId organism taxonRank reviewed peptides matched distinct length coverage score expect matchedMz matchedPeptides sameSet proteins'.split(
     ' ',
   );
 
@@ -23,6 +23,8 @@ export function documentedTsv(lists: any[]): string {
         p.peptides,
         p.matched,
         p.distinct,
+        p.length ?? '',
+        p.coverage ?? '',
         p.score,
         p.expect,
         p.matches.map((m: any) => mzOf(m.peak)).join(';'),
@@ -41,6 +43,8 @@ export function documentedTsv(lists: any[]): string {
         t.peptides,
         t.matched,
         '',
+        '',
+        '',
         t.score,
         t.expect,
         t.peaks.map(mzOf).join(';'),
@@ -49,7 +53,7 @@ export function documentedTsv(lists: any[]): string {
         t.proteins.join(';'),
       ]),
     ];
-    for (const hit of hits.length > 0 ? hits : [Array(16).fill('')]) rows.push([...head, ...hit].join('\t'));
+    for (const hit of hits.length > 0 ? hits : [Array(18).fill('')]) rows.push([...head, ...hit].join('\t'));
   });
   return `${rows.join('\n')}\n`;
 }

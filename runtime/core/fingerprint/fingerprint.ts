@@ -1,7 +1,8 @@
 // Peptide mass fingerprinting: which proteins, and which organisms, explain a list of MS1 peaks. Each peak is
 // searched as a batch match searches a neutral mass (finds.ts: the window, modifications and views of a precursor
 // search), and every protein and taxon that explains some peaks is scored by the chance of doing so at random
-// (ranking.ts), given how many of the dataset's peptides fill each peak's window. Its types are types.ts's,
+// (ranking.ts), given how many of the dataset's peptides fill each peak's window; a listed protein carries its
+// sequence coverage when the dataset holds sequences (coverage.ts). Its types are types.ts's,
 // exported here too: this module is the capability's entry point.
 import { neutralMass, PROTON_MASS_DA } from '../../model/chemistry.js';
 import { lowestCommonAncestor, type Taxonomy } from '../../model/taxonomy.js';
@@ -10,6 +11,7 @@ import { InvalidQuery } from '../errors.js';
 import type { MatchOptions } from '../match/sweep.js';
 import { resolveFilter, type AccessionFilter } from '../range/accessionFilter.js';
 import type { Dataset } from '../storage/dataset.js';
+import { addCoverage } from './coverage.js';
 import { findPeaks, type Finds } from './finds.js';
 import { topPeaksOf, type PeakList } from './peakText.js';
 import { answer, type Context, type ListFinds } from './ranking.js';
@@ -122,7 +124,9 @@ async function fingerprintSweep(
     taxonomy,
     reviewedTotal: totals.reviewedAccessions ?? 0,
   };
-  return { answers: found.map((peaks, i) => answer(context, lists[i].title, peaks)), scanned };
+  const answers = found.map((peaks, i) => answer(context, lists[i].title, peaks));
+  await addCoverage(dataset, answers);
+  return { answers, scanned };
 }
 
 /** The peaks of `list` (peaks `first` on of `finds`) and the peaks each protein and taxon explains. */

@@ -69,6 +69,14 @@ export interface ProteinHit {
   matches: PeptideMatch[];
   /** The peaks it does not explain (indexes into the answer's peaks). */
   unmatched: number[];
+  /**
+   * Its residues and the share of them its matched peptides cover, with the runs covered ([from, to), 0-based):
+   * present when the dataset holds its sequence (built with `--sequences`).
+   */
+  sequence?: string;
+  length?: number;
+  coverage?: number;
+  covered?: [from: number, to: number][];
 }
 
 /** A taxon's score: the peaks explained by peptides found only at or below it. */

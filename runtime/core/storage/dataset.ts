@@ -15,6 +15,7 @@ import type {
   ProteinIndexPage,
   ProteinPage,
   ProteinPageEntry,
+  SequencePage,
   Shard,
   ShardEntry,
   TaxonomyFile,
@@ -24,6 +25,7 @@ import {
   indexPageViolation,
   proteinIndexPageViolation,
   proteinPageViolation,
+  sequencePageViolation,
 } from '../../model/indexTree.js';
 import { decodeAccessionPage, decodePeptideCounts, decodeShard } from '../../model/shardCodec.js';
 import { AccessionSet, NO_ACCESSIONS, recordBytes, type AccessionRun } from '../../model/accessionSet.js';
@@ -372,14 +374,24 @@ export class Dataset {
     );
   }
 
-  /**
-   * An inner page of the protein table (the pages of the level below), checked against its entry; cached beside the
-   * shards.
-   */
-  proteinIndexPage(entry: ProteinPageEntry): Promise<ProteinPageEntry[]> {
+  /** A page of the sequence table, checked against its entry; cached beside the shards. */
+  sequencePage(entry: ProteinPageEntry): Promise<SequencePage> {
     return this.file(
       entry,
-      'protein index page',
+      'sequence page',
+      (bytes) => checked(parseJson<SequencePage>(bytes), (page) => sequencePageViolation(page, entry)),
+      (_, text) => text * DECODED_PER_JSON_BYTE,
+    );
+  }
+
+  /**
+   * An inner page of the protein table, or of the sequence table (the same pages by accession), checked against its
+   * entry; cached beside the shards.
+   */
+  proteinIndexPage(entry: ProteinPageEntry, table: 'protein' | 'sequence' = 'protein'): Promise<ProteinPageEntry[]> {
+    return this.file(
+      entry,
+      `${table} index page`,
       (bytes) => checked(parseJson<ProteinIndexPage>(bytes), (page) => proteinIndexPageViolation(page, entry)).pages,
       (_, text) => text * DECODED_PER_JSON_BYTE,
     );

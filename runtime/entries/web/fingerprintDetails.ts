@@ -1,9 +1,10 @@
 // Fingerprint mode's parts of a list's results beside the protein table: the chosen protein's panel (what the proteins
-// above it leave to it, its peak map, its peptides and unmatched peaks), the organisms ranked by score as bars with
+// above it leave to it, its sequence coverage, its peak map, its peptides and unmatched peaks), the organisms ranked by score as bars with
 // their best proteins, and every peak as a table. Each table greys what a match by chance would do as well.
 import type { Fingerprint, ProteinHit, TaxonHit } from '../../core/fingerprint/fingerprint.js';
 import { fill, h } from './dom.js';
 import { explainedPeaks, expectText, scoreText } from './fingerprintAnswer.js';
+import { coverageMap } from './fingerprintCoverage.js';
 import { peakMapSvg } from './fingerprintPlot.js';
 import { uniprot } from './results.js';
 
@@ -32,7 +33,7 @@ function shareNote(hit: ProteinHit, first: boolean): string {
   return `It adds ${plural(hit.distinct, 'peak')} to those of the proteins above it (score ${scoreText(hit.distinctScore)} on the peaks they leave). `;
 }
 
-/** The chosen protein's peak map, peptides and unmatched peaks into `panel`. */
+/** The chosen protein's coverage map, peak map, peptides and unmatched peaks into `panel`. */
 export function showProtein(panel: HTMLElement, list: Fingerprint, hit: ProteinHit): void {
   const explained = new Set(explainedPeaks(hit));
   const { peaks } = list;
@@ -53,6 +54,7 @@ export function showProtein(panel: HTMLElement, list: Fingerprint, hit: ProteinH
       shareNote(hit, hit === list.proteins[0]),
       hit.sameSet.length ? `Explaining exactly the same peaks: ${hit.sameSet.join(', ')}.` : '',
     ),
+    coverageMap(hit),
     peakMapSvg(peaks, explained, `Peak map of ${hit.accession}`),
     h(
       'p',
@@ -60,7 +62,10 @@ export function showProtein(panel: HTMLElement, list: Fingerprint, hit: ProteinH
       h('span', { class: 'swatch explained' }),
       ` peaks its peptides explain `,
       h('span', { class: 'swatch peak' }),
-      ' the others, along m/z. This is a map of the peak list, not of the protein: the dataset stores its peptides, not its sequence, so there is no residue coverage to show.',
+      ' the others, along m/z.',
+      hit.sequence === undefined
+        ? ' The dataset holds no protein sequences (it was built without --sequences), so there is no residue coverage to show.'
+        : '',
     ),
     h(
       'div',

@@ -1,7 +1,7 @@
 // A fingerprint's peaks drawn as SVG: the peak list as sticks (m/z × intensity, or all one height when the list gives
 // no intensities), each explained peak coloured and labelled with the peptide that explains it, as the annotated
 // spectrum labels its ions; and a protein's peak map, a thin strip of the same peaks along m/z with those the protein
-// explains marked. The dataset stores no protein sequences, so no residue coverage is drawn.
+// explains marked (its residue coverage is fingerprintCoverage.ts's).
 import { svg, ticks } from './svg.js';
 import type { Fingerprint, FingerprintPeak } from '../../core/fingerprint/fingerprint.js';
 import { labelRows, mzAxis, stickHeights } from './fingerprintAnswer.js';

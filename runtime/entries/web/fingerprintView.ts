@@ -16,6 +16,7 @@ import {
   showProtein,
   SIGNIFICANT,
 } from './fingerprintDetails.js';
+import { coverageText } from './fingerprintCoverage.js';
 import { peakListSvg } from './fingerprintPlot.js';
 import { downloads } from './results.js';
 
@@ -91,6 +92,7 @@ function summary(list: Fingerprint, view: FingerprintView): HTMLElement[] {
 
 function proteinTable(list: Fingerprint, choose: (row: HTMLTableRowElement) => void) {
   const n = list.peaks.length;
+  const withCoverage = list.proteins.some((hit) => hit.coverage !== undefined);
   const body = h(
     'tbody',
     {},
@@ -110,6 +112,13 @@ function proteinTable(list: Fingerprint, choose: (row: HTMLTableRowElement) => v
         h('td', { class: 'num peptides', 'data-label': 'peptides' }, number(hit.peptides)),
         h('td', { class: 'num matched', 'data-label': 'peaks' }, `${hit.matched} of ${n}`),
         h('td', { class: 'num distinct', 'data-label': 'new' }, String(hit.distinct)),
+        withCoverage
+          ? h(
+              'td',
+              { class: 'num coverage', 'data-label': 'coverage' },
+              hit.coverage === undefined ? '' : coverageText(hit.coverage),
+            )
+          : null,
         h('td', { class: 'num score', 'data-label': 'score' }, scoreText(hit.score)),
         h('td', { class: 'num expect', 'data-label': 'E' }, expectText(hit.expect)),
       ),
@@ -127,7 +136,18 @@ function proteinTable(list: Fingerprint, choose: (row: HTMLTableRowElement) => v
         {},
         `${plural(list.proteins.length, 'protein')} listed one at a time, each the least likely to match by chance the peaks those above it leave unexplained (New: the peaks it adds); proteins explaining exactly its peaks follow its accession (=). Choose one to see its peptides. Score: −10·log10 of the chance that a protein with as many peptides matches at least so many of the ${number(n)} peaks at random; E-value: that chance × the ${number(list.tested.proteins)} proteins tested, greyed above ${SIGNIFICANT}.`,
       ),
-      headRow(['#', 'Accession', 'Protein', 'Organism', 'Peptides', 'Peaks matched', 'New', 'Score', 'E-value']),
+      headRow([
+        '#',
+        'Accession',
+        'Protein',
+        'Organism',
+        'Peptides',
+        'Peaks matched',
+        'New',
+        ...(withCoverage ? ['Coverage'] : []),
+        'Score',
+        'E-value',
+      ]),
       body,
     ),
   );

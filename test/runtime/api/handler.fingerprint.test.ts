@@ -98,6 +98,8 @@ describe('answers as the core fingerprints the same lists', () => {
     expectAnswer(got);
     expect(got.body.lists).toEqual(await coreLists([textList(text)], DEFAULTS));
     expect(got.body.lists[0].proteins[0].accession).toBe('O00746');
+    // The bundled dataset holds its sequences: the protein's coverage comes with it.
+    expect(got.body.lists[0].proteins[0].coverage).toBeGreaterThan(0);
   });
 
   it('MGF records, one list each with its TITLE, with modifications, topPeaks, a rank and counts', async () => {
@@ -187,7 +189,7 @@ describe('format=tsv', () => {
   it('gives a list without any hit one row with empty hit columns', async () => {
     const got = await postText('101.5\n', '?format=tsv&taxon=9606&reviewed=true');
     expect(got.status).toBe(200);
-    expect(got.text.split('\n')[1]).toBe(`1\t\t1${'\t'.repeat(16)}`);
+    expect(got.text.split('\n')[1]).toBe(`1\t\t1${'\t'.repeat(18)}`);
   });
 });
 

@@ -5,7 +5,9 @@
 // taxonomy file), and each contender's chance summed over every outcome of the list's peaks; then the order, scores,
 // E-values, matches and unmatched peaks of every listed protein (listed one at a time on the peaks left, the listing
 // written here from its definition) and organism, with and without a taxon and reviewed
-// filter. Lists mix peaks of real stored peptides (several of one protein) with random ones.
+// filter; and each listed protein's sequence (its first record in the FASTA, read here) and the share of it its
+// matched peptides cover, residue by residue. Lists mix peaks of real stored peptides (several of one protein) with
+// random ones.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint, type Fingerprint, type PeakIon } from '../../../../runtime/core/fingerprint/fingerprint.js';
 import { POOL } from '../../../../runtime/core/fingerprint/ranking.js';
@@ -16,7 +18,14 @@ import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { nodeCodecs } from '../../../../runtime/entries/node/platform.js';
 import type { AccessionTable } from '../../../../runtime/model/format.js';
 import { parseModifications } from '../../../../runtime/model/modifications.js';
-import { bundledDataset, readAccessionTable, readPeptideCounts, readTaxonomyFile } from '../../../helpers/datasets.js';
+import { readFileSync } from 'node:fs';
+import {
+  bundledDataset,
+  readAccessionTable,
+  readPeptideCounts,
+  readTaxonomyFile,
+  SAMPLE_FASTA,
+} from '../../../helpers/datasets.js';
 import {
   outcomeDistribution,
   ranksOf,
@@ -27,7 +36,7 @@ import {
   type StoredPeptides,
 } from '../../../helpers/fingerprintReference.js';
 import { prng } from '../../../helpers/prng.js';
-import { lowerBound, referenceUnits } from '../../../helpers/reference.js';
+import { lowerBound, referenceFasta, referenceUnits } from '../../../helpers/reference.js';
 import {
   parseRefMods,
   REFERENCE_PROTON,
@@ -558,6 +567,15 @@ function difference(
     if (JSON.stringify(hit.unmatched) !== JSON.stringify(unmatched)) return `${at}: unmatched ${hit.unmatched}`;
     if (hit.matches.length !== ref.matches.length)
       return `${at}: ${hit.matches.length} matches, want ${ref.matches.length}`;
+    const sequence = sequenceOf(hit.accession)!;
+    const covered = referenceCovered(
+      sequence,
+      ref.matches.map((m) => m.sequence),
+    );
+    const residues = covered.reduce((sum, [from, to]) => sum + to - from, 0);
+    if (hit.sequence !== sequence || hit.length !== sequence.length) return `${at}: sequence ${hit.sequence}`;
+    if (JSON.stringify(hit.covered) !== JSON.stringify(covered) || hit.coverage !== residues / sequence.length)
+      return `${at}: covered ${JSON.stringify(hit.covered)} (${hit.coverage}), want ${JSON.stringify(covered)}`;
     for (let j = 0; j < ref.matches.length; j++) {
       const [match, want_] = [hit.matches[j], ref.matches[j]];
       const errorDa = want.masses[want_.peak] - want_.mass;
@@ -645,6 +663,32 @@ describe.each(SETTINGS)('fingerprint against the brute force: $name', (setting) 
     expect(several).toBeGreaterThan(LISTS / 2);
   });
 });
+
+/** Each accession's sequence: its first record's in the FASTA. */
+let fastaSequences: Map<string, string> | undefined;
+function sequenceOf(accession: string): string | undefined {
+  if (!fastaSequences) {
+    fastaSequences = new Map();
+    for (const protein of referenceFasta(readFileSync(SAMPLE_FASTA)))
+      if (!fastaSequences.has(protein.accession)) fastaSequences.set(protein.accession, protein.sequence);
+  }
+  return fastaSequences.get(accession);
+}
+
+/** The residues of `sequence` some peptide spans where its letters equal the sequence's, as [from, to) runs. */
+function referenceCovered(sequence: string, peptides: readonly string[]): [number, number][] {
+  const marks = new Uint8Array(sequence.length);
+  for (const peptide of peptides)
+    for (let start = 0; start + peptide.length <= sequence.length; start++)
+      if (sequence.startsWith(peptide, start)) marks.fill(1, start, start + peptide.length);
+  const runs: [number, number][] = [];
+  marks.forEach((mark, i) => {
+    if (!mark) return;
+    if (runs.length > 0 && runs[runs.length - 1][1] === i) runs[runs.length - 1][1] = i + 1;
+    else runs.push([i, i + 1]);
+  });
+  return runs;
+}
 
 let rankByAccession: Map<string, number> | undefined;
 function rankOf(accession: string): number {

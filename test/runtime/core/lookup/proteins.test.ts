@@ -1,12 +1,26 @@
 // The protein table look-up (runtime/core/proteins.ts) over the bundled dataset: every field of random accessions
 // (first and last of pages included) equals the table read straight from its files; an accession the table lacks
 // keeps what the shard said; pages are read once and then answered from the cache, and a small cache evicts them.
+// The sequence table look-up: each accession's residues equal its first record's in the FASTA (read here), through a
+// tree of inner pages; none for an accession the table lacks, or for a dataset built without sequences.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dataset } from '../../../../runtime/core/storage/dataset.js';
-import { proteinsOf } from '../../../../runtime/core/lookup/proteins.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { proteinsOf, sequencesOf } from '../../../../runtime/core/lookup/proteins.js';
 import { FileSource } from '../../../../runtime/entries/node/fileSource.js';
 import { CountingSource } from '../../../helpers/countingSource.js';
-import { bundledDataset, readManifest, readProteinTable, removeTempDirs } from '../../../helpers/datasets.js';
+import {
+  build,
+  bundledDataset,
+  noTaxonomyDataset,
+  readManifest,
+  readProteinTable,
+  removeTempDirs,
+  sampleSubset,
+  tempDir,
+} from '../../../helpers/datasets.js';
+import { referenceFasta } from '../../../helpers/reference.js';
 import { prng } from '../../../helpers/prng.js';
 
 let dir: string;
@@ -63,5 +77,27 @@ describe('proteinsOf', () => {
     const pages = readManifest(dir).proteins!.pages;
     expect(tiny.reads.filter((f) => f === pages[0].file)).toHaveLength(2);
     expect(tiny.reads.filter((f) => f === pages[pages.length - 1].file)).toHaveLength(1);
+  });
+});
+
+describe('sequencesOf', () => {
+  it("answers each accession's first record's residues, read through inner pages; none for one the table lacks", async () => {
+    const fasta = sampleSubset(400);
+    const out = join(tempDir('sequences-tree'), 'dataset');
+    // Pages of two accessions: 200 leaves, past the root's 100, so an inner level.
+    await build([fasta], out, { sequences: true, sequencePageAccessions: 2 });
+    expect(readManifest(out).sequences?.levels).toBe(2);
+    const want = new Map<string, string>();
+    for (const { accession, sequence } of referenceFasta(readFileSync(fasta)))
+      if (!want.has(accession)) want.set(accession, sequence);
+    const dataset = await Dataset.open(new FileSource(out));
+    const got = await sequencesOf(dataset, [...want.keys(), '0NOTHERE', 'ZZZZZZZZ']);
+    expect(new Map([...got].sort())).toEqual(new Map([...want].sort()));
+  });
+
+  it('answers none for a dataset built without sequences', async () => {
+    const dataset = await Dataset.open(new FileSource(await noTaxonomyDataset()));
+    expect(dataset.manifest.sequences).toBeUndefined();
+    expect(await sequencesOf(dataset, [table.accessions[0]])).toEqual(new Map());
   });
 });

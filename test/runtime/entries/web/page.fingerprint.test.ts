@@ -2,7 +2,8 @@
 // start's listener; `static`: the same handler run in the page over shards/): a peak list pasted as a person pastes
 // one — [M+H]+ of tryptic peptides of CMRF35-like molecule 1 (Q8TDQ1), weighed in the test from its FASTA
 // sequence, among random peaks — lists that protein first, named as its FASTA header names it, with the ranking,
-// organisms, labelled peaks and downloads the Node handler gives for the same list; a gzipped MGF file of two spectra
+// organisms, labelled peaks and downloads the Node handler gives for the same list, and its sequence coverage map marking
+// exactly the residues its matched peptides span in the FASTA's sequence; a gzipped MGF file of two spectra
 // gives two lists to pick from; a wrong line is refused next to the peak list; a file dropped on the page is
 // fingerprinted, not identified. Both paths show the same ranking.
 import { gzipSync } from 'node:zlib';
@@ -178,6 +179,27 @@ describe.each(['api', 'static'] as const)('Fingerprint mode on the %s path', (mo
       marked: svg.querySelectorAll('line.peak.explained').length,
     }));
     expect(map).toEqual({ all: list.peaks.length, marked: pasted.peptides.length });
+    // The coverage map: the FASTA's sequence, with exactly the residues the matched peptides span there marked.
+    const { sequence } = sampleProtein('Q8TDQ1');
+    const marked = Array.from(sequence, () => false);
+    for (const { sequence: peptide } of list.proteins[0].matches)
+      for (let at = sequence.indexOf(peptide); at >= 0; at = sequence.indexOf(peptide, at + 1))
+        for (let k = at; k < at + peptide.length; k++) marked[k] = true;
+    const shownMap = await panel.locator('pre.coverage-map').evaluate((pre) => {
+      const residues: [string, boolean][] = [];
+      const walk = (node: Node, covered: boolean) => {
+        if (node.nodeType === Node.TEXT_NODE) {
+          for (const letter of node.textContent!) if (/[A-Z]/.test(letter)) residues.push([letter, covered]);
+        } else if (!(node as Element).classList.contains('pos'))
+          for (const child of node.childNodes) walk(child, covered || (node as Element).classList.contains('covered'));
+      };
+      walk(pre, false);
+      return residues;
+    });
+    expect(shownMap.map(([letter]) => letter).join('')).toBe(sequence);
+    expect(shownMap.map(([, covered]) => covered)).toEqual(marked);
+    const share = marked.filter(Boolean).length / sequence.length;
+    expect(await panel.locator('.fp-coverage .coverage').innerText()).toBe(`${(100 * share).toFixed(1)} %`);
     expect(await panel.locator('.unmatched').innerText()).toContain(
       `${list.peaks.length - pasted.peptides.length} peaks`,
     );

@@ -4,7 +4,7 @@
 // mismatch or a bad archive stops before the build starts, so the published dataset stays exactly as it was.
 //   npm run build:release -- [--url <fasta.gz url>] (--sha256 <hex> | --unverified) [--out dist/shards]
 //                            [--name 2025_01] [--date 05-Feb-2025] [--threads N] [--shard-bytes N]
-//                            [--taxdump-url <url>] [--taxdump-sha256 <hex>] [--no-taxdump]
+//                            [--taxdump-url <url>] [--taxdump-sha256 <hex>] [--no-taxdump] [--sequences]
 import { rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { basename, join } from 'node:path';
@@ -24,7 +24,7 @@ const DEFAULT_OUT = 'dist/shards';
 
 const USAGE = `usage: npm run build:release -- [--url <url>] (--sha256 <hex> | --unverified) [--out <dir>]
   [--name <release name>] [--date <release date>] [--threads N] [--shard-bytes N]
-  [--taxdump-url <url>] [--taxdump-sha256 <hex>] [--no-taxdump]
+  [--taxdump-url <url>] [--taxdump-sha256 <hex>] [--no-taxdump] [--sequences]
   --url        FASTA (plain or gzip) to download; env RELEASE_URL; default ${SWISS_PROT_URL}
   --sha256     expected sha256 of the download; env RELEASE_SHA256. A mismatch aborts before building.
   --unverified build without an expected checksum (env RELEASE_UNVERIFIED=1); the sha256 is still recorded
@@ -34,7 +34,8 @@ const USAGE = `usage: npm run build:release -- [--url <url>] (--sha256 <hex> | -
                     default ${NCBI_TAXDUMP_URL}
   --taxdump-sha256  expected sha256 of the taxdump; env RELEASE_TAXDUMP_SHA256. Without it, the MD5 NCBI
                     publishes at <taxdump-url>.md5 must match (none there: refused unless --unverified)
-  --no-taxdump      build without a taxonomy`;
+  --no-taxdump      build without a taxonomy
+  --sequences       also write the proteins' sequences (fingerprint coverage; roughly the FASTA's residues gzipped)`;
 
 interface Options {
   url: string;
@@ -46,6 +47,7 @@ interface Options {
   shardBytes: number;
   /** NCBI's taxdump to build with; undefined with --no-taxdump. */
   taxdump?: TaxdumpSource;
+  sequences: boolean;
 }
 
 const STRING_FLAGS = [
@@ -63,6 +65,7 @@ const FLAGS = {
   ...Object.fromEntries(STRING_FLAGS.map((flag) => [flag, { type: 'string' as const }])),
   unverified: { type: 'boolean' as const },
   taxdump: { type: 'boolean' as const },
+  sequences: { type: 'boolean' as const },
   help: { type: 'boolean' as const },
 };
 
@@ -132,6 +135,7 @@ function parseOptions(argv: string[]): Options | 'help' {
     threads: integerFlag('threads', text('threads'), Math.min(4, availableParallelism())),
     shardBytes: integerFlag('shard-bytes', text('shard-bytes'), DEFAULT_SHARD_BYTES),
     taxdump: withTaxdump ? { url: taxdumpUrl, sha256: taxdumpSha256, unverified } : undefined,
+    sequences: given.get('sequences')?.at(-1) === true,
   };
 }
 
@@ -172,6 +176,7 @@ async function rebuild(options: Options, log: (line: string) => void): Promise<v
       out: options.out,
       shardBytes: options.shardBytes,
       threads: options.threads,
+      sequences: options.sequences,
       log,
       release,
     });

@@ -356,4 +356,17 @@ describe('build:release', () => {
     ]);
     expect(both.stderr).toMatch(/contradict/);
   });
+
+  it('--sequences builds the sequence table too; without it there is none', async () => {
+    const out = join(dir, 'sequences');
+    const args = ['--url', `${base}uniprot_sprot.fasta.gz`, '--sha256', sha256, '--out', out, '--no-taxdump'];
+    const run = await release([...args, '--sequences']);
+    expect(run.code, run.stderr).toBe(0);
+    const manifest = readManifest(out);
+    expect(manifest.sequences?.pages.length).toBeGreaterThan(0);
+    expect(manifest.sequences!.pages.reduce((n, p) => n + p.accessions, 0)).toBe(manifest.totals.accessions);
+    const without = await release(args);
+    expect(without.code, without.stderr).toBe(0);
+    expect(readManifest(out).sequences).toBeUndefined();
+  });
 });

@@ -113,18 +113,25 @@ export class Contenders {
 
   /** The `count` best of contenders `among` (all without it), best first. */
   best(count: number, among?: Iterable<number>): number[] {
-    const byMatched = new Map<number, number[]>();
-    const add = (c: number) => {
-      const list = byMatched.get(this.matched[c]);
-      if (list) list.push(c);
-      else byMatched.set(this.matched[c], [c]);
-    };
-    if (among) for (const c of among) add(c);
-    else for (let c = 0; c < this.matched.length; c++) add(c);
+    // The contenders grouped by peaks matched (a counting sort: they are many, the counts few).
+    const members = among ? Int32Array.from(among) : undefined;
+    const n = members ? members.length : this.matched.length;
+    let most = 0;
+    for (let i = 0; i < n; i++) most = Math.max(most, this.matched[members ? members[i] : i]);
+    const starts = new Int32Array(most + 2);
+    for (let i = 0; i < n; i++) starts[this.matched[members ? members[i] : i] + 1]++;
+    for (let k = 0; k <= most; k++) starts[k + 1] += starts[k];
+    const next = starts.slice(0, most + 1);
+    const byMatched = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const c = members ? members[i] : i;
+      byMatched[next[this.matched[c]]++] = c;
+    }
     const kept: number[] = [];
-    for (const [k, list] of byMatched) {
+    for (let k = 0; k <= most; k++) {
+      const list = byMatched.subarray(starts[k], starts[k + 1]);
       if (list.length <= count) {
-        kept.push(...list);
+        for (const c of list) kept.push(c);
         continue;
       }
       // The count-th fewest peptides, then every contender whose chance ties with it.

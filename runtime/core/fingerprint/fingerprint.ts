@@ -15,7 +15,7 @@ import { addCoverage } from './coverage.js';
 import { findPeaks, type Finds } from './finds.js';
 import { topPeaksOf, type PeakList } from './peakText.js';
 import { answer, type Context, type ListFinds } from './ranking.js';
-import { IntMap, MISSING, PeakTally } from './tally.js';
+import { DenseMap, IntMap, MISSING, PeakTally, type IntLookup } from './tally.js';
 
 export type {
   Fingerprint,
@@ -55,7 +55,7 @@ export async function fingerprint(
     throw new InvalidQuery('fingerprint: this dataset does not count peptides per protein (rebuild it to score them)');
   const used = lists.map((list) => (query.topPeaks === undefined ? list : topPeaksOf(list, query.topPeaks)));
   const answers: Fingerprint[] = [];
-  const lookups: Lookups = { nodeOfRank: new IntMap(), atRank: new IntMap() };
+  const lookups = lookupsOf(dataset, query.rank);
   let scanned = 0;
   for (let start = 0, end = 0; start < used.length; start = end) {
     for (let peaks = 0; end < used.length && (end === start || peaks + used[end].mz.length <= SWEEP_PEAKS); end++)
@@ -72,12 +72,32 @@ export async function fingerprint(
 }
 
 /**
- * What a call works out once for all its lists (their candidates share proteins and taxa): each rank's taxonomy node,
- * and the node of the query's rank above a node (-1 for none).
+ * What is worked out once for many lists (their candidates share proteins and taxa): each rank's taxonomy node, and
+ * the node of the query's rank above a node (-1 for none).
  */
 interface Lookups {
-  nodeOfRank: IntMap;
+  nodeOfRank: IntLookup;
   atRank: IntMap;
+}
+
+/** Entries the lookups of a dataset may hold before they are started afresh: memory bounded whatever its size. */
+const LOOKUPS_KEPT = 1 << 22;
+const kept = new WeakMap<Dataset, { nodeOfRank: IntLookup; atRank: Map<string, IntMap> }>();
+
+/**
+ * A lookup by rank: an array over all of them when they are few enough (each find's ranks land anywhere in it, and an
+ * array is the smallest for the caches), else a hash map holding only those looked up.
+ */
+const rankLookup = (ranks: number): IntLookup => (ranks <= LOOKUPS_KEPT ? new DenseMap(ranks) : new IntMap());
+
+/** The lookups of `dataset` at taxon rank `rank`, kept between calls (a server fingerprints many lists of one dataset). */
+function lookupsOf(dataset: Dataset, rank: string): Lookups {
+  let lookups = kept.get(dataset);
+  if (!lookups || lookups.nodeOfRank.size > LOOKUPS_KEPT)
+    kept.set(dataset, (lookups = { nodeOfRank: rankLookup(dataset.manifest.accessions.count), atRank: new Map() }));
+  let atRank = lookups.atRank.get(rank);
+  if (!atRank || atRank.size > LOOKUPS_KEPT) lookups.atRank.set(rank, (atRank = new IntMap()));
+  return { nodeOfRank: lookups.nodeOfRank, atRank };
 }
 
 /** The fingerprints of `lists` (their peaks `used`), searched in one sweep, and the peptides it examined. */
@@ -107,9 +127,12 @@ async function fingerprintSweep(
     first += list.mz.length;
     return peaks;
   });
-  // The lists' proteins, each once (a tally of one peak: a set in flat arrays).
-  const ranks = new PeakTally();
-  for (const { proteins } of found) for (const rank of proteins.counted()) ranks.add(rank, 0);
+  // The lists' proteins, each once (a tally of one peak: a set in flat arrays); a lone list's are its own.
+  let ranks = found[0]?.proteins ?? new PeakTally();
+  if (found.length > 1) {
+    ranks = new PeakTally();
+    for (const { proteins } of found) for (const rank of proteins.counted()) ranks.add(rank, 0);
+  }
   const { totals } = dataset.manifest;
   const context: Context = {
     finds,

@@ -46,7 +46,7 @@ export function answer(context: Context, title: string | undefined, found: ListF
   const { peaks, proteins } = found;
   const inWindow = peaks.map((p) => (p.error ? 0 : p.inWindow));
   const ranks = proteins.counted();
-  const matched = filled(Int32Array, ranks, (rank) => proteins.matched(rank));
+  const matched = proteins.matches();
   const chances = new PeakChances(inWindow, total);
   // Most likely first: least chance, then most peaks, then the accession order answers use.
   const contenders = new Contenders(chances, filled(Int32Array, ranks, peptidesOf), matched, (a, b) =>
@@ -54,15 +54,17 @@ export function answer(context: Context, title: string | undefined, found: ListF
   );
   // The listing chooses among the proteins most significant on all the peaks.
   const pool = contenders.best(Math.max(POOL, query.proteins));
+  const explaining = pooledFinds(context.finds, found, ranks, pool);
   const listed = listProteins(
-    {
-      peptides: filled(Int32Array, pool, (k) => peptidesOf(ranks[k])),
-      peaks: peaksOf(context.finds, found, ranks, pool),
-    },
+    { peptides: filled(Int32Array, pool, (k) => peptidesOf(ranks[k])), peaks: explaining.peaks },
     chances,
     query.proteins,
   );
-  const matches = matchesOf(context.finds, found, new Set(listed.map(({ index }) => ranks[pool[index]])));
+  const matches = matchesOf(
+    context.finds,
+    peaks,
+    new Map(listed.map(({ index }) => [ranks[pool[index]], explaining.finds[index]])),
+  );
   const hits = listed.map(({ index, distinct, distinctChance, sameSet }): ProteinHit => {
     const k = pool[index];
     const rank = ranks[k];
@@ -108,32 +110,50 @@ function filled<T extends Int32Array | Float64Array>(
   return values;
 }
 
-/** The peaks (ascending) each protein of `pool` (indexes into `ranks`) explains. */
-function peaksOf(finds: Finds, { peaks, first }: ListFinds, ranks: Int32Array, pool: readonly number[]): number[][] {
+/**
+ * The peaks (ascending) each protein of `pool` (indexes into `ranks`) explains, and its finds (pairs of peak and find,
+ * flat), in one pass over the list's finds.
+ */
+function pooledFinds(
+  finds: Finds,
+  { peaks, first }: ListFinds,
+  ranks: Int32Array,
+  pool: readonly number[],
+): { peaks: number[][]; finds: number[][] } {
   const slot = new IntMap();
   pool.forEach((k, c) => slot.set(ranks[k], c));
   const explained: number[][] = pool.map(() => []);
+  const found: number[][] = pool.map(() => []);
   // One visitor for every find (one made per find would be an allocation each).
   let peak = 0;
+  let f = 0;
   const visit = (rank: number) => {
     const c = slot.get(rank);
     if (c === MISSING) return;
     const list = explained[c];
     if (list[list.length - 1] !== peak) list.push(peak);
+    found[c].push(peak, f);
   };
-  for (; peak < peaks.length; peak++) for (const f of finds.of(first + peak)) finds.ranks(f, visit);
-  return explained;
+  for (; peak < peaks.length; peak++)
+    for (const each of finds.of(first + peak)) {
+      f = each;
+      finds.ranks(f, visit);
+    }
+  return { peaks: explained, finds: found };
 }
 
-/** The peptides explaining each peak for each of `ranks`: by peak, then mass, then ProForma. */
-function matchesOf(finds: Finds, { peaks, first }: ListFinds, ranks: Set<number>): Map<number, PeptideMatch[]> {
-  const matches = new Map<number, PeptideMatch[]>(Array.from(ranks, (rank) => [rank, []]));
-  // One visitor for every find, of find f of this peak: its match, made for the first of its ranks listed.
-  let peak = 0;
-  let f = 0;
-  let match: PeptideMatch | undefined;
-  const visit = (rank: number) => {
-    if (!ranks.has(rank)) return;
+/**
+ * The peptides explaining each peak for each of `proteins` (rank → its finds, pairs of peak and find): by peak, then
+ * mass, then ProForma. A find two of them share is one match.
+ */
+function matchesOf(
+  finds: Finds,
+  peaks: readonly FingerprintPeak[],
+  proteins: ReadonlyMap<number, readonly number[]>,
+): Map<number, PeptideMatch[]> {
+  const made = new Map<number, PeptideMatch>();
+  const matchOf = (peak: number, f: number): PeptideMatch => {
+    let match = made.get(f);
     if (!match) {
       const sequence = finds.sequence(f);
       const mass = finds.units.data[f] / UNITS_PER_DA;
@@ -146,17 +166,17 @@ function matchesOf(finds: Finds, { peaks, first }: ListFinds, ranks: Set<number>
         errorPpm: (errorDa / mass) * 1e6,
         errorDa,
       };
+      made.set(f, match);
     }
-    matches.get(rank)!.push(match);
+    return match;
   };
-  for (; peak < peaks.length; peak++)
-    for (const found of finds.of(first + peak)) {
-      f = found;
-      match = undefined;
-      finds.ranks(f, visit);
-    }
-  for (const list of matches.values())
+  const matches = new Map<number, PeptideMatch[]>();
+  for (const [rank, found] of proteins) {
+    const list: PeptideMatch[] = [];
+    for (let i = 0; i < found.length; i += 2) list.push(matchOf(found[i], found[i + 1]));
     list.sort((a, b) => a.peak - b.peak || a.mass - b.mass || (a.proforma < b.proforma ? -1 : 1));
+    matches.set(rank, list);
+  }
   return matches;
 }
 
@@ -173,7 +193,7 @@ function taxonHits(
   proteins: Contenders,
 ): TaxonHit[] {
   const nodes = taxa.counted();
-  const matched = filled(Int32Array, nodes, (node) => taxa.matched(node));
+  const matched = taxa.matches();
   const peptides = filled(Float64Array, nodes, (node) => taxonomy.specificPeptides(node));
   const contenders = new Contenders(
     chances,

@@ -5,7 +5,10 @@
 // organisms, labelled peaks and downloads the Node handler gives for the same list, and its sequence coverage map marking
 // exactly the residues its matched peptides span in the FASTA's sequence; a gzipped MGF file of two spectra
 // gives two lists to pick from; a wrong line is refused next to the peak list; a file dropped on the page is
-// fingerprinted, not identified. Both paths show the same ranking.
+// fingerprinted, not identified. Both paths show the same ranking. A screenshot of the view goes to docs/ with
+// SCREENSHOTS=1.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -14,9 +17,12 @@ import type { Handler } from '../../../../runtime/api/handler.js';
 import type { Fingerprint } from '../../../../runtime/core/fingerprint/fingerprint.js';
 import { folderHandler } from '../../../helpers/api.js';
 import { bundledDataset } from '../../../helpers/datasets.js';
+import { REPO } from '../../../helpers/process.js';
 import { prng } from '../../../helpers/prng.js';
 import { sampleProtein, trypticPeaks, type PeptidePeak } from './fingerprintPeaks.js';
 import { driver, serveSites, sharedChromium, type Json } from './pageHarness.js';
+
+const SCREENSHOTS = process.env.SCREENSHOTS === '1' ? join(REPO, 'docs') : undefined;
 
 /** The form's defaults, as the page's URL writes them. */
 const QUERY = '?mode=fingerprint&tolerance=50&unit=ppm&fixed=Carbamidomethyl@C';
@@ -200,6 +206,10 @@ describe.each(['api', 'static'] as const)('Fingerprint mode on the %s path', (mo
     expect(shownMap.map(([, covered]) => covered)).toEqual(marked);
     const share = marked.filter(Boolean).length / sequence.length;
     expect(await panel.locator('.fp-coverage .coverage').innerText()).toBe(`${(100 * share).toFixed(1)} %`);
+    if (SCREENSHOTS && mode === 'api') {
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.locator('#results').screenshot({ path: join(SCREENSHOTS, 'page-fingerprint.png') });
+    }
     expect(await panel.locator('.unmatched').innerText()).toContain(
       `${list.peaks.length - pasted.peptides.length} peaks`,
     );

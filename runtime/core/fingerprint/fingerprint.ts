@@ -95,8 +95,9 @@ function lookupsOf(dataset: Dataset, rank: string): Lookups {
   let lookups = kept.get(dataset);
   if (!lookups || lookups.nodeOfRank.size > LOOKUPS_KEPT)
     kept.set(dataset, (lookups = { nodeOfRank: rankLookup(dataset.manifest.accessions.count), atRank: new Map() }));
+  // A node's taxon at a rank: one entry per taxonomy node at most, bounded by the taxonomy file.
   let atRank = lookups.atRank.get(rank);
-  if (!atRank || atRank.size > LOOKUPS_KEPT) lookups.atRank.set(rank, (atRank = new IntMap()));
+  if (!atRank) lookups.atRank.set(rank, (atRank = new IntMap()));
   return { nodeOfRank: lookups.nodeOfRank, atRank };
 }
 

@@ -368,7 +368,7 @@ const fingerprintEndpoint: Endpoint<FingerprintCall, Fingerprint[]> = {
   parse: (source) => ({ ...parseFingerprintQuery(source), lists: [] }),
   readBody: async (asked, call) => {
     const { readFingerprintBody } = await import('./fingerprintOperation.js');
-    return { ...asked, lists: await readFingerprintBody(call, asked.query.topPeaks) };
+    return { ...asked, lists: await readFingerprintBody(call, asked.query) };
   },
   body: FINGERPRINT_BODY,
   run: async (dataset, { query, lists }) => {

@@ -62,7 +62,8 @@ export const searchedPeaks = (list: NamedPeakList, topPeaks: number | undefined)
   topPeaks === undefined || !list.intensity ? list.mz.length : Math.min(list.mz.length, topPeaks);
 
 /** The peak lists of a call's body (413 past the limits; 400 when it is not a peak list or cannot be read). */
-export async function readFingerprintBody(call: Call, topPeaks: number | undefined): Promise<NamedPeakList[]> {
+export async function readFingerprintBody(call: Call, query: FingerprintQuery): Promise<NamedPeakList[]> {
+  const { topPeaks } = query;
   const body = await bodyBytes(
     call,
     `send at most ${count(MAX_FINGERPRINT_LISTS)} peak lists per request, or fingerprint the file with npm run query -- fingerprint`,
@@ -74,7 +75,7 @@ export async function readFingerprintBody(call: Call, topPeaks: number | undefin
   const lists: NamedPeakList[] = [];
   let peaks = 0;
   try {
-    for await (const list of readPeakLists([bytes])) {
+    for await (const list of readPeakLists([bytes], query)) {
       if (lists.push(list) > MAX_FINGERPRINT_LISTS)
         throw new QueryError(
           413,

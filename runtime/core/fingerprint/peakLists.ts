@@ -7,6 +7,7 @@
 // Web-standard APIs only (TextDecoder, DecompressionStream): the same code runs in Node and in the browser.
 import { readMzmlMs1 } from '../match/mzml.js';
 import { peekHead, sniffPeakList, type PeakListKind } from '../match/peakListKind.js';
+import { embeddedTitle, type EmbeddedQuery } from './mascotParameters.js';
 import { PeakTextError, readPeakText } from './peakText.js';
 import type { NamedPeakList } from './types.js';
 
@@ -37,8 +38,15 @@ export interface PeakListOptions {
   gunzip?: (chunks: AsyncIterable<Uint8Array>) => AsyncIterable<Uint8Array>;
 }
 
-/** The peak lists of a file given as byte chunks, in file order; PeakListError when it is not one or cannot be read. */
-export async function* readPeakLists(chunks: Chunks, options: PeakListOptions = {}): AsyncGenerator<NamedPeakList> {
+/**
+ * The peak lists of a file given as byte chunks, in file order; PeakListError when it is not one or cannot be read,
+ * or when the search parameters a text list embeds ask for another search than `query`.
+ */
+export async function* readPeakLists(
+  chunks: Chunks,
+  query: EmbeddedQuery,
+  options: PeakListOptions = {},
+): AsyncGenerator<NamedPeakList> {
   let { head, all } = await peekHead(chunks);
   let kind = sniffPeakList(head);
   if (kind.kind === 'gzip') {
@@ -57,7 +65,7 @@ export async function* readPeakLists(chunks: Chunks, options: PeakListOptions = 
           ? 'an MGF file without a BEGIN IONS … END IONS record'
           : 'an mzML file without an MS1 spectrum (its MS/MS spectra are for identify)',
       );
-  } else if (kind.kind === 'other' && TEXT_LOOKS.test(kind.looksLike)) yield textList(await textOf(all));
+  } else if (kind.kind === 'other' && TEXT_LOOKS.test(kind.looksLike)) yield textList(await textOf(all), query);
   else throw new PeakListError(`not a peak list: it looks like ${looksLike(kind)}; ${WANTED}`);
 }
 
@@ -113,14 +121,19 @@ async function textOf(chunks: AsyncIterable<Uint8Array>): Promise<string> {
   return parts.join('');
 }
 
-/** One text peak list; its refusal, naming the line, as a PeakListError. */
-function textList(text: string): NamedPeakList {
+/** One text peak list, titled by its COM parameter; its refusal, naming the line, as a PeakListError. */
+function textList(text: string, query: EmbeddedQuery): NamedPeakList {
+  let read: ReturnType<typeof readPeakText>;
   try {
-    return readPeakText(text.replace(/^\uFEFF/, ''));
+    read = readPeakText(text.replace(/^\uFEFF/, ''));
   } catch (e) {
     if (e instanceof PeakTextError) throw new PeakListError(e.message);
     throw e;
   }
+  const { parameters, ...list } = read;
+  const titled = embeddedTitle(parameters, query);
+  if ('error' in titled) throw new PeakListError(titled.error);
+  return { ...titled, ...list };
 }
 
 /** The lines of a stream (UTF-8), without their line ends. */

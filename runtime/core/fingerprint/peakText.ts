@@ -1,12 +1,25 @@
 // A peak list as text, the way MALDI software exports one: one peak a line (m/z, then optionally its intensity,
 // separated by spaces, tabs, commas or semicolons; `#` starts a comment), or a CSV/TSV table whose header names the
-// m/z column and optionally the intensity column. A line that is not a peak is refused with its number, never
-// skipped: a peak dropped silently is a peak not matched.
+// m/z column and optionally the intensity column; a file written for Mascot may open with `KEY=value` parameters
+// (read here, judged by mascotParameters.ts). A line that is not a peak is refused with its number, never skipped:
+// a peak dropped silently is a peak not matched.
 
 /** A peak list: m/z values and, when the input gives them, their intensities (same order). */
 export interface PeakList {
   mz: Float64Array;
   intensity?: Float64Array;
+}
+
+/** One `KEY=value` line of a file's head: its key (upper case), value and line number. */
+export interface EmbeddedParameter {
+  key: string;
+  value: string;
+  line: number;
+}
+
+/** A text peak list and the Mascot parameters at its head (mascotParameters.ts), in file order. */
+export interface PeakText extends PeakList {
+  parameters: EmbeddedParameter[];
 }
 
 /** A text peak list that cannot be read: the message names the line. */
@@ -26,8 +39,16 @@ const unquoted = (field: string) =>
 /** A decimal number (`1234.5678`, `1.2e3`), else NaN: `Number('')` and `Number('0x10')` are not peaks. */
 const decimal = (text: string) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN);
 
-/** The peaks of `text`; PeakTextError naming the first line that is neither a peak, a header, a comment nor blank. */
-export function readPeakText(text: string): PeakList {
+/** A Mascot parameter line at a file's head; `/`, `;` and `!` start Mascot's comment lines as `#` does. */
+const PARAMETER = /^([A-Za-z][A-Za-z0-9_]*)\s*=(.*)$/;
+const MASCOT_COMMENT = /^[/;!]/;
+
+/**
+ * The peaks of `text` and the parameters at its head; PeakTextError naming the first line that is neither a peak,
+ * a header, a parameter before the peaks, a comment nor blank.
+ */
+export function readPeakText(text: string): PeakText {
+  const parameters: EmbeddedParameter[] = [];
   const mz: number[] = [];
   const intensity: number[] = [];
   let columns: { mz: number; intensity?: number; split: RegExp } | undefined;
@@ -35,8 +56,13 @@ export function readPeakText(text: string): PeakList {
   const lines = text.split(/\r\n|\n|\r/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].replace(/#.*$/, '').trim();
-    if (line === '') continue;
+    if (line === '' || MASCOT_COMMENT.test(line)) continue;
     const at = `line ${i + 1}`;
+    const parameter = mz.length === 0 && columns === undefined ? PARAMETER.exec(line) : null;
+    if (parameter) {
+      parameters.push({ key: parameter[1].toUpperCase(), value: parameter[2], line: i + 1 });
+      continue;
+    }
     if (mz.length === 0 && columns === undefined && Number.isNaN(decimal(unquoted(line.split(/[\t,;]|\s+/)[0])))) {
       columns = headerOf(line, at);
       continue;
@@ -64,7 +90,11 @@ export function readPeakText(text: string): PeakList {
     }
   }
   if (mz.length === 0) throw new PeakTextError('no peak in the text: one m/z a line (optionally its intensity)');
-  return { mz: Float64Array.from(mz), ...(withIntensity && { intensity: Float64Array.from(intensity) }) };
+  return {
+    mz: Float64Array.from(mz),
+    ...(withIntensity && { intensity: Float64Array.from(intensity) }),
+    parameters,
+  };
 }
 
 /** A table's header: which fields hold the m/z and the intensity, and what separates them. */

@@ -106,7 +106,7 @@ export async function fingerprintFile(
   };
   try {
     let batch: NamedPeakList[] = [];
-    for await (const list of counted(readPeakLists(input.stream, { gunzip }), () => read++)) {
+    for await (const list of counted(readPeakLists(input.stream, query, { gunzip }), () => read++)) {
       if (batch.push(list) < run.batch) continue;
       await answer(batch);
       batch = [];

@@ -81,10 +81,9 @@ export class FingerprintRunner {
 async function refusal(body: Blob | string, query: string): Promise<{ status: number; text: string } | undefined> {
   try {
     const params = new URLSearchParams(query);
-    const { topPeaks } = parseFingerprintQuery((name) => params.getAll(name)).query;
     await readFingerprintBody(
       callOf(new Request(`https://page.invalid/api/v1/fingerprint?${query}`, post(body))),
-      topPeaks,
+      parseFingerprintQuery((name) => params.getAll(name)).query,
     );
     return undefined;
   } catch (e) {

@@ -102,6 +102,21 @@ describe('answers as the core fingerprints the same lists', () => {
     expect(got.body.lists[0].proteins[0].coverage).toBeGreaterThan(0);
   });
 
+  it("a list written for Mascot: its parameters agree with the query's, its COM the list's title", async () => {
+    const peaks = bytesOf(TEXT_LIST).toString('utf8');
+    const head = 'COM=NDKM spot\nSEARCH=PMF\nMASS=Monoisotopic\nCHARGE=Mr\nTOL=0.1\nTOLU=Da\n';
+    const got = await post(head + peaks, '?ion=neutral&tolerance=0.1&unit=Da');
+    expectAnswer(got);
+    const query: FingerprintQuery = { ...DEFAULTS, ion: 'neutral', tolerance: { unit: 'Da', below: 0.1, above: 0.1 } };
+    expect(got.body.lists).toEqual(await coreLists([{ title: 'NDKM spot', ...textList(peaks) }], query));
+    // The same head with the query's defaults (±50 ppm, [M+H]+): refused at its first disagreement.
+    expectErrorBody(
+      await post(head + peaks),
+      400,
+      /^the body: line 4: CHARGE=Mr says the peaks are neutral masses \(ion=neutral\), but the query reads them as \[M\+H\]\+ \(ion=mh\)/,
+    );
+  });
+
   it('MGF records, one list each with its TITLE, with modifications, topPeaks, a rank and counts', async () => {
     const bytes = bytesOf(MGF);
     const got = await post(
@@ -236,6 +251,7 @@ describe('refusals of bodies', () => {
     ['a zip archive', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0]), /^the body: not a peak list: it looks like a zip/],
     ['gzip inside gzip', gzipSync(gzipSync('1000.5\n')), /compressed file inside a compressed file/],
     ['a bad line', '1000.5\n1200.6\nx\n', /^the body: line 3: "x" is not a positive m\/z$/],
+    ['a Mascot parameter not read', 'COM=gel\nCLE=Trypsin\n1000.5\n', /^the body: line 2: CLE=Trypsin is a Mascot/],
     ['a bad MGF record', 'BEGIN IONS\n1000.5 1\nEND\nEND IONS\n', /^the body: line 3: "END" is neither/],
     ['profile spectra', bytesOf('mzml/mzdata_three_test_scans.mzML'), /^the body: line 73: .* profile spectrum/],
     ['MS/MS spectra only', bytesOf('sage/LQSRPAAPPAPGPGQLTLR.mzML'), /^the body: an mzML file without an MS1/],

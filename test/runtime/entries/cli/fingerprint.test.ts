@@ -169,6 +169,13 @@ describe('errors', () => {
     );
     const bad = writeFixture(dir, 'bad.txt', '1000.5\n1200.6\nnot a peak\n');
     expect((await fingerprintRun([bad])).stderr).toBe(`query: error: ${bad}: line 3: "not" is not a positive m/z\n`);
+    // A file written for Mascot whose tolerance is not the query's: the line, what it asks and what to do.
+    const mascot = writeFixture(dir, 'spot.txt', 'COM=spot\nTOL=0.5\nTOLU=Da\n1000.5\n');
+    const asks = await fingerprintRun([mascot]);
+    expect([asks.code, asks.stderr]).toEqual([
+      1,
+      `query: error: ${mascot}: line 2: TOL=0.5: the file asks for ±0.5 Da, the query for ±50 ppm: ask for tolerance 0.5 and unit Da, or remove the line\n`,
+    ]);
     const broken = writeFixture(dir, 'broken.mgf.gz', gzipSync(Buffer.alloc(100_000, 0x41)).subarray(0, 60));
     const run = await fingerprintRun([broken]);
     expect(run.code).toBe(1);

@@ -23,12 +23,6 @@ type Chunks = AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 const WANTED =
   'a fingerprint reads peaks as text (one m/z a line, optionally its intensity; or a CSV/TSV table with a header), MGF records or the MS1 spectra of an mzML file';
 
-/**
- * What sniffPeakList calls other text that may be a text peak list: a list of numbers, or text whose first line is
- * not a peak (a table's header, or a line readPeakText refuses by its number).
- */
-const TEXT_LOOKS = /^(a list of numbers|text without a BEGIN IONS line)/;
-
 /** How a platform may read a file's peak lists. */
 export interface PeakListOptions {
   /**
@@ -65,7 +59,7 @@ export async function* readPeakLists(
           ? 'an MGF file without a BEGIN IONS … END IONS record'
           : 'an mzML file without an MS1 spectrum (its MS/MS spectra are for identify)',
       );
-  } else if (kind.kind === 'other' && TEXT_LOOKS.test(kind.looksLike)) yield textList(await textOf(all), query);
+  } else if (kind.kind === 'other' && kind.plainText) yield textList(await textOf(all), query);
   else throw new PeakListError(`not a peak list: it looks like ${looksLike(kind)}; ${WANTED}`);
 }
 

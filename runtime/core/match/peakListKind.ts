@@ -9,7 +9,8 @@ export type PeakListKind =
   | { kind: 'mgf' }
   | { kind: 'mzml' }
   | { kind: 'json' }
-  | { kind: 'other'; looksLike: string };
+  /** `plainText`: text that may be a list of peaks as text (a list of numbers, or text without a BEGIN IONS line). */
+  | { kind: 'other'; looksLike: string; plainText?: true };
 
 /** How much of an input is looked at. */
 export const SNIFF_BYTES = 64 * 1024;
@@ -44,16 +45,27 @@ function isBinary(head: Uint8Array): boolean {
 const MGF_PREAMBLE = /^\s*$|^[#;!/]|^[A-Za-z_][A-Za-z0-9_ ]*=/;
 
 /** What a text head looks like when it is not a peak list, named by its first meaningful line. */
-function otherText(text: string): string {
+function otherText(text: string): PeakListKind {
   const first = text.replace(/^\uFEFF/, '').trimStart();
   const line = first.split(/\r?\n/, 1)[0];
-  if (line.startsWith('>')) return 'a FASTA file (sequences, not spectra)';
-  if (/<mzXML\b/.test(first.slice(0, 4096))) return 'an mzXML file (convert it to MGF, e.g. with msconvert)';
-  if (/^<\?xml|^</.test(line)) return 'an XML or HTML document';
-  if (/^H\t/.test(line) && /^S\t/m.test(first)) return 'an MS2 file (convert it to MGF, e.g. with msconvert)';
+  const other = (looksLike: string, plainText = false): PeakListKind => ({
+    kind: 'other',
+    looksLike,
+    ...(plainText && { plainText: true }),
+  });
+  if (line.startsWith('>')) return other('a FASTA file (sequences, not spectra)');
+  if (/<mzXML\b/.test(first.slice(0, 4096))) return other('an mzXML file (convert it to MGF, e.g. with msconvert)');
+  if (/^<\?xml|^</.test(line)) return other('an XML or HTML document');
+  if (/^H\t/.test(line) && /^S\t/m.test(first)) return other('an MS2 file (convert it to MGF, e.g. with msconvert)');
   if (/^\d+(\.\d+)?([ \t,;]+\d+(\.\d+)?([eE][+-]?\d+)?)?\s*$/.test(line))
-    return 'a list of numbers without BEGIN IONS records (a peak list needs BEGIN IONS … END IONS around each spectrum)';
-  return `text without a BEGIN IONS line (it starts with ${JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line)})`;
+    return other(
+      'a list of numbers without BEGIN IONS records (a peak list needs BEGIN IONS … END IONS around each spectrum)',
+      true,
+    );
+  return other(
+    `text without a BEGIN IONS line (it starts with ${JSON.stringify(line.length > 40 ? `${line.slice(0, 40)}…` : line)})`,
+    true,
+  );
 }
 
 /**
@@ -81,7 +93,7 @@ export function sniffPeakList(head: Uint8Array): PeakListKind {
   if (head.length >= SNIFF_BYTES) lines.pop();
   if (lines.every((line) => MGF_PREAMBLE.test(line)) && lines.some((line) => line.includes('=')))
     return { kind: 'mgf' };
-  return { kind: 'other', looksLike: otherText(text) };
+  return otherText(text);
 }
 
 /**

@@ -1,8 +1,8 @@
 // Mascot's embedded search parameters: the `KEY=value` lines a peak list written for Mascot carries at its head
 // (Matrix Science, "Data file format": www.matrixscience.com/help/data_file_help.html). Mascot lets them override
-// its search form. Here a parameter either names nothing the answer depends on (read past; COM titles the list),
-// or says what the query must also say (the mass type, the peaks' charge, the tolerance), or is refused: a search
-// parameter read from a file and not applied would answer another search than the one the file asks for.
+// its search form. Here a parameter either names nothing the answer depends on (read past; COM or TITLE titles the
+// list), or says what the query must also say (the mass type, the peaks' charge, the tolerance), or is refused: a
+// search parameter read from a file and not applied would answer another search than the one the file asks for.
 import type { EmbeddedParameter } from './peakText.js';
 import type { PeakIon } from './types.js';
 
@@ -52,7 +52,8 @@ export function embeddedTitle(
   for (const { key, value, line } of parameters) {
     const at = `line ${line}: ${key}=${value}`;
     const v = value.trim();
-    if (key === 'COM') title = v;
+    // TITLE names an MS/MS record in Mascot's MGF; at a list's head it can only name the list, as COM does.
+    if (key === 'COM' || key === 'TITLE') title = v;
     else if (DESCRIPTIVE.has(key)) continue;
     else if (key === 'SEARCH') {
       if (v.toUpperCase() !== 'PMF')

@@ -54,6 +54,8 @@ describe('a peak list written for Mascot', () => {
     expect(embeddedTitle(parameters, MH_50PPM)).toEqual({ title: 'Spot B7, gel 2' });
     // Keys are read whatever their case, as Mascot reads them.
     expect(judged('com=x\nmass=mono\ncharge=1+')).toEqual({ title: 'x' });
+    // TITLE titles the list as COM does.
+    expect(judged('TITLE=spot A1\nCHARGE=1+')).toEqual({ title: 'spot A1' });
     // A list without parameters has no title.
     expect(judged('')).toEqual({});
   });

@@ -3,9 +3,10 @@
 // peptide mass fingerprinting, each MS1 spectrum with its peaks (readMzmlMs1). Files run to gigabytes, so only one
 // <spectrum> element is held at a time; the reader is DOM-free and uses web APIs only (TextDecoder, atob,
 // DecompressionStream), so the same code runs in Node and in the browser. A spectrum that cannot be read is reported
-// by its id and the line of its start tag, never guessed at; MS-Numpress is refused with the way out.
+// by its id and the line of its start tag, never guessed at. Arrays may be zlib- or MS-Numpress-compressed.
 import { MAX_PRECURSOR_MASS } from '../precursor/window.js';
 import { MAX_CHARGE, type Malformed, type MgfItem, type PeakList } from './mgf.js';
+import { decodeNumpress, NumpressError, type Numpress } from './numpress.js';
 
 /** A cvParam: accession, name, value and unit. */
 interface Param {
@@ -46,8 +47,15 @@ const CENTROID_SPECTRUM = 'MS:1000127';
 const PROFILE_SPECTRUM = 'MS:1000128';
 const ZLIB = 'MS:1000574';
 const NO_COMPRESSION = 'MS:1000576';
-/** MS-Numpress linear, pic and slof, then each followed by zlib. */
-const NUMPRESS = new Set(['MS:1002312', 'MS:1002313', 'MS:1002314', 'MS:1002746', 'MS:1002747', 'MS:1002748']);
+/** MS-Numpress linear, pic and slof, alone or followed by zlib. */
+const NUMPRESS: Record<string, { scheme: Numpress; zlib: boolean }> = {
+  'MS:1002312': { scheme: 'linear', zlib: false },
+  'MS:1002313': { scheme: 'pic', zlib: false },
+  'MS:1002314': { scheme: 'slof', zlib: false },
+  'MS:1002746': { scheme: 'linear', zlib: true },
+  'MS:1002747': { scheme: 'pic', zlib: true },
+  'MS:1002748': { scheme: 'slof', zlib: true },
+};
 /** Binary data types: bytes per value and how to read one (little-endian, as mzML stores them). */
 const TYPES: Record<string, [number, (view: DataView, at: number) => number]> = {
   'MS:1000521': [4, (v, at) => v.getFloat32(at, true)],
@@ -136,23 +144,34 @@ async function inflate(bytes: Uint8Array): Promise<Uint8Array> {
 /** The values of a binaryDataArray, or why they cannot be read. */
 async function decodeArray(array: DataArray | undefined, kind: string): Promise<Float64Array | string> {
   if (!array) return `has no ${kind} array`;
+  const numpress = array.params.map((p) => NUMPRESS[p.accession]).find((n) => n !== undefined);
   const type = array.params.find((p) => Object.hasOwn(TYPES, p.accession));
-  if (!type) return `gives no binary data type (32- or 64-bit float or integer) for its ${kind} array`;
+  // A numpress array's data type is that of the values it decodes to: the bytes are numpress's own.
+  if (!type && !numpress) return `gives no binary data type (32- or 64-bit float or integer) for its ${kind} array`;
   const compression = array.params.find((p) => p.accession === ZLIB || /compression/i.test(p.name));
-  if (compression && compression.accession !== ZLIB && compression.accession !== NO_COMPRESSION)
+  const zlib = compression?.accession === ZLIB || numpress?.zlib;
+  if (compression && !numpress && compression.accession !== ZLIB && compression.accession !== NO_COMPRESSION)
     return `has a ${kind} array in ${compression.name} (${compression.accession}), which this reader cannot decode`;
   let bytes = base64Bytes(array.base64);
   if (!bytes) return `has a ${kind} array that is not base64`;
-  if (compression?.accession === ZLIB && bytes.length > 0) {
+  if (zlib && bytes.length > 0) {
     try {
       bytes = await inflate(bytes);
     } catch (e) {
       return `has a zlib-compressed ${kind} array that cannot be inflated (${(e as Error).message})`;
     }
   }
-  const [width, read] = TYPES[type.accession];
+  if (numpress) {
+    try {
+      return decodeNumpress(numpress.scheme, bytes);
+    } catch (e) {
+      if (!(e instanceof NumpressError)) throw e;
+      return `has an MS-Numpress ${numpress.scheme} ${kind} array that cannot be decoded (${e.message})`;
+    }
+  }
+  const [width, read] = TYPES[type!.accession];
   if (bytes.length % width !== 0)
-    return `has a ${kind} array of ${bytes.length} bytes, not a whole number of ${type.name} values`;
+    return `has a ${kind} array of ${bytes.length} bytes, not a whole number of ${type!.name} values`;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const values = new Float64Array(bytes.length / width);
   for (let i = 0; i < values.length; i++) values[i] = read(view, i * width);
@@ -199,18 +218,6 @@ function msLevel(own: readonly Param[]): number | undefined {
   return find(own, MS1_SPECTRUM) ? 1 : undefined;
 }
 
-/** Why a spectrum's arrays cannot be decoded when they are MS-Numpress-compressed. */
-function numpressOf(parsed: Parsed): string | undefined {
-  const numpress = [mzArrayOf(parsed), intensityArrayOf(parsed)].flatMap(
-    (a) => a?.params.filter((p) => NUMPRESS.has(p.accession)) ?? [],
-  );
-  if (numpress.length === 0) return undefined;
-  return (
-    `is compressed with MS-Numpress (${numpress[0].name || numpress[0].accession}), which this reader does not ` +
-    'decode: convert the raw file again without numpress (msconvert without its --numpress options)'
-  );
-}
-
 const mzArrayOf = (parsed: Parsed) => parsed.arrays.find((a) => find(a.params, MZ_ARRAY));
 const intensityArrayOf = (parsed: Parsed) => parsed.arrays.find((a) => find(a.params, INTENSITY_ARRAY));
 
@@ -240,7 +247,7 @@ function levelError(level: number | undefined): string | undefined {
 async function spectrumItem(parsed: Parsed, index: number, line: number): Promise<MgfItem> {
   const title = parsed.id;
   const fail = (error: string): MgfItem => malformedSpectrum(title, line, error);
-  const unreadable = levelError(msLevel(parsed.own)) ?? numpressOf(parsed);
+  const unreadable = levelError(msLevel(parsed.own));
   if (unreadable) return fail(unreadable);
   const precursor = find(parsed.ion, SELECTED_ION_MZ);
   if (!precursor) return fail(`has no precursor m/z (selected ion m/z, ${SELECTED_ION_MZ})`);
@@ -286,7 +293,7 @@ export type Ms1Item = { ms1: Ms1Spectrum } | { malformed: Malformed };
 /** The item of an MS1 spectrum (or of one whose ms level cannot be read): its peaks, or why they cannot be read. */
 async function ms1Item(parsed: Parsed, index: number, line: number): Promise<Ms1Item> {
   const title = parsed.id;
-  const unreadable = levelError(msLevel(parsed.own)) ?? numpressOf(parsed);
+  const unreadable = levelError(msLevel(parsed.own));
   if (unreadable) return malformedSpectrum(title, line, unreadable);
   const peaks = await peaksOf(parsed);
   if (typeof peaks === 'string') return malformedSpectrum(title, line, peaks);

@@ -114,12 +114,9 @@ describe('mzML', () => {
     ]);
   });
 
-  it('refuses a profile spectrum, a numpress one and a file of MS/MS spectra only, by line and why', async () => {
+  it('refuses a profile spectrum and a file of MS/MS spectra only, by line and why', async () => {
     expect(await refusal(bytesOf('mzml/mzdata_three_test_scans.mzML'))).toBe(
       'line 73: spectrum "controllerType=0 controllerNumber=1 scan=10014" is a profile spectrum (MS:1000128): a fingerprint needs its peaks picked (centroided) first, e.g. with msconvert --filter "peakPicking true 1-"',
-    );
-    expect(await refusal(bytesOf('mzml/openms_FileFilter_49_output.mzML'))).toMatch(
-      /^line \d+: spectrum "spectrum=0" is compressed with MS-Numpress /,
     );
     expect(await refusal(bytesOf('sage/LQSRPAAPPAPGPGQLTLR.mzML'))).toBe(
       'an mzML file without an MS1 spectrum (its MS/MS spectra are for identify)',

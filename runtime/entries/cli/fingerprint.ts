@@ -2,10 +2,16 @@
 // spectra of an mzML file; gzip whatever its name; or standard input) fingerprinted against a dataset a batch of lists
 // at a time, written as they come in file order — TSV rows or the HTTP answer's `{"lists": [...]}` — with a progress
 // bar on a terminal and a summary line, so a file of any size (an imaging run's thousands of pixels) streams through.
+// Each batch is shared among worker threads, one per core unless told (`--threads`).
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { fingerprint, type FingerprintQuery, type NamedPeakList } from '../../core/fingerprint/fingerprint.js';
+import {
+  fingerprint,
+  type Fingerprint,
+  type FingerprintQuery,
+  type NamedPeakList,
+} from '../../core/fingerprint/fingerprint.js';
 import { PeakListError, readPeakLists } from '../../core/fingerprint/peakLists.js';
 import { MATCH_CACHE_BYTES } from '../../core/match/match.js';
 import type { Dataset } from '../../core/storage/dataset.js';
@@ -14,9 +20,11 @@ import { checkRank } from '../../api/fingerprintOperation.js';
 import { FINGERPRINT_PARAMS, parseFingerprintQuery } from '../../api/fingerprintParams.js';
 import { FINGERPRINT_TSV_HEADER, fingerprintRows } from '../../api/fingerprintTsv.js';
 import type { Param, ParamSource } from '../../api/params.js';
+import { defaultThreads } from '../node/threadPool.js';
+import { FingerprintWorkers } from '../node/fingerprintWorkers.js';
 import { UsageError, wholeNumber, type Values } from './command.js';
 import { counted, progressBar } from './match.js';
-import { write, type QueryIo } from './output.js';
+import { errorOut, write, type QueryIo } from './output.js';
 
 /** Peak lists fingerprinted together by default: a batch's peaks are searched as one sweep. */
 export const DEFAULT_FINGERPRINT_BATCH = 200;
@@ -28,6 +36,7 @@ export const FINGERPRINT_OPTIONS = {
   format: 'tsv (default: a row per listed protein and organism of each list) or json (the API answer)',
   batch: `peak lists fingerprinted together (default ${DEFAULT_FINGERPRINT_BATCH})`,
   concurrency: 'shard reads at once (default 6)',
+  threads: 'threads fingerprinting at once (default: one per core; 1 fingerprints in this thread)',
 };
 
 /** Options of the command beside the query's parameters. */
@@ -36,6 +45,8 @@ export interface FingerprintRun {
   format: 'tsv' | 'json';
   batch: number;
   concurrency: number;
+  /** Fingerprints a batch elsewhere (worker threads); a batch smaller than `share` lists is fingerprinted here. */
+  threads?: { fingerprint(lists: readonly NamedPeakList[]): Promise<Fingerprint[]>; share: number };
 }
 
 /** What a run did, for its summary line. */
@@ -90,10 +101,13 @@ export async function fingerprintFile(
     out = '';
   };
   const answer = async (batch: NamedPeakList[]) => {
-    const lists = await fingerprint(dataset, query, batch, {
-      concurrency: run.concurrency,
-      progress: () => bar.update(input.read(), read, summary.lists),
-    });
+    const lists =
+      run.threads && batch.length >= run.threads.share
+        ? await run.threads.fingerprint(batch)
+        : await fingerprint(dataset, query, batch, {
+            concurrency: run.concurrency,
+            progress: () => bar.update(input.read(), read, summary.lists),
+          });
     for (const list of lists) {
       if (run.format === 'tsv') out += fingerprintRows([list], summary.lists + 1);
       else out += `${summary.lists === 0 ? '\n' : ',\n'}${JSON.stringify(list)}`;
@@ -133,6 +147,8 @@ export async function fingerprintFile(
 export interface CommandContext {
   source: ParamSource;
   openDataset(values: Values, cacheBytes: number): Promise<Dataset>;
+  /** Where the dataset the flags name is, for worker threads to open it again. */
+  location(values: Values): string;
   cacheBytes(fallback: number): number;
 }
 
@@ -153,9 +169,10 @@ export async function fingerprintCommand(
   if (format !== 'tsv' && format !== 'json') throw new UsageError(`--format must be tsv or json, got "${format}"`);
   const batch = wholeNumber(values, 'batch', DEFAULT_FINGERPRINT_BATCH, 100_000);
   const concurrency = wholeNumber(values, 'concurrency', 6, 64);
+  const threads = wholeNumber(values, 'threads', defaultThreads(), 256);
   const refused = async (e: unknown) => {
     if (statusOf(e) === undefined) throw e;
-    await write(format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message));
+    await write(errorOut(io, format), errorBody((e as Error).message));
     return 1;
   };
   let query: FingerprintQuery;
@@ -166,13 +183,29 @@ export async function fingerprintCommand(
   }
   const input = positionals[0];
   if (input !== '-' && !existsSync(input)) throw new Error(`cannot read ${input}: no such file`);
+  let workers: FingerprintWorkers | undefined;
   try {
-    const dataset = await context.openDataset(values, context.cacheBytes(MATCH_CACHE_BYTES));
+    const cacheBytes = context.cacheBytes(MATCH_CACHE_BYTES);
+    const dataset = await context.openDataset(values, cacheBytes);
     await checkRank(dataset, query.rank);
-    const run = { input, format: format as 'tsv' | 'json', batch, concurrency } as const;
+    if (threads > 1)
+      workers = new FingerprintWorkers({ location: context.location(values), cacheBytes, query, concurrency }, threads);
+    // A batch smaller than a thread's share of a full one (the whole of a small file) is fingerprinted here:
+    // starting threads would cost it more.
+    const share = Math.ceil(batch / threads);
+    const run: FingerprintRun = {
+      input,
+      format: format as 'tsv' | 'json',
+      batch,
+      concurrency,
+      ...(workers && { threads: { fingerprint: (lists) => workers!.fingerprint(lists), share } }),
+    };
     await fingerprintFile(dataset, query, run, { ...io, stdin: io.stdin ?? process.stdin });
     return 0;
   } catch (e) {
-    return refused(e);
+    // Awaited here: a rejection returned from a catch with a finally waits unhandled while the finally runs.
+    return await refused(e);
+  } finally {
+    await workers?.close();
   }
 }

@@ -10,7 +10,16 @@ export interface QueryIo {
   stderr: Writable;
   /** What `match -` reads (default: this process's standard input). */
   stdin?: Readable;
+  /** stdout is `--out`'s file, which a failed run removes. */
+  toFile?: boolean;
 }
+
+/**
+ * Where an API error's JSON body goes: stdout when the output is JSON (its reader parses it there), else stderr — and
+ * stderr too when stdout is `--out`'s file, which the failure removes.
+ */
+export const errorOut = (io: QueryIo, format: unknown): Writable =>
+  format === 'json' && !io.toFile ? io.stdout : io.stderr;
 
 /** Writes a chunk, waiting for 'drain' when the stream's buffer is full; rejects when the stream fails or closes. */
 export async function write(out: Writable, chunk: string | Uint8Array): Promise<void> {

@@ -1,8 +1,8 @@
 // The offline query tool: the API's endpoints, a streaming export, MGF matching (match.ts), identification and
 // fingerprinting (identify.ts, fingerprint.ts) over a dataset folder or URL, answered by the core directly (parse by
 // the endpoint's table → runQuery → the JSON or TSV renderer). JSON output and errors are the API's. Exit 0 on
-// success, 1 when the API would answer with an error (its JSON body: stdout for json, stderr for tsv and export), 2 on
-// usage errors.
+// success, 1 when the API would answer with an error (its JSON body: stdout for json, stderr for tsv, export and
+// --out), 2 on usage errors.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { Dataset } from '../../core/storage/dataset.js';
@@ -21,12 +21,13 @@ import type { MassText } from '../../model/massKey.js';
 import { cacheBytesFromEnv, defaultShards, nodeCodecs, processMemory, sourceFor } from '../node/platform.js';
 import { countOption, matchFile, matchOptions } from './match.js';
 import { IDENTIFY_FORMATS, identifyFile, type IdentifyFormat } from './identify.js';
-import { defaultThreads, IdentifyWorkers } from '../node/identifyWorkers.js';
+import { IdentifyWorkers } from '../node/identifyWorkers.js';
+import { defaultThreads } from '../node/threadPool.js';
 import { IDENTIFY_PARAMS, parseIdentifyQuery } from '../../api/identifyParams.js';
 import type { IdentifyQuery } from '../../core/identify/identify.js';
 import { parseCommand, UsageError, type Values } from './command.js';
 import { FINGERPRINT_CLI_PARAMS, FINGERPRINT_OPTIONS, fingerprintCommand } from './fingerprint.js';
-import { outputFile, write, type QueryIo } from './output.js';
+import { errorOut, outputFile, write, type QueryIo } from './output.js';
 import { COMMON_OPTIONS, commandHelp, paramsText, usage } from './usage.js';
 
 /** The export command's parameters: an inclusive mass range, both ends required. */
@@ -97,7 +98,7 @@ async function page(endpoint: Endpoint, values: Values, io: QueryIo): Promise<nu
     return 0;
   } catch (e) {
     if (statusOf(e) === undefined) throw e;
-    await write(format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
+    await write(errorOut(io, format), errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   }
 }
@@ -112,7 +113,7 @@ async function matchCommand(values: Values, positionals: string[], io: QueryIo):
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
     if (statusOf(e) === undefined) throw e;
-    await write(values.format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
+    await write(errorOut(io, values.format), errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   }
   const input = positionals[0];
@@ -123,7 +124,7 @@ async function matchCommand(values: Values, positionals: string[], io: QueryIo):
     return 0;
   } catch (e) {
     if (statusOf(e) === undefined) throw e;
-    await write(options.format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
+    await write(errorOut(io, options.format), errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   }
 }
@@ -148,7 +149,7 @@ async function identifyCommand(values: Values, positionals: string[], io: QueryI
   } catch (e) {
     if (e instanceof RangeError) throw new UsageError(e.message);
     if (statusOf(e) === undefined) throw e;
-    await write(format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
+    await write(errorOut(io, format), errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   }
   const input = positionals[0];
@@ -168,7 +169,7 @@ async function identifyCommand(values: Values, positionals: string[], io: QueryI
     return 0;
   } catch (e) {
     if (statusOf(e) === undefined) throw e;
-    await write(format === 'json' ? io.stdout : io.stderr, errorBody((e as Error).message) + '\n');
+    await write(errorOut(io, format), errorBody((e as Error).message) + '\n');
     return EXIT_API_ERROR;
   } finally {
     await workers?.close();
@@ -251,6 +252,7 @@ function commandNamed(name: string): Command | undefined {
         fingerprintCommand(values, positionals, io, {
           source: flagSource(values),
           openDataset,
+          location: datasetLocation,
           cacheBytes: cacheBytesFromEnv,
         }),
     };
@@ -278,7 +280,7 @@ async function withOut(values: Values, io: QueryIo, body: (io: QueryIo) => Promi
   const file = outputFile(path);
   let code = EXIT_API_ERROR;
   try {
-    code = await body({ ...io, stdout: file.stream });
+    code = await body({ ...io, stdout: file.stream, toFile: true });
   } finally {
     await (code === 0 ? file.commit() : file.abort());
   }

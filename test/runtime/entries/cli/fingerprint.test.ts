@@ -3,7 +3,7 @@
 // (read here independently), the JSON the HTTP answer's shape, the TSV as documented, the same whatever the batch,
 // standard input and --out; and its errors: a file that is not a peak list or cannot be read (one line naming it,
 // exit 1), refused parameters (the API's JSON error, exit 1), usage mistakes (exit 2).
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -34,12 +34,12 @@ beforeAll(async () => {
 });
 afterAll(removeTempDirs);
 
-async function fingerprintRun(argv: string[], stdin?: Readable, tty = false): Promise<Run> {
+async function fingerprintRun(argv: string[], stdin?: Readable, tty = false, over = shards): Promise<Run> {
   const stdout = new Collector();
   const stderr = new Collector();
   if (tty) Object.assign(stderr, { isTTY: true, columns: 100 });
   const io: QueryIo = { stdout, stderr, ...(stdin && { stdin }) };
-  const code = await main(['fingerprint', ...argv, '--shards', shards], io);
+  const code = await main(['fingerprint', ...argv, '--shards', over], io);
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 
@@ -100,12 +100,36 @@ describe('npm run query -- fingerprint', () => {
   });
 
   it('writes the same whatever the batch, and reads standard input', async () => {
-    const batched = await fingerprintRun([MZML, ...FLAGS, '--format', 'json', '--batch', '4']);
+    // In this thread: the threads' test below shares batches among them.
+    const batched = await fingerprintRun([MZML, ...FLAGS, '--format', 'json', '--batch', '4', '--threads', '1']);
     expect(batched.code, batched.stderr).toBe(0);
     expect(batched.stdout).toBe(json.stdout);
     const piped = await fingerprintRun(['-', ...FLAGS, '--format', 'json'], Readable.from([readFileSync(MZML)]));
     expect(piped.code, piped.stderr).toBe(0);
     expect(piped.stdout).toBe(json.stdout);
+  });
+
+  it('fingerprints on worker threads exactly as in one, each batch shared among them', async () => {
+    // Batches of 4 on three threads: shares of 2 lists (the 11 lists' last batch of 3 too).
+    const args = [MZML, ...FLAGS, '--format', 'json', '--batch', '4'];
+    const [three, one] = await Promise.all([
+      fingerprintRun([...args, '--threads', '3']),
+      fingerprintRun([...args, '--threads', '1']),
+    ]);
+    expect([three.code, one.code], three.stderr + one.stderr).toEqual([0, 0]);
+    expect(three.stdout).toBe(json.stdout);
+    expect(one.stdout).toBe(json.stdout);
+    const summary = (run: Run) => run.stderr.replace(/[\d.]+ s\n$/, '');
+    expect(summary(three)).toBe(summary(one));
+    // A dataset that fails under the threads: its error in one line, nothing written.
+    const broken = join(dir, 'broken');
+    cpSync(shards, broken, { recursive: true });
+    for (const name of readdirSync(broken).filter((n) => n.endsWith('.msgpack.gz'))) unlinkSync(join(broken, name));
+    const out = join(dir, 'broken.json');
+    const failed = await fingerprintRun([...args, '--threads', '2', '--out', out], undefined, false, broken);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/^[^\n]*msgpack\.gz[^\n]*\n$/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('an MGF file: one list per record with its title; --charge, --top-peaks and --fixed read as the API reads them', async () => {
@@ -154,6 +178,10 @@ describe('npm run query -- fingerprint', () => {
     const fasta = join(REPO, 'test/fixtures/sage/Q99536.fasta');
     expect((await fingerprintRun([fasta, '--out', failed])).code).toBe(1);
     expect(existsSync(failed)).toBe(false);
+    // JSON output's error body goes to stdout, unless stdout is --out's file, which the failure removes: stderr then.
+    const refused = await fingerprintRun([MZML, '--format', 'json', '--rank', 'banana', '--out', failed]);
+    expect([refused.code, refused.stdout, existsSync(failed)]).toEqual([1, '', false]);
+    expect(JSON.parse(refused.stderr).error).toMatch(/rank/);
   });
 });
 

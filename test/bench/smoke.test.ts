@@ -39,8 +39,8 @@ describe('npm run bench (smoke scale)', () => {
         buildArgs: ['--threads', '0'],
         // Checked for what they find, not for their processes, so run in this one: every build but the default one
         // (whose figures are checked below), the identification run, the match on the view, the one-process
-        // fingerprinting run (its time only). The match runs, the two-process fingerprinting run and the servers
-        // keep processes of their own, whose figures are checked.
+        // fingerprinting run (its time only). The match runs, the command's two-thread fingerprinting run and the
+        // servers keep processes of their own, whose figures are checked.
         inProcess: true,
         // The match and the cold queries over HTTP only read files from the server: one serves them all.
         sharedServer: true,
@@ -58,7 +58,8 @@ describe('npm run bench (smoke scale)', () => {
     // A ±50 ppm window holds about five times the peptides of a ±10 ppm one.
     expect(single[0].inWindow).toBeGreaterThan(single[1].inWindow);
     expect(imaging.one.seconds).toBeGreaterThan(0);
-    expect(imaging.two.peakRssMb).toBeGreaterThan(0);
+    expect(imaging.threads.seconds).toBeGreaterThan(0);
+    expect(imaging.threads.peakRssMb).toBeGreaterThan(0);
     expect(report(results, 'smoke')).toContain('## Peptide mass fingerprinting');
   });
 

@@ -8,6 +8,12 @@ import { tempDir } from './datasets.js';
 /** The text of `mzml` as FileConverter writes it again (its arrays uncompressed); fails without topp. */
 export function fileConverted(mzml: string): string {
   const out = join(tempDir('file-converter'), 'converted.mzML');
-  execFileSync('FileConverter', ['-in', mzml, '-out', out, '-out_type', 'mzML'], { stdio: 'ignore' });
+  try {
+    execFileSync('FileConverter', ['-in', mzml, '-out', out, '-out_type', 'mzML'], { stdio: 'ignore' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new Error("OpenMS's FileConverter is not installed: install Debian's topp (bash .ci/run does)");
+    throw e;
+  }
   return readFileSync(out, 'utf8');
 }

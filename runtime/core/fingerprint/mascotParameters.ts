@@ -12,8 +12,8 @@ export interface EmbeddedQuery {
   tolerance: { unit: 'ppm' | 'Da'; below: number; above: number };
 }
 
-/** Keys that change nothing in the answer: who searched, how Mascot reports, the format's name. */
-const DESCRIPTIVE = new Set(['COM', 'USERNAME', 'USEREMAIL', 'FORMAT', 'REPORT', 'REPTYPE']);
+/** Keys that change nothing in the answer: who searched, how Mascot reports, the format's name (COM titles). */
+const DESCRIPTIVE = new Set(['USERNAME', 'USEREMAIL', 'FORMAT', 'REPORT', 'REPTYPE']);
 
 /** What the query calls the parameters it has instead of Mascot's, for the refusal's advice. */
 const INSTEAD: Record<string, string> = {

@@ -8,7 +8,7 @@
 import { readMzmlMs1 } from '../match/mzml.js';
 import { peekHead, sniffPeakList, type PeakListKind } from '../match/peakListKind.js';
 import { embeddedTitle, type EmbeddedQuery } from './mascotParameters.js';
-import { PeakTextError, readPeakText } from './peakText.js';
+import { COMMENT_LINE, PeakTextError, readPeakText } from './peakText.js';
 import type { NamedPeakList } from './types.js';
 
 /**
@@ -143,8 +143,6 @@ async function* linesOf(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<strin
   if (rest !== '') yield* rest.split('\n');
 }
 
-/** Lines MGF treats as comments. */
-const COMMENT = /^[#;!/]/;
 /** `KEY=value`: a key starts with a letter. */
 const PARAMETER = /^([A-Za-z][^=]*)=(.*)$/;
 /** A peak line starts with a number: m/z, then optionally its intensity (and a charge or annotation, not read). */
@@ -170,7 +168,7 @@ async function* mgfLists(chunks: AsyncIterable<Uint8Array>): AsyncGenerator<Name
   for await (const raw of linesOf(chunks)) {
     const at = `line ${++n}`;
     const text = raw.trim();
-    if (text === '' || COMMENT.test(text)) continue;
+    if (text === '' || COMMENT_LINE.test(text)) continue;
     const upper = text.length <= 10 ? text.toUpperCase() : '';
     if (upper === 'BEGIN IONS') {
       if (open) throw new PeakListError(`line ${open.line}: a record with no END IONS before the BEGIN IONS of ${at}`);

@@ -39,9 +39,10 @@ const unquoted = (field: string) =>
 /** A decimal number (`1234.5678`, `1.2e3`), else NaN: `Number('')` and `Number('0x10')` are not peaks. */
 const decimal = (text: string) => (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : Number.NaN);
 
-/** A Mascot parameter line at a file's head; `/`, `;` and `!` start Mascot's comment lines as `#` does. */
+/** A Mascot parameter line at a file's head. */
 const PARAMETER = /^([A-Za-z][A-Za-z0-9_]*)\s*=(.*)$/;
-const MASCOT_COMMENT = /^[/;!]/;
+/** Lines Mascot's formats (MGF, its PMF text) treat as comments. */
+export const COMMENT_LINE = /^[#;!/]/;
 
 /**
  * The peaks of `text` and the parameters at its head; PeakTextError naming the first line that is neither a peak,
@@ -56,7 +57,7 @@ export function readPeakText(text: string): PeakText {
   const lines = text.split(/\r\n|\n|\r/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].replace(/#.*$/, '').trim();
-    if (line === '' || MASCOT_COMMENT.test(line)) continue;
+    if (line === '' || COMMENT_LINE.test(line)) continue;
     const at = `line ${i + 1}`;
     const parameter = mz.length === 0 && columns === undefined ? PARAMETER.exec(line) : null;
     if (parameter) {
